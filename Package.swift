@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Herald: a push-notification delivery service (RabbitMQ in, APNs and FCM out).
+///
+/// Layout, outermost first:
+/// - `herald` (executable) → `HeraldCLI` (commands)
+/// - `HeraldConfig` (config.yaml model and validation) on `HeraldYAML` (libyaml + Decoder)
+/// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, no C, no I/O
+/// - `C*` system-library targets, one per C library, plus `CHeraldShim` for
+///   what Swift cannot call (variadic functions, macros).
+let package = Package(
+    name: "Herald",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "herald", targets: ["herald"]),
+    ],
+    targets: [
+        // MARK: C libraries (Debian packages; see scripts/bootstrap)
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CRabbitMQ", pkgConfig: "librabbitmq", providers: [.apt(["librabbitmq-dev"])]),
+        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
+        .target(name: "CHeraldShim", dependencies: ["CCurl", "COpenSSL"]),
+
+        // MARK: Herald
+        .target(name: "HeraldCore"),
+        .target(name: "HeraldYAML", dependencies: ["CYAML"]),
+        .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
+        .target(name: "HeraldCLI", dependencies: ["HeraldCore", "HeraldConfig"]),
+        .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
+
+        // MARK: Tests
+        .testTarget(name: "CLibrariesTests", dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CHeraldShim"]),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
+        .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML"]),
+        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),
+        .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

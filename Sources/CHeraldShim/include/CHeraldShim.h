@@ -1,0 +1,45 @@
+// Typed, non-variadic entry points for the parts of libcurl and OpenSSL that
+// Swift cannot call directly: variadic functions and function-like macros.
+// Each wrapper is one line; all logic lives in Swift.
+#ifndef HERALD_SHIM_H
+#define HERALD_SHIM_H
+
+#include <curl/curl.h>
+#include <openssl/ssl.h>
+#include <openssl/bio.h>
+#include <stddef.h>
+#include <stdint.h>
+
+// MARK: libcurl (curl_easy_setopt / curl_multi_setopt / curl_easy_getinfo are variadic)
+
+CURLcode herald_curl_easy_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode herald_curl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode herald_curl_easy_setopt_ptr(CURL *handle, CURLoption option, const void *value);
+CURLcode herald_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value);
+CURLcode herald_curl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+CURLcode herald_curl_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length);
+CURLcode herald_curl_easy_setopt_write_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+CURLcode herald_curl_easy_setopt_header_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+CURLcode herald_curl_easy_setopt_read_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+
+CURLcode herald_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode herald_curl_easy_getinfo_double(CURL *handle, CURLINFO info, double *value);
+CURLcode herald_curl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode herald_curl_easy_getinfo_ptr(CURL *handle, CURLINFO info, void **value);
+CURLcode herald_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+
+CURLMcode herald_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+CURLMcode herald_curl_multi_setopt_ptr(CURLM *multi, CURLMoption option, void *value);
+
+/// `curl_version_info(CURLVERSION_NOW)`: the macro is not visible to Swift.
+const curl_version_info_data *herald_curl_version_info(void);
+
+// MARK: OpenSSL (function-like macros)
+
+long herald_ssl_ctx_set_mode(SSL_CTX *ctx, long mode);
+long herald_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version);
+long herald_ssl_set_tlsext_host_name(SSL *ssl, const char *name);
+long herald_bio_get_mem_data(BIO *bio, char **data);
+unsigned long herald_openssl_version_number(void);
+
+#endif

@@ -1,0 +1,65 @@
+#include "CHeraldShim.h"
+
+CURLcode herald_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode herald_curl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode herald_curl_easy_setopt_ptr(CURL *handle, CURLoption option, const void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode herald_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode herald_curl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode herald_curl_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob = { (void *)data, length, CURL_BLOB_COPY };
+    return curl_easy_setopt(handle, option, &blob);
+}
+CURLcode herald_curl_easy_setopt_write_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, fn);
+}
+CURLcode herald_curl_easy_setopt_header_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, fn);
+}
+CURLcode herald_curl_easy_setopt_read_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, fn);
+}
+
+CURLcode herald_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+CURLcode herald_curl_easy_getinfo_double(CURL *handle, CURLINFO info, double *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+CURLcode herald_curl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+CURLcode herald_curl_easy_getinfo_ptr(CURL *handle, CURLINFO info, void **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+CURLcode herald_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+CURLMcode herald_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+CURLMcode herald_curl_multi_setopt_ptr(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+const curl_version_info_data *herald_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
+
+long herald_ssl_ctx_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+long herald_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version) {
+    return SSL_CTX_set_min_proto_version(ctx, version);
+}
+long herald_ssl_set_tlsext_host_name(SSL *ssl, const char *name) {
+    return SSL_set_tlsext_host_name(ssl, name);
+}
+long herald_bio_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
+unsigned long herald_openssl_version_number(void) { return OpenSSL_version_num(); }

@@ -1,0 +1,26 @@
+/// Event fields a routing rule can set (`set`: replace what the event says) or
+/// default (`defaults`: fill in only what the event leaves out).
+public struct EventOverrides: Sendable, Equatable {
+    public var priority: String?
+    public var ttl: Int?
+    public var pushType: String?
+    public var collapseID: String?
+    public var sound: String?
+    public var contentAvailable: Bool?
+    public var mutableContent: Bool?
+
+    public init(
+        priority: String? = nil, ttl: Int? = nil, pushType: String? = nil, collapseID: String? = nil,
+        sound: String? = nil, contentAvailable: Bool? = nil, mutableContent: Bool? = nil
+    ) {
+        self.priority = priority
+        self.ttl = ttl
+        self.pushType = pushType
+        self.collapseID = collapseID
+        self.sound = sound
+        self.contentAvailable = contentAvailable
+        self.mutableContent = mutableContent
+    }
+
+    public var isEmpty: Bool { self == EventOverrides() }
+}

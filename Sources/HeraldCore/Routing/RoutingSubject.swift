@@ -1,0 +1,41 @@
+/// Everything a routing rule may test about one target of one event.
+///
+/// Rules are evaluated per target, so a `provider` condition tests exactly the
+/// provider of the target being routed and a `drop` drops just that target.
+public struct RoutingSubject {
+    /// The AMQP routing key the event was published with.
+    public var routingKey: String
+    /// AMQP message headers whose values are strings (or rendered as strings).
+    public var headers: [String: String]
+    /// The event's own `app`, if it names one.
+    public var app: String?
+    /// `apns` or `fcm`.
+    public var provider: String
+    public var pushType: String?
+    public var priority: String?
+    /// Looks up `data.<key>` rendered as a string (numbers and booleans as their JSON text).
+    public var data: (String) -> String?
+
+    public init(
+        routingKey: String, headers: [String: String] = [:], app: String? = nil, provider: String,
+        pushType: String? = nil, priority: String? = nil, data: @escaping (String) -> String? = { _ in nil }
+    ) {
+        self.routingKey = routingKey
+        self.headers = headers
+        self.app = app
+        self.provider = provider
+        self.pushType = pushType
+        self.priority = priority
+        self.data = data
+    }
+
+    func value(of field: RouteField) -> String? {
+        switch field {
+        case .app: app
+        case .provider: provider
+        case .pushType: pushType
+        case .priority: priority
+        case .data(let key): data(key)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import HeraldCore
+import Testing
+
+@Suite struct LoggerTests {
+    func logger(_ format: LogFormat = .json, level: LogLevel = .info) -> (Logger, MemoryLogSink) {
+        let sink = MemoryLogSink()
+        return (Logger(label: "herald", level: level, format: format, sink: sink, clock: { "2026-11-30T10:00:00.000Z" }), sink)
+    }
+
+    @Test func jsonLineCarriesLevelLabelMessageAndMetadata() {
+        let (log, sink) = logger()
+        log.child("apns").warning("delivery failed", ["event_id": "evt-1", "status": 410, "retry": false])
+        #expect(sink.lines == [
+            #"{"ts":"2026-11-30T10:00:00.000Z","level":"warning","logger":"herald.apns","msg":"delivery failed","event_id":"evt-1","status":410,"retry":false}"#
+        ])
+    }
+
+    @Test func deviceTokensAreMaskedToEightCharacters() {
+        let (log, sink) = logger()
+        let token = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"
+        log.info("sent", ["device": .token(token), "token": .string(token), "fcm_token": "abcdefghijklmnop"])
+        let line = sink.lines[0]
+        #expect(!line.contains(token))
+        #expect(line.contains(#""device":"a1b2c3d4…""#))
+        #expect(line.contains(#""token":"a1b2c3d4…""#))
+        #expect(line.contains(#""fcm_token":"abcdefgh…""#))
+    }
+
+    @Test func secretsAreRedactedByKey() {
+        let (log, sink) = logger()
+        log.error("oauth failed", ["authorization": "bearer eyJhbGciOi", "access_token": "ya29.secret", "key_pem": "-----BEGIN"])
+        #expect(sink.lines[0].contains(#""authorization":"[redacted]","access_token":"[redacted]","key_pem":"[redacted]""#))
+        #expect(!sink.lines[0].contains("ya29"))
+    }
+
+    @Test func linesBelowTheLevelAreNotWritten() {
+        let (log, sink) = logger(level: .warning)
+        log.info("hidden")
+        log.debug("hidden")
+        log.error("shown")
+        #expect(sink.lines.count == 1)
+        #expect(sink.lines[0].contains(#""msg":"shown""#))
+    }
+
+    @Test func logfmtQuotesValuesWithSpaces() {
+        let (log, sink) = logger(.logfmt)
+        log.with(["app": "chat"]).info("consumer started", ["queue": "herald.events", "reason": "broker back up"])
+        #expect(sink.lines == [
+            #"ts=2026-11-30T10:00:00.000Z level=info logger=herald msg="consumer started" app=chat queue=herald.events reason="broker back up""#
+        ])
+    }
+
+    @Test func jsonEscapesControlCharactersAndQuotes() {
+        let (log, sink) = logger()
+        log.info("x", ["reason": "line1\nline2 \"q\" \u{01}"])
+        #expect(sink.lines[0].hasSuffix(#""reason":"line1\nline2 \"q\" \u0001"}"#))
+    }
+
+    @Test func levelNamesParse() {
+        #expect(LogLevel(name: "warn") == .warning)
+        #expect(LogLevel(name: "debug") == .debug)
+        #expect(LogLevel(name: "verbose") == nil)
+    }
+
+    @Test func utcTimeFormatsMilliseconds() {
+        #expect(UTCTime.format(seconds: 1_796_032_801, milliseconds: 234) == "2026-11-30T10:00:01.234Z")
+        #expect(UTCTime.format(seconds: 0, milliseconds: 5) == "1970-01-01T00:00:00.005Z")
+    }
+}

@@ -1,0 +1,95 @@
+import HeraldCore
+import Testing
+
+@Suite struct RouterTests {
+    static let rules: [RoutingRule] = [
+        RoutingRule(name: "no-sms", match: RouteMatch(headers: ["x-channel": ["sms"]]), drop: "sms is not push"),
+        RoutingRule(
+            name: "quiet-marketing", match: RouteMatch(routingKeys: [TopicPattern("marketing.#")]),
+            set: EventOverrides(priority: "normal", ttl: 86400)),
+        RoutingRule(
+            name: "android-only-promos", match: RouteMatch(fields: [.data("kind"): ["promo"]]),
+            providers: ["fcm"]),
+        RoutingRule(
+            name: "voip", match: RouteMatch(fields: [.pushType: ["voip"], .provider: ["apns"]]), app: "chat-voip"),
+        RoutingRule(
+            name: "legacy-app", match: RouteMatch(fields: [.app: ["chat-old", "chat-legacy"]]), app: "chat",
+            defaults: EventOverrides(sound: "default")),
+        RoutingRule(name: "default", app: "chat"),
+    ]
+
+    func route(
+        _ key: String, headers: [String: String] = [:], app: String? = nil, provider: String = "apns",
+        pushType: String? = nil, data: [String: String] = [:]
+    ) -> RouteDecision {
+        Router(rules: Self.rules).route(
+            RoutingSubject(routingKey: key, headers: headers, app: app, provider: provider, pushType: pushType,
+                           data: { data[$0] }))
+    }
+
+    @Test func firstMatchingRuleWins() {
+        let d = route("marketing.weekly", headers: ["x-channel": "sms"])
+        #expect(d.rule == "no-sms")
+        #expect(d.drop == .rule(name: "no-sms", reason: "sms is not push"))
+        #expect(d.drop?.description == "dropped by route 'no-sms': sms is not push")
+    }
+
+    @Test func setOverridesWithoutChangingTheApp() {
+        let d = route("marketing.fr", app: "news")
+        #expect(d.rule == "quiet-marketing")
+        #expect(d.app == "news")
+        #expect(d.set == EventOverrides(priority: "normal", ttl: 86400))
+        #expect(d.drop == nil)
+    }
+
+    @Test func providersRestrictDropsOtherProviders() {
+        let apns = route("chat.promo", provider: "apns", data: ["kind": "promo"])
+        #expect(apns.drop == .providerNotAllowed(rule: "android-only-promos", provider: "apns"))
+        #expect(apns.drop?.description == "provider apns not allowed by route 'android-only-promos'")
+        let fcm = route("chat.promo", provider: "fcm", data: ["kind": "promo"])
+        #expect(fcm.drop == nil)
+        #expect(fcm.rule == "android-only-promos")
+    }
+
+    @Test func allConditionsMustHold() {
+        #expect(route("chat.call", provider: "apns", pushType: "voip").app == "chat-voip")
+        // push_type matches but provider does not: falls through to the default rule
+        let d = route("chat.call", provider: "fcm", pushType: "voip")
+        #expect(d.rule == "default")
+        #expect(d.app == "chat")
+    }
+
+    @Test func anyListedValueMatches() {
+        let d = route("x", app: "chat-legacy")
+        #expect(d.rule == "legacy-app")
+        #expect(d.app == "chat")
+        #expect(d.defaults.sound == "default")
+    }
+
+    @Test func headerMissingDoesNotMatch() {
+        #expect(route("x", headers: [:]).rule == "default")
+        #expect(route("x", headers: ["x-channel": "push"]).rule == "default")
+    }
+
+    @Test func noRuleMatchedKeepsTheEventsApp() {
+        let router = Router(rules: [RoutingRule(name: "only-marketing", match: RouteMatch(routingKeys: [TopicPattern("marketing.#")]), app: "m")])
+        let d = router.route(RoutingSubject(routingKey: "chat.x", app: "chat", provider: "fcm"))
+        #expect(d == RouteDecision(rule: nil, app: "chat"))
+    }
+
+    @Test func emptyRoutingKeyMatchesOnlyHashPatterns() {
+        let router = Router(rules: [
+            RoutingRule(name: "star", match: RouteMatch(routingKeys: [TopicPattern("*")]), app: "a"),
+            RoutingRule(name: "hash", match: RouteMatch(routingKeys: [TopicPattern("#")]), app: "b"),
+        ])
+        #expect(router.route(RoutingSubject(routingKey: "", provider: "apns")).rule == "hash")
+    }
+
+    @Test func routeFieldNamesParse() {
+        #expect(RouteField(name: "push_type") == .pushType)
+        #expect(RouteField(name: "data.thread_id") == .data("thread_id"))
+        #expect(RouteField(name: "data.") == nil)
+        #expect(RouteField(name: "pushtype") == nil)
+        #expect(RouteField.data("k").description == "data.k")
+    }
+}
