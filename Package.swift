@@ -26,15 +26,15 @@ let package = Package(
 
         // MARK: Herald
         .target(name: "HeraldCore"),
-        .target(name: "HeraldYAML", dependencies: ["CYAML"]),
+        .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
-        .target(name: "HeraldCLI", dependencies: ["HeraldCore", "HeraldConfig"]),
+        .target(name: "HeraldCLI", dependencies: ["HeraldCore", "HeraldConfig", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 
         // MARK: Tests
         .testTarget(name: "CLibrariesTests", dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CHeraldShim"]),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
-        .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML"]),
+        .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig"]),
     ],

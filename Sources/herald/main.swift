@@ -1,1 +1,8 @@
-print("herald")
+import Foundation
+import HeraldCLI
+
+let status = await HeraldCommandLine().run(
+    Array(CommandLine.arguments.dropFirst()),
+    environment: ProcessInfo.processInfo.environment,
+    console: StandardConsole())
+exit(status)

@@ -1,0 +1,57 @@
+import HeraldCore
+
+/// A command's arguments after parsing: option values, flags and positionals.
+///
+/// Options are declared up front so an unknown `--optoin` is an error with a
+/// did-you-mean instead of being silently ignored.
+public struct ParsedArguments: Sendable, Equatable {
+    public var options: [String: String] = [:]
+    public var flags: Set<String> = []
+    public var positionals: [String] = []
+
+    /// Parses `arguments` given the option names that take a value and the flags that don't.
+    /// Accepts `--name value`, `--name=value`, `-h`/`--help`, and `--` to end options.
+    public static func parse(
+        _ arguments: [String], options: Set<String>, flags: Set<String>
+    ) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let arg = arguments[index]
+            index += 1
+            if optionsEnded || !arg.hasPrefix("-") || arg == "-" {
+                parsed.positionals.append(arg)
+                continue
+            }
+            if arg == "--" { optionsEnded = true; continue }
+            if arg == "-h" || arg == "--help" { parsed.flags.insert("help"); continue }
+            guard arg.hasPrefix("--") else {
+                throw UsageError("unknown option '\(arg)'; options are spelled --name")
+            }
+            var name = String(arg.dropFirst(2))
+            var inlineValue: String?
+            if let eq = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            if options.contains(name) {
+                if let inlineValue {
+                    parsed.options[name] = inlineValue
+                } else if index < arguments.count {
+                    parsed.options[name] = arguments[index]
+                    index += 1
+                } else {
+                    throw UsageError("option --\(name) needs a value")
+                }
+            } else if flags.contains(name) {
+                guard inlineValue == nil else { throw UsageError("option --\(name) takes no value") }
+                parsed.flags.insert(name)
+            } else {
+                let known = (options.union(flags)).map { "--" + $0 }
+                throw UsageError("unknown option '--\(name)'\(Suggestions.didYouMean("--" + name, among: known))")
+            }
+        }
+        return parsed
+    }
+}

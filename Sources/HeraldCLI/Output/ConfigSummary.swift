@@ -1,0 +1,45 @@
+import Foundation
+import HeraldConfig
+
+/// What `herald check` prints for a valid config: enough to see at a glance
+/// that Herald will connect where you think, with no secret in it.
+struct ConfigSummary {
+    let text: String
+
+    init(_ loaded: LoadedConfig) {
+        let c = loaded.configuration
+        var lines = ["\(loaded.file): OK"]
+        lines.append("  amqp: \(Self.redacted(c.amqp.url)), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)")
+        for name in c.apps.keys.sorted() {
+            guard let app = c.apps[name] else { continue }
+            var parts: [String] = []
+            if let apns = app.apns {
+                let auth: String
+                switch apns.auth {
+                case .keyFile(_, let team, let key), .keyPEM(_, let team, let key): auth = "token auth, team \(team), key \(key)"
+                case .certificate: auth = "certificate auth"
+                case nil: auth = "no auth"
+                }
+                parts.append("apns (\(auth), topic \(apns.topic), \(apns.environment.rawValue), \(apns.baseURL))")
+            }
+            if let fcm = app.fcm {
+                parts.append("fcm (project \(fcm.projectID ?? "from the service account"), \(fcm.baseURL))")
+            }
+            lines.append("  app \(name): " + parts.joined(separator: ", "))
+        }
+        let routes = c.routes.map(\.name)
+        lines.append("  routes: " + (routes.isEmpty ? "none (events use their own app)" : routes.joined(separator: ", ")))
+        lines.append("  retry: \(c.retry.maxAttempts) attempts, delays \(c.retry.delays.map(\.description).joined(separator: " "))")
+        lines.append("  outcomes published: \(c.outcomes.publish.joined(separator: ", "))")
+        lines.append("  http: \(c.http.listen); log: \(c.log.level) \(c.log.format.rawValue)")
+        for warning in loaded.warnings { lines.append(warning.description) }
+        text = lines.joined(separator: "\n")
+    }
+
+    /// The URL with its password replaced by `***`.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? "(unprintable URL)"
+    }
+}

@@ -1,0 +1,76 @@
+/// The `amqp:` section: the broker, the events queue and the names of the
+/// exchanges Herald declares (DESIGN.md "Topology").
+public struct AMQPSettings: Sendable, Equatable, Decodable {
+    /// Which RabbitMQ queue type holds the events.
+    public enum QueueType: String, Sendable, Decodable, CaseIterable {
+        /// Replicated, durable, with poison-message handling: the default for production.
+        case quorum
+        /// Lighter, single-node: fine for development.
+        case classic
+    }
+
+    public var url: String
+    public var prefetch: Int
+    public var queue: String
+    public var queueType: QueueType
+    public var bindings: [String]
+    public var eventsExchange: String
+    public var retryExchange: String
+    public var deadLetterExchange: String
+    public var deadLetterQueue: String
+    public var resultsExchange: String
+    public var heartbeat: ConfigDuration
+    /// Extra trust root for `amqps://` brokers.
+    public var caFile: String?
+    /// Client certificate and key for `amqps://` brokers that require one.
+    public var certFile: String?
+    public var keyFile: String?
+
+    public static let defaultURL = "amqp://guest:guest@127.0.0.1:5672/%2f"
+
+    public init() {
+        url = AMQPSettings.defaultURL
+        prefetch = 256
+        queue = "herald.events"
+        queueType = .quorum
+        bindings = ["#"]
+        eventsExchange = "herald.events"
+        retryExchange = "herald.retry"
+        deadLetterExchange = "herald.dead"
+        deadLetterQueue = "herald.dead"
+        resultsExchange = "herald.results"
+        heartbeat = .seconds(30)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case url, prefetch, queue, bindings, heartbeat
+        case queueType = "queue_type"
+        case eventsExchange = "events_exchange"
+        case retryExchange = "retry_exchange"
+        case deadLetterExchange = "dead_letter_exchange"
+        case deadLetterQueue = "dead_letter_queue"
+        case resultsExchange = "results_exchange"
+        case caFile = "ca_file"
+        case certFile = "cert_file"
+        case keyFile = "key_file"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = AMQPSettings()
+        url = try c.decodeIfPresent(String.self, forKey: .url) ?? d.url
+        prefetch = try c.decodeIfPresent(Int.self, forKey: .prefetch) ?? d.prefetch
+        queue = try c.decodeIfPresent(String.self, forKey: .queue) ?? d.queue
+        queueType = try c.decodeIfPresent(QueueType.self, forKey: .queueType) ?? d.queueType
+        bindings = try c.decodeIfPresent([String].self, forKey: .bindings) ?? d.bindings
+        eventsExchange = try c.decodeIfPresent(String.self, forKey: .eventsExchange) ?? d.eventsExchange
+        retryExchange = try c.decodeIfPresent(String.self, forKey: .retryExchange) ?? d.retryExchange
+        deadLetterExchange = try c.decodeIfPresent(String.self, forKey: .deadLetterExchange) ?? d.deadLetterExchange
+        deadLetterQueue = try c.decodeIfPresent(String.self, forKey: .deadLetterQueue) ?? d.deadLetterQueue
+        resultsExchange = try c.decodeIfPresent(String.self, forKey: .resultsExchange) ?? d.resultsExchange
+        heartbeat = try c.decodeIfPresent(ConfigDuration.self, forKey: .heartbeat) ?? d.heartbeat
+        caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
+        certFile = try c.decodeIfPresent(String.self, forKey: .certFile)
+        keyFile = try c.decodeIfPresent(String.self, forKey: .keyFile)
+    }
+}

@@ -1,0 +1,84 @@
+/// An app's `apns:` section: how Herald authenticates to Apple and where it connects.
+///
+/// - Important: Exactly one authentication mode: token auth (`key_file` or
+///   `key_pem`, with `team_id` and `key_id`) or certificate auth
+///   (`certificate_file`, optionally `certificate_password`). Validation reports both-or-neither.
+public struct APNsSettings: Sendable, Equatable, Decodable {
+    /// Which Apple host a provider talks to; a device token from a development
+    /// build only works against sandbox.
+    public enum Environment: String, Sendable, Decodable, CaseIterable {
+        case production
+        case sandbox
+
+        /// Apple's host for this environment (port 443; 2197 also works).
+        public var host: String {
+            switch self {
+            case .production: "api.push.apple.com"
+            case .sandbox: "api.sandbox.push.apple.com"
+            }
+        }
+    }
+
+    public var teamID: String?
+    public var keyID: String?
+    public var keyFile: String?
+    public var keyPEM: String?
+    public var certificateFile: String?
+    public var certificatePassword: String?
+    /// The app's bundle id; push types that need a suffix (`.voip`, ...) get it added per request.
+    public var topic: String
+    public var environment: Environment
+    /// Overrides the host chosen by `environment` (the simulator, a proxy).
+    public var endpoint: String?
+    public var caFile: String?
+    /// HTTP/2 connections kept open to Apple.
+    public var connections: Int
+    public var timeout: ConfigDuration
+
+    enum CodingKeys: String, CodingKey {
+        case topic, environment, endpoint, connections, timeout
+        case teamID = "team_id"
+        case keyID = "key_id"
+        case keyFile = "key_file"
+        case keyPEM = "key_pem"
+        case certificateFile = "certificate_file"
+        case certificatePassword = "certificate_password"
+        case caFile = "ca_file"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        teamID = try c.decodeIfPresent(String.self, forKey: .teamID)
+        keyID = try c.decodeIfPresent(String.self, forKey: .keyID)
+        keyFile = try c.decodeIfPresent(String.self, forKey: .keyFile)
+        keyPEM = try c.decodeIfPresent(String.self, forKey: .keyPEM)
+        certificateFile = try c.decodeIfPresent(String.self, forKey: .certificateFile)
+        certificatePassword = try c.decodeIfPresent(String.self, forKey: .certificatePassword)
+        topic = try c.decode(String.self, forKey: .topic)
+        environment = try c.decodeIfPresent(Environment.self, forKey: .environment) ?? .production
+        endpoint = try c.decodeIfPresent(String.self, forKey: .endpoint)
+        caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
+        connections = try c.decodeIfPresent(Int.self, forKey: .connections) ?? 2
+        timeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .timeout) ?? .seconds(10)
+    }
+
+    /// How this app authenticates, once validation has established there is exactly one way.
+    public enum Auth: Sendable, Equatable {
+        case keyFile(path: String, teamID: String, keyID: String)
+        case keyPEM(pem: String, teamID: String, keyID: String)
+        case certificate(path: String, password: String?)
+    }
+
+    /// The authentication mode, or nil when the section gives none or several (a validation error).
+    public var auth: Auth? {
+        switch (keyFile, keyPEM, certificateFile) {
+        case (let path?, nil, nil): .keyFile(path: path, teamID: teamID ?? "", keyID: keyID ?? "")
+        case (nil, let pem?, nil): .keyPEM(pem: pem, teamID: teamID ?? "", keyID: keyID ?? "")
+        case (nil, nil, let path?): .certificate(path: path, password: certificatePassword)
+        default: nil
+        }
+    }
+
+    /// The base URL requests go to: `endpoint`, else Apple's host for `environment`.
+    public var baseURL: String { endpoint ?? "https://\(environment.host)" }
+}

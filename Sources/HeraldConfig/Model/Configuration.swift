@@ -1,0 +1,27 @@
+/// The whole of `config.yaml` as decoded, before semantic validation.
+///
+/// Every section but `apps` is optional and has DESIGN.md's defaults.
+/// `ConfigLoader` decodes it and `ConfigValidator` checks what types cannot
+/// (references between sections, exactly-one-of rules, files that must exist).
+public struct Configuration: Sendable, Equatable, Decodable {
+    public var amqp: AMQPSettings
+    public var apps: [String: AppSettings]
+    public var routes: [RouteSettings]
+    public var retry: RetrySettings
+    public var outcomes: OutcomeSettings
+    public var http: HTTPSettings
+    public var log: LogSettings
+
+    enum CodingKeys: String, CodingKey { case amqp, apps, routes, retry, outcomes, http, log }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        amqp = try c.decodeIfPresent(AMQPSettings.self, forKey: .amqp) ?? AMQPSettings()
+        apps = try c.decode([String: AppSettings].self, forKey: .apps)
+        routes = try c.decodeIfPresent([RouteSettings].self, forKey: .routes) ?? []
+        retry = try c.decodeIfPresent(RetrySettings.self, forKey: .retry) ?? RetrySettings()
+        outcomes = try c.decodeIfPresent(OutcomeSettings.self, forKey: .outcomes) ?? OutcomeSettings()
+        http = try c.decodeIfPresent(HTTPSettings.self, forKey: .http) ?? HTTPSettings()
+        log = try c.decodeIfPresent(LogSettings.self, forKey: .log) ?? LogSettings()
+    }
+}

@@ -1,0 +1,38 @@
+/// An app's `fcm:` section: the Firebase project and the service account that
+/// signs OAuth assertions for it.
+///
+/// - Important: Exactly one key source: `service_account_file` or `service_account_json`.
+public struct FCMSettings: Sendable, Equatable, Decodable {
+    /// The Firebase project; when absent, the service account's `project_id`.
+    public var projectID: String?
+    public var serviceAccountFile: String?
+    public var serviceAccountJSON: String?
+    /// Overrides `https://fcm.googleapis.com` (the simulator, a proxy). OAuth goes to the key's `token_uri`.
+    public var endpoint: String?
+    public var caFile: String?
+    public var connections: Int
+    public var timeout: ConfigDuration
+
+    public static let defaultEndpoint = "https://fcm.googleapis.com"
+
+    enum CodingKeys: String, CodingKey {
+        case endpoint, connections, timeout
+        case projectID = "project_id"
+        case serviceAccountFile = "service_account_file"
+        case serviceAccountJSON = "service_account_json"
+        case caFile = "ca_file"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        projectID = try c.decodeIfPresent(String.self, forKey: .projectID)
+        serviceAccountFile = try c.decodeIfPresent(String.self, forKey: .serviceAccountFile)
+        serviceAccountJSON = try c.decodeIfPresent(String.self, forKey: .serviceAccountJSON)
+        endpoint = try c.decodeIfPresent(String.self, forKey: .endpoint)
+        caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
+        connections = try c.decodeIfPresent(Int.self, forKey: .connections) ?? 1
+        timeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .timeout) ?? .seconds(10)
+    }
+
+    public var baseURL: String { endpoint ?? FCMSettings.defaultEndpoint }
+}

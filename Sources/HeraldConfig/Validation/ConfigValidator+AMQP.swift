@@ -1,0 +1,46 @@
+import Foundation
+
+extension ConfigValidator {
+    func validateAMQP(_ amqp: AMQPSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
+        if let components = URLComponents(string: amqp.url), let scheme = components.scheme {
+            if scheme != "amqp" && scheme != "amqps" {
+                issues.append(.init(.error, at: path.key("url"), "expected an amqp:// or amqps:// URL, found scheme '\(scheme)'"))
+            } else if components.host?.isEmpty ?? true {
+                issues.append(.init(.error, at: path.key("url"), "the URL names no host"))
+            }
+        } else {
+            issues.append(.init(.error, at: path.key("url"), "expected an amqp:// or amqps:// URL"))
+        }
+        checkRange(amqp.prefetch, 1...65535, at: path.key("prefetch"), into: &issues)
+        let names: [(String, String)] = [
+            ("queue", amqp.queue), ("events_exchange", amqp.eventsExchange), ("retry_exchange", amqp.retryExchange),
+            ("dead_letter_exchange", amqp.deadLetterExchange), ("dead_letter_queue", amqp.deadLetterQueue),
+            ("results_exchange", amqp.resultsExchange),
+        ]
+        for (key, name) in names where name.isEmpty || name.utf8.count > 255 || name.hasPrefix("amq.") {
+            issues.append(.init(.error, at: path.key(key),
+                                "'\(name)' is not a usable name (1 to 255 bytes, not starting with 'amq.', which RabbitMQ reserves)"))
+        }
+        if amqp.bindings.isEmpty {
+            issues.append(.init(.error, at: path.key("bindings"), "no bindings: the queue would receive no events (use [\"#\"] for all)"))
+        }
+        if amqp.heartbeat.milliseconds != 0 && amqp.heartbeat.milliseconds < 1000 {
+            issues.append(.init(.error, at: path.key("heartbeat"), "expected 0 (off) or at least 1s, found \(amqp.heartbeat)"))
+        }
+        if let ca = amqp.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", into: &issues) }
+        switch (amqp.certFile, amqp.keyFile) {
+        case (let cert?, let key?):
+            _ = readFile(cert, at: path.key("cert_file"), what: "client certificate", into: &issues)
+            _ = readFile(key, at: path.key("key_file"), what: "client key", into: &issues)
+        case (.some, nil):
+            issues.append(.init(.error, at: path.key("cert_file"), "cert_file needs key_file too"))
+        case (nil, .some):
+            issues.append(.init(.error, at: path.key("key_file"), "key_file needs cert_file too"))
+        case (nil, nil):
+            break
+        }
+        if (amqp.caFile != nil || amqp.certFile != nil), !amqp.url.hasPrefix("amqps://") {
+            issues.append(.init(.warning, at: path.key("url"), "TLS files are set but the URL is not amqps://, so they are not used"))
+        }
+    }
+}

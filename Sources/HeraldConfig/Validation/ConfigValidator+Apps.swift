@@ -1,0 +1,125 @@
+import Foundation
+
+extension ConfigValidator {
+    func validateApps(_ apps: [String: AppSettings], into issues: inout [ConfigIssue]) {
+        let path = ConfigPath.root.key("apps")
+        if apps.isEmpty {
+            issues.append(.init(.error, at: path, "no apps: define at least one app with apns or fcm credentials"))
+        }
+        for name in apps.keys.sorted() {
+            guard let app = apps[name] else { continue }
+            let appPath = path.key(name)
+            if app.apns == nil && app.fcm == nil {
+                issues.append(.init(.error, at: appPath, "app '\(name)' has no provider: give it an apns or fcm section (or both)"))
+            }
+            if let apns = app.apns { validateAPNs(apns, at: appPath.key("apns"), into: &issues) }
+            if let fcm = app.fcm { validateFCM(fcm, at: appPath.key("fcm"), into: &issues) }
+        }
+    }
+
+    /// Apple's Team IDs and Key IDs are 10 upper-case letters and digits.
+    static func isAppleIdentifier(_ s: String) -> Bool {
+        s.utf8.count == 10 && s.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
+    }
+
+    func validateAPNs(_ apns: APNsSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
+        let modes = [("key_file", apns.keyFile), ("key_pem", apns.keyPEM), ("certificate_file", apns.certificateFile)]
+            .filter { $0.1 != nil }.map(\.0)
+        if modes.count != 1 {
+            let found = modes.isEmpty ? "none" : modes.joined(separator: " and ")
+            issues.append(.init(.error, at: path,
+                                "give exactly one of key_file, key_pem (token auth) or certificate_file (certificate auth); found \(found)"))
+        }
+        if apns.keyFile != nil || apns.keyPEM != nil {
+            for (key, value) in [("team_id", apns.teamID), ("key_id", apns.keyID)] {
+                guard let value else {
+                    issues.append(.init(.error, at: path.key(key), "token auth needs \(key) (10 characters, from Apple's developer account)"))
+                    continue
+                }
+                if !Self.isAppleIdentifier(value) {
+                    issues.append(.init(.error, at: path.key(key), "expected 10 upper-case letters or digits, found '\(value)'"))
+                }
+            }
+        } else if apns.certificateFile != nil {
+            for (key, value) in [("team_id", apns.teamID), ("key_id", apns.keyID)] where value != nil {
+                issues.append(.init(.warning, at: path.key(key), "\(key) is only used with token auth; certificate auth ignores it"))
+            }
+        }
+        if apns.certificatePassword != nil && apns.certificateFile == nil {
+            issues.append(.init(.warning, at: path.key("certificate_password"), "certificate_password is set without certificate_file"))
+        }
+        if let file = apns.keyFile, let data = readFile(file, at: path.key("key_file"), what: "APNs key file", into: &issues) {
+            checkPrivateKeyPEM(String(decoding: data, as: UTF8.self), at: path.key("key_file"), into: &issues)
+        }
+        if let pem = apns.keyPEM {
+            checkPrivateKeyPEM(pem, at: path.key("key_pem"), into: &issues)
+        }
+        if let file = apns.certificateFile {
+            _ = readFile(file, at: path.key("certificate_file"), what: "APNs certificate", into: &issues)
+        }
+        if apns.topic.isEmpty || apns.topic.contains(" ") {
+            issues.append(.init(.error, at: path.key("topic"), "expected the app's bundle id (e.g. com.example.chat), found '\(apns.topic)'"))
+        }
+        if let endpoint = apns.endpoint { checkHTTPSURL(endpoint, at: path.key("endpoint"), into: &issues) }
+        if let ca = apns.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", into: &issues) }
+        checkRange(apns.connections, 1...64, at: path.key("connections"), into: &issues)
+        if apns.timeout.milliseconds <= 0 {
+            issues.append(.init(.error, at: path.key("timeout"), "a request timeout must be above 0 (a request without one can hang forever)"))
+        }
+    }
+
+    /// An APNs `.p8` key is a PKCS#8 PEM; the signer loads it for real at start-up.
+    func checkPrivateKeyPEM(_ text: String, at path: ConfigPath, into issues: inout [ConfigIssue]) {
+        if !text.contains("-----BEGIN PRIVATE KEY-----") && !text.contains("-----BEGIN EC PRIVATE KEY-----") {
+            issues.append(.init(.error, at: path, "expected a PEM private key (the .p8 file from Apple, starting with -----BEGIN PRIVATE KEY-----)"))
+        }
+    }
+
+    func validateFCM(_ fcm: FCMSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
+        var accountJSON: Data?
+        switch (fcm.serviceAccountFile, fcm.serviceAccountJSON) {
+        case (let file?, nil):
+            accountJSON = readFile(file, at: path.key("service_account_file"), what: "service account file", into: &issues)
+        case (nil, let json?):
+            accountJSON = Data(json.utf8)
+        case (.some, .some):
+            issues.append(.init(.error, at: path, "give exactly one of service_account_file or service_account_json; found both"))
+        case (nil, nil):
+            issues.append(.init(.error, at: path, "give exactly one of service_account_file or service_account_json; found none"))
+        }
+        let keyPath = path.key(fcm.serviceAccountFile != nil ? "service_account_file" : "service_account_json")
+        if let accountJSON {
+            let projectFromKey = checkServiceAccount(accountJSON, at: keyPath, into: &issues)
+            if fcm.projectID == nil && projectFromKey == nil {
+                issues.append(.init(.error, at: path, "no project_id, and the service account does not name one"))
+            }
+        }
+        if let endpoint = fcm.endpoint { checkHTTPSURL(endpoint, at: path.key("endpoint"), into: &issues) }
+        if let ca = fcm.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", into: &issues) }
+        checkRange(fcm.connections, 1...64, at: path.key("connections"), into: &issues)
+        if fcm.timeout.milliseconds <= 0 {
+            issues.append(.init(.error, at: path.key("timeout"), "a request timeout must be above 0 (a request without one can hang forever)"))
+        }
+    }
+
+    /// Checks the fields Herald needs from a Google service-account key; returns its `project_id`.
+    func checkServiceAccount(_ data: Data, at path: ConfigPath, into issues: inout [ConfigIssue]) -> String? {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            issues.append(.init(.error, at: path, "the service account is not a JSON object (download the key again from the Google Cloud console)"))
+            return nil
+        }
+        if let type = object["type"] as? String, type != "service_account" {
+            issues.append(.init(.error, at: path, "the key's type is '\(type)', expected 'service_account'"))
+        }
+        for field in ["client_email", "private_key", "private_key_id", "token_uri"] where (object[field] as? String)?.isEmpty ?? true {
+            issues.append(.init(.error, at: path, "the service account has no '\(field)'"))
+        }
+        if let key = object["private_key"] as? String, !key.contains("-----BEGIN PRIVATE KEY-----") {
+            issues.append(.init(.error, at: path, "the service account's private_key is not a PEM private key"))
+        }
+        if let uri = object["token_uri"] as? String, !uri.hasPrefix("https://") {
+            issues.append(.init(.error, at: path, "the service account's token_uri '\(uri)' is not https://"))
+        }
+        return object["project_id"] as? String
+    }
+}

@@ -1,0 +1,122 @@
+import HeraldCore
+
+extension ConfigValidator {
+    /// Provider names a route may name, with the aliases events accept.
+    static let providerNames = ["apns": "apns", "fcm": "fcm", "ios": "apns", "android": "fcm"]
+
+    /// Validates `routes:` and builds the router from it; nil when any route has an error.
+    func routingRules(_ config: Configuration, into issues: inout [ConfigIssue]) -> Router? {
+        let before = issues.filter { $0.severity == .error }.count
+        var rules: [RoutingRule] = []
+        var seen: [String: Int] = [:]
+        var catchAll: String?
+        for (index, route) in config.routes.enumerated() {
+            let path = ConfigPath.root.key("routes").index(index)
+            if route.name.isEmpty {
+                issues.append(.init(.error, at: path.key("name"), "a route needs a non-empty name (it appears in logs and metrics)"))
+            } else if let first = seen[route.name] {
+                issues.append(.init(.error, at: path.key("name"), "route name '\(route.name)' is already used by routes[\(first)]"))
+            } else {
+                seen[route.name] = index
+            }
+            if let earlier = catchAll {
+                issues.append(.init(.warning, at: path, "route '\(route.name)' can never match: route '\(earlier)' before it matches everything"))
+            }
+            let match = routeMatch(route.match, at: path.key("match"), into: &issues)
+            if match == RouteMatch() && catchAll == nil { catchAll = route.name }
+            if let app = route.app, config.apps[app] == nil {
+                issues.append(.init(.error, at: path.key("app"),
+                                    "unknown app '\(app)'\(Suggestions.didYouMean(app, among: config.apps.keys))"
+                                        + " (apps: \(config.apps.keys.sorted().joined(separator: ", ")))"))
+            }
+            if route.drop?.reason != nil && route.app != nil {
+                issues.append(.init(.warning, at: path.key("app"), "route '\(route.name)' drops, so its app is never used"))
+            }
+            var providers: Set<String>?
+            if let names = route.providers {
+                providers = []
+                for (i, name) in names.enumerated() {
+                    if let provider = Self.providerNames[name] {
+                        providers?.insert(provider)
+                    } else {
+                        issues.append(.init(.error, at: path.key("providers").index(i), unknownProvider(name)))
+                    }
+                }
+                if names.isEmpty {
+                    issues.append(.init(.error, at: path.key("providers"), "an empty providers list drops everything; use drop: instead"))
+                }
+            }
+            rules.append(RoutingRule(
+                name: route.name, match: match, app: route.app,
+                set: overrides(route.set, at: path.key("set"), into: &issues),
+                defaults: overrides(route.defaults, at: path.key("defaults"), into: &issues),
+                drop: route.drop?.reason, providers: providers))
+        }
+        let after = issues.filter { $0.severity == .error }.count
+        return after == before ? Router(rules: rules) : nil
+    }
+
+    func unknownProvider(_ name: String) -> String {
+        "unknown provider '\(name)'\(Suggestions.didYouMean(name, among: Self.providerNames.keys)) (expected apns, fcm, ios or android)"
+    }
+
+    func routeMatch(_ settings: MatchSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) -> RouteMatch {
+        var match = RouteMatch()
+        match.routingKeys = (settings.routingKey?.values ?? []).map(TopicPattern.init)
+        match.headers = settings.headers.mapValues(\.values)
+        for test in settings.fields {
+            let fieldPath = path.key(test.name)
+            guard let field = RouteField(name: test.name) else {
+                let known = ["routing_key", "headers"] + RouteField.names
+                issues.append(.init(.error, at: fieldPath,
+                                    "unknown match key '\(test.name)'\(Suggestions.didYouMean(test.name, among: known))"
+                                        + " (expected one of: \(known.joined(separator: ", ")))"))
+                continue
+            }
+            var values = test.values
+            switch field {
+            case .provider:
+                values = []
+                for value in test.values {
+                    if let provider = Self.providerNames[value] { values.append(provider) }
+                    else { issues.append(.init(.error, at: fieldPath, unknownProvider(value))) }
+                }
+            case .pushType:
+                for value in test.values where !EventVocabulary.pushTypes.contains(value) {
+                    issues.append(.init(.error, at: fieldPath, unknownPushType(value)))
+                }
+            case .priority:
+                for value in test.values where !EventVocabulary.priorities.contains(value) {
+                    issues.append(.init(.error, at: fieldPath, "unknown priority '\(value)' (expected high or normal)"))
+                }
+            case .app, .data:
+                break
+            }
+            match.fields[field] = values
+        }
+        return match
+    }
+
+    func unknownPushType(_ value: String) -> String {
+        "unknown push type '\(value)'\(Suggestions.didYouMean(value, among: EventVocabulary.pushTypes))"
+            + " (expected one of: \(EventVocabulary.pushTypes.joined(separator: ", ")))"
+    }
+
+    func overrides(_ settings: OverrideSettings?, at path: ConfigPath, into issues: inout [ConfigIssue]) -> EventOverrides {
+        guard let s = settings else { return EventOverrides() }
+        if let priority = s.priority, !EventVocabulary.priorities.contains(priority) {
+            issues.append(.init(.error, at: path.key("priority"), "unknown priority '\(priority)' (expected high or normal)"))
+        }
+        if let pushType = s.pushType, !EventVocabulary.pushTypes.contains(pushType) {
+            issues.append(.init(.error, at: path.key("push_type"), unknownPushType(pushType)))
+        }
+        if let ttl = s.ttl, ttl < 0 {
+            issues.append(.init(.error, at: path.key("ttl"), "expected seconds ≥ 0, found \(ttl)"))
+        }
+        if let id = s.collapseID, id.utf8.count > 64 {
+            issues.append(.init(.error, at: path.key("collapse_id"), "is \(id.utf8.count) bytes; APNs allows at most 64"))
+        }
+        return EventOverrides(priority: s.priority, ttl: s.ttl, pushType: s.pushType, collapseID: s.collapseID,
+                              sound: s.sound, contentAvailable: s.contentAvailable, mutableContent: s.mutableContent)
+    }
+}

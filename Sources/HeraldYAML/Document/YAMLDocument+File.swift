@@ -1,0 +1,46 @@
+import Foundation
+
+extension YAMLDocument {
+    /// Reads and parses a UTF-8 file. A missing, unreadable or non-UTF-8
+    /// file is a `YAMLError` with line 0, named by `path` as given.
+    public init(
+        contentsOfFile path: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(YAMLError) {
+        let text = try Self.readUTF8(path)
+        try self.init(text: text, file: path, environment: environment)
+    }
+
+    private static func readUTF8(_ path: String) throws(YAMLError) -> String {
+        func failure(_ message: String) -> YAMLError {
+            YAMLError(file: path, line: 0, column: 0, message: message)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw failure("file not found")
+        }
+        guard !isDirectory.boolValue else { throw failure("is a directory, expected a YAML file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw failure("cannot read the file (permission denied or I/O error)")
+        }
+        if let offset = firstInvalidUTF8Offset(in: data) {
+            let byte = String(data[data.startIndex + offset], radix: 16)
+            throw failure("file is not valid UTF-8 (invalid byte 0x\(byte) at offset \(offset))")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The byte offset of the first ill-formed UTF-8 sequence, if any.
+    static func firstInvalidUTF8Offset(in data: Data) -> Int? {
+        var iterator = data.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .error: return offset
+            case .emptyInput: return nil
+            }
+        }
+    }
+}

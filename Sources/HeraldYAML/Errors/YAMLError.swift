@@ -1,0 +1,39 @@
+/// The one error HeraldYAML throws: where (file, line, column, key path) and
+/// what (a message saying what was expected and what was found), rendered as
+/// `config.yaml:12:5: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)`.
+public struct YAMLError: Error, CustomStringConvertible, Sendable, Hashable {
+    /// The file name as given to the document (`config.yaml`).
+    public var file: String
+    /// 1-based line, or 0 for a problem with the file as a whole.
+    public var line: Int
+    /// 1-based column, or 0 with `line` 0.
+    public var column: Int
+    /// Where in the document, like `routes[2].match.routing_key`; empty at the root.
+    public var keyPath: String
+    /// What went wrong, without the position.
+    public var message: String
+
+    public init(file: String, line: Int, column: Int, keyPath: String = "", message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    init(file: String, mark: YAMLMark, path: [any CodingKey], message: String) {
+        self.init(
+            file: file, line: mark.line, column: mark.column,
+            keyPath: YAMLCodingKey.render(path), message: message)
+    }
+
+    /// `file:line:column: keyPath: message`, leaving out the position when
+    /// `line` is 0 and the key path when it is empty.
+    public var description: String {
+        var text = file
+        if line > 0 { text += ":\(line):\(column)" }
+        text += ": "
+        if !keyPath.isEmpty { text += keyPath + ": " }
+        return text + message
+    }
+}

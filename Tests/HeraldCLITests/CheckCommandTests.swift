@@ -1,0 +1,120 @@
+import Foundation
+import HeraldCLI
+import Testing
+
+@Suite struct CheckCommandTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// Runs `herald <arguments>` in-process and returns its status and output.
+    func herald(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, CapturedConsole) {
+        let console = CapturedConsole()
+        let status = await HeraldCommandLine().run(arguments, environment: environment, console: console)
+        return (status, console)
+    }
+
+    /// Throwaway simulator keys made by the repository's own script, in a fresh directory.
+    func devKeys() throws -> String {
+        let dir = NSTemporaryDirectory() + "herald-devkeys-\(UInt64.random(in: 0...UInt64.max))"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.repositoryRoot + "/scripts/dev-keys")
+        process.arguments = [dir]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return dir
+    }
+
+    @Test func repositoryConfigPasses() async throws {
+        let keys = try devKeys()
+        defer { try? FileManager.default.removeItem(atPath: keys) }
+        let (status, console) = await herald(
+            ["check", "--config", Self.repositoryRoot + "/config.yaml"],
+            environment: ["APNS_KEY_FILE": keys + "/apns-AuthKey.p8",
+                          "FCM_SERVICE_ACCOUNT_FILE": keys + "/fcm-service-account.json",
+                          "HERALD_AMQP_URL": "amqp://herald:s3cret@broker:5672/%2f"])
+        #expect(console.stderr == "")
+        #expect(status == 0)
+        let out = console.stdout
+        #expect(out.hasPrefix(Self.repositoryRoot + "/config.yaml: OK\n"))
+        #expect(out.contains("  amqp: amqp://herald:***@broker:5672/%2f, queue herald.events (quorum), prefetch 256"))
+        #expect(out.contains("  app chat: apns (token auth, team HERALDTEAM, key HERALDKEY1, topic com.example.chat, production, https://127.0.0.1:2197), fcm (project herald-dev, https://127.0.0.1:2197)"))
+        #expect(out.contains("  routes: quiet-marketing, default"))
+        #expect(!out.contains("s3cret"))
+    }
+
+    @Test func typoedKeyPrintsPositionAndDidYouMeanAndExitsOne() async throws {
+        let dir = NSTemporaryDirectory() + "herald-check-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "amqp:\n  prefech: 10\napps:\n  chat:\n    fcm:\n      service_account_json: '{}'\n"
+            .write(toFile: dir + "/config.yaml", atomically: true, encoding: .utf8)
+        let (status, console) = await herald(["check", "--config", dir + "/config.yaml"])
+        #expect(status == 1)
+        #expect(console.stdout == "")
+        #expect(console.stderr == """
+            \(dir)/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
+            \(dir)/config.yaml: 1 error
+            """)
+    }
+
+    @Test func checkDefaultsToHeraldConfigVariable() async {
+        let (status, console) = await herald(["check"], environment: ["HERALD_CONFIG": "/nonexistent/h.yaml"])
+        #expect(status == 1)
+        #expect(console.stderr.contains("/nonexistent/h.yaml"))
+    }
+
+    @Test func unknownOptionIsAUsageError() async {
+        let (status, console) = await herald(["check", "--confg", "x.yaml"])
+        #expect(status == 64)
+        #expect(console.stderr.hasPrefix("herald check: unknown option '--confg' (did you mean '--config'?)"))
+        #expect(console.stderr.contains("Usage: herald check [--config FILE]"))
+    }
+
+    @Test func optionWithoutValueIsAUsageError() async {
+        let (status, console) = await herald(["check", "--config"])
+        #expect(status == 64)
+        #expect(console.stderr.hasPrefix("herald check: option --config needs a value"))
+    }
+
+    @Test func everyCommandHasHelp() async {
+        for command in HeraldCommandLine.standardCommands {
+            let (status, console) = await herald([command.name, "--help"])
+            #expect(status == 0)
+            #expect(console.stdout.hasPrefix("Usage: herald \(command.name)"))
+            let (helpStatus, viaHelp) = await herald(["help", command.name])
+            #expect(helpStatus == 0)
+            #expect(viaHelp.stdout == console.stdout)
+        }
+    }
+
+    @Test func overviewListsCommands() async {
+        let (status, console) = await herald(["--help"])
+        #expect(status == 0)
+        #expect(console.stdout.contains("  check    Validate a config file and the key files it names"))
+        #expect(console.stdout.contains("  version  Print Herald's version and its libraries' versions"))
+    }
+
+    @Test func unknownCommandSuggests() async {
+        let (status, console) = await herald(["chek"])
+        #expect(status == 64)
+        #expect(console.stderr.hasPrefix("herald: unknown command 'chek' (did you mean 'check'?)"))
+    }
+
+    @Test func noCommandPrintsOverviewAndFails() async {
+        let (status, console) = await herald([])
+        #expect(status == 64)
+        #expect(console.stderr.contains("Usage: herald <command> [options]"))
+    }
+
+    @Test func versionNamesTheLibraries() async {
+        let (status, console) = await herald(["version"])
+        #expect(status == 0)
+        let lines = console.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "herald \(VersionCommand.version)")
+        for library in ["libcurl 7.", "tls OpenSSL/3.", "nghttp2 1.", "rabbitmq-c 0.11", "libyaml 0.2"] {
+            #expect(lines.contains { $0.hasPrefix("  " + library) }, "no line for \(library) in \(lines)")
+        }
+    }
+}

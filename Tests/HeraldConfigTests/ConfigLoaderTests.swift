@@ -1,0 +1,109 @@
+import Foundation
+import HeraldConfig
+import HeraldCore
+import Testing
+
+@Suite struct ConfigLoaderTests {
+    @Test func minimalConfigGetsDesignDefaults() throws {
+        let fixture = try ConfigFixture()
+        let loaded = try fixture.load(ConfigFixture.minimal)
+        let c = loaded.configuration
+        #expect(c.amqp.url == "amqp://guest:guest@127.0.0.1:5672/%2f")
+        #expect(c.amqp.prefetch == 256)
+        #expect(c.amqp.queueType == .quorum)
+        #expect(c.amqp.bindings == ["#"])
+        #expect(c.amqp.resultsExchange == "herald.results")
+        #expect(c.retry.maxAttempts == 5)
+        #expect(c.retry.delays.map(\.description) == ["5s", "30s", "2m", "10m"])
+        #expect(c.outcomes.publish == ["invalid_token", "failed", "rejected"])
+        #expect(c.http.listen == "127.0.0.1:9464")
+        #expect(c.log == LogSettings(level: .info, format: .json))
+        let apns = try #require(c.apps["chat"]?.apns)
+        #expect(apns.auth == .keyFile(path: "apns.p8", teamID: "ABCDE12345", keyID: "KEY1234567"))
+        #expect(apns.environment == .production)
+        #expect(apns.baseURL == "https://api.push.apple.com")
+        #expect(c.apps["chat"]?.fcm?.baseURL == "https://fcm.googleapis.com")
+        #expect(loaded.resolve("apns.p8") == fixture.directory + "/apns.p8")
+        #expect(loaded.warnings.isEmpty)
+    }
+
+    @Test func environmentVariablesExpandWithDefaults() throws {
+        let fixture = try ConfigFixture()
+        let loaded = try fixture.load(ConfigFixture.minimal + """
+            amqp:
+              url: ${AMQP_URL:-amqp://localhost}
+              prefetch: ${PREFETCH:-64}
+            """, environment: ["PREFETCH": "512"])
+        #expect(loaded.configuration.amqp.url == "amqp://localhost")
+        #expect(loaded.configuration.amqp.prefetch == 512)
+    }
+
+    @Test func typoInAKeyIsReportedWithPositionAndSuggestion() throws {
+        let fixture = try ConfigFixture()
+        #expect(fixture.errors(ConfigFixture.minimal + """
+            amqp:
+              prefech: 10
+            """) == ["DIR/config.yaml:11:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)"])
+    }
+
+    @Test func wrongTypeNamesExpectedAndFound() throws {
+        let fixture = try ConfigFixture()
+        let errors = fixture.errors(ConfigFixture.minimal + "amqp:\n  prefetch: lots\n")
+        #expect(errors.count == 1)
+        #expect(errors[0].hasPrefix("DIR/config.yaml:11:13: amqp.prefetch: "))
+        #expect(errors[0].contains("'lots'"))
+    }
+
+    @Test func missingRequiredKey() throws {
+        let fixture = try ConfigFixture()
+        let errors = fixture.errors("apps:\n  chat:\n    apns:\n      key_file: apns.p8\n")
+        #expect(errors.count == 1)
+        #expect(errors[0].hasPrefix("DIR/config.yaml:4:7: apps.chat.apns: "))
+        #expect(errors[0].contains("missing required key 'topic'"))
+    }
+
+    @Test func badDurationSaysHowToWriteOne() throws {
+        let fixture = try ConfigFixture()
+        #expect(fixture.errors(ConfigFixture.minimal + "retry:\n  delays: [5s, 30]\n") == [
+            "DIR/config.yaml:11:16: retry.delays[1]: expected a duration like 500ms, 5s, 2m or 1h, found '30' (write 30s for seconds)"
+        ])
+        #expect(fixture.errors(ConfigFixture.minimal + "amqp:\n  heartbeat: 5 minutes\n") == [
+            "DIR/config.yaml:11:14: amqp.heartbeat: expected a duration like 500ms, 5s, 2m or 1h, found '5 minutes'"
+        ])
+    }
+
+    @Test func malformedYAMLNamesTheProblem() throws {
+        let fixture = try ConfigFixture()
+        let errors = fixture.errors("apps:\n  chat: {apns: [\n")
+        #expect(errors.count == 1)
+        #expect(errors[0].hasPrefix("DIR/config.yaml:"))
+    }
+
+    @Test func unsetVariableWithoutDefaultIsAnError() throws {
+        let fixture = try ConfigFixture()
+        let errors = fixture.errors(ConfigFixture.minimal + "amqp:\n  url: ${HERALD_TEST_UNSET_URL}\n")
+        #expect(errors == [
+            "DIR/config.yaml:11:8: amqp.url: environment variable HERALD_TEST_UNSET_URL is not set (use ${HERALD_TEST_UNSET_URL:-default} for a default)"
+        ])
+    }
+
+    @Test func missingFileIsAnError() {
+        #expect(throws: ConfigError.self) { try ConfigLoader.load(file: "/nonexistent/herald.yaml", environment: [:]) }
+    }
+
+    @Test func reportListsEveryErrorThenACount() throws {
+        let fixture = try ConfigFixture()
+        do {
+            _ = try fixture.load(ConfigFixture.minimal + "routes:\n  - name: a\n    app: nope\n  - name: a\n")
+            Issue.record("expected errors")
+        } catch {
+            let report = error.description.replacingOccurrences(of: fixture.directory, with: "DIR")
+            #expect(report == """
+                DIR/config.yaml:12:10: routes[0].app: unknown app 'nope' (apps: chat)
+                DIR/config.yaml:13:11: routes[1].name: route name 'a' is already used by routes[0]
+                DIR/config.yaml:13:5: routes[1]: warning: route 'a' can never match: route 'a' before it matches everything
+                DIR/config.yaml: 2 errors, 1 warning
+                """)
+        }
+    }
+}

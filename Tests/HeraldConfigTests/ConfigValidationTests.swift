@@ -1,0 +1,212 @@
+import Foundation
+import HeraldConfig
+import HeraldCore
+import Testing
+
+@Suite struct ConfigValidationTests {
+    @Test func appWithoutProviderIsAnError() throws {
+        let fixture = try ConfigFixture()
+        #expect(fixture.errors("apps:\n  chat: {}\n") == [
+            "DIR/config.yaml:2:9: apps.chat: app 'chat' has no provider: give it an apns or fcm section (or both)"
+        ])
+    }
+
+    @Test func noAppsIsAnError() throws {
+        let fixture = try ConfigFixture()
+        #expect(fixture.errors("apps: {}\n") == [
+            "DIR/config.yaml:1:7: apps: no apps: define at least one app with apns or fcm credentials"
+        ])
+    }
+
+    @Test func apnsNeedsExactlyOneAuthMode() throws {
+        let fixture = try ConfigFixture()
+        try fixture.write("cert.p12", "binary")
+        #expect(fixture.errors("""
+            apps:
+              chat:
+                apns:
+                  team_id: ABCDE12345
+                  key_id: KEY1234567
+                  key_file: apns.p8
+                  certificate_file: cert.p12
+                  topic: com.example.chat
+            """) == [
+            "DIR/config.yaml:4:7: apps.chat.apns: give exactly one of key_file, key_pem (token auth) or certificate_file (certificate auth); found key_file and certificate_file"
+        ])
+        #expect(fixture.errors("apps:\n  chat:\n    apns:\n      topic: com.example.chat\n") == [
+            "DIR/config.yaml:4:7: apps.chat.apns: give exactly one of key_file, key_pem (token auth) or certificate_file (certificate auth); found none"
+        ])
+    }
+
+    @Test func tokenAuthNeedsTeamAndKeyIDs() throws {
+        let fixture = try ConfigFixture()
+        #expect(fixture.errors("""
+            apps:
+              chat:
+                apns:
+                  team_id: abc
+                  key_file: apns.p8
+                  topic: com.example.chat
+            """) == [
+            "DIR/config.yaml:4:16: apps.chat.apns.team_id: expected 10 upper-case letters or digits, found 'abc'",
+            "DIR/config.yaml:4:7: apps.chat.apns.key_id: token auth needs key_id (10 characters, from Apple's developer account)",
+        ])
+    }
+
+    @Test func missingKeyFileIsNamedWithItsPath() throws {
+        let fixture = try ConfigFixture()
+        let yaml = ConfigFixture.minimal.replacingOccurrences(of: "key_file: apns.p8", with: "key_file: keys/missing.p8")
+        #expect(fixture.errors(yaml) == ["DIR/config.yaml:6:17: apps.chat.apns.key_file: APNs key file 'DIR/keys/missing.p8' does not exist"])
+    }
+
+    @Test func keyFileThatIsNotAPEMKey() throws {
+        let fixture = try ConfigFixture()
+        try fixture.write("apns.p8", "not a key")
+        #expect(fixture.errors(ConfigFixture.minimal) == [
+            "DIR/config.yaml:6:17: apps.chat.apns.key_file: expected a PEM private key (the .p8 file from Apple, starting with -----BEGIN PRIVATE KEY-----)"
+        ])
+    }
+
+    @Test func fcmNeedsExactlyOneKeySource() throws {
+        let fixture = try ConfigFixture()
+        #expect(fixture.errors("apps:\n  chat:\n    fcm:\n      project_id: p\n") == [
+            "DIR/config.yaml:4:7: apps.chat.fcm: give exactly one of service_account_file or service_account_json; found none"
+        ])
+        #expect(fixture.errors("apps:\n  chat:\n    fcm:\n      service_account_file: fcm.json\n      service_account_json: '{}'\n") == [
+            "DIR/config.yaml:4:7: apps.chat.fcm: give exactly one of service_account_file or service_account_json; found both"
+        ])
+    }
+
+    @Test func serviceAccountFieldsAreChecked() throws {
+        let fixture = try ConfigFixture()
+        try fixture.write("fcm.json", #"{"type": "authorized_user", "client_email": "x"}"#)
+        let errors = fixture.errors("apps:\n  chat:\n    fcm:\n      service_account_file: fcm.json\n")
+        #expect(errors == [
+            "DIR/config.yaml:4:29: apps.chat.fcm.service_account_file: the key's type is 'authorized_user', expected 'service_account'",
+            "DIR/config.yaml:4:29: apps.chat.fcm.service_account_file: the service account has no 'private_key'",
+            "DIR/config.yaml:4:29: apps.chat.fcm.service_account_file: the service account has no 'private_key_id'",
+            "DIR/config.yaml:4:29: apps.chat.fcm.service_account_file: the service account has no 'token_uri'",
+            "DIR/config.yaml:4:7: apps.chat.fcm: no project_id, and the service account does not name one",
+        ])
+        try fixture.write("fcm.json", "not json")
+        #expect(fixture.errors("apps:\n  chat:\n    fcm:\n      service_account_file: fcm.json\n      project_id: p\n") == [
+            "DIR/config.yaml:4:29: apps.chat.fcm.service_account_file: the service account is not a JSON object (download the key again from the Google Cloud console)"
+        ])
+    }
+
+    @Test func endpointsMustBeHTTPS() throws {
+        let fixture = try ConfigFixture()
+        let yaml = ConfigFixture.minimal.replacingOccurrences(of: "topic: com.example.chat", with: "topic: com.example.chat\n      endpoint: http://127.0.0.1:2197")
+        #expect(fixture.errors(yaml) == [
+            "DIR/config.yaml:8:17: apps.chat.apns.endpoint: expected an https:// URL, found 'http://127.0.0.1:2197' (Herald never sends notifications in clear text)"
+        ])
+    }
+
+    @Test func routeNamingAnUnknownAppSuggestsTheNearest() throws {
+        let fixture = try ConfigFixture()
+        #expect(fixture.errors(ConfigFixture.minimal + """
+            routes:
+              - name: default
+                app: chatt
+            """) == ["DIR/config.yaml:12:10: routes[0].app: unknown app 'chatt' (did you mean 'chat'?) (apps: chat)"])
+    }
+
+    @Test func routeMatchKeysProvidersAndValuesAreChecked() throws {
+        let fixture = try ConfigFixture()
+        let errors = fixture.errors(ConfigFixture.minimal + """
+            routes:
+              - name: r1
+                match: {routing_kye: "a.#", push_type: alrt, provider: apn, priority: urgent}
+                providers: [fcm, hms]
+                set: {priority: low, ttl: -1}
+            """)
+        #expect(errors == [
+            "DIR/config.yaml:12:26: routes[0].match.routing_kye: unknown match key 'routing_kye' (did you mean 'routing_key'?) (expected one of: routing_key, headers, app, provider, push_type, priority, data.<key>)",
+            "DIR/config.yaml:12:44: routes[0].match.push_type: unknown push type 'alrt' (did you mean 'alert'?) (expected one of: alert, background, voip, liveactivity, complication, fileprovider, mdm, location, pushtotalk, widgets)",
+            "DIR/config.yaml:12:60: routes[0].match.provider: unknown provider 'apn' (did you mean 'apns'?) (expected apns, fcm, ios or android)",
+            "DIR/config.yaml:12:75: routes[0].match.priority: unknown priority 'urgent' (expected high or normal)",
+            "DIR/config.yaml:13:22: routes[0].providers[1]: unknown provider 'hms' (expected apns, fcm, ios or android)",
+            "DIR/config.yaml:14:21: routes[0].set.priority: unknown priority 'low' (expected high or normal)",
+            "DIR/config.yaml:14:31: routes[0].set.ttl: expected seconds ≥ 0, found -1",
+        ])
+    }
+
+    @Test func duplicateRouteNamesAndUnreachableRules() throws {
+        let fixture = try ConfigFixture()
+        let errors = fixture.errors(ConfigFixture.minimal + """
+            routes:
+              - name: everything
+                app: chat
+              - name: everything
+                match: {app: x}
+            """)
+        #expect(errors == [
+            "DIR/config.yaml:13:11: routes[1].name: route name 'everything' is already used by routes[0]",
+            "DIR/config.yaml:13:5: routes[1]: warning: route 'everything' can never match: route 'everything' before it matches everything",
+        ])
+    }
+
+    @Test func routesCompileIntoTheRouter() throws {
+        let fixture = try ConfigFixture()
+        let loaded = try fixture.load(ConfigFixture.minimal + """
+            routes:
+              - name: promos
+                match: {routing_key: ["promo.#", "ads.*"], data.kind: promo, provider: android, headers: {x-tenant: [a, b]}}
+                providers: [android]
+                defaults: {sound: default}
+              - name: mute
+                drop: "muted"
+              - name: default
+                app: chat
+            """)
+        #expect(loaded.router.rules == [
+            RoutingRule(
+                name: "promos",
+                match: RouteMatch(routingKeys: [TopicPattern("promo.#"), TopicPattern("ads.*")],
+                                  headers: ["x-tenant": ["a", "b"]], fields: [.data("kind"): ["promo"], .provider: ["fcm"]]),
+                defaults: EventOverrides(sound: "default"), providers: ["fcm"]),
+            RoutingRule(name: "mute", drop: "muted"),
+            RoutingRule(name: "default", app: "chat"),
+        ])
+        #expect(loaded.warnings.map(\.message) == ["warning: route 'default' can never match: route 'mute' before it matches everything"])
+    }
+
+    @Test func retryOutcomesHTTPAndLogAreRangeChecked() throws {
+        let fixture = try ConfigFixture()
+        let errors = fixture.errors(ConfigFixture.minimal + """
+            amqp: {prefetch: 0, url: "http://x", queue: amq.mine}
+            retry: {max_attempts: 0, delays: [50ms]}
+            outcomes: {publish: [deliverd]}
+            http: {listen: "localhost"}
+            """)
+        #expect(errors == [
+            "DIR/config.yaml:10:26: amqp.url: expected an amqp:// or amqps:// URL, found scheme 'http'",
+            "DIR/config.yaml:10:18: amqp.prefetch: expected a number from 1 to 65535, found 0",
+            "DIR/config.yaml:10:45: amqp.queue: 'amq.mine' is not a usable name (1 to 255 bytes, not starting with 'amq.', which RabbitMQ reserves)",
+            "DIR/config.yaml:11:23: retry.max_attempts: expected a number from 1 to 100, found 0",
+            "DIR/config.yaml:11:35: retry.delays[0]: a retry delay must be at least 100ms, found 50ms",
+            "DIR/config.yaml:12:22: outcomes.publish[0]: unknown outcome status 'deliverd' (did you mean 'delivered'?) (expected one of: delivered, invalid_token, failed, retrying, expired, dropped, rejected)",
+            "DIR/config.yaml:13:16: http.listen: expected host:port with a port from 1 to 65535, found 'localhost'",
+            "DIR/config.yaml:12:21: outcomes.publish: warning: invalid_token outcomes are not published, so upstream never learns which tokens are dead",
+        ])
+    }
+
+    @Test func unknownLogLevelListsTheLevels() throws {
+        let fixture = try ConfigFixture()
+        #expect(fixture.errors(ConfigFixture.minimal + "log: {level: verbose}\n") == [
+            "DIR/config.yaml:10:14: log.level: unknown log level 'verbose' (expected one of: trace, debug, info, notice, warning, error, critical)"
+        ])
+    }
+
+    @Test func durationsParseAndPrint() {
+        #expect(ConfigDuration(parsing: "1h30m")?.milliseconds == 5_400_000)
+        #expect(ConfigDuration(parsing: "250ms")?.milliseconds == 250)
+        #expect(ConfigDuration(parsing: "90s")?.description == "1m30s")
+        #expect(ConfigDuration(parsing: "5") == nil)
+        #expect(ConfigDuration(parsing: "5x") == nil)
+        #expect(ConfigDuration(parsing: "") == nil)
+        #expect(ConfigDuration(parsing: "-5s") == nil)
+        #expect(RetrySettings().delay(after: 1) == .seconds(5))
+        #expect(RetrySettings().delay(after: 9) == .seconds(600))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import HeraldYAML
+
+@Suite struct FileLoadingTests {
+    private func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        let path = NSTemporaryDirectory() + "herald-yaml-\(UUID().uuidString).yaml"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private func loadError(_ path: String) -> String {
+        do {
+            _ = try YAMLDocument(contentsOfFile: path, environment: [:])
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func fileIsLoadedWithItsPathAsTheName() throws {
+        let path = try temporaryFile(Array("a: [1\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(loadError(path) == "\(path):2:1: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 4)")
+    }
+
+    @Test func validFileLoads() throws {
+        let path = try temporaryFile(Array("name: café\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let doc = try YAMLDocument(contentsOfFile: path, environment: [:])
+        #expect(doc.file == path)
+        #expect(doc.root.value("name") == "café")
+    }
+
+    @Test func missingFileIsAnErrorWithoutPosition() {
+        #expect(loadError("/nonexistent/config.yaml") == "/nonexistent/config.yaml: file not found")
+    }
+
+    @Test func directoryIsAnError() {
+        #expect(loadError(NSTemporaryDirectory()) == "\(NSTemporaryDirectory()): is a directory, expected a YAML file")
+    }
+
+    @Test func invalidUTF8IsAnErrorWithLineZero() throws {
+        let path = try temporaryFile(Array("a: ok\nb: ".utf8) + [0xC3, 0x28] + Array("\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try YAMLDocument(contentsOfFile: path, environment: [:])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.line == 0)
+            #expect(error.column == 0)
+            #expect(error.description == "\(path): file is not valid UTF-8 (invalid byte 0xc3 at offset 9)")
+        }
+    }
+}
