@@ -118,16 +118,16 @@ import Testing
               - name: r1
                 match: {routing_kye: "a.#", push_type: alrt, provider: apn, priority: urgent}
                 providers: [fcm, hms]
-                set: {priority: low, ttl: -1}
+                set: {priority: hihg, ttl: -1}
             """)
         #expect(errors == [
             "DIR/config.yaml:12:26: routes[0].match.routing_kye: unknown match key 'routing_kye' (did you mean 'routing_key'?) (expected one of: routing_key, headers, app, provider, push_type, priority, data.<key>)",
             "DIR/config.yaml:12:44: routes[0].match.push_type: unknown push type 'alrt' (did you mean 'alert'?) (expected one of: alert, background, voip, liveactivity, complication, fileprovider, mdm, location, pushtotalk, widgets)",
             "DIR/config.yaml:12:60: routes[0].match.provider: unknown provider 'apn' (did you mean 'apns'?) (expected apns, fcm, ios or android)",
-            "DIR/config.yaml:12:75: routes[0].match.priority: unknown priority 'urgent' (expected high or normal)",
+            "DIR/config.yaml:12:75: routes[0].match.priority: unknown priority 'urgent' (expected one of: high, normal, low)",
             "DIR/config.yaml:13:22: routes[0].providers[1]: unknown provider 'hms' (expected apns, fcm, ios or android)",
-            "DIR/config.yaml:14:21: routes[0].set.priority: unknown priority 'low' (expected high or normal)",
-            "DIR/config.yaml:14:31: routes[0].set.ttl: expected seconds ≥ 0, found -1",
+            "DIR/config.yaml:14:21: routes[0].set.priority: unknown priority 'hihg' (did you mean 'high'?) (expected one of: high, normal, low)",
+            "DIR/config.yaml:14:32: routes[0].set.ttl: expected seconds ≥ 0, found -1",
         ])
     }
 
@@ -164,7 +164,7 @@ import Testing
                 name: "promos",
                 match: RouteMatch(routingKeys: [TopicPattern("promo.#"), TopicPattern("ads.*")],
                                   headers: ["x-tenant": ["a", "b"]], fields: [.data("kind"): ["promo"], .provider: ["fcm"]]),
-                defaults: EventOverrides(sound: "default"), providers: ["fcm"]),
+                defaults: EventOverrides(sound: "default"), providers: [.fcm]),
             RoutingRule(name: "mute", drop: "muted"),
             RoutingRule(name: "default", app: "chat"),
         ])

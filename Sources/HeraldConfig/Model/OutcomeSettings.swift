@@ -1,7 +1,9 @@
+import HeraldCore
+
 /// The `outcomes:` section: which outcome statuses are published to the results exchange.
 public struct OutcomeSettings: Sendable, Equatable, Decodable {
     /// Every status name, in DESIGN.md's order.
-    public static let allStatuses = ["delivered", "invalid_token", "failed", "retrying", "expired", "dropped", "rejected"]
+    public static let allStatuses = Outcome.Status.allCases.map(\.rawValue)
     /// Published when the section is absent: what upstream must act on.
     public static let defaultStatuses = ["invalid_token", "failed", "rejected"]
 

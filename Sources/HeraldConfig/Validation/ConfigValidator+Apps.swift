@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 extension ConfigValidator {
     func validateApps(_ apps: [String: AppSettings], into issues: inout [ConfigIssue]) {
@@ -9,6 +10,10 @@ extension ConfigValidator {
         for name in apps.keys.sorted() {
             guard let app = apps[name] else { continue }
             let appPath = path.key(name)
+            if !Event.isValidAppName(name) {
+                issues.append(.init(.error, at: appPath,
+                                    "app name '\(name)' must be 1 to 64 letters, digits, '-' or '_' (it is the last word of outcome routing keys)"))
+            }
             if app.apns == nil && app.fcm == nil {
                 issues.append(.init(.error, at: appPath, "app '\(name)' has no provider: give it an apns or fcm section (or both)"))
             }

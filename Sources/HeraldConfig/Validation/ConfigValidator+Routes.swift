@@ -1,8 +1,8 @@
 import HeraldCore
 
 extension ConfigValidator {
-    /// Provider names a route may name, with the aliases events accept.
-    static let providerNames = ["apns": "apns", "fcm": "fcm", "ios": "apns", "android": "fcm"]
+    static let pushTypeNames = PushType.allCases.map(\.rawValue)
+    static let priorityNames = Priority.allCases.map(\.rawValue)
 
     /// Validates `routes:` and builds the router from it; nil when any route has an error.
     func routingRules(_ config: Configuration, into issues: inout [ConfigIssue]) -> Router? {
@@ -32,11 +32,11 @@ extension ConfigValidator {
             if route.drop?.reason != nil && route.app != nil {
                 issues.append(.init(.warning, at: path.key("app"), "route '\(route.name)' drops, so its app is never used"))
             }
-            var providers: Set<String>?
+            var providers: Set<Provider>?
             if let names = route.providers {
                 providers = []
                 for (i, name) in names.enumerated() {
-                    if let provider = Self.providerNames[name] {
+                    if let provider = Provider(eventName: name) {
                         providers?.insert(provider)
                     } else {
                         issues.append(.init(.error, at: path.key("providers").index(i), unknownProvider(name)))
@@ -57,7 +57,7 @@ extension ConfigValidator {
     }
 
     func unknownProvider(_ name: String) -> String {
-        "unknown provider '\(name)'\(Suggestions.didYouMean(name, among: Self.providerNames.keys)) (expected apns, fcm, ios or android)"
+        "unknown provider '\(name)'\(Suggestions.didYouMean(name, among: Provider.acceptedNames)) (expected apns, fcm, ios or android)"
     }
 
     func routeMatch(_ settings: MatchSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) -> RouteMatch {
@@ -78,16 +78,16 @@ extension ConfigValidator {
             case .provider:
                 values = []
                 for value in test.values {
-                    if let provider = Self.providerNames[value] { values.append(provider) }
+                    if let provider = Provider(eventName: value) { values.append(provider.rawValue) }
                     else { issues.append(.init(.error, at: fieldPath, unknownProvider(value))) }
                 }
             case .pushType:
-                for value in test.values where !EventVocabulary.pushTypes.contains(value) {
+                for value in test.values where PushType(rawValue: value) == nil {
                     issues.append(.init(.error, at: fieldPath, unknownPushType(value)))
                 }
             case .priority:
-                for value in test.values where !EventVocabulary.priorities.contains(value) {
-                    issues.append(.init(.error, at: fieldPath, "unknown priority '\(value)' (expected high or normal)"))
+                for value in test.values where Priority(rawValue: value) == nil {
+                    issues.append(.init(.error, at: fieldPath, unknownPriority(value)))
                 }
             case .app, .data:
                 break
@@ -98,17 +98,24 @@ extension ConfigValidator {
     }
 
     func unknownPushType(_ value: String) -> String {
-        "unknown push type '\(value)'\(Suggestions.didYouMean(value, among: EventVocabulary.pushTypes))"
-            + " (expected one of: \(EventVocabulary.pushTypes.joined(separator: ", ")))"
+        "unknown push type '\(value)'\(Suggestions.didYouMean(value, among: Self.pushTypeNames))"
+            + " (expected one of: \(Self.pushTypeNames.joined(separator: ", ")))"
+    }
+
+    func unknownPriority(_ value: String) -> String {
+        "unknown priority '\(value)'\(Suggestions.didYouMean(value, among: Self.priorityNames))"
+            + " (expected one of: \(Self.priorityNames.joined(separator: ", ")))"
     }
 
     func overrides(_ settings: OverrideSettings?, at path: ConfigPath, into issues: inout [ConfigIssue]) -> EventOverrides {
         guard let s = settings else { return EventOverrides() }
-        if let priority = s.priority, !EventVocabulary.priorities.contains(priority) {
-            issues.append(.init(.error, at: path.key("priority"), "unknown priority '\(priority)' (expected high or normal)"))
+        let priority = s.priority.flatMap(Priority.init(rawValue:))
+        if let name = s.priority, priority == nil {
+            issues.append(.init(.error, at: path.key("priority"), unknownPriority(name)))
         }
-        if let pushType = s.pushType, !EventVocabulary.pushTypes.contains(pushType) {
-            issues.append(.init(.error, at: path.key("push_type"), unknownPushType(pushType)))
+        let pushType = s.pushType.flatMap(PushType.init(rawValue:))
+        if let name = s.pushType, pushType == nil {
+            issues.append(.init(.error, at: path.key("push_type"), unknownPushType(name)))
         }
         if let ttl = s.ttl, ttl < 0 {
             issues.append(.init(.error, at: path.key("ttl"), "expected seconds ≥ 0, found \(ttl)"))
@@ -116,7 +123,7 @@ extension ConfigValidator {
         if let id = s.collapseID, id.utf8.count > 64 {
             issues.append(.init(.error, at: path.key("collapse_id"), "is \(id.utf8.count) bytes; APNs allows at most 64"))
         }
-        return EventOverrides(priority: s.priority, ttl: s.ttl, pushType: s.pushType, collapseID: s.collapseID,
+        return EventOverrides(priority: priority, ttl: s.ttl, pushType: pushType, collapseID: s.collapseID,
                               sound: s.sound, contentAvailable: s.contentAvailable, mutableContent: s.mutableContent)
     }
 }

@@ -28,20 +28,16 @@ enum LogLineRenderer {
     }
 
     private static func json(_ fields: [(String, LogValue)]) -> String {
-        var out = "{"
-        for (index, (key, value)) in fields.enumerated() {
-            if index > 0 { out += "," }
-            appendJSONString(key, to: &out)
-            out += ":"
-            switch value {
-            case .int(let i): out += String(i)
-            case .double(let d): out += d.isFinite ? String(d) : "null"
-            case .bool(let b): out += b ? "true" : "false"
-            case .string, .token: appendJSONString(value.description, to: &out)
-            }
+        JSONValue.object(JSONObject(fields.map { ($0.0, jsonValue($0.1)) })).jsonString
+    }
+
+    private static func jsonValue(_ value: LogValue) -> JSONValue {
+        switch value {
+        case .int(let i): .number(JSONNumber(i))
+        case .double(let d): JSONNumber(d).map(JSONValue.number) ?? .null
+        case .bool(let b): .bool(b)
+        case .string, .token: .string(value.description)
         }
-        out += "}"
-        return out
     }
 
     private static func logfmt(_ fields: [(String, LogValue)]) -> String {
@@ -51,32 +47,11 @@ enum LogLineRenderer {
             let text = value.description
             let needsQuotes = text.isEmpty || text.contains(where: { $0 == " " || $0 == "=" || $0 == "\"" || $0.isNewline })
             if needsQuotes {
-                var quoted = ""
-                appendJSONString(text, to: &quoted)
-                parts.append("\(key)=\(quoted)")
+                parts.append("\(key)=\(JSONValue.string(text).jsonString)")
             } else {
                 parts.append("\(key)=\(text)")
             }
         }
         return parts.joined(separator: " ")
-    }
-
-    /// Appends `text` as a JSON string literal (RFC 8259 escaping).
-    static func appendJSONString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }

@@ -25,7 +25,7 @@ public struct Logger: Sendable {
         level: LogLevel = .info,
         format: LogFormat = .json,
         sink: any LogSink = StandardErrorSink(),
-        clock: @escaping @Sendable () -> String = { UTCTime.now() }
+        clock: @escaping @Sendable () -> String = { Timestamp.now().rfc3339(fractionDigits: 3) }
     ) {
         self.label = label
         self.level = level

@@ -1,16 +1,16 @@
 /// Event fields a routing rule can set (`set`: replace what the event says) or
 /// default (`defaults`: fill in only what the event leaves out).
 public struct EventOverrides: Sendable, Equatable {
-    public var priority: String?
+    public var priority: Priority?
     public var ttl: Int?
-    public var pushType: String?
+    public var pushType: PushType?
     public var collapseID: String?
     public var sound: String?
     public var contentAvailable: Bool?
     public var mutableContent: Bool?
 
     public init(
-        priority: String? = nil, ttl: Int? = nil, pushType: String? = nil, collapseID: String? = nil,
+        priority: Priority? = nil, ttl: Int? = nil, pushType: PushType? = nil, collapseID: String? = nil,
         sound: String? = nil, contentAvailable: Bool? = nil, mutableContent: Bool? = nil
     ) {
         self.priority = priority

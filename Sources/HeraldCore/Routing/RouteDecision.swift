@@ -6,7 +6,7 @@ public struct RouteDecision: Sendable, Equatable {
         /// The rule's `drop` action, with its reason.
         case rule(name: String, reason: String)
         /// The rule's `providers` list does not include the target's provider.
-        case providerNotAllowed(rule: String, provider: String)
+        case providerNotAllowed(rule: String, provider: Provider)
 
         public var description: String {
             switch self {

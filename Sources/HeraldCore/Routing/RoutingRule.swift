@@ -11,11 +11,11 @@ public struct RoutingRule: Sendable, Equatable {
     /// Drop the target with this reason (a `dropped` outcome).
     public var drop: String?
     /// Only these providers may deliver; targets of others are dropped.
-    public var providers: Set<String>?
+    public var providers: Set<Provider>?
 
     public init(
         name: String, match: RouteMatch = RouteMatch(), app: String? = nil, set: EventOverrides = EventOverrides(),
-        defaults: EventOverrides = EventOverrides(), drop: String? = nil, providers: Set<String>? = nil
+        defaults: EventOverrides = EventOverrides(), drop: String? = nil, providers: Set<Provider>? = nil
     ) {
         self.name = name
         self.match = match

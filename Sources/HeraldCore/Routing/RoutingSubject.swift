@@ -9,16 +9,17 @@ public struct RoutingSubject {
     public var headers: [String: String]
     /// The event's own `app`, if it names one.
     public var app: String?
-    /// `apns` or `fcm`.
-    public var provider: String
-    public var pushType: String?
-    public var priority: String?
+    public var provider: Provider
+    /// The event's push type as it will be sent (explicit, or resolved from `content_available`).
+    public var pushType: PushType?
+    /// The event's own priority, if it gives one.
+    public var priority: Priority?
     /// Looks up `data.<key>` rendered as a string (numbers and booleans as their JSON text).
     public var data: (String) -> String?
 
     public init(
-        routingKey: String, headers: [String: String] = [:], app: String? = nil, provider: String,
-        pushType: String? = nil, priority: String? = nil, data: @escaping (String) -> String? = { _ in nil }
+        routingKey: String, headers: [String: String] = [:], app: String? = nil, provider: Provider,
+        pushType: PushType? = nil, priority: Priority? = nil, data: @escaping (String) -> String? = { _ in nil }
     ) {
         self.routingKey = routingKey
         self.headers = headers
@@ -32,9 +33,9 @@ public struct RoutingSubject {
     func value(of field: RouteField) -> String? {
         switch field {
         case .app: app
-        case .provider: provider
-        case .pushType: pushType
-        case .priority: priority
+        case .provider: provider.rawValue
+        case .pushType: pushType?.rawValue
+        case .priority: priority?.rawValue
         case .data(let key): data(key)
         }
     }

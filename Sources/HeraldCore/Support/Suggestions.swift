@@ -2,15 +2,17 @@
 /// app names, providers, push types, outcome statuses, event fields, commands.
 public enum Suggestions {
     /// The candidate nearest to `word` by edit distance (ignoring case), if it
-    /// is close enough to be a plausible typo: 1 edit for words of up to 3
-    /// characters, 2 up to 6, then a third of the length — and never a complete
-    /// rewrite. Ties go to the earlier candidate.
+    /// is close enough to be a plausible typo: 1 edit for words of up to 4
+    /// characters, 2 up to 8, 3 beyond — and never a complete rewrite.
+    /// Ties go to the earlier candidate.
     public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         let target = Array(word.lowercased())
-        let limit = target.count <= 3 ? 1 : target.count <= 6 ? 2 : max(2, target.count / 3)
+        let limit = target.count <= 4 ? 1 : target.count <= 8 ? 2 : 3
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != word {
             let other = Array(candidate.lowercased())
+            // The length difference bounds the distance from below: skip the quadratic work.
+            guard abs(other.count - target.count) <= limit else { continue }
             let d = distance(target, other)
             guard d <= limit, d < max(target.count, other.count) else { continue }
             if let current = best, current.distance <= d { continue }

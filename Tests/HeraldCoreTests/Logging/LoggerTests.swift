@@ -62,8 +62,12 @@ import Testing
         #expect(LogLevel(name: "verbose") == nil)
     }
 
-    @Test func utcTimeFormatsMilliseconds() {
-        #expect(UTCTime.format(seconds: 1_796_032_801, milliseconds: 234) == "2026-11-30T10:00:01.234Z")
-        #expect(UTCTime.format(seconds: 0, milliseconds: 5) == "1970-01-01T00:00:00.005Z")
+    @Test func defaultClockStampsLinesWithMilliseconds() throws {
+        let sink = MemoryLogSink()
+        Logger(label: "herald", sink: sink).info("tick")
+        let line = try #require(sink.lines.first)
+        let ts = String(line.dropFirst(#"{"ts":""#.count).prefix(24))
+        #expect(ts.count == 24 && ts.hasSuffix("Z"), "\(line)")
+        #expect(Timestamp(rfc3339: ts) != nil, "\(ts) is not RFC 3339")
     }
 }

@@ -6,10 +6,10 @@ import Testing
         RoutingRule(name: "no-sms", match: RouteMatch(headers: ["x-channel": ["sms"]]), drop: "sms is not push"),
         RoutingRule(
             name: "quiet-marketing", match: RouteMatch(routingKeys: [TopicPattern("marketing.#")]),
-            set: EventOverrides(priority: "normal", ttl: 86400)),
+            set: EventOverrides(priority: .normal, ttl: 86400)),
         RoutingRule(
             name: "android-only-promos", match: RouteMatch(fields: [.data("kind"): ["promo"]]),
-            providers: ["fcm"]),
+            providers: [.fcm]),
         RoutingRule(
             name: "voip", match: RouteMatch(fields: [.pushType: ["voip"], .provider: ["apns"]]), app: "chat-voip"),
         RoutingRule(
@@ -19,8 +19,8 @@ import Testing
     ]
 
     func route(
-        _ key: String, headers: [String: String] = [:], app: String? = nil, provider: String = "apns",
-        pushType: String? = nil, data: [String: String] = [:]
+        _ key: String, headers: [String: String] = [:], app: String? = nil, provider: Provider = .apns,
+        pushType: PushType? = nil, data: [String: String] = [:]
     ) -> RouteDecision {
         Router(rules: Self.rules).route(
             RoutingSubject(routingKey: key, headers: headers, app: app, provider: provider, pushType: pushType,
@@ -38,23 +38,23 @@ import Testing
         let d = route("marketing.fr", app: "news")
         #expect(d.rule == "quiet-marketing")
         #expect(d.app == "news")
-        #expect(d.set == EventOverrides(priority: "normal", ttl: 86400))
+        #expect(d.set == EventOverrides(priority: .normal, ttl: 86400))
         #expect(d.drop == nil)
     }
 
     @Test func providersRestrictDropsOtherProviders() {
-        let apns = route("chat.promo", provider: "apns", data: ["kind": "promo"])
-        #expect(apns.drop == .providerNotAllowed(rule: "android-only-promos", provider: "apns"))
+        let apns = route("chat.promo", provider: .apns, data: ["kind": "promo"])
+        #expect(apns.drop == .providerNotAllowed(rule: "android-only-promos", provider: .apns))
         #expect(apns.drop?.description == "provider apns not allowed by route 'android-only-promos'")
-        let fcm = route("chat.promo", provider: "fcm", data: ["kind": "promo"])
+        let fcm = route("chat.promo", provider: .fcm, data: ["kind": "promo"])
         #expect(fcm.drop == nil)
         #expect(fcm.rule == "android-only-promos")
     }
 
     @Test func allConditionsMustHold() {
-        #expect(route("chat.call", provider: "apns", pushType: "voip").app == "chat-voip")
+        #expect(route("chat.call", provider: .apns, pushType: .voip).app == "chat-voip")
         // push_type matches but provider does not: falls through to the default rule
-        let d = route("chat.call", provider: "fcm", pushType: "voip")
+        let d = route("chat.call", provider: .fcm, pushType: .voip)
         #expect(d.rule == "default")
         #expect(d.app == "chat")
     }
@@ -73,7 +73,7 @@ import Testing
 
     @Test func noRuleMatchedKeepsTheEventsApp() {
         let router = Router(rules: [RoutingRule(name: "only-marketing", match: RouteMatch(routingKeys: [TopicPattern("marketing.#")]), app: "m")])
-        let d = router.route(RoutingSubject(routingKey: "chat.x", app: "chat", provider: "fcm"))
+        let d = router.route(RoutingSubject(routingKey: "chat.x", app: "chat", provider: .fcm))
         #expect(d == RouteDecision(rule: nil, app: "chat"))
     }
 
@@ -82,7 +82,7 @@ import Testing
             RoutingRule(name: "star", match: RouteMatch(routingKeys: [TopicPattern("*")]), app: "a"),
             RoutingRule(name: "hash", match: RouteMatch(routingKeys: [TopicPattern("#")]), app: "b"),
         ])
-        #expect(router.route(RoutingSubject(routingKey: "", provider: "apns")).rule == "hash")
+        #expect(router.route(RoutingSubject(routingKey: "", provider: .apns)).rule == "hash")
     }
 
     @Test func routeFieldNamesParse() {
@@ -91,5 +91,34 @@ import Testing
         #expect(RouteField(name: "data.") == nil)
         #expect(RouteField(name: "pushtype") == nil)
         #expect(RouteField.data("k").description == "data.k")
+    }
+
+    @Test func eventTargetsAreRoutedAndOverridesApplied() throws {
+        let event = try Event.decode(Array("""
+            {"id": "e1", "app": "news", "targets": [{"provider": "ios", "token": "abcd"}, {"provider": "android", "token": "t2"}],
+             "notification": {"title": "Hi"}, "data": {"kind": "promo", "n": 3, "flag": true}, "ttl": 60}
+            """.utf8), fallbackID: "x")
+        let rules = [
+            RoutingRule(name: "promo-numbers", match: RouteMatch(fields: [.data("n"): ["3"], .data("flag"): ["true"], .provider: ["fcm"]]),
+                        app: "promos", set: EventOverrides(priority: .normal, ttl: 86400, collapseID: "promo"),
+                        defaults: EventOverrides(pushType: .voip, sound: "ping")),
+            RoutingRule(name: "rest", defaults: EventOverrides(ttl: 5)),
+        ]
+        let router = Router(rules: rules)
+        let fcm = router.route(RoutingSubject(event: event, target: event.targets[1], routingKey: "news.promo"))
+        #expect(fcm.rule == "promo-numbers")
+        let routed = event.applying(fcm)
+        #expect(routed.app == "promos")
+        #expect(routed.priority == .normal)
+        #expect(routed.expiry == .ttl(seconds: 86400))
+        #expect(routed.collapseID == "promo")
+        #expect(routed.pushType == .voip)  // the event gave no push_type, so the default fills it
+        #expect(routed.notification?.sound?.name == "ping")
+        #expect(routed.notification?.title == "Hi")
+
+        let apns = router.route(RoutingSubject(event: event, target: event.targets[0], routingKey: "news.promo"))
+        #expect(apns.rule == "rest")
+        #expect(event.applying(apns).expiry == .ttl(seconds: 60))  // defaults never replace what the event says
+        #expect(event.applying(apns).app == "news")
     }
 }

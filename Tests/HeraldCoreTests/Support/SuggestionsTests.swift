@@ -28,5 +28,6 @@ import Testing
         #expect(Suggestions.distance(Array("kitten"), Array("sitting")) == 3)
         #expect(Suggestions.distance(Array("ab"), Array("ba")) == 1)
         #expect(Suggestions.distance(Array(""), Array("abc")) == 3)
+        #expect(Suggestions.distance(Array("same"), Array("same")) == 0)
     }
 }

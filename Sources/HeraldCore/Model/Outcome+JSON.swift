@@ -1,0 +1,130 @@
+// The outcome's wire form (DESIGN.md "Outcome"): snake_case keys in a fixed
+// order, absent values omitted, times in RFC 3339 UTC.
+
+extension Outcome {
+    /// The outcome as a JSON object, keys in DESIGN.md's order: `event_id`,
+    /// `app`, `provider`, `token`|`topic`|`condition`, `status`, `reason`,
+    /// `provider_status`, `invalidated_at`, `next_attempt_at`,
+    /// `provider_message_id`, `attempt`, `latency_ms`, `at`, `context`.
+    ///
+    /// `at` always has milliseconds (`2026-11-30T10:00:01.234Z`);
+    /// `invalidated_at` and `next_attempt_at` drop a zero fraction
+    /// (`2026-11-30T10:00:00Z`). `latency_ms` is rounded to the microsecond.
+    public var jsonValue: JSONValue {
+        var object = JSONObject()
+        object.appendNew("event_id", .string(eventID))
+        if let app { object.appendNew("app", .string(app)) }
+        if let provider { object.appendNew("provider", .string(provider.rawValue)) }
+        if let address { object.appendNew(address.field, .string(address.value)) }
+        object.appendNew("status", .string(status.rawValue))
+        if let reason { object.appendNew("reason", .string(reason)) }
+        if let providerStatus { object.appendNew("provider_status", .number(JSONNumber(providerStatus))) }
+        if let invalidatedAt { object.appendNew("invalidated_at", .string(Self.format(invalidatedAt))) }
+        if let nextAttemptAt { object.appendNew("next_attempt_at", .string(Self.format(nextAttemptAt))) }
+        if let providerMessageID { object.appendNew("provider_message_id", .string(providerMessageID)) }
+        object.appendNew("attempt", .number(JSONNumber(attempt)))
+        if let latencyMs, let number = JSONNumber((latencyMs * 1000).rounded() / 1000) {
+            object.appendNew("latency_ms", .number(number))
+        }
+        object.appendNew("at", .string(at.rfc3339(fractionDigits: 3)))
+        if let context { object.appendNew("context", context) }
+        return .object(object)
+    }
+
+    /// The outcome's JSON bytes, the body published to the results exchange.
+    public var encoded: [UInt8] { jsonValue.serialized }
+
+    private static func format(_ timestamp: Timestamp) -> String {
+        timestamp.rfc3339(fractionDigits: timestamp.nanoseconds < 1_000_000 ? 0 : 3)
+    }
+}
+
+extension Outcome {
+    /// Decodes an outcome (upstream consumers, tests). Unknown fields are
+    /// ignored so consumers keep working when outcomes gain fields;
+    /// `event_id`, `status` and `at` are required, `attempt` defaults to 1.
+    public static func decode(_ bytes: [UInt8], limits: JSONLimits = .default) throws(EventError) -> Outcome {
+        let json: JSONValue
+        do throws(JSONError) {
+            json = try JSONValue.parse(bytes, limits: limits)
+        } catch {
+            throw EventError(field: "body", message: error.description)
+        }
+        return try decode(json: json)
+    }
+
+    /// Decodes an outcome from an already parsed JSON value.
+    public static func decode(json: JSONValue) throws(EventError) -> Outcome {
+        guard case .object(let root) = json else {
+            throw EventError(field: "outcome", message: "expected a JSON object, found \(json.kindDescription)")
+        }
+        let fields = FieldReader(object: root, path: "")
+        guard let eventID = try fields.string("event_id") else {
+            throw EventError(field: "event_id", message: "missing")
+        }
+        guard let statusName = try fields.string("status") else {
+            throw EventError(field: "status", message: "missing")
+        }
+        guard let status = Status(rawValue: statusName) else {
+            let names = Status.allCases.map(\.rawValue)
+            throw EventError(field: "status", message: "unknown status \(JSONText.quoted(statusName)) (expected \(EventError.list(names)))")
+        }
+        guard let at = try timestamp(fields, "at") else {
+            throw EventError(field: "at", message: "missing")
+        }
+
+        var outcome = Outcome(status: status, eventID: eventID, at: at)
+        outcome.app = try fields.string("app")
+        if let providerName = try fields.string("provider") {
+            guard let provider = Provider(eventName: providerName) else {
+                throw EventError(field: "provider", message: "unknown provider \(JSONText.quoted(providerName)) (expected \(EventError.list(Provider.acceptedNames)))")
+            }
+            outcome.provider = provider
+        }
+        outcome.address = try address(fields)
+        outcome.reason = try fields.string("reason")
+        outcome.providerStatus = try integer(fields, "provider_status")
+        outcome.invalidatedAt = try timestamp(fields, "invalidated_at")
+        outcome.nextAttemptAt = try timestamp(fields, "next_attempt_at")
+        outcome.providerMessageID = try fields.string("provider_message_id")
+        outcome.attempt = try fields.nonNegativeInt("attempt") ?? 1
+        if let latency = fields.value("latency_ms") {
+            guard let milliseconds = latency.doubleValue else {
+                throw .mismatch("latency_ms", expected: "a number", found: latency)
+            }
+            outcome.latencyMs = milliseconds
+        }
+        outcome.context = fields.value("context")
+        return outcome
+    }
+
+    private static func address(_ fields: FieldReader) throws(EventError) -> Target.Address? {
+        var found: Target.Address?
+        for name in ["token", "topic", "condition"] {
+            guard let value = try fields.string(name) else { continue }
+            if let found {
+                throw EventError(field: name, message: "cannot be combined with \(JSONText.quoted(found.field)); an outcome has one address")
+            }
+            switch name {
+            case "token": found = .token(value)
+            case "topic": found = .topic(value)
+            default: found = .condition(value)
+            }
+        }
+        return found
+    }
+
+    private static func integer(_ fields: FieldReader, _ key: String) throws(EventError) -> Int? {
+        guard let value = fields.value(key) else { return nil }
+        guard let int = value.intValue else { throw .mismatch(key, expected: "an integer", found: value) }
+        return int
+    }
+
+    private static func timestamp(_ fields: FieldReader, _ key: String) throws(EventError) -> Timestamp? {
+        guard let value = fields.value(key) else { return nil }
+        guard case .string(let text) = value, let timestamp = Timestamp(rfc3339: text) else {
+            throw .mismatch(key, expected: "an RFC 3339 time", found: value)
+        }
+        return timestamp
+    }
+}

@@ -1,0 +1,60 @@
+import Testing
+@testable import HeraldCore
+
+/// Deterministic SplitMix64, so a failing case can be replayed.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("Never crash on any input")
+struct JSONFuzzTests {
+    private static let fragments: [[UInt8]] = [
+        "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "D83D", "\\uDE00", "0", "-", "1.5e3", "e", ".", "true",
+        "nul", " ", "\n", "\"k\"", "\"k\":", "é", "😀",
+    ].map { Array($0.utf8) } + [[0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0x00], [0xE2, 0x82]]
+
+    @Test func randomTokenSoupEitherParsesOrThrows() throws {
+        var random = SeededGenerator(state: 42)
+        for _ in 0..<20_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...24, using: &random) {
+                bytes += Self.fragments.randomElement(using: &random) ?? []
+            }
+            if let value = try? JSONValue.parse(bytes) {
+                #expect(try JSONValue.parse(value.serialized) == value)
+            }
+        }
+    }
+
+    @Test func mutatedEventsEitherDecodeOrAreRejected() throws {
+        var random = SeededGenerator(state: 7)
+        let original = Array(EventDecodingTests.designExample.utf8)
+        var decoded = 0
+        for _ in 0..<5_000 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let position = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: bytes[position] = UInt8.random(in: 0...255, using: &random)
+                case 1: bytes.remove(at: position)
+                default: bytes.insert(contentsOf: Self.fragments.randomElement(using: &random) ?? [], at: position)
+                }
+            }
+            do {
+                _ = try Event.decode(bytes, fallbackID: "m")
+                decoded += 1
+            } catch {
+                #expect(!error.field.isEmpty)
+                #expect(!error.message.isEmpty)
+            }
+        }
+        #expect(decoded > 0)
+    }
+}

@@ -1,0 +1,161 @@
+import Testing
+@testable import HeraldCore
+
+@Suite("Event decoding: refused events and their messages")
+struct EventErrorTests {
+    /// A valid event with `fields` added.
+    private func event(_ fields: String) -> String {
+        #"{"provider":"fcm","token":"t",\#(fields)}"#
+    }
+
+    @Test func aBodyThatIsNotJSONIsRejectedWithTheParserMessage() {
+        #expect(eventError("hello") == "body: unexpected 'h' at byte 0 (line 1, column 1): expected a value")
+        #expect(eventError("") == "body: unexpected end of input at byte 0 (line 1, column 1): expected a value")
+        #expect(eventError(#"{"id":"a","id":"b"}"#) == #"body: duplicate key "id" at byte 10 (line 1, column 11)"#)
+    }
+
+    @Test func aBodyThatIsNotAnObjectIsRejected() {
+        #expect(eventError("[]") == "event: expected a JSON object, found an array")
+        #expect(eventError("\"x\"") == "event: expected a JSON object, found a string")
+        #expect(eventError("null") == "event: expected a JSON object, found null")
+    }
+
+    @Test func invalidUTF8IsRejected() throws {
+        let body = Array(#"{"id":"ab"#.utf8) + [0xC3, 0x28] + Array(#"","provider":"fcm","token":"t"}"#.utf8)
+        #expect(eventError(body) == "body: invalid UTF-8 at byte 9 (line 1, column 10)")
+    }
+
+    @Test func deepNestingIsRejectedAtThirtyTwoLevels() {
+        let deep = event(#""data":{"a":"# + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}")
+        #expect(eventError(deep) == "body: nesting deeper than 32 levels at byte 72 (line 1, column 73)")
+        let hostile = [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
+        #expect(eventError(hostile) == "body: nesting deeper than 32 levels at byte 32 (line 1, column 33)")
+    }
+
+    @Test func aTenMegabyteBodyIsRejectedBySizeBeforeParsing() {
+        let body = [UInt8](repeating: UInt8(ascii: "x"), count: 10 * 1024 * 1024)
+        #expect(eventError(body) == "body: event is 10485760 bytes, over the limit of 1048576")
+    }
+
+    @Test func unknownTopLevelFieldsAreRejectedWithASuggestion() {
+        #expect(eventError(event(#""colapse_id":"x""#)) == #"colapse_id: unknown field (did you mean "collapse_id"?)"#)
+        #expect(eventError(event(#""expire_at":"x""#)) == #"expire_at: unknown field (did you mean "expires_at"?)"#)
+        #expect(eventError(event(#""zzzzzz":1"#)) == "zzzzzz: unknown field (expected id, app, targets, provider, token, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm or context)")
+        #expect(eventError(event(#""a.b\n":1"#)) == #""a.b\n": unknown field (expected id, app, targets, provider, token, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm or context)"#)
+    }
+
+    @Test(arguments: [
+        (#""id":42"#, "id: expected a non-empty string, found 42"),
+        (#""id":"""#, #"id: expected a non-empty string, found """#),
+        (#""app":5"#, "app: expected an app name (1 to 64 letters, digits, '-' or '_'), found 5"),
+        (#""app":"chat.v2""#, #"app: expected an app name (1 to 64 letters, digits, '-' or '_'), found "chat.v2""#),
+        (#""notification":"hi""#, #"notification: expected an object, found "hi""#),
+        (#""notification":{"title":1}"#, "notification.title: expected a string, found 1"),
+        (#""notification":{"tilte":"x"}"#, #"notification.tilte: unknown field (did you mean "title"?)"#),
+        (#""notification":{"badge":-1}"#, "notification.badge: expected a non-negative integer, found -1"),
+        (#""notification":{"badge":"3"}"#, #"notification.badge: expected a non-negative integer, found "3""#),
+        (#""notification":{"badge":1.5}"#, "notification.badge: expected a non-negative integer, found 1.5"),
+        (#""notification":{"sound":3}"#, #"notification.sound: expected a sound name or an object with "name", "critical" and "volume", found 3"#),
+        (#""notification":{"sound":""}"#, #"notification.sound: expected a sound name or an object with "name", "critical" and "volume", found """#),
+        (#""notification":{"sound":{}}"#, #"notification.sound.name: missing; give the sound file's name or "default""#),
+        (#""notification":{"sound":{"name":"a","volume":2}}"#, "notification.sound.volume: expected a number from 0 to 1, found 2"),
+        (#""notification":{"sound":{"name":"a","critical":1}}"#, "notification.sound.critical: expected true or false, found 1"),
+        (#""notification":{"sound":{"name":"a","volum":1}}"#, #"notification.sound.volum: unknown field (did you mean "volume"?)"#),
+        (#""notification":{"loc_args":[1]}"#, "notification.loc_args[0]: expected a string, found 1"),
+        (#""notification":{"title_loc_args":"a"}"#, #"notification.title_loc_args: expected an array of strings, found "a""#),
+        (#""data":[]"#, "data: expected an object, found an array"),
+        (#""push_type":1"#, "push_type: expected a push type name, found 1"),
+        (#""push_type":"alrt""#, #"push_type: unknown push type "alrt" (did you mean "alert"?)"#),
+        (#""push_type":"zzzzzz""#, #"push_type: unknown push type "zzzzzz" (expected alert, background, voip, liveactivity, complication, fileprovider, mdm, location, pushtotalk or widgets)"#),
+        (#""push_type":"Alert""#, #"push_type: unknown push type "Alert" (did you mean "alert"?)"#),
+        (#""priority":"hgh""#, #"priority: unknown priority "hgh" (expected high, normal, low, 10, 5 or 1; did you mean "high"?)"#),
+        (#""priority":7"#, "priority: expected high, normal, low, 10, 5 or 1, found 7"),
+        (#""priority":true"#, "priority: expected high, normal, low, 10, 5 or 1, found true"),
+        (#""ttl":"abc""#, #"ttl: expected a non-negative integer, found "abc""#),
+        (#""ttl":-1"#, "ttl: expected a non-negative integer, found -1"),
+        (#""ttl":1.5"#, "ttl: expected a non-negative integer, found 1.5"),
+        (#""ttl":1e30"#, "ttl: expected a non-negative integer, found 1e30"),
+        (#""expires_at":5"#, #"expires_at: expected an RFC 3339 time such as "2026-11-30T10:00:00Z", found 5"#),
+        (#""expires_at":"tomorrow""#, #"expires_at: expected an RFC 3339 time such as "2026-11-30T10:00:00Z", found "tomorrow""#),
+        (#""ttl":60,"expires_at":"2026-11-30T10:00:00Z""#, #"ttl: cannot be combined with "expires_at"; give one of them"#),
+        (#""collapse_id":1"#, "collapse_id: expected a non-empty string, found 1"),
+        (#""content_available":"yes""#, #"content_available: expected true or false, found "yes""#),
+        (#""mutable_content":1"#, "mutable_content: expected true or false, found 1"),
+        (#""exclude_tokens":"t""#, #"exclude_tokens: expected an array of strings, found "t""#),
+        (#""exclude_tokens":["a",{}]"#, "exclude_tokens[1]: expected a string, found an object"),
+        (#""apns":[]"#, "apns: expected an object, found an array"),
+        (#""apns":{"header":{}}"#, #"apns.header: unknown field (did you mean "headers"?)"#),
+        (#""apns":{"headers":{"apns-priority":10}}"#, "apns.headers.apns-priority: expected a string, found 10"),
+        (#""apns":{"headers":{"Authorization":"bearer x"}}"#, #"apns.headers.Authorization: Herald sets "authorization" itself"#),
+        (#""apns":{"headers":{"bad name":"x"}}"#, #"apns.headers."bad name": not a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~)"#),
+        (#""apns":{"headers":{"x-a":"1\r\nx-b: 2"}}"#, "apns.headers.x-a: header values may not contain control characters"),
+        (#""apns":{"headers":{"x-a":"1","X-A":"2"}}"#, #"apns.headers.X-A: repeats header "x-a" in another letter case"#),
+        (#""apns":{"payload":1}"#, "apns.payload: expected an object, found 1"),
+        (#""fcm":{"android":1}"#, "fcm.android: expected an object, found 1"),
+        (#""fcm":{"andriod":{}}"#, #"fcm.andriod: unknown field (did you mean "android"?)"#),
+        (#""context":"x""#, #"context: expected an object, found "x""#),
+    ])
+    func wrongTypesAreRejectedNamingTheField(fields: String, message: String) {
+        #expect(eventError(event(fields)) == message)
+    }
+
+    @Test(arguments: [
+        (#"{"targets":[]}"#, "targets: is empty; give at least one target"),
+        (#"{"targets":"x"}"#, #"targets: expected an array of targets, found "x""#),
+        (#"{"targets":[1]}"#, "targets[0]: expected an object, found 1"),
+        (#"{}"#, #"targets: missing; give "targets" or the shorthand "provider" + "token""#),
+        (#"{"targets":[{"provider":"fcm","token":"a"},{"provider":"fcm","token":"a","topic":"b"}]}"#,
+         #"targets[1]: has both "token" and "topic"; give exactly one"#),
+        (#"{"targets":[{"provider":"fcm","token":"a","topic":"b","condition":"c"}]}"#,
+         #"targets[0]: has "token", "topic" and "condition"; give exactly one"#),
+        (#"{"targets":[{"provider":"fcm"}]}"#, #"targets[0]: has none of "token", "topic" or "condition"; give exactly one"#),
+        (#"{"targets":[{"token":"a"}]}"#, "targets[0].provider: missing; expected apns, fcm, ios or android"),
+        (#"{"targets":[{"provider":5,"token":"a"}]}"#, "targets[0].provider: expected a provider name (apns, fcm, ios or android), found 5"),
+        (#"{"targets":[{"provider":"apn","token":"ab"}]}"#,
+         #"targets[0].provider: unknown provider "apn" (expected apns, fcm, ios or android; did you mean "apns"?)"#),
+        (#"{"targets":[{"provider":"APNS","token":"ab"}]}"#,
+         #"targets[0].provider: unknown provider "APNS" (expected apns, fcm, ios or android; did you mean "apns"?)"#),
+        (#"{"targets":[{"provider":"huawei","token":"ab"}]}"#,
+         #"targets[0].provider: unknown provider "huawei" (expected apns, fcm, ios or android)"#),
+        (#"{"targets":[{"provider":"apns","topic":"news"}]}"#, #"targets[0].topic: APNs has no topics; an APNs target needs a device "token""#),
+        (#"{"targets":[{"provider":"apns","condition":"c"}]}"#, #"targets[0].condition: APNs has no conditions; an APNs target needs a device "token""#),
+        (#"{"targets":[{"provider":"apns","token":"xyz"}]}"#, #"targets[0].token: expected a hexadecimal APNs device token, found "xyz""#),
+        (#"{"targets":[{"provider":"apns","token":""}]}"#, #"targets[0].token: expected a non-empty string, found """#),
+        (#"{"targets":[{"provider":"fcm","token":7}]}"#, "targets[0].token: expected a non-empty string, found 7"),
+        (#"{"targets":[{"provider":"fcm","topic":"/topics/news"}]}"#, #"targets[0].topic: give the topic name without the "/topics/" prefix"#),
+        (#"{"targets":[{"provider":"fcm","topic":"a b"}]}"#, #"targets[0].topic: expected an FCM topic name (letters, digits, '-', '_', '.', '~', '%'), found "a b""#),
+        (#"{"targets":[{"provider":"fcm","tokn":"a"}]}"#, #"targets[0].tokn: unknown field (did you mean "token"?)"#),
+        (#"{"targets":[{"provider":"fcm","token":"a"}],"token":"b"}"#,
+         #"targets: cannot be combined with the shorthand "token"; give either "targets" or "provider" + "token""#),
+        (#"{"provider":"fcm"}"#, #"event: has none of "token", "topic" or "condition"; give exactly one"#),
+        (#"{"token":"ab"}"#, "provider: missing; expected apns, fcm, ios or android"),
+        (#"{"provider":"android","token":"a","topic":"b"}"#, #"event: has both "token" and "topic"; give exactly one"#),
+        (#"{"provider":"ios","topic":"b"}"#, #"topic: APNs has no topics; an APNs target needs a device "token""#),
+    ])
+    func badTargetsAreRejected(body: String, message: String) {
+        #expect(eventError(body) == message)
+    }
+
+    @Test func moreTargetsThanTheLimitAreRejected() {
+        let limits = EventLimits(maxBytes: 1 << 20, maxTargets: 2, maxJSONDepth: 32)
+        let body = #"{"targets":[{"provider":"fcm","token":"a"},{"provider":"fcm","token":"b"},{"provider":"fcm","token":"c"}]}"#
+        #expect(eventError(body, limits: limits) == "targets: has 3 targets, over the limit of 2")
+    }
+
+    @Test func errorsExposeFieldAndMessageSeparately() {
+        do {
+            _ = try Event.decode(Array(#"{"targets":[]}"#.utf8), fallbackID: "m")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.field == "targets")
+            #expect(error.message == "is empty; give at least one target")
+        }
+    }
+
+    @Test func messagesQuoteAndShortenHostileInput() {
+        let long = String(repeating: "x", count: 500)
+        #expect(eventError(#"{"provider":"fcm","token":"t","push_type":"\#(long)"}"#)
+            == #"push_type: unknown push type "\#(String(repeating: "x", count: 64))…" (expected alert, background, voip, liveactivity, complication, fileprovider, mdm, location, pushtotalk or widgets)"#)
+        #expect(eventError(#"{"provider":"fcm","token":"t","ttl":"\u0007"}"#) == #"ttl: expected a non-negative integer, found "\u0007""#)
+    }
+}
