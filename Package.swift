@@ -6,6 +6,7 @@ import PackageDescription
 /// Layout, outermost first:
 /// - `herald` (executable) → `HeraldCLI` (commands)
 /// - `HeraldConfig` (config.yaml model and validation) on `HeraldYAML` (libyaml + Decoder)
+/// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT) on OpenSSL
 /// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, no C, no I/O
 /// - `C*` system-library targets, one per C library, plus `CHeraldShim` for
 ///   what Swift cannot call (variadic functions, macros).
@@ -26,6 +27,7 @@ let package = Package(
 
         // MARK: Herald
         .target(name: "HeraldCore"),
+        .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
         .target(name: "HeraldCLI", dependencies: ["HeraldCore", "HeraldConfig", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML"]),
@@ -34,6 +36,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "CLibrariesTests", dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CHeraldShim"]),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
+        .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig"]),

@@ -63,3 +63,6 @@ long herald_ssl_set_tlsext_host_name(SSL *ssl, const char *name) {
 }
 long herald_bio_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 unsigned long herald_openssl_version_number(void) { return OpenSSL_version_num(); }
+
+EVP_PKEY *herald_generate_ec_p256_key(void) { return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256"); }
+EVP_PKEY *herald_generate_rsa_key(unsigned int bits) { return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits); }

@@ -7,6 +7,7 @@
 #include <curl/curl.h>
 #include <openssl/ssl.h>
 #include <openssl/bio.h>
+#include <openssl/evp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,5 +42,9 @@ long herald_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version);
 long herald_ssl_set_tlsext_host_name(SSL *ssl, const char *name);
 long herald_bio_get_mem_data(BIO *bio, char **data);
 unsigned long herald_openssl_version_number(void);
+
+// EVP_PKEY_Q_keygen is variadic.
+EVP_PKEY *herald_generate_ec_p256_key(void);
+EVP_PKEY *herald_generate_rsa_key(unsigned int bits);
 
 #endif

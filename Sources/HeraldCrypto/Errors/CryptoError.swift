@@ -1,0 +1,31 @@
+import COpenSSL
+
+/// A key that cannot be loaded, or a signature that cannot be made: which
+/// operation failed and what OpenSSL said, never the key material itself.
+public struct CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What Herald was doing, e.g. `load private key`.
+    public let operation: String
+    /// OpenSSL's error queue rendered as text, or Herald's own explanation.
+    public let detail: String
+
+    public init(_ operation: String, _ detail: String) {
+        self.operation = operation
+        self.detail = detail
+    }
+
+    public var description: String { "\(operation): \(detail)" }
+
+    /// Drains OpenSSL's thread-local error queue into one error: the only place
+    /// a failed OpenSSL call becomes a Swift error.
+    static func openSSL(_ operation: String, fallback: String = "OpenSSL reported no detail") -> CryptoError {
+        var messages: [String] = []
+        while true {
+            let code = ERR_get_error()
+            if code == 0 { break }
+            var buffer = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &buffer, buffer.count)
+            messages.append(String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return CryptoError(operation, messages.isEmpty ? fallback : messages.joined(separator: "; "))
+    }
+}
