@@ -1,0 +1,83 @@
+/// A push service Herald delivers through (APNs, FCM; later Web Push, HMS):
+/// one small protocol, so a new provider is one new folder.
+///
+/// A definitive answer from the provider — accepted, token dead, notification
+/// refused — is a returned `DeliveryResult`. A transient failure worth
+/// retrying (429, 5xx, timeout, connection loss) is a thrown `DeliveryFailure`.
+public protocol PushProvider: Sendable {
+    var provider: Provider { get }
+
+    /// Checks what can be checked before any request (payload size, collapse-id
+    /// length, a topic target for a provider without topics, ...). A thrown
+    /// error means this event can never be delivered to `target` as written.
+    func validate(_ event: Event, for target: Target) throws(DeliveryRejection)
+
+    /// Delivers `event` to `target`; `attempt` is 1 for the first delivery.
+    func deliver(_ event: Event, to target: Target, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult
+}
+
+/// The provider's definitive answer about one notification to one target.
+public struct DeliveryResult: Sendable, Equatable {
+    public enum Status: Sendable, Equatable {
+        /// Accepted by the provider (APNs 200, FCM 200).
+        case delivered
+        /// The token will never work again: upstream should delete it.
+        case invalidToken(invalidatedAt: Timestamp?)
+        /// Refused for good: bad topic, payload too large, credentials rejected after a refresh, ...
+        case failed
+    }
+
+    public var status: Status
+    /// The provider's reason (`Unregistered`, `UNREGISTERED`, `PayloadTooLarge`), verbatim.
+    public var reason: String?
+    /// The HTTP status the provider answered with.
+    public var providerStatus: Int?
+    /// `apns-id`, or FCM's message name (`projects/p/messages/123`).
+    public var providerMessageID: String?
+    /// Time from sending the request to its answer.
+    public var latency: Duration?
+
+    public init(_ status: Status, reason: String? = nil, providerStatus: Int? = nil,
+                providerMessageID: String? = nil, latency: Duration? = nil) {
+        self.status = status
+        self.reason = reason
+        self.providerStatus = providerStatus
+        self.providerMessageID = providerMessageID
+        self.latency = latency
+    }
+}
+
+/// A transient failure: the notification may succeed if sent again later.
+public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The provider's reason or a transport description (`TooManyRequests`, `timeout after 10s`).
+    public var reason: String
+    public var providerStatus: Int?
+    /// The provider asked for this wait (`Retry-After`); the retry delay is at least this.
+    public var retryAfter: Duration?
+    public var latency: Duration?
+
+    public init(reason: String, providerStatus: Int? = nil, retryAfter: Duration? = nil, latency: Duration? = nil) {
+        self.reason = reason
+        self.providerStatus = providerStatus
+        self.retryAfter = retryAfter
+        self.latency = latency
+    }
+
+    public var description: String { providerStatus.map { "\(reason) (HTTP \($0))" } ?? reason }
+}
+
+/// An event that cannot be delivered to a target as written (checked before
+/// sending): the pipeline reports it without contacting the provider.
+public struct DeliveryRejection: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The provider's own name for the problem where it has one (`PayloadTooLarge`, `BadCollapseId`).
+    public var reason: String
+    /// What is wrong, for humans: `payload is 4200 bytes, over APNs' 4096-byte limit`.
+    public var message: String
+
+    public init(reason: String, message: String) {
+        self.reason = reason
+        self.message = message
+    }
+
+    public var description: String { "\(reason): \(message)" }
+}
