@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "HeraldCore"),
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
+        .target(name: "HeraldSimulator", dependencies: ["HeraldCore", "HeraldCrypto"]),
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
         .target(name: "HeraldCLI", dependencies: ["HeraldCore", "HeraldConfig", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),

@@ -1,0 +1,57 @@
+import HeraldCore
+
+/// One request as a simulated provider sees it, independent of the HTTP/2
+/// server that carried it, so services are testable without sockets.
+public struct SimulatedRequest: Sendable {
+    public var method: String
+    /// `:path`, e.g. `/3/device/<token>` or `/v1/projects/p/messages:send`.
+    public var path: String
+    /// Header names are lower-case (HTTP/2); repeated names appear repeatedly.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// The subject of the verified TLS client certificate, if the client sent one (APNs certificate auth).
+    public var clientCertificateSubject: String?
+    /// When the server received the request (injected so token-age checks are testable).
+    public var receivedAt: Timestamp
+
+    public init(method: String, path: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+                clientCertificateSubject: String? = nil, receivedAt: Timestamp) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+        self.clientCertificateSubject = clientCertificateSubject
+        self.receivedAt = receivedAt
+    }
+
+    /// The first value of header `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first { $0.name == lower }?.value
+    }
+
+    /// How many times header `name` appears (APNs answers DuplicateHeaders for more than one).
+    public func headerCount(_ name: String) -> Int {
+        let lower = name.lowercased()
+        return headers.reduce(0) { $0 + ($1.name == lower ? 1 : 0) }
+    }
+}
+
+/// What a simulated provider does with a request: answer it (perhaps late),
+/// reset the stream, or answer and then send GOAWAY.
+public enum SimulatedAnswer: Sendable {
+    case respond(status: Int, headers: [(name: String, value: String)], body: [UInt8], delay: Duration?)
+    /// RST_STREAM with an HTTP/2 error code (e.g. 0x2 INTERNAL_ERROR).
+    case reset(errorCode: UInt32)
+    /// Answer, then GOAWAY on the connection (with an optional JSON debug reason, as APNs does).
+    case respondThenGoAway(status: Int, headers: [(name: String, value: String)], body: [UInt8], reason: String?)
+}
+
+/// A provider the simulator imitates (APNs, FCM, Google's OAuth endpoint).
+/// The simulator asks each service in turn whether it serves a request's path.
+public protocol SimulatorService: Sendable {
+    /// A short name for logs and counters: `apns`, `fcm`, `oauth`.
+    var name: String { get }
+    func serves(_ request: SimulatedRequest) -> Bool
+    func handle(_ request: SimulatedRequest) async -> SimulatedAnswer
+}
