@@ -1,0 +1,23 @@
+import HeraldConfig
+import HeraldCore
+
+extension EventPlanner {
+    /// The planner for a loaded config: its routes, and each app's providers.
+    public init(config: LoadedConfig, limits: EventLimits = .default) {
+        var apps: [String: Set<Provider>] = [:]
+        for (name, app) in config.configuration.apps {
+            var providers: Set<Provider> = []
+            if app.apns != nil { providers.insert(.apns) }
+            if app.fcm != nil { providers.insert(.fcm) }
+            apps[name] = providers
+        }
+        self.init(router: config.router, apps: apps, limits: limits)
+    }
+}
+
+extension RetryPolicy {
+    /// The policy of the config's `retry:` section.
+    public init(settings: RetrySettings) {
+        self.init(maxAttempts: settings.maxAttempts, delays: settings.delays.map(\.duration))
+    }
+}

@@ -1,0 +1,42 @@
+import HeraldCore
+
+/// An events-queue message as the pipeline sees it, independent of the AMQP client.
+public struct IncomingEvent: Sendable {
+    public var body: [UInt8]
+    public var routingKey: String
+    /// AMQP headers with string (or stringified) values.
+    public var headers: [String: String]
+    /// The AMQP `message-id` property: the event's id when its body has none.
+    public var messageID: String?
+    /// The broker redelivered this message (an earlier consumer did not ack it).
+    public var redelivered: Bool
+
+    public init(body: [UInt8], routingKey: String, headers: [String: String] = [:], messageID: String? = nil,
+                redelivered: Bool = false) {
+        self.body = body
+        self.routingKey = routingKey
+        self.headers = headers
+        self.messageID = messageID
+        self.redelivered = redelivered
+    }
+
+    /// Which delivery attempt this is: `x-herald-attempt`, else 1.
+    public var attempt: Int {
+        headers[HeraldHeader.attempt].flatMap { Int($0) }.map { max(1, $0) } ?? 1
+    }
+
+    /// When Herald first received the event (`x-herald-received-at`, epoch ms), if a retry carries it.
+    public var firstReceivedAt: Timestamp? {
+        headers[HeraldHeader.receivedAt].flatMap { Int64($0) }.map(Timestamp.init(millisecondsSinceEpoch:))
+    }
+}
+
+/// AMQP header names Herald sets on the messages it republishes.
+public enum HeraldHeader {
+    /// The delivery attempt the message carries (1 for the first, set on retries).
+    public static let attempt = "x-herald-attempt"
+    /// When Herald first received the event, epoch milliseconds: `ttl` counts from it across retries.
+    public static let receivedAt = "x-herald-received-at"
+    /// Why a message was dead-lettered (`herald.dead`).
+    public static let error = "x-herald-error"
+}

@@ -1,0 +1,21 @@
+import HeraldCore
+
+/// Builds the body republished for a retry: the original event with only the
+/// targets still to deliver, and its id fixed so every attempt shares it.
+///
+/// Working on the original JSON (rather than re-encoding the model) keeps
+/// every field exactly as the publisher wrote it.
+public enum RetryBody {
+    public static func make(original: [UInt8], eventID: String, targets: [Target]) -> [UInt8]? {
+        guard case .object(var object)? = try? JSONValue.parse(original, limits: JSONLimits(maxDepth: 64, maxBytes: .max)) else {
+            return nil
+        }
+        for key in ["provider", "token", "topic", "condition"] { object[key] = nil }
+        object["id"] = .string(eventID)
+        object["targets"] = .array(targets.map { target in
+            .object(JSONObject([("provider", .string(target.provider.rawValue)),
+                                (target.address.field, .string(target.address.value))]))
+        })
+        return JSONValue.object(object).serialized
+    }
+}

@@ -1,0 +1,129 @@
+import HeraldCore
+import HeraldPipeline
+import Testing
+
+@Suite struct EventPlannerTests {
+    static let apnsToken = String(repeating: "ab", count: 32)
+    let now = Timestamp(seconds: 1_796_032_800)
+
+    func planner(_ rules: [RoutingRule] = [], apps: [String: Set<Provider>] = ["chat": [.apns, .fcm], "news": [.fcm]]) -> EventPlanner {
+        EventPlanner(router: Router(rules: rules), apps: apps)
+    }
+
+    func incoming(_ json: String, key: String = "chat.message", headers: [String: String] = [:], messageID: String? = nil) -> IncomingEvent {
+        IncomingEvent(body: Array(json.utf8), routingKey: key, headers: headers, messageID: messageID)
+    }
+
+    @Test func everyTargetIsPlannedWithItsApp() {
+        let plan = planner().plan(incoming("""
+            {"id": "e1", "app": "chat", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "topic": "news"}],
+             "notification": {"title": "Hi"}}
+            """), now: now, newID: { "gen" })
+        #expect(plan.outcomes.isEmpty)
+        #expect(plan.deadLetterReason == nil)
+        #expect(plan.sends.map(\.target.provider) == [.apns, .fcm])
+        #expect(plan.sends.map(\.app) == ["chat", "chat"])
+        #expect(plan.attempt == 1)
+        #expect(plan.receivedAt == now)
+    }
+
+    @Test func notJSONIsRejectedWithTheMessageIDAndDeadLettered() {
+        let plan = planner().plan(incoming("{nope", messageID: "amqp-1"), now: now, newID: { "gen" })
+        #expect(plan.sends.isEmpty)
+        #expect(plan.outcomes.count == 1)
+        #expect(plan.outcomes[0].status == .rejected)
+        #expect(plan.outcomes[0].eventID == "amqp-1")
+        #expect(plan.outcomes[0].routingKey == "rejected.unknown.unknown")
+        #expect(plan.deadLetterReason == plan.outcomes[0].reason)
+        #expect(plan.deadLetterReason?.hasPrefix("body: ") == true)
+    }
+
+    @Test func missingIDsAreGenerated() {
+        let plan = planner().plan(incoming(#"{"app": "x", "targets": []}"#), now: now, newID: { "generated-1" })
+        #expect(plan.outcomes.first?.eventID == "generated-1")
+    }
+
+    @Test func excludedTokensAreDropped() {
+        let plan = planner().plan(incoming("""
+            {"app": "chat", "targets": [{"provider": "fcm", "token": "sender"}, {"provider": "fcm", "token": "friend"}],
+             "exclude_tokens": ["sender"]}
+            """), now: now, newID: { "g" })
+        #expect(plan.sends.map(\.target.address) == [.token("friend")])
+        #expect(plan.outcomes.map(\.status) == [.dropped])
+        #expect(plan.outcomes[0].reason == "token is in exclude_tokens")
+        #expect(plan.outcomes[0].address == .token("sender"))
+    }
+
+    @Test func routesDropAndChooseApps() {
+        let rules = [
+            RoutingRule(name: "no-apns-marketing", match: RouteMatch(routingKeys: [TopicPattern("marketing.#")], fields: [.provider: ["apns"]]),
+                        drop: "marketing goes to Android only"),
+            RoutingRule(name: "news", match: RouteMatch(routingKeys: [TopicPattern("marketing.#")]), app: "news"),
+        ]
+        let plan = planner(rules).plan(incoming("""
+            {"targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "t"}]}
+            """, key: "marketing.fr"), now: now, newID: { "g" })
+        #expect(plan.outcomes.map(\.status) == [.dropped])
+        #expect(plan.outcomes[0].reason == "dropped by route 'no-apns-marketing': marketing goes to Android only")
+        #expect(plan.sends.count == 1)
+        #expect(plan.sends[0].app == "news")
+        #expect(plan.sends[0].rule == "news")
+        #expect(plan.sends[0].event.app == "news")
+    }
+
+    @Test func unknownAppAndMissingCredentialsAreRejectedAndDeadLettered() {
+        let plan = planner().plan(incoming("""
+            {"app": "chta", "targets": [{"provider": "fcm", "token": "t"}]}
+            """), now: now, newID: { "g" })
+        #expect(plan.outcomes.map(\.status) == [.rejected])
+        #expect(plan.outcomes[0].reason == "unknown app 'chta' (did you mean 'chat'?)")
+        #expect(plan.deadLetterReason == "unknown app 'chta' (did you mean 'chat'?)")
+
+        let noAPNs = planner().plan(incoming("""
+            {"app": "news", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "t"}]}
+            """), now: now, newID: { "g" })
+        #expect(noAPNs.outcomes.map(\.reason) == ["app 'news' has no apns credentials"])
+        #expect(noAPNs.sends.count == 1)
+
+        let noApp = planner().plan(incoming(#"{"targets": [{"provider": "fcm", "token": "t"}]}"#), now: now, newID: { "g" })
+        #expect(noApp.outcomes.map(\.reason) == ["no app: the event names none and no route chose one"])
+    }
+
+    @Test func ttlCountsFromFirstReceiptAcrossRetries() {
+        let body = #"{"app": "chat", "ttl": 60, "targets": [{"provider": "fcm", "token": "t"}]}"#
+        let firstSeen = now + .seconds(-61)
+        let retry = incoming(body, headers: [HeraldHeader.attempt: "3", HeraldHeader.receivedAt: String(firstSeen.millisecondsSinceEpoch)])
+        let plan = planner().plan(retry, now: now, newID: { "g" })
+        #expect(plan.attempt == 3)
+        #expect(plan.receivedAt == firstSeen)
+        #expect(plan.outcomes.map(\.status) == [.expired])
+        #expect(plan.outcomes[0].attempt == 3)
+        #expect(plan.sends.isEmpty)
+        // The same retry within its ttl is sent.
+        let fresh = incoming(body, headers: [HeraldHeader.attempt: "3", HeraldHeader.receivedAt: String((now + .seconds(-30)).millisecondsSinceEpoch)])
+        #expect(planner().plan(fresh, now: now, newID: { "g" }).sends.count == 1)
+    }
+
+    @Test func aRouteTTLDecidesExpiry() {
+        let rules = [RoutingRule(name: "long", set: EventOverrides(ttl: 86400))]
+        let body = #"{"app": "chat", "ttl": 1, "targets": [{"provider": "fcm", "token": "t"}]}"#
+        let retry = incoming(body, headers: [HeraldHeader.receivedAt: String((now + .seconds(-60)).millisecondsSinceEpoch)])
+        #expect(planner(rules).plan(retry, now: now, newID: { "g" }).sends.count == 1)
+        #expect(planner().plan(retry, now: now, newID: { "g" }).outcomes.map(\.status) == [.expired])
+    }
+
+    @Test func expiresAtInThePastExpiresEveryTarget() {
+        let plan = planner().plan(incoming("""
+            {"app": "chat", "expires_at": "2020-01-01T00:00:00Z", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "topic": "b"}]}
+            """), now: now, newID: { "g" })
+        #expect(plan.outcomes.map(\.status) == [.expired, .expired])
+        #expect(plan.outcomes.map(\.routingKey) == ["expired.fcm.chat", "expired.fcm.chat"])
+    }
+
+    @Test func contextIsEchoedInOutcomes() {
+        let plan = planner().plan(incoming("""
+            {"app": "chat", "context": {"user_id": "u-1"}, "exclude_tokens": ["a"], "targets": [{"provider": "fcm", "token": "a"}]}
+            """), now: now, newID: { "g" })
+        #expect(plan.outcomes.first?.context == ["user_id": "u-1"])
+    }
+}

@@ -1,0 +1,43 @@
+import HeraldCore
+import HeraldPipeline
+import Testing
+
+@Suite struct RetryTests {
+    let policy = RetryPolicy(maxAttempts: 5, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)])
+
+    @Test func delaysFollowTheTiersThenTheLast() {
+        #expect(policy.decision(afterFailedAttempt: 1) == .retry(attempt: 2, delay: .seconds(5)))
+        #expect(policy.decision(afterFailedAttempt: 2) == .retry(attempt: 3, delay: .seconds(30)))
+        #expect(policy.decision(afterFailedAttempt: 4) == .retry(attempt: 5, delay: .seconds(600)))
+        #expect(policy.decision(afterFailedAttempt: 5) == .exhausted)
+        let long = RetryPolicy(maxAttempts: 10, delays: [.seconds(5)])
+        #expect(long.decision(afterFailedAttempt: 8) == .retry(attempt: 9, delay: .seconds(5)))
+    }
+
+    @Test func retryAfterWinsWhenLongerRoundedUpToATier() {
+        #expect(policy.decision(afterFailedAttempt: 1, retryAfter: .seconds(2)) == .retry(attempt: 2, delay: .seconds(5)))
+        #expect(policy.decision(afterFailedAttempt: 1, retryAfter: .seconds(60)) == .retry(attempt: 2, delay: .seconds(120)))
+        #expect(policy.decision(afterFailedAttempt: 1, retryAfter: .seconds(3600)) == .retry(attempt: 2, delay: .seconds(600)))
+    }
+
+    @Test func oneAttemptMeansNoRetry() {
+        #expect(RetryPolicy(maxAttempts: 1, delays: []).decision(afterFailedAttempt: 1) == .exhausted)
+    }
+
+    @Test func retryBodyKeepsFieldsAndOnlyTheFailedTargets() throws {
+        let original = Array(#"{"provider": "fcm", "token": "a", "app": "chat", "notification": {"title": "Hi"}, "context": {"k": 1}}"#.utf8)
+        let body = try #require(RetryBody.make(original: original, eventID: "amqp-7",
+                                                targets: [Target(provider: .fcm, address: .token("a"))]))
+        let event = try Event.decode(body, fallbackID: "other")
+        #expect(event.id == "amqp-7")
+        #expect(event.targets == [Target(provider: .fcm, address: .token("a"))])
+        #expect(event.notification?.title == "Hi")
+        #expect(event.context == ["k": 1])
+        #expect(String(decoding: body, as: UTF8.self)
+                == #"{"app":"chat","notification":{"title":"Hi"},"context":{"k":1},"id":"amqp-7","targets":[{"provider":"fcm","token":"a"}]}"#)
+    }
+
+    @Test func retryBodyOfGarbageIsNil() {
+        #expect(RetryBody.make(original: Array("[1]".utf8), eventID: "x", targets: []) == nil)
+    }
+}
