@@ -23,12 +23,14 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CRabbitMQ", pkgConfig: "librabbitmq", providers: [.apt(["librabbitmq-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
-        .target(name: "CHeraldShim", dependencies: ["CCurl", "COpenSSL"]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CHeraldShim", dependencies: ["CCurl", "COpenSSL", "CMicroHTTPD"]),
 
         // MARK: Herald
         .target(name: "HeraldCore"),
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
+        .target(name: "HeraldObservability", dependencies: ["HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
         .target(name: "HeraldPipeline", dependencies: ["HeraldCore", "HeraldConfig"]),
         .target(name: "HeraldSimulator", dependencies: ["HeraldCore", "HeraldCrypto"]),
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
@@ -36,9 +38,10 @@ let package = Package(
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 
         // MARK: Tests
-        .testTarget(name: "CLibrariesTests", dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CHeraldShim"]),
+        .testTarget(name: "CLibrariesTests", dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CMicroHTTPD", "CHeraldShim"]),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore"]),
+        .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore"]),
         .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),

@@ -66,3 +66,15 @@ unsigned long herald_openssl_version_number(void) { return OpenSSL_version_num()
 
 EVP_PKEY *herald_generate_ec_p256_key(void) { return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256"); }
 EVP_PKEY *herald_generate_rsa_key(unsigned int bits) { return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits); }
+
+struct MHD_Daemon *herald_mhd_start(const struct sockaddr *address, MHD_AccessHandlerCallback handler, void *context) {
+    return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, handler, context,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+                            MHD_OPTION_END);
+}
+uint16_t herald_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}

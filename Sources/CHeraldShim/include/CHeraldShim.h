@@ -8,6 +8,8 @@
 #include <openssl/ssl.h>
 #include <openssl/bio.h>
 #include <openssl/evp.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,5 +48,12 @@ unsigned long herald_openssl_version_number(void);
 // EVP_PKEY_Q_keygen is variadic.
 EVP_PKEY *herald_generate_ec_p256_key(void);
 EVP_PKEY *herald_generate_rsa_key(unsigned int bits);
+
+// MARK: libmicrohttpd (MHD_start_daemon and MHD_get_daemon_info are variadic)
+
+/// Starts a daemon with its own epoll thread, bound to `address`, serving `handler`.
+struct MHD_Daemon *herald_mhd_start(const struct sockaddr *address, MHD_AccessHandlerCallback handler, void *context);
+/// The port the daemon listens on (useful after binding port 0); 0 if unknown.
+uint16_t herald_mhd_bound_port(struct MHD_Daemon *daemon);
 
 #endif

@@ -1,0 +1,27 @@
+import Synchronization
+
+/// What `/readyz` reports: a set of named conditions (broker connected,
+/// consumer active, ...) that must all hold for the instance to take traffic.
+/// `/healthz` only says the process answers.
+public final class HealthState: Sendable {
+    private let conditions = Mutex<[(name: String, ok: Bool)]>([])
+
+    public init() {}
+
+    /// Sets a condition, adding it the first time it is named.
+    public func set(_ name: String, _ ok: Bool) {
+        conditions.withLock { list in
+            if let i = list.firstIndex(where: { $0.name == name }) { list[i].ok = ok } else { list.append((name, ok)) }
+        }
+    }
+
+    /// Ready when at least one condition is known and all hold.
+    public var isReady: Bool { conditions.withLock { !$0.isEmpty && $0.allSatisfy(\.ok) } }
+
+    /// One line per condition: `amqp_connected ok` / `consumer_active FAILING`.
+    public var report: String {
+        conditions.withLock { list in
+            list.isEmpty ? "starting\n" : list.map { "\($0.name) \($0.ok ? "ok" : "FAILING")\n" }.joined()
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Synchronization
+
+/// Every metric Herald exports, rendered in the Prometheus text exposition
+/// format (version 0.0.4) for `/metrics`.
+///
+/// Registration happens at start-up; updates are atomic increments on series
+/// objects the caller keeps, so the delivery hot path takes no registry lock.
+public final class MetricsRegistry: Sendable {
+    private enum Entry: Sendable {
+        case counter(MetricFamily<Counter>)
+        case gauge(MetricFamily<Gauge>)
+        case histogram(MetricFamily<Histogram>)
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    public init() {}
+
+    public func counter(_ name: String, help: String, labels: [String] = []) -> MetricFamily<Counter> {
+        let family = MetricFamily<Counter>(name: name, help: help, labelNames: labels, kind: "counter") { Counter() }
+        entries.withLock { $0.append(.counter(family)) }
+        return family
+    }
+
+    public func gauge(_ name: String, help: String, labels: [String] = []) -> MetricFamily<Gauge> {
+        let family = MetricFamily<Gauge>(name: name, help: help, labelNames: labels, kind: "gauge") { Gauge() }
+        entries.withLock { $0.append(.gauge(family)) }
+        return family
+    }
+
+    public func histogram(_ name: String, help: String, labels: [String] = [],
+                          buckets: [Double] = Histogram.latencyBounds) -> MetricFamily<Histogram> {
+        let bounds = buckets.sorted()
+        let family = MetricFamily<Histogram>(name: name, help: help, labelNames: labels, kind: "histogram") {
+            Histogram(bounds: bounds)
+        }
+        entries.withLock { $0.append(.histogram(family)) }
+        return family
+    }
+
+    /// The whole registry in the text exposition format.
+    public func render() -> String {
+        var out = ""
+        for entry in entries.withLock({ $0 }) {
+            switch entry {
+            case .counter(let f):
+                header(f, into: &out)
+                for (values, c) in f.allSeries { line(f.name, f.labelNames, values, "\(c.current)", into: &out) }
+            case .gauge(let f):
+                header(f, into: &out)
+                for (values, g) in f.allSeries { line(f.name, f.labelNames, values, "\(g.current)", into: &out) }
+            case .histogram(let f):
+                header(f, into: &out)
+                for (values, h) in f.allSeries {
+                    let snapshot = h.snapshot
+                    for (bound, count) in zip(h.bounds, snapshot.cumulative) {
+                        line(f.name + "_bucket", f.labelNames + ["le"], values + [Self.number(bound)], "\(count)", into: &out)
+                    }
+                    line(f.name + "_bucket", f.labelNames + ["le"], values + ["+Inf"], "\(snapshot.count)", into: &out)
+                    line(f.name + "_sum", f.labelNames, values, Self.number(snapshot.sum), into: &out)
+                    line(f.name + "_count", f.labelNames, values, "\(snapshot.count)", into: &out)
+                }
+            }
+        }
+        return out
+    }
+
+    private func header<S>(_ family: MetricFamily<S>, into out: inout String) {
+        out += "# HELP \(family.name) \(Self.escapeHelp(family.help))\n# TYPE \(family.name) \(family.kind)\n"
+    }
+
+    private func line(_ name: String, _ labels: [String], _ values: [String], _ value: String, into out: inout String) {
+        out += name
+        if !labels.isEmpty {
+            out += "{"
+            out += zip(labels, values).map { "\($0)=\"\(Self.escapeLabel($1))\"" }.joined(separator: ",")
+            out += "}"
+        }
+        out += " " + value + "\n"
+    }
+
+    static func number(_ value: Double) -> String {
+        if value == .infinity { return "+Inf" }
+        if value == -.infinity { return "-Inf" }
+        if value.isNaN { return "NaN" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    static func escapeLabel(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    static func escapeHelp(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
