@@ -1,0 +1,53 @@
+/// The metrics Herald exports (docs/metrics.md lists them with their labels),
+/// registered once and handed to the components that update them.
+public struct HeraldMetrics: Sendable {
+    public let registry: MetricsRegistry
+    /// Events taken off the queue, by the first word of their routing key.
+    public let eventsConsumed: MetricFamily<Counter>
+    /// One per target outcome: `provider`, `app`, `status`.
+    public let notifications: MetricFamily<Counter>
+    public let retries: MetricFamily<Counter>
+    /// Messages sent to the dead-letter queue, by reason class (`rejected`, `retries_exhausted`).
+    public let deadLettered: MetricFamily<Counter>
+    public let providerRequestDuration: MetricFamily<Histogram>
+    /// From consume to ack.
+    public let eventDuration: MetricFamily<Histogram>
+    public let inflightEvents: MetricFamily<Gauge>
+    public let inflightRequests: MetricFamily<Gauge>
+    public let amqpConnected: MetricFamily<Gauge>
+    public let consumerActive: MetricFamily<Gauge>
+    /// Provider-token (APNs JWT) and access-token (FCM OAuth) refreshes, by `result` (`ok`, `error`).
+    public let tokenRefreshes: MetricFamily<Counter>
+    public let outcomesPublished: MetricFamily<Counter>
+    public let buildInfo: MetricFamily<Gauge>
+
+    public init(registry: MetricsRegistry = MetricsRegistry(), version: String) {
+        self.registry = registry
+        eventsConsumed = registry.counter("herald_events_consumed_total", help: "Events consumed from the events queue.",
+                                          labels: ["routing_key_class"])
+        notifications = registry.counter("herald_notifications_total", help: "Target outcomes by provider, app and status.",
+                                         labels: ["provider", "app", "status"])
+        retries = registry.counter("herald_retries_total", help: "Targets scheduled for another attempt.",
+                                   labels: ["provider", "app"])
+        deadLettered = registry.counter("herald_dead_lettered_total", help: "Messages sent to the dead-letter queue.",
+                                        labels: ["reason"])
+        providerRequestDuration = registry.histogram("herald_provider_request_duration_seconds",
+                                                     help: "Time from sending a provider request to its answer.",
+                                                     labels: ["provider"])
+        eventDuration = registry.histogram("herald_event_duration_seconds", help: "Time from consuming an event to acking it.",
+                                           buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30])
+        inflightEvents = registry.gauge("herald_inflight_events", help: "Events consumed and not yet acked.")
+        inflightRequests = registry.gauge("herald_inflight_requests", help: "Provider requests awaiting an answer.",
+                                          labels: ["provider"])
+        amqpConnected = registry.gauge("herald_amqp_connected", help: "1 while connected to the broker.")
+        consumerActive = registry.gauge("herald_consumer_active", help: "1 while consuming the events queue.")
+        tokenRefreshes = registry.counter("herald_token_refreshes_total", help: "Provider credential refreshes.",
+                                          labels: ["provider", "result"])
+        outcomesPublished = registry.counter("herald_outcomes_published_total",
+                                             help: "Outcomes published to the results exchange and confirmed.",
+                                             labels: ["status"])
+        buildInfo = registry.gauge("herald_build_info", help: "Always 1; the version label tells which Herald runs.",
+                                   labels: ["version"])
+        buildInfo.labels(version).set(1)
+    }
+}
