@@ -15,6 +15,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "herald", targets: ["herald"]),
+        .executable(name: "herald-bench", targets: ["herald-bench"]),
     ],
     targets: [
         // MARK: C libraries (Debian packages; see scripts/bootstrap)
@@ -30,6 +31,12 @@ let package = Package(
         .target(name: "HeraldCore"),
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
+        .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldHTTP2Server", dependencies: ["CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore"]),
+        .executableTarget(
+            name: "herald-bench",
+            dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore"]),
         .target(name: "HeraldObservability", dependencies: ["HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
         .target(name: "HeraldPipeline", dependencies: ["HeraldCore", "HeraldConfig"]),
         .target(name: "HeraldSimulator", dependencies: ["HeraldCore", "HeraldCrypto"]),
@@ -41,6 +48,12 @@ let package = Package(
         .testTarget(name: "CLibrariesTests", dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CMicroHTTPD", "CHeraldShim"]),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore"]),
+        .testTarget(
+            name: "HeraldHTTPClientTests",
+            dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore"]),
+        .testTarget(
+            name: "HeraldHTTP2ServerTests",
+            dependencies: ["HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore"]),
         .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),

@@ -10,6 +10,9 @@
 #include <openssl/evp.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+// Linux event-loop APIs the Glibc module does not export (used by the HTTP/2 server).
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <stddef.h>
 #include <stdint.h>
 

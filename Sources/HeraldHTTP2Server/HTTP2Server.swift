@@ -1,0 +1,79 @@
+import Foundation
+import HeraldCore
+import Synchronization
+
+/// An HTTP/2 server (TLS with ALPN `h2`, or h2c with prior knowledge) on
+/// libnghttp2 and OpenSSL: the transport under Herald's APNs/FCM simulator.
+///
+/// The socket is bound in `init`, so `port` is known before `run()`. `run()`
+/// drives one event-loop thread (epoll) that owns every connection and
+/// returns after `shutdown()` or when the calling task is cancelled. Requests
+/// go to the `HTTP2Handler` on that thread; see `HTTP2Responder` for answering.
+public final class HTTP2Server: Sendable {
+    private enum RunState { case idle, running, finished }
+
+    /// The bound port (the one the kernel chose when the configuration said 0).
+    public let port: Int
+    private let configuration: HTTP2ServerConfiguration
+    private let handler: any HTTP2Handler
+    private let logger: Logger
+    private let listener: ListeningSocket
+    private let inbox: ServerInbox
+    private let state = Mutex(RunState.idle)
+
+    /// Binds and listens; checks the TLS files so a bad certificate fails here, not in `run()`.
+    public init(configuration: HTTP2ServerConfiguration, handler: some HTTP2Handler, logger: Logger) throws(HTTP2ServerError) {
+        if let tls = configuration.tls { _ = try TLSServerContext(tls) }
+        self.configuration = configuration
+        self.handler = handler
+        self.logger = logger
+        listener = try ListeningSocket(host: configuration.host, port: configuration.port)
+        inbox = try ServerInbox()
+        port = listener.port
+    }
+
+    /// Serves until `shutdown()` or cancellation of the calling task (which
+    /// shuts down gracefully). Call once.
+    public func run() async throws {
+        let canRun = state.withLock { state -> Bool in
+            guard state == .idle else { return false }
+            state = .running
+            return true
+        }
+        guard canRun else { throw HTTP2ServerError.invalidConfiguration("run() may be called only once") }
+        defer { state.withLock { $0 = .finished } }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let thread = Thread { [configuration, listener, inbox, handler, logger] in
+                    do {
+                        let loop = try ServerEventLoop(
+                            configuration: configuration, listener: listener, inbox: inbox, handler: handler, logger: logger)
+                        loop.run()
+                        continuation.resume()
+                    } catch {
+                        inbox.close()
+                        listener.close()
+                        continuation.resume(throwing: error)
+                    }
+                }
+                thread.name = "herald-h2-server"
+                thread.start()
+            }
+        } onCancel: {
+            self.shutdown()
+        }
+    }
+
+    /// Stops accepting connections. Graceful: sends GOAWAY on every
+    /// connection, answers open streams, closes after the grace period at the
+    /// latest. Not graceful: closes every connection at once.
+    public func shutdown(graceful: Bool = true) {
+        inbox.post(.shutdown(graceful: graceful))
+    }
+
+    /// Closes every open connection abruptly (TCP RST, no GOAWAY), as a
+    /// crashed server would, and keeps listening. For tests of client recovery.
+    public func abortConnections() {
+        inbox.post(.abortConnections)
+    }
+}

@@ -1,0 +1,10 @@
+/// Work posted to the event loop from any thread; applied only on the loop thread.
+enum LoopAction: Sendable {
+    case respond(connectionID: UInt64, streamID: Int32, response: HTTP2Response, delay: Duration?)
+    case reset(connectionID: UInt64, streamID: Int32, code: HTTP2ErrorCode)
+    case goAway(connectionID: UInt64, lastStreamID: Int32, code: HTTP2ErrorCode, debugData: [UInt8])
+    /// Stop accepting; GOAWAY every connection and wait for open streams (graceful) or close at once.
+    case shutdown(graceful: Bool)
+    /// Close every connection abruptly (TCP RST), as a crashed server would; keep listening.
+    case abortConnections
+}

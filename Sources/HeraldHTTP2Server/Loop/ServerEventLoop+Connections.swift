@@ -1,0 +1,63 @@
+import CHeraldShim
+import COpenSSL
+import Glibc
+import HeraldCore
+
+/// Accepting connections and handing complete request streams to the handler.
+extension ServerEventLoop {
+    func acceptConnections() {
+        guard listening else { return }
+        for _ in 0..<64 {
+            let fd = accept(listener.fd, nil, nil)
+            guard fd >= 0 else { return }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            var ssl: OpaquePointer?
+            if let tls {
+                guard let created = SSL_new(tls.context) else { Glibc.close(fd); continue }
+                SSL_set_fd(created, fd)
+                SSL_set_accept_state(created)
+                ssl = created
+            }
+            let connection = ServerConnection(id: nextConnectionID, fd: fd, ssl: ssl, loop: self)
+            nextConnectionID += 1
+            do {
+                try connection.startSession(callbacks: callbacks, maxConcurrentStreams: configuration.maxConcurrentStreams)
+            } catch {
+                logger.error("cannot start HTTP/2 session", ["error": .string("\(error)")])
+                connection.close(abort: true)
+                continue
+            }
+            guard epoll.add(fd: fd, id: connection.id) else { connection.close(abort: true); continue }
+            connections[connection.id] = connection
+            logger.debug("connection accepted", ["connection": .int(Int(connection.id))])
+            markDirty(connection)
+        }
+    }
+
+    /// Called from nghttp2's callbacks when a request stream is complete.
+    func dispatch(_ stream: RequestStream, on connection: ServerConnection) {
+        connection.requestCount += 1
+        if let last = connection.goAwayLastStreamID, stream.id > last {
+            connection.submitReset(streamID: stream.id, code: .refusedStream)
+            return
+        }
+        if stream.bodyTooLarge {
+            connection.submitResponse(streamID: stream.id, HTTP2Response(status: 413, text: "{\"reason\":\"PayloadTooLarge\"}"))
+            return
+        }
+        let request = HTTP2Request(
+            method: stream.method, path: stream.path, authority: stream.authority, scheme: stream.scheme,
+            headers: stream.headers, body: stream.body, peerCertificate: connection.peerCertificate,
+            connectionID: connection.id, streamID: stream.id)
+        stream.headers = []
+        stream.body = []
+        handler.handle(request, responder: HTTP2Responder(inbox: inbox, connectionID: connection.id, streamID: stream.id))
+        if let limit = configuration.goAwayAfterStreams, connection.requestCount >= limit, connection.goAwayLastStreamID == nil {
+            connection.submitGoAway(lastStreamID: stream.id, code: .noError, debugData: [])
+            logger.debug("GOAWAY after stream limit", ["connection": .int(Int(connection.id)), "last_stream": .int(Int(stream.id))])
+        }
+    }
+}

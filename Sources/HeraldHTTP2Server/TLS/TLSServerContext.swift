@@ -1,0 +1,61 @@
+import CHeraldShim
+import COpenSSL
+
+/// Owns the server's `SSL_CTX`: certificate, key, TLS ≥ 1.2, ALPN `h2`, and
+/// the client-certificate policy. Shared by every connection on the loop thread.
+final class TLSServerContext {
+    let context: OpaquePointer
+
+    init(_ configuration: HTTP2ServerTLSConfiguration) throws(HTTP2ServerError) {
+        guard let context = SSL_CTX_new(TLS_server_method()) else {
+            throw .tls(step: "SSL_CTX_new", file: nil, openssl: OpenSSLErrors.drain())
+        }
+        self.context = context
+        _ = herald_ssl_ctx_set_min_proto_version(context, TLS1_2_VERSION)
+        _ = herald_ssl_ctx_set_mode(
+            context, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
+        guard SSL_CTX_use_certificate_chain_file(context, configuration.certificateChainFile) == 1 else {
+            throw .tls(step: "load certificate chain", file: configuration.certificateChainFile, openssl: OpenSSLErrors.drain())
+        }
+        guard SSL_CTX_use_PrivateKey_file(context, configuration.privateKeyFile, SSL_FILETYPE_PEM) == 1 else {
+            throw .tls(step: "load private key", file: configuration.privateKeyFile, openssl: OpenSSLErrors.drain())
+        }
+        guard SSL_CTX_check_private_key(context) == 1 else {
+            throw .tls(step: "match private key to certificate", file: configuration.privateKeyFile, openssl: OpenSSLErrors.drain())
+        }
+        SSL_CTX_set_alpn_select_cb(context, { _, out, outLength, offered, offeredLength, _ in
+            guard let out, let outLength, let offered else { return SSL_TLSEXT_ERR_NOACK }
+            var index = 0
+            let count = Int(offeredLength)
+            while index < count {
+                let length = Int(offered[index])
+                if length == 2, index + 2 < count, offered[index + 1] == 0x68, offered[index + 2] == 0x32 {
+                    out.pointee = offered + index + 1
+                    outLength.pointee = 2
+                    return SSL_TLSEXT_ERR_OK
+                }
+                index += 1 + length
+            }
+            return SSL_TLSEXT_ERR_NOACK
+        }, nil)
+        switch configuration.clientAuthentication {
+        case .none:
+            break
+        case .optional(let caFile):
+            if let caFile { try loadClientCA(caFile) }
+            SSL_CTX_set_verify(context, SSL_VERIFY_PEER, { _, _ in 1 })
+        case .required(let caFile):
+            try loadClientCA(caFile)
+            SSL_CTX_set_verify(context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nil)
+        }
+    }
+
+    deinit { SSL_CTX_free(context) }
+
+    private func loadClientCA(_ file: String) throws(HTTP2ServerError) {
+        guard SSL_CTX_load_verify_locations(context, file, nil) == 1 else {
+            throw .tls(step: "load client CA", file: file, openssl: OpenSSLErrors.drain())
+        }
+        if let names = SSL_load_client_CA_file(file) { SSL_CTX_set_client_CA_list(context, names) }
+    }
+}

@@ -1,0 +1,41 @@
+/// Limits and TLS material for one `HTTPClient` (one multi handle, its connection pool).
+public struct HTTPClientConfiguration: Sendable {
+    /// Connections opened to one origin at most (CURLMOPT_MAX_HOST_CONNECTIONS);
+    /// further requests wait for a free stream.
+    public var maxConnectionsPerHost: Int
+    /// Streams multiplexed on one connection at most (CURLMOPT_MAX_CONCURRENT_STREAMS);
+    /// the server's SETTINGS_MAX_CONCURRENT_STREAMS lowers it further.
+    public var maxConcurrentStreamsPerConnection: Int
+    /// Whole-request timeout, queueing for a stream included, unless the request sets its own.
+    public var requestTimeout: Duration
+    public var connectTimeout: Duration
+    /// Response bodies above this fail with `.responseTooLarge` (memory cap).
+    public var maxResponseBodyBytes: Int
+    /// TCP keep-alive probes on idle connections (libcurl 7.88 sends HTTP/2
+    /// PING only from `curl_easy_upkeep`, which does not reach a multi
+    /// handle's connections, so TCP keep-alive is what keeps them warm).
+    public var keepAliveInterval: Duration
+    /// Idle connections older than this are not reused (CURLOPT_MAXAGE_CONN).
+    public var maxIdleConnectionAge: Duration
+    /// Easy handles kept for reuse after their transfer ends.
+    public var maxIdleHandles: Int
+    public var tls: HTTPClientTLSConfiguration
+
+    public init(
+        maxConnectionsPerHost: Int = 2, maxConcurrentStreamsPerConnection: Int = 1000,
+        requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
+        maxResponseBodyBytes: Int = 1 << 20, keepAliveInterval: Duration = .seconds(30),
+        maxIdleConnectionAge: Duration = .seconds(600), maxIdleHandles: Int = 256,
+        tls: HTTPClientTLSConfiguration = HTTPClientTLSConfiguration()
+    ) {
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.maxConcurrentStreamsPerConnection = maxConcurrentStreamsPerConnection
+        self.requestTimeout = requestTimeout
+        self.connectTimeout = connectTimeout
+        self.maxResponseBodyBytes = maxResponseBodyBytes
+        self.keepAliveInterval = keepAliveInterval
+        self.maxIdleConnectionAge = maxIdleConnectionAge
+        self.maxIdleHandles = maxIdleHandles
+        self.tls = tls
+    }
+}

@@ -1,0 +1,61 @@
+/// Why a request got no response, with what a caller needs to act on it:
+/// the host, libcurl's code and error text, and whether retrying can help.
+///
+/// A response with any HTTP status is not an error; only transport failures
+/// (connection, TLS, timeout, stream reset, GOAWAY, limits, cancellation) are.
+public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The class of failure; decides `isRetryable`.
+    public enum Kind: String, Sendable, Equatable {
+        /// No connection could be made (refused, unreachable, DNS).
+        case connectFailed
+        /// The connection or stream died mid-request (reset, GOAWAY, HTTP/2 stream error).
+        case connectionLost
+        /// The request did not finish within its timeout.
+        case timeout
+        /// The TLS handshake failed for a reason other than the server's certificate.
+        case tlsHandshakeFailed
+        /// The server's certificate was not trusted or did not match the host.
+        case certificateRejected
+        /// Our own TLS material (CA file, client certificate, key, password) is unusable.
+        case tlsConfiguration
+        /// The response body exceeded `maxResponseBodyBytes`.
+        case responseTooLarge
+        /// The URL or method cannot be sent.
+        case invalidRequest
+        /// The waiting task was cancelled.
+        case cancelled
+        /// The client was shut down before the request finished.
+        case shutdown
+        /// Anything else libcurl reported.
+        case other
+    }
+
+    public let kind: Kind
+    /// `host:port` of the URL (empty when the URL could not be parsed).
+    public let host: String
+    /// libcurl's `CURLcode`, when the failure came from libcurl.
+    public let curlCode: Int?
+    /// libcurl's error buffer text (or `curl_easy_strerror`), or our own explanation.
+    public let message: String
+
+    public init(kind: Kind, host: String, curlCode: Int? = nil, message: String) {
+        self.kind = kind
+        self.host = host
+        self.curlCode = curlCode
+        self.message = message
+    }
+
+    /// Whether the same request may succeed if sent again (on a new connection).
+    public var isRetryable: Bool {
+        switch kind {
+        case .connectFailed, .connectionLost, .timeout, .tlsHandshakeFailed, .shutdown: true
+        case .certificateRejected, .tlsConfiguration, .responseTooLarge, .invalidRequest, .cancelled, .other: false
+        }
+    }
+
+    public var description: String {
+        let code = curlCode.map { ", curl \($0)" } ?? ""
+        return "HTTP request to \(host) failed (\(kind.rawValue)\(code)): \(message)"
+            + (isRetryable ? " [retryable]" : " [not retryable]")
+    }
+}

@@ -1,0 +1,121 @@
+import CCurl
+import CHeraldShim
+
+/// Options set on an easy handle: once per handle (`applyBase`) and once per request (`apply`).
+extension CurlEasy {
+    /// Options that stay the same for every request of one client: TLS,
+    /// HTTP/2, keep-alive, limits, callbacks. Set when the handle is created.
+    func applyBase(_ configuration: HTTPClientConfiguration) {
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_PIPEWAIT, 1)
+        set(CURLOPT_SSL_VERIFYPEER, 1)
+        set(CURLOPT_SSL_VERIFYHOST, 2)
+        set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
+        set(CURLOPT_ERRORBUFFER, pointer: UnsafeRawPointer(errorBuffer))
+        set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
+        set(CURLOPT_TCP_KEEPALIVE, 1)
+        let keepAlive = max(1, Self.milliseconds(configuration.keepAliveInterval) / 1000)
+        set(CURLOPT_TCP_KEEPIDLE, keepAlive)
+        set(CURLOPT_TCP_KEEPINTVL, keepAlive)
+        set(CURLOPT_MAXAGE_CONN, max(1, Self.milliseconds(configuration.maxIdleConnectionAge) / 1000))
+        _ = herald_curl_easy_setopt_write_function(handle, CurlCallbacks.write)
+        _ = herald_curl_easy_setopt_header_function(handle, CurlCallbacks.header)
+        if let caFile = configuration.tls.caFile {
+            // CAINFO replaces the default bundle; CAPATH keeps the system store trusted too.
+            set(CURLOPT_CAINFO, caFile)
+            set(CURLOPT_CAPATH, CurlGlobal.systemCAPath ?? "/etc/ssl/certs")
+        }
+        switch configuration.tls.clientCertificate {
+        case .none:
+            break
+        case .pem(let certificateFile, let keyFile, let keyPassword):
+            set(CURLOPT_SSLCERT, certificateFile)
+            set(CURLOPT_SSLCERTTYPE, "PEM")
+            set(CURLOPT_SSLKEY, keyFile)
+            set(CURLOPT_SSLKEYTYPE, "PEM")
+            if let keyPassword { set(CURLOPT_KEYPASSWD, keyPassword) }
+        case .pkcs12(let file, let password):
+            set(CURLOPT_SSLCERT, file)
+            set(CURLOPT_SSLCERTTYPE, "P12")
+            set(CURLOPT_KEYPASSWD, password)
+        }
+    }
+
+    /// Options of one request. Returns a curl code other than `CURLE_OK` if the request cannot be sent.
+    func apply(_ request: HTTPClientRequest, to transfer: Transfer, timeout: Duration) -> CURLcode {
+        clearError()
+        var rc = set(CURLOPT_URL, request.url)
+        guard rc == CURLE_OK else { return rc }
+        set(CURLOPT_HTTP_VERSION, request.url.hasPrefix("http://")
+            ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS)
+        set(CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(timeout)))
+        let context = UnsafeRawPointer(Unmanaged.passUnretained(transfer).toOpaque())
+        set(CURLOPT_WRITEDATA, pointer: context)
+        set(CURLOPT_HEADERDATA, pointer: context)
+        set(CURLOPT_PRIVATE, pointer: UnsafeRawPointer(bitPattern: UInt(transfer.id)))
+
+        var hasContentType = false
+        var list: UnsafeMutablePointer<curl_slist>?
+        var line: [CChar] = []
+        for header in request.headers {
+            if !hasContentType, Self.isContentType(header.name) { hasContentType = true }
+            // "name: value", or "name;" for an empty value (libcurl's syntax), NUL-terminated.
+            line.removeAll(keepingCapacity: true)
+            for byte in header.name.utf8 { line.append(CChar(bitPattern: byte)) }
+            if header.value.isEmpty {
+                line.append(CChar(bitPattern: UInt8(ascii: ";")))
+            } else {
+                line.append(CChar(bitPattern: UInt8(ascii: ":")))
+                line.append(CChar(bitPattern: UInt8(ascii: " ")))
+                for byte in header.value.utf8 { line.append(CChar(bitPattern: byte)) }
+            }
+            line.append(0)
+            list = curl_slist_append(list, line)
+        }
+        if !request.body.isEmpty, !hasContentType {
+            // libcurl would otherwise add application/x-www-form-urlencoded to a POST.
+            list = curl_slist_append(list, "Content-Type:")
+        }
+        transfer.headerList = list
+        set(CURLOPT_HTTPHEADER, pointer: UnsafeRawPointer(list))
+
+        let method = request.method == "POST" ? "POST" : request.method.uppercased()
+        switch method {
+        case "GET":
+            set(CURLOPT_HTTPGET, 1)
+            set(CURLOPT_CUSTOMREQUEST, nil as String?)
+        case "HEAD":
+            set(CURLOPT_NOBODY, 1)
+            set(CURLOPT_CUSTOMREQUEST, nil as String?)
+        default:
+            set(CURLOPT_NOBODY, 0)
+            _ = herald_curl_easy_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
+            rc = request.body.withUnsafeBytes { bytes in
+                // COPYPOSTFIELDS copies, so the request's array need not outlive this call.
+                set(CURLOPT_COPYPOSTFIELDS, pointer: bytes.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start))
+            }
+            guard rc == CURLE_OK else { return rc }
+            set(CURLOPT_CUSTOMREQUEST, method == "POST" ? nil : method)
+        }
+        return CURLE_OK
+    }
+
+    /// Case-insensitive `content-type` check without allocating.
+    static func isContentType(_ name: String) -> Bool {
+        let expected = "content-type".utf8
+        guard name.utf8.count == expected.count else { return false }
+        return zip(name.utf8, expected).allSatisfy { ($0 | 0x20) == $1 }
+    }
+
+    /// Drops per-request pointers before the handle goes back to the idle pool.
+    func clearRequestState() {
+        set(CURLOPT_HTTPHEADER, pointer: nil)
+        set(CURLOPT_WRITEDATA, pointer: nil)
+        set(CURLOPT_HEADERDATA, pointer: nil)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(0, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}

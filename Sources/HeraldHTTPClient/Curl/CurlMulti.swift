@@ -1,0 +1,47 @@
+import CCurl
+import CHeraldShim
+
+/// Owns the `CURLM` multi handle: the connection pool, HTTP/2 multiplexing
+/// and the per-host limits. Touched only by the loop thread, except
+/// `curl_multi_wakeup`, which libcurl documents as callable from any thread.
+final class CurlMulti {
+    let handle: UnsafeMutableRawPointer
+
+    init?(configuration: HTTPClientConfiguration) {
+        guard CurlGlobal.ensureInitialized(), let handle = curl_multi_init() else { return nil }
+        self.handle = handle
+        _ = herald_curl_multi_setopt_long(handle, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = herald_curl_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, configuration.maxConnectionsPerHost))
+        _ = herald_curl_multi_setopt_long(
+            handle, CURLMOPT_MAX_CONCURRENT_STREAMS, max(1, configuration.maxConcurrentStreamsPerConnection))
+        // Idle connections kept for reuse: enough for every allowed connection to a few origins.
+        _ = herald_curl_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, max(8, configuration.maxConnectionsPerHost * 4))
+    }
+
+    deinit { curl_multi_cleanup(handle) }
+
+    func add(_ easy: CurlEasy) -> CURLMcode { curl_multi_add_handle(handle, easy.handle) }
+
+    func remove(_ easy: CurlEasy) { _ = curl_multi_remove_handle(handle, easy.handle) }
+
+    /// Drives every transfer as far as it can go without blocking.
+    func perform() {
+        var running: Int32 = 0
+        _ = curl_multi_perform(handle, &running)
+    }
+
+    /// Waits for socket activity, a libcurl timer, `curl_multi_wakeup` or `timeoutMilliseconds`.
+    func poll(timeoutMilliseconds: Int32) {
+        var ready: Int32 = 0
+        _ = curl_multi_poll(handle, nil, 0, timeoutMilliseconds, &ready)
+    }
+
+    /// Calls `body` with (easy handle, result) for each finished transfer.
+    func forEachCompleted(_ body: (UnsafeMutableRawPointer, CURLcode) -> Void) {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(handle, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            body(easy, message.pointee.data.result)
+        }
+    }
+}

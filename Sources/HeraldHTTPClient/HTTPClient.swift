@@ -1,0 +1,122 @@
+import Foundation
+import HeraldCore
+import Synchronization
+
+/// A multiplexed HTTP/2 client on libcurl's multi interface: the transport
+/// under Herald's APNs and FCM providers.
+///
+/// One thread owns the curl multi handle (connections, TLS, HTTP/2 streams);
+/// `send` hands requests to it through a locked queue and `curl_multi_wakeup`
+/// and suspends on a continuation, so no cooperative thread ever blocks and
+/// no C handle is touched from two threads. Start the thread with `run()`
+/// (or use `withClient`); `shutdown()` or cancelling `run()` stops it.
+///
+/// - Important: A request that fails with `HTTPClientError.isRetryable`
+///   (connection lost, GOAWAY, timeout, server restart) may be sent again; the
+///   next one opens a new connection if the old one is gone.
+public final class HTTPClient: Sendable {
+    private enum RunState { case idle, running, finished }
+
+    private let configuration: HTTPClientConfiguration
+    private let logger: Logger
+    private let queue: SubmissionQueue
+    private let nextID = Atomic<UInt64>(1)
+    private let state = Mutex(RunState.idle)
+
+    /// Runs tasks on the loop thread: prefer it for tasks that send many
+    /// requests (`withTaskExecutorPreference(client.executor) { … }`) and never block.
+    public let executor: HTTPClientExecutor
+
+    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        queue = SubmissionQueue()
+        executor = HTTPClientExecutor(queue: queue)
+    }
+
+    /// Runs the loop thread until `shutdown()` or cancellation of the calling
+    /// task. Requests sent before `run()` starts wait for it. Call once.
+    public func run() async throws {
+        let canRun = state.withLock { state -> Bool in
+            guard state == .idle else { return false }
+            state = .running
+            return true
+        }
+        guard canRun else {
+            throw HTTPClientError(kind: .invalidRequest, host: "", message: "HTTPClient.run() may be called only once")
+        }
+        defer { state.withLock { $0 = .finished } }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let thread = Thread { [configuration, queue, executor, logger] in
+                    guard let loop = CurlMultiLoop(
+                        configuration: configuration, queue: queue, executor: executor, logger: logger)
+                    else {
+                        let leftovers = queue.detach()
+                        for job in leftovers.jobs { globalConcurrentExecutor.enqueue(job) }
+                        for submission in leftovers.submissions {
+                            submission.pending.finish(.failure(HTTPClientError(
+                                kind: .other, host: "", message: "curl_multi_init failed")))
+                        }
+                        continuation.resume(throwing: HTTPClientError(kind: .other, host: "", message: "curl_multi_init failed"))
+                        return
+                    }
+                    loop.run()
+                    continuation.resume()
+                }
+                thread.name = "herald-http-client"
+                thread.start()
+            }
+        } onCancel: {
+            self.shutdown()
+        }
+    }
+
+    /// Stops the loop: requests in flight or queued fail with `.shutdown`
+    /// (retryable), later `send` calls fail at once.
+    public func shutdown() {
+        queue.requestStop()
+    }
+
+    /// Sends `request` and waits for its complete response.
+    ///
+    /// Any HTTP status is a response; transport failures throw
+    /// `HTTPClientError`. Cancelling the calling task abandons the request
+    /// (its stream is reset) and throws `HTTPClientError` of kind `.cancelled`.
+    public func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
+        let pending = PendingRequest(
+            id: nextID.add(1, ordering: .relaxed).oldValue, url: request.url, resumesOnLoop: executor.isCurrent)
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                guard pending.install(continuation) else { return }
+                if !queue.submit(Submission(pending: pending, request: request)) {
+                    pending.finish(.failure(HTTPClientError(
+                        kind: .shutdown, host: URLHost.hostAndPort(of: request.url), message: "the HTTP client was shut down")))
+                }
+            }
+        } onCancel: {
+            if pending.cancel() { queue.cancel(id: pending.id) }
+        }
+    }
+
+    /// Runs a client for the duration of `body`, then shuts it down.
+    public static func withClient<Result: Sendable>(
+        configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger,
+        _ body: (HTTPClient) async throws -> Result
+    ) async throws -> Result {
+        let client = HTTPClient(configuration: configuration, logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await client.run() }
+            do {
+                let result = try await body(client)
+                client.shutdown()
+                try await group.waitForAll()
+                return result
+            } catch {
+                client.shutdown()
+                try? await group.waitForAll()
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import CCurl
+import CHeraldShim
+import Glibc
+import HeraldCore
+
+/// The loop thread's state: the multi handle, the transfers in flight and the
+/// idle easy handles. Created, run and destroyed on that one thread; other
+/// threads reach it only through the `SubmissionQueue`.
+final class CurlMultiLoop {
+    static let deadlineScanInterval: UInt64 = 50_000_000
+
+    let configuration: HTTPClientConfiguration
+    let queue: SubmissionQueue
+    let executor: HTTPClientExecutor
+    let logger: Logger
+    let multi: CurlMulti
+    var active: [UInt64: Transfer] = [:]
+    var idle: [CurlEasy] = []
+    var nextDeadlineScan: UInt64 = 0
+    /// Results of the current pass, handed to the cooperative pool together (see `deliverFinished`).
+    var finished: [(PendingRequest, Result<HTTPClientResponse, HTTPClientError>)] = []
+    /// Loop passes and `curl_multi_poll` sleeps, logged at stop (cost diagnostics).
+    private var passes = 0
+    private var sleeps = 0
+
+    init?(configuration: HTTPClientConfiguration, queue: SubmissionQueue, executor: HTTPClientExecutor, logger: Logger) {
+        guard let multi = CurlMulti(configuration: configuration) else { return nil }
+        self.configuration = configuration
+        self.queue = queue
+        self.executor = executor
+        self.logger = logger
+        self.multi = multi
+    }
+
+    /// Runs until the client asks to stop; then fails whatever is left with `.shutdown`.
+    func run() {
+        queue.attach(multi.handle)
+        executor.loopStarted()
+        logger.debug("HTTP client loop started")
+        var work = queue.take(maySleep: false).work
+        while !work.stopRequested {
+            passes += 1
+            if !work.jobs.isEmpty { runJobs(&work) }
+            for submission in work.submissions { start(submission) }
+            for id in work.cancellations { cancel(id) }
+            multi.perform()
+            multi.forEachCompleted(complete)
+            deliverFinished()
+            expireOverdue()
+            let next = queue.take(maySleep: work.jobs.isEmpty)
+            if next.sleep {
+                sleeps += 1
+                multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : 50)
+                queue.awake()
+                work = queue.take(maySleep: false).work
+            } else {
+                let carried = work.jobs
+                work = next.work
+                work.jobs = carried + work.jobs
+            }
+        }
+        stop()
+    }
+
+    /// Runs tasks that prefer `HTTPClientExecutor`, then takes what they
+    /// submitted so it starts in this pass; jobs they enqueued run next pass.
+    private func runJobs(_ work: inout SubmissionQueue.Work) {
+        let jobs = work.jobs
+        work.jobs = []
+        for job in jobs { executor.run(job) }
+        let more = queue.take(maySleep: false).work
+        work.submissions += more.submissions
+        work.cancellations += more.cancellations
+        work.jobs = more.jobs
+        work.stopRequested = work.stopRequested || more.stopRequested
+    }
+
+    private func stop() {
+        let leftovers = queue.detach()
+        executor.loopStopped()
+        for (_, transfer) in active {
+            multi.remove(transfer.easy)
+            transfer.pending.finish(.failure(shutdownError(transfer.url)))
+        }
+        active.removeAll()
+        for submission in leftovers.submissions {
+            submission.pending.finish(.failure(shutdownError(submission.request.url)))
+        }
+        // Tasks waiting for this executor still run (later jobs go to the global executor).
+        for job in leftovers.jobs { executor.run(job) }
+        idle.removeAll()
+        logger.debug("HTTP client loop stopped", ["passes": .int(passes), "sleeps": .int(sleeps)])
+    }
+
+    private func shutdownError(_ url: String) -> HTTPClientError {
+        HTTPClientError(kind: .shutdown, host: URLHost.hostAndPort(of: url), message: "the HTTP client was shut down")
+    }
+
+    private func start(_ submission: Submission) {
+        let pending = submission.pending
+        guard !pending.isFinished else { return }
+        let request = submission.request
+        guard let easy = idle.popLast() ?? makeEasy() else {
+            pending.finish(.failure(HTTPClientError(
+                kind: .other, host: URLHost.hostAndPort(of: request.url), message: "curl_easy_init failed")))
+            return
+        }
+        let timeout = request.timeout ?? configuration.requestTimeout
+        let transfer = Transfer(
+            pending: pending, url: request.url, easy: easy,
+            deadline: Self.now() + Self.nanoseconds(timeout), bodyLimit: configuration.maxResponseBodyBytes)
+        var rc = easy.apply(request, to: transfer, timeout: timeout)
+        if rc == CURLE_OK {
+            let added = multi.add(easy)
+            if added != CURLM_OK { rc = CURLE_FAILED_INIT }
+        }
+        guard rc == CURLE_OK else {
+            pending.finish(.failure(error(for: rc, transfer: transfer)))
+            recycle(easy)
+            return
+        }
+        active[pending.id] = transfer
+    }
+
+    private func makeEasy() -> CurlEasy? {
+        guard let easy = CurlEasy() else { return nil }
+        easy.applyBase(configuration)
+        return easy
+    }
+
+    private func cancel(_ id: UInt64) {
+        guard let transfer = active.removeValue(forKey: id) else { return }
+        multi.remove(transfer.easy)
+        recycle(transfer.easy)
+    }
+
+    func recycle(_ easy: CurlEasy) {
+        guard idle.count < configuration.maxIdleHandles else { return }
+        easy.clearRequestState()
+        idle.append(easy)
+    }
+
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    }
+}

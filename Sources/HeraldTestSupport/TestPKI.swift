@@ -1,0 +1,95 @@
+import Foundation
+
+/// A throwaway certificate authority with a server certificate for
+/// `localhost`/`127.0.0.1`, made in a temporary directory for one test run.
+///
+/// Tests need real TLS (verification is always on in the client), but no test
+/// may depend on files checked into the repository or on the system trust
+/// store. Everything is generated with the `openssl` command line tool (an
+/// EC P-256 key per certificate, valid for two days) and deleted by `remove()`.
+public struct TestPKI: Sendable {
+    /// The directory that holds every generated file.
+    public let directory: String
+    /// The CA certificate (PEM): pass it as the client's `caFile`.
+    public let caCertificatePath: String
+    /// The server certificate chain (PEM) for `localhost` and `127.0.0.1`.
+    public let serverCertificatePath: String
+    /// The server's private key (PEM, unencrypted).
+    public let serverKeyPath: String
+    private let caKeyPath: String
+
+    /// Creates a new CA and a server certificate signed by it.
+    /// - Parameter name: the CA's common name; also names the temporary directory.
+    public static func make(name: String = "Herald Test CA") throws(TestPKIError) -> TestPKI {
+        let template = NSTemporaryDirectory() + "herald-pki-XXXXXX"
+        var bytes = Array(template.utf8CString)
+        guard let made = mkdtemp(&bytes) else {
+            throw TestPKIError(step: "mkdtemp", output: String(cString: strerror(errno)))
+        }
+        let directory = String(cString: made)
+        let pki = TestPKI(directory: directory)
+        try OpenSSLCommand.run(step: "create CA", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", pki.caKeyPath, "-out", pki.caCertificatePath, "-days", "2", "-subj", "/CN=\(name)",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ])
+        try pki.issue(
+            commonName: "localhost", keyPath: pki.serverKeyPath, certificatePath: pki.serverCertificatePath,
+            extensions: "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n")
+        return pki
+    }
+
+    private init(directory: String) {
+        self.directory = directory
+        caCertificatePath = directory + "/ca.pem"
+        caKeyPath = directory + "/ca.key"
+        serverCertificatePath = directory + "/server.pem"
+        serverKeyPath = directory + "/server.key"
+    }
+
+    /// Issues a client certificate (for APNs certificate authentication) and
+    /// bundles it with its key as PKCS#12 protected by `pkcs12Password`.
+    public func makeClientCertificate(
+        commonName: String, pkcs12Password: String = "herald-test"
+    ) throws(TestPKIError) -> TestClientCertificate {
+        let base = directory + "/client-" + commonName.filter { $0.isLetter || $0.isNumber }
+        let certificate = TestClientCertificate(
+            certificatePath: base + ".pem", keyPath: base + ".key", pkcs12Path: base + ".p12",
+            pkcs12Password: pkcs12Password, commonName: commonName)
+        try issue(
+            commonName: commonName, keyPath: certificate.keyPath, certificatePath: certificate.certificatePath,
+            extensions: "extendedKeyUsage=clientAuth\nbasicConstraints=CA:FALSE\n")
+        try OpenSSLCommand.run(step: "export PKCS#12", [
+            "pkcs12", "-export", "-in", certificate.certificatePath, "-inkey", certificate.keyPath,
+            "-out", certificate.pkcs12Path, "-passout", "pass:" + pkcs12Password, "-name", commonName,
+        ])
+        return certificate
+    }
+
+    /// Deletes the directory and everything in it.
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func issue(
+        commonName: String, keyPath: String, certificatePath: String, extensions: String
+    ) throws(TestPKIError) {
+        let request = certificatePath + ".csr"
+        let extensionsPath = certificatePath + ".ext"
+        do {
+            try extensions.write(toFile: extensionsPath, atomically: true, encoding: .utf8)
+        } catch {
+            throw TestPKIError(step: "write extensions", output: "\(error)")
+        }
+        try OpenSSLCommand.run(step: "create key and request for \(commonName)", [
+            "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", keyPath, "-out", request, "-subj", "/CN=\(commonName)",
+        ])
+        try OpenSSLCommand.run(step: "sign certificate for \(commonName)", [
+            "x509", "-req", "-in", request, "-CA", caCertificatePath, "-CAkey", caKeyPath,
+            // A random serial, not -CAcreateserial: tests issue certificates concurrently.
+            "-set_serial", "0x" + String(UInt64.random(in: 1...UInt64(Int64.max)), radix: 16),
+            "-out", certificatePath, "-days", "2", "-extfile", extensionsPath,
+        ])
+    }
+}

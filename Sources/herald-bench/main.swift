@@ -1,0 +1,20 @@
+import Glibc
+
+// herald-bench: benchmarks for Herald's transports (release builds only).
+//   herald-bench http2 [options]   our client → our server, C reference → our server, h2load → our server
+//   herald-bench serve [options]   run the benchmark server alone (used as the child process)
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else {
+    BenchOutput.usage()
+    exit(2)
+}
+let options = BenchOptions(Array(arguments.dropFirst()))
+switch command {
+case "http2":
+    await HTTP2Benchmark(options: options).run()
+case "serve":
+    await BenchServer(options: options).run()
+default:
+    BenchOutput.usage()
+    exit(2)
+}

@@ -1,0 +1,114 @@
+import Glibc
+import HeraldCore
+import HeraldHTTP2Server
+import HeraldHTTPClient
+import HeraldTestSupport
+import Synchronization
+
+/// Shared material for the client tests: one throwaway PKI per test process,
+/// a quiet logger, and helpers that run a server or client around a test body.
+enum Fixtures {
+    /// Made on first use; its directory is removed when the test process exits.
+    static let pki: Result<TestPKI, TestPKIError> = Result { () throws(TestPKIError) -> TestPKI in
+        let pki = try TestPKI.make(name: "Herald Client Tests CA")
+        atexit { if case .success(let pki) = Fixtures.pki { pki.remove() } }
+        return pki
+    }
+
+    static let logger = Logger(label: "test", level: .warning, sink: MemoryLogSink())
+
+    static func tlsServer(
+        _ pki: TestPKI, clientAuthentication: HTTP2ServerTLSConfiguration.ClientAuthentication = .none,
+        port: Int = 0, goAwayAfterStreams: Int? = nil
+    ) -> HTTP2ServerConfiguration {
+        HTTP2ServerConfiguration(
+            port: port,
+            tls: HTTP2ServerTLSConfiguration(
+                certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath,
+                clientAuthentication: clientAuthentication),
+            goAwayAfterStreams: goAwayAfterStreams, shutdownGracePeriod: .seconds(2))
+    }
+
+    static func clientConfiguration(
+        _ pki: TestPKI, connections: Int = 1, timeout: Duration = .seconds(20)
+    ) -> HTTPClientConfiguration {
+        HTTPClientConfiguration(
+            maxConnectionsPerHost: connections, requestTimeout: timeout, tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath))
+    }
+}
+
+/// Runs `server` for the duration of `body`, then stops it abruptly.
+func withRunning<R: Sendable>(_ server: HTTP2Server, _ body: () async throws -> R) async throws -> R {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await server.run() }
+        do {
+            let result = try await body()
+            server.shutdown(graceful: false)
+            try await group.waitForAll()
+            return result
+        } catch {
+            server.shutdown(graceful: false)
+            try? await group.waitForAll()
+            throw error
+        }
+    }
+}
+
+/// Echoes the request: status from `x-status` (default 200), body as sent,
+/// and the request's method, path and `x-*` headers back as `echo-*` headers.
+struct EchoHandler: HTTP2Handler {
+    func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
+        var headers: [(name: String, value: String)] = [("echo-method", request.method), ("echo-path", request.path)]
+        for header in request.headers where header.name.hasPrefix("x-") {
+            headers.append(("echo-" + header.name.dropFirst(2), header.value))
+        }
+        if let cn = request.peerCertificate?.commonName { headers.append(("echo-client-cn", cn)) }
+        let status = request.header("x-status").flatMap { Int($0) } ?? 200
+        responder.respond(HTTP2Response(status: status, headers: headers, body: request.body))
+    }
+}
+
+/// Records which connections requests arrived on and how many were in flight at once.
+final class ConnectionRecorder: Sendable {
+    private struct State {
+        var ids: Set<UInt64> = []
+        var inFlight = 0
+        var maxInFlight = 0
+    }
+
+    private let state = Mutex(State())
+
+    var connectionIDs: Set<UInt64> { state.withLock { $0.ids } }
+    var maxInFlight: Int { state.withLock { $0.maxInFlight } }
+
+    func arrived(_ connectionID: UInt64) {
+        state.withLock {
+            $0.ids.insert(connectionID)
+            $0.inFlight += 1
+            $0.maxInFlight = max($0.maxInFlight, $0.inFlight)
+        }
+    }
+
+    func answered() { state.withLock { $0.inFlight -= 1 } }
+}
+
+/// Answers 200 after 20 ms from an async route (so streams overlap) and
+/// records the connection and how many requests were waiting at once.
+struct RecordingHandler: HTTP2Handler {
+    let router: HTTP2Router
+
+    init(recorder: ConnectionRecorder) {
+        var router = HTTP2Router()
+        router.onAsync("POST", "*") { request in
+            recorder.arrived(request.connectionID)
+            try? await Task.sleep(for: .milliseconds(20))
+            recorder.answered()
+            return HTTP2Response(status: 200, body: request.body)
+        }
+        self.router = router
+    }
+
+    func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
+        router.handle(request, responder: responder)
+    }
+}

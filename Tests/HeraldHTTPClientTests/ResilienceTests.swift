@@ -1,0 +1,256 @@
+import HeraldCore
+import HeraldHTTP2Server
+import HeraldHTTPClient
+import HeraldTestSupport
+import Synchronization
+import Testing
+
+/// Routes used by the resilience tests: `/fast` answers at once, `/slow`
+/// after 5 s, `/hold` after 1.5 s, `/ignore` never (the responder is dropped), `/reset` with RST_STREAM.
+private func resilienceRouter(_ recorder: ConnectionRecorder) -> HTTP2Router {
+    var router = HTTP2Router()
+    router.on("POST", "/fast") { request, responder in
+        recorder.arrived(request.connectionID)
+        responder.respond(HTTP2Response(status: 200, text: "fast"))
+    }
+    router.on("POST", "/slow") { request, responder in
+        recorder.arrived(request.connectionID)
+        responder.respond(HTTP2Response(status: 200, text: "slow"), after: .seconds(5))
+    }
+    router.on("POST", "/hold") { request, responder in
+        recorder.arrived(request.connectionID)
+        responder.respond(HTTP2Response(status: 200, text: "held"), after: .milliseconds(1500))
+    }
+    router.on("POST", "/ignore") { _, _ in }
+    router.on("POST", "/reset") { _, responder in responder.reset(.internalError) }
+    router.on("POST", "/big") { _, responder in
+        responder.respond(HTTP2Response(status: 200, body: [UInt8](repeating: 0x61, count: 5000)))
+    }
+    return router
+}
+
+/// Polls `condition` every 10 ms for up to 5 s.
+private func eventually(_ condition: () -> Bool) async throws -> Bool {
+    for _ in 0..<500 {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+private func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPClientError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch let error as HTTPClientError {
+        return error
+    } catch {
+        Issue.record("expected HTTPClientError, got \(error)")
+        return nil
+    }
+}
+
+@Suite struct ResilienceTests {
+    @Test func goAwayMidLoadFailsOnlyRetryablyAndNothingHangs() async throws {
+        let pki = try Fixtures.pki.get()
+        let recorder = ConnectionRecorder()
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki, goAwayAfterStreams: 150), handler: resilienceRouter(recorder),
+            logger: Fixtures.logger)
+        let outcomes: [Result<Int, HTTPClientError>] = try await withRunning(server) {
+            try await HTTPClient.withClient(
+                configuration: Fixtures.clientConfiguration(pki, connections: 2, timeout: .seconds(15)), logger: Fixtures.logger
+            ) { client in
+                await withTaskGroup(of: Result<Int, HTTPClientError>.self) { group in
+                    for _ in 0..<1000 {
+                        group.addTask {
+                            do {
+                                return .success(try await client.send(
+                                    HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/fast", body: [1])).status)
+                            } catch let error as HTTPClientError {
+                                return .failure(error)
+                            } catch {
+                                return .failure(HTTPClientError(kind: .other, host: "", message: "\(error)"))
+                            }
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+        }
+        let failures = outcomes.compactMap { if case .failure(let error) = $0 { error } else { nil } }
+        let successes = outcomes.filter { if case .success(200) = $0 { true } else { false } }
+        #expect(outcomes.count == 1000, "every request finished")
+        #expect(successes.count + failures.count == 1000, "a request either got 200 or failed: \(outcomes.count)")
+        #expect(failures.allSatisfy { $0.isRetryable }, "only retryable failures: \(failures.filter { !$0.isRetryable })")
+        #expect(!failures.contains { $0.kind == .timeout }, "no request hung until its timeout")
+        #expect(successes.count >= 150, "at least the streams before the first GOAWAY succeeded: \(successes.count)")
+        #expect(recorder.connectionIDs.count >= 2, "GOAWAY forced new connections, saw \(recorder.connectionIDs.count)")
+    }
+
+    @Test func abortedConnectionFailsInFlightRequestsRetryablyAndTheNextRequestReconnects() async throws {
+        let pki = try Fixtures.pki.get()
+        let recorder = ConnectionRecorder()
+        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
+        try await withRunning(server) {
+            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki), logger: Fixtures.logger) { client in
+                let url = "https://127.0.0.1:\(server.port)"
+                let errors = try await withThrowingTaskGroup(of: HTTPClientError?.self) { group in
+                    for _ in 0..<5 {
+                        group.addTask { await clientError { try await client.send(HTTPClientRequest(url: url + "/hold")) } }
+                    }
+                    #expect(try await eventually { recorder.connectionIDs.count == 1 && recorder.maxInFlight >= 5 })
+                    server.abortConnections()
+                    return try await group.reduce(into: [HTTPClientError?]()) { $0.append($1) }
+                }
+                // libcurl itself may resend a request that got no byte back on a fresh
+                // connection (nil here: it succeeded); every other one must fail retryably.
+                let failures = errors.compactMap { $0 }
+                #expect(errors.count == 5)
+                #expect(!failures.isEmpty, "the abort failed requests in flight")
+                for error in failures {
+                    #expect(error.isRetryable, "in-flight request fails retryably, got \(error)")
+                    #expect(error.kind == .connectionLost, "a reset connection is a lost connection: \(error)")
+                    #expect(error.host == "127.0.0.1:\(server.port)", "error names the host: \(error)")
+                }
+                let after = try await client.send(HTTPClientRequest(url: url + "/fast"))
+                #expect(after.status == 200, "a new connection serves the next request")
+                #expect(recorder.connectionIDs.count == 2, "the next request used a new connection")
+            }
+        }
+    }
+
+    @Test func serverKilledAndRestartedOnTheSamePortIsSurvived() async throws {
+        let pki = try Fixtures.pki.get()
+        let recorder = ConnectionRecorder()
+        let first = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
+        let port = first.port
+        try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki), logger: Fixtures.logger) { client in
+            let request = HTTPClientRequest(url: "https://127.0.0.1:\(port)/fast")
+            let before = try await withRunning(first) { try await client.send(request) }
+            #expect(before.status == 200)
+            // withRunning stopped the first server abruptly: its connections are gone.
+            let down = await clientError { try await client.send(request) }
+            #expect(down?.kind == .connectFailed, "nothing listens: \(String(describing: down))")
+            #expect(down?.isRetryable == true)
+            let second = try HTTP2Server(
+                configuration: Fixtures.tlsServer(pki, port: port), handler: resilienceRouter(recorder), logger: Fixtures.logger)
+            let after = try await withRunning(second) { try await client.send(request) }
+            #expect(after.status == 200, "the restarted server is reached on a new connection")
+        }
+    }
+
+    @Test func gracefulShutdownAnswersStreamsInFlightThenRefusesConnections() async throws {
+        let pki = try Fixtures.pki.get()
+        var router = HTTP2Router()
+        let arrived = Atomic<Int>(0)
+        router.on("POST", "/later") { _, responder in
+            arrived.add(1, ordering: .relaxed)
+            responder.respond(HTTP2Response(status: 200, text: "done"), after: .milliseconds(300))
+        }
+        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
+        try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki), logger: Fixtures.logger) { client in
+            let url = "https://127.0.0.1:\(server.port)/later"
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await server.run() }
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { requests in
+                    for _ in 0..<3 { requests.addTask { try await client.send(HTTPClientRequest(url: url)).status } }
+                    #expect(try await eventually { arrived.load(ordering: .relaxed) == 3 })
+                    server.shutdown(graceful: true)
+                    return try await requests.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(statuses == [200, 200, 200], "streams in flight are answered during a graceful shutdown")
+                try await group.waitForAll()
+            }
+            let refused = await clientError { try await client.send(HTTPClientRequest(url: url)) }
+            #expect(refused?.kind == .connectFailed, "after shutdown nothing listens: \(String(describing: refused))")
+        }
+    }
+
+    @Test func requestTimeoutFailsRetryablyWithoutWaitingForTheServer() async throws {
+        let pki = try Fixtures.pki.get()
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()), logger: Fixtures.logger)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = try await withRunning(server) {
+            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki), logger: Fixtures.logger) { client in
+                await clientError {
+                    try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/slow", timeout: .milliseconds(300)))
+                }
+            }
+        }
+        #expect(error?.kind == .timeout, "got \(String(describing: error))")
+        #expect(error?.isRetryable == true)
+        #expect(clock.now - start < .seconds(3), "the timeout fired long before the 5 s answer")
+        #expect(error?.description.contains("127.0.0.1:\(server.port)") == true, "names the host: \(String(describing: error))")
+    }
+
+    @Test func cancellingTheWaitingTaskAbandonsOnlyThatRequest() async throws {
+        let pki = try Fixtures.pki.get()
+        let recorder = ConnectionRecorder()
+        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
+        try await withRunning(server) {
+            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki), logger: Fixtures.logger) { client in
+                let url = "https://127.0.0.1:\(server.port)"
+                let clock = ContinuousClock()
+                let start = clock.now
+                let task = Task { await clientError { try await client.send(HTTPClientRequest(url: url + "/slow")) } }
+                #expect(try await eventually { recorder.maxInFlight >= 1 })
+                task.cancel()
+                let error = await task.value
+                #expect(error?.kind == .cancelled, "got \(String(describing: error))")
+                #expect(error?.isRetryable == false)
+                #expect(clock.now - start < .seconds(3), "cancellation does not wait for the 5 s answer")
+                let next = try await client.send(HTTPClientRequest(url: url + "/fast"))
+                #expect(next.status == 200, "the client keeps working after a cancellation")
+            }
+        }
+    }
+
+    @Test func droppedResponderAndServerResetFailTheStreamRetryably() async throws {
+        let pki = try Fixtures.pki.get()
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()), logger: Fixtures.logger)
+        try await withRunning(server) {
+            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki), logger: Fixtures.logger) { client in
+                for path in ["/ignore", "/reset"] {
+                    let error = await clientError { try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)" + path)) }
+                    #expect(error?.kind == .connectionLost, "\(path): stream reset, got \(String(describing: error))")
+                    #expect(error?.isRetryable == true, "\(path)")
+                    #expect(error?.curlCode != nil, "\(path): carries libcurl's code")
+                }
+                let next = try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/fast"))
+                #expect(next.status == 200, "a reset stream does not break the connection")
+            }
+        }
+    }
+
+    @Test func responseBodyAboveTheCapFailsWithoutRetry() async throws {
+        let pki = try Fixtures.pki.get()
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()), logger: Fixtures.logger)
+        var configuration = Fixtures.clientConfiguration(pki)
+        configuration.maxResponseBodyBytes = 1000
+        let error = try await withRunning(server) {
+            try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
+                await clientError { try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/big")) }
+            }
+        }
+        #expect(error?.kind == .responseTooLarge, "got \(String(describing: error))")
+        #expect(error?.isRetryable == false)
+        #expect(error?.message.contains("1000") == true, "names the cap: \(String(describing: error))")
+    }
+
+    @Test func sendAfterShutdownFailsAtOnce() async throws {
+        let client = HTTPClient(logger: Fixtures.logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await client.run() }
+            client.shutdown()
+            try await group.waitForAll()
+        }
+        let error = await clientError { try await client.send(HTTPClientRequest(url: "https://127.0.0.1:1/x")) }
+        #expect(error?.kind == .shutdown, "got \(String(describing: error))")
+        #expect(error?.host == "127.0.0.1:1")
+    }
+}
