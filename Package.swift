@@ -4,12 +4,16 @@ import PackageDescription
 /// Herald: a push-notification delivery service (RabbitMQ in, APNs and FCM out).
 ///
 /// Layout, outermost first:
-/// - `herald` (executable) → `HeraldCLI` (commands)
+/// - `herald` (executable) → `HeraldCLI` (commands: check, send, simulate, version)
+/// - `HeraldAPNs`, `HeraldFCM` (providers) on `HeraldHTTPClient` (HTTP/2 client on libcurl)
+/// - `HeraldSimulator` (simulated APNs, FCM and Google OAuth) on `HeraldHTTP2Server` (nghttp2 + OpenSSL)
+/// - `HeraldPipeline` (per-event decisions), `HeraldObservability` (metrics, health on libmicrohttpd)
 /// - `HeraldConfig` (config.yaml model and validation) on `HeraldYAML` (libyaml + Decoder)
 /// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT) on OpenSSL
 /// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, no C, no I/O
 /// - `C*` system-library targets, one per C library, plus `CHeraldShim` for
 ///   what Swift cannot call (variadic functions, macros).
+/// - `HeraldTestSupport` (throwaway CA and certificates) and `herald-bench` serve tests and benchmarks.
 let package = Package(
     name: "Herald",
     platforms: [.macOS(.v14)],
@@ -31,33 +35,61 @@ let package = Package(
         .target(name: "HeraldCore"),
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
+        .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
         .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldHTTP2Server", dependencies: ["CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldAPNs", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),
+        .target(name: "HeraldFCM", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),
+        .target(
+            name: "HeraldSimulator",
+            dependencies: ["HeraldCore", "HeraldCrypto", "HeraldYAML", "HeraldConfig", "HeraldHTTP2Server", "COpenSSL", "CHeraldShim"]),
+        .target(name: "HeraldObservability", dependencies: ["HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
+        .target(name: "HeraldPipeline", dependencies: ["HeraldCore", "HeraldConfig"]),
+        .target(
+            name: "HeraldCLI",
+            dependencies: [
+                "HeraldCore", "HeraldConfig", "HeraldAPNs", "HeraldFCM", "HeraldSimulator", "HeraldHTTPClient",
+                "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML",
+            ]),
+        .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
+
+        // MARK: Test and benchmark support
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore"]),
         .executableTarget(
             name: "herald-bench",
             dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore"]),
-        .target(name: "HeraldObservability", dependencies: ["HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
-        .target(name: "HeraldPipeline", dependencies: ["HeraldCore", "HeraldConfig"]),
-        .target(name: "HeraldSimulator", dependencies: ["HeraldCore", "HeraldCrypto"]),
-        .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
-        .target(name: "HeraldCLI", dependencies: ["HeraldCore", "HeraldConfig", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML"]),
-        .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 
         // MARK: Tests
-        .testTarget(name: "CLibrariesTests", dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CMicroHTTPD", "CHeraldShim"]),
+        .testTarget(
+            name: "CLibrariesTests",
+            dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CMicroHTTPD", "CHeraldShim"]),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore"]),
+        .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
+        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),
         .testTarget(
             name: "HeraldHTTPClientTests",
             dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore"]),
         .testTarget(
             name: "HeraldHTTP2ServerTests",
             dependencies: ["HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),
+        .testTarget(
+            name: "HeraldAPNsTests",
+            dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient"]),
+        .testTarget(
+            name: "HeraldFCMTests",
+            dependencies: [
+                "HeraldFCM", "HeraldSimulator", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport",
+                "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML",
+            ]),
+        .testTarget(
+            name: "HeraldSimulatorTests",
+            dependencies: [
+                "HeraldSimulator", "HeraldAPNs", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server",
+                "HeraldTestSupport", "HeraldCrypto", "HeraldCore",
+            ]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore"]),
         .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore"]),
-        .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
-        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig"]),
     ],
     swiftLanguageModes: [.v6]

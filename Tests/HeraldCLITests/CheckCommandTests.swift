@@ -32,7 +32,7 @@ import Testing
         let (status, console) = await herald(
             ["check", "--config", Self.repositoryRoot + "/config.yaml"],
             environment: ["APNS_KEY_FILE": keys + "/apns-AuthKey.p8",
-                          "FCM_SERVICE_ACCOUNT_FILE": keys + "/fcm-service-account.json",
+                          "FCM_SERVICE_ACCOUNT_FILE": keys + "/fcm-service-account.json", "HERALD_CA_FILE": keys + "/ca.pem",
                           "HERALD_AMQP_URL": "amqp://herald:s3cret@broker:5672/%2f"])
         #expect(console.stderr == "")
         #expect(status == 0)
@@ -92,8 +92,8 @@ import Testing
     @Test func overviewListsCommands() async {
         let (status, console) = await herald(["--help"])
         #expect(status == 0)
-        #expect(console.stdout.contains("  check    Validate a config file and the key files it names"))
-        #expect(console.stdout.contains("  version  Print Herald's version and its libraries' versions"))
+        #expect(console.stdout.contains("  check     Validate a config file and the key files it names"))
+        #expect(console.stdout.contains("  version   Print Herald's version and its libraries' versions"))
     }
 
     @Test func unknownCommandSuggests() async {

@@ -15,7 +15,7 @@ private func resilienceRouter(_ recorder: ConnectionRecorder) -> HTTP2Router {
     }
     router.on("POST", "/slow") { request, responder in
         recorder.arrived(request.connectionID)
-        responder.respond(HTTP2Response(status: 200, text: "slow"), after: .seconds(5))
+        responder.respond(HTTP2Response(status: 200, text: "slow"), after: .seconds(60))
     }
     router.on("POST", "/hold") { request, responder in
         recorder.arrived(request.connectionID)
@@ -172,17 +172,19 @@ private func clientError(_ body: () async throws -> HTTPClientResponse) async ->
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()), logger: Fixtures.logger)
         let clock = ContinuousClock()
-        let start = clock.now
-        let error = try await withRunning(server) {
+        let (error, elapsed) = try await withRunning(server) {
             try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki), logger: Fixtures.logger) { client in
-                await clientError {
+                let start = clock.now
+                let error = await clientError {
                     try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/slow", timeout: .milliseconds(300)))
                 }
+                return (error, clock.now - start)
             }
         }
         #expect(error?.kind == .timeout, "got \(String(describing: error))")
         #expect(error?.isRetryable == true)
-        #expect(clock.now - start < .seconds(3), "the timeout fired long before the 5 s answer")
+        // A generous bound (the machine may be loaded): what matters is not waiting for the 60 s answer.
+        #expect(elapsed < .seconds(30), "the timeout fired long before the 60 s answer")
         #expect(error?.description.contains("127.0.0.1:\(server.port)") == true, "names the host: \(String(describing: error))")
     }
 
@@ -201,7 +203,7 @@ private func clientError(_ body: () async throws -> HTTPClientResponse) async ->
                 let error = await task.value
                 #expect(error?.kind == .cancelled, "got \(String(describing: error))")
                 #expect(error?.isRetryable == false)
-                #expect(clock.now - start < .seconds(3), "cancellation does not wait for the 5 s answer")
+                #expect(clock.now - start < .seconds(30), "cancellation does not wait for the 60 s answer")
                 let next = try await client.send(HTTPClientRequest(url: url + "/fast"))
                 #expect(next.status == 200, "the client keeps working after a cancellation")
             }

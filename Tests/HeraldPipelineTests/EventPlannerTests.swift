@@ -99,9 +99,12 @@ import Testing
         #expect(plan.outcomes.map(\.status) == [.expired])
         #expect(plan.outcomes[0].attempt == 3)
         #expect(plan.sends.isEmpty)
-        // The same retry within its ttl is sent.
-        let fresh = incoming(body, headers: [HeraldHeader.attempt: "3", HeraldHeader.receivedAt: String((now + .seconds(-30)).millisecondsSinceEpoch)])
-        #expect(planner().plan(fresh, now: now, newID: { "g" }).sends.count == 1)
+        // The same retry within its ttl is sent, expiring 60 s after the first receipt, not after now.
+        let firstReceipt = now + .seconds(-30)
+        let fresh = incoming(body, headers: [HeraldHeader.attempt: "3", HeraldHeader.receivedAt: String(firstReceipt.millisecondsSinceEpoch)])
+        let sends = planner().plan(fresh, now: now, newID: { "g" }).sends
+        #expect(sends.count == 1)
+        #expect(sends.first?.event.expiry == .at(firstReceipt + .seconds(60)))
     }
 
     @Test func aRouteTTLDecidesExpiry() {
@@ -110,6 +113,12 @@ import Testing
         let retry = incoming(body, headers: [HeraldHeader.receivedAt: String((now + .seconds(-60)).millisecondsSinceEpoch)])
         #expect(planner(rules).plan(retry, now: now, newID: { "g" }).sends.count == 1)
         #expect(planner().plan(retry, now: now, newID: { "g" }).outcomes.map(\.status) == [.expired])
+    }
+
+    @Test func ttlZeroStaysNowOrNever() {
+        let plan = planner().plan(incoming(#"{"app": "chat", "ttl": 0, "targets": [{"provider": "fcm", "token": "t"}]}"#),
+                                  now: now, newID: { "g" })
+        #expect(plan.sends.first?.event.expiry == .ttl(seconds: 0))
     }
 
     @Test func expiresAtInThePastExpiresEveryTarget() {

@@ -65,11 +65,16 @@ public struct EventPlanner: Sendable {
                 plan.outcomes.append(outcome(.rejected, reason, app: app))
                 continue
             }
-            let routed = event.applying(decision)
+            var routed = event.applying(decision)
             // Expiry is judged after routing: a route's `set: {ttl: ...}` counts.
             if routed.isExpired(at: now, receivedAt: receivedAt) {
                 plan.outcomes.append(outcome(.expired, "past its ttl before it could be sent", app: app))
                 continue
+            }
+            // Providers see an absolute expiry counted from the first receipt, so a retry
+            // never extends `ttl` (apns-expiration, FCM ttl). `ttl: 0` keeps its "now or never".
+            if case .ttl(let seconds)? = routed.expiry, seconds > 0 {
+                routed.expiry = .at(receivedAt + .seconds(seconds))
             }
             plan.sends.append(EventPlan.Send(target: target, event: routed, app: app, rule: decision.rule))
         }

@@ -54,4 +54,15 @@ public protocol SimulatorService: Sendable {
     var name: String { get }
     func serves(_ request: SimulatedRequest) -> Bool
     func handle(_ request: SimulatedRequest) async -> SimulatedAnswer
+    /// The service's own answer to an injected fault (`status` 429, 500 or
+    /// 503), shaped like the real service's errors. Defaults to a plain JSON error.
+    func injectedError(status: Int) -> SimulatedAnswer
+}
+
+extension SimulatorService {
+    public func injectedError(status: Int) -> SimulatedAnswer {
+        .respond(
+            status: status, headers: [("content-type", "application/json")],
+            body: Array("{\"error\":\"injected fault\",\"status\":\(status)}".utf8), delay: nil)
+    }
 }

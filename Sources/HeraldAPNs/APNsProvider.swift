@@ -1,0 +1,134 @@
+import HeraldCore
+import HeraldHTTPClient
+
+/// Delivers to Apple Push Notification service over HTTP/2: builds and checks
+/// the request, adds the provider token, and maps Apple's answer to a
+/// `DeliveryResult` or a thrown `DeliveryFailure`.
+///
+/// - Important: with token auth a 403 ExpiredProviderToken /
+///   InvalidProviderToken / MissingProviderToken evicts the token, and the
+///   request is retried once with a new one; a second refusal is `failed`.
+public final class APNsProvider: PushProvider {
+    public let provider = Provider.apns
+    public let configuration: APNsProviderConfiguration
+    private let client: HTTPClient
+    private let clock: @Sendable () -> Timestamp
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - client: a running client made with `configuration.httpClientConfiguration`
+    ///     (certificate auth needs its client certificate).
+    ///   - clock: the wall clock for `apns-expiration` from a `ttl`.
+    public init(
+        configuration: APNsProviderConfiguration, client: HTTPClient, logger: Logger,
+        clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }
+    ) {
+        self.configuration = configuration
+        self.client = client
+        self.logger = logger.child("apns")
+        self.clock = clock
+    }
+
+    public func validate(_ event: Event, for target: Target) throws(DeliveryRejection) {
+        _ = try APNsRequest(event: event, target: target, bundleID: configuration.bundleID, now: clock(), apnsID: APNsID.random())
+    }
+
+    public func deliver(_ event: Event, to target: Target, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
+        let request: APNsRequest
+        do {
+            request = try APNsRequest(
+                event: event, target: target, bundleID: configuration.bundleID, now: clock(), apnsID: APNsID.random())
+        } catch {
+            return DeliveryResult(.failed, reason: error.reason)
+        }
+        var bearer = try providerToken()
+        var refreshed = false
+        while true {
+            let response: HTTPClientResponse
+            let latency: Duration
+            switch try await send(request, bearer: bearer) {
+            case .response(let answered, let took):
+                (response, latency) = (answered, took)
+            case .refused(let result):
+                return result
+            }
+            let verdict = APNsResponseVerdict(
+                status: response.status, body: response.body, apnsID: response.header(APNsHeaderName.id),
+                retryAfter: Self.retryAfter(response.header("retry-after")), latency: latency)
+            logger.debug("apns answered", [
+                "event_id": .string(event.id), "token": .token(request.deviceToken), "status": .int(response.status),
+                "attempt": .int(attempt),
+            ])
+            switch verdict {
+            case .result(let result):
+                return result
+            case .failure(let failure):
+                throw failure
+            case .refreshProviderToken(let reason):
+                guard !refreshed, case .token(let manager) = configuration.authentication, let current = bearer,
+                      let next = try renewedToken(manager, rejecting: current)
+                else {
+                    return DeliveryResult(
+                        .failed, reason: reason.rawValue, providerStatus: response.status,
+                        providerMessageID: response.header(APNsHeaderName.id), latency: latency)
+                }
+                logger.notice("apns refused the provider token; retrying with a new one", ["reason": .string(reason.rawValue)])
+                refreshed = true
+                bearer = next
+            }
+        }
+    }
+
+    private func providerToken() throws(DeliveryFailure) -> String? {
+        guard case .token(let manager) = configuration.authentication else { return nil }
+        do { return try manager.token() } catch { throw DeliveryFailure(reason: "cannot sign the provider token: \(error)") }
+    }
+
+    private func renewedToken(_ manager: ProviderTokenManager, rejecting token: String) throws(DeliveryFailure) -> String? {
+        do { return try manager.rejected(token) } catch { throw DeliveryFailure(reason: "cannot sign the provider token: \(error)") }
+    }
+
+    /// What sending produced: Apple's answer, or a transport failure that no
+    /// retry can fix (an untrusted server certificate, unusable TLS material).
+    private enum Sent {
+        case response(HTTPClientResponse, Duration)
+        case refused(DeliveryResult)
+    }
+
+    /// Sends one request. Transport failures worth retrying (connection lost,
+    /// timeout, GOAWAY, cancellation) are thrown as `DeliveryFailure`.
+    private func send(_ request: APNsRequest, bearer: String?) async throws(DeliveryFailure) -> Sent {
+        var headers = request.headers.fields
+        if let bearer { headers.insert((name: APNsHeaderName.authorization, value: "bearer " + bearer), at: 0) }
+        let http = HTTPClientRequest(
+            method: "POST", url: configuration.baseURL + request.path, headers: headers, body: request.body,
+            timeout: configuration.requestTimeout)
+        let start = ContinuousClock.now
+        do {
+            let response = try await client.send(http)
+            return .response(response, ContinuousClock.now - start)
+        } catch let error as HTTPClientError {
+            let latency = ContinuousClock.now - start
+            let reason = "\(error.kind.rawValue): \(error.message)"
+            guard error.isRetryable || error.kind == .cancelled else {
+                logger.error("apns request cannot be sent", ["kind": .string(error.kind.rawValue), "host": .string(error.host)])
+                return .refused(DeliveryResult(.failed, reason: reason, latency: latency))
+            }
+            throw DeliveryFailure(reason: reason, latency: latency)
+        } catch {
+            throw DeliveryFailure(reason: "\(error)", latency: ContinuousClock.now - start)
+        }
+    }
+
+    /// `Retry-After` in seconds (APNs and proxies send integers); nil otherwise.
+    static func retryAfter(_ value: String?) -> Duration? {
+        guard let value, let seconds = Int(value.trimmingCharacters(in: " ")), seconds >= 0 else { return nil }
+        return .seconds(seconds)
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HeraldConfig
+import HeraldCore
+import HeraldCrypto
+import HeraldHTTPClient
+
+/// Everything an `APNsProvider` needs, resolved from an app's `apns:` settings:
+/// where to connect, which bundle id, how to authenticate.
+public struct APNsProviderConfiguration: Sendable {
+    /// The app's bundle id; push types add their topic suffix to it.
+    public var bundleID: String
+    /// `https://api.push.apple.com`, the sandbox host, or an override (the simulator).
+    public var baseURL: String
+    public var authentication: APNsAuthentication
+    public var requestTimeout: Duration
+    /// An extra trust root (the simulator's CA).
+    public var caFile: String?
+    public var connections: Int
+
+    public init(
+        bundleID: String, baseURL: String, authentication: APNsAuthentication, requestTimeout: Duration = .seconds(10),
+        caFile: String? = nil, connections: Int = 2
+    ) {
+        self.bundleID = bundleID
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.authentication = authentication
+        self.requestTimeout = requestTimeout
+        self.caFile = caFile
+        self.connections = connections
+    }
+
+    /// Loads the key (or names the certificate) from `settings`.
+    /// - Parameters:
+    ///   - resolvePath: makes config-relative paths absolute (`LoadedConfig.resolve`).
+    ///   - clock: the wall clock provider tokens are issued by.
+    public init(
+        settings: APNsSettings, resolvePath: (String) -> String = { $0 },
+        clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }
+    ) throws(APNsConfigurationError) {
+        let authentication: APNsAuthentication
+        switch settings.auth {
+        case .keyFile(let path, let teamID, let keyID)?:
+            let resolved = resolvePath(path)
+            guard let pem = try? String(contentsOfFile: resolved, encoding: .utf8) else {
+                throw APNsConfigurationError("cannot read key_file \(resolved)")
+            }
+            authentication = .token(try Self.tokenManager(pem: pem, source: "key_file \(resolved)", teamID: teamID, keyID: keyID, clock: clock))
+        case .keyPEM(let pem, let teamID, let keyID)?:
+            authentication = .token(try Self.tokenManager(pem: pem, source: "key_pem", teamID: teamID, keyID: keyID, clock: clock))
+        case .certificate(let path, let password)?:
+            authentication = .certificate(path: resolvePath(path), password: password)
+        case nil:
+            throw APNsConfigurationError("give exactly one of key_file, key_pem or certificate_file")
+        }
+        self.init(
+            bundleID: settings.topic, baseURL: settings.baseURL, authentication: authentication,
+            requestTimeout: settings.timeout.duration, caFile: settings.caFile.map(resolvePath),
+            connections: settings.connections)
+    }
+
+    private static func tokenManager(
+        pem: String, source: String, teamID: String, keyID: String, clock: @escaping @Sendable () -> Timestamp
+    ) throws(APNsConfigurationError) -> ProviderTokenManager {
+        let key: PrivateKey
+        do { key = try PrivateKey(pem: pem) } catch { throw APNsConfigurationError("\(source): \(error)") }
+        guard !teamID.isEmpty, !keyID.isEmpty else { throw APNsConfigurationError("token auth needs team_id and key_id") }
+        return ProviderTokenManager(signer: try ProviderTokenSigner(key: key, teamID: teamID, keyID: keyID), clock: clock)
+    }
+
+    /// The HTTP client settings this provider needs: CA file, client
+    /// certificate (certificate auth), connection count and timeout.
+    public var httpClientConfiguration: HTTPClientConfiguration {
+        var certificate: HTTPClientTLSConfiguration.ClientCertificate?
+        if case .certificate(let identity) = authentication { certificate = identity }
+        return HTTPClientConfiguration(
+            maxConnectionsPerHost: max(1, connections), requestTimeout: requestTimeout,
+            tls: HTTPClientTLSConfiguration(caFile: caFile, clientCertificate: certificate))
+    }
+}

@@ -1,0 +1,15 @@
+/// The request and response header names APNs defines.
+public enum APNsHeaderName {
+    public static let authorization = "authorization"
+    public static let pushType = "apns-push-type"
+    public static let topic = "apns-topic"
+    public static let priority = "apns-priority"
+    public static let expiration = "apns-expiration"
+    public static let collapseID = "apns-collapse-id"
+    public static let id = "apns-id"
+    /// Sandbox only: the id to look the notification up in the Push Notifications Console.
+    public static let uniqueID = "apns-unique-id"
+
+    /// `apns-collapse-id` may be at most this many bytes (else 400 BadCollapseId).
+    public static let maxCollapseIDBytes = 64
+}

@@ -1,0 +1,62 @@
+import HeraldCore
+
+/// The `apns-*` headers of one request, typed; `fields` renders them in a
+/// stable order with the event's raw `apns.headers` laid over them.
+public struct APNsRequestHeaders: Sendable, Hashable {
+    public var pushType: PushType
+    public var topic: String
+    public var priority: APNsPriority
+    public var expiration: APNsExpiration
+    public var collapseID: String?
+    /// Lowercase UUID; APNs echoes it back.
+    public var apnsID: String
+    /// Raw headers from the event, replacing any built one of the same name.
+    public var overrides: [String: String]
+
+    public init(
+        pushType: PushType, topic: String, priority: APNsPriority, expiration: APNsExpiration = .apnsDefault,
+        collapseID: String? = nil, apnsID: String, overrides: [String: String] = [:]
+    ) {
+        self.pushType = pushType
+        self.topic = topic
+        self.priority = priority
+        self.expiration = expiration
+        self.collapseID = collapseID
+        self.apnsID = apnsID
+        self.overrides = overrides
+    }
+
+    /// The headers for `event`, sent at `now` to an app whose bundle id is `bundleID`.
+    public init(event: Event, bundleID: String, now: Timestamp, apnsID: String) {
+        let pushType = event.resolvedPushType
+        self.init(
+            pushType: pushType, topic: APNsTopic.topic(bundleID: bundleID, pushType: pushType),
+            priority: APNsPriority(event.resolvedPriority, pushType: pushType),
+            expiration: APNsExpiration(event: event, now: now), collapseID: event.collapseID, apnsID: apnsID,
+            overrides: event.apns?.headers ?? [:])
+    }
+
+    /// Name/value pairs, each name once: push type, topic, priority,
+    /// expiration, collapse id, id, then override-only names sorted.
+    public var fields: [(name: String, value: String)] {
+        var built: [(name: String, value: String)] = [
+            (APNsHeaderName.pushType, pushType.rawValue),
+            (APNsHeaderName.topic, topic),
+            (APNsHeaderName.priority, String(priority.rawValue)),
+        ]
+        if let value = expiration.headerValue { built.append((APNsHeaderName.expiration, value)) }
+        if let collapseID { built.append((APNsHeaderName.collapseID, collapseID)) }
+        built.append((APNsHeaderName.id, apnsID))
+        var result = built.map { field in (name: field.name, value: overrides[field.name] ?? field.value) }
+        let builtNames = Set(built.map(\.name))
+        for name in overrides.keys.sorted() where !builtNames.contains(name) {
+            result.append((name: name, value: overrides[name] ?? ""))
+        }
+        return result
+    }
+
+    /// The value actually sent for `name`, overrides included.
+    public func value(_ name: String) -> String? {
+        fields.first { $0.name == name }?.value
+    }
+}

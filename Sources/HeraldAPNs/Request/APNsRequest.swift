@@ -1,0 +1,42 @@
+import HeraldCore
+
+/// One notification ready to send: device token, headers and body, already
+/// checked against everything APNs would refuse before reading it.
+public struct APNsRequest: Sendable {
+    public var deviceToken: String
+    public var headers: APNsRequestHeaders
+    public var body: [UInt8]
+
+    /// `/3/device/<token>`.
+    public var path: String { "/3/device/" + deviceToken }
+
+    /// Builds and checks the request for `event` to `target`.
+    ///
+    /// - Throws: `DeliveryRejection` with Apple's reason name when APNs would
+    ///   refuse the request as written: `PayloadTooLarge` (over 4096 bytes,
+    ///   5120 for VoIP), `BadCollapseId` (over 64 bytes), `MissingDeviceToken`
+    ///   (the target is not a device token).
+    public init(event: Event, target: Target, bundleID: String, now: Timestamp, apnsID: String) throws(DeliveryRejection) {
+        guard let token = target.token, !token.isEmpty else {
+            throw DeliveryRejection(
+                reason: APNsReason.missingDeviceToken.rawValue,
+                message: "an APNs target needs a device token, found a \(target.address.field)")
+        }
+        let headers = APNsRequestHeaders(event: event, bundleID: bundleID, now: now, apnsID: apnsID)
+        if let collapseID = headers.value(APNsHeaderName.collapseID), collapseID.utf8.count > APNsHeaderName.maxCollapseIDBytes {
+            throw DeliveryRejection(
+                reason: APNsReason.badCollapseId.rawValue,
+                message: "apns-collapse-id is \(collapseID.utf8.count) bytes, over APNs' \(APNsHeaderName.maxCollapseIDBytes)-byte limit")
+        }
+        let body = APNsPayloadBuilder.payload(for: event).encoded
+        let limit = APNsPayloadLimit.maxBytes(for: headers.pushType)
+        if body.count > limit {
+            throw DeliveryRejection(
+                reason: APNsReason.payloadTooLarge.rawValue,
+                message: "payload is \(body.count) bytes, over APNs' \(limit)-byte limit for \(headers.pushType) pushes")
+        }
+        deviceToken = token
+        self.headers = headers
+        self.body = body
+    }
+}

@@ -1,0 +1,43 @@
+import HeraldCore
+
+/// What one APNs answer means for the notification: the mapping from
+/// (HTTP status, reason) to Herald's results, in one place.
+public enum APNsResponseVerdict: Sendable, Equatable {
+    /// A definitive answer: report it.
+    case result(DeliveryResult)
+    /// A transient failure: the pipeline retries later.
+    case failure(DeliveryFailure)
+    /// Our provider token was refused (403 Expired/Invalid/MissingProviderToken):
+    /// refresh it once and retry at once.
+    case refreshProviderToken(reason: APNsReason)
+
+    /// Classifies a response.
+    /// - Parameters:
+    ///   - apnsID: the `apns-id` response header.
+    ///   - retryAfter: the `Retry-After` header in seconds, if any.
+    public init(status: Int, body: [UInt8], apnsID: String?, retryAfter: Duration? = nil, latency: Duration? = nil) {
+        if status == 200 {
+            self = .result(DeliveryResult(.delivered, providerStatus: 200, providerMessageID: apnsID, latency: latency))
+            return
+        }
+        let error = APNsErrorBody(parsing: body)
+        let reason = error?.reason ?? .unknown(Self.fallbackReason(status: status))
+        func result(_ kind: DeliveryResult.Status) -> DeliveryResult {
+            DeliveryResult(kind, reason: reason.rawValue, providerStatus: status, providerMessageID: apnsID, latency: latency)
+        }
+        switch reason.disposition(status: status) {
+        case .invalidToken:
+            self = .result(result(.invalidToken(invalidatedAt: error?.timestamp)))
+        case .failed:
+            self = .result(result(.failed))
+        case .refreshProviderToken:
+            self = .refreshProviderToken(reason: reason)
+        case .retry:
+            self = .failure(DeliveryFailure(
+                reason: reason.rawValue, providerStatus: status, retryAfter: retryAfter, latency: latency))
+        }
+    }
+
+    /// A reason for a response without a JSON body (a proxy's error page): `HTTP 502`.
+    static func fallbackReason(status: Int) -> String { "HTTP \(status)" }
+}

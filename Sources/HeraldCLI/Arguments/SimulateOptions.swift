@@ -1,0 +1,73 @@
+import HeraldConfig
+import HeraldSimulator
+
+/// Lays `herald simulate` flags over the settings from `--config`.
+enum SimulateOptions {
+    static func apply(_ options: [String: String], to base: SimulatorSettings) throws(UsageError) -> SimulatorSettings {
+        var settings = base
+        if let listen = options["listen"] { settings.listen = listen }
+        if let record = options["record"] { settings.record = record }
+        var tls = settings.tls ?? SimulatorSettings.TLS()
+        if let value = options["tls-dir"] { tls.directory = value }
+        if let value = options["tls-cert"] { tls.certificate = value }
+        if let value = options["tls-key"] { tls.key = value }
+        if let value = options["client-ca"] { tls.clientCA = value }
+        settings.tls = tls
+
+        var apns = settings.apns ?? SimulatorSettings.APNs()
+        if let keyFile = options["apns-key"] {
+            guard let keyID = options["key-id"], let teamID = options["team-id"] else {
+                throw UsageError("--apns-key needs --key-id and --team-id")
+            }
+            apns.keys.append(SimulatorSettings.Key(keyFile: keyFile, keyID: keyID, teamID: teamID))
+        }
+        if let topics = options["topic"] { apns.topics += list(topics) }
+        if let tokens = options["dead-token"] { apns.deadTokens += list(tokens).map { SimulatorSettings.DeadToken(token: $0) } }
+        if let value = options["token-update-interval"] { apns.tokenUpdateInterval = try duration(value, "token-update-interval") }
+        if let value = options["per-token-limit"] {
+            apns.perTokenLimit = SimulatorFaults.RateLimit(requests: try positive(value, "per-token-limit"))
+        }
+        settings.apns = apns
+
+        var fcm = settings.fcm ?? SimulatorSettings.FCM()
+        if let files = options["fcm-service-account"] { fcm.serviceAccounts += list(files) }
+        if let projects = options["fcm-project"] { fcm.projects += list(projects) }
+        if let tokens = options["fcm-dead-token"] { fcm.deadTokens += list(tokens) }
+        settings.fcm = fcm
+
+        var faults = settings.faults ?? .none
+        if let value = options["error-rate"] {
+            guard let rate = Double(value), (0...1).contains(rate) else {
+                throw UsageError("--error-rate: expected a fraction from 0 to 1, found '\(value)'")
+            }
+            faults.errorRate = rate
+        }
+        if let value = options["error-status"] {
+            guard let status = Int(value), [429, 500, 503].contains(status) else {
+                throw UsageError("--error-status: expected 429, 500 or 503, found '\(value)'")
+            }
+            faults.errorStatus = status
+        }
+        if let value = options["latency"] { faults.latency = try duration(value, "latency") }
+        if let value = options["goaway-after"] { faults.goAwayAfterStreams = try positive(value, "goaway-after") }
+        if let value = options["rate-limit"] { faults.rateLimit = SimulatorFaults.RateLimit(requests: try positive(value, "rate-limit")) }
+        settings.faults = faults
+        return settings
+    }
+
+    private static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
+    }
+
+    private static func duration(_ text: String, _ option: String) throws(UsageError) -> ConfigDuration {
+        guard let value = ConfigDuration(parsing: text) else {
+            throw UsageError("--\(option): expected a duration like 500ms, 5s or 20m, found '\(text)'")
+        }
+        return value
+    }
+
+    private static func positive(_ text: String, _ option: String) throws(UsageError) -> Int {
+        guard let value = Int(text), value > 0 else { throw UsageError("--\(option): expected a positive number, found '\(text)'") }
+        return value
+    }
+}

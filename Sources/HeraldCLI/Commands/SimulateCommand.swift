@@ -1,0 +1,121 @@
+import Dispatch
+import Glibc
+import HeraldConfig
+import HeraldCore
+import HeraldHTTP2Server
+import HeraldSimulator
+
+/// `herald simulate`: runs the local APNs and FCM simulator (HTTP/2 over TLS) until
+/// SIGINT or SIGTERM — the target of the repository's config, of the tests,
+/// and of users' acceptance tests.
+public struct SimulateCommand: Command {
+    public init() {}
+
+    public let name = "simulate"
+    public let summary = "Run the local APNs and FCM simulator (HTTP/2 + TLS)"
+    public var help: String {
+        """
+        Usage: herald simulate [--config sim.yaml] [options]
+
+        Serves POST /3/device/<token> like APNs: verifies provider tokens (ES256)
+        or client certificates, checks headers and payloads, answers with Apple's
+        status codes and reasons. With --fcm-service-account it also serves FCM:
+        POST /token (Google OAuth, RS256 assertions) and
+        POST /v1/projects/<id>/messages:send. Every accepted notification is
+        recorded. Without --tls-cert it uses (or generates) a CA and server
+        certificate in --tls-dir; point Herald's ca_file at the printed CA file.
+        docs/apns.md and docs/fcm.md describe every check and setting.
+
+        Options:
+          --config FILE               simulator settings (YAML); flags override it
+          --listen HOST:PORT          address to listen on (default 127.0.0.1:2197)
+          --record FILE               append each accepted notification as a JSON line
+          --apns-key FILE             public key or .p8 provider tokens are verified with
+          --key-id ID, --team-id ID   the key id and team id tokens must name
+          --topic BUNDLE_ID           accept only this bundle id (comma-separated list)
+          --dead-token TOKEN          answer 410 Unregistered for it (comma-separated list)
+          --token-update-interval D   refuse a team's new token sooner than this (429; Apple: 20m; default off)
+          --fcm-service-account FILE  accept OAuth assertions signed by this key (comma-separated list)
+          --fcm-project ID            serve this project (default: the accounts' project_id)
+          --fcm-dead-token TOKEN      answer 404 UNREGISTERED for it (comma-separated list)
+          --per-token-limit N         at most N notifications per device token per second (429)
+          --tls-dir DIR               where the generated CA and certificate live (default .herald/dev)
+          --tls-cert FILE, --tls-key FILE   use this server certificate instead
+          --client-ca FILE            accept client certificates from this CA (certificate auth)
+          --error-rate F              answer this fraction of requests with --error-status
+          --error-status N            500, 503 or 429 (default 500)
+          --latency D                 delay every answer (e.g. 20ms)
+          --goaway-after N            send GOAWAY after N streams on each connection
+          --rate-limit N              at most N requests per second overall (429)
+          -h, --help                  show this help
+        """
+    }
+
+    static let options: Set<String> = [
+        "config", "listen", "record", "apns-key", "key-id", "team-id", "topic", "dead-token", "token-update-interval",
+        "per-token-limit", "tls-dir", "tls-cert", "tls-key", "client-ca", "error-rate", "error-status", "latency",
+        "goaway-after", "rate-limit", "fcm-service-account", "fcm-project", "fcm-dead-token",
+    ]
+
+    public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
+        let settings: SimulatorSettings
+        do {
+            let parsed = try ParsedArguments.parse(arguments, options: Self.options, flags: [])
+            if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
+            if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+            var base = SimulatorSettings()
+            if let file = parsed.options["config"] {
+                do { base = try SimulatorSettings.load(file: file, environment: environment) } catch {
+                    console.err(error.description)
+                    return ExitStatus.failure
+                }
+            }
+            settings = try SimulateOptions.apply(parsed.options, to: base)
+        } catch {
+            console.err("herald simulate: \(error)\n\n\(help)")
+            return ExitStatus.usage
+        }
+        do {
+            try await serve(settings, console: console)
+            return ExitStatus.success
+        } catch {
+            console.err("herald simulate: \(error)")
+            return ExitStatus.failure
+        }
+    }
+
+    private func serve(_ settings: SimulatorSettings, console: any Console) async throws {
+        let logger = Logger(label: "herald")
+        let (host, port) = try settings.listenAddress()
+        let (tls, caFile) = try settings.serverTLS(defaultDirectory: ".herald/dev")
+        let recorder = NotificationRecorder(jsonLinesPath: settings.record)
+        let apns = APNsSimulatorService(configuration: try settings.apnsConfiguration(now: Timestamp.now()), recorder: recorder)
+        var services: [any SimulatorService] = [apns]
+        let fcm = try settings.fcmServices(recorder: recorder)
+        if let fcm { services += [fcm.oauth, fcm.fcm] }
+        let faults = settings.faults ?? .none
+        let simulator = Simulator(services: services, recorder: recorder, faults: FaultInjector(faults: faults), logger: logger)
+        let server = try HTTP2Server(
+            configuration: HTTP2ServerConfiguration(host: host, port: port, tls: tls, goAwayAfterStreams: faults.goAwayAfterStreams),
+            handler: simulator, logger: logger)
+        console.out("herald simulate: listening on https://\(host):\(server.port)")
+        if let caFile { console.out("  CA certificate (give it to clients as ca_file): \(caFile)") }
+        if apns.configuration.keys.isEmpty {
+            console.out("  no --apns-key: provider tokens are refused; only client certificates can authenticate")
+        }
+        if let fcm {
+            console.out("  FCM: OAuth at /token, projects \(fcm.fcm.settings.projectIDs.sorted().joined(separator: ", "))")
+        } else {
+            console.out("  no --fcm-service-account: FCM and its OAuth endpoint are off")
+        }
+        let signals = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler { server.shutdown() }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
+        try await server.run()
+    }
+}

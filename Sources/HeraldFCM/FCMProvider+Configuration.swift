@@ -1,0 +1,48 @@
+import Foundation
+import HeraldConfig
+import HeraldCore
+import HeraldHTTPClient
+
+extension FCMProvider {
+    /// The provider for an app's `fcm:` section (what `herald run` and
+    /// `herald send` call): loads the service account from
+    /// `service_account_file` (resolved with `resolve`) or `service_account_json`.
+    public static func make(
+        settings: FCMSettings, resolve: (String) -> String, httpClient: HTTPClient, logger: Logger,
+        now: @escaping @Sendable () -> Timestamp = { Timestamp.now() }
+    ) throws(FCMConfigurationError) -> FCMProvider {
+        let account = try loadServiceAccount(settings: settings, resolve: resolve)
+        guard let projectID = settings.projectID ?? account.projectID, !projectID.isEmpty else {
+            throw FCMConfigurationError(
+                source: "project_id", message: "not set, and the service account has no \"project_id\"")
+        }
+        return FCMProvider(
+            projectID: projectID, account: account, endpoint: settings.baseURL, httpClient: httpClient,
+            timeout: settings.timeout.duration, logger: logger.child("fcm"), now: now)
+    }
+
+    /// The HTTP client settings an `fcm:` section asks for (connections, timeout, extra CA).
+    public static func httpClientConfiguration(settings: FCMSettings, resolve: (String) -> String) -> HTTPClientConfiguration {
+        HTTPClientConfiguration(
+            maxConnectionsPerHost: settings.connections, requestTimeout: settings.timeout.duration,
+            tls: HTTPClientTLSConfiguration(caFile: settings.caFile.map(resolve)))
+    }
+
+    static func loadServiceAccount(settings: FCMSettings, resolve: (String) -> String) throws(FCMConfigurationError) -> ServiceAccount {
+        switch (settings.serviceAccountFile, settings.serviceAccountJSON) {
+        case (let file?, nil):
+            let path = resolve(file)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw FCMConfigurationError(source: path, message: "cannot read the service-account file")
+            }
+            return try ServiceAccount(json: String(decoding: data, as: UTF8.self), source: path)
+        case (nil, let json?):
+            return try ServiceAccount(json: json, source: "service_account_json")
+        case (.some, .some):
+            throw FCMConfigurationError(
+                source: "fcm", message: "give one of service_account_file and service_account_json, not both")
+        case (nil, nil):
+            throw FCMConfigurationError(source: "fcm", message: "missing service_account_file or service_account_json")
+        }
+    }
+}

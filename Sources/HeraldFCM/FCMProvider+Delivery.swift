@@ -1,0 +1,78 @@
+import HeraldCore
+import HeraldHTTPClient
+
+extension FCMProvider {
+    /// Sends one message. A 401 about the access token evicts it and sends
+    /// once more with a fresh one; a second 401 is `failed`.
+    public func deliver(_ event: Event, to target: Target, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
+        let body = message(for: event, to: target).requestBody
+        let log = logger.with(["target": target.token.map { .token($0) } ?? .string(target.address.value), "attempt": .int(attempt)])
+        return try await send(body, to: target.address, log: log, afterRefresh: false)
+    }
+
+    private func send(
+        _ body: [UInt8], to target: Target.Address, log: Logger, afterRefresh: Bool
+    ) async throws(DeliveryFailure) -> DeliveryResult {
+        let token: AccessToken
+        do {
+            token = try await tokens.token()
+        } catch {
+            log.error("FCM access token unavailable", ["reason": .string(error.reason), "detail": .string(error.message)])
+            let reason = "OAuth \(error.reason): \(error.message)"
+            if error.isRetryable { throw DeliveryFailure(reason: reason, providerStatus: error.status) }
+            return DeliveryResult(.failed, reason: reason, providerStatus: error.status)
+        }
+        let request = HTTPClientRequest(
+            method: "POST", url: sendURL,
+            headers: [("authorization", "Bearer " + token.value), ("content-type", "application/json; charset=utf-8")],
+            body: body, timeout: timeout)
+        let started = ContinuousClock.now
+        let response: HTTPClientResponse
+        do {
+            response = try await http.send(request)
+        } catch {
+            return try Self.transportOutcome(error, latency: ContinuousClock.now - started)
+        }
+        let latency = ContinuousClock.now - started
+        let answer = FCMAnswer.classify(
+            status: response.status, retryAfterHeader: response.header("retry-after"), body: response.body, target: target,
+            now: now())
+        switch answer {
+        case .delivered(let name):
+            log.debug("FCM message accepted")
+            return DeliveryResult(.delivered, providerStatus: 200, providerMessageID: name, latency: latency)
+        case .definitive(var result):
+            if result.reason == FCMAnswer.thirdPartyAuthReason {
+                log.error("FCM refused: APNs credentials in Firebase rejected", ["status": .int(response.status)])
+            }
+            result.latency = latency
+            return result
+        case .transient(var failure):
+            failure.latency = latency
+            throw failure
+        case .unauthenticated(let reason):
+            await tokens.evict(token)
+            guard !afterRefresh else {
+                log.error("FCM refused a freshly refreshed access token", ["reason": .string(reason)])
+                return DeliveryResult(
+                    .failed, reason: "\(reason): credentials rejected after an access-token refresh",
+                    providerStatus: response.status, latency: latency)
+            }
+            log.notice("FCM access token refused; refreshing once", ["reason": .string(reason)])
+            return try await send(body, to: target, log: log, afterRefresh: true)
+        }
+    }
+
+    /// A request that got no answer: retry what a new connection may fix,
+    /// fail what it cannot (our TLS material, an oversized answer).
+    static func transportOutcome(_ error: any Error, latency: Duration) throws(DeliveryFailure) -> DeliveryResult {
+        guard let error = error as? HTTPClientError else {
+            throw DeliveryFailure(reason: "transport: \(error)", latency: latency)
+        }
+        let reason = "transport \(error.kind.rawValue): \(error.message)"
+        if error.isRetryable || error.kind == .cancelled {
+            throw DeliveryFailure(reason: reason, latency: latency)
+        }
+        return DeliveryResult(.failed, reason: reason, latency: latency)
+    }
+}

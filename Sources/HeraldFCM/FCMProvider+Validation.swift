@@ -1,0 +1,28 @@
+import HeraldCore
+
+extension FCMProvider {
+    /// Refuses before sending what FCM would refuse for good: reserved data
+    /// keys and payloads over FCM's size limits.
+    public func validate(_ event: Event, for target: Target) throws(DeliveryRejection) {
+        guard target.provider == .fcm else {
+            throw DeliveryRejection(reason: "WrongProvider", message: "target is for \(target.provider), not fcm")
+        }
+        if let key = event.data?.keys.first(where: FCMData.isReserved) {
+            throw DeliveryRejection(
+                reason: "InvalidDataKey",
+                message: "data key \"\(key)\" is reserved by FCM (from, message_type, google*, gcm*)")
+        }
+        let message = message(for: event, to: target).object
+        let limit = FCMPayloadLimit.limit(for: target.address)
+        let size = FCMPayloadLimit.countedSize(of: message)
+        if size > limit {
+            let kind = target.token == nil ? "FCM's \(limit)-byte limit for topic messages" : "FCM's \(limit)-byte limit"
+            throw DeliveryRejection(reason: "MessageTooBig", message: "message payload is \(size) bytes, over \(kind)")
+        }
+        if let apnsSize = FCMPayloadLimit.apnsPayloadSize(of: message), apnsSize > FCMPayloadLimit.apnsPayload {
+            throw DeliveryRejection(
+                reason: "MessageTooBig",
+                message: "apns payload is \(apnsSize) bytes, over APNs' \(FCMPayloadLimit.apnsPayload)-byte limit")
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import HeraldCore
+import Synchronization
+
+/// FCM HTTP v1 `messages:send`, simulated: checks the bearer token issued by
+/// `OAuthSimulatorService`, the project and the message the way FCM does,
+/// answers with FCM's status codes and error bodies (FcmError `errorCode`
+/// details), and records every accepted message.
+///
+/// Dead tokens, foreign tokens, quota, faults and latency come from
+/// `FCMSimulatorSettings`, changeable while running (`update`).
+public final class FCMSimulatorService: SimulatorService {
+    public let name = "fcm"
+    public let tokens: SimulatedAccessTokens
+    public let recorder: NotificationRecorder
+    private let state: Mutex<(settings: FCMSimulatorSettings, quota: QuotaWindow)>
+    private let random: @Sendable () -> Double
+    private let sequence = Atomic<UInt64>(0)
+
+    /// - Parameter random: a number in 0..<1 per request, deciding injected faults (injected for tests).
+    public init(
+        settings: FCMSimulatorSettings, tokens: SimulatedAccessTokens, recorder: NotificationRecorder,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        state = Mutex((settings, QuotaWindow()))
+        self.tokens = tokens
+        self.recorder = recorder
+        self.random = random
+    }
+
+    public var settings: FCMSimulatorSettings { state.withLock { $0.settings } }
+
+    /// Changes the behaviour while serving (mark a token dead, start faults, ...).
+    public func update(_ change: (inout FCMSimulatorSettings) -> Void) {
+        state.withLock { change(&$0.settings) }
+    }
+
+    public func serves(_ request: SimulatedRequest) -> Bool {
+        request.path.hasPrefix("/v1/projects/") && request.path.hasSuffix("/messages:send")
+    }
+
+    public func handle(_ request: SimulatedRequest) async -> SimulatedAnswer {
+        let settings = self.settings
+        switch process(request, settings: settings) {
+        case .success(let name):
+            recorder.count(provider: self.name, status: 200)
+            let body: JSONValue = ["name": .string(name)]
+            return .respond(
+                status: 200, headers: [("content-type", "application/json; charset=UTF-8")], body: body.serialized,
+                delay: settings.latency)
+        case .failure(let error):
+            recorder.count(provider: self.name, status: error.code)
+            return error.answer(delay: settings.latency)
+        }
+    }
+
+    /// The message name of an accepted message, or FCM's error answer.
+    private func process(_ request: SimulatedRequest, settings: FCMSimulatorSettings) -> Result<String, GoogleAPIError> {
+        guard request.method == "POST" else {
+            return .failure(GoogleAPIError(code: 405, status: "METHOD_NOT_ALLOWED", message: "messages:send takes POST"))
+        }
+        guard let bearer = request.header("authorization").flatMap(Self.bearerToken),
+            let grant = tokens.grant(for: bearer, at: request.receivedAt)
+        else {
+            return .failure(FCMSimulatedErrors.unauthenticated)
+        }
+        let project = String(request.path.dropFirst("/v1/projects/".count).dropLast("/messages:send".count))
+        guard settings.projectIDs.contains(project) else { return .failure(FCMSimulatedErrors.projectNotFound) }
+        if let owner = grant.projectID, owner != project {
+            return .failure(FCMSimulatedErrors.permissionDenied(project: project))
+        }
+        let accepted: FCMMessageValidator.Accepted
+        switch FCMMessageValidator.validate(request.body) {
+        case .success(let valid): accepted = valid
+        case .failure(let error): return .failure(error)
+        }
+        if let fault = injectedFault(settings) { return .failure(fault) }
+        if let quota = settings.quota, let wait = state.withLock({ $0.quota.admit(at: request.receivedAt, quota: quota) }) {
+            return .failure(FCMSimulatedErrors.quotaExceeded(retryAfter: wait))
+        }
+        if accepted.targetField == "token", let error = tokenError(accepted.targetValue, settings: settings) {
+            return .failure(error)
+        }
+        if accepted.validateOnly { return .success("projects/\(project)/messages/fake_message_id") }
+        let number = sequence.add(1, ordering: .relaxed).newValue
+        let name = "projects/\(project)/messages/0:\(request.receivedAt.millisecondsSinceEpoch)%\(String(number, radix: 16))"
+        recorder.record(RecordedNotification(
+            provider: self.name, target: accepted.targetValue, headers: [:], payload: .object(accepted.message),
+            messageID: name, receivedAt: request.receivedAt))
+        return .success(name)
+    }
+
+    private func injectedFault(_ settings: FCMSimulatorSettings) -> GoogleAPIError? {
+        guard settings.internalErrorRate > 0 || settings.unavailableRate > 0 else { return nil }
+        let draw = random()
+        if draw < settings.internalErrorRate { return FCMSimulatedErrors.internalError }
+        if draw < settings.internalErrorRate + settings.unavailableRate {
+            return FCMSimulatedErrors.unavailable(retryAfter: settings.unavailableRetryAfter)
+        }
+        return nil
+    }
+
+    private func tokenError(_ token: String, settings: FCMSimulatorSettings) -> GoogleAPIError? {
+        if !Self.isWellFormedToken(token) { return FCMSimulatedErrors.invalidRegistrationToken }
+        if settings.deadTokens.contains(token) { return FCMSimulatedErrors.unregistered }
+        if settings.foreignTokens.contains(token) { return FCMSimulatedErrors.senderIDMismatch }
+        if settings.apnsAuthFailureTokens.contains(token) { return FCMSimulatedErrors.thirdPartyAuth }
+        return nil
+    }
+
+    /// Registration tokens are URL-safe text: letters, digits, `-`, `_`, `:`, `.`.
+    static func isWellFormedToken(_ token: String) -> Bool {
+        token.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "-_:.".utf8.contains(byte)
+        }
+    }
+
+    static func bearerToken(_ header: String) -> String? {
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1])
+    }
+}

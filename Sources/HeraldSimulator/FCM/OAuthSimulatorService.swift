@@ -1,0 +1,65 @@
+import HeraldCore
+import HeraldCrypto
+
+/// Google's OAuth 2.0 token endpoint, simulated: verifies RS256 service-account
+/// assertions the way Google does and issues expiring access tokens that the
+/// simulated FCM service accepts.
+///
+/// Errors are Google's: HTTP 400 (401 for an unknown client) with
+/// `{"error":"invalid_grant","error_description":"..."}`.
+public struct OAuthSimulatorService: SimulatorService {
+    public let name = "oauth"
+    public let settings: OAuthSimulatorSettings
+    /// Shared with `FCMSimulatorService`, which checks the bearer tokens.
+    public let tokens: SimulatedAccessTokens
+    let recorder: NotificationRecorder?
+
+    public init(settings: OAuthSimulatorSettings, tokens: SimulatedAccessTokens, recorder: NotificationRecorder? = nil) {
+        self.settings = settings
+        self.tokens = tokens
+        self.recorder = recorder
+    }
+
+    public func serves(_ request: SimulatedRequest) -> Bool {
+        request.path.split(separator: "?", maxSplits: 1).first.map(String.init) == settings.tokenPath
+    }
+
+    public func handle(_ request: SimulatedRequest) async -> SimulatedAnswer {
+        let answer: SimulatedAnswer
+        switch grant(request) {
+        case .success(let account):
+            let token = tokens.issue(for: account, at: request.receivedAt, lifetime: settings.tokenLifetime)
+            let body: JSONValue = [
+                "access_token": .string(token),
+                "expires_in": .number(JSONNumber(Int(settings.tokenLifetime.components.seconds))),
+                "token_type": "Bearer",
+            ]
+            answer = .respond(
+                status: 200, headers: [("content-type", "application/json; charset=utf-8"), ("cache-control", "no-store")],
+                body: body.serialized, delay: nil)
+            recorder?.count(provider: name, status: 200)
+        case .failure(let error):
+            answer = error.answer
+            recorder?.count(provider: name, status: error.status)
+        }
+        return answer
+    }
+
+    /// The account a valid token request authenticates, or why it is refused.
+    func grant(_ request: SimulatedRequest) -> Result<SimulatedServiceAccount, OAuthGrantError> {
+        guard request.method == "POST" else {
+            return .failure(OAuthGrantError(status: 405, error: "invalid_request", description: "token requests must be POST"))
+        }
+        let form = FormBody.parse(request.body)
+        guard let grantType = form["grant_type"] else {
+            return .failure(.invalidRequest("Missing required parameter: grant_type"))
+        }
+        guard grantType == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {
+            return .failure(OAuthGrantError(error: "unsupported_grant_type", description: "Invalid grant_type: \(grantType)"))
+        }
+        guard let assertion = form["assertion"], !assertion.isEmpty else {
+            return .failure(.invalidRequest("Missing required parameter: assertion"))
+        }
+        return AssertionVerifier(settings: settings, now: request.receivedAt).verify(assertion)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import HeraldCore
+
+extension SimulatorSettings {
+    /// The simulated Google OAuth endpoint and FCM `messages:send`, sharing one
+    /// set of issued access tokens; nil when no service account is configured.
+    public func fcmServices(recorder: NotificationRecorder) throws(SimulatorSetupError) -> (oauth: OAuthSimulatorService, fcm: FCMSimulatorService)? {
+        guard let fcm, !fcm.serviceAccounts.isEmpty else { return nil }
+        var accounts: [SimulatedServiceAccount] = []
+        for file in fcm.serviceAccounts {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw SimulatorSetupError("fcm.service_accounts: cannot read \(file)")
+            }
+            do {
+                accounts.append(try SimulatedServiceAccount(serviceAccountJSON: String(decoding: data, as: UTF8.self)))
+            } catch {
+                throw SimulatorSetupError("fcm.service_accounts: \(file): \(error)")
+            }
+        }
+        let projects = fcm.projects.isEmpty ? Set(accounts.compactMap(\.projectID)) : Set(fcm.projects)
+        guard !projects.isEmpty else {
+            throw SimulatorSetupError("fcm: no projects, and the service accounts name no project_id")
+        }
+        let tokens = SimulatedAccessTokens()
+        let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: accounts), tokens: tokens, recorder: recorder)
+        let messages = FCMSimulatorService(
+            settings: FCMSimulatorSettings(projectIDs: projects, deadTokens: Set(fcm.deadTokens)), tokens: tokens, recorder: recorder)
+        return (oauth, messages)
+    }
+}

@@ -1,0 +1,143 @@
+import HeraldCore
+import HeraldSimulator
+import Testing
+
+/// The simulated `messages:send`, called directly (no sockets): every check
+/// it makes and the exact answer it gives.
+@Suite struct FCMSimulatorTests {
+    let now = Timestamp(seconds: 1_796_032_800)
+
+    struct Setup {
+        let service: FCMSimulatorService
+        let bearer: String
+        let recorder: NotificationRecorder
+    }
+
+    func setup(_ settings: FCMSimulatorSettings = FCMSimulatorSettings(projectIDs: ["p"]), random: Double = 0.5) throws -> Setup {
+        let tokens = SimulatedAccessTokens()
+        var account = try TestKeys.simulatedAccount()
+        account.projectID = nil
+        let bearer = tokens.issue(for: account, at: now, lifetime: .seconds(3600))
+        let recorder = NotificationRecorder()
+        return Setup(service: FCMSimulatorService(settings: settings, tokens: tokens, recorder: recorder, random: { random }), bearer: bearer, recorder: recorder)
+    }
+
+    func send(_ setup: Setup, _ body: String, project: String = "p", bearer: String? = nil, at time: Timestamp? = nil) async -> ReadAnswer {
+        ReadAnswer(await setup.service.handle(SimulatedRequest(
+            method: "POST", path: "/v1/projects/\(project)/messages:send",
+            headers: [("authorization", "Bearer " + (bearer ?? setup.bearer)), ("content-type", "application/json")],
+            body: Array(body.utf8), receivedAt: time ?? now)))
+    }
+
+    @Test func acceptedMessageIsNamedAndRecorded() async throws {
+        let setup = try setup()
+        let answer = await send(setup, #"{"message":{"token":"tok-1","data":{"a":"1"}}}"#)
+        #expect(answer.status == 200)
+        let name = try #require(answer.json?["name"]?.stringValue)
+        #expect(name == "projects/p/messages/0:1796032800000%1")
+        #expect(setup.recorder.notifications.map(\.messageID) == [name])
+        #expect(setup.recorder.notifications.first?.payload == ["token": "tok-1", "data": ["a": "1"]])
+        #expect(setup.recorder.counters == ["fcm.200": 1])
+    }
+
+    @Test func unknownOrExpiredBearerIsUnauthenticated() async throws {
+        let setup = try setup()
+        for answer in [
+            await send(setup, #"{"message":{"token":"t"}}"#, bearer: "ya29.forged"),
+            await send(setup, #"{"message":{"token":"t"}}"#, at: now + .seconds(3600)),
+        ] {
+            #expect(answer.status == 401)
+            #expect(answer.json?["error"]?["status"] == "UNAUTHENTICATED")
+            #expect(answer.fcmErrorCode == nil)
+        }
+    }
+
+    @Test func unknownProjectIsNotFoundWithoutFcmError() async throws {
+        let answer = await send(try setup(), #"{"message":{"token":"t"}}"#, project: "other")
+        #expect(answer.status == 404)
+        #expect(answer.errorMessage == "Requested entity was not found.")
+        #expect(answer.fcmErrorCode == nil)
+    }
+
+    @Test func messageShapeIsCheckedLikeFCM() async throws {
+        let setup = try setup()
+        let cases: [(String, String)] = [
+            (#"{"message":{}}"#, "Recipient of the message is not set."),
+            (#"{"message":{"token":"t","topic":"x"}}"#, "Invalid value at 'message' (oneof), oneof field 'target' is already set. Cannot set 'topic'"),
+            (#"{"message":{"token":"t","data":{"a":"1","n":12}}}"#, "Invalid value at 'message.data[1].value' (TYPE_STRING), 12"),
+            (#"{"message":{"token":"t","data":{"from":"x"}}}"#, "Invalid data payload key: from"),
+            (#"{"message":{"token":"t","data":{"google.c.a":"x"}}}"#, "Invalid data payload key: google.c.a"),
+            (#"{"message":{"token":"t","android":{"priority":"URGENT"}}}"#,
+             #"Invalid value at 'message.android.priority' (type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority), "URGENT""#),
+            (#"{"message":{"token":"t","android":{"ttl":"3600"}}}"#,
+             #"Invalid value at 'message.android.ttl' (type.googleapis.com/google.protobuf.Duration), "3600""#),
+            (#"{"message":{"token":"t","android":{"ttl":"1.0000000001s"}}}"#,
+             #"Invalid value at 'message.android.ttl' (type.googleapis.com/google.protobuf.Duration), "1.0000000001s""#),
+            (#"{"message":{"topic":"/topics/news"}}"#, #"Invalid topic name: give "news" without the "/topics/" prefix"#),
+            (#"{"message":{"token":"t","android":{"notification":{"chanel_id":"x"}}}}"#,
+             #"Invalid JSON payload received. Unknown name "chanel_id" at 'message.android.notification': Cannot find field."#),
+            (#"{"mesage":{}}"#, #"Invalid JSON payload received. Unknown name "mesage": Cannot find field."#),
+            (#"{"message":{"token":"t","apns":{"headers":{"apns-priority":10}}}}"#,
+             "Invalid value at 'message.apns.headers[0].value' (TYPE_STRING), 10"),
+        ]
+        for (body, message) in cases {
+            let answer = await send(setup, body)
+            #expect(answer.status == 400, "\(body)")
+            #expect(answer.json?["error"]?["status"] == "INVALID_ARGUMENT")
+            #expect(answer.errorMessage == message)
+        }
+        #expect(setup.recorder.notifications.isEmpty)
+        let accepted = await send(setup, #"{"message":{"topic":"news","android":{"ttl":"86400.5s","priority":"NORMAL"}}}"#)
+        #expect(accepted.status == 200)
+    }
+
+    @Test func configuredTokensGetFCMsErrorCodes() async throws {
+        let setup = try setup(FCMSimulatorSettings(
+            projectIDs: ["p"], deadTokens: ["dead"], foreignTokens: ["foreign"], apnsAuthFailureTokens: ["ios"]))
+        let expected: [(String, Int, String, String)] = [
+            ("dead", 404, "UNREGISTERED", "Requested entity was not found."),
+            ("foreign", 403, "SENDER_ID_MISMATCH", "SenderId mismatch"),
+            ("ios", 401, "THIRD_PARTY_AUTH_ERROR", "Auth error from APNS or Web Push Service"),
+            ("not a token!", 400, "INVALID_ARGUMENT", "The registration token is not a valid FCM registration token"),
+        ]
+        for (token, status, code, message) in expected {
+            let answer = await send(setup, #"{"message":{"token":"\#(token)"}}"#)
+            #expect(answer.status == status)
+            #expect(answer.fcmErrorCode == code)
+            #expect(answer.errorMessage == message)
+        }
+        #expect(setup.recorder.counters == ["fcm.404": 1, "fcm.403": 1, "fcm.401": 1, "fcm.400": 1])
+    }
+
+    @Test func quotaRefusesWithRetryAfterUntilTheWindowEnds() async throws {
+        let setup = try setup(FCMSimulatorSettings(projectIDs: ["p"], quota: .init(messages: 2, window: .seconds(60))))
+        let body = #"{"message":{"token":"t"}}"#
+        #expect(await send(setup, body).status == 200)
+        #expect(await send(setup, body, at: now + .seconds(10)).status == 200)
+        let refused = await send(setup, body, at: now + .seconds(20))
+        #expect(refused.status == 429)
+        #expect(refused.fcmErrorCode == "QUOTA_EXCEEDED")
+        #expect(refused.header("retry-after") == "40")
+        #expect(await send(setup, body, at: now + .seconds(60)).status == 200)
+    }
+
+    @Test func faultsFollowTheirRates() async throws {
+        let settings = FCMSimulatorSettings(projectIDs: ["p"], internalErrorRate: 0.1, unavailableRate: 0.2, unavailableRetryAfter: 15)
+        let body = #"{"message":{"token":"t"}}"#
+        let internalError = await send(try setup(settings, random: 0.05), body)
+        #expect(internalError.status == 500)
+        #expect(internalError.fcmErrorCode == "INTERNAL")
+        let unavailable = await send(try setup(settings, random: 0.25), body)
+        #expect(unavailable.status == 503)
+        #expect(unavailable.fcmErrorCode == "UNAVAILABLE")
+        #expect(unavailable.header("retry-after") == "15")
+        #expect(await send(try setup(settings, random: 0.35), body).status == 200)
+    }
+
+    @Test func settingsCanChangeWhileServing() async throws {
+        let setup = try setup()
+        #expect(await send(setup, #"{"message":{"token":"t1"}}"#).status == 200)
+        setup.service.update { $0.deadTokens.insert("t1") }
+        #expect(await send(setup, #"{"message":{"token":"t1"}}"#).status == 404)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import HeraldCLI
+import HeraldCore
+import HeraldCrypto
+import HeraldSimulator
+import Testing
+
+/// `herald send` against the simulator, and `herald simulate`'s options.
+@Suite struct CommandTests {
+    func writeConfig(port: Int, caFile: String) throws -> String {
+        let directory = try Fixtures.temporaryDirectory()
+        try """
+            apps:
+              chat:
+                apns:
+                  team_id: HERALDTEAM
+                  key_id: HERALDKEY1
+                  key_file: AuthKey.p8
+                  topic: com.example.chat
+                  endpoint: https://localhost:\(port)
+                  ca_file: \(caFile)
+            """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    @Test func sendDeliversOneNotificationAndPrintsTheOutcome() async throws {
+        let (key, simulatorKey) = try Fixtures.key()
+        let dead = String(repeating: "dd", count: 32)
+        let configuration = APNsSimulatorConfiguration(
+            keys: [simulatorKey], deadTokens: [dead: Timestamp(seconds: 1_796_032_800)])
+        try await withSimulator(configuration) { sim in
+            let directory = try writeConfig(port: sim.server.port, caFile: sim.pki.caCertificatePath)
+            try key.pkcs8PEM().write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
+            let base = ["send", "--config", directory + "/config.yaml", "--app", "chat", "--provider", "apns"]
+
+            let console = CapturedConsole()
+            let status = await HeraldCommandLine().run(
+                base + ["--token", Fixtures.token, "--title", "Hi", "--body", "Hello", "--badge", "0", "--data", #"{"k":1}"#],
+                environment: [:], console: console)
+            #expect(console.stderr == "")
+            #expect(status == 0)
+            let outcome = try JSONValue.parse(console.stdout)
+            #expect(outcome["status"] == "delivered")
+            #expect(outcome["provider_status"] == 200)
+            #expect(outcome["token"]?.stringValue == Fixtures.token)
+            #expect(outcome["provider_message_id"]?.stringValue == sim.recorder.notifications.first?.messageID)
+            #expect(sim.recorder.notifications.first?.payload.jsonString == #"{"aps":{"alert":{"title":"Hi","body":"Hello"},"badge":0},"k":1}"#)
+
+            let deadConsole = CapturedConsole()
+            let deadStatus = await HeraldCommandLine().run(base + ["--token", dead, "--body", "x"], environment: [:], console: deadConsole)
+            #expect(deadStatus == 1)
+            let deadOutcome = try JSONValue.parse(deadConsole.stdout)
+            #expect(deadOutcome["status"] == "invalid_token")
+            #expect(deadOutcome["reason"] == "Unregistered")
+            #expect(deadOutcome["invalidated_at"] == "2026-11-30T10:00:00Z")
+        }
+    }
+
+    @Test func sendDeliversThroughFCMAfterTheOAuthExchange() async throws {
+        let key = try PrivateKey.generateRSA()
+        let directory = try Fixtures.temporaryDirectory()
+        let accountFile = directory + "/service-account.json"
+        let recorder = NotificationRecorder()
+        // The simulator reads the same key file a user would give it with --fcm-service-account.
+        func writeAccount(tokenURI: String) throws {
+            let account: JSONValue = [
+                "type": "service_account", "project_id": "demo", "private_key_id": "key-1",
+                "private_key": .string(try key.pkcs8PEM()), "client_email": "svc@demo.iam.gserviceaccount.com",
+                "token_uri": .string(tokenURI),
+            ]
+            try account.jsonString.write(toFile: accountFile, atomically: true, encoding: .utf8)
+        }
+        try writeAccount(tokenURI: "https://localhost/token")
+        let fcm = try #require(try SimulatorSettings(fcm: .init(serviceAccounts: [accountFile], deadTokens: ["gone"]))
+            .fcmServices(recorder: recorder))
+        try await withSimulator(APNsSimulatorConfiguration(keys: []), recorder: recorder, extraServices: [fcm.oauth, fcm.fcm]) { sim in
+            try writeAccount(tokenURI: "https://localhost:\(sim.server.port)/token")
+            try """
+                apps:
+                  chat:
+                    fcm:
+                      service_account_file: service-account.json
+                      endpoint: https://localhost:\(sim.server.port)
+                      ca_file: \(sim.pki.caCertificatePath)
+                """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
+            let base = ["send", "--config", directory + "/config.yaml", "--app", "chat", "--provider", "fcm"]
+
+            let console = CapturedConsole()
+            let status = await HeraldCommandLine().run(
+                base + ["--token", "registration-1", "--title", "Hi", "--data", #"{"n":3}"#], environment: [:], console: console)
+            #expect(console.stderr == "")
+            #expect(status == 0)
+            let outcome = try JSONValue.parse(console.stdout)
+            #expect(outcome["status"] == "delivered")
+            #expect(outcome["provider_message_id"]?.stringValue?.hasPrefix("projects/demo/messages/") == true)
+            #expect(fcm.oauth.tokens.issuedCount == 1)
+            let message = try #require(recorder.notifications.first { $0.provider == "fcm" })
+            #expect(message.payload["data"] == ["n": "3"])  // FCM data values are strings
+
+            let deadConsole = CapturedConsole()
+            #expect(await HeraldCommandLine().run(base + ["--token", "gone", "--body", "x"], environment: [:], console: deadConsole) == 1)
+            let dead = try JSONValue.parse(deadConsole.stdout)
+            #expect(dead["status"] == "invalid_token")
+            #expect(dead["reason"] == "UNREGISTERED")
+            #expect(dead["provider_status"] == 404)
+        }
+    }
+
+    @Test func sendRefusesAnUnknownProviderWithASuggestion() async {
+        let console = CapturedConsole()
+        let status = await HeraldCommandLine().run(
+            ["send", "--app", "chat", "--provider", "apn", "--token", "ab"], environment: [:], console: console)
+        #expect(status == 64)
+        #expect(console.stderr.hasPrefix("herald send: unknown provider 'apn'; expected apns or fcm (did you mean 'apns'?)"), "\(console.stderr)")
+    }
+
+    @Test func sendValidatesTheEventLikeTheBroker() async {
+        let console = CapturedConsole()
+        let status = await HeraldCommandLine().run(
+            ["send", "--app", "chat", "--provider", "apns", "--token", "ab", "--push-type", "alrt"], environment: [:], console: console)
+        #expect(status == 64)
+        #expect(console.stderr.hasPrefix(#"herald send: the notification is not valid: push_type: unknown push type "alrt" (did you mean "alert"?)"#), "\(console.stderr)")
+    }
+
+    @Test func simulateHelpListsItsOptions() async {
+        let console = CapturedConsole()
+        #expect(await HeraldCommandLine().run(["simulate", "--help"], environment: [:], console: console) == 0)
+        for option in ["--listen HOST:PORT", "--apns-key FILE", "--dead-token TOKEN", "--goaway-after N", "--client-ca FILE",
+                       "--fcm-service-account FILE", "--fcm-dead-token TOKEN"] {
+            #expect(console.stdout.contains(option), "\(option)")
+        }
+    }
+
+    @Test func simulateRefusesAnApnsKeyWithoutIds() async {
+        let console = CapturedConsole()
+        let status = await HeraldCommandLine().run(["simulate", "--apns-key", "k.p8"], environment: [:], console: console)
+        #expect(status == 64)
+        #expect(console.stderr.hasPrefix("herald simulate: --apns-key needs --key-id and --team-id"), "\(console.stderr)")
+    }
+}

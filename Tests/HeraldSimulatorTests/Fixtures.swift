@@ -1,0 +1,153 @@
+import Foundation
+import HeraldAPNs
+import HeraldCore
+import HeraldCrypto
+import HeraldHTTP2Server
+import HeraldHTTPClient
+import HeraldSimulator
+import HeraldTestSupport
+import Synchronization
+
+/// Shared material: one throwaway PKI, the team and key ids, a quiet logger.
+enum Fixtures {
+    static let pki: Result<TestPKI, TestPKIError> = Result { () throws(TestPKIError) -> TestPKI in
+        try TestPKI.make(name: "Herald Simulator Tests CA")
+    }
+    static let logger = Logger(label: "test", level: .warning, sink: MemoryLogSink())
+    static let teamID = "HERALDTEAM"
+    static let keyID = "HERALDKEY1"
+    static let bundleID = "com.example.chat"
+    static let token = String(repeating: "0a", count: 32)
+
+    /// A signing key and the simulator's view of it.
+    static func key(keyID: String = keyID, teamID: String = teamID) throws -> (PrivateKey, APNsSimulatorKey) {
+        let key = try PrivateKey.generateP256()
+        return (key, APNsSimulatorKey(keyID: keyID, teamID: teamID, publicKey: key.publicKey))
+    }
+
+    static func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "herald-sim-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+/// A running simulator (HTTP/2 over TLS on port 0) a test talks to.
+struct RunningSimulator: Sendable {
+    let server: HTTP2Server
+    let simulator: Simulator
+    let apns: APNsSimulatorService
+    let recorder: NotificationRecorder
+    let pki: TestPKI
+    var baseURL: String { "https://localhost:\(server.port)" }
+}
+
+/// Runs a simulator around `body` and stops it afterwards.
+func withSimulator<R: Sendable>(
+    _ configuration: APNsSimulatorConfiguration, faults: SimulatorFaults = .none, acceptClientCertificates: Bool = false,
+    recordTo file: String? = nil, recorder: NotificationRecorder? = nil, extraServices: [any SimulatorService] = [],
+    _ body: (RunningSimulator) async throws -> R
+) async throws -> R {
+    let pki = try Fixtures.pki.get()
+    let recorder = recorder ?? NotificationRecorder(jsonLinesPath: file)
+    let apns = APNsSimulatorService(configuration: configuration, recorder: recorder)
+    let simulator = Simulator(services: [apns] + extraServices, recorder: recorder, faults: FaultInjector(faults: faults),
+                              logger: Fixtures.logger)
+    let tls = HTTP2ServerTLSConfiguration(
+        certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath,
+        clientAuthentication: acceptClientCertificates ? .optional(caFile: pki.caCertificatePath) : .none)
+    let server = try HTTP2Server(
+        configuration: HTTP2ServerConfiguration(tls: tls, goAwayAfterStreams: faults.goAwayAfterStreams),
+        handler: simulator, logger: Fixtures.logger)
+    let running = RunningSimulator(server: server, simulator: simulator, apns: apns, recorder: recorder, pki: pki)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await server.run() }
+        defer { server.shutdown(graceful: false) }
+        let result = try await body(running)
+        server.shutdown(graceful: false)
+        try await group.waitForAll()
+        return result
+    }
+}
+
+/// Runs an `APNsProvider` on a real `HTTPClient` pointed at `simulator`.
+func withProvider<R: Sendable>(
+    _ simulator: RunningSimulator, authentication: APNsAuthentication, bundleID: String = Fixtures.bundleID,
+    logger: Logger = Fixtures.logger, _ body: (APNsProvider) async throws -> R
+) async throws -> R {
+    let configuration = APNsProviderConfiguration(
+        bundleID: bundleID, baseURL: simulator.baseURL, authentication: authentication, requestTimeout: .seconds(10),
+        caFile: simulator.pki.caCertificatePath, connections: 1)
+    return try await HTTPClient.withClient(configuration: configuration.httpClientConfiguration, logger: Fixtures.logger) { client in
+        try await body(APNsProvider(configuration: configuration, client: client, logger: logger))
+    }
+}
+
+/// Token auth with `key` and the fixtures' ids; `clock` defaults to the real time.
+func tokenAuth(
+    _ key: PrivateKey, keyID: String = Fixtures.keyID, clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }
+) throws -> (APNsAuthentication, ProviderTokenManager) {
+    let manager = ProviderTokenManager(
+        signer: try ProviderTokenSigner(key: key, teamID: Fixtures.teamID, keyID: keyID), clock: clock)
+    return (.token(manager), manager)
+}
+
+func event(
+    token: String = Fixtures.token, notification: Event.Notification? = .init(title: "Hi", body: "Hello"),
+    data: JSONObject? = nil, pushType: PushType? = nil, contentAvailable: Bool = false, apns: APNsOverrides? = nil
+) -> Event {
+    Event(
+        id: "evt-1", app: "chat", targets: [Target(provider: .apns, address: .token(token))], notification: notification,
+        data: data, pushType: pushType, contentAvailable: contentAvailable, apns: apns)
+}
+
+func json(_ text: String) -> JSONObject {
+    (try? JSONValue.parse(text))?.objectValue ?? JSONObject([("unparseable test literal", .string(text))])
+}
+
+/// A clock that answers from a script, then the last value forever.
+final class ScriptedClock: Sendable {
+    private let values: Mutex<[Timestamp]>
+    init(_ values: [Timestamp]) { self.values = Mutex(values) }
+    func read() -> Timestamp {
+        values.withLock { values in values.count > 1 ? values.removeFirst() : values[0] }
+    }
+}
+
+/// Delivers and returns the result, or the thrown failure as text.
+func deliver(_ provider: APNsProvider, _ event: Event) async -> Result<DeliveryResult, DeliveryFailure> {
+    do throws(DeliveryFailure) {
+        return .success(try await provider.deliver(event, to: event.targets[0], attempt: 1))
+    } catch {
+        return .failure(error)
+    }
+}
+
+/// The output and exit status of an external program (curl, openssl).
+struct ToolRun: Sendable {
+    let status: Int32
+    let output: String
+}
+
+/// Runs a command-line tool off the cooperative pool.
+func runTool(_ path: String, _ arguments: [String]) async throws -> ToolRun {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            do {
+                try process.run()
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: ToolRun(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self)))
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        thread.start()
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP2Server
+import HeraldHTTPClient
+import HeraldSimulator
+import Testing
+
+/// Simulator settings from YAML, and TLS material made at start-up.
+@Suite struct SimulatorSetupTests {
+    @Test func yamlSettingsBecomeTheAPNsConfiguration() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let (key, _) = try Fixtures.key()
+        try key.pkcs8PEM().write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
+        let file = directory + "/sim.yaml"
+        try """
+            listen: 127.0.0.1:0
+            record: \(directory)/record.jsonl
+            apns:
+              keys:
+                - key_file: ${KEYS}/AuthKey.p8
+                  key_id: HERALDKEY1
+                  team_id: HERALDTEAM
+              topics: [com.example.chat]
+              dead_tokens:
+                - \(String(repeating: "aa", count: 32))
+                - {token: \(String(repeating: "bb", count: 32)), since: "2026-11-30T10:00:00.5Z"}
+              token_update_interval: 20m
+              per_token_limit: {requests: 3, per: 2s}
+            faults: {error_rate: 0.25, error_status: 503, latency: 20ms, goaway_after_streams: 100, rate_limit: {requests: 50}}
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let settings = try SimulatorSettings.load(file: file, environment: ["KEYS": directory])
+        let now = Timestamp(seconds: 1_800_000_000)
+        let apns = try settings.apnsConfiguration(now: now)
+        #expect(apns.keys.map { "\($0.keyID)/\($0.teamID)" } == ["HERALDKEY1/HERALDTEAM"])
+        #expect(apns.bundleIDs == ["com.example.chat"])
+        #expect(apns.deadTokens == [
+            String(repeating: "aa", count: 32): now,
+            String(repeating: "bb", count: 32): Timestamp(seconds: 1_796_032_800, nanoseconds: 500_000_000),
+        ])
+        #expect(apns.minimumTokenUpdateInterval == .seconds(1200))
+        #expect(apns.perTokenLimit == 3)
+        #expect(apns.perTokenWindow == .seconds(2))
+        #expect(settings.faults == SimulatorFaults(
+            errorRate: 0.25, errorStatus: 503, latency: .init(milliseconds: 20), goAwayAfterStreams: 100,
+            rateLimit: .init(requests: 50)))
+        #expect(try settings.listenAddress() == ("127.0.0.1", 0))
+    }
+
+    @Test func impossibleFaultIsReportedAtItsLine() throws {
+        let file = try Fixtures.temporaryDirectory() + "/sim.yaml"
+        try "faults:\n  error_rate: 2\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let error = #expect(throws: (any Error).self) { try SimulatorSettings.load(file: file, environment: [:]) }
+        let text = "\(error.map { "\($0)" } ?? "")"
+        #expect(text.hasPrefix(file + ":"), "\(text)")
+        #expect(text.contains("expected a fraction from 0 to 1, found 2.0"), "\(text)")
+    }
+
+    @Test func generatedCAAndServerCertificateServeTLSToOurClient() async throws {
+        let directory = try Fixtures.temporaryDirectory() + "/tls"
+        let material = try SimulatorTLSMaterial.generate(in: directory)
+        #expect(SimulatorTLSMaterial.existing(in: directory) == material)
+        let permissions = try FileManager.default.attributesOfItem(atPath: material.serverKeyPath)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        let server = try HTTP2Server(
+            configuration: HTTP2ServerConfiguration(tls: HTTP2ServerTLSConfiguration(
+                certificateChainFile: material.serverCertificatePath, privateKeyFile: material.serverKeyPath)),
+            handler: Simulator(services: [], recorder: NotificationRecorder(), logger: Fixtures.logger), logger: Fixtures.logger)
+        let statuses = try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            defer { server.shutdown(graceful: false) }
+            let configuration = HTTPClientConfiguration(tls: HTTPClientTLSConfiguration(caFile: material.caCertificatePath))
+            let statuses = try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
+                var statuses: [Int] = []
+                for host in ["localhost", "127.0.0.1"] {
+                    statuses.append(try await client.send(HTTPClientRequest(url: "https://\(host):\(server.port)/nowhere")).status)
+                }
+                return statuses
+            }
+            server.shutdown(graceful: false)
+            try await group.waitForAll()
+            return statuses
+        }
+        #expect(statuses == [404, 404])
+    }
+
+    @Test func faultInjectorAppliesTheRateLimitPerWindowThenTheErrorRate() {
+        let injector = FaultInjector(
+            faults: SimulatorFaults(errorRate: 0.5, errorStatus: 503, rateLimit: .init(requests: 2, per: .seconds(1))),
+            random: { 0.7 })
+        let t0 = Timestamp(seconds: 1_800_000_000)
+        #expect(injector.decide(at: t0) == .handle)
+        #expect(injector.decide(at: t0 + .milliseconds(10)) == .handle)
+        #expect(injector.decide(at: t0 + .milliseconds(20)) == .error(status: 429))
+        #expect(injector.decide(at: t0 + .seconds(1)) == .handle)
+        let failing = FaultInjector(faults: SimulatorFaults(errorRate: 0.5, errorStatus: 503), random: { 0.2 })
+        #expect(failing.decide(at: t0) == .error(status: 503))
+    }
+}
