@@ -46,6 +46,12 @@ let package = Package(
         .target(name: "HeraldObservability", dependencies: ["HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
         .target(name: "HeraldPipeline", dependencies: ["HeraldCore", "HeraldConfig"]),
         .target(
+            name: "HeraldService",
+            dependencies: [
+                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldHTTPClient",
+                "HeraldObservability",
+            ]),
+        .target(
             name: "HeraldCLI",
             dependencies: [
                 "HeraldCore", "HeraldConfig", "HeraldAPNs", "HeraldFCM", "HeraldSimulator", "HeraldHTTPClient",
