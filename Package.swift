@@ -7,6 +7,8 @@ import PackageDescription
 /// - `herald` (executable) → `HeraldCLI` (commands: check, send, simulate, version)
 /// - `HeraldAPNs`, `HeraldFCM` (providers) on `HeraldHTTPClient` (HTTP/2 client on libcurl)
 /// - `HeraldSimulator` (simulated APNs, FCM and Google OAuth) on `HeraldHTTP2Server` (nghttp2 + OpenSSL)
+/// - `HeraldService` (`herald run`: the provider set, the consume → deliver → publish loop)
+/// - `HeraldAMQP` (consumer, confirmed publisher, topology, reconnect) on rabbitmq-c
 /// - `HeraldPipeline` (per-event decisions), `HeraldObservability` (metrics, health on libmicrohttpd)
 /// - `HeraldConfig` (config.yaml model and validation) on `HeraldYAML` (libyaml + Decoder)
 /// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT) on OpenSSL
@@ -20,6 +22,7 @@ let package = Package(
     products: [
         .executable(name: "herald", targets: ["herald"]),
         .executable(name: "herald-bench", targets: ["herald-bench"]),
+        .executable(name: "herald-bench-amqp", targets: ["herald-bench-amqp"]),
     ],
     targets: [
         // MARK: C libraries (Debian packages; see scripts/bootstrap)
@@ -38,6 +41,7 @@ let package = Package(
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
         .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldHTTP2Server", dependencies: ["CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldAMQP", dependencies: ["CRabbitMQ", "HeraldCore"]),
         .target(name: "HeraldAPNs", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),
         .target(name: "HeraldFCM", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),
         .target(
@@ -48,13 +52,13 @@ let package = Package(
         .target(
             name: "HeraldService",
             dependencies: [
-                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldHTTPClient",
+                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldHTTPClient",
                 "HeraldObservability",
             ]),
         .target(
             name: "HeraldCLI",
             dependencies: [
-                "HeraldCore", "HeraldConfig", "HeraldAPNs", "HeraldFCM", "HeraldSimulator", "HeraldHTTPClient",
+                "HeraldCore", "HeraldConfig", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldSimulator", "HeraldService", "HeraldHTTPClient",
                 "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
@@ -64,6 +68,7 @@ let package = Package(
         .executableTarget(
             name: "herald-bench",
             dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore"]),
+        .executableTarget(name: "herald-bench-amqp", dependencies: ["HeraldAMQP", "HeraldCore"]),
 
         // MARK: Tests
         .testTarget(
@@ -94,6 +99,7 @@ let package = Package(
                 "HeraldSimulator", "HeraldAPNs", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server",
                 "HeraldTestSupport", "HeraldCrypto", "HeraldCore",
             ]),
+        .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore"]),
         .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig"]),

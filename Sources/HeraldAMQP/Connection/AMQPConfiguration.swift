@@ -1,0 +1,39 @@
+/// Everything needed to open and keep an AMQP connection: where, how to
+/// authenticate, heartbeats, the confirm window and the reconnect policy.
+/// The lead maps `config.yaml`'s `amqp:` section onto it.
+public struct AMQPConfiguration: Sendable {
+    public var url: AMQPURL
+    public var tls: AMQPTLSOptions
+    /// Heartbeat interval proposed to the broker (the smaller of both sides wins); 0 disables.
+    public var heartbeat: Duration
+    /// Limit for TCP connect, TLS and the AMQP handshake.
+    public var connectTimeout: Duration
+    /// Publishes sent but not yet confirmed; further publishes wait. A few hundred is the sweet spot.
+    public var confirmWindow: Int
+    /// Back-off between reconnect attempts, and when to give up.
+    public var reconnect: BackoffPolicy
+    /// How long `shutdown()` waits for in-flight confirms before closing.
+    public var shutdownGracePeriod: Duration
+    /// Shown in the broker's management UI (`connection_name` client property).
+    public var connectionName: String
+
+    public init(
+        url: AMQPURL, tls: AMQPTLSOptions = AMQPTLSOptions(), heartbeat: Duration = .seconds(30),
+        connectTimeout: Duration = .seconds(10), confirmWindow: Int = 512, reconnect: BackoffPolicy = BackoffPolicy(),
+        shutdownGracePeriod: Duration = .seconds(5), connectionName: String = "herald"
+    ) {
+        self.url = url
+        self.tls = tls
+        self.heartbeat = heartbeat
+        self.connectTimeout = connectTimeout
+        self.confirmWindow = max(1, confirmWindow)
+        self.reconnect = reconnect
+        self.shutdownGracePeriod = shutdownGracePeriod
+        self.connectionName = connectionName
+    }
+
+    /// Parses `url` (see `AMQPURL`) and keeps the other defaults.
+    public init(url: String) throws(AMQPError) {
+        self.init(url: try AMQPURL(url))
+    }
+}

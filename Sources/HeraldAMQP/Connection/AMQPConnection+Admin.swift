@@ -1,0 +1,67 @@
+extension AMQPConnection {
+    /// Declares `topology` now (it is also declared on every reconnect when passed to `init`).
+    public func declare(_ topology: TopologyOptions) async throws {
+        _ = try await admin("declare topology") { connection, channel throws(AMQPError) in
+            try TopologyDeclarer.declare(topology, on: connection, channel: channel)
+            return .none
+        }
+    }
+
+    public func declareExchange(_ name: String, type: String, durable: Bool = true) async throws {
+        _ = try await admin("exchange.declare") { connection, channel throws(AMQPError) in
+            try connection.declareExchange(channel, name: name, type: type, durable: durable)
+            return .none
+        }
+    }
+
+    public func declareQueue(_ name: String, durable: Bool = true, arguments: AMQPTable = [:]) async throws {
+        _ = try await admin("queue.declare") { connection, channel throws(AMQPError) in
+            try connection.declareQueue(channel, name: name, durable: durable, arguments: arguments)
+            return .none
+        }
+    }
+
+    public func bindQueue(_ queue: String, exchange: String, routingKey: String, arguments: AMQPTable = [:]) async throws {
+        _ = try await admin("queue.bind") { connection, channel throws(AMQPError) in
+            try connection.bindQueue(channel, queue: queue, exchange: exchange, routingKey: routingKey, arguments: arguments)
+            return .none
+        }
+    }
+
+    public func deleteQueue(_ name: String) async throws {
+        _ = try await admin("queue.delete") { connection, channel throws(AMQPError) in
+            try connection.deleteQueue(channel, name: name)
+            return .none
+        }
+    }
+
+    public func deleteExchange(_ name: String) async throws {
+        _ = try await admin("exchange.delete") { connection, channel throws(AMQPError) in
+            try connection.deleteExchange(channel, name: name)
+            return .none
+        }
+    }
+
+    public func purgeQueue(_ name: String) async throws {
+        _ = try await admin("queue.purge") { connection, channel throws(AMQPError) in
+            try connection.purgeQueue(channel, name: name)
+            return .none
+        }
+    }
+
+    /// Messages ready in `queue` (not counting unacked ones); throws 404 when it does not exist.
+    public func messageCount(queue: String) async throws -> Int {
+        let result = try await admin("queue.declare passive") { connection, channel throws(AMQPError) in
+            .count(try connection.declareQueue(channel, name: queue, durable: true, passive: true))
+        }
+        guard case .count(let count) = result else { return 0 }
+        return Int(count)
+    }
+
+    private func admin(_ name: String,
+                       _ body: @escaping @Sendable (RabbitConnection, UInt16) throws(AMQPError) -> AdminResult) async throws -> AdminResult {
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<AdminResult, any Error>) in
+            submit(.admin(name, body, waiter))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+extension AMQPConnection {
+    /// Subscribes to `queue` with manual acks and `prefetch` unacked deliveries at most.
+    /// Waits for a connection; throws `.channelClosed` 404 when the queue does not exist.
+    public func consume(queue: String, prefetch: UInt16, tag: String? = nil,
+                        arguments: AMQPTable = [:]) async throws -> AMQPConsumer {
+        let consumerTag = tag ?? "herald-\(UInt32.random(in: 0 ... .max))-\(UInt32.random(in: 0 ... .max))"
+        let spec = ConsumerSpec(queue: queue, tag: consumerTag, prefetch: prefetch, arguments: arguments)
+        let (stream, continuation) = AsyncThrowingStream<AMQPDelivery, any Error>.makeStream()
+        continuation.onTermination = { [weak self] reason in
+            // The reader went away: stop the consumer so the broker stops sending.
+            if case .cancelled = reason { self?.submit(.cancel(consumerTag: consumerTag, nil)) }
+        }
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+            submit(.consume(spec, continuation, waiter))
+        }
+        return AMQPConsumer(tag: consumerTag, queue: queue, deliveries: stream)
+    }
+
+    /// Stops `consumer`; its stream ends. Unsettled deliveries can still be settled.
+    public func cancel(_ consumer: AMQPConsumer) async throws {
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+            submit(.cancel(consumerTag: consumer.tag, waiter))
+        }
+    }
+
+    /// Acks `delivery` (`multiple`: and every earlier unsettled delivery on the channel).
+    /// Throws `.staleDelivery` when it came on a previous connection (nothing is sent;
+    /// the broker redelivers it) and `.alreadySettled` when it was settled before.
+    public func ack(_ delivery: AMQPDelivery, multiple: Bool = false) async throws {
+        try await settle(delivery.tag, .ack(multiple: multiple))
+    }
+
+    /// Nacks `delivery`: back to the queue (`requeue`) or to the dead-letter exchange.
+    public func nack(_ delivery: AMQPDelivery, multiple: Bool = false, requeue: Bool) async throws {
+        try await settle(delivery.tag, .nack(multiple: multiple, requeue: requeue))
+    }
+
+    /// Rejects `delivery`; with `requeue: false` the queue dead-letters it.
+    public func reject(_ delivery: AMQPDelivery, requeue: Bool = false) async throws {
+        try await settle(delivery.tag, .reject(requeue: requeue))
+    }
+
+    /// Settles the delivery identified by `tag`.
+    public func settle(_ tag: DeliveryTag, _ settlement: Settlement) async throws {
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+            submit(.settle(tag, settlement, waiter))
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import HeraldCore
+
+extension ConnectionLoop {
+    /// Serves one live connection: frames in, commands out, until it dies or shuts down.
+    func serve() -> Exit {
+        guard let connection else {
+            return .lost(AMQPError(.connectionLost, operation: "serve", isRetryable: true))
+        }
+        let replay = deferred
+        deferred.removeAll()
+        for command in replay {
+            if let error = execute(command, on: connection) { return .lost(error) }
+        }
+        let idleWait = pollInterval(heartbeat: connection.heartbeatSeconds)
+        while true {
+            if let error = readFrames(connection) { return .lost(error) }
+            connection.releaseBuffersIfIdle()
+            for command in mailbox.drain() {
+                if let error = execute(command, on: connection) { return .lost(error) }
+            }
+            if let error = flushOutbox(connection) { return .lost(error) }
+            if shutdownRequested {
+                if shutdownDeadline == nil { beginShutdown(connection) }
+                let drained = confirms.inFlight == 0 && outboxIsEmpty
+                if drained || ContinuousClock.now >= (shutdownDeadline ?? .now) { return .shutdown }
+            }
+            if connection.hasBufferedInput { continue }
+            mailbox.wait(socket: connection.socketFD, timeout: shutdownRequested ? .milliseconds(20) : idleWait)
+        }
+    }
+
+    /// Short enough that our heartbeats go out on time even when nothing else happens.
+    private func pollInterval(heartbeat: Int) -> Duration {
+        guard heartbeat > 0 else { return .seconds(1) }
+        return min(.seconds(1), .milliseconds(heartbeat * 250))
+    }
+
+    /// Handles the frames that are readable now (at most `framesPerTurn`).
+    private func readFrames(_ connection: RabbitConnection) -> AMQPError? {
+        for _ in 0..<Self.framesPerTurn {
+            switch connection.readFrame(timeout: .zero) {
+            case .timeout:
+                return nil
+            case .failed(let error):
+                return error
+            case .frame(let frame):
+                if let error = handle(frame, on: connection) { return error }
+            }
+        }
+        return nil
+    }
+
+    /// Sends queued publishes while the confirm window has room.
+    private func flushOutbox(_ connection: RabbitConnection) -> AMQPError? {
+        // A blocked connection (broker memory or disk alarm) would block the socket
+        // write, and with it heartbeats and acks: hold publishes until unblocked.
+        if blocked { return nil }
+        while outboxHead < outbox.count && confirms.inFlight < configuration.confirmWindow {
+            let outgoing = outbox[outboxHead]
+            outboxHead += 1
+            let key = outgoing.mandatory
+                ? ConfirmTracker<Waiter>.ReturnKey(exchange: outgoing.message.exchange,
+                                                   routingKey: outgoing.message.routingKey, body: outgoing.message.body)
+                : nil
+            _ = confirms.register(outgoing.waiter, exchange: outgoing.message.exchange, returnKey: key)
+            do throws(AMQPError) {
+                try connection.publish(Self.publishChannel, outgoing.message, mandatory: outgoing.mandatory)
+            } catch {
+                return error
+            }
+        }
+        if outboxHead > 1024 && outboxHead * 2 > outbox.count {
+            outbox.removeFirst(outboxHead)
+            outboxHead = 0
+        } else if outboxIsEmpty {
+            outbox.removeAll(keepingCapacity: true)
+            outboxHead = 0
+        }
+        return nil
+    }
+
+    /// Stops consuming (no new deliveries), lets acks and confirms finish for the grace period.
+    private func beginShutdown(_ connection: RabbitConnection) {
+        shutdownDeadline = .now + configuration.shutdownGracePeriod
+        for registration in consumers.values {
+            try? connection.cancel(Self.consumeChannel, tag: registration.spec.tag)
+            registration.stream.finish()
+        }
+        consumers.removeAll()
+        for command in deferred { command.fail(Self.shutdownError("connection")) }
+        deferred.removeAll()
+        logger.info("amqp shutting down", ["unconfirmed": .int(confirms.inFlight),
+                                           "unsettled_deliveries": .int(deliveries.count)])
+    }
+}

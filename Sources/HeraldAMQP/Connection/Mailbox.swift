@@ -1,0 +1,90 @@
+import Glibc
+import Synchronization
+
+/// The queue between async Swift and the connection thread, with a self-pipe
+/// that wakes the thread from `poll` when a command arrives (Glibc's Swift
+/// module does not expose eventfd).
+///
+/// The pipe is written only when the thread is (about to be) asleep, so a
+/// burst of publishes costs one wake-up, not one syscall each.
+final class Mailbox: Sendable {
+    private struct State {
+        var commands: [Command] = []
+        var sleeping = false
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let readFD: Int32
+    private let writeFD: Int32
+
+    init() throws(AMQPError) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            throw AMQPError(.library, operation: "pipe", detail: String(cString: strerror(errno)), isRetryable: false)
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        readFD = fds[0]
+        writeFD = fds[1]
+    }
+
+    deinit {
+        Glibc.close(readFD)
+        Glibc.close(writeFD)
+    }
+
+    /// Queues `command`; false when the thread has exited (the caller fails it).
+    func submit(_ command: Command) -> Bool {
+        let wake: Bool? = state.withLock { state in
+            if state.closed { return nil }
+            state.commands.append(command)
+            let wasSleeping = state.sleeping
+            state.sleeping = false
+            return wasSleeping
+        }
+        guard let wake else { return false }
+        if wake {
+            var one: UInt8 = 1
+            _ = Glibc.write(writeFD, &one, 1)
+        }
+        return true
+    }
+
+    /// Takes every queued command, oldest first.
+    func drain() -> [Command] {
+        state.withLock { state in
+            defer { state.commands.removeAll(keepingCapacity: true) }
+            return state.commands
+        }
+    }
+
+    /// Sleeps until a command arrives, `socket` is readable, or `timeout` passes.
+    func wait(socket: Int32?, timeout: Duration) {
+        let mustSleep = state.withLock { state -> Bool in
+            guard state.commands.isEmpty else { return false }
+            state.sleeping = true
+            return true
+        }
+        guard mustSleep else { return }
+        var fds = [pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)]
+        if let socket, socket >= 0 { fds.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
+        let (seconds, attoseconds) = timeout.components
+        let ms = Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+        _ = poll(&fds, nfds_t(fds.count), ms)
+        var scratch = [UInt8](repeating: 0, count: 64)
+        while Glibc.read(readFD, &scratch, scratch.count) > 0 {}
+        state.withLock { $0.sleeping = false }
+    }
+
+    /// Refuses further commands and returns those still queued.
+    func close() -> [Command] {
+        state.withLock { state in
+            state.closed = true
+            defer { state.commands.removeAll() }
+            return state.commands
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// One message delivered to a consumer, copied out of rabbitmq-c's buffers.
+/// Settle it exactly once with `AMQPConnection.ack/nack/reject(_:)`.
+public struct AMQPDelivery: Sendable {
+    public let body: [UInt8]
+    /// The exchange it was published to (after dead-lettering: the dead-letter exchange).
+    public let exchange: String
+    public let routingKey: String
+    /// True when the broker delivered it before (to us or another consumer) without an ack.
+    public let redelivered: Bool
+    public let tag: DeliveryTag
+    public let consumerTag: String
+    public let properties: AMQPProperties
+
+    public init(body: [UInt8], exchange: String, routingKey: String, redelivered: Bool, tag: DeliveryTag,
+                consumerTag: String, properties: AMQPProperties) {
+        self.body = body
+        self.exchange = exchange
+        self.routingKey = routingKey
+        self.redelivered = redelivered
+        self.tag = tag
+        self.consumerTag = consumerTag
+        self.properties = properties
+    }
+
+    public var headers: AMQPTable { properties.headers }
+    public var messageID: String? { properties.messageID }
+    public var contentType: String? { properties.contentType }
+
+    /// Herald's retry count (`x-herald-attempt`), nil on a first delivery.
+    public var attempt: Int? {
+        headers[RetryRouting.attemptHeader]?.intValue.map { Int($0) }
+            ?? headers[RetryRouting.attemptHeader]?.stringValue.flatMap { Int($0) }
+    }
+}

@@ -1,0 +1,53 @@
+/// How Herald schedules a retry and dead-letters a poison event, in one place.
+///
+/// A retry is published to the retry exchange (type `headers`) with the
+/// ORIGINAL routing key and header `herald-retry-tier: <tier name>`; the tier's
+/// binding routes it to `herald.retry.<tier>`. When its TTL expires, RabbitMQ
+/// dead-letters it to the events exchange with the routing key it was published
+/// with (the delay queue sets no `x-dead-letter-routing-key`), i.e. the original.
+///
+/// - Important: The retry copy drops RabbitMQ's `x-death` (and `x-first-death-*`,
+///   `x-last-death-*`) headers, so every retry is a fresh message: RabbitMQ drops a
+///   message dead-lettered into a queue that already appears in its `x-death`
+///   history with no rejection in between (dead-letter cycle detection), and a
+///   copied history would make that depend on whatever queues a deployment adds.
+///   The attempt count lives in `x-herald-attempt` instead.
+public enum RetryRouting {
+    /// Attempt number of the next delivery (first retry: 2).
+    public static let attemptHeader = "x-herald-attempt"
+    /// Routing header the retry exchange matches (not `x-` prefixed: the headers
+    /// exchange ignores `x-` binding arguments).
+    public static let tierHeader = "herald-retry-tier"
+    /// Why an event was dead-lettered.
+    public static let errorHeader = "x-herald-error"
+
+    /// Headers RabbitMQ adds when dead-lettering; never copied into a republished message.
+    static let brokerDeathHeaders: Set<String> = [
+        "x-death", "x-first-death-exchange", "x-first-death-queue", "x-first-death-reason",
+        "x-last-death-exchange", "x-last-death-queue", "x-last-death-reason",
+    ]
+
+    /// The message that brings `delivery` back after `tier`'s delay, as attempt `attempt`.
+    public static func retryMessage(for delivery: AMQPDelivery, tier: RetryTier, attempt: Int,
+                                     topology: TopologyOptions) -> AMQPMessage {
+        var properties = delivery.properties
+        properties.headers = delivery.headers.filter { !brokerDeathHeaders.contains($0.key) }
+        properties.headers[attemptHeader] = .int(Int64(attempt))
+        properties.headers[tierHeader] = .string(tier.name)
+        properties.persistent = true
+        return AMQPMessage(exchange: topology.retryExchange, routingKey: delivery.routingKey, body: delivery.body,
+                           properties: properties)
+    }
+
+    /// The message that parks `delivery` in the dead-letter queue with `error`.
+    public static func deadLetterMessage(for delivery: AMQPDelivery, error: String,
+                                         topology: TopologyOptions) -> AMQPMessage {
+        var properties = delivery.properties
+        properties.headers = delivery.headers.filter { !brokerDeathHeaders.contains($0.key) }
+        properties.headers[tierHeader] = nil
+        properties.headers[errorHeader] = .string(error)
+        properties.persistent = true
+        return AMQPMessage(exchange: topology.deadLetterExchange, routingKey: delivery.routingKey, body: delivery.body,
+                           properties: properties)
+    }
+}

@@ -1,0 +1,107 @@
+import HeraldAMQP
+import HeraldConfig
+import HeraldCore
+import HeraldService
+
+/// `herald publish`: puts event files on the events exchange, confirmed by the
+/// broker — how an operator injects a test event or replays dead letters.
+public struct PublishCommand: Command {
+    public init() {}
+
+    public let name = "publish"
+    public let summary = "Publish events from a file (or stdin) to the events exchange"
+    public var help: String {
+        """
+        Usage: herald publish [--config FILE] --routing-key KEY [--exchange NAME] FILE|-
+
+        Publishes every event in FILE — one JSON object, or JSON lines — to the
+        events exchange (persistent, mandatory, with publisher confirms), after
+        validating the whole input. `-` reads standard input. Declares Herald's
+        topology first (idempotent), so it works before `herald run` ever ran.
+        Fails when an event cannot be routed to any queue. Prints the count.
+
+        Options:
+          --config FILE        the config file (default: config.yaml, or $HERALD_CONFIG)
+          --routing-key KEY    the routing key, e.g. chat.message
+          --exchange NAME      another exchange than amqp.events_exchange
+          --timeout D          how long to wait for the broker to answer (default 10s)
+          -h, --help           show this help
+        """
+    }
+
+    public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
+        let file: String, routingKey: String, exchange: String?, configFile: String
+        var timeout = Duration.seconds(10)
+        do {
+            let parsed = try ParsedArguments.parse(arguments, options: ["config", "routing-key", "exchange", "timeout"], flags: [])
+            if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
+            guard let key = parsed.options["routing-key"] else { throw UsageError("--routing-key is required") }
+            guard parsed.positionals.count == 1, let input = parsed.positionals.first else {
+                throw UsageError("give exactly one event file, or - for standard input")
+            }
+            if let text = parsed.options["timeout"] {
+                guard let value = ConfigDuration(parsing: text) else {
+                    throw UsageError("--timeout: expected a duration like 5s, found '\(text)'")
+                }
+                timeout = value.duration
+            }
+            (file, routingKey, exchange) = (input, key, parsed.options["exchange"])
+            configFile = parsed.options["config"] ?? environment["HERALD_CONFIG"] ?? "config.yaml"
+        } catch {
+            console.err("herald publish: \(error)\n\n\(help)")
+            return ExitStatus.usage
+        }
+        let config: LoadedConfig
+        do { config = try ConfigLoader.load(file: configFile, environment: environment) } catch {
+            console.err(error.description)
+            return ExitStatus.failure
+        }
+        do {
+            let count = try await publish(config: config, file: file, routingKey: routingKey, exchange: exchange, timeout: timeout)
+            console.out("published \(count) event\(count == 1 ? "" : "s") to \(exchange ?? config.configuration.amqp.eventsExchange) with routing key \(routingKey)")
+            return ExitStatus.success
+        } catch {
+            console.err("herald publish: \(error)")
+            return ExitStatus.failure
+        }
+    }
+
+    private func publish(config: LoadedConfig, file: String, routingKey: String, exchange: String?, timeout: Duration) async throws -> Int {
+        let logger = Logger(label: "herald", level: .warning, format: config.configuration.log.format)
+        let connection = try AMQPConnection(configuration: try config.amqpConfiguration(connectionName: "herald publish"),
+                                            topology: config.topology, logger: logger)
+        return try await withThrowingTaskGroup(of: Int?.self) { group in
+            group.addTask {
+                try await connection.run()
+                return nil
+            }
+            group.addTask {
+                // Bounds only the wait for the broker; publishing a large file may take longer.
+                try await Task.sleep(for: timeout)
+                if connection.isConnected { return nil }
+                throw PublishTimeout(url: config.configuration.amqp.url, timeout: timeout)
+            }
+            group.addTask {
+                try await connection.waitUntilConnected()
+                return try await publishEvents(from: EventSource(argument: file), routingKey: routingKey,
+                                               connection: connection, exchange: exchange)
+            }
+            defer { connection.shutdown() }
+            while let result = try await group.next() {
+                if let count = result {
+                    group.cancelAll()
+                    connection.shutdown()
+                    return count
+                }
+            }
+            throw PublishTimeout(url: config.configuration.amqp.url, timeout: timeout)
+        }
+    }
+}
+
+/// The broker did not answer in time.
+struct PublishTimeout: Error, CustomStringConvertible {
+    let url: String
+    let timeout: Duration
+    var description: String { "no broker answered at \(ConfigSummary.redacted(url)) within \(timeout)" }
+}

@@ -1,0 +1,33 @@
+import HeraldAMQP
+import HeraldConfig
+
+extension LoadedConfig {
+    /// The broker connection the `amqp:` section describes (URL, heartbeat, TLS files).
+    public func amqpConfiguration(connectionName: String = "herald") throws(AMQPError) -> AMQPConfiguration {
+        let amqp = configuration.amqp
+        let tls = AMQPTLSOptions(caFile: amqp.caFile.map(resolve), certificateFile: amqp.certFile.map(resolve),
+                                 keyFile: amqp.keyFile.map(resolve))
+        return AMQPConfiguration(url: try AMQPURL(amqp.url), tls: tls, heartbeat: amqp.heartbeat.duration,
+                                 connectionName: connectionName)
+    }
+
+    /// The exchanges and queues Herald declares: names from `amqp:`, one delay
+    /// queue per distinct `retry.delays` entry.
+    public var topology: TopologyOptions {
+        let amqp = configuration.amqp
+        var tiers: [RetryTier] = []
+        for delay in configuration.retry.delays.map(\.duration) where !tiers.contains(where: { $0.delay == delay }) {
+            tiers.append(RetryTier(delay: delay))
+        }
+        var topology = TopologyOptions(queueType: amqp.queueType == .quorum ? .quorum : .classic, bindings: amqp.bindings,
+                                       retryTiers: tiers)
+        topology.eventsExchange = amqp.eventsExchange
+        topology.eventsQueue = amqp.queue
+        topology.retryExchange = amqp.retryExchange
+        topology.retryQueuePrefix = amqp.retryExchange
+        topology.deadLetterExchange = amqp.deadLetterExchange
+        topology.deadLetterQueue = amqp.deadLetterQueue
+        topology.resultsExchange = amqp.resultsExchange
+        return topology
+    }
+}

@@ -1,0 +1,105 @@
+import HeraldAMQP
+import HeraldCore
+import Testing
+
+@Suite("Consuming and settling deliveries (shared broker)")
+struct ConsumeAckTests {
+    @Test func publishedMessageArrivesWithItsPropertiesAndLeavesTheQueueWhenAcked() async throws {
+        let queue = TestBroker.uniqueName("ack")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            let consumer = try await connection.consume(queue: queue, prefetch: 10)
+            try await connection.publish(
+                exchange: "", routingKey: queue, headers: ["x-herald-attempt": 3, "tenant": "acme"],
+                body: #"{"id":"evt-1"}"#.bytes, mandatory: true, messageID: "evt-1")
+            let delivery = try await TestBroker.next(consumer)
+            #expect(delivery.body == #"{"id":"evt-1"}"#.bytes)
+            #expect(delivery.routingKey == queue)
+            #expect(delivery.exchange == "")
+            #expect(delivery.messageID == "evt-1")
+            #expect(delivery.contentType == "application/json")
+            #expect(delivery.properties.persistent)
+            #expect(delivery.attempt == 3)
+            #expect(delivery.headers["tenant"] == .string("acme"))
+            #expect(!delivery.redelivered)
+            #expect(delivery.tag.connection == connection.connectionsOpened)
+            try await connection.ack(delivery)
+            try await connection.cancel(consumer)
+            #expect(try await connection.messageCount(queue: queue) == 0)
+            try await connection.deleteQueue(queue)
+        }
+    }
+
+    @Test func nackWithRequeueRedeliversTheMessageFlaggedRedelivered() async throws {
+        let queue = TestBroker.uniqueName("nack")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            let consumer = try await connection.consume(queue: queue, prefetch: 1)
+            try await connection.publish(exchange: "", routingKey: queue, body: "again".bytes)
+            let first = try await TestBroker.next(consumer)
+            #expect(!first.redelivered)
+            try await connection.nack(first, requeue: true)
+            let second = try await TestBroker.next(consumer)
+            #expect(second.redelivered)
+            #expect(second.body == "again".bytes)
+            try await connection.ack(second)
+            try await connection.deleteQueue(queue)
+        }
+    }
+
+    @Test func ackWithMultipleSettlesEveryEarlierDelivery() async throws {
+        let queue = TestBroker.uniqueName("multi")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            let consumer = try await connection.consume(queue: queue, prefetch: 10)
+            for index in 0..<3 { try await connection.publish(exchange: "", routingKey: queue, body: "\(index)".bytes) }
+            var received: [AMQPDelivery] = []
+            for _ in 0..<3 { received.append(try await TestBroker.next(consumer)) }
+            try await connection.ack(received[2], multiple: true)
+            let error = try await #require(throws: AMQPError.self) { try await connection.ack(received[0]) }
+            #expect(error.code == .alreadySettled)
+            try await connection.cancel(consumer)
+            #expect(try await connection.messageCount(queue: queue) == 0)
+            try await connection.deleteQueue(queue)
+        }
+    }
+
+    @Test func secondAckOfADeliveryIsRefusedWithoutBreakingTheChannel() async throws {
+        let queue = TestBroker.uniqueName("twice")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            let consumer = try await connection.consume(queue: queue, prefetch: 10)
+            try await connection.publish(exchange: "", routingKey: queue, body: "one".bytes)
+            let first = try await TestBroker.next(consumer)
+            try await connection.ack(first)
+            let error = try await #require(throws: AMQPError.self) { try await connection.ack(first) }
+            #expect(error.code == .alreadySettled)
+            #expect(error.description.contains("already acked"))
+            // The channel is still usable: the next message arrives and is acked on the same connection.
+            try await connection.publish(exchange: "", routingKey: queue, body: "two".bytes)
+            let second = try await TestBroker.next(consumer)
+            try await connection.ack(second)
+            #expect(second.body == "two".bytes)
+            #expect(connection.connectionsOpened == 1)
+            try await connection.deleteQueue(queue)
+        }
+    }
+
+    @Test func consumingAMissingQueueFailsWith404AndSparesOtherConsumers() async throws {
+        let queue = TestBroker.uniqueName("present")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            let consumer = try await connection.consume(queue: queue, prefetch: 10)
+            let error = try await #require(throws: AMQPError.self) {
+                _ = try await connection.consume(queue: TestBroker.uniqueName("absent"), prefetch: 1)
+            }
+            #expect(error.replyCode == 404)
+            #expect(!error.isRetryable)
+            try await connection.publish(exchange: "", routingKey: queue, body: "still here".bytes)
+            let delivery = try await TestBroker.next(consumer)
+            try await connection.ack(delivery)
+            #expect(connection.connectionsOpened == 1)
+            try await connection.deleteQueue(queue)
+        }
+    }
+}

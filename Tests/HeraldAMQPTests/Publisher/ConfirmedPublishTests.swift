@@ -1,0 +1,152 @@
+import HeraldAMQP
+import HeraldCore
+import Testing
+
+@Suite("Confirmed publishing (shared broker)")
+struct ConfirmedPublishTests {
+    @Test func publishToAFullRejectPublishQueueFailsWithABrokerNack() async throws {
+        let queue = TestBroker.uniqueName("full")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false, arguments: ["x-max-length": 1, "x-overflow": "reject-publish"])
+            try await connection.publish(exchange: "", routingKey: queue, body: "fits".bytes)
+            let error = try await #require(throws: AMQPError.self) {
+                try await connection.publish(exchange: "", routingKey: queue, body: "overflows".bytes)
+            }
+            #expect(error.code == .nacked)
+            #expect(error.isRetryable)
+            #expect(error.description.contains("nacked by broker"))
+            #expect(try await connection.messageCount(queue: queue) == 1)
+            try await connection.deleteQueue(queue)
+        }
+    }
+
+    @Test func unroutableMandatoryPublishFailsAsUnroutableWithTheBrokersReply() async throws {
+        let exchange = TestBroker.uniqueName("nowhere")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareExchange(exchange, type: "topic", durable: false)
+            let error = try await #require(throws: AMQPError.self) {
+                try await connection.publish(exchange: exchange, routingKey: "no.queue", body: "lost?".bytes, mandatory: true)
+            }
+            #expect(error.code == .unroutable)
+            #expect(error.replyCode == 312)
+            #expect(error.detail == "NO_ROUTE")
+            #expect(!error.isRetryable)
+            // Without mandatory the broker confirms (and drops) it: that is what mandatory is for.
+            try await connection.publish(exchange: exchange, routingKey: "no.queue", body: "dropped".bytes)
+            try await connection.deleteExchange(exchange)
+        }
+    }
+
+    @Test func onlyTheReturnedMessageFailsAmongConcurrentMandatoryPublishes() async throws {
+        let exchange = TestBroker.uniqueName("mixed")
+        let queue = TestBroker.uniqueName("mixed")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareExchange(exchange, type: "direct", durable: false)
+            try await connection.declareQueue(queue, durable: false)
+            try await connection.bindQueue(queue, exchange: exchange, routingKey: "routed")
+            let outcomes = try await withThrowingTaskGroup(of: (Int, AMQPError.Code?).self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        let key = index % 10 == 3 ? "unrouted" : "routed"
+                        do {
+                            try await connection.publish(exchange: exchange, routingKey: key, body: "m\(index)".bytes,
+                                                         mandatory: true)
+                            return (index, nil)
+                        } catch let error as AMQPError {
+                            return (index, error.code)
+                        }
+                    }
+                }
+                var outcomes: [Int: AMQPError.Code?] = [:]
+                for try await (index, code) in group { outcomes[index] = code }
+                return outcomes
+            }
+            let failed = outcomes.filter { $0.value != nil }.keys.sorted()
+            #expect(failed == [3, 13, 23, 33])
+            #expect(failed.allSatisfy { outcomes[$0] == .some(.unroutable) })
+            #expect(try await connection.messageCount(queue: queue) == 36)
+            try await connection.deleteQueue(queue)
+            try await connection.deleteExchange(exchange)
+        }
+    }
+
+    @Test func publishToAMissingExchangeFailsWith404AndTheNextPublishWorks() async throws {
+        let queue = TestBroker.uniqueName("after404")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            let error = try await #require(throws: AMQPError.self) {
+                try await connection.publish(exchange: TestBroker.uniqueName("missing"), routingKey: "k", body: "x".bytes)
+            }
+            #expect(error.code == .channelClosed)
+            #expect(error.replyCode == 404)
+            #expect(error.detail.contains("NOT_FOUND"))
+            #expect(!error.isRetryable)
+            try await connection.publish(exchange: "", routingKey: queue, body: "works".bytes, mandatory: true)
+            #expect(try await connection.messageCount(queue: queue) == 1)
+            #expect(connection.connectionsOpened == 1)
+            try await connection.deleteQueue(queue)
+        }
+    }
+
+    @Test func aMissingExchangeFailsOnlyItsOwnPublishPermanentlyAmongConcurrentOnes() async throws {
+        let queue = TestBroker.uniqueName("bystander")
+        let missing = TestBroker.uniqueName("missing")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            let outcomes = try await withThrowingTaskGroup(of: (String, AMQPError?).self) { group in
+                for index in 0..<50 {
+                    group.addTask {
+                        let exchange = index == 25 ? missing : ""
+                        do {
+                            try await connection.publish(exchange: exchange, routingKey: queue, body: "\(index)".bytes)
+                            return (exchange, nil)
+                        } catch let error as AMQPError {
+                            return (exchange, error)
+                        }
+                    }
+                }
+                var outcomes: [(String, AMQPError?)] = []
+                for try await outcome in group { outcomes.append(outcome) }
+                return outcomes
+            }
+            let culprit = try #require(outcomes.first { $0.0 == missing }?.1)
+            #expect(culprit.replyCode == 404)
+            #expect(!culprit.isRetryable)
+            let bystanders = outcomes.filter { $0.0 == "" }.compactMap(\.1)
+            #expect(bystanders.allSatisfy { $0.isRetryable }, "\(bystanders)")
+            try await connection.deleteQueue(queue)
+        }
+    }
+
+    @Test func aThousandConcurrentPublishesAreAllConfirmed() async throws {
+        let queue = TestBroker.uniqueName("window")
+        var configuration = try TestBroker.configuration()
+        configuration.confirmWindow = 200
+        try await TestBroker.withConnection(configuration) { connection in
+            try await connection.declareQueue(queue, durable: false)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<1000 {
+                    group.addTask {
+                        try await connection.publish(exchange: "", routingKey: queue, body: "\(index)".bytes, mandatory: true)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await connection.messageCount(queue: queue) == 1000)
+            try await connection.deleteQueue(queue)
+        }
+    }
+
+    @Test func idleConnectionSurvivesOneSecondHeartbeats() async throws {
+        let queue = TestBroker.uniqueName("idle")
+        try await TestBroker.withConnection(try TestBroker.configuration(heartbeat: .seconds(1))) { connection in
+            try await connection.declareQueue(queue, durable: false)
+            // The broker closes a connection that misses two heartbeats (2 s here).
+            try await Task.sleep(for: .milliseconds(3500))
+            try await connection.publish(exchange: "", routingKey: queue, body: "alive".bytes, mandatory: true)
+            #expect(connection.connectionsOpened == 1)
+            #expect(connection.isConnected)
+            try await connection.deleteQueue(queue)
+        }
+    }
+}

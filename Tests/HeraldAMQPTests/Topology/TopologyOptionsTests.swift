@@ -1,0 +1,55 @@
+@testable import HeraldAMQP
+import Testing
+
+@Suite("Topology options and retry routing (no sockets)")
+struct TopologyOptionsTests {
+    @Test func defaultsAreDesignMdNames() {
+        let topology = TopologyOptions()
+        #expect(topology.exchanges == ["herald.events", "herald.retry", "herald.dead", "herald.results"])
+        #expect(topology.queues == ["herald.events", "herald.dead", "herald.retry.5s", "herald.retry.30s",
+                                    "herald.retry.2m", "herald.retry.10m"])
+        #expect(topology.queueType == .quorum)
+        #expect(topology.bindings == ["#"])
+    }
+
+    @Test func quorumQueuesDeadLetterAtLeastOnceAndDelayQueuesReturnToTheEventsExchange() {
+        var topology = TopologyOptions(deliveryLimit: 20)
+        #expect(topology.eventsQueueArguments == [
+            "x-queue-type": "quorum", "x-dead-letter-exchange": "herald.dead", "x-dead-letter-strategy": "at-least-once",
+            "x-overflow": "reject-publish", "x-delivery-limit": 20,
+        ])
+        let tier = topology.retryTiers[0]
+        #expect(topology.retryQueueArguments(for: tier) == [
+            "x-queue-type": "quorum", "x-message-ttl": 5000, "x-dead-letter-exchange": "herald.events",
+            "x-dead-letter-strategy": "at-least-once", "x-overflow": "reject-publish",
+        ])
+        #expect(topology.retryQueueArguments(for: tier)["x-dead-letter-routing-key"] == nil)
+        topology.queueType = .classic
+        #expect(topology.eventsQueueArguments == ["x-queue-type": "classic", "x-dead-letter-exchange": "herald.dead"])
+    }
+
+    @Test func tierNamesFollowTheirDelays() {
+        #expect([5, 30, 120, 600, 3600].map { RetryTier(delay: .seconds($0)).name } == ["5s", "30s", "2m", "10m", "1h"])
+        #expect(RetryTier(delay: .milliseconds(1500)).name == "1500ms")
+        #expect(RetryTier(delay: .seconds(120)).milliseconds == 120_000)
+    }
+
+    @Test func retryMessageKeepsTheRoutingKeyAndDropsTheBrokersDeathHistory() {
+        let topology = TopologyOptions()
+        let delivery = AMQPDelivery(
+            body: Array("{}".utf8), exchange: "herald.events", routingKey: "chat.msg", redelivered: false,
+            tag: DeliveryTag(value: 1, connection: 1), consumerTag: "c",
+            properties: AMQPProperties(contentType: "application/json",
+                                       headers: ["x-death": .array([]), "x-first-death-queue": "q", "tenant": "acme"],
+                                       messageID: "evt-1"))
+        let retry = RetryRouting.retryMessage(for: delivery, tier: topology.retryTiers[1], attempt: 2, topology: topology)
+        #expect(retry.exchange == "herald.retry")
+        #expect(retry.routingKey == "chat.msg")
+        #expect(retry.properties.headers == ["tenant": "acme", "x-herald-attempt": 2, "herald-retry-tier": "30s"])
+        #expect(retry.properties.persistent)
+        #expect(retry.properties.messageID == "evt-1")
+        let dead = RetryRouting.deadLetterMessage(for: delivery, error: "no targets", topology: topology)
+        #expect(dead.exchange == "herald.dead")
+        #expect(dead.properties.headers["x-herald-error"] == "no targets")
+    }
+}

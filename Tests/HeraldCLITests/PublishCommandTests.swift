@@ -1,0 +1,88 @@
+import Foundation
+import HeraldCLI
+import Testing
+
+/// `herald publish` against the real broker the test command starts, with
+/// names unique to each test so parallel tests never share a queue.
+@Suite struct PublishCommandTests {
+    func config(prefix: String, url: String = "amqp://guest:guest@127.0.0.1:5672/%2f") throws -> String {
+        let dir = NSTemporaryDirectory() + "herald-publish-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try """
+            amqp:
+              url: \(url)
+              queue_type: classic
+              queue: \(prefix).events
+              events_exchange: \(prefix).events
+              retry_exchange: \(prefix).retry
+              dead_letter_exchange: \(prefix).dead
+              dead_letter_queue: \(prefix).dead
+              results_exchange: \(prefix).results
+            apps:
+              chat:
+                fcm:
+                  project_id: p
+                  service_account_json: '{"type": "service_account", "client_email": "a@b", "private_key": "-----BEGIN PRIVATE KEY-----\\nAA\\n-----END PRIVATE KEY-----\\n", "private_key_id": "k", "token_uri": "https://127.0.0.1/token"}'
+            """.write(toFile: dir + "/config.yaml", atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    func herald(_ arguments: [String]) async -> (Int32, CapturedConsole) {
+        let console = CapturedConsole()
+        return (await HeraldCommandLine().run(arguments, environment: [:], console: console), console)
+    }
+
+    @Test func publishesJSONLinesAndDeclaresTheTopology() async throws {
+        let prefix = "test-publish-\(UInt32.random(in: 0...UInt32.max))"
+        let dir = try config(prefix: prefix)
+        try "{\"app\": \"chat\", \"provider\": \"fcm\", \"token\": \"a\"}\n{\"app\": \"chat\", \"provider\": \"fcm\", \"token\": \"b\"}\n"
+            .write(toFile: dir + "/events.jsonl", atomically: true, encoding: .utf8)
+        let (status, console) = await herald(["publish", "--config", dir + "/config.yaml", "--routing-key", "chat.message", dir + "/events.jsonl"])
+        #expect(console.stderr == "")
+        #expect(status == 0)
+        #expect(console.stdout == "published 2 events to \(prefix).events with routing key chat.message")
+        let queued = try rabbitmqctl(["list_queues", "name", "messages_ready"])
+        #expect(queued.contains("\(prefix).events\t2"), "\(queued)")
+        _ = try? rabbitmqctl(["delete_queue", "\(prefix).events"])
+        _ = try? rabbitmqctl(["delete_queue", "\(prefix).dead"])
+        for tier in ["5s", "30s", "2m", "10m"] { _ = try? rabbitmqctl(["delete_queue", "\(prefix).retry.\(tier)"]) }
+    }
+
+    @Test func invalidInputIsRefusedBeforeAnythingIsPublished() async throws {
+        let dir = try config(prefix: "test-publish-invalid")
+        try "{\"app\": \"chat\"}\nnot json\n".write(toFile: dir + "/events.jsonl", atomically: true, encoding: .utf8)
+        let (status, console) = await herald(["publish", "--config", dir + "/config.yaml", "--routing-key", "k", dir + "/events.jsonl"])
+        #expect(status == 1)
+        #expect(console.stderr.hasPrefix("herald publish: \(dir)/events.jsonl:2: "), "\(console.stderr)")
+    }
+
+    @Test func anUnreachableBrokerFailsAfterTheTimeout() async throws {
+        let dir = try config(prefix: "test-publish-down", url: "amqp://guest:secret@127.0.0.1:1/%2f")
+        try "{}".write(toFile: dir + "/e.json", atomically: true, encoding: .utf8)
+        let (status, console) = await herald(["publish", "--config", dir + "/config.yaml", "--routing-key", "k", "--timeout", "1s", dir + "/e.json"])
+        #expect(status == 1)
+        #expect(console.stderr.hasSuffix("herald publish: no broker answered at amqp://guest:***@127.0.0.1:1/%2f within 1.0 seconds"), "\(console.stderr)")
+        #expect(!console.stderr.contains("secret"))
+    }
+
+    @Test func routingKeyIsRequired() async {
+        let (status, console) = await herald(["publish", "e.json"])
+        #expect(status == 64)
+        #expect(console.stderr.hasPrefix("herald publish: --routing-key is required"))
+    }
+
+    /// Runs `scripts/rabbitmq ctl ...` (the test broker's own rabbitmqctl).
+    func rabbitmqctl(_ arguments: [String]) throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = root.appendingPathComponent("scripts/rabbitmq")
+        process.arguments = ["ctl", "-q"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
