@@ -8,7 +8,7 @@ public struct HeraldCommandLine: Sendable {
         self.commands = commands
     }
 
-    public static let standardCommands: [any Command] = [CheckCommand(), PublishCommand(), SendCommand(), SimulateCommand(), VersionCommand()]
+    public static let standardCommands: [any Command] = [CheckCommand(), PublishCommand(), RunCommand(), SendCommand(), SimulateCommand(), VersionCommand()]
 
     public var overview: String {
         let width = commands.map(\.name.count).max() ?? 0

@@ -3,11 +3,12 @@ import CHeraldShim
 import CNGHTTP2
 import CRabbitMQ
 import CYAML
+import HeraldService
 
 /// `herald version`: Herald's version and the versions of the C libraries it
 /// runs on, the first thing to paste into a bug report.
 public struct VersionCommand: Command {
-    public static let version = "0.1.0"
+    public static let version = HeraldVersion.current
 
     public init() {}
 

@@ -11,8 +11,14 @@ public struct Configuration: Sendable, Equatable, Decodable {
     public var outcomes: OutcomeSettings
     public var http: HTTPSettings
     public var log: LogSettings
+    /// On SIGTERM: how long events in flight may take to finish before Herald
+    /// exits and leaves the rest to redelivery. Keep the orchestrator's grace period above it.
+    public var shutdownDeadline: ConfigDuration
 
-    enum CodingKeys: String, CodingKey { case amqp, apps, routes, retry, outcomes, http, log }
+    enum CodingKeys: String, CodingKey {
+        case amqp, apps, routes, retry, outcomes, http, log
+        case shutdownDeadline = "shutdown_deadline"
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -23,5 +29,6 @@ public struct Configuration: Sendable, Equatable, Decodable {
         outcomes = try c.decodeIfPresent(OutcomeSettings.self, forKey: .outcomes) ?? OutcomeSettings()
         http = try c.decodeIfPresent(HTTPSettings.self, forKey: .http) ?? HTTPSettings()
         log = try c.decodeIfPresent(LogSettings.self, forKey: .log) ?? LogSettings()
+        shutdownDeadline = try c.decodeIfPresent(ConfigDuration.self, forKey: .shutdownDeadline) ?? .seconds(25)
     }
 }

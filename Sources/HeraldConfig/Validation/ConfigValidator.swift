@@ -27,6 +27,10 @@ public struct ConfigValidator: Sendable {
             issues.append(.init(.error, at: .root.key("http").key("listen"),
                                 "expected host:port with a port from 1 to 65535, found '\(config.http.listen)'"))
         }
+        if config.shutdownDeadline.milliseconds < 100 {
+            issues.append(.init(.error, at: .root.key("shutdown_deadline"),
+                                "expected at least 100ms, found \(config.shutdownDeadline) (events in flight need time to finish)"))
+        }
         return (issues, router)
     }
 

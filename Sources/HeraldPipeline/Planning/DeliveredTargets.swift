@@ -2,8 +2,9 @@ import HeraldCore
 import Synchronization
 
 /// Remembers, for a bounded number of recent events, which targets this
-/// instance already delivered, so a redelivered event (the broker lost our ack,
-/// or we crashed after publishing outcomes) does not notify a device twice.
+/// instance already handled — delivered, refused or scheduled for retry, with
+/// their outcomes confirmed — so a redelivered event (the broker lost our ack)
+/// does not notify a device twice nor schedule a second retry.
 ///
 /// In memory and per instance: a redelivery to another instance can still
 /// duplicate (at-least-once, see docs/pipeline.md).

@@ -1,0 +1,175 @@
+import Glibc
+import HeraldAMQP
+import HeraldConfig
+import HeraldCore
+import HeraldObservability
+import HeraldPipeline
+import Synchronization
+
+/// `herald run`: consumes the events queue and turns every event into
+/// confirmed outcomes, retries and dead letters, until asked to stop.
+///
+/// Lifecycle: `run()` starts the providers' HTTP/2 clients, the AMQP
+/// connection (which retries with back-off while the broker is down; `/readyz`
+/// says so), the metrics endpoint and the consumer. `shutdown()` stops
+/// consuming, lets the events in flight finish for at most
+/// `shutdown_deadline`, acks what finished and leaves the rest to the broker's
+/// redelivery; then `run()` returns.
+public final class DeliveryService: Sendable {
+    public let config: LoadedConfig
+    public let metrics: HeraldMetrics
+    public let health: HealthState
+    private let logger: Logger
+    private let clock: @Sendable () -> Timestamp
+    private let stop = ShutdownSignal()
+    private let boundPort = Mutex<Int?>(nil)
+
+    public init(config: LoadedConfig, logger: Logger, metrics: HeraldMetrics? = nil,
+                clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }) {
+        self.config = config
+        self.logger = logger
+        self.metrics = metrics ?? HeraldMetrics(version: HeraldVersion.current)
+        self.health = HealthState()
+        self.clock = clock
+    }
+
+    /// Asks `run()` to stop consuming and drain; safe from any thread, idempotent.
+    public func shutdown() { stop.trigger() }
+
+    /// The port `/metrics` listens on, once `run()` has started it (useful with port 0).
+    public var metricsPort: Int? { boundPort.withLock { $0 } }
+
+    public func run() async throws {
+        let settings = config.configuration
+        health.set("amqp_connected", false)
+        health.set("consumer_active", false)
+        var server: ObservabilityServer?
+        if let (host, port) = settings.http.hostAndPort {
+            let started = try ObservabilityServer(host: host, port: port, metrics: metrics.registry, health: health)
+            boundPort.withLock { $0 = started.port }
+            server = started
+        }
+        defer { server?.close() }
+
+        let providers = ProviderSet.make(config: config, logger: logger)
+        let connection = try AMQPConnection(configuration: try config.amqpConfiguration(), topology: config.topology,
+                                            logger: logger.child("amqp"))
+        let processor = EventProcessor(
+            planner: EventPlanner(config: config), providers: providers, retryPolicy: RetryPolicy(settings: settings.retry),
+            publishStatuses: Set(settings.outcomes.publish.compactMap(Outcome.Status.init(rawValue:))),
+            topology: config.topology, connection: connection, delivered: DeliveredTargets(), metrics: metrics,
+            logger: logger, clock: clock, newID: { "herald-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) })
+        logger.notice("herald starting", ["queue": .string(settings.amqp.queue), "prefetch": .int(settings.amqp.prefetch),
+                                          "apps": .int(settings.apps.count)])
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await providers.run() }
+            group.addTask { try await connection.run() }
+            group.addTask { await self.watchConnection(connection) }
+            group.addTask {
+                try await self.consume(connection: connection, processor: processor)
+                // Consuming is over: stop the rest.
+                connection.shutdown()
+                providers.shutdown()
+            }
+            do {
+                while let _ = try await group.next() {}
+            } catch {
+                stop.trigger()
+                connection.shutdown()
+                providers.shutdown()
+                group.cancelAll()
+                throw error
+            }
+        }
+        logger.notice("herald stopped")
+    }
+
+    /// Keeps `/readyz` and the connection gauges current until shutdown.
+    private func watchConnection(_ connection: AMQPConnection) async {
+        while !stop.isTriggered {
+            let connected = connection.isConnected
+            health.set("amqp_connected", connected)
+            metrics.amqpConnected.labels().set(connected)
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+        health.set("consumer_active", false)
+        metrics.consumerActive.labels().set(false)
+    }
+
+    private func consume(connection: AMQPConnection, processor: EventProcessor) async throws {
+        let settings = config.configuration
+        // Wait for the broker, or for a shutdown while it is still away (polled:
+        // the connection's own wait cannot be cancelled).
+        while !connection.isConnected {
+            if stop.isTriggered { return }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        guard !stop.isTriggered else { return }
+        let consumer = try await connection.consume(queue: settings.amqp.queue, prefetch: UInt16(clamping: settings.amqp.prefetch))
+        health.set("consumer_active", true)
+        metrics.consumerActive.labels().set(true)
+        logger.notice("consuming", ["queue": .string(settings.amqp.queue)])
+
+        let inflight = metrics.inflightEvents.labels()
+        await withTaskGroup(of: Void.self) { work in
+            work.addTask {
+                await self.stop.wait()
+                // No new deliveries; those already received are finished below.
+                try? await connection.cancel(consumer)
+            }
+            do {
+                for try await delivery in consumer.deliveries {
+                    inflight.increment()
+                    let started = ContinuousClock.now
+                    work.addTask {
+                        defer { inflight.decrement() }
+                        let verdict = await processor.process(delivery)
+                        await self.settle(delivery, verdict, connection: connection)
+                        self.metrics.eventDuration.labels().observe(ContinuousClock.now - started)
+                    }
+                }
+            } catch {
+                logger.warning("consumer stopped", ["error": .string("\(error)")])
+            }
+            stop.trigger()
+            health.set("consumer_active", false)
+            metrics.consumerActive.labels().set(false)
+            await drain(&work, connection: connection)
+        }
+    }
+
+    /// Waits for events in flight, at most `shutdown_deadline`; what is not done
+    /// by then is left unacked, so the broker redelivers it.
+    private func drain(_ work: inout TaskGroup<Void>, connection: AMQPConnection) async {
+        let deadline = config.configuration.shutdownDeadline.duration
+        let remaining = metrics.inflightEvents.labels().current
+        if remaining > 0 {
+            logger.notice("draining events in flight", ["events": .int(remaining), "deadline": .string("\(deadline)")])
+        }
+        let timer = Task { [logger] in
+            try await Task.sleep(for: deadline)
+            logger.warning("shutdown deadline passed: unfinished events are left to redelivery")
+            connection.shutdown()
+        }
+        while await work.next() != nil {}
+        timer.cancel()
+    }
+
+    private func settle(_ delivery: AMQPDelivery, _ verdict: EventProcessor.Verdict, connection: AMQPConnection) async {
+        do {
+            switch verdict {
+            case .ack: try await connection.ack(delivery)
+            case .requeue: try await connection.nack(delivery, requeue: true)
+            }
+        } catch {
+            // A delivery from a connection that has since died: the broker redelivers it.
+            logger.debug("settling a delivery failed", ["error": .string("\(error)")])
+        }
+    }
+}
+
+/// Herald's version, as `herald version` and `herald_build_info` report it.
+public enum HeraldVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,192 @@
+import HeraldAMQP
+import HeraldCore
+import HeraldObservability
+import HeraldPipeline
+
+/// Carries one event from the queue to its outcomes: plan it, deliver each
+/// target through its app's provider, then publish — and have the broker
+/// confirm — every outcome, the retry message and the dead letter, and only
+/// then say the delivery may be acked.
+///
+/// - Important: Nothing is lost. If any publish fails, the answer is
+///   `.requeue`: the broker redelivers the event, and targets this instance
+///   already delivered are not sent again (`DeliveredTargets`).
+struct EventProcessor: Sendable {
+    /// What to do with the AMQP delivery once processing is over.
+    enum Verdict: Sendable, Equatable {
+        case ack
+        case requeue(reason: String)
+    }
+
+    let planner: EventPlanner
+    let providers: ProviderSet
+    let retryPolicy: RetryPolicy
+    let publishStatuses: Set<Outcome.Status>
+    let topology: TopologyOptions
+    let connection: AMQPConnection
+    let delivered: DeliveredTargets
+    let metrics: HeraldMetrics
+    let logger: Logger
+    let clock: @Sendable () -> Timestamp
+    let newID: @Sendable () -> String
+
+    func process(_ delivery: AMQPDelivery) async -> Verdict {
+        let incoming = IncomingEvent(
+            body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
+            messageID: delivery.messageID, redelivered: delivery.redelivered)
+        metrics.eventsConsumed.labels(Self.routingKeyClass(delivery.routingKey)).increment()
+        let plan = planner.plan(incoming, now: clock(), newID: newID)
+        var work = DeliveryWork(plan: plan)
+
+        let sends = plan.sends.filter { send in
+            !(incoming.redelivered && delivered.contains(eventID: send.event.id, target: send.target))
+        }
+        if sends.count < plan.sends.count {
+            logger.info("redelivered event: skipping targets already handled",
+                        ["event_id": .string(plan.event?.id ?? ""), "skipped": .int(plan.sends.count - sends.count)])
+        }
+        await withTaskGroup(of: (EventPlan.Send, SendAnswer).self) { group in
+            for send in sends {
+                group.addTask { (send, await deliver(send, attempt: plan.attempt)) }
+            }
+            for await (send, answer) in group {
+                work.record(answer, for: send, attempt: plan.attempt, policy: retryPolicy, at: clock())
+            }
+        }
+
+        do {
+            try await publish(work, delivery: delivery)
+        } catch {
+            logger.warning("event not settled: publishing its outcomes failed; the broker will redeliver it",
+                           ["event_id": .string(plan.event?.id ?? incoming.messageID ?? ""), "error": .string("\(error)")])
+            return .requeue(reason: "\(error)")
+        }
+        for target in work.handledTargets {
+            delivered.remember(eventID: plan.event?.id ?? "", target: target)
+        }
+        record(work)
+        return .ack
+    }
+
+    /// The provider's answer for one send, before it becomes an outcome.
+    enum SendAnswer: Sendable {
+        case unavailable(String)
+        case rejected(DeliveryRejection)
+        case result(DeliveryResult)
+        case failure(DeliveryFailure)
+    }
+
+    private func deliver(_ send: EventPlan.Send, attempt: Int) async -> SendAnswer {
+        guard let provider = providers.provider(app: send.app, send.target.provider) else {
+            let reason = providers.unavailable[ProviderSet.Key(app: send.app, provider: send.target.provider)]
+                ?? "app '\(send.app)' has no \(send.target.provider) provider"
+            return .unavailable(reason)
+        }
+        do {
+            try provider.validate(send.event, for: send.target)
+        } catch {
+            return .rejected(error)
+        }
+        let inflight = metrics.inflightRequests.labels(send.target.provider.rawValue)
+        inflight.increment()
+        defer { inflight.decrement() }
+        do {
+            let result = try await provider.deliver(send.event, to: send.target, attempt: attempt)
+            if let latency = result.latency { metrics.providerRequestDuration.labels(send.target.provider.rawValue).observe(latency) }
+            return .result(result)
+        } catch {
+            if let latency = error.latency { metrics.providerRequestDuration.labels(send.target.provider.rawValue).observe(latency) }
+            return .failure(error)
+        }
+    }
+
+    /// Publishes outcomes, retries and dead letters concurrently; returns once all are confirmed.
+    private func publish(_ work: DeliveryWork, delivery: AMQPDelivery) async throws {
+        var messages: [AMQPMessage] = []
+        for outcome in work.outcomes where publishStatuses.contains(outcome.status) {
+            var properties = AMQPProperties()
+            properties.contentType = "application/json"
+            properties.persistent = true
+            properties.messageID = outcome.eventID
+            messages.append(AMQPMessage(exchange: topology.resultsExchange, routingKey: outcome.routingKey,
+                                        body: outcome.encoded, properties: properties))
+        }
+        let eventID = work.plan.event?.id ?? delivery.messageID ?? ""
+        let receivedAt = Int64(work.plan.receivedAt.millisecondsSinceEpoch)
+        for (delay, targets) in work.retries.sorted(by: { $0.key < $1.key }) {
+            guard let tier = topology.retryTiers.first(where: { $0.delay == delay }) ?? topology.retryTiers.last,
+                  let body = RetryBody.make(original: delivery.body, eventID: eventID, targets: targets)
+            else { continue }
+            let attempt = work.plan.attempt + 1
+            var message = RetryRouting.retryMessage(for: delivery, tier: tier, attempt: attempt, topology: topology)
+            message.body = body
+            message.properties.messageID = eventID
+            message.properties.headers[HeraldHeader.receivedAt] = .int(receivedAt)
+            messages.append(message)
+        }
+        if let reason = work.plan.deadLetterReason {
+            messages.append(RetryRouting.deadLetterMessage(for: delivery, error: reason, topology: topology))
+        }
+        if !work.exhausted.isEmpty,
+           let body = RetryBody.make(original: delivery.body, eventID: eventID, targets: work.exhausted.map(\.target)) {
+            let reasons = work.exhausted.map { "\($0.target.provider) \($0.target.address.field): \($0.reason)" }
+            var message = RetryRouting.deadLetterMessage(
+                for: delivery, error: "retries exhausted after \(work.plan.attempt) attempts: " + reasons.joined(separator: "; "),
+                topology: topology)
+            message.body = body
+            messages.append(message)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for message in messages {
+                group.addTask { try await connection.publish(message) }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private func record(_ work: DeliveryWork) {
+        for outcome in work.outcomes {
+            let provider = outcome.provider?.rawValue ?? "unknown"
+            let app = outcome.app ?? "unknown"
+            metrics.notifications.labels(provider, app, outcome.status.rawValue).increment()
+            if publishStatuses.contains(outcome.status) { metrics.outcomesPublished.labels(outcome.status.rawValue).increment() }
+            if outcome.status == .retrying { metrics.retries.labels(provider, app).increment() }
+            switch outcome.status {
+            case .failed, .invalidToken, .rejected, .retrying:
+                logger.warning("notification not delivered", [
+                    "event_id": .string(outcome.eventID), "app": .string(app), "provider": .string(provider),
+                    "token": .token(outcome.address?.value ?? ""), "status": .string(outcome.status.rawValue),
+                    "reason": .string(outcome.reason ?? ""), "attempt": .int(outcome.attempt),
+                ])
+            case .delivered, .expired, .dropped:
+                break
+            }
+        }
+        if work.plan.deadLetterReason != nil { metrics.deadLettered.labels("rejected").increment() }
+        if !work.exhausted.isEmpty { metrics.deadLettered.labels("retries_exhausted").increment() }
+    }
+
+    /// The first word of a routing key (`chat` of `chat.message`): a bounded label for metrics.
+    static func routingKeyClass(_ key: String) -> String {
+        let first = key.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+        return first.isEmpty ? "(empty)" : String(first.prefix(32))
+    }
+}
+
+extension AMQPTable {
+    /// Header values as strings, for routing rules and Herald's own headers.
+    var stringValues: [String: String] {
+        var out: [String: String] = [:]
+        for (key, value) in self {
+            switch value {
+            case .string(let s): out[key] = s
+            case .int(let i): out[key] = String(i)
+            case .bool(let b): out[key] = b ? "true" : "false"
+            case .double(let d): out[key] = String(d)
+            case .bytes(let b): out[key] = String(decoding: b, as: UTF8.self)
+            default: break
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,47 @@
+import Synchronization
+
+/// A one-way switch many tasks can wait on: "stop taking new work".
+/// Waiting honours cancellation, so a waiter can race other work in a task group.
+final class ShutdownSignal: Sendable {
+    private struct State {
+        var triggered = false
+        var nextID = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    var isTriggered: Bool { state.withLock { $0.triggered } }
+
+    func trigger() {
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            guard !s.triggered else { return [] }
+            s.triggered = true
+            defer { s.waiters = [:] }
+            return Array(s.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once `trigger()` has been called (at once if it already was),
+    /// or when the calling task is cancelled.
+    func wait() async {
+        let id = state.withLock { s -> Int in
+            s.nextID += 1
+            return s.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { s -> Bool in
+                    if s.triggered || Task.isCancelled { return true }
+                    s.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.resume()
+        }
+    }
+}
