@@ -102,6 +102,12 @@ let package = Package(
         .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore"]),
         .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore"]),
+        .testTarget(
+            name: "HeraldServiceTests",
+            dependencies: [
+                "HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport",
+                "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability",
+            ]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig"]),
     ],
     swiftLanguageModes: [.v6]

@@ -186,7 +186,7 @@ import Testing
             "DIR/config.yaml:11:23: retry.max_attempts: expected a number from 1 to 100, found 0",
             "DIR/config.yaml:11:35: retry.delays[0]: a retry delay must be at least 100ms, found 50ms",
             "DIR/config.yaml:12:22: outcomes.publish[0]: unknown outcome status 'deliverd' (did you mean 'delivered'?) (expected one of: delivered, invalid_token, failed, retrying, expired, dropped, rejected)",
-            "DIR/config.yaml:13:16: http.listen: expected host:port with a port from 1 to 65535, found 'localhost'",
+            "DIR/config.yaml:13:16: http.listen: expected host:port with a port from 0 (any free port) to 65535, found 'localhost'",
             "DIR/config.yaml:12:21: outcomes.publish: warning: invalid_token outcomes are not published, so upstream never learns which tokens are dead",
         ])
     }

@@ -12,11 +12,12 @@ public struct HTTPSettings: Sendable, Equatable, Decodable {
         listen = try c.decodeIfPresent(String.self, forKey: .listen) ?? HTTPSettings().listen
     }
 
-    /// The host and port of `listen`, or nil when it is not `host:port` with a port in 1...65535.
+    /// The host and port of `listen`, or nil when it is not `host:port` with a port in 0...65535
+    /// (0: any free port, for tests and several instances on one host).
     public var hostAndPort: (host: String, port: Int)? {
         guard let colon = listen.lastIndex(of: ":") else { return nil }
         var host = String(listen[..<colon])
-        guard let port = Int(listen[listen.index(after: colon)...]), (1...65535).contains(port), !host.isEmpty else {
+        guard let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port), !host.isEmpty else {
             return nil
         }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

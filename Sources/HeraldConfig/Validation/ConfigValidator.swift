@@ -25,7 +25,7 @@ public struct ConfigValidator: Sendable {
         validateOutcomes(config.outcomes, at: .root.key("outcomes"), into: &issues)
         if config.http.hostAndPort == nil {
             issues.append(.init(.error, at: .root.key("http").key("listen"),
-                                "expected host:port with a port from 1 to 65535, found '\(config.http.listen)'"))
+                                "expected host:port with a port from 0 (any free port) to 65535, found '\(config.http.listen)'"))
         }
         if config.shutdownDeadline.milliseconds < 100 {
             issues.append(.init(.error, at: .root.key("shutdown_deadline"),

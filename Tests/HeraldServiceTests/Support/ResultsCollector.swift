@@ -1,0 +1,70 @@
+import HeraldAMQP
+import HeraldCore
+import Synchronization
+
+/// Reads everything published to a results exchange (and, optionally, a
+/// dead-letter queue) through our own AMQP client, for assertions.
+final class ResultsCollector: Sendable {
+    let connection: AMQPConnection
+    private let outcomes = Mutex<[(routingKey: String, outcome: Outcome)]>([])
+    private let deadLetters = Mutex<[AMQPDelivery]>([])
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    let queue: String
+
+    init(prefix: String) async throws {
+        connection = try AMQPConnection(configuration: try AMQPConfiguration(url: "amqp://guest:guest@127.0.0.1:5672/%2f"),
+                                        logger: Logger(label: "test-results", level: .error))
+        queue = "\(prefix).results.all"
+        let runner = Task { [connection] in try? await connection.run() }
+        tasks.withLock { $0.append(Task { await runner.value }) }
+        try await connection.waitUntilConnected()
+        try await connection.declareExchange("\(prefix).results", type: "topic")
+        try await connection.declareQueue(queue, durable: false)
+        try await connection.bindQueue(queue, exchange: "\(prefix).results", routingKey: "#")
+        let consumer = try await connection.consume(queue: queue, prefetch: 500)
+        let reader = Task { [self] in
+            do {
+                for try await delivery in consumer.deliveries {
+                    if let outcome = try? Outcome.decode(delivery.body) {
+                        self.outcomes.withLock { $0.append((delivery.routingKey, outcome)) }
+                    }
+                    try? await self.connection.ack(delivery)
+                }
+            } catch {}
+        }
+        tasks.withLock { $0.append(reader) }
+    }
+
+    /// Also collects the dead-letter queue `queue` (declared by Herald's topology).
+    func watchDeadLetters(queue: String) async throws {
+        let consumer = try await connection.consume(queue: queue, prefetch: 100)
+        let reader = Task { [self] in
+            do {
+                for try await delivery in consumer.deliveries {
+                    self.deadLetters.withLock { $0.append(delivery) }
+                    try? await self.connection.ack(delivery)
+                }
+            } catch {}
+        }
+        tasks.withLock { $0.append(reader) }
+    }
+
+    var all: [(routingKey: String, outcome: Outcome)] { outcomes.withLock { $0 } }
+    var dead: [AMQPDelivery] { deadLetters.withLock { $0 } }
+
+    /// Waits (up to `timeout`) until `condition` holds over the outcomes received.
+    func wait(timeout: Duration = .seconds(20), until condition: ([(routingKey: String, outcome: Outcome)]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(all) { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return condition(all)
+    }
+
+    func close(deleting queues: [String] = []) async {
+        for name in queues + [queue] { try? await connection.deleteQueue(name) }
+        connection.shutdown()
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+    }
+}

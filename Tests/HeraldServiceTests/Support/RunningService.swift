@@ -1,0 +1,49 @@
+import HeraldAMQP
+import HeraldConfig
+import HeraldCore
+import HeraldService
+
+/// `DeliveryService` running in-process for a test, with a publisher to feed it.
+final class RunningService: Sendable {
+    let service: DeliveryService
+    let config: LoadedConfig
+    private let task: Task<Void, any Error>
+
+    init(_ config: LoadedConfig) {
+        self.config = config
+        service = DeliveryService(config: config, logger: Logger(label: "herald-test", level: .error))
+        let service = service
+        task = Task { try await service.run() }
+    }
+
+    /// Waits for the consumer to be active (the topology exists).
+    func waitUntilConsuming(timeout: Duration = .seconds(20)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if service.health.isReady { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    /// Graceful shutdown; returns once `run()` has returned.
+    func stop() async throws {
+        service.shutdown()
+        try await task.value
+    }
+}
+
+/// Publishes raw bodies to a test's events exchange (anything: not only valid events).
+struct TestPublisher: Sendable {
+    let connection: AMQPConnection
+    let exchange: String
+
+    func publish(_ body: String, routingKey: String = "chat.message", messageID: String? = nil) async throws {
+        try await publish(Array(body.utf8), routingKey: routingKey, messageID: messageID)
+    }
+
+    func publish(_ body: [UInt8], routingKey: String = "chat.message", messageID: String? = nil) async throws {
+        try await connection.publish(exchange: exchange, routingKey: routingKey, body: body, persistent: true,
+                                     mandatory: true, messageID: messageID)
+    }
+}

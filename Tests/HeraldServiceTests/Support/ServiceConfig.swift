@@ -1,0 +1,59 @@
+import Foundation
+import HeraldConfig
+
+/// A Herald config for one test: names unique to the test (so tests share the
+/// broker without sharing queues), pointing at a `SimulatorHarness`.
+struct ServiceConfig {
+    let prefix: String
+    let file: String
+
+    init(simulator: SimulatorHarness, queueType: String = "classic", prefetch: Int = 64, maxAttempts: Int = 3,
+         delays: String = "[200ms]", publish: String = "[delivered, invalid_token, failed, retrying, expired, dropped, rejected]",
+         shutdownDeadline: String = "10s", routes: String = "") throws {
+        prefix = "test-\(UInt32.random(in: 0...UInt32.max))"
+        file = simulator.directory + "/\(prefix).yaml"
+        try """
+            amqp:
+              url: amqp://guest:guest@127.0.0.1:5672/%2f
+              prefetch: \(prefetch)
+              queue_type: \(queueType)
+              queue: \(prefix).events
+              events_exchange: \(prefix).events
+              retry_exchange: \(prefix).retry
+              dead_letter_exchange: \(prefix).dead
+              dead_letter_queue: \(prefix).dead
+              results_exchange: \(prefix).results
+              heartbeat: 10s
+            apps:
+              chat:
+                apns:
+                  team_id: \(SimulatorHarness.teamID)
+                  key_id: \(SimulatorHarness.keyID)
+                  key_file: \(simulator.apnsKeyFile)
+                  topic: com.example.chat
+                  endpoint: \(simulator.baseURL)
+                  ca_file: \(simulator.pki.caCertificatePath)
+                  timeout: 5s
+                fcm:
+                  service_account_file: \(simulator.serviceAccountFile)
+                  endpoint: \(simulator.baseURL)
+                  ca_file: \(simulator.pki.caCertificatePath)
+                  timeout: 5s
+            \(routes)
+            retry: {max_attempts: \(maxAttempts), delays: \(delays)}
+            outcomes: {publish: \(publish)}
+            http: {listen: "127.0.0.1:0"}
+            log: {level: warning}
+            shutdown_deadline: \(shutdownDeadline)
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+    }
+
+    func load() throws -> LoadedConfig {
+        try ConfigLoader.load(file: file, environment: [:])
+    }
+
+    /// Every queue the topology declares, for clean-up.
+    var queues: [String] {
+        ["\(prefix).events", "\(prefix).dead"] + ["200ms", "300ms", "500ms", "1s", "5s", "30s", "2m", "10m"].map { "\(prefix).retry.\($0)" }
+    }
+}

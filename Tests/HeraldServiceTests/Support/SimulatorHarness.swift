@@ -1,0 +1,73 @@
+import Foundation
+import HeraldCore
+import HeraldCrypto
+import HeraldHTTP2Server
+import HeraldSimulator
+import HeraldTestSupport
+
+/// A real simulator (APNs, FCM, Google OAuth) over TLS on a free port, with
+/// throwaway credentials on disk that a Herald config can point at.
+final class SimulatorHarness: Sendable {
+    static let teamID = "HERALDTEAM"
+    static let keyID = "HERALDKEY1"
+    static let project = "herald-test"
+
+    let directory: String
+    let pki: TestPKI
+    let server: HTTP2Server
+    let recorder: NotificationRecorder
+    let apns: APNsSimulatorService
+    let fcm: FCMSimulatorService
+    let apnsKeyFile: String
+    let serviceAccountFile: String
+    private let serverTask: Task<Void, any Error>
+
+    init(deadAPNsTokens: [String] = [], deadFCMTokens: [String] = []) throws {
+        directory = NSTemporaryDirectory() + "herald-service-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        pki = try TestPKI.make()
+        let apnsKey = try PrivateKey.generateP256()
+        apnsKeyFile = directory + "/AuthKey.p8"
+        try apnsKey.pkcs8PEM().write(toFile: apnsKeyFile, atomically: true, encoding: .utf8)
+        let accountKey = try PrivateKey.generateRSA()
+
+        recorder = NotificationRecorder()
+        let dead = Dictionary(uniqueKeysWithValues: deadAPNsTokens.map { ($0, Timestamp(seconds: 1_796_032_800)) })
+        apns = APNsSimulatorService(
+            configuration: APNsSimulatorConfiguration(
+                keys: [APNsSimulatorKey(keyID: Self.keyID, teamID: Self.teamID, publicKey: apnsKey.publicKey)],
+                deadTokens: dead),
+            recorder: recorder)
+        let tokens = SimulatedAccessTokens()
+        let account = SimulatedServiceAccount(clientEmail: "svc@\(Self.project).iam.gserviceaccount.com", keyID: "key-1",
+                                              publicKey: accountKey.publicKey, projectID: Self.project)
+        let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: [account]), tokens: tokens, recorder: recorder)
+        fcm = FCMSimulatorService(settings: FCMSimulatorSettings(projectIDs: [Self.project], deadTokens: Set(deadFCMTokens)),
+                                  tokens: tokens, recorder: recorder)
+        let logger = Logger(label: "test-simulator", level: .error)
+        let simulator = Simulator(services: [apns, oauth, fcm], recorder: recorder, faults: FaultInjector(faults: .none), logger: logger)
+        server = try HTTP2Server(
+            configuration: HTTP2ServerConfiguration(
+                tls: HTTP2ServerTLSConfiguration(certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath)),
+            handler: simulator, logger: logger)
+        let serverRef = server
+        serverTask = Task { try await serverRef.run() }
+
+        let accountJSON: JSONValue = [
+            "type": "service_account", "project_id": .string(Self.project), "private_key_id": "key-1",
+            "private_key": .string(try accountKey.pkcs8PEM()), "client_email": .string(account.clientEmail),
+            "token_uri": .string("https://localhost:\(server.port)/token"),
+        ]
+        serviceAccountFile = directory + "/service-account.json"
+        try accountJSON.jsonString.write(toFile: serviceAccountFile, atomically: true, encoding: .utf8)
+    }
+
+    var baseURL: String { "https://localhost:\(server.port)" }
+
+    func stop() {
+        server.shutdown(graceful: false)
+        serverTask.cancel()
+        pki.remove()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
