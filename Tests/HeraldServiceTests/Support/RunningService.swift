@@ -7,11 +7,13 @@ import HeraldService
 final class RunningService: Sendable {
     let service: DeliveryService
     let config: LoadedConfig
+    /// What the service logged (warnings and above), for assertions.
+    let logs = MemoryLogSink()
     private let task: Task<Void, any Error>
 
     init(_ config: LoadedConfig) {
         self.config = config
-        service = DeliveryService(config: config, logger: Logger(label: "herald-test", level: .error))
+        service = DeliveryService(config: config, logger: Logger(label: "herald-test", level: .warning, sink: logs))
         let service = service
         task = Task { try await service.run() }
     }

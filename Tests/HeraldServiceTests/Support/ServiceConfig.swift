@@ -9,7 +9,7 @@ struct ServiceConfig {
 
     init(simulator: SimulatorHarness, queueType: String = "classic", prefetch: Int = 64, maxAttempts: Int = 3,
          delays: String = "[200ms]", publish: String = "[delivered, invalid_token, failed, retrying, expired, dropped, rejected]",
-         shutdownDeadline: String = "10s", routes: String = "") throws {
+         shutdownDeadline: String = "10s", routes: String = "", extraAppsYAML: String = "") throws {
         prefix = "test-\(UInt32.random(in: 0...UInt32.max))"
         file = simulator.directory + "/\(prefix).yaml"
         try """
@@ -39,6 +39,7 @@ struct ServiceConfig {
                   endpoint: \(simulator.baseURL)
                   ca_file: \(simulator.pki.caCertificatePath)
                   timeout: 5s
+            \(extraAppsYAML)
             \(routes)
             retry: {max_attempts: \(maxAttempts), delays: \(delays)}
             outcomes: {publish: \(publish)}

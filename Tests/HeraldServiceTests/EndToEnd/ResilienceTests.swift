@@ -1,0 +1,96 @@
+import Foundation
+import HeraldAMQP
+import HeraldCore
+import HeraldObservability
+import HeraldPipeline
+@testable import HeraldService
+import Testing
+
+@Suite(.serialized) struct ServiceResilienceTests {
+    @Test func aRedeliveredEventDoesNotNotifyTargetsAlreadyHandled() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator)
+        let loaded = try config.load()
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let connection = try AMQPConnection(configuration: try loaded.amqpConfiguration(), topology: loaded.topology,
+                                            logger: Logger(label: "test", level: .error))
+        let runner = Task { try await connection.run() }
+        try await connection.waitUntilConnected()
+        let providers = ProviderSet.make(config: loaded, logger: Logger(label: "test", level: .error))
+        let clients = Task { try await providers.run() }
+        let processor = EventProcessor(
+            planner: EventPlanner(config: loaded), providers: providers, retryPolicy: RetryPolicy(settings: loaded.configuration.retry),
+            publishStatuses: Set(Outcome.Status.allCases), topology: loaded.topology, connection: connection,
+            delivered: DeliveredTargets(), metrics: HeraldMetrics(version: "test"), logger: Logger(label: "test", level: .error),
+            clock: { Timestamp.now() }, newID: { "generated" })
+
+        let body = Array(#"{"id": "once", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#.utf8)
+        func delivery(redelivered: Bool, tag: UInt64) -> AMQPDelivery {
+            AMQPDelivery(body: body, exchange: "\(config.prefix).events", routingKey: "chat.message", redelivered: redelivered,
+                         tag: DeliveryTag(value: tag, connection: 0), consumerTag: "test", properties: AMQPProperties())
+        }
+        #expect(await processor.process(delivery(redelivered: false, tag: 1)) == .ack)
+        #expect(simulator.recorder.notifications.count == 2)
+        #expect(await results.wait { $0.count == 2 })
+
+        // The broker redelivers it (say our ack was lost): nothing is sent or published again.
+        #expect(await processor.process(delivery(redelivered: true, tag: 2)) == .ack)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(simulator.recorder.notifications.count == 2)
+        #expect(results.all.count == 2)
+
+        // A new delivery of the same id that is not a redelivery (a publisher's retry) is delivered.
+        #expect(await processor.process(delivery(redelivered: false, tag: 3)) == .ack)
+        #expect(simulator.recorder.notifications.count == 4)
+
+        providers.shutdown()
+        connection.shutdown()
+        _ = try? await runner.value
+        _ = try? await clients.value
+        await results.close(deleting: config.queues)
+    }
+
+    @Test func anAppWhoseCredentialsFailDoesNotStopTheOthers() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        // A key file that looks like a PEM key (so `herald check` passes it) but is not one.
+        let brokenKey = simulator.directory + "/broken.p8"
+        try "-----BEGIN PRIVATE KEY-----\nAAAAAAAA\n-----END PRIVATE KEY-----\n".write(toFile: brokenKey, atomically: true, encoding: .utf8)
+        let config = try ServiceConfig(simulator: simulator, routes: """
+            routes:
+              - name: broken-app
+                match: {routing_key: "broken.#"}
+                app: broken
+            """, extraAppsYAML: """
+              broken:
+                apns:
+                  team_id: \(SimulatorHarness.teamID)
+                  key_id: \(SimulatorHarness.keyID)
+                  key_file: \(brokenKey)
+                  topic: com.example.broken
+                  endpoint: \(simulator.baseURL)
+                  ca_file: \(simulator.pki.caCertificatePath)
+            """)
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+        let token = String(repeating: "ab", count: 32)
+        try await publisher.publish(#"{"id": "to-broken", "provider": "apns", "token": "\#(token)"}"#, routingKey: "broken.x")
+        try await publisher.publish(#"{"id": "to-chat", "app": "chat", "provider": "apns", "token": "\#(token)"}"#)
+        #expect(await results.wait { $0.count == 2 })
+        let byID = Dictionary(results.all.map { ($0.outcome.eventID, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(byID["to-chat"]?.outcome.status == .delivered)
+        #expect(byID["to-broken"]?.routingKey == "failed.apns.broken")
+        #expect(byID["to-broken"]?.outcome.reason?.hasPrefix("apns credentials of app 'broken' cannot be used: ") == true,
+                "\(byID["to-broken"]?.outcome.reason ?? "")")
+        // Logged once at start-up, naming the app, never the key material.
+        let startup = running.logs.lines.filter { $0.contains("provider unavailable") }
+        #expect(startup.count == 1)
+        #expect(startup.first?.contains(#""app":"broken""#) == true)
+        #expect(running.logs.lines.allSatisfy { !$0.contains("AAAAAAAA") })
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+}
