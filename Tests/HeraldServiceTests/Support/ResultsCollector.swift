@@ -7,6 +7,7 @@ import Synchronization
 final class ResultsCollector: Sendable {
     let connection: AMQPConnection
     private let outcomes = Mutex<[(routingKey: String, outcome: Outcome)]>([])
+    private let bodies = Mutex<[[UInt8]]>([])
     private let deadLetters = Mutex<[AMQPDelivery]>([])
     private let tasks = Mutex<[Task<Void, Never>]>([])
     let queue: String
@@ -25,6 +26,7 @@ final class ResultsCollector: Sendable {
         let reader = Task { [self] in
             do {
                 for try await delivery in consumer.deliveries {
+                    self.bodies.withLock { $0.append(delivery.body) }
                     if let outcome = try? Outcome.decode(delivery.body) {
                         self.outcomes.withLock { $0.append((delivery.routingKey, outcome)) }
                     }
@@ -50,6 +52,8 @@ final class ResultsCollector: Sendable {
     }
 
     var all: [(routingKey: String, outcome: Outcome)] { outcomes.withLock { $0 } }
+    /// The outcome messages exactly as published.
+    var rawBodies: [[UInt8]] { bodies.withLock { $0 } }
     var dead: [AMQPDelivery] { deadLetters.withLock { $0 } }
 
     /// Waits (up to `timeout`) until `condition` holds over the outcomes received.

@@ -1,0 +1,109 @@
+import Foundation
+import HeraldCore
+import Testing
+
+/// What an SRE and an upstream team see of a running service: metrics parsed
+/// by Prometheus' own parser, outcomes valid against the published JSON
+/// Schema, and logs that name the failure without leaking tokens.
+@Suite(.serialized) struct ObservabilityEndToEndTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    func run(_ executable: String, _ arguments: [String], input: Data) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        let inPipe = Pipe()
+        process.standardInput = inPipe
+        try process.run()
+        inPipe.fileHandleForWriting.write(input)
+        try inPipe.fileHandleForWriting.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func metricsOutcomesAndLogsOfARunningService() async throws {
+        let dead = String(repeating: "dd", count: 32)
+        let simulator = try SimulatorHarness(deadAPNsTokens: [dead])
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator)
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+        try await publisher.publish(#"{"id": "m1", "app": "chat", "targets": [{"provider": "fcm", "token": "f1"}, {"provider": "apns", "token": "\#(dead)"}], "notification": {"title": "x"}, "context": {"k": "v"}}"#)
+        try await publisher.publish(#"{"id": "m2", "app": "chat", "provider": "fcm", "topic": "news", "ttl": 60}"#)
+        try await publisher.publish("garbage", messageID: "m3")
+        #expect(await results.wait { $0.count == 4 })
+
+        // 1. /metrics, parsed by prometheus_client.
+        let port = try #require(running.service.metricsPort)
+        // Outcomes reach the results queue a moment before the event is acked and counted.
+        var scraped = ""
+        for _ in 0..<100 {
+            (_, scraped) = try run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/metrics"], input: Data())
+            if scraped.contains("herald_event_duration_seconds_count 3\n") && scraped.contains("herald_inflight_events 0\n") { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let parser = """
+            import sys
+            from prometheus_client.parser import text_string_to_metric_families
+            for family in text_string_to_metric_families(sys.stdin.read()):
+                for s in family.samples:
+                    labels = ",".join(f"{k}={v}" for k, v in sorted(s.labels.items()))
+                    print(f"{s.name}{{{labels}}} {s.value}")
+            """
+        let (status, samples) = try run("/usr/bin/python3", ["-c", parser], input: Data(scraped.utf8))
+        #expect(status == 0, "prometheus_client could not parse /metrics: \(samples)")
+        for line in [
+            "herald_notifications_total{app=chat,provider=fcm,status=delivered} 2.0",
+            "herald_notifications_total{app=chat,provider=apns,status=invalid_token} 1.0",
+            "herald_notifications_total{app=unknown,provider=unknown,status=rejected} 1.0",
+            "herald_events_consumed_total{routing_key_class=chat} 3.0",
+            "herald_dead_lettered_total{reason=rejected} 1.0",
+            "herald_amqp_connected{} 1.0",
+            "herald_consumer_active{} 1.0",
+            "herald_provider_request_duration_seconds_count{provider=fcm} 2.0",
+            "herald_event_duration_seconds_count{} 3.0",
+            "herald_inflight_events{} 0.0",
+            "herald_build_info{version=0.1.0} 1.0",
+        ] {
+            #expect(samples.contains(line + "\n"), "missing \(line)")
+        }
+        let (_, ready) = try run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/readyz"], input: Data())
+        #expect(ready == "amqp_connected ok\nconsumer_active ok\n")
+
+        // 2. Every published outcome validates against schemas/outcome.schema.json.
+        let validator = """
+            import json, sys
+            from jsonschema import Draft202012Validator
+            schema = json.load(open(sys.argv[1]))
+            errors = 0
+            for line in sys.stdin:
+                for e in Draft202012Validator(schema).iter_errors(json.loads(line)):
+                    errors += 1
+                    print(line.strip(), "->", e.message)
+            sys.exit(1 if errors else 0)
+            """
+        let lines = results.rawBodies.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n"
+        let (valid, report) = try run("/usr/bin/python3", ["-c", validator, Self.repositoryRoot + "/schemas/outcome.schema.json"],
+                                      input: Data(lines.utf8))
+        #expect(valid == 0, "outcomes do not match the schema: \(report)")
+
+        // 3. One log line per failure, with the event, app, provider, reason and a masked token.
+        let failure = try #require(running.logs.lines.first { $0.contains(#""event_id":"m1""#) })
+        #expect(failure.contains(#""msg":"notification not delivered""#))
+        #expect(failure.contains(#""provider":"apns""#) && failure.contains(#""app":"chat""#))
+        #expect(failure.contains(#""reason":"Unregistered""#))
+        #expect(failure.contains(#""token":"dddddddd…""#))
+        #expect(running.logs.lines.allSatisfy { !$0.contains(dead) }, "a full device token reached the logs")
+        #expect(running.logs.lines.allSatisfy { !$0.contains("BEGIN PRIVATE KEY") && !$0.lowercased().contains("bearer ") })
+
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+}
