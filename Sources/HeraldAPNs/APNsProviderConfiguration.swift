@@ -33,9 +33,10 @@ public struct APNsProviderConfiguration: Sendable {
     /// - Parameters:
     ///   - resolvePath: makes config-relative paths absolute (`LoadedConfig.resolve`).
     ///   - clock: the wall clock provider tokens are issued by.
+    ///   - onRefresh: told of every provider-token signing (metrics).
     public init(
         settings: APNsSettings, resolvePath: (String) -> String = { $0 },
-        clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }
+        clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, onRefresh: CredentialRefreshHook? = nil
     ) throws(APNsConfigurationError) {
         let authentication: APNsAuthentication
         switch settings.auth {
@@ -44,9 +45,11 @@ public struct APNsProviderConfiguration: Sendable {
             guard let pem = try? String(contentsOfFile: resolved, encoding: .utf8) else {
                 throw APNsConfigurationError("cannot read key_file \(resolved)")
             }
-            authentication = .token(try Self.tokenManager(pem: pem, source: "key_file \(resolved)", teamID: teamID, keyID: keyID, clock: clock))
+            authentication = .token(try Self.tokenManager(pem: pem, source: "key_file \(resolved)", teamID: teamID, keyID: keyID, clock: clock,
+                                                          onRefresh: onRefresh))
         case .keyPEM(let pem, let teamID, let keyID)?:
-            authentication = .token(try Self.tokenManager(pem: pem, source: "key_pem", teamID: teamID, keyID: keyID, clock: clock))
+            authentication = .token(try Self.tokenManager(pem: pem, source: "key_pem", teamID: teamID, keyID: keyID, clock: clock,
+                                                          onRefresh: onRefresh))
         case .certificate(let path, let password)?:
             authentication = .certificate(path: resolvePath(path), password: password)
         case nil:
@@ -59,12 +62,14 @@ public struct APNsProviderConfiguration: Sendable {
     }
 
     private static func tokenManager(
-        pem: String, source: String, teamID: String, keyID: String, clock: @escaping @Sendable () -> Timestamp
+        pem: String, source: String, teamID: String, keyID: String, clock: @escaping @Sendable () -> Timestamp,
+        onRefresh: CredentialRefreshHook?
     ) throws(APNsConfigurationError) -> ProviderTokenManager {
         let key: PrivateKey
         do { key = try PrivateKey(pem: pem) } catch { throw APNsConfigurationError("\(source): \(error)") }
         guard !teamID.isEmpty, !keyID.isEmpty else { throw APNsConfigurationError("token auth needs team_id and key_id") }
-        return ProviderTokenManager(signer: try ProviderTokenSigner(key: key, teamID: teamID, keyID: keyID), clock: clock)
+        return ProviderTokenManager(signer: try ProviderTokenSigner(key: key, teamID: teamID, keyID: keyID), clock: clock,
+                                    onRefresh: onRefresh)
     }
 
     /// The HTTP client settings this provider needs: CA file, client

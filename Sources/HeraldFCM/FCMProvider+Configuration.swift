@@ -9,7 +9,7 @@ extension FCMProvider {
     /// `service_account_file` (resolved with `resolve`) or `service_account_json`.
     public static func make(
         settings: FCMSettings, resolve: (String) -> String, httpClient: HTTPClient, logger: Logger,
-        now: @escaping @Sendable () -> Timestamp = { Timestamp.now() }
+        now: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, onRefresh: CredentialRefreshHook? = nil
     ) throws(FCMConfigurationError) -> FCMProvider {
         let account = try loadServiceAccount(settings: settings, resolve: resolve)
         guard let projectID = settings.projectID ?? account.projectID, !projectID.isEmpty else {
@@ -18,7 +18,7 @@ extension FCMProvider {
         }
         return FCMProvider(
             projectID: projectID, account: account, endpoint: settings.baseURL, httpClient: httpClient,
-            timeout: settings.timeout.duration, logger: logger.child("fcm"), now: now)
+            timeout: settings.timeout.duration, logger: logger.child("fcm"), now: now, onRefresh: onRefresh)
     }
 
     /// The HTTP client settings an `fcm:` section asks for (connections, timeout, extra CA).

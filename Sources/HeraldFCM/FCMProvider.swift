@@ -24,9 +24,11 @@ public final class FCMProvider: PushProvider {
     /// - Parameters:
     ///   - endpoint: `https://fcm.googleapis.com` or an override (the simulator); OAuth goes to the account's `token_uri`.
     ///   - now: the wall clock (assertion `iat`, token expiry, `expires_at` → TTL, HTTP-date `Retry-After`); injected for tests.
+    ///   - onRefresh: told of every access-token fetch, and whether it worked (metrics).
     public init(
         projectID: String, account: ServiceAccount, endpoint: String = FCMSettings.defaultEndpoint, httpClient: HTTPClient,
-        timeout: Duration = .seconds(10), logger: Logger, now: @escaping @Sendable () -> Timestamp = { Timestamp.now() }
+        timeout: Duration = .seconds(10), logger: Logger, now: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
+        onRefresh: CredentialRefreshHook? = nil
     ) {
         self.projectID = projectID
         self.account = account
@@ -37,7 +39,16 @@ public final class FCMProvider: PushProvider {
         self.now = now
         self.logger = logger
         let fetcher = OAuthTokenFetcher(account: account, http: httpClient, timeout: timeout, now: now, logger: logger)
-        tokens = AccessTokenCache(now: now) { () async throws(FCMAuthError) -> AccessToken in try await fetcher.fetch() }
+        tokens = AccessTokenCache(now: now) { () async throws(FCMAuthError) -> AccessToken in
+            do throws(FCMAuthError) {
+                let token = try await fetcher.fetch()
+                onRefresh?(true)
+                return token
+            } catch {
+                onRefresh?(false)
+                throw error
+            }
+        }
     }
 
     /// The message Herald would send for `event` to `target` now.

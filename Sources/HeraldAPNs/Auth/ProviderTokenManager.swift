@@ -11,12 +11,16 @@ public final class ProviderTokenManager: Sendable {
     private let signer: ProviderTokenSigner
     private let clock: @Sendable () -> Timestamp
     private let state: Mutex<(cache: ProviderTokenCache, issuedCount: Int)>
+    private let onRefresh: CredentialRefreshHook?
 
-    /// - Parameter clock: the wall clock (`iat` is wall-clock seconds); injected for tests.
+    /// - Parameters:
+    ///   - clock: the wall clock (`iat` is wall-clock seconds); injected for tests.
+    ///   - onRefresh: told of every signing, and whether it worked (metrics).
     public init(signer: ProviderTokenSigner, cache: ProviderTokenCache = ProviderTokenCache(),
-                clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }) {
+                clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, onRefresh: CredentialRefreshHook? = nil) {
         self.signer = signer
         self.clock = clock
+        self.onRefresh = onRefresh
         state = Mutex((cache, 0))
     }
 
@@ -32,7 +36,7 @@ public final class ProviderTokenManager: Sendable {
         return try state.withLock { (state) throws(CryptoError) -> String in
             switch state.cache.tokenForRequest(at: now) {
             case .use(let token): return token.value
-            case .issue: return try Self.issue(signer, at: now, into: &state)
+            case .issue: return try Self.issue(signer, at: now, into: &state, onRefresh: onRefresh)
             }
         }
     }
@@ -44,17 +48,25 @@ public final class ProviderTokenManager: Sendable {
         return try state.withLock { (state) throws(CryptoError) -> String? in
             switch state.cache.rejected(token, at: now) {
             case .retry(let current): return current.value
-            case .issueAndRetry: return try Self.issue(signer, at: now, into: &state)
+            case .issueAndRetry: return try Self.issue(signer, at: now, into: &state, onRefresh: onRefresh)
             case .giveUp: return nil
             }
         }
     }
 
     private static func issue(
-        _ signer: ProviderTokenSigner, at now: Timestamp, into state: inout (cache: ProviderTokenCache, issuedCount: Int)
+        _ signer: ProviderTokenSigner, at now: Timestamp, into state: inout (cache: ProviderTokenCache, issuedCount: Int),
+        onRefresh: CredentialRefreshHook?
     ) throws(CryptoError) -> String {
         let issuedAt = Timestamp(seconds: now.seconds)
-        let value = try signer.sign(issuedAt: issuedAt)
+        let value: String
+        do {
+            value = try signer.sign(issuedAt: issuedAt)
+        } catch {
+            onRefresh?(false)
+            throw error
+        }
+        onRefresh?(true)
         state.cache.issued(.init(value: value, issuedAt: issuedAt))
         state.issuedCount += 1
         return value

@@ -16,7 +16,7 @@ public struct HeraldMetrics: Sendable {
     public let inflightRequests: MetricFamily<Gauge>
     public let amqpConnected: MetricFamily<Gauge>
     public let consumerActive: MetricFamily<Gauge>
-    /// Provider-token (APNs JWT) and access-token (FCM OAuth) refreshes, by `result` (`ok`, `error`).
+    /// Provider-token (APNs JWT) and access-token (FCM OAuth) refreshes, by `result` (`success`, `failure`).
     public let tokenRefreshes: MetricFamily<Counter>
     public let outcomesPublished: MetricFamily<Counter>
     public let buildInfo: MetricFamily<Gauge>

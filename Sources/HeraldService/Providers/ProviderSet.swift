@@ -34,7 +34,9 @@ public final class ProviderSet: Sendable {
     }
 
     /// Builds a provider for every app and provider in `config`.
-    public static func make(config: LoadedConfig, logger: Logger) -> ProviderSet {
+    /// - Parameter onRefresh: told of every credential renewal, by provider (metrics).
+    public static func make(config: LoadedConfig, logger: Logger,
+                            onRefresh: @escaping @Sendable (Provider, Bool) -> Void = { _, _ in }) -> ProviderSet {
         var providers: [Key: any PushProvider] = [:]
         var clients: [HTTPClient] = []
         var unavailable: [Key: String] = [:]
@@ -43,7 +45,8 @@ public final class ProviderSet: Sendable {
             if let apns = settings.apns {
                 let key = Key(app: app, provider: .apns)
                 do {
-                    let configuration = try APNsProviderConfiguration(settings: apns, resolvePath: config.resolve)
+                    let configuration = try APNsProviderConfiguration(
+                        settings: apns, resolvePath: config.resolve, onRefresh: { onRefresh(.apns, $0) })
                     let client = HTTPClient(configuration: configuration.httpClientConfiguration, logger: appLogger.child("apns"))
                     clients.append(client)
                     providers[key] = APNsProvider(configuration: configuration, client: client, logger: appLogger)
@@ -57,7 +60,8 @@ public final class ProviderSet: Sendable {
                     configuration: FCMProvider.httpClientConfiguration(settings: fcm, resolve: config.resolve),
                     logger: appLogger.child("fcm"))
                 do {
-                    providers[key] = try FCMProvider.make(settings: fcm, resolve: config.resolve, httpClient: client, logger: appLogger)
+                    providers[key] = try FCMProvider.make(settings: fcm, resolve: config.resolve, httpClient: client,
+                                                          logger: appLogger, onRefresh: { onRefresh(.fcm, $0) })
                     clients.append(client)
                 } catch {
                     unavailable[key] = "fcm credentials of app '\(app)' cannot be used: \(error)"

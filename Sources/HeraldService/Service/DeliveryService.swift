@@ -51,7 +51,10 @@ public final class DeliveryService: Sendable {
         }
         defer { server?.close() }
 
-        let providers = ProviderSet.make(config: config, logger: logger)
+        let refreshes = metrics.tokenRefreshes
+        let providers = ProviderSet.make(config: config, logger: logger) { provider, succeeded in
+            refreshes.labels(provider.rawValue, succeeded ? "success" : "failure").increment()
+        }
         let connection = try AMQPConnection(configuration: try config.amqpConfiguration(), topology: config.topology,
                                             logger: logger.child("amqp"))
         let processor = EventProcessor(

@@ -29,12 +29,13 @@ struct EventProcessor: Sendable {
     let logger: Logger
     let clock: @Sendable () -> Timestamp
     let newID: @Sendable () -> String
+    let routingKeyClasses = RoutingKeyClasses()
 
     func process(_ delivery: AMQPDelivery) async -> Verdict {
         let incoming = IncomingEvent(
             body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
             messageID: delivery.messageID, redelivered: delivery.redelivered)
-        metrics.eventsConsumed.labels(Self.routingKeyClass(delivery.routingKey)).increment()
+        metrics.eventsConsumed.labels(routingKeyClasses.label(for: delivery.routingKey)).increment()
         let plan = planner.plan(incoming, now: clock(), newID: newID)
         var work = DeliveryWork(plan: plan)
 
@@ -166,11 +167,6 @@ struct EventProcessor: Sendable {
         if !work.exhausted.isEmpty { metrics.deadLettered.labels("retries_exhausted").increment() }
     }
 
-    /// The first word of a routing key (`chat` of `chat.message`): a bounded label for metrics.
-    static func routingKeyClass(_ key: String) -> String {
-        let first = key.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
-        return first.isEmpty ? "(empty)" : String(first.prefix(32))
-    }
 }
 
 extension AMQPTable {

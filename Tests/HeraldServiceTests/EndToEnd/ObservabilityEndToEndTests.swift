@@ -71,6 +71,9 @@ import Testing
             "herald_event_duration_seconds_count{} 3.0",
             "herald_inflight_events{} 0.0",
             "herald_build_info{version=0.1.0} 1.0",
+            "herald_token_refreshes_total{provider=fcm,result=success} 1.0",
+            "herald_token_refreshes_total{provider=apns,result=success} 1.0",
+            "herald_outcomes_published_total{status=delivered} 2.0",
         ] {
             #expect(samples.contains(line + "\n"), "missing \(line)")
         }
