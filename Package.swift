@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 
         // MARK: Test and benchmark support
-        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore"]),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldHTTP2Server"]),
         .executableTarget(
             name: "herald-bench",
             dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore"]),
@@ -100,7 +100,7 @@ let package = Package(
                 "HeraldTestSupport", "HeraldCrypto", "HeraldCore",
             ]),
         .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ"]),
-        .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore"]),
+        .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore"]),
         .testTarget(
             name: "HeraldServiceTests",

@@ -37,23 +37,6 @@ enum Fixtures {
     }
 }
 
-/// Runs `server` for the duration of `body`, then stops it abruptly.
-func withRunning<R: Sendable>(_ server: HTTP2Server, _ body: () async throws -> R) async throws -> R {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await server.run() }
-        do {
-            let result = try await body()
-            server.shutdown(graceful: false)
-            try await group.waitForAll()
-            return result
-        } catch {
-            server.shutdown(graceful: false)
-            try? await group.waitForAll()
-            throw error
-        }
-    }
-}
-
 /// Echoes the request: status from `x-status` (default 200), body as sent,
 /// and the request's method, path and `x-*` headers back as `echo-*` headers.
 struct EchoHandler: HTTP2Handler {

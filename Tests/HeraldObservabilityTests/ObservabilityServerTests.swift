@@ -1,34 +1,18 @@
 import Foundation
 import HeraldObservability
+import HeraldTestSupport
 import Testing
 
 /// Scrapes the real endpoint over HTTP with curl, and parses /metrics with
 /// Prometheus' own Python client parser (Debian's python3-prometheus-client).
 @Suite struct ObservabilityServerTests {
-    func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        let inPipe = Pipe()
-        process.standardInput = inPipe
-        try process.run()
-        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-        try inPipe.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    func curl(_ url: String) throws -> (status: String, body: String) {
-        let (_, output) = try run("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", url])
+    func curl(_ url: String) async throws -> (status: String, body: String) {
+        let output = try await runTool("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", url]).output
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         return (String(lines.last ?? ""), lines.dropLast().joined(separator: "\n"))
     }
 
-    @Test func servesHealthReadinessAndMetricsThatPrometheusParses() throws {
+    @Test func servesHealthReadinessAndMetricsThatPrometheusParses() async throws {
         let metrics = MetricsRegistry()
         let health = HealthState()
         let counter = metrics.counter("herald_notifications_total", help: "Notifications by outcome.", labels: ["provider", "app", "status"])
@@ -40,13 +24,13 @@ import Testing
         #expect(server.port > 0)
         let base = "http://127.0.0.1:\(server.port)"
 
-        #expect(try curl(base + "/healthz") == ("200", "ok\n"))
-        #expect(try curl(base + "/readyz") == ("503", "starting\n"))
+        #expect(try await curl(base + "/healthz") == ("200", "ok\n"))
+        #expect(try await curl(base + "/readyz") == ("503", "starting\n"))
         health.set("amqp_connected", true)
-        #expect(try curl(base + "/readyz") == ("200", "amqp_connected ok\n"))
-        #expect(try curl(base + "/nope").status == "404")
+        #expect(try await curl(base + "/readyz") == ("200", "amqp_connected ok\n"))
+        #expect(try await curl(base + "/nope").status == "404")
 
-        let scraped = try curl(base + "/metrics")
+        let scraped = try await curl(base + "/metrics")
         #expect(scraped.status == "200")
         let parser = """
             import sys
@@ -55,18 +39,19 @@ import Testing
                 for s in family.samples:
                     print(family.type, s.name, sorted(s.labels.items()), s.value)
             """
-        let (status, parsed) = try run("/usr/bin/python3", ["-c", parser], input: scraped.body)
+        let python = try await runTool("/usr/bin/python3", ["-c", parser], input: Data(scraped.body.utf8))
+        let (status, parsed) = (python.status, python.output)
         #expect(status == 0, "prometheus_client could not parse /metrics: \(parsed)")
         #expect(parsed.contains("counter herald_notifications_total [('app', 'chat'), ('provider', 'apns'), ('status', 'delivered')] 7.0"))
         #expect(parsed.contains("histogram herald_provider_request_duration_seconds_bucket [('le', '0.025'), ('provider', 'fcm')] 1.0"))
         #expect(parsed.contains("histogram herald_provider_request_duration_seconds_count [('provider', 'fcm')] 1.0"))
     }
 
-    @Test func onlyGETAndHEADAreServed() throws {
+    @Test func onlyGETAndHEADAreServed() async throws {
         let server = try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState())
         defer { server.close() }
-        let (_, output) = try run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-d", "x",
-                                                    "http://127.0.0.1:\(server.port)/metrics"])
+        let output = try await runTool("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-d", "x",
+                                                         "http://127.0.0.1:\(server.port)/metrics"]).output
         #expect(output == "405")
     }
 

@@ -123,31 +123,3 @@ func deliver(_ provider: APNsProvider, _ event: Event) async -> Result<DeliveryR
     }
 }
 
-/// The output and exit status of an external program (curl, openssl).
-struct ToolRun: Sendable {
-    let status: Int32
-    let output: String
-}
-
-/// Runs a command-line tool off the cooperative pool.
-func runTool(_ path: String, _ arguments: [String]) async throws -> ToolRun {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            do {
-                try process.run()
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: ToolRun(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self)))
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-        thread.start()
-    }
-}

@@ -30,18 +30,13 @@ public struct CheckCommand: Command {
             let parsed = try ParsedArguments.parse(arguments, options: ["config"], flags: [])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-            file = parsed.options["config"] ?? environment["HERALD_CONFIG"] ?? "config.yaml"
+            file = parsed.configFile(environment: environment)
         } catch {
             console.err("herald check: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        do {
-            let loaded = try ConfigLoader.load(file: file, environment: environment)
-            console.out(ConfigSummary(loaded).text)
-            return ExitStatus.success
-        } catch {
-            console.err(error.description)
-            return ExitStatus.failure
-        }
+        guard let loaded = loadConfig(file, environment: environment, console: console) else { return ExitStatus.failure }
+        console.out(ConfigSummary(loaded).text)
+        return ExitStatus.success
     }
 }

@@ -46,16 +46,12 @@ public struct PublishCommand: Command {
                 timeout = value.duration
             }
             (file, routingKey, exchange) = (input, key, parsed.options["exchange"])
-            configFile = parsed.options["config"] ?? environment["HERALD_CONFIG"] ?? "config.yaml"
+            configFile = parsed.configFile(environment: environment)
         } catch {
             console.err("herald publish: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        let config: LoadedConfig
-        do { config = try ConfigLoader.load(file: configFile, environment: environment) } catch {
-            console.err(error.description)
-            return ExitStatus.failure
-        }
+        guard let config = loadConfig(configFile, environment: environment, console: console) else { return ExitStatus.failure }
         do {
             let count = try await publish(config: config, file: file, routingKey: routingKey, exchange: exchange, timeout: timeout)
             console.out("published \(count) event\(count == 1 ? "" : "s") to \(exchange ?? config.configuration.amqp.eventsExchange) with routing key \(routingKey)")

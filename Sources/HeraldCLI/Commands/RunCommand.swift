@@ -38,16 +38,12 @@ public struct RunCommand: Command {
             let parsed = try ParsedArguments.parse(arguments, options: ["config"], flags: [])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-            file = parsed.options["config"] ?? environment["HERALD_CONFIG"] ?? "config.yaml"
+            file = parsed.configFile(environment: environment)
         } catch {
             console.err("herald run: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        let config: LoadedConfig
-        do { config = try ConfigLoader.load(file: file, environment: environment) } catch {
-            console.err(error.description)
-            return ExitStatus.failure
-        }
+        guard let config = loadConfig(file, environment: environment, console: console) else { return ExitStatus.failure }
         let log = config.configuration.log
         let logger = Logger(label: "herald", level: log.level, format: log.format)
         for warning in config.warnings { console.err(warning.description) }

@@ -77,11 +77,7 @@ public struct SendCommand: Command {
             console.err("herald send: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        let config: LoadedConfig
-        do {
-            config = try ConfigLoader.load(file: parsed.options["config"] ?? environment["HERALD_CONFIG"] ?? "config.yaml", environment: environment)
-        } catch {
-            console.err(error.description)
+        guard let config = loadConfig(parsed.configFile(environment: environment), environment: environment, console: console) else {
             return ExitStatus.failure
         }
         let logger = Logger(label: "herald.send", level: .warning)

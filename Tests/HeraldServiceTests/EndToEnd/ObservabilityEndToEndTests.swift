@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldTestSupport
 import Testing
 
 /// What an SRE and an upstream team see of a running service: metrics parsed
@@ -8,23 +9,6 @@ import Testing
 @Suite(.serialized) struct ObservabilityEndToEndTests {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
-
-    func run(_ executable: String, _ arguments: [String], input: Data) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        let inPipe = Pipe()
-        process.standardInput = inPipe
-        try process.run()
-        inPipe.fileHandleForWriting.write(input)
-        try inPipe.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 
     @Test func metricsOutcomesAndLogsOfARunningService() async throws {
         let dead = String(repeating: "dd", count: 32)
@@ -45,7 +29,7 @@ import Testing
         // Outcomes reach the results queue a moment before the event is acked and counted.
         var scraped = ""
         for _ in 0..<100 {
-            (_, scraped) = try run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/metrics"], input: Data())
+            scraped = try await runTool("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/metrics"]).output
             if scraped.contains("herald_event_duration_seconds_count 3\n") && scraped.contains("herald_inflight_events 0\n") { break }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -57,7 +41,8 @@ import Testing
                     labels = ",".join(f"{k}={v}" for k, v in sorted(s.labels.items()))
                     print(f"{s.name}{{{labels}}} {s.value}")
             """
-        let (status, samples) = try run("/usr/bin/python3", ["-c", parser], input: Data(scraped.utf8))
+        let parsed = try await runTool("/usr/bin/python3", ["-c", parser], input: Data(scraped.utf8))
+        let (status, samples) = (parsed.status, parsed.output)
         #expect(status == 0, "prometheus_client could not parse /metrics: \(samples)")
         for line in [
             "herald_notifications_total{app=chat,provider=fcm,status=delivered} 2.0",
@@ -77,7 +62,7 @@ import Testing
         ] {
             #expect(samples.contains(line + "\n"), "missing \(line)")
         }
-        let (_, ready) = try run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/readyz"], input: Data())
+        let ready = try await runTool("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/readyz"]).output
         #expect(ready == "amqp_connected ok\nconsumer_active ok\n")
 
         // 2. Every published outcome validates against schemas/outcome.schema.json.
@@ -93,8 +78,9 @@ import Testing
             sys.exit(1 if errors else 0)
             """
         let lines = results.rawBodies.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n"
-        let (valid, report) = try run("/usr/bin/python3", ["-c", validator, Self.repositoryRoot + "/schemas/outcome.schema.json"],
-                                      input: Data(lines.utf8))
+        let validation = try await runTool("/usr/bin/python3", ["-c", validator, Self.repositoryRoot + "/schemas/outcome.schema.json"],
+                                           input: Data(lines.utf8))
+        let (valid, report) = (validation.status, validation.output)
         #expect(valid == 0, "outcomes do not match the schema: \(report)")
 
         // 3. One log line per failure, with the event, app, provider, reason and a masked token.
