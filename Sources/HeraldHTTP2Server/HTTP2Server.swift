@@ -45,6 +45,13 @@ public final class HTTP2Server: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let thread = Thread { [configuration, listener, inbox, handler, logger] in
+                    // A peer that went away makes write()/SSL_write raise SIGPIPE, which would kill
+                    // the process: blocked on this thread (which does all socket writes), the write
+                    // just fails with EPIPE and the connection is closed.
+                    var pipe = sigset_t()
+                    sigemptyset(&pipe)
+                    sigaddset(&pipe, SIGPIPE)
+                    pthread_sigmask(SIG_BLOCK, &pipe, nil)
                     do {
                         let loop = try ServerEventLoop(
                             configuration: configuration, listener: listener, inbox: inbox, handler: handler, logger: logger)
