@@ -7,14 +7,24 @@ public enum APNsID {
     }
 
     public static func random(using generator: inout some RandomNumberGenerator) -> String {
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // Two 64-bit draws (two getrandom calls at most), not one per byte: this runs per notification.
+        let high = generator.next(), low = generator.next()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for i in 0..<8 {
+            bytes[i] = UInt8(truncatingIfNeeded: high >> (8 * i))
+            bytes[8 + i] = UInt8(truncatingIfNeeded: low >> (8 * i))
+        }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { byte in
-            let text = String(byte, radix: 16)
-            return text.count == 1 ? "0" + text : text
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(36)
+        for (i, byte) in bytes.enumerated() {
+            if i == 4 || i == 6 || i == 8 || i == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
         }
-        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// `true` for a canonical UUID (8-4-4-4-12 hex digits, either case).

@@ -115,7 +115,10 @@ public final class DeliveryService: Sendable {
         logger.notice("consuming", ["queue": .string(settings.amqp.queue)])
 
         let inflight = metrics.inflightEvents.labels()
-        await withTaskGroup(of: Void.self) { work in
+        var deadlineTimer: Task<Void, any Error>?
+        // A discarding group: finished event tasks are freed at once (a plain task
+        // group keeps every finished child until it is awaited).
+        await withDiscardingTaskGroup { work in
             work.addTask {
                 await self.stop.wait()
                 // No new deliveries; those already received are finished below.
@@ -138,25 +141,28 @@ public final class DeliveryService: Sendable {
             stop.trigger()
             health.set("consumer_active", false)
             metrics.consumerActive.labels().set(false)
-            await drain(&work, connection: connection)
+            deadlineTimer = startDrainDeadline(connection: connection, providers: processor.providers)
+            // The group now waits for the events in flight.
         }
+        deadlineTimer?.cancel()
     }
 
-    /// Waits for events in flight, at most `shutdown_deadline`; what is not done
-    /// by then is left unacked, so the broker redelivers it.
-    private func drain(_ work: inout TaskGroup<Void>, connection: AMQPConnection) async {
+    /// Events in flight get at most `shutdown_deadline` to finish; what is not
+    /// done by then is left unacked, so the broker redelivers it. At the deadline
+    /// the connection goes first (nothing more can be acked), then the providers,
+    /// so events still waiting on an answer stop waiting.
+    private func startDrainDeadline(connection: AMQPConnection, providers: ProviderSet) -> Task<Void, any Error> {
         let deadline = config.configuration.shutdownDeadline.duration
         let remaining = metrics.inflightEvents.labels().current
         if remaining > 0 {
             logger.notice("draining events in flight", ["events": .int(remaining), "deadline": .string("\(deadline)")])
         }
-        let timer = Task { [logger] in
+        return Task { [logger] in
             try await Task.sleep(for: deadline)
             logger.warning("shutdown deadline passed: unfinished events are left to redelivery")
             connection.shutdown()
+            providers.shutdown()
         }
-        while await work.next() != nil {}
-        timer.cancel()
     }
 
     private func settle(_ delivery: AMQPDelivery, _ verdict: EventProcessor.Verdict, connection: AMQPConnection) async {
