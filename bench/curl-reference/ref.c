@@ -7,6 +7,8 @@
  * our Swift client is measured against.
  *
  * usage: ref URL CA_FILE REQUESTS CONCURRENCY CONNECTIONS BODY_BYTES
+ * env: REF_AUTHORIZATION="bearer <JWT>" adds an authorization header, REF_BODY replaces the
+ *      body (both for `herald simulate`, which checks them; used by bench/e2e.py)
  * prints: requests=<n> failed=<n> seconds=<wall> cpu_seconds=<user+sys>
  */
 #include <curl/curl.h>
@@ -82,6 +84,12 @@ int main(int argc, char **argv) {
     char *payload = malloc(length + 1);
     memset(payload, 'x', length);
     payload[length] = 0;
+    /* REF_BODY: send this text instead (BODY_BYTES is then its length), e.g. an APNs JSON payload. */
+    if (getenv("REF_BODY")) {
+        free(payload);
+        payload = strdup(getenv("REF_BODY"));
+        length = (long)strlen(payload);
+    }
 
     curl_global_init(CURL_GLOBAL_ALL);
     CURLM *multi = curl_multi_init();
@@ -89,6 +97,12 @@ int main(int argc, char **argv) {
     curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connections);
     curl_multi_setopt(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, 1000L);
 
+    /* REF_AUTHORIZATION (e.g. "bearer <JWT>") adds an authorization header: the simulator checks it. */
+    char *authorization = NULL;
+    if (getenv("REF_AUTHORIZATION")) {
+        authorization = malloc(strlen(getenv("REF_AUTHORIZATION")) + 16);
+        sprintf(authorization, "authorization: %s", getenv("REF_AUTHORIZATION"));
+    }
     struct slot *slots = calloc(concurrency, sizeof *slots);
     long started = 0, done = 0, failed = 0;
     double wall = now(), cpu0 = cpu();
@@ -97,6 +111,7 @@ int main(int argc, char **argv) {
         slots[i].headers = curl_slist_append(NULL, "apns-topic: com.example.chat");
         slots[i].headers = curl_slist_append(slots[i].headers, "apns-push-type: alert");
         slots[i].headers = curl_slist_append(slots[i].headers, "Content-Type:");
+        if (authorization) slots[i].headers = curl_slist_append(slots[i].headers, authorization);
         start(multi, &slots[i], url, ca, payload, length);
     }
     while (done < requests) {

@@ -1,0 +1,624 @@
+"""End-to-end benchmark glue (run by bench/e2e.sh; Python only orchestrates and reports).
+
+Starts the simulator, runs each measurement point (Herald with a generated
+config, the Python peer, the raw limits), drives load with bench/loadgen (C),
+samples CPU from /proc, and prints the tables. Every point uses its own
+queue and exchange names and deletes them afterwards.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TICK = os.sysconf("SC_CLK_TCK")
+DEAD_APNS = "de" * 32
+STATUSES = ["delivered", "invalid_token", "failed", "retrying", "expired", "dropped", "rejected"]
+
+
+def log(*parts):
+    print(*parts, file=sys.stderr, flush=True)
+
+
+def free_port(preferred=0):
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", preferred))
+        except OSError:
+            s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def proc_cpu(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
+    except (OSError, IndexError):
+        return 0.0
+
+
+def vm_hwm_mb(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def ctx_switches(pid):
+    """Voluntary + involuntary context switches summed over the process's threads."""
+    total = 0
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/status") as f:
+                    for line in f:
+                        if "ctxt_switches" in line:
+                            total += int(line.split()[1])
+            except OSError:
+                pass
+    except OSError:
+        pass
+    return total
+
+
+def vm_rss_mb(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def machine_busy():
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    idle = values[3] + values[4]
+    return (sum(values[:8]) - idle) / TICK
+
+
+def broker_pid():
+    out = subprocess.run(["pgrep", "-o", "beam.smp"], capture_output=True, text=True).stdout.split()
+    return int(out[0]) if out else 0
+
+
+def wait_port(port, timeout=20.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
+def wait_ready(port, proc, timeout=30.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            return False
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            pass
+        time.sleep(0.1)
+    return False
+
+
+def run_timed(argv, **kw):
+    """Runs argv, returns (stdout, rusage cpu seconds of the child)."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    out, err = proc.communicate()
+    usage = proc_usage = None
+    return proc.returncode, out, err
+
+
+class Bench:
+    def __init__(self, args):
+        self.a = args
+        self.bin = args.herald or os.path.join(ROOT, ".build/release/herald")
+        self.amqp_bench = os.path.join(ROOT, ".build/release/herald-bench-amqp")
+        self.loadgen = os.path.join(ROOT, ".build/bench/loadgen")
+        self.ref = os.path.join(ROOT, ".build/bench/curl-ref")
+        self.dev = os.path.join(ROOT, ".herald/dev")
+        self.run_id = f"{time.strftime('%H%M%S')}-{os.getpid()}"
+        self.work = os.path.join(ROOT, ".build/e2e", self.run_id)
+        os.makedirs(self.work, exist_ok=True)
+        self.url = args.amqp_url
+        self.broker = broker_pid()
+        self.points = []
+        self.point_no = 0
+        self.sim = None
+
+    # ---- simulator ----
+    def start_simulator(self):
+        self.port = free_port(self.a.sim_port)
+        with open(os.path.join(self.dev, "fcm-service-account.json")) as f:
+            account = json.load(f)
+        account["token_uri"] = f"https://127.0.0.1:{self.port}/token"
+        self.account = os.path.join(self.work, "fcm-service-account.json")
+        with open(self.account, "w") as f:
+            json.dump(account, f)
+        os.chmod(self.account, 0o600)
+        self.sim_log = open(os.path.join(self.work, "simulator.log"), "w")
+        self.sim = subprocess.Popen(
+            [self.bin, "simulate", "--listen", f"127.0.0.1:{self.port}", "--tls-dir", self.dev,
+             "--apns-key", os.path.join(self.dev, "apns-AuthKey.p8"), "--key-id", "HERALDKEY1",
+             "--team-id", "HERALDTEAM", "--fcm-service-account", self.account, "--dead-token", DEAD_APNS],
+            stdout=self.sim_log, stderr=subprocess.STDOUT)
+        if not wait_port(self.port):
+            raise SystemExit(f"simulator did not start; see {self.work}/simulator.log")
+        log(f"simulator on 127.0.0.1:{self.port} (pid {self.sim.pid})")
+
+    def stop(self, proc, timeout=15):
+        if proc and proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    # ---- names ----
+    def names(self):
+        self.point_no += 1
+        p = f"bench.{self.run_id}.{self.point_no}"
+        return {"events": p + ".events", "queue": p + ".q", "retry": p + ".retry", "dead": p + ".dead",
+                "results": p + ".results"}
+
+    def delete(self, n, extra=()):
+        targets = [f"queue:{n['queue']}", f"queue:{n['dead']}", f"queue:{n['retry']}.5s",
+                   f"exchange:{n['events']}", f"exchange:{n['retry']}", f"exchange:{n['dead']}",
+                   f"exchange:{n['results']}", *extra]
+        subprocess.run([self.loadgen, "delete", self.url, *targets], capture_output=True)
+
+    # ---- Herald ----
+    def herald_config(self, n, prefetch, queue_type, apns_conns, fcm_conns, metrics_port):
+        key = os.path.join(self.dev, "apns-AuthKey.p8")
+        ca = os.path.join(self.dev, "ca.pem")
+        endpoint = f"https://127.0.0.1:{self.port}"
+        text = f"""# generated by bench/e2e.py
+amqp:
+  url: "{self.url}"
+  prefetch: {prefetch}
+  queue: {n['queue']}
+  queue_type: {queue_type}
+  bindings: ["#"]
+  events_exchange: {n['events']}
+  retry_exchange: {n['retry']}
+  dead_letter_exchange: {n['dead']}
+  dead_letter_queue: {n['dead']}
+  results_exchange: {n['results']}
+apps:
+  bench:
+    apns:
+      team_id: HERALDTEAM
+      key_id: HERALDKEY1
+      key_file: {key}
+      topic: com.example.chat
+      endpoint: {endpoint}
+      ca_file: {ca}
+      connections: {apns_conns}
+    fcm:
+      project_id: herald-dev
+      service_account_file: {self.account}
+      endpoint: {endpoint}
+      ca_file: {ca}
+      connections: {fcm_conns}
+retry: {{max_attempts: 5, delays: [5s]}}
+outcomes:
+  publish: [delivered, invalid_token, failed, retrying, expired, dropped, rejected]
+http: {{listen: "127.0.0.1:{metrics_port}"}}
+log: {{level: warning, format: json}}
+"""
+        path = os.path.join(self.work, f"herald-{n['queue']}.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def start_herald(self, n, prefetch=256, queue_type="quorum", apns_conns=2, fcm_conns=1, instances=1):
+        procs = []
+        for i in range(instances):
+            metrics = free_port(0)
+            config = self.herald_config(n, prefetch, queue_type, apns_conns, fcm_conns, metrics)
+            out = open(os.path.join(self.work, f"herald-{self.point_no}-{i}.log"), "w")
+            proc = subprocess.Popen([self.bin, "run", "--config", config], stdout=out, stderr=subprocess.STDOUT)
+            if not wait_ready(metrics, proc):
+                raise SystemExit(f"herald did not become ready; see {out.name}")
+            procs.append(proc)
+        return procs
+
+    def start_peer(self, n, prefetch, queue_type):
+        out = open(os.path.join(self.work, f"peer-{self.point_no}.log"), "w")
+        proc = subprocess.Popen(
+            [os.path.join(ROOT, "bench/.venv/bin/python"), os.path.join(ROOT, "bench/peers/python_peer.py"),
+             "--amqp-url", self.url, "--events-exchange", n["events"], "--queue", n["queue"],
+             "--queue-type", queue_type, "--results-exchange", n["results"], "--prefetch", str(prefetch),
+             "--endpoint", f"127.0.0.1:{self.port}", "--ca", os.path.join(self.dev, "ca.pem"),
+             "--apns-key", os.path.join(self.dev, "apns-AuthKey.p8"), "--key-id", "HERALDKEY1",
+             "--team-id", "HERALDTEAM", "--topic", "com.example.chat", "--service-account", self.account],
+            stdout=subprocess.PIPE, stderr=out, text=True)
+        line = proc.stdout.readline()
+        if "ready" not in line:
+            raise SystemExit(f"peer did not start; see {out.name}")
+        return [proc]
+
+    def start_echo(self, n, prefetch, queue_type):
+        ready = os.path.join(self.work, f"echo-{self.point_no}.ready")
+        proc = subprocess.Popen([self.loadgen, "echo", self.url, n["events"], n["queue"], queue_type, n["results"],
+                                 str(prefetch), ready])
+        deadline = time.time() + 10
+        while not os.path.exists(ready):
+            if proc.poll() is not None or time.time() > deadline:
+                raise SystemExit("loadgen echo did not start")
+            time.sleep(0.05)
+        return [proc]
+
+    # ---- one end-to-end point ----
+    def point(self, label, system="herald", events=None, rate=0, prefetch=256, queue_type=None, apns_conns=2,
+              fcm_conns=1, instances=1, window=None):
+        queue_type = queue_type or self.a.queue_type
+        events = events or self.a.events
+        n = self.names()
+        try:
+            if system == "herald":
+                procs = self.start_herald(n, prefetch, queue_type, apns_conns, fcm_conns, instances)
+            elif system == "echo":
+                procs = self.start_echo(n, prefetch, queue_type)
+            else:
+                procs = self.start_peer(n, prefetch, queue_type)
+            # Warm-up (not measured): connections, TLS, provider tokens, OAuth, JIT-free but cold caches.
+            warm = subprocess.run([self.loadgen, "run", self.url, n["events"], n["results"], "300", "0", "100",
+                                   "999", DEAD_APNS], capture_output=True, text=True)
+            if warm.returncode != 0:
+                raise SystemExit(f"warm-up failed: {warm.stderr} {warm.stdout}")
+            time.sleep(0.2)
+            window = window or max(2 * prefetch * instances, 256)
+            pids = [p.pid for p in procs]
+            rss0 = sum(vm_rss_mb(p) for p in pids)
+            before = ([proc_cpu(p) for p in pids], proc_cpu(self.broker), proc_cpu(self.sim.pid), machine_busy(),
+                      time.time(), sum(ctx_switches(p) for p in pids))
+            perfs = []
+            if self.a.profile and label == f"herald closed ({self.a.queue_type})":
+                for name, pid in (("herald", pids[0]), ("simulator", self.sim.pid)):
+                    data = os.path.join(self.work, f"perf-{name}.data")
+                    perfs.append((name, data, subprocess.Popen(
+                        ["perf", "record", "-F", "499", "-g", "-p", str(pid), "-o", data],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
+                time.sleep(0.5)
+            if self.a.strace and label == f"herald closed ({self.a.queue_type})":
+                data = os.path.join(self.work, "strace-herald.txt")
+                perfs.append(("strace", data, subprocess.Popen(
+                    ["strace", "-c", "-f", "-p", str(pids[0]), "-o", data],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
+                time.sleep(0.5)
+            dump = os.path.join(self.work, f"latency-{self.point_no}.txt")
+            lg = subprocess.run([self.loadgen, "run", self.url, n["events"], n["results"], str(events), str(int(rate)),
+                                 str(window), str(self.point_no), DEAD_APNS], capture_output=True, text=True,
+                                env=dict(os.environ, LOADGEN_DUMP=dump))
+            after = ([proc_cpu(p) for p in pids], proc_cpu(self.broker), proc_cpu(self.sim.pid), machine_busy(),
+                     time.time(), sum(ctx_switches(p) for p in pids))
+            rss = max(vm_hwm_mb(p) for p in pids)
+            rss_end = sum(vm_rss_mb(p) for p in pids)
+            for name, data, perf in perfs:
+                perf.send_signal(signal.SIGINT)
+                perf.wait()
+                if name == "strace":
+                    log(f"  strace -c of herald: {data}")
+                    continue
+                report_path = os.path.join(self.work, f"perf-{name}.txt")
+                with open(report_path, "w") as fh:
+                    subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso,symbol",
+                                    "--stdio", "-g", "none", "--percent-limit", "0.7"], stdout=fh,
+                                   stderr=subprocess.DEVNULL)
+                with open(os.path.join(self.work, f"perf-{name}-dso.txt"), "w") as fh:
+                    subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso", "--stdio",
+                                    "-g", "none"], stdout=fh, stderr=subprocess.DEVNULL)
+                log(f"  perf profile of {name}: {report_path}")
+            if lg.returncode not in (0, 3):
+                raise SystemExit(f"loadgen failed: {lg.stderr}")
+            r = json.loads(lg.stdout)
+        finally:
+            for p in locals().get("procs", []):
+                self.stop(p)
+            self.delete(n)
+        cpu = sum(a - b for a, b in zip(after[0], before[0]))
+        notes = r["outcomes"]
+        wall = after[4] - before[4]
+        ours = cpu + (after[1] - before[1]) + (after[2] - before[2]) + r["loadgen_cpu_s"]
+        result = {
+            "label": label, "system": system, "queue_type": queue_type, "prefetch": prefetch,
+            "apns_conns": apns_conns, "fcm_conns": fcm_conns, "instances": instances,
+            "offered_eps": rate, "events": events,
+            "nps": r["notifications_per_s"], "eps": r["events_per_s"],
+            "p50": r["p50_ms"], "p90": r["p90_ms"], "p99": r["p99_ms"], "max": r["max_ms"],
+            "outcomes": notes, "expected": r["expected_outcomes"], "statuses": r["statuses"],
+            "cpu_s": cpu, "cpu_per_10k": cpu / notes * 1e4 if notes else 0,
+            "cpu_us_per_notif": cpu / notes * 1e6 if notes else 0,
+            "rss_mb": rss, "rss_start_mb": rss0, "rss_growth_kb_per_event": (rss_end - rss0) * 1024 / events,
+            "ctx_per_notif": (after[5] - before[5]) / notes if notes else 0,
+            "broker_cpu_s": after[1] - before[1], "sim_cpu_s": after[2] - before[2],
+            "loadgen_cpu_s": r["loadgen_cpu_s"], "seconds": r["seconds"],
+            "other_cpu_cores": max(0.0, ((after[3] - before[3]) - ours) / wall) if wall > 0 else 0,
+        }
+        if notes < r["expected_outcomes"]:
+            log(f"  WARNING: {label}: {notes} of {r['expected_outcomes']} outcomes")
+        log(f"  {label:<34} {queue_type:<7} {result['nps']:>8.0f} notif/s {result['eps']:>7.0f} ev/s "
+            f"p50 {result['p50']:.1f} p99 {result['p99']:.1f} max {result['max']:.1f} ms  "
+            f"cpu {result['cpu_per_10k']:.2f} s/10k  ctxsw/notif {result['ctx_per_notif']:.2f}  rss {rss:.0f} MB  broker {result['broker_cpu_s']:.2f}s "
+            f"sim {result['sim_cpu_s']:.2f}s  other load {result['other_cpu_cores']:.2f} cores")
+        self.points.append(result)
+        return result
+
+    # ---- limits ----
+    def apns_jwt(self):
+        import jwt
+        with open(os.path.join(self.dev, "apns-AuthKey.p8")) as f:
+            key = f.read()
+        return jwt.encode({"iss": "HERALDTEAM", "iat": int(time.time())}, key, algorithm="ES256",
+                          headers={"kid": "HERALDKEY1"})
+
+    def waited(self, argv, env=None):
+        sim0 = proc_cpu(self.sim.pid)
+        start = time.time()
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.time() - start
+        out = proc.stdout.read().decode()
+        err = proc.stderr.read().decode()
+        return out, err, usage.ru_utime + usage.ru_stime, wall, proc_cpu(self.sim.pid) - sim0, status
+
+    def limits(self):
+        requests = self.a.limit_requests
+        token = "ab" * 32
+        body = os.path.join(self.work, "apns-body.json")
+        with open(body, "w") as f:
+            f.write(json.dumps({"aps": {"alert": {"title": "Hello", "body": "x" * 380}, "sound": "default"}}))
+        size = os.path.getsize(body)
+        auth = "bearer " + self.apns_jwt()
+        url = f"https://127.0.0.1:{self.port}/3/device/{token}"
+        out, err, cpu, wall, sim, status = self.waited(
+            ["h2load", "-n", str(requests), "-c", "1", "-m", "100", "-t", "1", "-d", body, "-H",
+             "apns-topic: com.example.chat", "-H", "apns-push-type: alert", "-H", f"authorization: {auth}", url])
+        done = next((l for l in out.splitlines() if l.startswith("requests:")), "")
+        codes = next((l for l in out.splitlines() if l.startswith("status codes:")), "")
+        self.h2load = {"rps": requests / wall, "cpu_us": cpu / requests * 1e6, "sim_us": sim / requests * 1e6,
+                       "detail": f"{done.strip()} | {codes.strip()}"}
+        log(f"  h2load -> simulator: {self.h2load['rps']:.0f} req/s, client {self.h2load['cpu_us']:.1f} µs/req, "
+            f"simulator {self.h2load['sim_us']:.1f} µs/req ({self.h2load['detail']})")
+        with open(body) as fh:
+            env = dict(os.environ, REF_AUTHORIZATION=auth, REF_BODY=fh.read())
+        out, err, cpu, wall, sim, status = self.waited(
+            [self.ref, url, os.path.join(self.dev, "ca.pem"), str(requests), "100", "1", str(size)], env=env)
+        self.curl = {"rps": requests / wall, "cpu_us": cpu / requests * 1e6, "sim_us": sim / requests * 1e6,
+                     "detail": out.strip() + (" " + err.strip() if err.strip() else "")}
+        log(f"  C libcurl ref -> simulator: {self.curl['rps']:.0f} req/s, client {self.curl['cpu_us']:.1f} µs/req, "
+            f"simulator {self.curl['sim_us']:.1f} µs/req ({self.curl['detail']})")
+        # raw rabbitmq-c loop: consume + ack + confirmed publish per message
+        self.floor = {}
+        for qt in ("quorum", "classic"):
+            n = self.names()
+            b0 = proc_cpu(self.broker)
+            t0 = time.time()
+            subprocess.run([self.loadgen, "fill", self.url, n["queue"], qt, str(self.a.limit_messages), "7"],
+                           check=True)
+            fill_wall, fill_broker = time.time() - t0, proc_cpu(self.broker) - b0
+            r = subprocess.run([self.loadgen, "floor", self.url, n["queue"], n["results"],
+                                str(self.a.limit_messages), "256", str(self.broker)],
+                               capture_output=True, text=True, check=True)
+            f = json.loads(r.stdout)
+            f["fill_rate"] = self.a.limit_messages / fill_wall
+            f["broker_fill_us"] = fill_broker / self.a.limit_messages * 1e6
+            self.floor[qt] = f
+            self.delete(n)
+            log(f"  rabbitmq-c loop ({qt}): {f['rate']:.0f} msg/s consume+ack+confirmed publish, "
+                f"{f['cpu_us_per_msg']:.1f} µs/msg client, broker {f['broker_cpu_us_per_msg']:.1f} µs/msg; "
+                f"confirmed fill {f['fill_rate']:.0f} msg/s, broker {f['broker_fill_us']:.1f} µs/msg")
+        # Herald's AMQP layer alone (herald-bench-amqp), classic queue as in bench/amqp.sh
+        q = f"bench.{self.run_id}.amqp"
+        subprocess.run([self.amqp_bench, "setup", "--url", self.url, "--queue", q], check=True)
+        pub = subprocess.run([self.amqp_bench, "publish", "--url", self.url, "--queue", q, "--count",
+                              str(self.a.limit_messages), "--size", "550", "--window", "512"],
+                             capture_output=True, text=True, check=True).stdout
+        con = subprocess.run([self.amqp_bench, "consume", "--url", self.url, "--queue", q, "--count",
+                              str(self.a.limit_messages), "--prefetch", "256"],
+                             capture_output=True, text=True, check=True).stdout
+        subprocess.run([self.amqp_bench, "teardown", "--url", self.url, "--queue", q], check=True)
+        rate = lambda s: float(s.split("rate=")[1].split("/s")[0])
+        self.herald_amqp = {"publish": rate(pub), "consume": rate(con)}
+        log(f"  herald-bench-amqp (classic, 550 B): publish confirmed {rate(pub):.0f}/s, consume+ack {rate(con):.0f}/s")
+
+
+def fmt(v, digits=0):
+    return f"{v:,.{digits}f}".replace(",", " ")
+
+
+def report(b, args):
+    P = b.points
+    by = {p["label"]: p for p in P}
+    qt = args.queue_type
+    # Herald's default configuration (prefetch 256, 2 APNs + 1 FCM connections) is measured twice,
+    # "herald closed" and "herald prefetch 256": the ratios use the mean of the two.
+    defaults = [by[k] for k in (f"herald closed ({qt})", "herald prefetch 256") if k in by]
+    herald = None
+    if defaults:
+        herald = dict(defaults[0])
+        for key in ("nps", "cpu_us_per_notif", "other_cpu_cores", "loadgen_cpu_s", "outcomes", "expected", "events"):
+            herald[key] = sum(d[key] for d in defaults) / len(defaults)
+    peer = by.get(f"peer closed ({qt})")
+    lines = []
+    out = lines.append
+    out(f"# Herald end-to-end benchmark {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        f"{os.cpu_count()} cores, {args.events} events/point (1-3 targets, 300-800 B)")
+    out("")
+    out("| point | queue | notif/s | events/s | p50 ms | p90 ms | p99 ms | max ms | CPU s/10k notif | ctx sw/notif | RSS after warm-up MB | peak RSS MB | RSS growth KB/event | broker CPU s/10k | simulator CPU s/10k | other load (cores) |")
+    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for p in P:
+        k = 1e4 / p["outcomes"] if p["outcomes"] else 0
+        out(f"| {p['label']} | {p['queue_type']} | {fmt(p['nps'])} | {fmt(p['eps'])} | {p['p50']:.1f} | {p['p90']:.1f} | "
+            f"{p['p99']:.1f} | {p['max']:.1f} | {p['cpu_per_10k']:.3f} | {p['ctx_per_notif']:.1f} | {p['rss_start_mb']:.0f} | {p['rss_mb']:.0f} | {p['rss_growth_kb_per_event']:.1f} | "
+            f"{p['broker_cpu_s'] * k:.3f} | {p['sim_cpu_s'] * k:.3f} | {p['other_cpu_cores']:.2f} |")
+    if hasattr(b, "curl"):
+        out("")
+        out("Limits (same machine, same run):")
+        out("")
+        out("| limit | rate | client CPU µs/op | server/broker CPU µs/op |")
+        out("|---|---|---|---|")
+        out(f"| h2load -> simulator (APNs POST, 1 conn x 100 streams) | {fmt(b.h2load['rps'])} req/s | {b.h2load['cpu_us']:.1f} | simulator {b.h2load['sim_us']:.1f} |")
+        out(f"| C libcurl ref.c -> simulator (1 conn x 100 streams) | {fmt(b.curl['rps'])} req/s | {b.curl['cpu_us']:.1f} | simulator {b.curl['sim_us']:.1f} |")
+        for q, f in b.floor.items():
+            out(f"| rabbitmq-c consume+ack+confirmed publish, prefetch 256 ({q}) | {fmt(f['rate'])} msg/s | {f['cpu_us_per_msg']:.1f} | broker {f['broker_cpu_us_per_msg']:.1f} |")
+            out(f"| rabbitmq-c confirmed publish of events ({q}) | {fmt(f['fill_rate'])} msg/s | - | broker {f['broker_fill_us']:.1f} |")
+        out(f"| herald-bench-amqp confirmed publish / consume+ack (classic, 550 B) | {fmt(b.herald_amqp['publish'])} / {fmt(b.herald_amqp['consume'])} msg/s | - | - |")
+    if herald and hasattr(b, "curl"):
+        f = b.floor[qt]
+        floor_us = b.curl["cpu_us"] + f["cpu_us_per_msg"]
+        herald_us = herald["cpu_us_per_notif"]
+        # CPU the whole chain needs per notification when every part is the raw C floor
+        targets = herald["expected"] / herald["events"]
+        chain_us = (b.curl["cpu_us"] + b.curl["sim_us"] + f["cpu_us_per_msg"] + f["broker_cpu_us_per_msg"]
+                    + f["broker_fill_us"] / targets + herald["loadgen_cpu_s"] / herald["outcomes"] * 1e6)
+        cores = os.cpu_count()
+        ceiling = cores / chain_us * 1e6
+        avail = max(0.1, cores - herald["other_cpu_cores"])
+        ceiling_avail = avail / chain_us * 1e6
+        out("")
+        out(f"Ratios ({qt} queue; Herald = mean of {len(defaults)} closed-loop points with the default config: {fmt(herald['nps'])} notif/s, {herald['cpu_us_per_notif']:.1f} CPU µs/notif):")
+        out("")
+        if peer:
+            out(f"- Herald / peer notifications/s: {herald['nps'] / peer['nps']:.2f}x  (goal >= 5x)")
+            out(f"- peer CPU / Herald CPU per notification: {peer['cpu_us_per_notif'] / herald_us:.2f}x  (goal >= 10x)")
+        out(f"- Herald CPU per notification {herald_us:.1f} µs / floor {floor_us:.1f} µs (libcurl {b.curl['cpu_us']:.1f} + rabbitmq-c loop {f['cpu_us_per_msg']:.1f}) = {herald_us / floor_us:.2f}x  (goal <= 2x)")
+        out(f"- Herald notif/s / h2load req/s on the simulator: {herald['nps'] / b.h2load['rps']:.3f}; / libcurl ref req/s: {herald['nps'] / b.curl['rps']:.3f}; / rabbitmq-c loop msg/s: {herald['nps'] / f['rate']:.3f}")
+        out(f"- ceiling implied by the floors for {cores} shared cores: {chain_us:.1f} CPU µs per notification "
+            f"(libcurl {b.curl['cpu_us']:.1f} + simulator {b.curl['sim_us']:.1f} + rabbitmq-c {f['cpu_us_per_msg']:.1f} + broker {f['broker_cpu_us_per_msg']:.1f} + event publish {f['broker_fill_us'] / targets:.1f} + loadgen {herald['loadgen_cpu_s'] / herald['outcomes'] * 1e6:.1f}) "
+            f"-> {fmt(ceiling)} notif/s; Herald reaches {herald['nps'] / ceiling * 100:.0f}% (goal >= 75%); "
+            f"with the {herald['other_cpu_cores']:.2f} cores other workers used during the run: ceiling {fmt(ceiling_avail)}, Herald {herald['nps'] / ceiling_avail * 100:.0f}%")
+    half = [p for p in P if p["label"].startswith("herald open 50%")]
+    echo = [p for p in P if p["label"].startswith("AMQP echo, no HTTP, open")]
+    if half:
+        out(f"- p99 publish->outcome at half the closed-loop maximum ({fmt(half[0]['offered_eps'])} events/s offered): {half[0]['p99']:.1f} ms (goal < 50 ms)"
+            + (f"; the AMQP path alone at the same rate: p99 {echo[0]['p99']:.1f} ms" if echo else ""))
+    big = [p for p in P if p["system"] == "herald" and p["prefetch"] == 1024]
+    if big:
+        out(f"- peak RSS at prefetch 1024: {big[0]['rss_mb']:.0f} MB (goal < 100 MB)")
+    text = "\n".join(lines)
+    print(text)
+    with open(os.path.join(b.work, "report.md"), "w") as fh:
+        fh.write(text + "\n")
+    with open(os.path.join(b.work, "points.json"), "w") as fh:
+        json.dump({"points": P, "h2load": getattr(b, "h2load", None), "curl": getattr(b, "curl", None),
+                   "floor": getattr(b, "floor", None), "herald_amqp": getattr(b, "herald_amqp", None)}, fh, indent=1)
+    log(f"report: {b.work}/report.md, data: {b.work}/points.json")
+
+
+def plot(b):
+    open_points = sorted([p for p in b.points if p["label"].startswith("herald open")], key=lambda p: p["offered_eps"])
+    if not open_points:
+        return
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    offered = [p["offered_eps"] * p["expected"] / p["events"] for p in open_points]
+    ax.plot(offered, [p["nps"] for p in open_points], "o-", color="tab:blue", label="achieved notifications/s")
+    ax.plot(offered, offered, ":", color="grey", label="offered")
+    ax.set_xlabel("offered load (notifications/s)")
+    ax.set_ylabel("notifications/s", color="tab:blue")
+    ax2 = ax.twinx()
+    ax2.plot(offered, [p["p99"] for p in open_points], "s--", color="tab:red", label="p99 publish->outcome")
+    ax2.set_ylabel("p99 latency (ms, log)", color="tab:red")
+    ax2.set_yscale("log")
+    ax2.axhline(50, color="tab:red", alpha=0.3)
+    ax2.text(offered[0], 52, "50 ms goal", color="tab:red", fontsize=7, alpha=0.7)
+    ax.set_title(f"Herald end to end, {open_points[0]['queue_type']} queue, {os.cpu_count()} shared cores")
+    fig.legend(loc="upper left", bbox_to_anchor=(0.12, 0.88), fontsize=8)
+    fig.tight_layout()
+    path = os.path.join(ROOT, "bench/e2e-load.png")
+    fig.savefig(path, dpi=110)
+    shutil.copy(path, os.path.join(b.work, "e2e-load.png"))
+    log(f"plot: {path}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--amqp-url", default=os.environ.get("HERALD_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2f"))
+    ap.add_argument("--queue-type", default="quorum", choices=["quorum", "classic"])
+    ap.add_argument("--events", type=int, default=10000, help="events per point (~2 notifications each)")
+    ap.add_argument("--peer-events", type=int, default=4000)
+    ap.add_argument("--sim-port", type=int, default=22197)
+    ap.add_argument("--profile", action="store_true", help="perf record Herald and the simulator during the main point")
+    ap.add_argument("--strace", action="store_true", help="strace -c -f Herald during the main point (slows it)")
+    ap.add_argument("--herald", default="", help="herald binary to measure (default .build/release/herald), for A/B runs")
+    ap.add_argument("--rates", default="", help="comma list of open-loop fractions of the closed-loop maximum")
+    ap.add_argument("--only", default="", help="comma list: main,peer,limits,prefetch,connections,instances,open")
+    args = ap.parse_args()
+    if args.quick:
+        args.events = min(args.events, 3000)
+        args.peer_events = min(args.peer_events, 1500)
+    args.limit_requests = 20000 if not args.quick else 10000
+    args.limit_messages = 20000 if not args.quick else 8000
+    parts = set(args.only.split(",")) if args.only else {"main", "peer", "limits", "prefetch", "connections",
+                                                           "instances", "open"}
+    if args.quick:
+        parts -= {"connections", "instances"} if not args.only else set()
+    b = Bench(args)
+    b.start_simulator()
+    qt = args.queue_type
+    other = "classic" if qt == "quorum" else "quorum"
+    try:
+        if "main" in parts:
+            b.point(f"herald closed ({qt})")
+            b.point(f"herald closed ({other})", queue_type=other)
+            b.point(f"AMQP echo, no HTTP, closed ({qt})", system="echo")
+        if "peer" in parts:
+            b.point(f"peer closed ({qt})", system="peer", events=args.peer_events)
+        if "limits" in parts:
+            b.limits()
+        if "prefetch" in parts:
+            for p in ([16, 64, 256, 1024] if not args.quick else [16, 1024]):
+                b.point(f"herald prefetch {p}", prefetch=p)
+        if "connections" in parts:
+            for c in (1, 4):
+                b.point(f"herald apns {c} / fcm {c} conns", apns_conns=c, fcm_conns=c)
+        if "instances" in parts:
+            b.point("herald 2 instances", instances=2)
+        if "open" in parts:
+            mains = [p for p in b.points if p["label"] in (f"herald closed ({qt})", "herald prefetch 256")]
+            max_eps = sum(p["eps"] for p in mains) / len(mains) if mains else 1500
+            log(f"  open loop: fractions of {max_eps:.0f} events/s (mean closed-loop maximum, default config)")
+            fractions = [0.25, 0.5, 0.75, 1.0, 1.25] if not args.quick else [0.5, 1.0]
+            if args.rates:
+                fractions = [float(x) for x in args.rates.split(",")]
+            for f in fractions:
+                rate = max(50, int(max_eps * f))
+                events = min(args.events, max(500, int(rate * (8 if not args.quick else 4))))
+                b.point(f"herald open {int(f * 100)}% ({rate}/s)", rate=rate, events=events)
+                if f == 0.5:
+                    b.point(f"AMQP echo, no HTTP, open ({rate}/s)", system="echo", rate=rate, events=events)
+    finally:
+        b.stop(b.sim)
+    report(b, args)
+    plot(b)
+
+
+if __name__ == "__main__":
+    main()
