@@ -551,9 +551,12 @@ def plot(b):
     ax.set_title(f"Herald end to end, {open_points[0]['queue_type']} queue, {os.cpu_count()} shared cores")
     fig.legend(loc="upper left", bbox_to_anchor=(0.12, 0.88), fontsize=8)
     fig.tight_layout()
-    path = os.path.join(ROOT, "bench/e2e-load.png")
+    # Only a full run replaces the committed plot; --quick and partial runs keep theirs in the run directory.
+    path = os.path.join(b.work, "e2e-load.png")
     fig.savefig(path, dpi=110)
-    shutil.copy(path, os.path.join(b.work, "e2e-load.png"))
+    if not b.a.quick and not b.a.only and not b.a.herald:
+        shutil.copy(path, os.path.join(ROOT, "bench/e2e-load.png"))
+        path = os.path.join(ROOT, "bench/e2e-load.png")
     log(f"plot: {path}")
 
 
