@@ -122,14 +122,6 @@ def wait_ready(port, proc, timeout=30.0):
     return False
 
 
-def run_timed(argv, **kw):
-    """Runs argv, returns (stdout, rusage cpu seconds of the child)."""
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
-    out, err = proc.communicate()
-    usage = proc_usage = None
-    return proc.returncode, out, err
-
-
 class Bench:
     def __init__(self, args):
         self.a = args
