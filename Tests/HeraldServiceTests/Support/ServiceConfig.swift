@@ -3,18 +3,25 @@ import HeraldConfig
 
 /// A Herald config for one test: names unique to the test (so tests share the
 /// broker without sharing queues), pointing at a `SimulatorHarness`.
+///
+/// `sharing` reuses another config's names (two instances on one queue, each
+/// with its own file, e.g. its own `httpListen`).
 struct ServiceConfig {
+    static let brokerURL = "amqp://guest:guest@127.0.0.1:5672/%2f"
+
     let prefix: String
     let file: String
 
     init(simulator: SimulatorHarness, queueType: String = "classic", prefetch: Int = 64, maxAttempts: Int = 3,
          delays: String = "[200ms]", publish: String = "[delivered, invalid_token, failed, retrying, expired, dropped, rejected]",
-         shutdownDeadline: String = "10s", routes: String = "", extraAppsYAML: String = "") throws {
-        prefix = "test-\(UInt32.random(in: 0...UInt32.max))"
-        file = simulator.directory + "/\(prefix).yaml"
+         shutdownDeadline: String = "10s", routes: String = "", extraAppsYAML: String = "", sharing other: ServiceConfig? = nil,
+         amqpURL: String = ServiceConfig.brokerURL, httpListen: String = "127.0.0.1:0", providerTimeout: String = "5s",
+         logLevel: String = "warning") throws {
+        prefix = other?.prefix ?? "test-\(UInt32.random(in: 0...UInt32.max))"
+        file = simulator.directory + "/\(prefix)-\(UInt32.random(in: 0...UInt32.max)).yaml"
         try """
             amqp:
-              url: amqp://guest:guest@127.0.0.1:5672/%2f
+              url: \(amqpURL)
               prefetch: \(prefetch)
               queue_type: \(queueType)
               queue: \(prefix).events
@@ -33,18 +40,18 @@ struct ServiceConfig {
                   topic: com.example.chat
                   endpoint: \(simulator.baseURL)
                   ca_file: \(simulator.pki.caCertificatePath)
-                  timeout: 5s
+                  timeout: \(providerTimeout)
                 fcm:
                   service_account_file: \(simulator.serviceAccountFile)
                   endpoint: \(simulator.baseURL)
                   ca_file: \(simulator.pki.caCertificatePath)
-                  timeout: 5s
+                  timeout: \(providerTimeout)
             \(extraAppsYAML)
             \(routes)
             retry: {max_attempts: \(maxAttempts), delays: \(delays)}
             outcomes: {publish: \(publish)}
-            http: {listen: "127.0.0.1:0"}
-            log: {level: warning}
+            http: {listen: "\(httpListen)"}
+            log: {level: \(logLevel)}
             shutdown_deadline: \(shutdownDeadline)
             """.write(toFile: file, atomically: true, encoding: .utf8)
     }

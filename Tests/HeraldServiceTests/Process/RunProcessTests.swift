@@ -1,0 +1,323 @@
+import Foundation
+import Glibc
+import HeraldCore
+import Testing
+
+/// `herald run` as a real child process (the built `herald` executable):
+/// signals, crashes, competing instances and a missing broker, checked by what
+/// reaches the results exchange. Delivery is at least once: a missing outcome
+/// fails a test, a duplicate is only counted and printed.
+@Suite(.serialized) struct RunProcessTests {
+    // MARK: 1. SIGTERM under load
+
+    @Test func sigtermUnderLoadExitsZeroAndARestartFinishesEverything() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        simulator.fcm.update { $0.latency = .milliseconds(100) }
+        let config = try ServiceConfig(simulator: simulator, prefetch: 16, shutdownDeadline: "20s",
+                                       httpListen: "127.0.0.1:\(try freeLocalPort())", logLevel: "notice")
+        try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
+            try await declareTopology(config, fixture)
+            let load = LoadEvents(count: 400)
+            try await load.publish(with: fixture.publisher)
+
+            let first = try fixture.start(config)
+            let busy = await fixture.results.wait(timeout: .seconds(30)) { Tally($0, expected: load.keys).finished.count >= 40 }
+            try #require(busy, "no outcomes from the first instance:\n\(first.tail())")
+            first.send(SIGTERM)
+            let exit = await first.waitForExit(timeout: .seconds(40))
+            #expect(exit == .exited(0), "SIGTERM under load: \(exit.map(\.description) ?? "still running after 40 s")\n\(first.tail())")
+            let afterFirst = Tally(fixture.results.all, expected: load.keys)
+            // It stopped consuming: the queue held far more than a prefetch window when the signal came.
+            #expect(afterFirst.finished.count < load.keys.count, "the first instance finished everything despite SIGTERM")
+
+            let second = try fixture.start(config)
+            let done = await fixture.results.wait(timeout: .seconds(60)) { Tally($0, expected: load.keys).missing.isEmpty }
+            let tally = Tally(fixture.results.all, expected: load.keys)
+            print("[sigterm] targets \(load.keys.count): \(afterFirst.finished.count) finished by the first instance, "
+                  + "\(tally.finished.count) in all; duplicates \(tally.duplicates); statuses \(tally.statuses)")
+            #expect(done, "\(tally.missingSummary)\n\(second.tail())")
+            #expect(tally.unexpected.isEmpty, "outcomes for targets never published: \(tally.unexpected.prefix(5))")
+            #expect(tally.statuses.keys.allSatisfy { $0 == "delivered" || $0 == "retrying" }, "\(tally.statuses)")
+            second.send(SIGTERM)
+            #expect(await second.waitForExit(timeout: .seconds(40)) == .exited(0), "\(second.tail())")
+        }
+    }
+
+    // MARK: 2. kill -9 under load
+
+    @Test func killNineUnderLoadThenARestartFinishesEverything() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        simulator.fcm.update { $0.latency = .milliseconds(100) }
+        let config = try ServiceConfig(simulator: simulator, prefetch: 16, httpListen: "127.0.0.1:\(try freeLocalPort())",
+                                       logLevel: "notice")
+        try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
+            try await declareTopology(config, fixture)
+            let load = LoadEvents(count: 400)
+            try await load.publish(with: fixture.publisher)
+
+            let first = try fixture.start(config)
+            let busy = await fixture.results.wait(timeout: .seconds(30)) { Tally($0, expected: load.keys).finished.count >= 40 }
+            try #require(busy, "no outcomes from the first instance:\n\(first.tail())")
+            first.send(SIGKILL)
+            #expect(await first.waitForExit(timeout: .seconds(20)) == .signaled(SIGKILL))
+            let afterFirst = Tally(fixture.results.all, expected: load.keys)
+
+            let second = try fixture.start(config)
+            let done = await fixture.results.wait(timeout: .seconds(60)) { Tally($0, expected: load.keys).missing.isEmpty }
+            let tally = Tally(fixture.results.all, expected: load.keys)
+            print("[kill -9] targets \(load.keys.count): \(afterFirst.finished.count) finished before the kill, "
+                  + "\(tally.finished.count) in all; duplicates \(tally.duplicates); statuses \(tally.statuses)")
+            #expect(done, "\(tally.missingSummary)\n\(second.tail())")
+            #expect(tally.unexpected.isEmpty, "outcomes for targets never published: \(tally.unexpected.prefix(5))")
+            second.send(SIGTERM)
+            #expect(await second.waitForExit(timeout: .seconds(40)) == .exited(0), "\(second.tail())")
+        }
+    }
+
+    // MARK: 3. Two instances on one queue
+
+    @Test func twoInstancesShareOneQueueAndBothTakePart() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        simulator.fcm.update { $0.latency = .milliseconds(50) }
+        let portA = try freeLocalPort(), portB = try freeLocalPort()
+        let configA = try ServiceConfig(simulator: simulator, prefetch: 16, httpListen: "127.0.0.1:\(portA)", logLevel: "notice")
+        let configB = try ServiceConfig(simulator: simulator, prefetch: 16, sharing: configA, httpListen: "127.0.0.1:\(portB)",
+                                        logLevel: "notice")
+        try await ProcessFixture.with(simulator: simulator, config: configA) { fixture in
+            let a = try fixture.start(configA)
+            let b = try fixture.start(configB)
+            for (child, port) in [(a, portA), (b, portB)] {
+                let ready = await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 }
+                try #require(ready, "instance on port \(port) never became ready:\n\(child.tail())")
+            }
+            let load = LoadEvents(count: 400)
+            try await load.publish(with: fixture.publisher)
+
+            let done = await fixture.results.wait(timeout: .seconds(60)) { Tally($0, expected: load.keys).missing.isEmpty }
+            let tally = Tally(fixture.results.all, expected: load.keys)
+            let consumedA = metricSum("herald_events_consumed_total", in: httpGet(port: portA, path: "/metrics")?.body ?? "")
+            let consumedB = metricSum("herald_events_consumed_total", in: httpGet(port: portB, path: "/metrics")?.body ?? "")
+            print("[two instances] targets \(load.keys.count): events consumed A \(Int(consumedA)), B \(Int(consumedB)); "
+                  + "duplicates \(tally.duplicates); statuses \(tally.statuses)")
+            #expect(done, "\(tally.missingSummary)")
+            #expect(tally.unexpected.isEmpty, "outcomes for targets never published: \(tally.unexpected.prefix(5))")
+            #expect(consumedA > 0 && consumedB > 0, "both instances consume: A \(consumedA), B \(consumedB)")
+            #expect(consumedA + consumedB >= Double(load.count), "A \(consumedA) + B \(consumedB) < \(load.count) events")
+
+            a.send(SIGTERM)
+            b.send(SIGTERM)
+            #expect(await a.waitForExit(timeout: .seconds(40)) == .exited(0), "\(a.tail())")
+            #expect(await b.waitForExit(timeout: .seconds(40)) == .exited(0), "\(b.tail())")
+        }
+    }
+
+    // MARK: 4. A second signal exits at once
+
+    @Test func aSecondSignalExitsAtOnceAndTheUnfinishedEventsAreRedelivered() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        // Answers so slow (10 s, within the 60 s provider timeout) that a drain would take that long.
+        simulator.fcm.update { $0.latency = .seconds(10) }
+        let port = try freeLocalPort()
+        let config = try ServiceConfig(simulator: simulator, prefetch: 16, shutdownDeadline: "60s",
+                                       httpListen: "127.0.0.1:\(port)", providerTimeout: "60s", logLevel: "notice")
+        try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
+            try await declareTopology(config, fixture)
+            let load = LoadEvents(count: 10, fcmOnly: true)
+            try await load.publish(with: fixture.publisher)
+
+            let first = try fixture.start(config)
+            let sending = await eventually(timeout: .seconds(30)) {
+                metricSum("herald_inflight_requests", in: httpGet(port: port, path: "/metrics")?.body ?? "") >= 1
+            }
+            try #require(sending, "no FCM request in flight:\n\(first.tail())")
+            first.send(SIGTERM)
+            // The first signal drains: the slow requests keep it running.
+            let draining = await eventually(timeout: .seconds(10)) {
+                httpGet(port: port, path: "/readyz").map { $0.status == 503 && $0.body.contains("consumer_active FAILING") } ?? false
+            }
+            #expect(draining, "no drain after the first SIGTERM:\n\(first.tail())")
+            #expect(first.isRunning, "exited on the first SIGTERM although requests were in flight:\n\(first.tail())")
+            first.send(SIGTERM)
+            let exit = await first.waitForExit(timeout: .seconds(30))
+            #expect(exit == .exited(128 + SIGTERM),
+                    "second SIGTERM: \(exit.map(\.description) ?? "still running after 30 s")\n\(first.tail())")
+            // It did not wait for the 10 s answers: nothing was finished.
+            #expect(fixture.results.all.isEmpty, "outcomes published before the exit: \(fixture.results.all.count)")
+
+            simulator.fcm.update { $0.latency = nil }
+            let second = try fixture.start(config)
+            let done = await fixture.results.wait(timeout: .seconds(30)) { Tally($0, expected: load.keys).missing.isEmpty }
+            let tally = Tally(fixture.results.all, expected: load.keys)
+            print("[second signal] targets \(load.keys.count): duplicates \(tally.duplicates); statuses \(tally.statuses)")
+            #expect(done, "not redelivered: \(tally.missingSummary)\n\(second.tail())")
+            second.send(SIGTERM)
+            #expect(await second.waitForExit(timeout: .seconds(40)) == .exited(0), "\(second.tail())")
+        }
+    }
+
+    // MARK: 5. The drain is bounded by shutdown_deadline
+
+    /// Slow answers (20 s, within the provider timeout) past a 1 s `shutdown_deadline`:
+    /// the process exits 0 at the deadline without acking the unfinished events.
+    @Test func theDrainEndsAtShutdownDeadlineAndTheUnfinishedEventsAreRedelivered() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        simulator.fcm.update { $0.latency = .seconds(20) }
+        let port = try freeLocalPort()
+        let config = try ServiceConfig(simulator: simulator, prefetch: 16, shutdownDeadline: "1s",
+                                       httpListen: "127.0.0.1:\(port)", providerTimeout: "60s", logLevel: "notice")
+        try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
+            try await declareTopology(config, fixture)
+            let load = LoadEvents(count: 10, fcmOnly: true)
+            try await load.publish(with: fixture.publisher)
+
+            let first = try fixture.start(config)
+            let sending = await eventually(timeout: .seconds(30)) {
+                metricSum("herald_inflight_requests", in: httpGet(port: port, path: "/metrics")?.body ?? "") >= 1
+            }
+            try #require(sending, "no FCM request in flight:\n\(first.tail())")
+            let signalled = ContinuousClock.now
+            first.send(SIGTERM)
+            let exit = await first.waitForExit(timeout: .seconds(15))
+            print("[deadline] exit \(exit.map(\.description) ?? "none") after \(ContinuousClock.now - signalled)")
+            #expect(exit == .exited(0),
+                    "SIGTERM with a 1 s shutdown_deadline: \(exit.map(\.description) ?? "still running after 15 s")\n\(first.tail())")
+            first.kill()
+            // Nothing finished, nothing acked: no outcome, not even a `retrying` one.
+            #expect(fixture.results.all.isEmpty, "outcomes published before the exit: \(fixture.results.all.map(\.routingKey))")
+
+            simulator.fcm.update { $0.latency = nil }
+            let second = try fixture.start(config)
+            let done = await fixture.results.wait(timeout: .seconds(30)) { Tally($0, expected: load.keys).missing.isEmpty }
+            let tally = Tally(fixture.results.all, expected: load.keys)
+            print("[deadline] targets \(load.keys.count): duplicates \(tally.duplicates); statuses \(tally.statuses)")
+            #expect(done, "not redelivered: \(tally.missingSummary)\n\(second.tail())")
+            second.send(SIGTERM)
+            #expect(await second.waitForExit(timeout: .seconds(40)) == .exited(0), "\(second.tail())")
+        }
+    }
+
+    // MARK: 6. The broker is down
+
+    @Test func startsWithoutABrokerReportsNotReadyAndStopsOnSIGTERM() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let port = try freeLocalPort()
+        let nobody = try freeLocalPort()
+        let config = try ServiceConfig(simulator: simulator, amqpURL: "amqp://guest:guest@127.0.0.1:\(nobody)/%2f",
+                                       httpListen: "127.0.0.1:\(port)", logLevel: "notice")
+        let child = try HeraldProcess(config: config.file)
+        defer { child.kill() }
+        let answered = await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz") != nil }
+        try #require(answered, "no /readyz answer:\n\(child.tail())")
+        // Give it a few connection attempts: it must stay up and keep saying so.
+        try await Task.sleep(for: .seconds(1))
+        #expect(child.isRunning, "exited while the broker is down:\n\(child.tail())")
+        let ready = httpGet(port: port, path: "/readyz")
+        #expect(ready?.status == 503, "\(String(describing: ready))")
+        #expect(ready?.body.contains("amqp_connected FAILING") == true, "\(ready?.body ?? "no answer")")
+        #expect(httpGet(port: port, path: "/healthz")?.status == 200)
+        child.send(SIGTERM)
+        let exit = await child.waitForExit(timeout: .seconds(30))
+        #expect(exit == .exited(0), "SIGTERM without a broker: \(exit.map(\.description) ?? "still running after 30 s")\n\(child.tail())")
+    }
+}
+
+// MARK: - Helpers
+
+/// Starts and stops an instance once so the topology (exchanges, queues) exists
+/// and events can be queued before the instance under test starts.
+/// An idle instance stops on SIGTERM with status 0.
+private func declareTopology(_ config: ServiceConfig, _ fixture: ProcessFixture) async throws {
+    guard let port = config.httpPort else { throw ProcessTestError("the config needs a fixed http port") }
+    let primer = try fixture.start(config)
+    let ready = await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 }
+    try #require(ready, "herald run never became ready:\n\(primer.tail())")
+    primer.send(SIGTERM)
+    let exit = await primer.waitForExit(timeout: .seconds(30))
+    try #require(exit == .exited(0), "idle herald run on SIGTERM: \(exit.map(\.description) ?? "still running")\n\(primer.tail())")
+}
+
+extension ServiceConfig {
+    /// The fixed port in the config's `http.listen`, if not 0.
+    var httpPort: Int? {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("http:") }),
+              let colon = line.lastIndex(of: ":")
+        else { return nil }
+        let port = Int(line[line.index(after: colon)...].prefix { $0.isNumber }) ?? 0
+        return port > 0 ? port : nil
+    }
+}
+
+/// N events of 1–2 targets, mixed APNs and FCM (or FCM only); every target's key
+/// is `event id/provider/token`.
+private struct LoadEvents {
+    let count: Int
+    let bodies: [(id: String, body: String)]
+    let keys: Set<String>
+
+    init(count: Int, fcmOnly: Bool = false) {
+        self.count = count
+        var bodies: [(String, String)] = []
+        var keys: Set<String> = []
+        for i in 0..<count {
+            let id = "evt-\(i)"
+            let apnsToken = String(repeating: "0", count: 56) + String(format: "%08x", i)
+            let fcmToken = "fcm-\(i)"
+            var targets: [(String, String)] = []
+            switch fcmOnly ? 1 : i % 3 {
+            case 0: targets = [("apns", apnsToken)]
+            case 1: targets = [("fcm", fcmToken)]
+            default: targets = [("apns", apnsToken), ("fcm", fcmToken)]
+            }
+            let json = targets.map { #"{"provider": "\#($0.0)", "token": "\#($0.1)"}"# }.joined(separator: ", ")
+            bodies.append((id, #"{"id": "\#(id)", "app": "chat", "targets": [\#(json)], "notification": {"title": "n\#(i)"}}"#))
+            for (provider, token) in targets { keys.insert("\(id)/\(provider)/\(token)") }
+        }
+        self.bodies = bodies
+        self.keys = keys
+    }
+
+    /// Publishes every event (confirmed), a hundred at a time.
+    func publish(with publisher: TestPublisher) async throws {
+        for start in stride(from: 0, to: bodies.count, by: 100) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (id, body) in bodies[start..<min(start + 100, bodies.count)] {
+                    group.addTask { try await publisher.publish(body, messageID: id) }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+}
+
+/// What arrived on the results exchange, per target: terminal outcomes (anything
+/// but `retrying`), targets still missing one, and duplicates (terminal
+/// outcomes beyond the first for a target).
+private struct Tally {
+    var finished: Set<String> = []
+    var missing: Set<String> = []
+    var unexpected: [String] = []
+    var duplicates = 0
+    var statuses: [String: Int] = [:]
+
+    init(_ outcomes: [(routingKey: String, outcome: Outcome)], expected: Set<String>) {
+        for (_, outcome) in outcomes {
+            statuses[outcome.status.rawValue, default: 0] += 1
+            guard outcome.status != .retrying else { continue }
+            let key = "\(outcome.eventID)/\(outcome.provider?.rawValue ?? "-")/\(outcome.address?.value ?? "-")"
+            guard expected.contains(key) else { unexpected.append(key); continue }
+            if !finished.insert(key).inserted { duplicates += 1 }
+        }
+        missing = expected.subtracting(finished)
+    }
+
+    var missingSummary: String {
+        "\(missing.count) targets without a terminal outcome, e.g. \(missing.sorted().prefix(5))"
+    }
+}
