@@ -43,7 +43,8 @@ private final class CompletionLog: Sendable {
     @Test func delayedResponseDoesNotHoldBackOtherStreamsOnTheSameConnection() async throws {
         let pki = try Fixtures.pki.get()
         var router = HTTP2Router()
-        router.on("POST", "/slow") { _, responder in responder.respond(HTTP2Response(status: 200, text: "slow"), after: .milliseconds(800)) }
+        // Long enough that five round trips finish first even on a loaded machine.
+        router.on("POST", "/slow") { _, responder in responder.respond(HTTP2Response(status: 200, text: "slow"), after: .seconds(5)) }
         router.on("POST", "/fast") { request, responder in responder.respond(HTTP2Response(status: 200, text: "fast \(request.connectionID)")) }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
         let order = CompletionLog()
