@@ -91,3 +91,60 @@ import Testing
         #expect(connections.maxInFlight > 1, "streams must overlap (multiplexing), max in flight \(connections.maxInFlight)")
     }
 }
+
+@Suite struct InFlightLimitTests {
+    @Test func requestsBeyondTheInFlightLimitWaitTheirTurnAndAllSucceed() async throws {
+        let pki = try Fixtures.pki.get()
+        let recorder = ConnectionRecorder()
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: RecordingHandler(recorder: recorder), logger: Fixtures.logger)
+        var configuration = Fixtures.clientConfiguration(pki)
+        configuration.maxInFlightRequests = 3
+        let statuses = try await withRunning(server) {
+            try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for i in 0..<30 {
+                        group.addTask {
+                            try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/\(i)", body: Array("x".utf8))).status
+                        }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+            }
+        }
+        #expect(statuses == Array(repeating: 200, count: 30))
+        #expect(recorder.maxInFlight <= 3, "the server saw \(recorder.maxInFlight) requests at once")
+        #expect(recorder.maxInFlight >= 2, "requests still overlap up to the limit")
+    }
+
+    @Test func aRequestThatWaitsPastItsTimeoutFailsRetryably() async throws {
+        let pki = try Fixtures.pki.get()
+        var router = HTTP2Router()
+        router.on("POST", "*") { _, responder in responder.respond(HTTP2Response(status: 200), after: .milliseconds(600)) }
+        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
+        var configuration = Fixtures.clientConfiguration(pki)
+        configuration.maxInFlightRequests = 1
+        let errors = try await withRunning(server) {
+            try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
+                await withTaskGroup(of: HTTPClientError?.self) { group in
+                    for _ in 0..<2 {
+                        group.addTask {
+                            do {
+                                _ = try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/", timeout: .milliseconds(300)))
+                                return nil
+                            } catch let error as HTTPClientError {
+                                return error
+                            } catch {
+                                return nil
+                            }
+                        }
+                    }
+                    return await group.reduce(into: [HTTPClientError?]()) { $0.append($1) }
+                }
+            }
+        }
+        // The first times out in flight; the second times out while waiting for the slot.
+        #expect(errors.compactMap { $0 }.count == 2)
+        #expect(errors.compactMap { $0 }.allSatisfy { $0.kind == .timeout && $0.isRetryable })
+    }
+}

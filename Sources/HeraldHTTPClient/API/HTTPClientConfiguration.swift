@@ -19,13 +19,17 @@ public struct HTTPClientConfiguration: Sendable {
     public var maxIdleConnectionAge: Duration
     /// Easy handles kept for reuse after their transfer ends.
     public var maxIdleHandles: Int
+    /// Requests handed to libcurl at once; more wait in a queue (each one in
+    /// libcurl holds an easy handle, tens of KiB). Enough to keep every
+    /// connection's streams busy at provider latencies; raise it for slow peers.
+    public var maxInFlightRequests: Int
     public var tls: HTTPClientTLSConfiguration
 
     public init(
         maxConnectionsPerHost: Int = 2, maxConcurrentStreamsPerConnection: Int = 1000,
         requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
         maxResponseBodyBytes: Int = 1 << 20, keepAliveInterval: Duration = .seconds(30),
-        maxIdleConnectionAge: Duration = .seconds(600), maxIdleHandles: Int = 256,
+        maxIdleConnectionAge: Duration = .seconds(600), maxIdleHandles: Int = 256, maxInFlightRequests: Int = 512,
         tls: HTTPClientTLSConfiguration = HTTPClientTLSConfiguration()
     ) {
         self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -36,6 +40,7 @@ public struct HTTPClientConfiguration: Sendable {
         self.keepAliveInterval = keepAliveInterval
         self.maxIdleConnectionAge = maxIdleConnectionAge
         self.maxIdleHandles = maxIdleHandles
+        self.maxInFlightRequests = max(1, maxInFlightRequests)
         self.tls = tls
     }
 }

@@ -15,6 +15,9 @@ final class CurlMultiLoop {
     let logger: Logger
     let multi: CurlMulti
     var active: [UInt64: Transfer] = [:]
+    /// Submissions beyond `maxInFlightRequests`, oldest first (from `waitingHead`).
+    var waiting: [Submission] = []
+    var waitingHead = 0
     var idle: [CurlEasy] = []
     var nextDeadlineScan: UInt64 = 0
     /// Results of the current pass, handed to the cooperative pool together (see `deliverFinished`).
@@ -45,6 +48,7 @@ final class CurlMultiLoop {
             for id in work.cancellations { cancel(id) }
             multi.perform()
             multi.forEachCompleted(complete)
+            startWaiting()
             deliverFinished()
             expireOverdue()
             let next = queue.take(maySleep: work.jobs.isEmpty)
@@ -83,11 +87,12 @@ final class CurlMultiLoop {
             transfer.pending.finish(.failure(shutdownError(transfer.url)))
         }
         active.removeAll()
-        for submission in leftovers.submissions {
+        for submission in waiting[waitingHead...] + leftovers.submissions {
             submission.pending.finish(.failure(shutdownError(submission.request.url)))
         }
         // Tasks waiting for this executor still run (later jobs go to the global executor).
         for job in leftovers.jobs { executor.run(job) }
+        waiting.removeAll()
         idle.removeAll()
         logger.debug("HTTP client loop stopped", ["passes": .int(passes), "sleeps": .int(sleeps)])
     }
@@ -99,6 +104,10 @@ final class CurlMultiLoop {
     private func start(_ submission: Submission) {
         let pending = submission.pending
         guard !pending.isFinished else { return }
+        guard active.count < configuration.maxInFlightRequests else {
+            waiting.append(submission)
+            return
+        }
         let request = submission.request
         guard let easy = idle.popLast() ?? makeEasy() else {
             pending.finish(.failure(HTTPClientError(
@@ -106,10 +115,19 @@ final class CurlMultiLoop {
             return
         }
         let timeout = request.timeout ?? configuration.requestTimeout
+        let deadline = submission.submittedAt + Self.nanoseconds(timeout)
+        let now = Self.now()
+        guard now < deadline else {
+            recycle(easy)
+            pending.finish(.failure(HTTPClientError(
+                kind: .timeout, host: URLHost.hostAndPort(of: request.url),
+                message: "timed out after \(timeout) waiting for a free request slot")))
+            return
+        }
         let transfer = Transfer(
-            pending: pending, url: request.url, easy: easy,
-            deadline: Self.now() + Self.nanoseconds(timeout), bodyLimit: configuration.maxResponseBodyBytes)
-        var rc = easy.apply(request, to: transfer, timeout: timeout)
+            pending: pending, url: request.url, easy: easy, deadline: deadline, bodyLimit: configuration.maxResponseBodyBytes)
+        // libcurl gets what is left of the timeout.
+        var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(deadline - now)))
         if rc == CURLE_OK {
             let added = multi.add(easy)
             if added != CURLM_OK { rc = CURLE_FAILED_INIT }
@@ -120,6 +138,19 @@ final class CurlMultiLoop {
             return
         }
         active[pending.id] = transfer
+    }
+
+    /// Hands waiting submissions to libcurl while in-flight slots are free.
+    private func startWaiting() {
+        while waitingHead < waiting.count, active.count < configuration.maxInFlightRequests {
+            let next = waiting[waitingHead]
+            waitingHead += 1
+            start(next)
+        }
+        if waitingHead > 0 && waitingHead == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            waitingHead = 0
+        }
     }
 
     private func makeEasy() -> CurlEasy? {
