@@ -1,5 +1,7 @@
 import Foundation
 import HeraldConfig
+import HeraldCore
+import HeraldService
 
 /// `herald check`: validates a config without starting anything, so a typo is
 /// found at deploy time, not at the first notification.
@@ -10,7 +12,7 @@ public struct CheckCommand: Command {
     public let summary = "Validate a config file and the key files it names"
     public var help: String {
         """
-        Usage: herald check [--config FILE]
+        Usage: herald check [--config FILE] [--online]
 
         Parses and validates FILE: YAML syntax, ${VAR} expansion, every key and
         type, references between sections (routes naming apps), exactly one
@@ -18,25 +20,36 @@ public struct CheckCommand: Command {
         Prints a summary and exits 0, or prints every problem as
         file:line:column: key.path: message and exits 1.
 
+        With --online it also proves each app's credentials: for FCM the OAuth
+        exchange, for APNs one request to an all-zero device token (Apple
+        answers BadDeviceToken when the key or certificate is accepted, 403
+        when it is not; nothing reaches a device).
+
         Options:
           --config FILE   the config file (default: config.yaml, or $HERALD_CONFIG)
+          --online        also check the credentials against the endpoints
           -h, --help      show this help
         """
     }
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         let file: String
+        var online = false
         do {
-            let parsed = try ParsedArguments.parse(arguments, options: ["config"], flags: [])
+            let parsed = try ParsedArguments.parse(arguments, options: ["config"], flags: ["online"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
             file = parsed.configFile(environment: environment)
+            online = parsed.flags.contains("online")
         } catch {
             console.err("herald check: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
         guard let loaded = loadConfig(file, environment: environment, console: console) else { return ExitStatus.failure }
         console.out(ConfigSummary(loaded).text)
-        return ExitStatus.success
+        guard online else { return ExitStatus.success }
+        let results = await CredentialProbe.run(config: loaded, logger: Logger(label: "herald.check", level: .critical))
+        for result in results { console.out("  online: \(result)") }
+        return results.allSatisfy(\.ok) ? ExitStatus.success : ExitStatus.failure
     }
 }

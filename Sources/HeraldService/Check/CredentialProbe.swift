@@ -1,0 +1,80 @@
+import HeraldConfig
+import HeraldCore
+import Foundation
+import HeraldFCM
+
+/// `herald check --online`: proves each app's credentials against the real
+/// endpoints before the first notification does.
+///
+/// - APNs: one request to an all-zero device token. Apple answers 400
+///   BadDeviceToken when the provider token or certificate is accepted, and
+///   403 (InvalidProviderToken, BadCertificate, ...) when it is not; nothing
+///   reaches a device.
+/// - FCM: the OAuth exchange at the service account's `token_uri`.
+public enum CredentialProbe {
+    /// One app's provider, checked.
+    public struct Result: Sendable, Equatable, CustomStringConvertible {
+        public let app: String
+        public let provider: Provider
+        public let ok: Bool
+        public let detail: String
+
+        public var description: String { "\(app)/\(provider): \(ok ? "ok" : "FAILED"): \(detail)" }
+    }
+
+    static let probeToken = String(repeating: "0", count: 64)
+
+    /// Reasons that mean the credentials themselves were refused.
+    static let credentialReasons: Set<String> = [
+        "InvalidProviderToken", "ExpiredProviderToken", "MissingProviderToken", "BadCertificate",
+        "BadCertificateEnvironment", "Forbidden", "UnrelatedKeyIdInToken", "BadEnvironmentKeyIdInToken",
+        "TopicDisallowed", "BadTopic",
+    ]
+
+    public static func run(config: LoadedConfig, logger: Logger) async -> [Result] {
+        let providers = ProviderSet.make(config: config, logger: logger)
+        let clients = Task { try await providers.run() }
+        defer {
+            providers.shutdown()
+            clients.cancel()
+        }
+        var results: [Result] = []
+        for (app, settings) in config.configuration.apps.sorted(by: { $0.key < $1.key }) {
+            for provider in [Provider.apns, .fcm] where (provider == .apns ? settings.apns != nil : settings.fcm != nil) {
+                results.append(await probe(app: app, provider: provider, providers: providers))
+            }
+        }
+        return results
+    }
+
+    static func probe(app: String, provider: Provider, providers: ProviderSet) async -> Result {
+        guard let push = providers.provider(app: app, provider) else {
+            let reason = providers.unavailable[ProviderSet.Key(app: app, provider: provider)] ?? "not configured"
+            return Result(app: app, provider: provider, ok: false, detail: reason)
+        }
+        if let fcm = push as? FCMProvider {
+            do {
+                let token = try await fcm.accessToken()
+                return Result(app: app, provider: provider, ok: true,
+                              detail: "OAuth access token obtained (valid until \(token.expiresAt.rfc3339(fractionDigits: 0)))")
+            } catch {
+                return Result(app: app, provider: provider, ok: false, detail: "OAuth exchange failed: \(error)")
+            }
+        }
+        let event = Event(id: "herald-check", app: app, targets: [Target(provider: provider, address: .token(probeToken))],
+                          notification: Event.Notification(body: "herald check --online"))
+        do {
+            let result = try await push.deliver(event, to: event.targets[0], attempt: 1)
+            let reason = result.reason ?? ""
+            if credentialReasons.contains(reason) {
+                return Result(app: app, provider: provider, ok: false,
+                              detail: "credentials refused: \(result.providerStatus.map(String.init) ?? "-") \(reason)")
+            }
+            let answer = result.providerStatus.map { "\($0) \(reason)" } ?? reason
+            return Result(app: app, provider: provider, ok: true,
+                          detail: "credentials accepted (a probe to an all-zero device token was answered \(answer.trimmingCharacters(in: .whitespaces)))")
+        } catch {
+            return Result(app: app, provider: provider, ok: false, detail: "could not reach the endpoint: \(error)")
+        }
+    }
+}
