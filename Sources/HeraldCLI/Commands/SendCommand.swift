@@ -25,7 +25,8 @@ public struct SendCommand: Command {
 
         Builds an event from the options, delivers it with APP's credentials
         from the config, and prints the outcome JSON (as published to the
-        results exchange). Exits 0 when delivered, 1 otherwise.
+        results exchange). A transient failure is retried once. Exits 0 when
+        delivered, 1 otherwise.
 
         Options:
           --config FILE          the config file (default: config.yaml, or $HERALD_CONFIG)
@@ -86,10 +87,17 @@ public struct SendCommand: Command {
         do {
             report = try await factory.withProvider(app: parsed.options["app"] ?? "", config: config, logger: logger) { provider in
                 do throws(DeliveryRejection) { try provider.validate(event, for: target) } catch { return .rejected(error) }
-                do throws(DeliveryFailure) {
-                    return .result(try await provider.deliver(event, to: target, attempt: 1))
-                } catch {
-                    return .failure(error)
+                // A transient failure (connection lost, 5xx, 429) is tried once more, as the
+                // providers' own SDKs do; a second one is reported as the outcome.
+                var attempt = 1
+                while true {
+                    do throws(DeliveryFailure) {
+                        return .result(try await provider.deliver(event, to: target, attempt: attempt))
+                    } catch {
+                        guard attempt == 1 else { return .failure(error) }
+                        attempt += 1
+                        try? await Task.sleep(for: min(error.retryAfter ?? .milliseconds(200), .seconds(5)))
+                    }
                 }
             }
         } catch {
