@@ -75,8 +75,9 @@ extension ConfigValidator {
 
     /// An APNs `.p8` key is a PKCS#8 PEM; the signer loads it for real at start-up.
     func checkPrivateKeyPEM(_ text: String, at path: ConfigPath, into issues: inout [ConfigIssue]) {
-        if !text.contains("-----BEGIN PRIVATE KEY-----") && !text.contains("-----BEGIN EC PRIVATE KEY-----") {
-            issues.append(.init(.error, at: path, "expected a PEM private key (the .p8 file from Apple, starting with -----BEGIN PRIVATE KEY-----)"))
+        if !text.contains(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)) && !text.contains(PEMArmor.begin(PEMArmor.ecPrivateKey)) {
+            issues.append(.init(.error, at: path,
+                                "expected a PEM private key (the .p8 file from Apple, starting with \(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)))"))
         }
     }
 
@@ -119,7 +120,7 @@ extension ConfigValidator {
         for field in ["client_email", "private_key", "private_key_id", "token_uri"] where (object[field] as? String)?.isEmpty ?? true {
             issues.append(.init(.error, at: path, "the service account has no '\(field)'"))
         }
-        if let key = object["private_key"] as? String, !key.contains("-----BEGIN PRIVATE KEY-----") {
+        if let key = object["private_key"] as? String, !key.contains(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)) {
             issues.append(.init(.error, at: path, "the service account's private_key is not a PEM private key"))
         }
         if let uri = object["token_uri"] as? String, !uri.hasPrefix("https://") {

@@ -1,5 +1,6 @@
 import CHeraldShim
 import COpenSSL
+import HeraldCore
 
 /// A private key that signs provider tokens: the APNs `.p8` (EC P-256, ES256)
 /// or a Google service account's RSA key (RS256).
@@ -9,8 +10,8 @@ import COpenSSL
 public struct PrivateKey: Sendable {
     let key: OpenSSLKey
 
-    /// Loads a PEM private key: PKCS#8 (`BEGIN PRIVATE KEY`, Apple's `.p8`,
-    /// Google's `private_key`) or traditional (`BEGIN EC PRIVATE KEY`, `BEGIN RSA PRIVATE KEY`).
+    /// Loads a PEM private key: PKCS#8 (Apple's `.p8`, Google's `private_key`)
+    /// or the traditional EC and RSA forms.
     /// Encrypted keys are refused (no passphrase prompt can work in a service).
     public init(pem: String) throws(CryptoError) {
         ERR_clear_error()
@@ -22,7 +23,7 @@ public struct PrivateKey: Sendable {
                 throw CryptoError("load private key", "the key is encrypted; give an unencrypted PKCS#8 key")
             }
             if !pem.contains("-----BEGIN") {
-                throw CryptoError("load private key", "not a PEM key (expected -----BEGIN PRIVATE KEY-----)")
+                throw CryptoError("load private key", "not a PEM key (expected \(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)))")
             }
             throw CryptoError.openSSL("load private key")
         }
@@ -48,7 +49,7 @@ public struct PrivateKey: Sendable {
     /// The matching public key, to verify what this key signed.
     public var publicKey: PublicKey { PublicKey(sharing: key) }
 
-    /// The key as PKCS#8 PEM (`BEGIN PRIVATE KEY`), the format of Apple's `.p8` files.
+    /// The key as PKCS#8 PEM, the format of Apple's `.p8` files.
     public func pkcs8PEM() throws(CryptoError) -> String {
         try OpenSSLKey.pem("write private key") { bio in
             PEM_write_bio_PKCS8PrivateKey(bio, key.pointer, nil, nil, 0, nil, nil)
