@@ -29,7 +29,7 @@ public struct HTTPClientConfiguration: Sendable {
         maxConnectionsPerHost: Int = 2, maxConcurrentStreamsPerConnection: Int = 1000,
         requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
         maxResponseBodyBytes: Int = 1 << 20, keepAliveInterval: Duration = .seconds(30),
-        maxIdleConnectionAge: Duration = .seconds(600), maxIdleHandles: Int = 256, maxInFlightRequests: Int = 512,
+        maxIdleConnectionAge: Duration = .seconds(600), maxIdleHandles: Int = 256, maxInFlightRequests: Int = 256,
         tls: HTTPClientTLSConfiguration = HTTPClientTLSConfiguration()
     ) {
         self.maxConnectionsPerHost = maxConnectionsPerHost

@@ -20,7 +20,7 @@ extension CurlEasy {
         set(CURLOPT_MAXAGE_CONN, max(1, Self.milliseconds(configuration.maxIdleConnectionAge) / 1000))
         // Push requests and answers are small; libcurl's defaults (16 KiB receive,
         // 64 KiB upload buffer per handle) cost ~80 KiB per request in flight.
-        set(CURLOPT_BUFFERSIZE, 8192)
+        set(CURLOPT_BUFFERSIZE, 4096)
         set(CURLOPT_UPLOAD_BUFFERSIZE, 16384)
         _ = herald_curl_easy_setopt_write_function(handle, CurlCallbacks.write)
         _ = herald_curl_easy_setopt_header_function(handle, CurlCallbacks.header)

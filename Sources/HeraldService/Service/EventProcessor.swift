@@ -11,7 +11,7 @@ import HeraldPipeline
 /// - Important: Nothing is lost. If any publish fails, the answer is
 ///   `.requeue`: the broker redelivers the event, and targets this instance
 ///   already delivered are not sent again (`DeliveredTargets`).
-struct EventProcessor: Sendable {
+final class EventProcessor: Sendable {
     /// What to do with the AMQP delivery once processing is over.
     enum Verdict: Sendable, Equatable {
         case ack
@@ -31,6 +31,22 @@ struct EventProcessor: Sendable {
     let newID: @Sendable () -> String
     let routingKeyClasses = RoutingKeyClasses()
 
+    init(planner: EventPlanner, providers: ProviderSet, retryPolicy: RetryPolicy, publishStatuses: Set<Outcome.Status>,
+         topology: TopologyOptions, connection: AMQPConnection, delivered: DeliveredTargets, metrics: HeraldMetrics,
+         logger: Logger, clock: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String) {
+        self.planner = planner
+        self.providers = providers
+        self.retryPolicy = retryPolicy
+        self.publishStatuses = publishStatuses
+        self.topology = topology
+        self.connection = connection
+        self.delivered = delivered
+        self.metrics = metrics
+        self.logger = logger
+        self.clock = clock
+        self.newID = newID
+    }
+
     func process(_ delivery: AMQPDelivery) async -> Verdict {
         let incoming = IncomingEvent(
             body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
@@ -48,7 +64,7 @@ struct EventProcessor: Sendable {
         }
         await withTaskGroup(of: (EventPlan.Send, SendAnswer).self) { group in
             for send in sends {
-                group.addTask { (send, await deliver(send, attempt: plan.attempt)) }
+                group.addTask { (send, await self.deliver(send, attempt: plan.attempt)) }
             }
             for await (send, answer) in group {
                 work.record(answer, for: send, attempt: plan.attempt, policy: retryPolicy, at: clock())
@@ -139,7 +155,7 @@ struct EventProcessor: Sendable {
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for message in messages {
-                group.addTask { try await connection.publish(message) }
+                group.addTask { try await self.connection.publish(message) }
             }
             try await group.waitForAll()
         }
