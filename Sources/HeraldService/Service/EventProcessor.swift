@@ -48,20 +48,11 @@ final class EventProcessor: Sendable {
     }
 
     func process(_ delivery: AMQPDelivery) async -> Verdict {
-        let incoming = IncomingEvent(
-            body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
-            messageID: delivery.messageID, redelivered: delivery.redelivered)
-        metrics.eventsConsumed.labels(routingKeyClasses.label(for: delivery.routingKey)).increment()
-        let plan = planner.plan(incoming, now: clock(), newID: newID)
+        // Planning and message building are synchronous and kept out of line, so
+        // their locals need not live in this task's async frame (one per event in
+        // flight); measured: peak RSS at prefetch 1024 within noise of before.
+        let (plan, sends) = plan(delivery)
         var work = DeliveryWork(plan: plan)
-
-        let sends = plan.sends.filter { send in
-            !(incoming.redelivered && delivered.contains(eventID: send.event.id, target: send.target))
-        }
-        if sends.count < plan.sends.count {
-            logger.info("redelivered event: skipping targets already handled",
-                        ["event_id": .string(plan.event?.id ?? ""), "skipped": .int(plan.sends.count - sends.count)])
-        }
         await withTaskGroup(of: (EventPlan.Send, SendAnswer).self) { group in
             for send in sends {
                 group.addTask { (send, await self.deliver(send, attempt: plan.attempt)) }
@@ -75,7 +66,7 @@ final class EventProcessor: Sendable {
             try await publish(work, delivery: delivery)
         } catch {
             logger.warning("event not settled: publishing its outcomes failed; the broker will redeliver it",
-                           ["event_id": .string(plan.event?.id ?? incoming.messageID ?? ""), "error": .string("\(error)")])
+                           ["event_id": .string(plan.event?.id ?? delivery.messageID ?? ""), "error": .string("\(error)")])
             return .requeue(reason: "\(error)")
         }
         for target in work.handledTargets {
@@ -83,6 +74,25 @@ final class EventProcessor: Sendable {
         }
         record(work)
         return .ack
+    }
+
+    /// Decodes and plans `delivery`; returns the plan and the sends still to make
+    /// (a redelivery skips the targets this instance already handled).
+    @inline(never)
+    private func plan(_ delivery: AMQPDelivery) -> (EventPlan, [EventPlan.Send]) {
+        let incoming = IncomingEvent(
+            body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
+            messageID: delivery.messageID, redelivered: delivery.redelivered)
+        metrics.eventsConsumed.labels(routingKeyClasses.label(for: delivery.routingKey)).increment()
+        let plan = planner.plan(incoming, now: clock(), newID: newID)
+        let sends = plan.sends.filter { send in
+            !(incoming.redelivered && delivered.contains(eventID: send.event.id, target: send.target))
+        }
+        if sends.count < plan.sends.count {
+            logger.info("redelivered event: skipping targets already handled",
+                        ["event_id": .string(plan.event?.id ?? ""), "skipped": .int(plan.sends.count - sends.count)])
+        }
+        return (plan, sends)
     }
 
     /// The provider's answer for one send, before it becomes an outcome.
@@ -119,6 +129,18 @@ final class EventProcessor: Sendable {
 
     /// Publishes outcomes, retries and dead letters concurrently; returns once all are confirmed.
     private func publish(_ work: DeliveryWork, delivery: AMQPDelivery) async throws {
+        let messages = messages(for: work, delivery: delivery)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for message in messages {
+                group.addTask { try await self.connection.publish(message) }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Every message one event's processing publishes: outcomes, retries, dead letters.
+    @inline(never)
+    private func messages(for work: DeliveryWork, delivery: AMQPDelivery) -> [AMQPMessage] {
         var messages: [AMQPMessage] = []
         for outcome in work.outcomes where publishStatuses.contains(outcome.status) {
             var properties = AMQPProperties()
@@ -153,12 +175,7 @@ final class EventProcessor: Sendable {
             message.body = body
             messages.append(message)
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for message in messages {
-                group.addTask { try await self.connection.publish(message) }
-            }
-            try await group.waitForAll()
-        }
+        return messages
     }
 
     private func record(_ work: DeliveryWork) {
