@@ -108,7 +108,7 @@ let package = Package(
                 "HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport",
                 "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability",
             ]),
-        .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig"]),
+        .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCLI
+import HeraldTestSupport
 import Testing
 
 @Suite struct CheckCommandTests {
@@ -13,21 +14,17 @@ import Testing
         return (status, console)
     }
 
-    /// Throwaway simulator keys made by the repository's own script, in a fresh directory.
-    func devKeys() throws -> String {
+    /// Throwaway simulator keys made by the repository's own script, in a fresh directory
+    /// (run off the cooperative pool: key generation takes a moment).
+    func devKeys() async throws -> String {
         let dir = NSTemporaryDirectory() + "herald-devkeys-\(UInt64.random(in: 0...UInt64.max))"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.repositoryRoot + "/scripts/dev-keys")
-        process.arguments = [dir]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try await runTool(Self.repositoryRoot + "/scripts/dev-keys", [dir])
+        #expect(run.status == 0, "\(run.output)")
         return dir
     }
 
     @Test func repositoryConfigPasses() async throws {
-        let keys = try devKeys()
+        let keys = try await devKeys()
         defer { try? FileManager.default.removeItem(atPath: keys) }
         let (status, console) = await herald(
             ["check", "--config", Self.repositoryRoot + "/config.yaml"],

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCLI
+import HeraldTestSupport
 import Testing
 
 /// `herald publish` against the real broker the test command starts, with
@@ -41,11 +42,11 @@ import Testing
         #expect(console.stderr == "")
         #expect(status == 0)
         #expect(console.stdout == "published 2 events to \(prefix).events with routing key chat.message")
-        let queued = try rabbitmqctl(["list_queues", "name", "messages_ready"])
+        let queued = try await rabbitmqctl(["list_queues", "name", "messages_ready"])
         #expect(queued.contains("\(prefix).events\t2"), "\(queued)")
-        _ = try? rabbitmqctl(["delete_queue", "\(prefix).events"])
-        _ = try? rabbitmqctl(["delete_queue", "\(prefix).dead"])
-        for tier in ["5s", "30s", "2m", "10m"] { _ = try? rabbitmqctl(["delete_queue", "\(prefix).retry.\(tier)"]) }
+        _ = try? await rabbitmqctl(["delete_queue", "\(prefix).events"])
+        _ = try? await rabbitmqctl(["delete_queue", "\(prefix).dead"])
+        for tier in ["5s", "30s", "2m", "10m"] { _ = try? await rabbitmqctl(["delete_queue", "\(prefix).retry.\(tier)"]) }
     }
 
     @Test func invalidInputIsRefusedBeforeAnythingIsPublished() async throws {
@@ -71,18 +72,9 @@ import Testing
         #expect(console.stderr.hasPrefix("herald publish: --routing-key is required"))
     }
 
-    /// Runs `scripts/rabbitmq ctl ...` (the test broker's own rabbitmqctl).
-    func rabbitmqctl(_ arguments: [String]) throws -> String {
+    /// Runs `scripts/rabbitmq ctl ...` (the test broker's own rabbitmqctl), off the cooperative pool.
+    func rabbitmqctl(_ arguments: [String]) async throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = root.appendingPathComponent("scripts/rabbitmq")
-        process.arguments = ["ctl", "-q"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try await runTool(root.appendingPathComponent("scripts/rabbitmq").path, ["ctl", "-q"] + arguments).output
     }
 }

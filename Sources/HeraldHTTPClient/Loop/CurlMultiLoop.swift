@@ -102,8 +102,11 @@ final class CurlMultiLoop {
     }
 
     private func start(_ submission: Submission) {
+        var submission = submission
         let pending = submission.pending
         guard !pending.isFinished else { return }
+        let takenAt = submission.takenAt ?? Self.now()
+        submission.takenAt = takenAt
         guard active.count < configuration.maxInFlightRequests else {
             waiting.append(submission)
             return
@@ -115,7 +118,7 @@ final class CurlMultiLoop {
             return
         }
         let timeout = request.timeout ?? configuration.requestTimeout
-        let deadline = submission.submittedAt + Self.nanoseconds(timeout)
+        let deadline = takenAt + Self.nanoseconds(timeout)
         let now = Self.now()
         guard now < deadline else {
             recycle(easy)

@@ -2,7 +2,8 @@
 struct Submission: Sendable {
     let pending: PendingRequest
     let request: HTTPClientRequest
-    /// When `send` was called (monotonic nanoseconds): the timeout counts from here,
-    /// time spent waiting for an in-flight slot included.
-    var submittedAt: UInt64 = CurlMultiLoop.now()
+    /// When the loop thread first took it (monotonic nanoseconds): the timeout
+    /// counts from here, time spent waiting for an in-flight slot included
+    /// (but not a delay in starting the loop itself).
+    var takenAt: UInt64?
 }
