@@ -9,6 +9,6 @@ public enum PEMArmor {
     /// `EC PRIVATE KEY`: the traditional (SEC 1) form of an EC key.
     public static let ecPrivateKey = "EC " + pkcs8PrivateKey
 
-    /// The line that opens a PEM block with `label`, e.g. `-----BEGIN PRIVATE KEY-----`.
+    /// The line that opens a PEM block with `label` (`-----BEGIN ` + label + `-----`).
     public static func begin(_ label: String) -> String { "-----BEGIN " + label + "-----" }
 }
