@@ -31,16 +31,12 @@ import Testing
             // It stopped consuming: the queue held far more than a prefetch window when the signal came.
             #expect(afterFirst.finished.count < load.keys.count, "the first instance finished everything despite SIGTERM")
 
-            let second = try fixture.start(config)
-            let done = await fixture.results.wait(timeout: .seconds(60)) { Tally($0, expected: load.keys).missing.isEmpty }
-            let tally = Tally(fixture.results.all, expected: load.keys)
-            print("[sigterm] targets \(load.keys.count): \(afterFirst.finished.count) finished by the first instance, "
-                  + "\(tally.finished.count) in all; duplicates \(tally.duplicates); statuses \(tally.statuses)")
-            #expect(done, "\(tally.missingSummary)\n\(second.tail())")
+            let (done, tally, tail) = try await restartAndFinish(
+                "sigterm", note: "\(afterFirst.finished.count) finished by the first instance, ", load: load, config: config,
+                fixture: fixture, timeout: .seconds(60))
+            #expect(done, "\(tally.missingSummary)\n\(tail)")
             #expect(tally.unexpected.isEmpty, "outcomes for targets never published: \(tally.unexpected.prefix(5))")
             #expect(tally.statuses.keys.allSatisfy { $0 == "delivered" || $0 == "retrying" }, "\(tally.statuses)")
-            second.send(SIGTERM)
-            #expect(await second.waitForExit(timeout: .seconds(40)) == .exited(0), "\(second.tail())")
         }
     }
 
@@ -64,15 +60,11 @@ import Testing
             #expect(await first.waitForExit(timeout: .seconds(20)) == .signaled(SIGKILL))
             let afterFirst = Tally(fixture.results.all, expected: load.keys)
 
-            let second = try fixture.start(config)
-            let done = await fixture.results.wait(timeout: .seconds(60)) { Tally($0, expected: load.keys).missing.isEmpty }
-            let tally = Tally(fixture.results.all, expected: load.keys)
-            print("[kill -9] targets \(load.keys.count): \(afterFirst.finished.count) finished before the kill, "
-                  + "\(tally.finished.count) in all; duplicates \(tally.duplicates); statuses \(tally.statuses)")
-            #expect(done, "\(tally.missingSummary)\n\(second.tail())")
+            let (done, tally, tail) = try await restartAndFinish(
+                "kill -9", note: "\(afterFirst.finished.count) finished before the kill, ", load: load, config: config,
+                fixture: fixture, timeout: .seconds(60))
+            #expect(done, "\(tally.missingSummary)\n\(tail)")
             #expect(tally.unexpected.isEmpty, "outcomes for targets never published: \(tally.unexpected.prefix(5))")
-            second.send(SIGTERM)
-            #expect(await second.waitForExit(timeout: .seconds(40)) == .exited(0), "\(second.tail())")
         }
     }
 
@@ -130,10 +122,7 @@ import Testing
             try await load.publish(with: fixture.publisher)
 
             let first = try fixture.start(config)
-            let sending = await eventually(timeout: .seconds(30)) {
-                metricSum("herald_inflight_requests", in: httpGet(port: port, path: "/metrics")?.body ?? "") >= 1
-            }
-            try #require(sending, "no FCM request in flight:\n\(first.tail())")
+            try await waitForRequestsInFlight(port: port, of: first)
             first.send(SIGTERM)
             // The first signal drains: the slow requests keep it running.
             let draining = await eventually(timeout: .seconds(10)) {
@@ -149,13 +138,9 @@ import Testing
             #expect(fixture.results.all.isEmpty, "outcomes published before the exit: \(fixture.results.all.count)")
 
             simulator.fcm.update { $0.latency = nil }
-            let second = try fixture.start(config)
-            let done = await fixture.results.wait(timeout: .seconds(30)) { Tally($0, expected: load.keys).missing.isEmpty }
-            let tally = Tally(fixture.results.all, expected: load.keys)
-            print("[second signal] targets \(load.keys.count): duplicates \(tally.duplicates); statuses \(tally.statuses)")
-            #expect(done, "not redelivered: \(tally.missingSummary)\n\(second.tail())")
-            second.send(SIGTERM)
-            #expect(await second.waitForExit(timeout: .seconds(40)) == .exited(0), "\(second.tail())")
+            let (done, tally, tail) = try await restartAndFinish(
+                "second signal", load: load, config: config, fixture: fixture, timeout: .seconds(30))
+            #expect(done, "not redelivered: \(tally.missingSummary)\n\(tail)")
         }
     }
 
@@ -176,10 +161,7 @@ import Testing
             try await load.publish(with: fixture.publisher)
 
             let first = try fixture.start(config)
-            let sending = await eventually(timeout: .seconds(30)) {
-                metricSum("herald_inflight_requests", in: httpGet(port: port, path: "/metrics")?.body ?? "") >= 1
-            }
-            try #require(sending, "no FCM request in flight:\n\(first.tail())")
+            try await waitForRequestsInFlight(port: port, of: first)
             let signalled = ContinuousClock.now
             first.send(SIGTERM)
             let exit = await first.waitForExit(timeout: .seconds(15))
@@ -191,13 +173,9 @@ import Testing
             #expect(fixture.results.all.isEmpty, "outcomes published before the exit: \(fixture.results.all.map(\.routingKey))")
 
             simulator.fcm.update { $0.latency = nil }
-            let second = try fixture.start(config)
-            let done = await fixture.results.wait(timeout: .seconds(30)) { Tally($0, expected: load.keys).missing.isEmpty }
-            let tally = Tally(fixture.results.all, expected: load.keys)
-            print("[deadline] targets \(load.keys.count): duplicates \(tally.duplicates); statuses \(tally.statuses)")
-            #expect(done, "not redelivered: \(tally.missingSummary)\n\(second.tail())")
-            second.send(SIGTERM)
-            #expect(await second.waitForExit(timeout: .seconds(40)) == .exited(0), "\(second.tail())")
+            let (done, tally, tail) = try await restartAndFinish(
+                "deadline", load: load, config: config, fixture: fixture, timeout: .seconds(30))
+            #expect(done, "not redelivered: \(tally.missingSummary)\n\(tail)")
         }
     }
 
@@ -228,6 +206,32 @@ import Testing
 }
 
 // MARK: - Helpers
+
+/// Starts a fresh instance on `config`, waits (up to `timeout`) until every
+/// target of `load` has a terminal outcome, prints the tally (duplicates are
+/// reported, not failed on), then stops the instance, which must exit 0.
+/// Returns whether everything finished, the tally, and the instance's log tail.
+private func restartAndFinish(
+    _ label: String, note: String = "", load: LoadEvents, config: ServiceConfig, fixture: ProcessFixture, timeout: Duration
+) async throws -> (done: Bool, tally: Tally, tail: String) {
+    let second = try fixture.start(config)
+    let done = await fixture.results.wait(timeout: timeout) { Tally($0, expected: load.keys).missing.isEmpty }
+    let tally = Tally(fixture.results.all, expected: load.keys)
+    print("[\(label)] targets \(load.keys.count): \(note)\(tally.finished.count) in all; duplicates \(tally.duplicates); "
+          + "statuses \(tally.statuses)")
+    let tail = second.tail()
+    second.send(SIGTERM)
+    #expect(await second.waitForExit(timeout: .seconds(40)) == .exited(0), "\(second.tail())")
+    return (done, tally, tail)
+}
+
+/// Waits until the instance listening on `port` reports a provider request in flight.
+private func waitForRequestsInFlight(port: Int, of process: HeraldProcess) async throws {
+    let sending = await eventually(timeout: .seconds(30)) {
+        metricSum("herald_inflight_requests", in: httpGet(port: port, path: "/metrics")?.body ?? "") >= 1
+    }
+    try #require(sending, "no FCM request in flight:\n\(process.tail())")
+}
 
 /// Starts and stops an instance once so the topology (exchanges, queues) exists
 /// and events can be queued before the instance under test starts.
