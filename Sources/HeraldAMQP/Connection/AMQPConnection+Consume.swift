@@ -40,6 +40,15 @@ extension AMQPConnection {
         try await settle(delivery.tag, .reject(requeue: requeue))
     }
 
+    /// Queues the settlement of `delivery` and returns at once, without waiting
+    /// for the connection thread to write it. For callers that would only log a
+    /// failure: a stale or repeated settlement is logged by the connection, and a
+    /// settlement lost with the connection means the broker redelivers. Queued
+    /// settlements are written before a later `shutdown()` closes the connection.
+    public func settleWithoutWaiting(_ delivery: AMQPDelivery, _ settlement: Settlement) {
+        submit(.settle(delivery.tag, settlement, nil))
+    }
+
     /// Settles the delivery identified by `tag`.
     public func settle(_ tag: DeliveryTag, _ settlement: Settlement) async throws {
         try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in

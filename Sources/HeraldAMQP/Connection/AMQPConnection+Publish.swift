@@ -6,8 +6,18 @@ extension AMQPConnection {
     /// `reject-publish`; retryable), `.connectionLost` / `.channelClosed` with
     /// `isRetryable` (outcome unknown: publish again), `.shutdown`.
     public func publish(_ message: AMQPMessage, mandatory: Bool = false) async throws {
+        try await publish([message], mandatory: mandatory)
+    }
+
+    /// Publishes `messages` (in this order) and returns once the broker settled
+    /// every one of them: one wake-up for the lot. Throws the first failure (as
+    /// `publish(_:)` does) after all are settled; the others may have been
+    /// confirmed, so a caller that retries must tolerate duplicates.
+    public func publish(_ messages: [AMQPMessage], mandatory: Bool = false) async throws {
+        guard !messages.isEmpty else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            submit(.publish(message, mandatory: mandatory, continuation))
+            submit(.publish(messages, mandatory: mandatory,
+                            PublishWaiter(count: messages.count, continuation: continuation)))
         }
     }
 

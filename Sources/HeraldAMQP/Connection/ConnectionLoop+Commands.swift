@@ -5,12 +5,8 @@ extension ConnectionLoop {
     /// connection itself is broken (the caller tears it down).
     func execute(_ command: Command, on connection: RabbitConnection) -> AMQPError? {
         switch command {
-        case .publish(let message, let mandatory, let waiter):
-            if shutdownRequested {
-                waiter.resume(throwing: Self.shutdownError("basic.publish"))
-            } else {
-                outbox.append(Outgoing(message: message, mandatory: mandatory, waiter: waiter))
-            }
+        case .publish(let messages, let mandatory, let waiter):
+            enqueue(messages, mandatory: mandatory, waiter: waiter)
             return nil
         case .settle(let tag, let settlement, let waiter):
             return settle(tag, settlement, waiter: waiter, on: connection)
@@ -54,17 +50,29 @@ extension ConnectionLoop {
         }
     }
 
-    private func settle(_ tag: DeliveryTag, _ settlement: Settlement, waiter: Waiter,
+    /// Queues `messages` for the publish channel, or fails them when shutting down.
+    func enqueue(_ messages: [AMQPMessage], mandatory: Bool, waiter: PublishWaiter) {
+        for message in messages {
+            if shutdownRequested {
+                waiter.resume(throwing: Self.shutdownError("basic.publish"))
+            } else {
+                outbox.append(Outgoing(message: message, mandatory: mandatory, waiter: waiter))
+            }
+        }
+    }
+
+    private func settle(_ tag: DeliveryTag, _ settlement: Settlement, waiter: Waiter?,
                         on connection: RabbitConnection) -> AMQPError? {
         guard tag.connection == generation else {
-            waiter.resume(throwing: staleError(tag, settlement))
+            let error = staleError(tag, settlement)  // logs, whether or not anyone waits
+            waiter?.resume(throwing: error)
             return nil
         }
         guard deliveries.settle(tag.value, multiple: settlement.multiple) else {
             logger.warning("amqp second settlement of a delivery ignored", ["delivery": .string(tag.description)])
-            waiter.resume(throwing: AMQPError(.alreadySettled, operation: "\(settlement.name) \(tag)",
-                                              detail: "this delivery was already acked, nacked or rejected",
-                                              isRetryable: false))
+            waiter?.resume(throwing: AMQPError(.alreadySettled, operation: "\(settlement.name) \(tag)",
+                                               detail: "this delivery was already acked, nacked or rejected",
+                                               isRetryable: false))
             return nil
         }
         do throws(AMQPError) {
@@ -76,11 +84,11 @@ extension ConnectionLoop {
             case .reject(let requeue):
                 try connection.reject(Self.consumeChannel, tag: tag.value, requeue: requeue)
             }
-            waiter.resume()
+            waiter?.resume()
             return nil
         } catch {
-            waiter.resume(throwing: AMQPError(.connectionLost, operation: "\(settlement.name) \(tag)",
-                                              detail: "\(error.detail); the broker redelivers it", isRetryable: false))
+            waiter?.resume(throwing: AMQPError(.connectionLost, operation: "\(settlement.name) \(tag)",
+                                               detail: "\(error.detail); the broker redelivers it", isRetryable: false))
             return error
         }
     }

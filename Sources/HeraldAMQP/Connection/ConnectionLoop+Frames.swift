@@ -69,8 +69,9 @@ extension ConnectionLoop {
     }
 
     private func confirm(tag: UInt64, multiple: Bool, acked: Bool) {
-        let operation = acked ? "basic.publish (confirm \(tag))" : "basic.publish (nack \(tag))"
-        for (waiter, failure) in confirms.settle(tag: tag, multiple: multiple, acked: acked, operation: operation) {
+        let settled = confirms.settle(tag: tag, multiple: multiple, acked: acked,
+                                      operation: acked ? "basic.publish (confirm \(tag))" : "basic.publish (nack \(tag))")
+        for (waiter, failure) in settled {
             if let failure { waiter.resume(throwing: failure) } else { waiter.resume() }
         }
     }
@@ -141,7 +142,7 @@ extension ConnectionLoop {
                 return error
             }
         case .returned(let replyCode, let replyText, let exchange, let routingKey):
-            let key = ConfirmTracker<Waiter>.ReturnKey(exchange: exchange, routingKey: routingKey, body: content.body)
+            let key = ConfirmTracker<PublishWaiter>.ReturnKey(exchange: exchange, routingKey: routingKey, body: content.body)
             if !confirms.markReturned(key, replyCode: replyCode, replyText: replyText) {
                 logger.warning("amqp returned message matches no pending publish",
                                ["exchange": .string(exchange), "routing_key": .string(routingKey)])

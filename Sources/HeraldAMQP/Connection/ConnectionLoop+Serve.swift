@@ -59,7 +59,7 @@ extension ConnectionLoop {
             let outgoing = outbox[outboxHead]
             outboxHead += 1
             let key = outgoing.mandatory
-                ? ConfirmTracker<Waiter>.ReturnKey(exchange: outgoing.message.exchange,
+                ? ConfirmTracker<PublishWaiter>.ReturnKey(exchange: outgoing.message.exchange,
                                                    routingKey: outgoing.message.routingKey, body: outgoing.message.body)
                 : nil
             _ = confirms.register(outgoing.waiter, exchange: outgoing.message.exchange, returnKey: key)

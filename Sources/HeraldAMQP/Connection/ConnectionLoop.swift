@@ -18,7 +18,7 @@ final class ConnectionLoop {
     struct Outgoing {
         var message: AMQPMessage
         var mandatory: Bool
-        var waiter: Waiter
+        var waiter: PublishWaiter
     }
 
     enum Exit {
@@ -36,7 +36,7 @@ final class ConnectionLoop {
     var connection: RabbitConnection?
     /// Counts connections; a `DeliveryTag` from another generation is stale.
     var generation: UInt64 = 0
-    var confirms = ConfirmTracker<Waiter>()
+    var confirms = ConfirmTracker<PublishWaiter>()
     /// Publishes waiting for room in the confirm window or for a connection.
     var outbox: [Outgoing] = []
     var outboxHead = 0
@@ -117,12 +117,11 @@ final class ConnectionLoop {
     private func takeCommandsWhileDisconnected() {
         for command in mailbox.drain() {
             switch command {
-            case .publish(let message, let mandatory, let waiter):
-                if shutdownRequested { waiter.resume(throwing: Self.shutdownError("basic.publish")) } else {
-                    outbox.append(Outgoing(message: message, mandatory: mandatory, waiter: waiter))
-                }
+            case .publish(let messages, let mandatory, let waiter):
+                enqueue(messages, mandatory: mandatory, waiter: waiter)
             case .settle(let tag, let settlement, let waiter):
-                waiter.resume(throwing: staleError(tag, settlement))
+                let error = staleError(tag, settlement)
+                waiter?.resume(throwing: error)
             case .consume, .admin:
                 if shutdownRequested { command.fail(Self.shutdownError("connect")) } else { deferred.append(command) }
             case .cancel(let tag, let waiter):

@@ -58,7 +58,9 @@ struct ConfirmTracker<Waiter> {
 
     /// Settles `tag` (and every lower pending tag when `multiple`); `acked` is false for `basic.nack`.
     /// Returns each settled waiter with its outcome: nil for success.
-    mutating func settle(tag: UInt64, multiple: Bool, acked: Bool, operation: String) -> [(Waiter, AMQPError?)] {
+    /// `operation` is built only when a settlement fails.
+    mutating func settle(tag: UInt64, multiple: Bool, acked: Bool,
+                         operation: @autoclosure () -> String) -> [(Waiter, AMQPError?)] {
         var settled: [(Waiter, AMQPError?)] = []
         let range: ClosedRange<UInt64> = multiple ? lowest...max(lowest, tag) : tag...tag
         if multiple && tag < lowest { return [] }
@@ -95,14 +97,14 @@ struct ConfirmTracker<Waiter> {
         while lowest < nextSequence && pending[lowest] == nil { lowest += 1 }
     }
 
-    private static func outcome(_ entry: Entry, acked: Bool, operation: String) -> AMQPError? {
+    private static func outcome(_ entry: Entry, acked: Bool, operation: () -> String) -> AMQPError? {
         if !acked {
-            return AMQPError(.nacked, operation: operation,
+            return AMQPError(.nacked, operation: operation(),
                              detail: "the broker could not take the message (queue full with reject-publish, or an internal error)",
                              isRetryable: true)
         }
         if let returned = entry.returned {
-            return AMQPError(.unroutable, operation: operation, detail: returned.replyText, replyCode: returned.replyCode,
+            return AMQPError(.unroutable, operation: operation(), detail: returned.replyText, replyCode: returned.replyCode,
                              isRetryable: false)
         }
         return nil

@@ -131,7 +131,7 @@ public final class DeliveryService: Sendable {
                     work.addTask {
                         defer { inflight.decrement() }
                         let verdict = await processor.process(delivery)
-                        await self.settle(delivery, verdict, connection: connection)
+                        self.settle(delivery, verdict, connection: connection)
                         self.metrics.eventDuration.labels().observe(ContinuousClock.now - started)
                     }
                 }
@@ -165,15 +165,13 @@ public final class DeliveryService: Sendable {
         }
     }
 
-    private func settle(_ delivery: AMQPDelivery, _ verdict: EventProcessor.Verdict, connection: AMQPConnection) async {
-        do {
-            switch verdict {
-            case .ack: try await connection.ack(delivery)
-            case .requeue: try await connection.nack(delivery, requeue: true)
-            }
-        } catch {
-            // A delivery from a connection that has since died: the broker redelivers it.
-            logger.debug("settling a delivery failed", ["error": .string("\(error)")])
+    /// Queues the ack (or requeue) without waiting for it to be written: a
+    /// failure could only be logged, and the connection logs it (a settlement
+    /// lost with its connection means the broker redelivers the event).
+    private func settle(_ delivery: AMQPDelivery, _ verdict: EventProcessor.Verdict, connection: AMQPConnection) {
+        switch verdict {
+        case .ack: connection.settleWithoutWaiting(delivery, .ack(multiple: false))
+        case .requeue: connection.settleWithoutWaiting(delivery, .nack(multiple: false, requeue: true))
         }
     }
 }

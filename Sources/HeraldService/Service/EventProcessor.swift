@@ -132,15 +132,9 @@ final class EventProcessor: Sendable {
         }
     }
 
-    /// Publishes outcomes, retries and dead letters concurrently; returns once all are confirmed.
+    /// Publishes outcomes, retries and dead letters as one batch; returns once all are confirmed.
     private func publish(_ work: DeliveryWork, delivery: AMQPDelivery) async throws {
-        let messages = messages(for: work, delivery: delivery)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for message in messages {
-                group.addTask { try await self.connection.publish(message) }
-            }
-            try await group.waitForAll()
-        }
+        try await connection.publish(messages(for: work, delivery: delivery))
     }
 
     /// Every message one event's processing publishes: outcomes, retries, dead letters.

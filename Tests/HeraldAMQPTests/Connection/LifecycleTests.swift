@@ -1,3 +1,4 @@
+import Synchronization
 import HeraldAMQP
 import HeraldCore
 import Testing
@@ -12,15 +13,18 @@ struct LifecycleTests {
         try await connection.declareQueue(queue, durable: false)
         let consumer = try await connection.consume(queue: queue, prefetch: 1)
         try await connection.publish(exchange: "", routingKey: queue, body: "last".bytes)
+        let acked = Mutex(0)
         let drained = Task {
             var count = 0
             for try await delivery in consumer.deliveries {
                 count += 1
                 try await connection.ack(delivery)
+                acked.withLock { $0 += 1 }
             }
             return count
         }
-        try await TestBroker.eventually("the message was consumed") { try await connection.messageCount(queue: queue) == 0 }
+        // Not the queue's message count: that drops to 0 at delivery, before the ack.
+        try await TestBroker.eventually("the message was consumed and acked") { acked.withLock { $0 } == 1 }
         runner.cancel()
         try await runner.value
         #expect(try await drained.value == 1, "the stream ended normally after its one delivery")

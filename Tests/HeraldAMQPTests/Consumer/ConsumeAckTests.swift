@@ -47,6 +47,31 @@ struct ConsumeAckTests {
         }
     }
 
+    @Test func settlementsQueuedWithoutWaitingAreWrittenBeforeTheConnectionCloses() async throws {
+        let queue = TestBroker.uniqueName("nowait")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            for body in ["acked", "requeued"] { try await connection.publish(exchange: "", routingKey: queue, body: body.bytes) }
+            let consumer = try await connection.consume(queue: queue, prefetch: 10)
+            let acked = try await TestBroker.next(consumer)
+            let requeued = try await TestBroker.next(consumer)
+            connection.settleWithoutWaiting(acked, .ack(multiple: false))
+            connection.settleWithoutWaiting(requeued, .nack(multiple: false, requeue: true))
+            // The requeued message comes back on the same consumer; the acked one never does.
+            let again = try await TestBroker.next(consumer)
+            #expect(again.redelivered)
+            #expect(again.body == "requeued".bytes)
+            connection.settleWithoutWaiting(again, .ack(multiple: false))
+            // Queued behind the ack above, so it can only answer once the ack was written.
+            try await connection.cancel(consumer)
+        }
+        // All three settlements reached the broker before the connection closed: nothing is left to redeliver.
+        try await TestBroker.withConnection { other in
+            #expect(try await other.messageCount(queue: queue) == 0)
+            try await other.deleteQueue(queue)
+        }
+    }
+
     @Test func ackWithMultipleSettlesEveryEarlierDelivery() async throws {
         let queue = TestBroker.uniqueName("multi")
         try await TestBroker.withConnection { connection in

@@ -70,6 +70,46 @@ struct ConfirmedPublishTests {
         }
     }
 
+    @Test func aBatchReturnsOnceEveryMessageIsConfirmedAndKeepsTheirOrder() async throws {
+        let queue = TestBroker.uniqueName("batch")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            let messages = (0..<5).map { AMQPMessage(exchange: "", routingKey: queue, body: "b\($0)".bytes) }
+            try await connection.publish(messages)
+            // Returned means confirmed: the broker holds all five already.
+            #expect(try await connection.messageCount(queue: queue) == 5)
+            let consumer = try await connection.consume(queue: queue, prefetch: 10)
+            var bodies: [String] = []
+            for _ in 0..<5 {
+                let delivery = try await TestBroker.next(consumer)
+                bodies.append(String(decoding: delivery.body, as: UTF8.self))
+                try await connection.ack(delivery)
+            }
+            #expect(bodies == ["b0", "b1", "b2", "b3", "b4"])
+            try await connection.publish([AMQPMessage]())  // an empty batch returns at once
+            try await connection.deleteQueue(queue)
+        }
+    }
+
+    @Test func aBatchWithOneUnroutableMandatoryMessageFailsAndTheOthersArrive() async throws {
+        let exchange = TestBroker.uniqueName("batchmixed")
+        let queue = TestBroker.uniqueName("batchmixed")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareExchange(exchange, type: "direct", durable: false)
+            try await connection.declareQueue(queue, durable: false)
+            try await connection.bindQueue(queue, exchange: exchange, routingKey: "routed")
+            let messages = ["routed", "unrouted", "routed"].map {
+                AMQPMessage(exchange: exchange, routingKey: $0, body: $0.bytes)
+            }
+            let error = try await #require(throws: AMQPError.self) { try await connection.publish(messages, mandatory: true) }
+            #expect(error.code == .unroutable)
+            #expect(error.detail == "NO_ROUTE")
+            #expect(try await connection.messageCount(queue: queue) == 2)
+            try await connection.deleteQueue(queue)
+            try await connection.deleteExchange(exchange)
+        }
+    }
+
     @Test func publishToAMissingExchangeFailsWith404AndTheNextPublishWorks() async throws {
         let queue = TestBroker.uniqueName("after404")
         try await TestBroker.withConnection { connection in
