@@ -29,20 +29,17 @@ public final class APNsProvider: PushProvider {
         self.clock = clock
     }
 
-    public func validate(_ event: Event, for target: Target) throws(DeliveryRejection) {
-        // Only the checks matter here: no need to draw a random apns-id for a request never sent.
-        _ = try APNsRequest(event: event, target: target, bundleID: configuration.bundleID, now: clock(),
-                            apnsID: "00000000-0000-4000-8000-000000000000")
+    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification {
+        let request = try APNsRequest(event: event, target: target, bundleID: configuration.bundleID, now: clock(),
+                                      apnsID: APNsID.random())
+        return PreparedNotification(event: event, target: target, request: request)
     }
 
-    public func deliver(_ event: Event, to target: Target, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
-        let request: APNsRequest
-        do {
-            request = try APNsRequest(
-                event: event, target: target, bundleID: configuration.bundleID, now: clock(), apnsID: APNsID.random())
-        } catch {
-            return DeliveryResult(.failed, reason: error.reason)
+    public func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
+        guard let request = notification.request as? APNsRequest else {
+            return DeliveryResult(.failed, reason: "WrongProvider")
         }
+        let event = notification.event
         var bearer = try providerToken()
         var refreshed = false
         while true {

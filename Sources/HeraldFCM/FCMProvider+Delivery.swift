@@ -4,8 +4,9 @@ import HeraldHTTPClient
 extension FCMProvider {
     /// Sends one message. A 401 about the access token evicts it and sends
     /// once more with a fresh one; a second 401 is `failed`.
-    public func deliver(_ event: Event, to target: Target, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
-        let body = message(for: event, to: target).requestBody
+    public func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
+        guard let body = notification.request as? [UInt8] else { return DeliveryResult(.failed, reason: "WrongProvider") }
+        let target = notification.target
         let log = logger.with(["target": target.token.map { .token($0) } ?? .string(target.address.value), "attempt": .int(attempt)])
         return try await send(body, to: target.address, log: log, afterRefresh: false)
     }

@@ -22,6 +22,29 @@ import Testing
         #expect(manager.issuedCount == 2)
     }
 
+    @Test func thePreparedRequestIsSentAsBuiltAlsoAfterATokenRefresh() async throws {
+        let (key, simulatorKey) = try Fixtures.key()
+        let now = Timestamp.now()
+        let clock = ScriptedClock([now + .seconds(-61 * 60), now])
+        let (authentication, _) = try tokenAuth(key, clock: { clock.read() })
+        try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey])) { sim in
+            let sent = event()
+            let result = try await withProvider(sim, authentication: authentication) { provider in
+                let prepared = try provider.prepare(sent, for: sent.targets[0])
+                let request = try #require(prepared.request as? APNsRequest)
+                let result = try await provider.send(prepared, attempt: 1)
+                // Both requests (refused with the stale token, then accepted) carried the prepared apns-id and body.
+                let id = try #require(request.headers.value(APNsHeaderName.id))
+                #expect(result.providerMessageID == id)
+                #expect(sim.recorder.notifications.map(\.messageID) == [id])
+                #expect(sim.recorder.notifications.first?.payload.jsonString == String(decoding: request.body, as: UTF8.self))
+                return result
+            }
+            #expect(sim.recorder.counters == ["apns.403": 1, "apns.200": 1])
+            #expect(result.status == .delivered)
+        }
+    }
+
     @Test func logsMaskTheDeviceTokenAndNeverCarryTheProviderToken() async throws {
         let (key, simulatorKey) = try Fixtures.key()
         let now = Timestamp.now()

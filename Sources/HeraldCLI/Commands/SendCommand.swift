@@ -86,13 +86,14 @@ public struct SendCommand: Command {
         let report: DeliveryReport
         do {
             report = try await factory.withProvider(app: parsed.options["app"] ?? "", config: config, logger: logger) { provider in
-                do throws(DeliveryRejection) { try provider.validate(event, for: target) } catch { return .rejected(error) }
+                let notification: PreparedNotification
+                do throws(DeliveryRejection) { notification = try provider.prepare(event, for: target) } catch { return .rejected(error) }
                 // A transient failure (connection lost, 5xx, 429) is tried once more, as the
                 // providers' own SDKs do; a second one is reported as the outcome.
                 var attempt = 1
                 while true {
                     do throws(DeliveryFailure) {
-                        return .result(try await provider.deliver(event, to: target, attempt: attempt))
+                        return .result(try await provider.send(notification, attempt: attempt))
                     } catch {
                         guard attempt == 1 else { return .failure(error) }
                         attempt += 1

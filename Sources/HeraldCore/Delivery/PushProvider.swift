@@ -8,12 +8,48 @@ public protocol PushProvider: Sendable {
     var provider: Provider { get }
 
     /// Checks what can be checked before any request (payload size, collapse-id
-    /// length, a topic target for a provider without topics, ...). A thrown
-    /// error means this event can never be delivered to `target` as written.
-    func validate(_ event: Event, for target: Target) throws(DeliveryRejection)
+    /// length, a topic target for a provider without topics, ...) and builds the
+    /// request once, for `send` to use. A thrown error means this event can never
+    /// be delivered to `target` as written.
+    func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification
 
-    /// Delivers `event` to `target`; `attempt` is 1 for the first delivery.
-    func deliver(_ event: Event, to target: Target, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult
+    /// Sends what `prepare` built; `attempt` is 1 for the first delivery.
+    func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult
+}
+
+extension PushProvider {
+    /// `prepare`, for callers that only want the checks.
+    public func validate(_ event: Event, for target: Target) throws(DeliveryRejection) {
+        _ = try prepare(event, for: target)
+    }
+
+    /// `prepare` then `send`; an event that cannot be sent as written is a `failed` result.
+    public func deliver(_ event: Event, to target: Target, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
+        let notification: PreparedNotification
+        do {
+            notification = try prepare(event, for: target)
+        } catch {
+            return DeliveryResult(.failed, reason: error.reason)
+        }
+        return try await send(notification, attempt: attempt)
+    }
+}
+
+/// An event checked and turned into one provider's request for one target:
+/// built once by `PushProvider.prepare`, then sent (and sent again after a
+/// credential refresh) without being built again.
+public struct PreparedNotification: Sendable {
+    public let event: Event
+    public let target: Target
+    /// The provider's own request (an `APNsRequest`, an FCM request body); only
+    /// the provider that prepared it reads it.
+    public let request: any Sendable
+
+    public init(event: Event, target: Target, request: any Sendable) {
+        self.event = event
+        self.target = target
+        self.request = request
+    }
 }
 
 /// The provider's definitive answer about one notification to one target.

@@ -114,8 +114,9 @@ final class EventProcessor: Sendable {
                 ?? "app '\(send.app)' has no \(send.target.provider) provider"
             return .unavailable(reason)
         }
+        let notification: PreparedNotification
         do {
-            try provider.validate(send.event, for: send.target)
+            notification = try provider.prepare(send.event, for: send.target)
         } catch {
             return .rejected(error)
         }
@@ -123,7 +124,7 @@ final class EventProcessor: Sendable {
         inflight.increment()
         defer { inflight.decrement() }
         do {
-            let result = try await provider.deliver(send.event, to: send.target, attempt: attempt)
+            let result = try await provider.send(notification, attempt: attempt)
             if let latency = result.latency { metrics.providerRequestDuration.labels(send.target.provider.rawValue).observe(latency) }
             return .result(result)
         } catch {

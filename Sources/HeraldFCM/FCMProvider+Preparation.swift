@@ -1,9 +1,9 @@
 import HeraldCore
 
 extension FCMProvider {
-    /// Refuses before sending what FCM would refuse for good: reserved data
-    /// keys and payloads over FCM's size limits.
-    public func validate(_ event: Event, for target: Target) throws(DeliveryRejection) {
+    /// Refuses before sending what FCM would refuse for good (reserved data
+    /// keys, payloads over FCM's size limits) and builds the request body.
+    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification {
         guard target.provider == .fcm else {
             throw DeliveryRejection(reason: "WrongProvider", message: "target is for \(target.provider), not fcm")
         }
@@ -12,7 +12,8 @@ extension FCMProvider {
                 reason: "InvalidDataKey",
                 message: "data key \"\(key)\" is reserved by FCM (from, message_type, google*, gcm*)")
         }
-        let message = message(for: event, to: target).object
+        let built = message(for: event, to: target)
+        let message = built.object
         let limit = FCMPayloadLimit.limit(for: target.address)
         let size = FCMPayloadLimit.countedSize(of: message)
         if size > limit {
@@ -24,5 +25,6 @@ extension FCMProvider {
                 reason: "MessageTooBig",
                 message: "apns payload is \(apnsSize) bytes, over APNs' \(FCMPayloadLimit.apnsPayload)-byte limit")
         }
+        return PreparedNotification(event: event, target: target, request: built.requestBody)
     }
 }
