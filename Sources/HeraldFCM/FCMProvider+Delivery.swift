@@ -6,19 +6,22 @@ extension FCMProvider {
     /// once more with a fresh one; a second 401 is `failed`.
     public func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
         guard let body = notification.request as? [UInt8] else { return DeliveryResult(.failed, reason: "WrongProvider") }
-        let target = notification.target
-        let log = logger.with(["target": target.token.map { .token($0) } ?? .string(target.address.value), "attempt": .int(attempt)])
-        return try await send(body, to: target.address, log: log, afterRefresh: false)
+        return try await send(body, to: notification.target, attempt: attempt, afterRefresh: false)
+    }
+
+    /// The logger for lines about one send (built only when a line is written).
+    private func log(_ target: Target, _ attempt: Int) -> Logger {
+        logger.with(["target": target.token.map { .token($0) } ?? .string(target.address.value), "attempt": .int(attempt)])
     }
 
     private func send(
-        _ body: [UInt8], to target: Target.Address, log: Logger, afterRefresh: Bool
+        _ body: [UInt8], to target: Target, attempt: Int, afterRefresh: Bool
     ) async throws(DeliveryFailure) -> DeliveryResult {
         let token: AccessToken
         do {
             token = try await tokens.token()
         } catch {
-            log.error("FCM access token unavailable", ["reason": .string(error.reason), "detail": .string(error.message)])
+            log(target, attempt).error("FCM access token unavailable", ["reason": .string(error.reason), "detail": .string(error.message)])
             let reason = "OAuth \(error.reason): \(error.message)"
             if error.isRetryable { throw DeliveryFailure(reason: reason, providerStatus: error.status) }
             return DeliveryResult(.failed, reason: reason, providerStatus: error.status)
@@ -36,15 +39,15 @@ extension FCMProvider {
         }
         let latency = ContinuousClock.now - started
         let answer = FCMAnswer.classify(
-            status: response.status, retryAfterHeader: response.header("retry-after"), body: response.body, target: target,
+            status: response.status, retryAfterHeader: response.header("retry-after"), body: response.body, target: target.address,
             now: now())
         switch answer {
         case .delivered(let name):
-            log.debug("FCM message accepted")
+            if logger.isEnabled(.debug) { log(target, attempt).debug("FCM message accepted") }
             return DeliveryResult(.delivered, providerStatus: 200, providerMessageID: name, latency: latency)
         case .definitive(var result):
             if result.reason == FCMAnswer.thirdPartyAuthReason {
-                log.error("FCM refused: APNs credentials in Firebase rejected", ["status": .int(response.status)])
+                log(target, attempt).error("FCM refused: APNs credentials in Firebase rejected", ["status": .int(response.status)])
             }
             result.latency = latency
             return result
@@ -54,13 +57,13 @@ extension FCMProvider {
         case .unauthenticated(let reason):
             await tokens.evict(token)
             guard !afterRefresh else {
-                log.error("FCM refused a freshly refreshed access token", ["reason": .string(reason)])
+                log(target, attempt).error("FCM refused a freshly refreshed access token", ["reason": .string(reason)])
                 return DeliveryResult(
                     .failed, reason: "\(reason): credentials rejected after an access-token refresh",
                     providerStatus: response.status, latency: latency)
             }
-            log.notice("FCM access token refused; refreshing once", ["reason": .string(reason)])
-            return try await send(body, to: target, log: log, afterRefresh: true)
+            log(target, attempt).notice("FCM access token refused; refreshing once", ["reason": .string(reason)])
+            return try await send(body, to: target, attempt: attempt, afterRefresh: true)
         }
     }
 

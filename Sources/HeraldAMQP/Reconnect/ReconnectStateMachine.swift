@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// When to connect, how long to back off, when to give up: the connection
 /// thread's lifecycle as a value type. Each event returns the action the owner
 /// must perform; time comes in as an argument, so tests need no sockets or sleeps.

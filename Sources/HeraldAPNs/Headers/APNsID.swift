@@ -1,14 +1,20 @@
+import HeraldCore
+
 /// Generates `apns-id` values: random (version 4) UUIDs in lowercase, the form
 /// APNs documents.
 public enum APNsID {
+    /// A new id from the process-wide `SharedIdentifierRandom` (no system call:
+    /// this runs per notification; an id only has to be unique, not secret).
     public static func random() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return random(using: &generator)
+        let (high, low) = SharedIdentifierRandom.shared.nextPair()
+        return uuid(high: high, low: low)
     }
 
     public static func random(using generator: inout some RandomNumberGenerator) -> String {
-        // Two 64-bit draws (two getrandom calls at most), not one per byte: this runs per notification.
-        let high = generator.next(), low = generator.next()
+        uuid(high: generator.next(), low: generator.next())
+    }
+
+    private static func uuid(high: UInt64, low: UInt64) -> String {
         var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<8 {
             bytes[i] = UInt8(truncatingIfNeeded: high >> (8 * i))

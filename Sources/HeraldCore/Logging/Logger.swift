@@ -51,21 +51,39 @@ public struct Logger: Sendable {
 
     public func isEnabled(_ level: LogLevel) -> Bool { level >= self.level }
 
-    public func log(_ level: LogLevel, _ message: StaticString, _ metadata: KeyValuePairs<String, LogValue> = [:]) {
+    /// Writes one line if `level` is enabled. `metadata` is an autoclosure: a
+    /// line below the level costs a comparison, not the metadata's allocations
+    /// (debug lines sit on per-request paths).
+    public func log(_ level: LogLevel, _ message: StaticString,
+                    _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]) {
         guard isEnabled(level) else { return }
         var fields = self.metadata
-        fields.append(contentsOf: metadata.map { ($0.key, $0.value) })
+        fields.append(contentsOf: metadata().map { ($0.key, $0.value) })
         let line = LogLineRenderer.render(
             format: format, time: clock(), level: level, label: label,
             message: message.description, metadata: fields)
         sink.write(line: line)
     }
 
-    public func trace(_ message: StaticString, _ metadata: KeyValuePairs<String, LogValue> = [:]) { log(.trace, message, metadata) }
-    public func debug(_ message: StaticString, _ metadata: KeyValuePairs<String, LogValue> = [:]) { log(.debug, message, metadata) }
-    public func info(_ message: StaticString, _ metadata: KeyValuePairs<String, LogValue> = [:]) { log(.info, message, metadata) }
-    public func notice(_ message: StaticString, _ metadata: KeyValuePairs<String, LogValue> = [:]) { log(.notice, message, metadata) }
-    public func warning(_ message: StaticString, _ metadata: KeyValuePairs<String, LogValue> = [:]) { log(.warning, message, metadata) }
-    public func error(_ message: StaticString, _ metadata: KeyValuePairs<String, LogValue> = [:]) { log(.error, message, metadata) }
-    public func critical(_ message: StaticString, _ metadata: KeyValuePairs<String, LogValue> = [:]) { log(.critical, message, metadata) }
+    public func trace(_ message: StaticString, _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]) {
+        log(.trace, message, metadata())
+    }
+    public func debug(_ message: StaticString, _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]) {
+        log(.debug, message, metadata())
+    }
+    public func info(_ message: StaticString, _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]) {
+        log(.info, message, metadata())
+    }
+    public func notice(_ message: StaticString, _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]) {
+        log(.notice, message, metadata())
+    }
+    public func warning(_ message: StaticString, _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]) {
+        log(.warning, message, metadata())
+    }
+    public func error(_ message: StaticString, _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]) {
+        log(.error, message, metadata())
+    }
+    public func critical(_ message: StaticString, _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]) {
+        log(.critical, message, metadata())
+    }
 }

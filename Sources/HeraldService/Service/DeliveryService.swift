@@ -61,7 +61,7 @@ public final class DeliveryService: Sendable {
             planner: EventPlanner(config: config), providers: providers, retryPolicy: RetryPolicy(settings: settings.retry),
             publishStatuses: Set(settings.outcomes.publish.compactMap(Outcome.Status.init(rawValue:))),
             topology: config.topology, connection: connection, delivered: DeliveredTargets(), metrics: metrics,
-            logger: logger, clock: clock, newID: { "herald-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) })
+            logger: logger, clock: clock, newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) })
         logger.notice("herald starting", ["queue": .string(settings.amqp.queue), "prefetch": .int(settings.amqp.prefetch),
                                           "apps": .int(settings.apps.count)])
 

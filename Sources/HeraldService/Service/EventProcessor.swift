@@ -30,6 +30,7 @@ final class EventProcessor: Sendable {
     let clock: @Sendable () -> Timestamp
     let newID: @Sendable () -> String
     let routingKeyClasses = RoutingKeyClasses()
+    let series: PipelineSeries
 
     init(planner: EventPlanner, providers: ProviderSet, retryPolicy: RetryPolicy, publishStatuses: Set<Outcome.Status>,
          topology: TopologyOptions, connection: AMQPConnection, delivered: DeliveredTargets, metrics: HeraldMetrics,
@@ -42,6 +43,7 @@ final class EventProcessor: Sendable {
         self.connection = connection
         self.delivered = delivered
         self.metrics = metrics
+        self.series = PipelineSeries(metrics: metrics, apps: planner.apps.keys)
         self.logger = logger
         self.clock = clock
         self.newID = newID
@@ -120,15 +122,15 @@ final class EventProcessor: Sendable {
         } catch {
             return .rejected(error)
         }
-        let inflight = metrics.inflightRequests.labels(send.target.provider.rawValue)
-        inflight.increment()
-        defer { inflight.decrement() }
+        let providerSeries = series.provider(send.target.provider)
+        providerSeries.inflightRequests.increment()
+        defer { providerSeries.inflightRequests.decrement() }
         do {
             let result = try await provider.send(notification, attempt: attempt)
-            if let latency = result.latency { metrics.providerRequestDuration.labels(send.target.provider.rawValue).observe(latency) }
+            if let latency = result.latency { providerSeries.requestDuration.observe(latency) }
             return .result(result)
         } catch {
-            if let latency = error.latency { metrics.providerRequestDuration.labels(send.target.provider.rawValue).observe(latency) }
+            if let latency = error.latency { providerSeries.requestDuration.observe(latency) }
             return .failure(error)
         }
     }
@@ -182,8 +184,8 @@ final class EventProcessor: Sendable {
         for outcome in work.outcomes {
             let provider = outcome.provider?.rawValue ?? "unknown"
             let app = outcome.app ?? "unknown"
-            metrics.notifications.labels(provider, app, outcome.status.rawValue).increment()
-            if publishStatuses.contains(outcome.status) { metrics.outcomesPublished.labels(outcome.status.rawValue).increment() }
+            series.notifications(provider: outcome.provider, app: outcome.app, status: outcome.status).increment()
+            if publishStatuses.contains(outcome.status) { series.published(outcome.status).increment() }
             if outcome.status == .retrying { metrics.retries.labels(provider, app).increment() }
             switch outcome.status {
             case .failed, .invalidToken, .rejected, .retrying:
