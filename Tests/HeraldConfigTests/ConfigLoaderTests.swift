@@ -10,6 +10,8 @@ import Testing
         let c = loaded.configuration
         #expect(c.amqp.url == "amqp://guest:guest@127.0.0.1:5672/%2f")
         #expect(c.amqp.prefetch == 256)
+        #expect(c.amqp.concurrency == 512)
+        #expect(c.amqp.effectiveConcurrency == 256, "never more than prefetch")
         #expect(c.amqp.queueType == .quorum)
         #expect(c.amqp.bindings == ["#"])
         #expect(c.amqp.resultsExchange == "herald.results")

@@ -11,6 +11,9 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
 
     public var url: String
     public var prefetch: Int
+    /// Events processed at once; received events beyond it wait their turn as
+    /// messages. Effective value: `min(prefetch, concurrency)`.
+    public var concurrency: Int
     public var queue: String
     public var queueType: QueueType
     public var bindings: [String]
@@ -26,11 +29,15 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     public var certFile: String?
     public var keyFile: String?
 
+    /// How many events are processed at once: `concurrency`, never more than `prefetch`.
+    public var effectiveConcurrency: Int { min(prefetch, concurrency) }
+
     public static let defaultURL = "amqp://guest:guest@127.0.0.1:5672/%2f"
 
     public init() {
         url = AMQPSettings.defaultURL
         prefetch = 256
+        concurrency = 512
         queue = "herald.events"
         queueType = .quorum
         bindings = ["#"]
@@ -43,7 +50,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case url, prefetch, queue, bindings, heartbeat
+        case url, prefetch, concurrency, queue, bindings, heartbeat
         case queueType = "queue_type"
         case eventsExchange = "events_exchange"
         case retryExchange = "retry_exchange"
@@ -60,6 +67,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         let d = AMQPSettings()
         url = try c.decodeIfPresent(String.self, forKey: .url) ?? d.url
         prefetch = try c.decodeIfPresent(Int.self, forKey: .prefetch) ?? d.prefetch
+        concurrency = try c.decodeIfPresent(Int.self, forKey: .concurrency) ?? d.concurrency
         queue = try c.decodeIfPresent(String.self, forKey: .queue) ?? d.queue
         queueType = try c.decodeIfPresent(QueueType.self, forKey: .queueType) ?? d.queueType
         bindings = try c.decodeIfPresent([String].self, forKey: .bindings) ?? d.bindings

@@ -12,6 +12,7 @@ extension ConfigValidator {
             issues.append(.init(.error, at: path.key("url"), "expected an amqp:// or amqps:// URL"))
         }
         checkRange(amqp.prefetch, 1...65535, at: path.key("prefetch"), into: &issues)
+        checkRange(amqp.concurrency, 1...65535, at: path.key("concurrency"), into: &issues)
         let names: [(String, String)] = [
             ("queue", amqp.queue), ("events_exchange", amqp.eventsExchange), ("retry_exchange", amqp.retryExchange),
             ("dead_letter_exchange", amqp.deadLetterExchange), ("dead_letter_queue", amqp.deadLetterQueue),

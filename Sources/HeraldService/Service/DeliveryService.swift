@@ -23,6 +23,8 @@ public final class DeliveryService: Sendable {
     private let clock: @Sendable () -> Timestamp
     private let stop = ShutdownSignal()
     private let boundPort = Mutex<Int?>(nil)
+    /// Set when `shutdown_deadline` has passed: received events not yet started are left unstarted.
+    private let drainDeadlinePassed = Atomic<Bool>(false)
 
     public init(config: LoadedConfig, logger: Logger, metrics: HeraldMetrics? = nil,
                 clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }) {
@@ -115,6 +117,7 @@ public final class DeliveryService: Sendable {
         logger.notice("consuming", ["queue": .string(settings.amqp.queue)])
 
         let inflight = metrics.inflightEvents.labels()
+        let slots = EventSlots(limit: settings.amqp.effectiveConcurrency)
         var deadlineTimer: Task<Void, any Error>?
         // A discarding group: finished event tasks are freed at once (a plain task
         // group keeps every finished child until it is awaited).
@@ -126,10 +129,20 @@ public final class DeliveryService: Sendable {
             }
             do {
                 for try await delivery in consumer.deliveries {
-                    inflight.increment()
                     let started = ContinuousClock.now
+                    inflight.increment()
+                    await slots.acquire()
+                    if drainDeadlinePassed.load(ordering: .acquiring) {
+                        // Not started, and nothing can be acked any more: the broker redelivers it.
+                        inflight.decrement()
+                        slots.release()
+                        continue
+                    }
                     work.addTask {
-                        defer { inflight.decrement() }
+                        defer {
+                            inflight.decrement()
+                            slots.release()
+                        }
                         let verdict = await processor.process(delivery)
                         self.settle(delivery, verdict, connection: connection)
                         self.metrics.eventDuration.labels().observe(ContinuousClock.now - started)
@@ -157,9 +170,10 @@ public final class DeliveryService: Sendable {
         if remaining > 0 {
             logger.notice("draining events in flight", ["events": .int(remaining), "deadline": .string("\(deadline)")])
         }
-        return Task { [logger] in
+        return Task { [logger, self] in
             try await Task.sleep(for: deadline)
             logger.warning("shutdown deadline passed: unfinished events are left to redelivery")
+            self.drainDeadlinePassed.store(true, ordering: .releasing)
             connection.shutdown()
             providers.shutdown()
         }

@@ -93,4 +93,27 @@ import Testing
         try await running.stop()
         await results.close(deleting: config.queues)
     }
+
+    @Test func aBacklogLargerThanTheConcurrencyIsDeliveredInFullAndAcked() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        // One event at a time, 32 received at once: the other 31 wait their turn as messages.
+        let config = try ServiceConfig(simulator: simulator, prefetch: 32, concurrency: 1)
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        let token = String(repeating: "ab", count: 32)
+        for index in 0..<40 {
+            try await publisher.publish(
+                #"{"id": "e\#(index)", "app": "chat", "targets": [{"provider": "apns", "token": "\#(token)"}, {"provider": "fcm", "token": "f\#(index)"}]}"#)
+        }
+        #expect(await results.wait { $0.count == 80 })
+        #expect(Set(results.all.map { "\($0.outcome.eventID)/\($0.outcome.provider?.rawValue ?? "-")" }).count == 80)
+        #expect(results.all.allSatisfy { $0.outcome.status == .delivered })
+        try await running.stop()
+        // Every event was acked: none is left on the queue for redelivery.
+        #expect(try await results.connection.messageCount(queue: "\(config.prefix).events") == 0)
+        await results.close(deleting: config.queues)
+    }
 }

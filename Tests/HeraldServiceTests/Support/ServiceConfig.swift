@@ -12,7 +12,7 @@ struct ServiceConfig {
     let prefix: String
     let file: String
 
-    init(simulator: SimulatorHarness, queueType: String = "classic", prefetch: Int = 64, maxAttempts: Int = 3,
+    init(simulator: SimulatorHarness, queueType: String = "classic", prefetch: Int = 64, concurrency: Int = 512, maxAttempts: Int = 3,
          delays: String = "[200ms]", publish: String = "[delivered, invalid_token, failed, retrying, expired, dropped, rejected]",
          shutdownDeadline: String = "10s", routes: String = "", extraAppsYAML: String = "", sharing other: ServiceConfig? = nil,
          amqpURL: String = ServiceConfig.brokerURL, httpListen: String = "127.0.0.1:0", providerTimeout: String = "5s",
@@ -23,6 +23,7 @@ struct ServiceConfig {
             amqp:
               url: \(amqpURL)
               prefetch: \(prefetch)
+              concurrency: \(concurrency)
               queue_type: \(queueType)
               queue: \(prefix).events
               events_exchange: \(prefix).events

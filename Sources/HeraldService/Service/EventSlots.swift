@@ -1,0 +1,58 @@
+import Synchronization
+
+/// At most `limit` events processed at once. With a large `prefetch` the
+/// broker keeps its window full (it sends in bigger batches), while the events
+/// beyond `limit` wait as received messages (about a kilobyte each) instead of
+/// as tasks with their frames, child tasks and HTTP requests (about 15 KB each).
+///
+/// One waiter at a time: the consumer loop takes a slot before starting each
+/// event's task; a finishing task gives its slot back and wakes the loop.
+final class EventSlots: Sendable {
+    private struct State {
+        var free: Int
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    let limit: Int
+    private let state: Mutex<State>
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+        state = Mutex(State(free: max(1, limit)))
+    }
+
+    /// Takes a slot, waiting until one is free. Only one caller may wait at a time.
+    func acquire() async {
+        let taken = state.withLock { state -> Bool in
+            guard state.free > 0 else { return false }
+            state.free -= 1
+            return true
+        }
+        if taken { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.free > 0 {
+                    state.free -= 1
+                    return true
+                }
+                precondition(state.waiter == nil, "EventSlots has one waiter at a time")
+                state.waiter = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// Gives a slot back; hands it straight to the waiter, if there is one.
+    func release() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter  // the slot passes to the waiter: `free` stays as it is
+            }
+            state.free += 1
+            return nil
+        }
+        waiter?.resume()
+    }
+}

@@ -1,0 +1,34 @@
+@testable import HeraldService
+import Synchronization
+import Testing
+
+@Suite struct EventSlotsTests {
+    @Test func aTakerBeyondTheLimitWaitsForARelease() async throws {
+        let slots = EventSlots(limit: 2)
+        await slots.acquire()
+        await slots.acquire()
+        let third = Atomic<Bool>(false)
+        let waiter = Task {
+            await slots.acquire()
+            third.store(true, ordering: .sequentiallyConsistent)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let tookEarly = third.load(ordering: .sequentiallyConsistent)
+        #expect(!tookEarly, "both slots are taken")
+        slots.release()
+        await waiter.value
+        let took = third.load(ordering: .sequentiallyConsistent)
+        #expect(took)
+        // Two taken again (the released one passed to the waiter): one more release frees one slot.
+        slots.release()
+        await slots.acquire()
+    }
+
+    @Test func aLimitBelowOneIsOne() async {
+        let slots = EventSlots(limit: 0)
+        #expect(slots.limit == 1)
+        await slots.acquire()
+        slots.release()
+        await slots.acquire()
+    }
+}
