@@ -88,7 +88,10 @@ public struct SimulateCommand: Command {
         let logger = Logger(label: "herald")
         let (host, port) = try settings.listenAddress()
         let (tls, caFile) = try settings.serverTLS(defaultDirectory: ".herald/dev")
-        let recorder = NotificationRecorder(jsonLinesPath: settings.record)
+        // Nothing in the command reads the in-memory list (`--record` writes every
+        // notification to a file): keep a small one, so a long benchmark does not
+        // grow the simulator by a kilobyte or two per notification.
+        let recorder = NotificationRecorder(capacity: 1_000, jsonLinesPath: settings.record)
         let apns = APNsSimulatorService(configuration: try settings.apnsConfiguration(now: Timestamp.now()), recorder: recorder)
         var services: [any SimulatorService] = [apns]
         let fcm = try settings.fcmServices(recorder: recorder)
