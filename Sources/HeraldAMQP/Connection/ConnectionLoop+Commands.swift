@@ -75,6 +75,16 @@ extension ConnectionLoop {
                                                isRetryable: false))
             return nil
         }
+        if case .ack(multiple: false) = settlement {
+            pendingAcks.append((tag.value, waiter))
+            return nil
+        }
+        // Acks taken earlier in this turn go first: a `multiple` nack must not catch them.
+        if let error = flushAcks(connection) {
+            waiter?.resume(throwing: AMQPError(.connectionLost, operation: "\(settlement.name) \(tag)",
+                                               detail: "\(error.detail); the broker redelivers it", isRetryable: false))
+            return error
+        }
         do throws(AMQPError) {
             switch settlement {
             case .ack(let multiple):

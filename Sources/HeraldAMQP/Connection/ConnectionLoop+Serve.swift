@@ -11,6 +11,7 @@ extension ConnectionLoop {
         for command in replay {
             if let error = execute(command, on: connection) { return .lost(error) }
         }
+        if let error = flushAcks(connection) { return .lost(error) }
         let idleWait = pollInterval(heartbeat: connection.heartbeatSeconds)
         while true {
             if let error = readFrames(connection) { return .lost(error) }
@@ -18,6 +19,7 @@ extension ConnectionLoop {
             for command in mailbox.drain() {
                 if let error = execute(command, on: connection) { return .lost(error) }
             }
+            if let error = flushAcks(connection) { return .lost(error) }
             if let error = flushOutbox(connection) { return .lost(error) }
             if shutdownRequested {
                 if shutdownDeadline == nil { beginShutdown(connection) }

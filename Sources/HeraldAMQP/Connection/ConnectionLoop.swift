@@ -43,6 +43,8 @@ final class ConnectionLoop {
     /// Consume and admin commands waiting for a connection.
     var deferred: [Command] = []
     var deliveries = DeliveryTracker()
+    /// Single acks of this turn, written together by `flushAcks`.
+    var pendingAcks: [(tag: UInt64, waiter: Waiter?)] = []
     var consumers: [String: ConsumerRegistration] = [:]
     var assemblers: [UInt16: ContentAssembler] = [:]
     var adminChannelOpen = false
@@ -180,6 +182,7 @@ final class ConnectionLoop {
                                 detail: "connection lost before the broker confirmed (\(error.detail)); publish again",
                                 isRetryable: true)
         for waiter in unconfirmed { waiter.resume(throwing: failure) }
+        failPendingAcks(error)
         deliveries.removeAll()
         assemblers.removeAll()
     }
@@ -189,6 +192,7 @@ final class ConnectionLoop {
         connection?.close()
         connection = nil
         let error = failure ?? Self.shutdownError("basic.publish")
+        failPendingAcks(error)
         for waiter in confirms.removeAll() { waiter.resume(throwing: error) }
         while outboxHead < outbox.count {
             outbox[outboxHead].waiter.resume(throwing: error)

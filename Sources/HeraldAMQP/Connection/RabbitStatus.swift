@@ -31,8 +31,10 @@ enum RabbitStatus {
     }
 
     /// Throws `error(_:operation:)` when there is one.
-    static func check(_ status: RabbitStatus, operation: String) throws(AMQPError) {
-        if let failure = error(status, operation: operation) { throw failure }
+    /// `operation` is built only on failure (this runs for every publish and ack).
+    static func check(_ status: RabbitStatus, operation: @autoclosure () -> String) throws(AMQPError) {
+        if case .code(let value) = status, value >= 0 { return }
+        if let failure = error(status, operation: operation()) { throw failure }
     }
 
     private static func libraryError(_ value: Int32, operation: String) -> AMQPError {

@@ -6,6 +6,9 @@ struct DeliveryTracker {
 
     var count: Int { outstanding.count }
 
+    /// The oldest delivery not yet settled (tags grow with each delivery), nil when none.
+    var lowestOutstanding: UInt64? { outstanding.min() }
+
     mutating func delivered(_ tag: UInt64) { outstanding.insert(tag) }
 
     /// Settles `tag` (and, `multiple`, every lower outstanding tag). False when

@@ -72,6 +72,32 @@ struct ConsumeAckTests {
         }
     }
 
+    @Test func acksTakenTogetherNeverSettleADeliveryLeftUnacked() async throws {
+        let queue = TestBroker.uniqueName("coalesced")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            for index in 1...6 { try await connection.publish(exchange: "", routingKey: queue, body: "\(index)".bytes) }
+            let consumer = try await connection.consume(queue: queue, prefetch: 10)
+            var received: [AMQPDelivery] = []
+            for _ in 1...6 { received.append(try await TestBroker.next(consumer)) }
+            // Out of order, in one burst (one turn of the connection thread), leaving "3" unacked:
+            // the acks below it may be written as one `multiple` ack, the ones above it must not cover it.
+            for index in [2, 1, 5, 4, 6] { connection.settleWithoutWaiting(received[index - 1], .ack(multiple: false)) }
+            try await connection.cancel(consumer)
+            #expect(try await connection.messageCount(queue: queue) == 0, "'3' is still held unacked by this connection")
+        }
+        // The connection closed with "3" unacked: it alone is back on the queue.
+        try await TestBroker.withConnection { other in
+            #expect(try await other.messageCount(queue: queue) == 1)
+            let consumer = try await other.consume(queue: queue, prefetch: 10)
+            let back = try await TestBroker.next(consumer)
+            #expect(back.body == "3".bytes)
+            #expect(back.redelivered)
+            try await other.ack(back)
+            try await other.deleteQueue(queue)
+        }
+    }
+
     @Test func ackWithMultipleSettlesEveryEarlierDelivery() async throws {
         let queue = TestBroker.uniqueName("multi")
         try await TestBroker.withConnection { connection in

@@ -25,4 +25,15 @@ struct DeliveryTrackerTests {
         let settledFour = tracker.settle(4, multiple: false)
         #expect(settledFour)
     }
+
+    @Test func theLowestOutstandingTagIsTheOldestUnsettledDelivery() {
+        var tracker = DeliveryTracker()
+        #expect(tracker.lowestOutstanding == nil)
+        for tag in UInt64(1)...4 { tracker.delivered(tag) }
+        _ = tracker.settle(1, multiple: false)
+        _ = tracker.settle(3, multiple: false)
+        #expect(tracker.lowestOutstanding == 2)
+        _ = tracker.settle(2, multiple: false)
+        #expect(tracker.lowestOutstanding == 4)
+    }
 }
