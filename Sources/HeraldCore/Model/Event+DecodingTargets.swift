@@ -41,10 +41,13 @@ extension Event {
         return targets
     }
 
+    private static let acceptedProviders = EventError.list(Provider.acceptedNames)
+
     /// One target from `provider` and exactly one of `token`, `topic`,
     /// `condition`. `name` is how messages refer to the target as a whole.
     private static func decodeTarget(_ fields: FieldReader, name: String) throws(EventError) -> Target {
-        let accepted = EventError.list(Provider.acceptedNames)
+        // Built per target only for an error message: a static, computed once.
+        let accepted = acceptedProviders
         guard let providerValue = fields.value("provider") else {
             throw EventError(field: fields.path("provider"), message: "missing; expected \(accepted)")
         }
