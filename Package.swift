@@ -32,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "CRabbitMQ", pkgConfig: "librabbitmq", providers: [.apt(["librabbitmq-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .target(name: "CHeraldShim", dependencies: ["CCurl", "COpenSSL", "CMicroHTTPD"]),
 
         // MARK: Herald
@@ -59,7 +60,7 @@ let package = Package(
             name: "HeraldCLI",
             dependencies: [
                 "HeraldCore", "HeraldConfig", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldSimulator", "HeraldService", "HeraldHTTPClient",
-                "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML",
+                "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML", "CJemalloc",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 

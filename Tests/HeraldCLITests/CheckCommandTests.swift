@@ -110,7 +110,7 @@ import Testing
         #expect(status == 0)
         let lines = console.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "herald \(VersionCommand.version)")
-        for library in ["libcurl 7.", "tls OpenSSL/3.", "nghttp2 1.", "rabbitmq-c 0.11", "libyaml 0.2"] {
+        for library in ["libcurl 7.", "tls OpenSSL/3.", "nghttp2 1.", "rabbitmq-c 0.11", "libyaml 0.2", "jemalloc 5."] {
             #expect(lines.contains { $0.hasPrefix("  " + library) }, "no line for \(library) in \(lines)")
         }
     }

@@ -1,4 +1,5 @@
 import CCurl
+import CJemalloc
 import CHeraldShim
 import CNGHTTP2
 import CRabbitMQ
@@ -49,6 +50,15 @@ public struct VersionCommand: Command {
         if let h2 = nghttp2_version(0) { result.append(("nghttp2", String(cString: h2.pointee.version_str))) }
         result.append(("rabbitmq-c", String(cString: amqp_version())))
         result.append(("libyaml", String(cString: yaml_get_version_string())))
+        if let allocator = jemallocVersion() { result.append(("jemalloc", allocator)) }
         return result
+    }
+
+    /// jemalloc's version, read through `mallctl`; nil if the call fails.
+    static func jemallocVersion() -> String? {
+        var version: UnsafePointer<CChar>?
+        var length = MemoryLayout<UnsafePointer<CChar>?>.size
+        guard mallctl("version", &version, &length, nil, 0) == 0, let version else { return nil }
+        return String(cString: version)
     }
 }
