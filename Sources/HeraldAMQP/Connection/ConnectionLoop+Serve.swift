@@ -13,8 +13,14 @@ extension ConnectionLoop {
         }
         if let error = flushAcks(connection) { return .lost(error) }
         let idleWait = pollInterval(heartbeat: connection.heartbeatSeconds)
+        var wake = Mailbox.Wake.socketReadable
         while true {
-            if let error = readFrames(connection) { return .lost(error) }
+            // Woken by commands alone, the socket has nothing: skip the read, which
+            // costs a recv and a poll to find that out. A timeout still reads, since
+            // reading is also when rabbitmq-c sends heartbeats that are due.
+            if wake != .commandsOnly || connection.hasBufferedInput {
+                if let error = readFrames(connection) { return .lost(error) }
+            }
             connection.releaseBuffersIfIdle()
             for command in mailbox.drain() {
                 if let error = execute(command, on: connection) { return .lost(error) }
@@ -27,7 +33,7 @@ extension ConnectionLoop {
                 if drained || ContinuousClock.now >= (shutdownDeadline ?? .now) { return .shutdown }
             }
             if connection.hasBufferedInput { continue }
-            mailbox.wait(socket: connection.socketFD, timeout: shutdownRequested ? .milliseconds(20) : idleWait)
+            wake = mailbox.wait(socket: connection.socketFD, timeout: shutdownRequested ? .milliseconds(20) : idleWait)
         }
     }
 

@@ -61,22 +61,45 @@ final class Mailbox: Sendable {
         }
     }
 
+    /// Why `wait` returned.
+    enum Wake: Equatable {
+        /// Commands were already queued: it did not sleep (nor look at the socket).
+        case commandsPending
+        /// Woken by a command only: the socket has nothing to read.
+        case commandsOnly
+        /// The socket is readable (commands may have arrived too).
+        case socketReadable
+        /// `timeout` passed.
+        case timeout
+    }
+
     /// Sleeps until a command arrives, `socket` is readable, or `timeout` passes.
-    func wait(socket: Int32?, timeout: Duration) {
+    @discardableResult
+    func wait(socket: Int32?, timeout: Duration) -> Wake {
         let mustSleep = state.withLock { state -> Bool in
             guard state.commands.isEmpty else { return false }
             state.sleeping = true
             return true
         }
-        guard mustSleep else { return }
+        guard mustSleep else { return .commandsPending }
         var fds = [pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)]
         if let socket, socket >= 0 { fds.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
         let (seconds, attoseconds) = timeout.components
         let ms = Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
-        _ = poll(&fds, nfds_t(fds.count), ms)
-        var scratch = [UInt8](repeating: 0, count: 64)
-        while Glibc.read(readFD, &scratch, scratch.count) > 0 {}
+        let ready = poll(&fds, nfds_t(fds.count), ms)
+        var wake = Wake.timeout
+        if ready > 0 {
+            // Errors and hang-ups count as readable: reading is what reports them.
+            wake = fds.count > 1 && fds[1].revents != 0 ? .socketReadable : .commandsOnly
+        } else if ready < 0 {
+            wake = .socketReadable  // EINTR and the like: let the caller look
+        }
+        if fds[0].revents != 0 {
+            var scratch = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+            while withUnsafeMutableBytes(of: &scratch, { Glibc.read(readFD, $0.baseAddress, $0.count) }) > 0 {}
+        }
         state.withLock { $0.sleeping = false }
+        return wake
     }
 
     /// Refuses further commands and returns those still queued.
