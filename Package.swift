@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
         .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldHTTP2Server", dependencies: ["CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldAMQP", dependencies: ["CRabbitMQ", "HeraldCore"]),
+        .target(name: "HeraldAMQP", dependencies: ["CRabbitMQ", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldAPNs", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),
         .target(name: "HeraldFCM", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),
         .target(

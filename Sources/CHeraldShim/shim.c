@@ -1,4 +1,5 @@
 #include "CHeraldShim.h"
+#include <sys/prctl.h>
 
 CURLcode herald_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
@@ -77,4 +78,8 @@ struct MHD_Daemon *herald_mhd_start(const struct sockaddr *address, MHD_AccessHa
 uint16_t herald_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
+}
+
+void herald_set_thread_name(const char *name) {
+    prctl(PR_SET_NAME, name, 0, 0, 0);
 }

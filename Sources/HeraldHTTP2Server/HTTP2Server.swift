@@ -1,3 +1,5 @@
+import CHeraldShim
+import Glibc
 import Foundation
 import HeraldCore
 import Synchronization
@@ -45,6 +47,8 @@ public final class HTTP2Server: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let thread = Thread { [configuration, listener, inbox, handler, logger] in
+                    // The OS-level name (top -H, perf, /proc/*/task/*/comm); `Thread.name` does not reach it.
+                    herald_set_thread_name("herald-h2-serve")
                     // A peer that went away makes write()/SSL_write raise SIGPIPE, which would kill
                     // the process: blocked on this thread (which does all socket writes), the write
                     // just fails with EPIPE and the connection is closed.

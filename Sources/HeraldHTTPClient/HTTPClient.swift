@@ -1,3 +1,5 @@
+import CHeraldShim
+import Glibc
 import Foundation
 import HeraldCore
 import Synchronization
@@ -49,6 +51,8 @@ public final class HTTPClient: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let thread = Thread { [configuration, queue, executor, logger] in
+                    // The OS-level name (top -H, perf, /proc/*/task/*/comm); `Thread.name` does not reach it.
+                    herald_set_thread_name("herald-http")
                     guard let loop = CurlMultiLoop(
                         configuration: configuration, queue: queue, executor: executor, logger: logger)
                     else {

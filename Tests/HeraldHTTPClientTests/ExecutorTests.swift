@@ -1,3 +1,4 @@
+import Foundation
 @testable import HeraldHTTPClient
 import HeraldHTTP2Server
 import HeraldTestSupport
@@ -25,6 +26,17 @@ import Testing
         }
         #expect(statuses.count == 200 && statuses.allSatisfy { $0 == 200 }, "every request answered: \(Set(statuses))")
         #expect(onLoop.allSatisfy { $0 }, "each task resumed on the client's loop thread")
+    }
+
+    @Test func theLoopThreadCarriesItsNameForOperators() async throws {
+        let pki = try Fixtures.pki.get()
+        let name = try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki), logger: Fixtures.logger) { client in
+            await withTaskExecutorPreference(client.executor) {
+                // What top -H and perf show for the thread this runs on: the client's loop thread.
+                (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+            }
+        }
+        #expect(name == "herald-http\n")
     }
 
     @Test func tasksOnTheClientExecutorStillFinishWhenTheClientShutsDown() async throws {

@@ -59,4 +59,9 @@ struct MHD_Daemon *herald_mhd_start(const struct sockaddr *address, MHD_AccessHa
 /// The port the daemon listens on (useful after binding port 0); 0 if unknown.
 uint16_t herald_mhd_bound_port(struct MHD_Daemon *daemon);
 
+// MARK: Threads (prctl is variadic)
+
+/// Names the calling thread for `top -H`, perf and /proc/*/task/*/comm; at most 15 bytes are kept.
+void herald_set_thread_name(const char *name);
+
 #endif

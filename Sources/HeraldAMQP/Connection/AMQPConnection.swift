@@ -1,3 +1,5 @@
+import CHeraldShim
+import Glibc
 import Foundation
 import HeraldCore
 import Synchronization
@@ -50,6 +52,8 @@ public final class AMQPConnection: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let thread = Thread {
+                    // The OS-level name (top -H, perf, /proc/*/task/*/comm); `Thread.name` does not reach it.
+                    herald_set_thread_name("herald-amqp")
                     let loop = ConnectionLoop(configuration: configuration, topology: topology, logger: logger,
                                               mailbox: mailbox, status: status)
                     if let failure = loop.run() { continuation.resume(throwing: failure) } else { continuation.resume() }
