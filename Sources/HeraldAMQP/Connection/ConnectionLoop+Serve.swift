@@ -63,16 +63,21 @@ extension ConnectionLoop {
         // A blocked connection (broker memory or disk alarm) would block the socket
         // write, and with it heartbeats and acks: hold publishes until unblocked.
         if blocked { return nil }
+        // Everything the confirm window admits goes out in one write (`publishBatch`).
+        var batch: [(message: AMQPMessage, mandatory: Bool)] = []
         while outboxHead < outbox.count && confirms.inFlight < configuration.confirmWindow {
             let outgoing = outbox[outboxHead]
             outboxHead += 1
             let key = outgoing.mandatory
                 ? ConfirmTracker<PublishWaiter>.ReturnKey(exchange: outgoing.message.exchange,
-                                                   routingKey: outgoing.message.routingKey, body: outgoing.message.body)
+                                                          routingKey: outgoing.message.routingKey, body: outgoing.message.body)
                 : nil
             _ = confirms.register(outgoing.waiter, exchange: outgoing.message.exchange, returnKey: key)
+            batch.append((outgoing.message, outgoing.mandatory))
+        }
+        if !batch.isEmpty {
             do throws(AMQPError) {
-                try connection.publish(Self.publishChannel, outgoing.message, mandatory: outgoing.mandatory)
+                try connection.publishBatch(Self.publishChannel, batch)
             } catch {
                 return error
             }

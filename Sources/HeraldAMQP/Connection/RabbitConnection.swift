@@ -12,6 +12,12 @@ final class RabbitConnection {
     let scratch = AMQPScratchPool()
     /// The heartbeat both sides agreed on, in seconds (0 = off).
     var heartbeatSeconds = 0
+    /// A plain TCP socket: `publishBatch` may write frames to it directly.
+    private(set) var canWriteDirectly = false
+    /// The negotiated largest frame, header and end byte included.
+    var frameMax: Int { Int(amqp_get_frame_max(state)) }
+    /// Reused by `publishBatch` for the frames of one write.
+    var batchBuffer: [UInt8] = []
     private var destroyed = false
 
     private init(state: amqp_connection_state_t) {
@@ -54,6 +60,7 @@ final class RabbitConnection {
             amqp_ssl_socket_set_verify_hostname(socket, tls.verifyHostname ? 1 : 0)
         } else {
             socket = amqp_tcp_socket_new(state)
+            canWriteDirectly = true
         }
         guard let socket else {
             throw AMQPError(.library, operation: "amqp_tcp_socket_new", detail: "cannot create socket", isRetryable: true)

@@ -91,6 +91,44 @@ struct ConfirmedPublishTests {
         }
     }
 
+    @Test func aBatchWrittenAtOnceArrivesFrameForFrameWithPropertiesAndLargeBodies() async throws {
+        let queue = TestBroker.uniqueName("frames")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            // Bodies from empty to several frames (frame_max is 128 KiB), headers of every kind.
+            let sizes = [0, 1, 131_064, 131_065, 400_000]
+            let messages = sizes.enumerated().map { index, size in
+                AMQPMessage(
+                    exchange: "", routingKey: queue,
+                    body: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) },
+                    properties: AMQPProperties(
+                        contentType: "application/octet-stream",
+                        headers: ["x-herald-attempt": .int(Int64(index + 1)), "tenant": "acme", "flag": .bool(true),
+                                  "nested": .table(["k": "v"])],
+                        persistent: index % 2 == 0, messageID: "m\(index)"))
+            }
+            try await connection.publish(messages)
+            let consumer = try await connection.consume(queue: queue, prefetch: 10)
+            for (index, sent) in messages.enumerated() {
+                let delivery = try await TestBroker.next(consumer)
+                #expect(delivery.messageID == "m\(index)")
+                let sameBody = delivery.body == sent.body  // a Bool: a failing diff of 400 kB would flood the log
+                #expect(sameBody, "body \(index): sent \(sent.body.count) bytes, received \(delivery.body.count)")
+                #expect(delivery.contentType == "application/octet-stream")
+                #expect(delivery.properties.persistent == (index % 2 == 0))
+                #expect(delivery.attempt == index + 1)
+                #expect(delivery.headers["tenant"] == .string("acme"))
+                #expect(delivery.headers["flag"] == .bool(true))
+                #expect(delivery.headers["nested"] == .table(["k": "v"]))
+                try await connection.ack(delivery)
+            }
+            // The connection is still in step with the broker: a single publish after the batch works.
+            try await connection.publish(exchange: "", routingKey: queue, body: "after".bytes)
+            #expect(try await TestBroker.next(consumer).body == "after".bytes)
+            try await connection.deleteQueue(queue)
+        }
+    }
+
     @Test func aBatchWithOneUnroutableMandatoryMessageFailsAndTheOthersArrive() async throws {
         let exchange = TestBroker.uniqueName("batchmixed")
         let queue = TestBroker.uniqueName("batchmixed")
