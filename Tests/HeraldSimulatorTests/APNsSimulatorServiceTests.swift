@@ -33,7 +33,7 @@ import Testing
 
     func request(
         method: String = "POST", token: String = Fixtures.token, headers: [(String, String)]? = nil,
-        extra: [(String, String)] = [], body: String = #"{"aps":{"alert":"hi"}}"#
+        extra: [(String, String)] = [], body: String = #"{"aps":{"alert":"hi"}}"#, at receivedAt: Timestamp = Self.now
     ) throws -> SimulatedRequest {
         let base = headers ?? [
             ("authorization", "bearer " + bearer), ("apns-topic", Fixtures.bundleID), ("apns-push-type", "alert"),
@@ -41,7 +41,7 @@ import Testing
         ]
         return SimulatedRequest(
             method: method, path: "/3/device/" + token, headers: (base + extra).map { (name: $0.0, value: $0.1) },
-            body: Array(body.utf8), receivedAt: Self.now)
+            body: Array(body.utf8), receivedAt: receivedAt)
     }
 
     func answer(_ request: SimulatedRequest) async -> (Int, String) {
@@ -106,6 +106,14 @@ import Testing
             header: JSONObject([("kid", .string(Fixtures.keyID))]),
             claims: JSONObject([("iss", .string(Fixtures.teamID)), ("iat", 1_799_999_990)]), with: otherKey)
         #expect(await answer(try request(headers: try replacing("authorization", with: "bearer " + forged))) == (403, invalid))
+    }
+
+    @Test func aTokenVerifiedOnceStillExpiresAnHourAfterItsIssue() async throws {
+        // Verified on first use, then remembered: the age check still runs on every request.
+        #expect(await answer(try request()).0 == 200)
+        #expect(await answer(try request(at: Self.now + .seconds(30 * 60))).0 == 200)
+        #expect(await answer(try request(at: Self.now + .seconds(59 * 60 + 1)))
+            == (403, #"{"reason":"ExpiredProviderToken"}"#))
     }
 
     @Test func newTeamTokenSoonerThanTheIntervalIsTooManyProviderTokenUpdates() async throws {
