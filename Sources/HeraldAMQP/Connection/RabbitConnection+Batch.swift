@@ -24,7 +24,8 @@ extension RabbitConnection {
             try encodePublish(channel, message, mandatory: mandatory, into: &frames)
         }
         try writeAll(frames, operation: "basic.publish (\(messages.count) messages)")
-        batchBuffer = frames
+        // Keep the buffer for the next turn, unless a large message grew it.
+        batchBuffer = frames.capacity <= 1 << 20 ? frames : []
     }
 
     /// `basic.publish` (class 60, method 40); the C macro is a cast Swift does not import.
