@@ -23,13 +23,14 @@ public enum FCMPayloadLimit {
 
     /// The counted size of `message` (see above).
     public static func countedSize(of message: JSONObject) -> Int {
-        var counted = message
-        for key in ["token", "topic", "condition", "apns", "webpush"] { counted[key] = nil }
-        return JSONValue.object(counted).serialized.count
+        message.serializedCount(excluding: notCounted)
     }
+
+    /// The members left out of the count: the target, and the blocks for other services.
+    static let notCounted: Set<String> = ["token", "topic", "condition", "apns", "webpush"]
 
     /// The size of the APNs payload inside the `apns` block, if there is one.
     public static func apnsPayloadSize(of message: JSONObject) -> Int? {
-        message["apns"]?["payload"].map { $0.serialized.count }
+        message["apns"]?["payload"].map(\.serializedCount)
     }
 }

@@ -20,6 +20,7 @@ struct JSONFuzzTests {
             }
             if let value = try? JSONValue.parse(bytes) {
                 #expect(try JSONValue.parse(value.serialized) == value)
+                #expect(value.serializedCount == value.serialized.count)
             }
         }
     }
