@@ -12,27 +12,35 @@ extension Outcome {
     /// (`2026-11-30T10:00:00Z`). `latency_ms` is rounded to the microsecond.
     public var jsonValue: JSONValue {
         var object = JSONObject()
-        object.appendNew("event_id", .string(eventID))
-        if let app { object.appendNew("app", .string(app)) }
-        if let provider { object.appendNew("provider", .string(provider.rawValue)) }
-        if let address { object.appendNew(address.field, .string(address.value)) }
-        object.appendNew("status", .string(status.rawValue))
-        if let reason { object.appendNew("reason", .string(reason)) }
-        if let providerStatus { object.appendNew("provider_status", .number(JSONNumber(providerStatus))) }
-        if let invalidatedAt { object.appendNew("invalidated_at", .string(Self.format(invalidatedAt))) }
-        if let nextAttemptAt { object.appendNew("next_attempt_at", .string(Self.format(nextAttemptAt))) }
-        if let providerMessageID { object.appendNew("provider_message_id", .string(providerMessageID)) }
-        object.appendNew("attempt", .number(JSONNumber(attempt)))
-        if let latencyMs, let number = JSONNumber((latencyMs * 1000).rounded() / 1000) {
-            object.appendNew("latency_ms", .number(number))
-        }
-        object.appendNew("at", .string(at.rfc3339(fractionDigits: 3)))
-        if let context { object.appendNew("context", context) }
+        emitMembers(into: &object)
         return .object(object)
     }
 
-    /// The outcome's JSON bytes, the body published to the results exchange.
-    public var encoded: [UInt8] { jsonValue.serialized }
+    /// The outcome's JSON bytes, the body published to the results exchange:
+    /// the text of `jsonValue`, written directly (this runs per notification).
+    public var encoded: [UInt8] {
+        var writer = JSONObjectWriter(capacity: 320)
+        emitMembers(into: &writer)
+        return writer.finish()
+    }
+
+    /// The members, in the order of the outcome schema; the one list both forms come from.
+    private func emitMembers(into sink: inout some JSONMemberSink) {
+        sink.string("event_id", eventID)
+        if let app { sink.string("app", app) }
+        if let provider { sink.string("provider", provider.rawValue) }
+        if let address { sink.string(address.field, address.value) }
+        sink.string("status", status.rawValue)
+        if let reason { sink.string("reason", reason) }
+        if let providerStatus { sink.number("provider_status", JSONNumber(providerStatus)) }
+        if let invalidatedAt { sink.string("invalidated_at", Self.format(invalidatedAt)) }
+        if let nextAttemptAt { sink.string("next_attempt_at", Self.format(nextAttemptAt)) }
+        if let providerMessageID { sink.string("provider_message_id", providerMessageID) }
+        sink.number("attempt", JSONNumber(attempt))
+        if let latencyMs, let number = JSONNumber((latencyMs * 1000).rounded() / 1000) { sink.number("latency_ms", number) }
+        sink.string("at", at.rfc3339(fractionDigits: 3))
+        if let context { sink.value("context", context) }
+    }
 
     private static func format(_ timestamp: Timestamp) -> String {
         timestamp.rfc3339(fractionDigits: timestamp.nanoseconds < 1_000_000 ? 0 : 3)

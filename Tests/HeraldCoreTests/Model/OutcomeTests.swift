@@ -70,6 +70,13 @@ struct OutcomeTests {
         #expect(try Outcome.decode(minimal.encoded) == minimal)
     }
 
+    @Test func theWrittenBytesAreTheTextOfTheJSONValue() {
+        let minimal = Outcome(status: .expired, eventID: "e\"1\n", at: Timestamp(seconds: 5, nanoseconds: 7_000_000))
+        for outcome in [designExample, minimal] {
+            #expect(outcome.encoded == outcome.jsonValue.serialized, "\(outcome.jsonValue.jsonString)")
+        }
+    }
+
     @Test func decodingIgnoresUnknownFieldsAndDefaultsTheAttempt() throws {
         let outcome = try Outcome.decode(Array(#"{"event_id":"e","status":"dropped","at":"2026-11-30T10:00:00Z","future_field":1}"#.utf8))
         #expect(outcome == Outcome(status: .dropped, eventID: "e", attempt: 1, at: novemberThirtieth))
