@@ -1,5 +1,4 @@
 import CHeraldShim
-import Glibc
 import Foundation
 import HeraldCore
 import Synchronization

@@ -29,10 +29,7 @@ extension ConnectionLoop {
             }
             for tag in singles { try connection.ack(Self.consumeChannel, tag: tag, multiple: false) }
         } catch {
-            for ack in acks {
-                ack.waiter?.resume(throwing: AMQPError(.connectionLost, operation: "basic.ack \(ack.tag)",
-                                                       detail: "\(error.detail); the broker redelivers it", isRetryable: false))
-            }
+            for ack in acks { ack.waiter?.resume(throwing: Self.settlementLost("basic.ack \(ack.tag)", error)) }
             return error
         }
         for ack in acks { ack.waiter?.resume() }
@@ -43,9 +40,11 @@ extension ConnectionLoop {
     func failPendingAcks(_ error: AMQPError) {
         let acks = pendingAcks
         pendingAcks.removeAll()
-        for ack in acks {
-            ack.waiter?.resume(throwing: AMQPError(.connectionLost, operation: "basic.ack \(ack.tag)",
-                                                   detail: "\(error.detail); the broker redelivers it", isRetryable: false))
-        }
+        for ack in acks { ack.waiter?.resume(throwing: Self.settlementLost("basic.ack \(ack.tag)", error)) }
+    }
+
+    /// What a caller waiting on a settlement gets when the connection broke under it.
+    static func settlementLost(_ operation: String, _ cause: AMQPError) -> AMQPError {
+        AMQPError(.connectionLost, operation: operation, detail: "\(cause.detail); the broker redelivers it", isRetryable: false)
     }
 }

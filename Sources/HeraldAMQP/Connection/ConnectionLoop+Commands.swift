@@ -81,8 +81,7 @@ extension ConnectionLoop {
         }
         // Acks taken earlier in this turn go first: a `multiple` nack must not catch them.
         if let error = flushAcks(connection) {
-            waiter?.resume(throwing: AMQPError(.connectionLost, operation: "\(settlement.name) \(tag)",
-                                               detail: "\(error.detail); the broker redelivers it", isRetryable: false))
+            waiter?.resume(throwing: Self.settlementLost("\(settlement.name) \(tag)", error))
             return error
         }
         do throws(AMQPError) {
@@ -97,8 +96,7 @@ extension ConnectionLoop {
             waiter?.resume()
             return nil
         } catch {
-            waiter?.resume(throwing: AMQPError(.connectionLost, operation: "\(settlement.name) \(tag)",
-                                               detail: "\(error.detail); the broker redelivers it", isRetryable: false))
+            waiter?.resume(throwing: Self.settlementLost("\(settlement.name) \(tag)", error))
             return error
         }
     }

@@ -95,6 +95,7 @@ final class Mailbox: Sendable {
             wake = .socketReadable  // EINTR and the like: let the caller look
         }
         if fds[0].revents != 0 {
+            // 64 bytes on the stack: this runs every time the thread wakes.
             var scratch = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
             while withUnsafeMutableBytes(of: &scratch, { Glibc.read(readFD, $0.baseAddress, $0.count) }) > 0 {}
         }

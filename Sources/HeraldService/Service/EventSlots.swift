@@ -17,8 +17,9 @@ final class EventSlots: Sendable {
     private let state: Mutex<State>
 
     init(limit: Int) {
-        self.limit = max(1, limit)
-        state = Mutex(State(free: max(1, limit)))
+        let limit = max(1, limit)
+        self.limit = limit
+        state = Mutex(State(free: limit))
     }
 
     /// Takes a slot, waiting until one is free. Only one caller may wait at a time.

@@ -12,6 +12,11 @@ struct PipelineSeries: Sendable {
     struct ProviderSeries: Sendable {
         let inflightRequests: Gauge
         let requestDuration: Histogram
+
+        init(_ provider: Provider, in metrics: HeraldMetrics) {
+            inflightRequests = metrics.inflightRequests.labels(provider.rawValue)
+            requestDuration = metrics.providerRequestDuration.labels(provider.rawValue)
+        }
     }
 
     private let metrics: HeraldMetrics
@@ -23,11 +28,7 @@ struct PipelineSeries: Sendable {
     init(metrics: HeraldMetrics, apps: some Sequence<String>) {
         self.metrics = metrics
         var byProvider: [Provider: ProviderSeries] = [:]
-        for provider in Provider.allCases {
-            byProvider[provider] = ProviderSeries(
-                inflightRequests: metrics.inflightRequests.labels(provider.rawValue),
-                requestDuration: metrics.providerRequestDuration.labels(provider.rawValue))
-        }
+        for provider in Provider.allCases { byProvider[provider] = ProviderSeries(provider, in: metrics) }
         self.byProvider = byProvider
         var published: [Outcome.Status: Counter] = [:]
         for status in Outcome.Status.allCases { published[status] = metrics.outcomesPublished.labels(status.rawValue) }
@@ -45,9 +46,7 @@ struct PipelineSeries: Sendable {
     }
 
     func provider(_ provider: Provider) -> ProviderSeries {
-        byProvider[provider] ?? ProviderSeries(
-            inflightRequests: metrics.inflightRequests.labels(provider.rawValue),
-            requestDuration: metrics.providerRequestDuration.labels(provider.rawValue))
+        byProvider[provider] ?? ProviderSeries(provider, in: metrics)
     }
 
     func published(_ status: Outcome.Status) -> Counter {
