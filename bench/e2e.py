@@ -404,6 +404,14 @@ log: {{level: warning, format: json}}
                      "detail": out.strip() + (" " + err.strip() if err.strip() else "")}
         log(f"  C libcurl ref -> simulator: {self.curl['rps']:.0f} req/s, client {self.curl['cpu_us']:.1f} µs/req, "
             f"simulator {self.curl['sim_us']:.1f} µs/req ({self.curl['detail']})")
+        # the same reference with its sockets corked and pushed once per pass, as HeraldHTTPClient does
+        # (reported beside the floor; the floor itself is the plain libcurl client)
+        out, err, cpu, wall, sim, status = self.waited(
+            [self.ref, url, os.path.join(self.dev, "ca.pem"), str(requests), "100", "1", str(size)],
+            env=dict(env, REF_CORK="1"))
+        self.curl_cork = {"rps": requests / wall, "cpu_us": cpu / requests * 1e6, "sim_us": sim / requests * 1e6}
+        log(f"  C libcurl ref, corked -> simulator: {self.curl_cork['rps']:.0f} req/s, "
+            f"client {self.curl_cork['cpu_us']:.1f} µs/req, simulator {self.curl_cork['sim_us']:.1f} µs/req")
         # raw rabbitmq-c loop: consume + ack + confirmed publish per message
         self.floor = {}
         for qt in ("quorum", "classic"):
@@ -476,6 +484,7 @@ def report(b, args):
         out("|---|---|---|---|")
         out(f"| h2load -> simulator (APNs POST, 1 conn x 100 streams) | {fmt(b.h2load['rps'])} req/s | {b.h2load['cpu_us']:.1f} | simulator {b.h2load['sim_us']:.1f} |")
         out(f"| C libcurl ref.c -> simulator (1 conn x 100 streams) | {fmt(b.curl['rps'])} req/s | {b.curl['cpu_us']:.1f} | simulator {b.curl['sim_us']:.1f} |")
+        out(f"| C libcurl ref.c, sockets corked as Herald's (REF_CORK=1; not the floor) | {fmt(b.curl_cork['rps'])} req/s | {b.curl_cork['cpu_us']:.1f} | simulator {b.curl_cork['sim_us']:.1f} |")
         for q, f in b.floor.items():
             out(f"| rabbitmq-c consume+ack+confirmed publish, prefetch 256 ({q}) | {fmt(f['rate'])} msg/s | {f['cpu_us_per_msg']:.1f} | broker {f['broker_cpu_us_per_msg']:.1f} |")
             out(f"| rabbitmq-c confirmed publish of events ({q}) | {fmt(f['fill_rate'])} msg/s | - | broker {f['broker_fill_us']:.1f} |")
@@ -499,6 +508,8 @@ def report(b, args):
             out(f"- Herald / peer notifications/s: {herald['nps'] / peer['nps']:.2f}x  (goal >= 5x)")
             out(f"- peer CPU / Herald CPU per notification: {peer['cpu_us_per_notif'] / herald_us:.2f}x  (goal >= 10x)")
         out(f"- Herald CPU per notification {herald_us:.1f} µs / floor {floor_us:.1f} µs (libcurl {b.curl['cpu_us']:.1f} + rabbitmq-c loop {f['cpu_us_per_msg']:.1f}) = {herald_us / floor_us:.2f}x  (goal <= 2x)")
+        cork_floor_us = b.curl_cork["cpu_us"] + f["cpu_us_per_msg"]
+        out(f"- for comparison, against the corked reference (not the goal's floor): floor {cork_floor_us:.1f} µs (libcurl corked {b.curl_cork['cpu_us']:.1f} + rabbitmq-c loop {f['cpu_us_per_msg']:.1f}) = {herald_us / cork_floor_us:.2f}x")
         out(f"- Herald notif/s / h2load req/s on the simulator: {herald['nps'] / b.h2load['rps']:.3f}; / libcurl ref req/s: {herald['nps'] / b.curl['rps']:.3f}; / rabbitmq-c loop msg/s: {herald['nps'] / f['rate']:.3f}")
         out(f"- ceiling implied by the floors for {cores} shared cores: {chain_us:.1f} CPU µs per notification "
             f"(libcurl {b.curl['cpu_us']:.1f} + simulator {b.curl['sim_us']:.1f} + rabbitmq-c {f['cpu_us_per_msg']:.1f} + broker {f['broker_cpu_us_per_msg']:.1f} + event publish {f['broker_fill_us'] / targets:.1f} + loadgen {herald['loadgen_cpu_s'] / herald['outcomes'] * 1e6:.1f}) "
@@ -517,7 +528,7 @@ def report(b, args):
     with open(os.path.join(b.work, "report.md"), "w") as fh:
         fh.write(text + "\n")
     with open(os.path.join(b.work, "points.json"), "w") as fh:
-        json.dump({"points": P, "h2load": getattr(b, "h2load", None), "curl": getattr(b, "curl", None),
+        json.dump({"points": P, "h2load": getattr(b, "h2load", None), "curl": getattr(b, "curl", None), "curl_cork": getattr(b, "curl_cork", None),
                    "floor": getattr(b, "floor", None), "herald_amqp": getattr(b, "herald_amqp", None)}, fh, indent=1)
     log(f"report: {b.work}/report.md, data: {b.work}/points.json")
 

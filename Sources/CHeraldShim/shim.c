@@ -1,5 +1,8 @@
 #include "CHeraldShim.h"
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 CURLcode herald_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
@@ -29,6 +32,16 @@ CURLcode herald_curl_easy_setopt_header_function(CURL *handle, size_t (*fn)(char
 CURLcode herald_curl_easy_setopt_read_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(handle, CURLOPT_READFUNCTION, fn);
 }
+CURLcode herald_curl_easy_setopt_sockopt_function(CURL *handle, int (*fn)(void *, int, int)) {
+    return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, (curl_sockopt_callback)fn);
+}
+CURLcode herald_curl_easy_setopt_closesocket_function(CURL *handle, int (*fn)(void *, int)) {
+    return curl_easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, (curl_closesocket_callback)fn);
+}
+
+int herald_tcp_set_cork(int socket, int on) { return setsockopt(socket, IPPROTO_TCP, TCP_CORK, &on, sizeof on); }
+int herald_tcp_push(int socket) { int on = 1; return setsockopt(socket, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on); }
+int herald_socket_close(int socket) { return close(socket); }
 
 CURLcode herald_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);

@@ -8,7 +8,9 @@
  *
  * usage: ref URL CA_FILE REQUESTS CONCURRENCY CONNECTIONS BODY_BYTES
  * env: REF_AUTHORIZATION="bearer <JWT>" adds an authorization header, REF_BODY replaces the
- *      body (both for `herald simulate`, which checks them; used by bench/e2e.py)
+ *      body (both for `herald simulate`, which checks them; used by bench/e2e.py);
+ *      REF_CORK=1 corks each connection (TCP_CORK) and pushes it once per loop pass, as
+ *      HeraldHTTPClient's SocketCork does (the plain run is the floor; this one is reported beside it)
  * prints: requests=<n> failed=<n> seconds=<wall> cpu_seconds=<user+sys>
  */
 #include <curl/curl.h>
@@ -17,6 +19,27 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+/* REF_CORK: the connections' sockets, corked at creation and pushed after each pass. */
+static int corked[64];
+static int corked_count;
+
+static int on_socket(void *user, curl_socket_t fd, curlsocktype purpose) {
+    (void)user;
+    int on = 1;
+    if (purpose == CURLSOCKTYPE_IPCXN && corked_count < 64 &&
+        setsockopt(fd, IPPROTO_TCP, TCP_CORK, &on, sizeof on) == 0)
+        corked[corked_count++] = fd;
+    return CURL_SOCKOPT_OK;
+}
+
+static void push_corked(void) {
+    int on = 1;
+    for (int i = 0; i < corked_count; i++) setsockopt(corked[i], IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+}
 
 struct slot {
     CURL *easy;
@@ -71,6 +94,7 @@ static void start(CURLM *multi, struct slot *slot, const char *url, const char *
     curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(easy, CURLOPT_HEADERDATA, slot);
     curl_easy_setopt(easy, CURLOPT_PRIVATE, slot);
+    if (getenv("REF_CORK")) curl_easy_setopt(easy, CURLOPT_SOCKOPTFUNCTION, on_socket);
     curl_multi_add_handle(multi, easy);
 }
 
@@ -136,6 +160,7 @@ int main(int argc, char **argv) {
                 start(multi, slot, url, ca, payload, length);
             }
         }
+        push_corked();
         if (done < requests) curl_multi_poll(multi, NULL, 0, 1000, NULL);
     }
     printf("requests=%ld failed=%ld seconds=%.3f cpu_seconds=%.3f\n", done, failed, now() - wall, cpu() - cpu0);

@@ -27,6 +27,15 @@ CURLcode herald_curl_easy_setopt_blob(CURL *handle, CURLoption option, const voi
 CURLcode herald_curl_easy_setopt_write_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
 CURLcode herald_curl_easy_setopt_header_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
 CURLcode herald_curl_easy_setopt_read_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+// The socket is an int and the purpose a curlsocktype value, as on Linux.
+CURLcode herald_curl_easy_setopt_sockopt_function(CURL *handle, int (*fn)(void *, int, int));
+CURLcode herald_curl_easy_setopt_closesocket_function(CURL *handle, int (*fn)(void *, int));
+// TCP_CORK on or off, and a push of what a corked socket holds (TCP_NODELAY
+// set again); kept in C because <netinet/tcp.h> imported beside curl.h hides
+// libcurl's CURLE_* codes from Swift.
+int herald_tcp_set_cork(int socket, int on);
+int herald_tcp_push(int socket);
+int herald_socket_close(int socket);
 
 CURLcode herald_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode herald_curl_easy_getinfo_double(CURL *handle, CURLINFO info, double *value);

@@ -23,6 +23,11 @@ public struct HTTPClientConfiguration: Sendable {
     /// libcurl holds an easy handle, tens of KiB). Enough to keep every
     /// connection's streams busy at provider latencies; raise it for slow peers.
     public var maxInFlightRequests: Int
+    /// Corks each connection's socket and flushes it once per loop pass, so
+    /// the frames of the requests started together share TCP segments
+    /// instead of one segment per HTTP/2 frame (`SocketCork`). On by
+    /// default; off only to compare.
+    public var coalescesWrites: Bool
     public var tls: HTTPClientTLSConfiguration
 
     public init(
@@ -30,7 +35,7 @@ public struct HTTPClientConfiguration: Sendable {
         requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
         maxResponseBodyBytes: Int = 1 << 20, keepAliveInterval: Duration = .seconds(30),
         maxIdleConnectionAge: Duration = .seconds(600), maxIdleHandles: Int = 256, maxInFlightRequests: Int = 256,
-        tls: HTTPClientTLSConfiguration = HTTPClientTLSConfiguration()
+        coalescesWrites: Bool = true, tls: HTTPClientTLSConfiguration = HTTPClientTLSConfiguration()
     ) {
         self.maxConnectionsPerHost = maxConnectionsPerHost
         self.maxConcurrentStreamsPerConnection = maxConcurrentStreamsPerConnection
@@ -41,6 +46,7 @@ public struct HTTPClientConfiguration: Sendable {
         self.maxIdleConnectionAge = maxIdleConnectionAge
         self.maxIdleHandles = maxIdleHandles
         self.maxInFlightRequests = max(1, maxInFlightRequests)
+        self.coalescesWrites = coalescesWrites
         self.tls = tls
     }
 }

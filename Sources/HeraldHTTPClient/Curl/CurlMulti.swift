@@ -6,6 +6,9 @@ import CHeraldShim
 /// `curl_multi_wakeup`, which libcurl documents as callable from any thread.
 final class CurlMulti {
     let handle: UnsafeMutableRawPointer
+    /// The connections' sockets, corked between flushes; released after
+    /// `curl_multi_cleanup`, whose closes still report to it.
+    let sockets = SocketCork()
 
     init?(configuration: HTTPClientConfiguration) {
         guard CurlGlobal.ensureInitialized(), let handle = curl_multi_init() else { return nil }

@@ -51,6 +51,8 @@ final class CurlMultiLoop {
             startWaiting()
             deliverFinished()
             expireOverdue()
+            // What this pass wrote leaves now, in as few segments as it fits.
+            multi.sockets.flush()
             let next = queue.take(maySleep: work.jobs.isEmpty)
             if next.sleep {
                 sleeps += 1
@@ -86,6 +88,7 @@ final class CurlMultiLoop {
             multi.remove(transfer.easy)
             transfer.pending.finish(.failure(shutdownError(transfer.url)))
         }
+        multi.sockets.flush()
         active.removeAll()
         for submission in waiting[waitingHead...] + leftovers.submissions {
             submission.pending.finish(.failure(shutdownError(submission.request.url)))
@@ -159,6 +162,7 @@ final class CurlMultiLoop {
     private func makeEasy() -> CurlEasy? {
         guard let easy = CurlEasy() else { return nil }
         easy.applyBase(configuration)
+        if configuration.coalescesWrites { multi.sockets.install(on: easy) }
         return easy
     }
 
