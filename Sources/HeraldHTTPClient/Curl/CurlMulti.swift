@@ -33,10 +33,27 @@ final class CurlMulti {
         _ = curl_multi_perform(handle, &running)
     }
 
-    /// Waits for socket activity, a libcurl timer, `curl_multi_wakeup` or `timeoutMilliseconds`.
-    func poll(timeoutMilliseconds: Int32) {
+    /// Drives only the transfers libcurl has marked due: those just added,
+    /// those with data already read for them, those whose timer expired.
+    /// Unlike `perform()` it does not visit every transfer in flight (libcurl
+    /// 7.88 polls each one's socket on every visit), so a pass that only
+    /// starts new requests costs what they cost, not what is in flight.
+    func performDue() {
+        var running: Int32 = 0
+        _ = curl_multi_socket_action(handle, Self.noSocket, 0, &running)
+    }
+
+    /// `CURL_SOCKET_TIMEOUT` (curl.h): "no socket, run the timers".
+    private static let noSocket: Int32 = -1
+
+    /// Waits for socket activity, a libcurl timer, `curl_multi_wakeup` or
+    /// `timeoutMilliseconds`. Returns whether a connection's socket has
+    /// something to read or room to write (a wake-up alone does not count);
+    /// true when libcurl cannot tell.
+    func poll(timeoutMilliseconds: Int32) -> Bool {
         var ready: Int32 = 0
-        _ = curl_multi_poll(handle, nil, 0, timeoutMilliseconds, &ready)
+        guard curl_multi_poll(handle, nil, 0, timeoutMilliseconds, &ready) == CURLM_OK else { return true }
+        return ready > 0
     }
 
     /// Calls `body` with (easy handle, result) for each finished transfer.

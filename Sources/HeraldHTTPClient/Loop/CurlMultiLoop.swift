@@ -41,12 +41,15 @@ final class CurlMultiLoop {
         executor.loopStarted()
         logger.debug("HTTP client loop started")
         var work = queue.take(maySleep: false).work
+        // Whether the connections may have something to read or write; if not,
+        // only the transfers libcurl marked due are driven (see `performDue`).
+        var socketsReady = true
         while !work.stopRequested {
             passes += 1
             if !work.jobs.isEmpty { runJobs(&work) }
             for submission in work.submissions { start(submission) }
             for id in work.cancellations { cancel(id) }
-            multi.perform()
+            if socketsReady { multi.perform() } else { multi.performDue() }
             multi.forEachCompleted(complete)
             startWaiting()
             deliverFinished()
@@ -56,10 +59,12 @@ final class CurlMultiLoop {
             let next = queue.take(maySleep: work.jobs.isEmpty)
             if next.sleep {
                 sleeps += 1
-                multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : 50)
+                socketsReady = multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : 50)
                 queue.awake()
                 work = queue.take(maySleep: false).work
             } else {
+                // More work came during the pass: a look (no wait) at whether answers came too.
+                socketsReady = multi.poll(timeoutMilliseconds: 0)
                 let carried = work.jobs
                 work = next.work
                 work.jobs = carried + work.jobs
