@@ -69,6 +69,7 @@ CURLMcode herald_curl_multi_setopt_ptr(CURLM *multi, CURLMoption option, void *v
 const curl_version_info_data *herald_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
 
 long herald_ssl_ctx_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+void herald_ssl_ctx_set_read_ahead(SSL_CTX *ctx, int yes) { SSL_CTX_set_read_ahead(ctx, yes); }
 long herald_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version) {
     return SSL_CTX_set_min_proto_version(ctx, version);
 }

@@ -45,7 +45,7 @@ import Testing
     }
 
     func answer(_ request: SimulatedRequest) async -> (Int, String) {
-        guard case .respond(let status, _, let body, _) = await service.handle(request) else { return (0, "not a response") }
+        guard case .respond(let status, _, let body, _) = service.handle(request) else { return (0, "not a response") }
         return (status, String(decoding: body, as: UTF8.self))
     }
 
@@ -59,7 +59,7 @@ import Testing
 
     @Test func acceptedNotificationIsRecordedAndItsApnsIDEchoed() async throws {
         let id = "8e3a1f62-7b4c-4d2e-9f10-aabbccddeeff"
-        let answer = await service.handle(try request(extra: [("apns-id", id.uppercased())]))
+        let answer = service.handle(try request(extra: [("apns-id", id.uppercased())]))
         guard case .respond(let status, let headers, let body, _) = answer else { Issue.record("no response"); return }
         #expect(status == 200)
         #expect(body.isEmpty)

@@ -52,6 +52,7 @@ const curl_version_info_data *herald_curl_version_info(void);
 // MARK: OpenSSL (function-like macros)
 
 long herald_ssl_ctx_set_mode(SSL_CTX *ctx, long mode);
+void herald_ssl_ctx_set_read_ahead(SSL_CTX *ctx, int yes);
 long herald_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version);
 long herald_ssl_set_tlsext_host_name(SSL *ssl, const char *name);
 long herald_bio_get_mem_data(BIO *bio, char **data);

@@ -49,6 +49,13 @@ extension ServerConnection {
         return .open
     }
 
+    /// Whether TLS has read bytes from the socket that it has not returned yet
+    /// (read-ahead): epoll cannot see them, so the loop reads again by itself.
+    var hasBufferedInput: Bool {
+        guard let ssl, handshakeComplete else { return false }
+        return SSL_has_pending(ssl) == 1
+    }
+
     /// Handles a writable socket: continues the handshake or flushes pending output.
     func handleWritable() -> IOResult {
         if !handshakeComplete { return continueHandshake() }

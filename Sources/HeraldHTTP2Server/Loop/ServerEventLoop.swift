@@ -26,6 +26,9 @@ final class ServerEventLoop {
     var nextConnectionID: UInt64 = 2
     var timers = TimerHeap<(connectionID: UInt64, streamID: Int32, response: HTTP2Response)>()
     var dirty: [ServerConnection] = []
+    /// Connections whose TLS layer still holds input after their turn's reads
+    /// (`hasBufferedInput`): read again before the loop sleeps.
+    var readAgain: [UInt64] = []
     private let readBuffer: UnsafeMutableRawBufferPointer
     var listening = true
     var shutdownDeadline: UInt64?
@@ -57,12 +60,17 @@ final class ServerEventLoop {
         }
         logger.info("HTTP/2 server listening", ["port": .int(listener.port), "tls": .bool(tls != nil)])
         while true {
-            let timeout = inbox.prepareToSleep() ? timeoutMilliseconds() : 0
+            let timeout = inbox.prepareToSleep() && readAgain.isEmpty ? timeoutMilliseconds() : 0
             let ready = epoll.wait(timeoutMilliseconds: timeout)
             apply(inbox.wakeAndTake())
+            let buffered = readAgain
+            readAgain.removeAll(keepingCapacity: true)
             for index in 0..<ready {
                 let event = epoll.event(at: index)
                 handleEvent(id: event.id, readable: event.readable, writable: event.writable, hangup: event.hangup)
+            }
+            for id in buffered where !readAgain.contains(id) {
+                handleEvent(id: id, readable: true, writable: false, hangup: false)
             }
             apply(inbox.take())
             fireTimers()
@@ -112,6 +120,7 @@ final class ServerEventLoop {
                     _ = connection.flush()
                     return drop(connection, reason: reason)
                 }
+                if connection.hasBufferedInput, !readAgain.contains(id) { readAgain.append(id) }
             }
             markDirty(connection)
         }

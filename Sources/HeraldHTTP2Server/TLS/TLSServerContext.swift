@@ -14,6 +14,11 @@ final class TLSServerContext {
         _ = herald_ssl_ctx_set_min_proto_version(context, TLS1_2_VERSION)
         _ = herald_ssl_ctx_set_mode(
             context, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
+        // One read() takes in every record that has arrived, instead of two per
+        // record (header, then body): clients send a TLS record per HTTP/2
+        // frame. What is read ahead but not yet returned is looked after by
+        // the loop (`ServerConnection.hasBufferedInput`).
+        herald_ssl_ctx_set_read_ahead(context, 1)
         guard SSL_CTX_use_certificate_chain_file(context, configuration.certificateChainFile) == 1 else {
             throw .tls(step: "load certificate chain", file: configuration.certificateChainFile, openssl: OpenSSLErrors.drain())
         }

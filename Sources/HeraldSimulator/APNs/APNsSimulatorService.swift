@@ -32,7 +32,7 @@ public final class APNsSimulatorService: SimulatorService {
         request.path.hasPrefix("/3/")
     }
 
-    public func handle(_ request: SimulatedRequest) async -> SimulatedAnswer {
+    public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
         let apnsID = request.header("apns-id").map { $0.lowercased() } ?? APNsSimulatorID.random()
         do {
             let notification = try check(request, apnsID: apnsID)

@@ -53,7 +53,9 @@ public protocol SimulatorService: Sendable {
     /// A short name for logs and counters: `apns`, `fcm`, `oauth`.
     var name: String { get }
     func serves(_ request: SimulatedRequest) -> Bool
-    func handle(_ request: SimulatedRequest) async -> SimulatedAnswer
+    /// Answers on the server's event-loop thread: it must not block (checks,
+    /// a signature verified once per token, a lock or two).
+    func handle(_ request: SimulatedRequest) -> SimulatedAnswer
     /// The service's own answer to an injected fault (`status` 429, 500 or
     /// 503), shaped like the real service's errors. Defaults to a plain JSON error.
     func injectedError(status: Int) -> SimulatedAnswer

@@ -38,7 +38,7 @@ public final class FCMSimulatorService: SimulatorService {
         request.path.hasPrefix("/v1/projects/") && request.path.hasSuffix("/messages:send")
     }
 
-    public func handle(_ request: SimulatedRequest) async -> SimulatedAnswer {
+    public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
         let settings = self.settings
         switch process(request, settings: settings) {
         case .success(let name):

@@ -24,7 +24,7 @@ public struct OAuthSimulatorService: SimulatorService {
         request.path.split(separator: "?", maxSplits: 1).first.map(String.init) == settings.tokenPath
     }
 
-    public func handle(_ request: SimulatedRequest) async -> SimulatedAnswer {
+    public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
         let answer: SimulatedAnswer
         switch grant(request) {
         case .success(let account):

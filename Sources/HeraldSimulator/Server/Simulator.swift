@@ -43,13 +43,13 @@ public final class Simulator: HTTP2Handler {
         }
         let decision = faults.decide(at: now)
         let latency = faults.faults.latency?.duration
-        Task { [recorder, logger] in
-            let answer: SimulatedAnswer = switch decision {
-            case .handle: await service.handle(simulated)
-            case .error(let status): service.injectedError(status: status)
-            }
-            Self.apply(answer, latency: latency, to: responder, service: service.name, recorder: recorder, logger: logger)
+        // Answered here, on the event loop: no task and no thread hop per
+        // request (the answer leaves in this loop turn's write).
+        let answer: SimulatedAnswer = switch decision {
+        case .handle: service.handle(simulated)
+        case .error(let status): service.injectedError(status: status)
         }
+        Self.apply(answer, latency: latency, to: responder, service: service.name, recorder: recorder, logger: logger)
     }
 
     private static func apply(

@@ -58,7 +58,7 @@ import Testing
         let service = OAuthSimulatorService(
             settings: OAuthSimulatorSettings(accounts: [try TestKeys.simulatedAccount()], audience: "https://127.0.0.1:2197/token"),
             tokens: tokens)
-        let answer = await service.handle(SimulatedRequest(
+        let answer = service.handle(SimulatedRequest(
             method: "POST", path: "/token", headers: [("content-type", "application/x-www-form-urlencoded")],
             body: OAuthAssertion.formBody(assertion: assertion), receivedAt: issuedAt + .seconds(5)))
         guard case .respond(200, _, let body, nil) = answer else {

@@ -23,7 +23,7 @@ import Testing
     }
 
     func send(_ setup: Setup, _ body: String, project: String = "p", bearer: String? = nil, at time: Timestamp? = nil) async -> ReadAnswer {
-        ReadAnswer(await setup.service.handle(SimulatedRequest(
+        ReadAnswer(setup.service.handle(SimulatedRequest(
             method: "POST", path: "/v1/projects/\(project)/messages:send",
             headers: [("authorization", "Bearer " + (bearer ?? setup.bearer)), ("content-type", "application/json")],
             body: Array(body.utf8), receivedAt: time ?? now)))

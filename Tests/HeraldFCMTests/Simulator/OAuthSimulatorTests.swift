@@ -16,7 +16,7 @@ import Testing
     }
 
     func post(_ body: String, at time: Timestamp? = nil) async throws -> ReadAnswer {
-        ReadAnswer(try await service().handle(SimulatedRequest(method: "POST", path: "/token", body: Array(body.utf8), receivedAt: time ?? now)))
+        ReadAnswer(try service().handle(SimulatedRequest(method: "POST", path: "/token", body: Array(body.utf8), receivedAt: time ?? now)))
     }
 
     /// An assertion signed with the test key, with `edit` applied to the standard header and claims.

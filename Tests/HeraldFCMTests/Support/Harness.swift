@@ -100,8 +100,8 @@ struct RevokingService: SimulatorService {
 
     func serves(_ request: SimulatedRequest) -> Bool { fcm.serves(request) }
 
-    func handle(_ request: SimulatedRequest) async -> SimulatedAnswer {
+    func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
         fcm.tokens.revokeAll()
-        return await fcm.handle(request)
+        return fcm.handle(request)
     }
 }

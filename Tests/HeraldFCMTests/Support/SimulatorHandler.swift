@@ -17,7 +17,7 @@ struct SimulatorHandler: HTTP2Handler {
             return
         }
         Task {
-            switch await service.handle(simulated) {
+            switch service.handle(simulated) {
             case .respond(let status, let headers, let body, let delay):
                 let response = HTTP2Response(status: status, headers: headers, body: body)
                 if let delay { responder.respond(response, after: delay) } else { responder.respond(response) }
