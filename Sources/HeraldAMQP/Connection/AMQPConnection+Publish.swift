@@ -21,6 +21,22 @@ extension AMQPConnection {
         }
     }
 
+    /// Publishes `messages` (in this order) and calls `whenSettled` once the
+    /// broker settled every one of them, with the first failure (as
+    /// `publish(_:)` throws it) or nil. Nothing waits: `whenSettled` runs on
+    /// the connection's thread as the last confirm is read — so it must be
+    /// quick and must not block — or at once on the caller's thread when there
+    /// is nothing to publish or the connection has stopped. It saves the
+    /// caller a resumption, and the connection a wake-up for whatever the
+    /// callback queues (an ack queued from it leaves in the same turn).
+    public func publish(
+        _ messages: [AMQPMessage], mandatory: Bool = false, whenSettled: @escaping @Sendable (AMQPError?) -> Void
+    ) {
+        guard !messages.isEmpty else { return whenSettled(nil) }
+        submit(.publish(messages, mandatory: mandatory,
+                        PublishWaiter(count: messages.count, completion: .callback(whenSettled))))
+    }
+
     /// Publishes `body` to `exchange` with `routingKey` and returns once the broker confirmed it.
     public func publish(
         exchange: String, routingKey: String, headers: AMQPTable = [:], body: [UInt8], persistent: Bool = true,

@@ -139,13 +139,14 @@ public final class DeliveryService: Sendable {
                         continue
                     }
                     work.addTask {
-                        defer {
+                        // The task ends once the event's messages are handed to the
+                        // connection; the event ends when the broker has settled them.
+                        await processor.process(delivery) { verdict in
+                            self.settle(delivery, verdict, connection: connection)
+                            self.metrics.eventDuration.labels().observe(ContinuousClock.now - started)
                             inflight.decrement()
                             slots.release()
                         }
-                        let verdict = await processor.process(delivery)
-                        self.settle(delivery, verdict, connection: connection)
-                        self.metrics.eventDuration.labels().observe(ContinuousClock.now - started)
                     }
                 }
             } catch {
@@ -155,8 +156,11 @@ public final class DeliveryService: Sendable {
             health.set("consumer_active", false)
             metrics.consumerActive.labels().set(false)
             deadlineTimer = startDrainDeadline(connection: connection, providers: processor.providers)
-            // The group now waits for the events in flight.
+            // The group now waits for the events being delivered.
         }
+        // ...and this for the broker to settle their messages (a connection shut
+        // down at the deadline fails what is left, which frees the slots too).
+        await slots.waitUntilAllFree()
         deadlineTimer?.cancel()
     }
 

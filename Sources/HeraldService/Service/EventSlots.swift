@@ -6,11 +6,13 @@ import Synchronization
 /// as tasks with their frames, child tasks and HTTP requests (about 15 KB each).
 ///
 /// One waiter at a time: the consumer loop takes a slot before starting each
-/// event's task; a finishing task gives its slot back and wakes the loop.
+/// event's task; a finished event gives its slot back and wakes the loop. At
+/// shutdown the loop waits for every slot to come back (`waitUntilAllFree`).
 final class EventSlots: Sendable {
     private struct State {
         var free: Int
         var waiter: CheckedContinuation<Void, Never>?
+        var idleWaiter: CheckedContinuation<Void, Never>?
     }
 
     let limit: Int
@@ -52,8 +54,24 @@ final class EventSlots: Sendable {
                 return waiter  // the slot passes to the waiter: `free` stays as it is
             }
             state.free += 1
-            return nil
+            guard state.free == limit, let idle = state.idleWaiter else { return nil }
+            state.idleWaiter = nil
+            return idle
         }
         waiter?.resume()
+    }
+
+    /// Returns once every slot is free (no event in progress). One caller at a
+    /// time, and none may `acquire` meanwhile.
+    func waitUntilAllFree() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idleNow = state.withLock { state -> Bool in
+                if state.free == limit { return true }
+                precondition(state.idleWaiter == nil, "EventSlots has one idle waiter at a time")
+                state.idleWaiter = continuation
+                return false
+            }
+            if idleNow { continuation.resume() }
+        }
     }
 }
