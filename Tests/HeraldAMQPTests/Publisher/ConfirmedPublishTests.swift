@@ -1,5 +1,7 @@
+import Glibc
 import HeraldAMQP
 import HeraldCore
+import Synchronization
 import Testing
 
 @Suite("Confirmed publishing (shared broker)")
@@ -89,6 +91,49 @@ struct ConfirmedPublishTests {
             try await connection.publish([AMQPMessage]())  // an empty batch returns at once
             try await connection.deleteQueue(queue)
         }
+    }
+
+    @Test func aBatchWithACallbackIsReportedOnceOnTheConnectionThreadAfterEveryConfirm() async throws {
+        let queue = TestBroker.uniqueName("callback")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false, arguments: ["x-max-length": 3, "x-overflow": "reject-publish"])
+            let calls = Mutex<[(failure: AMQPError?, thread: String)]>([])
+            let messages = (0..<3).map { AMQPMessage(exchange: "", routingKey: queue, body: "c\($0)".bytes) }
+            let confirmed: AMQPError? = await withCheckedContinuation { continuation in
+                connection.publish(messages) { failure in
+                    calls.withLock { $0.append((failure, Self.threadName())) }
+                    continuation.resume(returning: failure)
+                }
+            }
+            #expect(confirmed == nil)
+            #expect(try await connection.messageCount(queue: queue) == 3, "reported only once all three were confirmed")
+            // The queue is full now: the broker nacks the next one, and the callback says so.
+            let refused: AMQPError? = await withCheckedContinuation { continuation in
+                connection.publish([AMQPMessage(exchange: "", routingKey: queue, body: "over".bytes)]) { failure in
+                    calls.withLock { $0.append((failure, Self.threadName())) }
+                    continuation.resume(returning: failure)
+                }
+            }
+            #expect(refused?.code == .nacked)
+            try await Task.sleep(for: .milliseconds(50))  // a second call would have come by now
+            let recorded = calls.withLock { $0 }
+            #expect(recorded.count == 2, "one call per batch")
+            #expect(recorded.allSatisfy { $0.thread == "herald-amqp" }, "called on the connection thread: \(recorded.map(\.thread))")
+            let emptyReported = Atomic<Bool>(false)
+            connection.publish([]) { failure in emptyReported.store(failure == nil, ordering: .relaxed) }
+            let reportedAtOnce = emptyReported.load(ordering: .relaxed)
+            #expect(reportedAtOnce, "an empty batch is reported at once, on the caller's thread")
+            try await connection.deleteQueue(queue)
+        }
+    }
+
+    /// The calling thread's OS-level name (`/proc/thread-self/comm`).
+    static func threadName() -> String {
+        guard let file = fopen("/proc/thread-self/comm", "r") else { return "?" }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        while case let c = getc(file), c != EOF, c != 0x0A { bytes.append(UInt8(c)) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     @Test func aBatchWrittenAtOnceArrivesFrameForFrameWithPropertiesAndLargeBodies() async throws {

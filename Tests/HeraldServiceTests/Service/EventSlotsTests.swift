@@ -31,4 +31,24 @@ import Testing
         slots.release()
         await slots.acquire()
     }
+
+    @Test func waitingUntilAllFreeReturnsOnlyWhenTheLastSlotComesBack() async throws {
+        let slots = EventSlots(limit: 3)
+        await slots.waitUntilAllFree()  // nothing taken: returns at once
+        await slots.acquire()
+        await slots.acquire()
+        let idle = Atomic<Bool>(false)
+        let waiter = Task {
+            await slots.waitUntilAllFree()
+            idle.store(true, ordering: .sequentiallyConsistent)
+        }
+        slots.release()
+        try await Task.sleep(for: .milliseconds(100))
+        let idleEarly = idle.load(ordering: .sequentiallyConsistent)
+        #expect(!idleEarly, "one event is still in progress")
+        slots.release()
+        await waiter.value
+        let idleAtEnd = idle.load(ordering: .sequentiallyConsistent)
+        #expect(idleAtEnd)
+    }
 }
