@@ -1,8 +1,8 @@
 /// Trust and identity for the client's TLS connections. Verification of the
 /// server's certificate and host name is always on; there is no switch.
-public struct HTTPClientTLSConfiguration: Sendable {
+public struct HTTPClientTLSConfiguration: Sendable, Hashable {
     /// A client certificate, for APNs certificate-based authentication.
-    public enum ClientCertificate: Sendable {
+    public enum ClientCertificate: Sendable, Hashable {
         /// PEM certificate and PEM private key (optionally encrypted with `keyPassword`).
         case pem(certificateFile: String, keyFile: String, keyPassword: String? = nil)
         /// PKCS#12 bundle holding certificate and key, as exported from Keychain for APNs.

@@ -4,8 +4,8 @@ import HeraldCore
 import HeraldFCM
 import HeraldHTTPClient
 
-/// The push providers of every configured app, each on its own HTTP/2 client,
-/// built once at start-up.
+/// The push providers of every configured app, built once at start-up, on
+/// HTTP/2 clients shared by TLS identity (`SharedHTTPClients`).
 ///
 /// An app whose credentials cannot be loaded does not stop the others: its
 /// provider is recorded as unavailable with the reason, and its targets fail
@@ -33,47 +33,63 @@ public final class ProviderSet: Sendable {
         self.unavailable = unavailable
     }
 
-    /// Builds a provider for every app and provider in `config`.
+    /// Builds a provider for every app and provider in `config`, on HTTP/2
+    /// clients shared by TLS identity (`SharedHTTPClients`).
     /// - Parameter onRefresh: told of every credential renewal, by provider (metrics).
     public static func make(config: LoadedConfig, logger: Logger,
                             onRefresh: @escaping @Sendable (Provider, Bool) -> Void = { _, _ in }) -> ProviderSet {
-        var providers: [Key: any PushProvider] = [:]
-        var clients: [HTTPClient] = []
         var unavailable: [Key: String] = [:]
+        // First what each provider needs of its client, so shared clients are made once with every sharer known.
+        var apnsConfigurations: [(app: String, configuration: APNsProviderConfiguration)] = []
+        var fcmSettings: [(app: String, settings: FCMSettings, client: HTTPClientConfiguration)] = []
+        var shared = SharedHTTPClients()
         for (app, settings) in config.configuration.apps.sorted(by: { $0.key < $1.key }) {
-            let appLogger = logger.with(["app": .string(app)])
             if let apns = settings.apns {
-                let key = Key(app: app, provider: .apns)
                 do {
                     let configuration = try APNsProviderConfiguration(
                         settings: apns, resolvePath: config.resolve, onRefresh: { onRefresh(.apns, $0) })
-                    let client = HTTPClient(configuration: configuration.httpClientConfiguration, logger: appLogger.child("apns"))
-                    clients.append(client)
-                    providers[key] = APNsProvider(configuration: configuration, client: client, logger: appLogger)
+                    apnsConfigurations.append((app, configuration))
+                    shared.register(configuration.httpClientConfiguration)
                 } catch {
-                    unavailable[key] = "apns credentials of app '\(app)' cannot be used: \(error)"
+                    unavailable[Key(app: app, provider: .apns)] = "apns credentials of app '\(app)' cannot be used: \(error)"
                 }
             }
             if let fcm = settings.fcm {
-                let key = Key(app: app, provider: .fcm)
-                let client = HTTPClient(
-                    configuration: FCMProvider.httpClientConfiguration(settings: fcm, resolve: config.resolve),
-                    logger: appLogger.child("fcm"))
-                do {
-                    providers[key] = try FCMProvider.make(settings: fcm, resolve: config.resolve, httpClient: client,
-                                                          logger: appLogger, onRefresh: { onRefresh(.fcm, $0) })
-                    clients.append(client)
-                } catch {
-                    unavailable[key] = "fcm credentials of app '\(app)' cannot be used: \(error)"
-                }
+                let client = FCMProvider.httpClientConfiguration(settings: fcm, resolve: config.resolve)
+                fcmSettings.append((app, fcm, client))
+                shared.register(client)
+            }
+        }
+        let clients = shared.clients(logger: logger)
+        var used: [HTTPClientTLSConfiguration: HTTPClient] = [:]
+        var providers: [Key: any PushProvider] = [:]
+        for (app, configuration) in apnsConfigurations {
+            guard let client = clients[configuration.httpClientConfiguration.tls] else { continue }
+            providers[Key(app: app, provider: .apns)] = APNsProvider(
+                configuration: configuration, client: client, logger: logger.with(["app": .string(app)]))
+            used[configuration.httpClientConfiguration.tls] = client
+        }
+        for (app, settings, clientConfiguration) in fcmSettings {
+            guard let client = clients[clientConfiguration.tls] else { continue }
+            do {
+                providers[Key(app: app, provider: .fcm)] = try FCMProvider.make(
+                    settings: settings, resolve: config.resolve, httpClient: client,
+                    logger: logger.with(["app": .string(app)]), onRefresh: { onRefresh(.fcm, $0) })
+                used[clientConfiguration.tls] = client
+            } catch {
+                unavailable[Key(app: app, provider: .fcm)] = "fcm credentials of app '\(app)' cannot be used: \(error)"
             }
         }
         for (key, reason) in unavailable.sorted(by: { $0.key.description < $1.key.description }) {
             logger.error("provider unavailable", ["app": .string(key.app), "provider": .string(key.provider.rawValue),
                                                   "reason": .string(reason)])
         }
-        return ProviderSet(providers: providers, clients: clients, unavailable: unavailable)
+        // A client no loaded provider uses is never started.
+        return ProviderSet(providers: providers, clients: Array(used.values), unavailable: unavailable)
     }
+
+    /// How many HTTP/2 clients (loop threads) the providers share.
+    public var clientCount: Int { clients.count }
 
     /// The provider delivering `app`'s notifications through `provider`, if it loaded.
     public func provider(app: String, _ provider: Provider) -> (any PushProvider)? {

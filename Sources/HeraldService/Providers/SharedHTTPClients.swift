@@ -1,0 +1,51 @@
+import HeraldCore
+import HeraldHTTPClient
+
+/// The HTTP/2 clients the providers send through: one per TLS identity (CA
+/// file and client certificate), shared by every app and provider that has
+/// that identity — typically all token-authenticated APNs apps and all FCM
+/// apps on one client, each certificate-authenticated APNs app on its own.
+///
+/// Why: each client is a thread and a libcurl multi handle. Shared, an
+/// event's APNs and FCM requests wake one thread, not two, and one loop pass
+/// carries both (measured: about 10% less CPU per notification end to end,
+/// bench/README.md); a hundred apps need a handful of threads, not two
+/// hundred. Connections stay per host (Apple's, Google's, the token
+/// endpoint), each with its own streams.
+///
+/// libcurl caps connections per host for a whole multi handle, so a shared
+/// client allows each host the largest `connections` of its sharers (libcurl
+/// opens another connection to a host only when the open ones have no free
+/// stream). Requests carry their provider's own timeout.
+struct SharedHTTPClients {
+    private var configurations: [HTTPClientTLSConfiguration: HTTPClientConfiguration] = [:]
+    private var order: [HTTPClientTLSConfiguration] = []
+
+    /// Notes that a provider will send with `configuration`; call for every
+    /// provider before `clients(logger:)`.
+    mutating func register(_ configuration: HTTPClientConfiguration) {
+        guard var merged = configurations[configuration.tls] else {
+            configurations[configuration.tls] = configuration
+            order.append(configuration.tls)
+            return
+        }
+        merged.maxConnectionsPerHost = max(merged.maxConnectionsPerHost, configuration.maxConnectionsPerHost)
+        merged.requestTimeout = max(merged.requestTimeout, configuration.requestTimeout)
+        configurations[configuration.tls] = merged
+    }
+
+    /// The merged configuration of the client for `tls`, once registered.
+    func configuration(for tls: HTTPClientTLSConfiguration) -> HTTPClientConfiguration? {
+        configurations[tls]
+    }
+
+    /// One client per TLS identity registered, keyed by that identity.
+    func clients(logger: Logger) -> [HTTPClientTLSConfiguration: HTTPClient] {
+        var clients: [HTTPClientTLSConfiguration: HTTPClient] = [:]
+        for (index, tls) in order.enumerated() {
+            guard let configuration = configurations[tls] else { continue }
+            clients[tls] = HTTPClient(configuration: configuration, logger: logger.child("http").with(["client": .int(index)]))
+        }
+        return clients
+    }
+}

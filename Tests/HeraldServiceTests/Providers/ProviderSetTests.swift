@@ -1,0 +1,68 @@
+import HeraldCore
+import HeraldHTTPClient
+@testable import HeraldService
+import Testing
+
+/// Which HTTP/2 clients (loop threads) the providers get: one per TLS identity.
+@Suite struct ProviderSetTests {
+    @Test func tokenAuthenticatedAPNsAndFCMAppsWithOneTrustRootShareOneClient() throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator, extraAppsYAML: """
+              shop:
+                apns:
+                  team_id: \(SimulatorHarness.teamID)
+                  key_id: \(SimulatorHarness.keyID)
+                  key_file: \(simulator.apnsKeyFile)
+                  topic: com.example.shop
+                  endpoint: \(simulator.baseURL)
+                  ca_file: \(simulator.pki.caCertificatePath)
+                  connections: 4
+                fcm:
+                  service_account_file: \(simulator.serviceAccountFile)
+                  endpoint: \(simulator.baseURL)
+                  ca_file: \(simulator.pki.caCertificatePath)
+            """)
+        let providers = ProviderSet.make(config: try config.load(), logger: Logger(label: "test", level: .error))
+        for app in ["chat", "shop"] {
+            #expect(providers.provider(app: app, .apns) != nil && providers.provider(app: app, .fcm) != nil, "\(app) loaded")
+        }
+        #expect(providers.unavailable.isEmpty)
+        #expect(providers.clientCount == 1, "two apps × two providers, one trust root: one client")
+    }
+
+    @Test func aCertificateAuthenticatedAppAndAnotherTrustRootEachGetTheirOwnClient() throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let client = try simulator.pki.makeClientCertificate(commonName: "com.example.legacy")
+        let config = try ServiceConfig(simulator: simulator, extraAppsYAML: """
+              legacy:
+                apns:
+                  certificate_file: \(client.pkcs12Path)
+                  certificate_password: \(client.pkcs12Password)
+                  topic: com.example.legacy
+                  endpoint: \(simulator.baseURL)
+                  ca_file: \(simulator.pki.caCertificatePath)
+              system:
+                fcm:
+                  service_account_file: \(simulator.serviceAccountFile)
+                  endpoint: \(simulator.baseURL)
+            """)
+        let providers = ProviderSet.make(config: try config.load(), logger: Logger(label: "test", level: .error))
+        #expect(providers.provider(app: "legacy", .apns) != nil && providers.provider(app: "system", .fcm) != nil)
+        #expect(providers.clientCount == 3, "chat's shared client, legacy's certificate, system's trust store")
+    }
+
+    @Test func theSharedClientAllowsEachHostTheLargestConnectionCountAndTheLongestTimeout() {
+        var shared = SharedHTTPClients()
+        let tls = HTTPClientTLSConfiguration(caFile: "/ca.pem")
+        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 2, requestTimeout: .seconds(10), tls: tls))
+        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 4, requestTimeout: .seconds(5), tls: tls))
+        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 1, requestTimeout: .seconds(30), tls: HTTPClientTLSConfiguration()))
+        let merged = shared.configuration(for: tls)
+        #expect(merged?.maxConnectionsPerHost == 4)
+        #expect(merged?.requestTimeout == .seconds(10))
+        #expect(shared.configuration(for: HTTPClientTLSConfiguration())?.maxConnectionsPerHost == 1)
+        #expect(shared.clients(logger: Logger(label: "test", level: .error)).count == 2)
+    }
+}
