@@ -16,6 +16,9 @@ public struct AMQPConfiguration: Sendable {
     public var shutdownGracePeriod: Duration
     /// Shown in the broker's management UI (`connection_name` client property).
     public var connectionName: String
+    /// How long single acks may wait for others to go out with them as one
+    /// `multiple` ack (`AckHolding`); zero sends each turn's acks at its end.
+    public var ackDelay: Duration = .milliseconds(5)
 
     public init(
         url: AMQPURL, tls: AMQPTLSOptions = AMQPTLSOptions(), heartbeat: Duration = .seconds(30),

@@ -9,6 +9,7 @@ extension ConnectionLoop {
     /// one by one.
     func flushAcks(_ connection: RabbitConnection) -> AMQPError? {
         guard !pendingAcks.isEmpty else { return nil }
+        pendingAcksSince = nil
         let acks = pendingAcks
         pendingAcks.removeAll(keepingCapacity: true)
         let lowestUnsettled = deliveries.lowestOutstanding ?? .max
@@ -34,6 +35,19 @@ extension ConnectionLoop {
         }
         for ack in acks { ack.waiter?.resume() }
         return nil
+    }
+
+    /// When held acks must go out (nil: none held).
+    var ackDeadline: ContinuousClock.Instant? {
+        ackHolding.deadline(oldest: pendingAcksSince)
+    }
+
+    /// `flushAcks` at the end of a turn, unless `AckHolding` lets the acks wait for more.
+    func flushAcksIfDue(_ connection: RabbitConnection) -> AMQPError? {
+        let due = ackHolding.mustSend(
+            held: pendingAcks.count, oldest: pendingAcksSince, now: .now,
+            callerWaiting: pendingAcks.contains { $0.waiter != nil }, shuttingDown: shutdownRequested)
+        return due ? flushAcks(connection) : nil
     }
 
     /// The connection died before the acks of this turn were written: the broker redelivers those messages.

@@ -76,6 +76,7 @@ extension ConnectionLoop {
             return nil
         }
         if case .ack(multiple: false) = settlement {
+            if pendingAcks.isEmpty { pendingAcksSince = .now }
             pendingAcks.append((tag.value, waiter))
             return nil
         }

@@ -25,7 +25,7 @@ extension ConnectionLoop {
             for command in mailbox.drain() {
                 if let error = execute(command, on: connection) { return .lost(error) }
             }
-            if let error = flushAcks(connection) { return .lost(error) }
+            if let error = flushAcksIfDue(connection) { return .lost(error) }
             if let error = flushOutbox(connection) { return .lost(error) }
             if shutdownRequested {
                 if shutdownDeadline == nil { beginShutdown(connection) }
@@ -33,7 +33,9 @@ extension ConnectionLoop {
                 if drained || ContinuousClock.now >= (shutdownDeadline ?? .now) { return .shutdown }
             }
             if connection.hasBufferedInput { continue }
-            wake = mailbox.wait(socket: connection.socketFD, timeout: shutdownRequested ? .milliseconds(20) : idleWait)
+            var wait = shutdownRequested ? .milliseconds(20) : idleWait
+            if let deadline = ackDeadline { wait = min(wait, max(.milliseconds(1), deadline - .now)) }
+            wake = mailbox.wait(socket: connection.socketFD, timeout: wait)
         }
     }
 

@@ -45,6 +45,9 @@ final class ConnectionLoop {
     var deliveries = DeliveryTracker()
     /// Single acks of this turn, written together by `flushAcks`.
     var pendingAcks: [(tag: UInt64, waiter: Waiter?)] = []
+    /// When the oldest of `pendingAcks` was taken, and how long acks may be held.
+    var pendingAcksSince: ContinuousClock.Instant?
+    var ackHolding: AckHolding { AckHolding(delay: configuration.ackDelay) }
     var consumers: [String: ConsumerRegistration] = [:]
     var assemblers: [UInt16: ContentAssembler] = [:]
     var adminChannelOpen = false
