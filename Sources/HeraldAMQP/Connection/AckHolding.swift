@@ -4,7 +4,7 @@
 /// `multiple` ack. At a few thousand events per second each turn takes one,
 /// and each costs the broker a frame and, for a quorum queue, a Raft command.
 /// Holding them up to `delay` lets the next few join them. Measured at half
-/// load on the benchmark machine (quorum queue, 2 100 events/s, 5 ms): p50
+/// load on the benchmark machine (quorum queue, 2 050–2 150 events/s, 5 ms): p50
 /// publish→outcome 5.9 → 3.5 ms, p99 60 → 35 ms (medians of five runs).
 ///
 /// Acks never wait when a caller awaits one of them, when `maxHeld` are
