@@ -39,7 +39,7 @@ extension ConnectionLoop {
 
     /// When held acks must go out (nil: none held).
     var ackDeadline: ContinuousClock.Instant? {
-        ackHolding.deadline(oldest: pendingAcksSince)
+        pendingAcks.isEmpty ? nil : ackHolding.deadline(oldest: pendingAcksSince)
     }
 
     /// `flushAcks` at the end of a turn, unless `AckHolding` lets the acks wait for more.
@@ -54,6 +54,7 @@ extension ConnectionLoop {
     func failPendingAcks(_ error: AMQPError) {
         let acks = pendingAcks
         pendingAcks.removeAll()
+        pendingAcksSince = nil
         for ack in acks { ack.waiter?.resume(throwing: Self.settlementLost("basic.ack \(ack.tag)", error)) }
     }
 

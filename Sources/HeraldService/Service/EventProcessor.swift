@@ -112,7 +112,12 @@ final class EventProcessor: Sendable {
             for target in work.handledTargets {
                 delivered.remember(eventID: eventID ?? "", target: target)
             }
-            record(work)
+            count(work)
+            // Log lines are written on the pool: a slow log sink must never hold
+            // up the connection thread (heartbeats, confirms, acks).
+            if work.outcomes.contains(where: { Self.isLogged($0.status) }) {
+                Task { self.logUndelivered(work) }
+            }
             finish(.ack)
         }
     }
@@ -209,26 +214,36 @@ final class EventProcessor: Sendable {
         return messages
     }
 
-    private func record(_ work: DeliveryWork) {
+    /// Counts an event's outcomes, retries and dead letters (metrics only: cheap, lock-free or briefly locked).
+    private func count(_ work: DeliveryWork) {
         for outcome in work.outcomes {
-            let provider = outcome.provider?.rawValue ?? "unknown"
-            let app = outcome.app ?? "unknown"
             series.notifications(provider: outcome.provider, app: outcome.app, status: outcome.status).increment()
             if publishStatuses.contains(outcome.status) { series.published(outcome.status).increment() }
-            if outcome.status == .retrying { metrics.retries.labels(provider, app).increment() }
-            switch outcome.status {
-            case .failed, .invalidToken, .rejected, .retrying:
-                logger.warning("notification not delivered", [
-                    "event_id": .string(outcome.eventID), "app": .string(app), "provider": .string(provider),
-                    "token": .token(outcome.address?.value ?? ""), "status": .string(outcome.status.rawValue),
-                    "reason": .string(outcome.reason ?? ""), "attempt": .int(outcome.attempt),
-                ])
-            case .delivered, .expired, .dropped:
-                break
+            if outcome.status == .retrying {
+                metrics.retries.labels(outcome.provider?.rawValue ?? "unknown", outcome.app ?? "unknown").increment()
             }
         }
         if work.plan.deadLetterReason != nil { metrics.deadLettered.labels("rejected").increment() }
         if !work.exhausted.isEmpty { metrics.deadLettered.labels("retries_exhausted").increment() }
+    }
+
+    /// Statuses that get a warning line each.
+    static func isLogged(_ status: Outcome.Status) -> Bool {
+        switch status {
+        case .failed, .invalidToken, .rejected, .retrying: true
+        case .delivered, .expired, .dropped: false
+        }
+    }
+
+    private func logUndelivered(_ work: DeliveryWork) {
+        for outcome in work.outcomes where Self.isLogged(outcome.status) {
+            logger.warning("notification not delivered", [
+                "event_id": .string(outcome.eventID), "app": .string(outcome.app ?? "unknown"),
+                "provider": .string(outcome.provider?.rawValue ?? "unknown"),
+                "token": .token(outcome.address?.value ?? ""), "status": .string(outcome.status.rawValue),
+                "reason": .string(outcome.reason ?? ""), "attempt": .int(outcome.attempt),
+            ])
+        }
     }
 
 }
