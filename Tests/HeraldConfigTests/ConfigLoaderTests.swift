@@ -12,6 +12,7 @@ import Testing
         #expect(c.amqp.prefetch == 256)
         #expect(c.amqp.concurrency == 512)
         #expect(c.amqp.effectiveConcurrency == 256, "never more than prefetch")
+        #expect(c.amqp.ackDelay == ConfigDuration(milliseconds: 5))
         #expect(c.amqp.queueType == .quorum)
         #expect(c.amqp.bindings == ["#"])
         #expect(c.amqp.resultsExchange == "herald.results")

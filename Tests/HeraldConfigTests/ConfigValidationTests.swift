@@ -171,6 +171,14 @@ import Testing
         #expect(loaded.warnings.map(\.message) == ["warning: route 'default' can never match: route 'mute' before it matches everything"])
     }
 
+    @Test func ackDelayIsZeroToOneSecond() throws {
+        let fixture = try ConfigFixture()
+        let tooLong = fixture.errors(ConfigFixture.minimal + "amqp: {ack_delay: 2s}\n")
+        #expect(tooLong.contains { $0.hasSuffix("amqp.ack_delay: expected 0 (off) to 1s, found 2s") }, "\(tooLong)")
+        let off = try fixture.load(ConfigFixture.minimal + "amqp: {ack_delay: 0s}\n")
+        #expect(off.configuration.amqp.ackDelay.milliseconds == 0)
+    }
+
     @Test func retryOutcomesHTTPAndLogAreRangeChecked() throws {
         let fixture = try ConfigFixture()
         let errors = fixture.errors(ConfigFixture.minimal + """

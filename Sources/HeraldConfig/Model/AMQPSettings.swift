@@ -23,6 +23,9 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     public var deadLetterQueue: String
     public var resultsExchange: String
     public var heartbeat: ConfigDuration
+    /// How long an event's ack may wait for others to leave with it as one
+    /// `multiple` ack (0: each turn's acks at its end). See docs/amqp.md.
+    public var ackDelay: ConfigDuration
     /// Extra trust root for `amqps://` brokers.
     public var caFile: String?
     /// Client certificate and key for `amqps://` brokers that require one.
@@ -47,11 +50,13 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         deadLetterQueue = "herald.dead"
         resultsExchange = "herald.results"
         heartbeat = .seconds(30)
+        ackDelay = ConfigDuration(milliseconds: 5)
     }
 
     enum CodingKeys: String, CodingKey {
         case url, prefetch, concurrency, queue, bindings, heartbeat
         case queueType = "queue_type"
+        case ackDelay = "ack_delay"
         case eventsExchange = "events_exchange"
         case retryExchange = "retry_exchange"
         case deadLetterExchange = "dead_letter_exchange"
@@ -77,6 +82,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         deadLetterQueue = try c.decodeIfPresent(String.self, forKey: .deadLetterQueue) ?? d.deadLetterQueue
         resultsExchange = try c.decodeIfPresent(String.self, forKey: .resultsExchange) ?? d.resultsExchange
         heartbeat = try c.decodeIfPresent(ConfigDuration.self, forKey: .heartbeat) ?? d.heartbeat
+        ackDelay = try c.decodeIfPresent(ConfigDuration.self, forKey: .ackDelay) ?? d.ackDelay
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
         certFile = try c.decodeIfPresent(String.self, forKey: .certFile)
         keyFile = try c.decodeIfPresent(String.self, forKey: .keyFile)

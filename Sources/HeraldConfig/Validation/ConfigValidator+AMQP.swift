@@ -28,6 +28,9 @@ extension ConfigValidator {
         if amqp.heartbeat.milliseconds != 0 && amqp.heartbeat.milliseconds < 1000 {
             issues.append(.init(.error, at: path.key("heartbeat"), "expected 0 (off) or at least 1s, found \(amqp.heartbeat)"))
         }
+        if amqp.ackDelay.milliseconds > 1000 {
+            issues.append(.init(.error, at: path.key("ack_delay"), "expected 0 (off) to 1s, found \(amqp.ackDelay)"))
+        }
         if let ca = amqp.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", into: &issues) }
         switch (amqp.certFile, amqp.keyFile) {
         case (let cert?, let key?):

@@ -2,13 +2,15 @@ import HeraldAMQP
 import HeraldConfig
 
 extension LoadedConfig {
-    /// The broker connection the `amqp:` section describes (URL, heartbeat, TLS files).
+    /// The broker connection the `amqp:` section describes (URL, heartbeat, ack delay, TLS files).
     public func amqpConfiguration(connectionName: String = "herald") throws(AMQPError) -> AMQPConfiguration {
         let amqp = configuration.amqp
         let tls = AMQPTLSOptions(caFile: amqp.caFile.map(resolve), certificateFile: amqp.certFile.map(resolve),
                                  keyFile: amqp.keyFile.map(resolve))
-        return AMQPConfiguration(url: try AMQPURL(amqp.url), tls: tls, heartbeat: amqp.heartbeat.duration,
-                                 connectionName: connectionName)
+        var configuration = AMQPConfiguration(url: try AMQPURL(amqp.url), tls: tls, heartbeat: amqp.heartbeat.duration,
+                                              connectionName: connectionName)
+        configuration.ackDelay = amqp.ackDelay.duration
+        return configuration
     }
 
     /// The exchanges and queues Herald declares: names from `amqp:`, one delay

@@ -1,3 +1,5 @@
+import Foundation
+import HeraldConfig
 import HeraldCore
 import HeraldHTTPClient
 @testable import HeraldService
@@ -64,5 +66,19 @@ import Testing
         #expect(merged?.requestTimeout == .seconds(10))
         #expect(shared.configuration(for: HTTPClientTLSConfiguration())?.maxConnectionsPerHost == 1)
         #expect(shared.clients(logger: Logger(label: "test", level: .error)).count == 2)
+    }
+}
+
+/// `amqp:` settings that reach the connection.
+@Suite struct AMQPConfigurationMappingTests {
+    @Test func ackDelayFromTheConfigReachesTheConnection() throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator)
+        #expect(try config.load().amqpConfiguration().ackDelay == .milliseconds(5), "the default")
+        let text = try String(contentsOfFile: config.file, encoding: .utf8)
+        try text.replacingOccurrences(of: "  heartbeat: 10s", with: "  heartbeat: 10s\n  ack_delay: 0s")
+            .write(toFile: config.file, atomically: true, encoding: .utf8)
+        #expect(try config.load().amqpConfiguration().ackDelay == .zero)
     }
 }
