@@ -16,7 +16,9 @@ import HeraldHTTPClient
 /// libcurl caps connections per host for a whole multi handle, so a shared
 /// client allows each host the largest `connections` of its sharers (libcurl
 /// opens another connection to a host only when the open ones have no free
-/// stream). Requests carry their provider's own timeout.
+/// stream). Requests carry their provider's own timeout. The window of
+/// requests in flight is one client's (256), not the sum of the sharers'
+/// (docs/configuration.md says why).
 struct SharedHTTPClients {
     private var configurations: [HTTPClientTLSConfiguration: HTTPClientConfiguration] = [:]
     private var order: [HTTPClientTLSConfiguration] = []
