@@ -1,6 +1,10 @@
 import CCurl
 import CHeraldShim
 
+// Build note: with Swift 6.3, a file of this module that names `CURL_SOCKOPT_OK`
+// or `CURLSOCKTYPE_IPCXN` and sorts before `CurlErrorClassifier.swift` makes
+// release builds lose sight of the `CURLE_*` codes; hence this file's name, and
+// the TCP options set through `CHeraldShim` (`<netinet/tcp.h>` does the same).
 
 /// The TCP sockets of one multi handle's connections, corked (`TCP_CORK`)
 /// so that what libcurl writes during one loop pass leaves in as few
@@ -21,8 +25,8 @@ final class SocketCork {
     private(set) var descriptors: [Int32] = []
 
     /// Makes libcurl report the sockets of `easy`'s connections here and
-    /// close them through `unregister` (the connection pool outlives any
-    /// one transfer, so the callbacks are set on every handle).
+    /// close them through `forget` (the connection pool outlives any one
+    /// transfer, so the callbacks are set on every handle).
     func install(on easy: CurlEasy) {
         let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         _ = herald_curl_easy_setopt_sockopt_function(easy.handle) { context, socket, purpose in
