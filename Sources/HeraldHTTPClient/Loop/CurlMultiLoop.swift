@@ -8,6 +8,10 @@ import HeraldCore
 /// threads reach it only through the `SubmissionQueue`.
 final class CurlMultiLoop {
     static let deadlineScanInterval: UInt64 = 50_000_000
+    /// A full `curl_multi_perform` at least this often (ns), whatever `poll`
+    /// said: due-only passes rely on libcurl marking every transfer that can
+    /// progress, and this bounds the cost of any it does not mark.
+    static let fullPerformInterval: UInt64 = 10_000_000
 
     let configuration: HTTPClientConfiguration
     let queue: SubmissionQueue
@@ -20,6 +24,7 @@ final class CurlMultiLoop {
     var waitingHead = 0
     var idle: [CurlEasy] = []
     var nextDeadlineScan: UInt64 = 0
+    var nextFullPerform: UInt64 = 0
     /// Results of the current pass, handed to the cooperative pool together (see `deliverFinished`).
     var finished: [(PendingRequest, Result<HTTPClientResponse, HTTPClientError>)] = []
     /// Loop passes and `curl_multi_poll` sleeps, logged at stop (cost diagnostics).
@@ -49,7 +54,13 @@ final class CurlMultiLoop {
             if !work.jobs.isEmpty { runJobs(&work) }
             for submission in work.submissions { start(submission) }
             for id in work.cancellations { cancel(id) }
-            if socketsReady { multi.perform() } else { multi.performDue() }
+            let now = Self.now()
+            if socketsReady || now >= nextFullPerform {
+                multi.perform()
+                nextFullPerform = now + Self.fullPerformInterval
+            } else {
+                multi.performDue()
+            }
             multi.forEachCompleted(complete)
             startWaiting()
             deliverFinished()
@@ -59,9 +70,11 @@ final class CurlMultiLoop {
             let next = queue.take(maySleep: work.jobs.isEmpty)
             if next.sleep {
                 sleeps += 1
-                socketsReady = multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : 50)
+                let stirred = multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : 50)
                 queue.awake()
                 work = queue.take(maySleep: false).work
+                // Woken by neither a socket nor new work: a timer or the timeout; look at everything.
+                socketsReady = stirred || work.isEmpty
             } else {
                 // More work came during the pass: a look (no wait) at whether answers came too.
                 socketsReady = multi.poll(timeoutMilliseconds: 0)
