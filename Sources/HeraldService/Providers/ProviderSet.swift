@@ -49,7 +49,7 @@ public final class ProviderSet: Sendable {
                     let configuration = try APNsProviderConfiguration(
                         settings: apns, resolvePath: config.resolve, onRefresh: { onRefresh(.apns, $0) })
                     apnsConfigurations.append((app, configuration))
-                    shared.register(configuration.httpClientConfiguration)
+                    shared.register(configuration.httpClientConfiguration, app: app)
                 } catch {
                     unavailable[Key(app: app, provider: .apns)] = "apns credentials of app '\(app)' cannot be used: \(error)"
                 }
@@ -57,7 +57,7 @@ public final class ProviderSet: Sendable {
             if let fcm = settings.fcm {
                 let client = FCMProvider.httpClientConfiguration(settings: fcm, resolve: config.resolve)
                 fcmSettings.append((app, fcm, client))
-                shared.register(client)
+                shared.register(client, app: app)
             }
         }
         let clients = shared.clients(logger: logger)

@@ -17,23 +17,32 @@ import HeraldHTTPClient
 /// client allows each host the largest `connections` of its sharers (libcurl
 /// opens another connection to a host only when the open ones have no free
 /// stream). Requests carry their provider's own timeout. The window of
-/// requests in flight is one client's (256), not the sum of the sharers'
-/// (docs/configuration.md says why).
+/// requests in flight grows with the apps sharing the client (one app's
+/// window each, at most `maxInFlight`), not with its providers: an app's
+/// APNs and FCM share one window (docs/configuration.md says why).
 struct SharedHTTPClients {
+    /// Requests in flight on one shared client at most, however many apps share it.
+    static let maxInFlight = 4096
+
     private var configurations: [HTTPClientTLSConfiguration: HTTPClientConfiguration] = [:]
+    /// Per client: each sharing app's window (the largest of its providers').
+    private var windows: [HTTPClientTLSConfiguration: [String: Int]] = [:]
     private var order: [HTTPClientTLSConfiguration] = []
 
-    /// Notes that a provider will send with `configuration`; call for every
-    /// provider before `clients(logger:)`.
-    mutating func register(_ configuration: HTTPClientConfiguration) {
-        guard var merged = configurations[configuration.tls] else {
-            configurations[configuration.tls] = configuration
-            order.append(configuration.tls)
+    /// Notes that `app`'s provider will send with `configuration`; call for
+    /// every provider before `clients(logger:)`.
+    mutating func register(_ configuration: HTTPClientConfiguration, app: String) {
+        let tls = configuration.tls
+        windows[tls, default: [:]][app] = max(windows[tls]?[app] ?? 0, configuration.maxInFlightRequests)
+        guard var merged = configurations[tls] else {
+            configurations[tls] = configuration
+            order.append(tls)
             return
         }
         merged.maxConnectionsPerHost = max(merged.maxConnectionsPerHost, configuration.maxConnectionsPerHost)
         merged.requestTimeout = max(merged.requestTimeout, configuration.requestTimeout)
-        configurations[configuration.tls] = merged
+        merged.maxInFlightRequests = min(Self.maxInFlight, windows[tls, default: [:]].values.reduce(0, +))
+        configurations[tls] = merged
     }
 
     /// The merged configuration of the client for `tls`, once registered.

@@ -55,15 +55,20 @@ import Testing
         #expect(providers.clientCount == 3, "chat's shared client, legacy's certificate, system's trust store")
     }
 
-    @Test func theSharedClientAllowsEachHostTheLargestConnectionCountAndTheLongestTimeout() {
+    @Test func theSharedClientTakesTheLargestConnectionCountTheLongestTimeoutAndAWindowPerApp() {
         var shared = SharedHTTPClients()
         let tls = HTTPClientTLSConfiguration(caFile: "/ca.pem")
-        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 2, requestTimeout: .seconds(10), tls: tls))
-        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 4, requestTimeout: .seconds(5), tls: tls))
-        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 1, requestTimeout: .seconds(30), tls: HTTPClientTLSConfiguration()))
+        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 2, requestTimeout: .seconds(10), tls: tls), app: "chat")
+        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 4, requestTimeout: .seconds(5), tls: tls), app: "chat")
+        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 1, requestTimeout: .seconds(30), tls: HTTPClientTLSConfiguration()), app: "chat")
         let merged = shared.configuration(for: tls)
         #expect(merged?.maxConnectionsPerHost == 4)
         #expect(merged?.requestTimeout == .seconds(10))
+        #expect(merged?.maxInFlightRequests == 256, "one app's APNs and FCM share one window")
+        shared.register(HTTPClientConfiguration(tls: tls), app: "shop")
+        #expect(shared.configuration(for: tls)?.maxInFlightRequests == 512, "each sharing app brings its window")
+        for index in 0..<20 { shared.register(HTTPClientConfiguration(tls: tls), app: "app\(index)") }
+        #expect(shared.configuration(for: tls)?.maxInFlightRequests == SharedHTTPClients.maxInFlight)
         #expect(shared.configuration(for: HTTPClientTLSConfiguration())?.maxConnectionsPerHost == 1)
         #expect(shared.clients(logger: Logger(label: "test", level: .error)).count == 2)
     }
