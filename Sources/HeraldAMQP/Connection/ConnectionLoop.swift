@@ -43,10 +43,12 @@ final class ConnectionLoop {
     /// Consume and admin commands waiting for a connection.
     var deferred: [Command] = []
     var deliveries = DeliveryTracker()
-    /// Single acks of this turn, written together by `flushAcks`.
+    /// Single acks not yet written, written together by `flushAcks`: at the
+    /// end of a turn, or later within `ackDelay` (`AckHolding`).
     var pendingAcks: [(tag: UInt64, waiter: Waiter?)] = []
-    /// When the oldest of `pendingAcks` was taken, and how long acks may be held.
+    /// When the oldest of `pendingAcks` was taken.
     var pendingAcksSince: ContinuousClock.Instant?
+    /// How long acks may be held, from the configuration.
     var ackHolding: AckHolding { AckHolding(delay: configuration.ackDelay) }
     var consumers: [String: ConsumerRegistration] = [:]
     var assemblers: [UInt16: ContentAssembler] = [:]
