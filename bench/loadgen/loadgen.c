@@ -14,10 +14,13 @@
  *   loadgen fill  URL QUEUE QUEUE_TYPE COUNT SEED
  *       Declares QUEUE (classic|quorum) and puts COUNT events in it (confirmed).
  *   loadgen floor URL QUEUE RESULTS_EXCHANGE COUNT PREFETCH BROKER_PID
- *       The raw loop a C program would run: consume from QUEUE (manual acks,
- *       prefetch), publish one ~450 B outcome per delivery to RESULTS_EXCHANGE
- *       with publisher confirms, ack each delivery once its outcome is confirmed.
- *       Prints JSON with its own CPU and the broker's (from /proc/BROKER_PID).
+ *       The raw loop a C program would run for the benchmark's workload:
+ *       consume COUNT events from QUEUE (manual acks, prefetch), publish one
+ *       ~450 B outcome per target of each event to RESULTS_EXCHANGE with
+ *       publisher confirms, ack each event once its outcomes are confirmed;
+ *       a second connection (thread) consumes the outcomes (no-ack), as the
+ *       upstream does in `run`. Prints JSON with the loop thread's own CPU and
+ *       the broker's (from /proc/BROKER_PID), per event and per outcome.
  *   loadgen echo  URL EXCHANGE QUEUE QUEUE_TYPE RESULTS PREFETCH READY_FILE
  *       The AMQP path alone (no HTTP): echoes each event once per target to
  *       RESULTS with confirms; `run` then measures what the broker and the
@@ -89,6 +92,12 @@ static double monotonic(void) {
 static double self_cpu(void) {
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+}
+
+static double thread_cpu(void) {
+    struct rusage usage;
+    getrusage(RUSAGE_THREAD, &usage);
     return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
 }
 
@@ -457,6 +466,48 @@ static int fill(int argc, char **argv) {
     return 0;
 }
 
+/* Number of targets in an event body: one "provider" key per target. */
+static int target_count(const char *body, size_t length) {
+    int copies = 0;
+    for (const char *p = body; (p = memmem(p, body + length - p, "\"provider\"", 10)); p += 10) copies++;
+    return copies ? copies : 1;
+}
+
+struct sink {
+    const char *url, *queue;
+    atomic_long received, expected;
+    atomic_int ready;
+};
+
+/* The upstream's side of the floor: consumes the outcomes (no-ack) until told how many to expect. */
+static void *drain_sink(void *argument) {
+    struct sink *sink = argument;
+    amqp_connection_state_t conn = connect_url(sink->url);
+    amqp_basic_consume(conn, 1, amqp_cstring_bytes(sink->queue), amqp_empty_bytes, 0, 1, 0, amqp_empty_table);
+    check_reply(amqp_get_rpc_reply(conn), "basic.consume (sink)");
+    atomic_store(&sink->ready, 1);
+    double idle_since = monotonic();
+    for (;;) {
+        long expected = atomic_load(&sink->expected);
+        if (expected > 0 && atomic_load(&sink->received) >= expected) break;
+        struct timeval timeout = {0, 200000};
+        amqp_envelope_t envelope;
+        amqp_maybe_release_buffers(conn);
+        amqp_rpc_reply_t reply = amqp_consume_message(conn, &envelope, &timeout, 0);
+        if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION && reply.library_error == AMQP_STATUS_TIMEOUT) {
+            if (monotonic() - idle_since > 30) die("floor: outcomes stopped arriving");
+            continue;
+        }
+        check_reply(reply, "consume (sink)");
+        idle_since = monotonic();
+        atomic_fetch_add(&sink->received, 1);
+        amqp_destroy_envelope(&envelope);
+    }
+    amqp_connection_close(conn, AMQP_REPLY_SUCCESS);
+    amqp_destroy_connection(conn);
+    return NULL;
+}
+
 static int floor_loop(int argc, char **argv) {
     if (argc != 8) die("usage: loadgen floor URL QUEUE RESULTS COUNT PREFETCH BROKER_PID");
     const char *queue = argv[3], *results = argv[4];
@@ -467,17 +518,24 @@ static int floor_loop(int argc, char **argv) {
     amqp_exchange_declare(conn, 1, amqp_cstring_bytes(results), amqp_cstring_bytes("topic"), 0, 0, 1, 0,
                           amqp_empty_table);
     check_reply(amqp_get_rpc_reply(conn), "exchange.declare");
-    char sink[256];
-    snprintf(sink, sizeof sink, "%s.sink", results);
-    amqp_queue_declare(conn, 1, amqp_cstring_bytes(sink), 0, 0, 0, 1, amqp_empty_table);
+    char sink_name[256];
+    snprintf(sink_name, sizeof sink_name, "%s.sink", results);
+    amqp_queue_declare(conn, 1, amqp_cstring_bytes(sink_name), 0, 0, 0, 0, amqp_empty_table);
     check_reply(amqp_get_rpc_reply(conn), "queue.declare (sink)");
-    amqp_queue_bind(conn, 1, amqp_cstring_bytes(sink), amqp_cstring_bytes(results), amqp_cstring_bytes("#"),
+    amqp_queue_bind(conn, 1, amqp_cstring_bytes(sink_name), amqp_cstring_bytes(results), amqp_cstring_bytes("#"),
                     amqp_empty_table);
     check_reply(amqp_get_rpc_reply(conn), "queue.bind (sink)");
     amqp_confirm_select(conn, 1);
     check_reply(amqp_get_rpc_reply(conn), "confirm.select");
     amqp_basic_qos(conn, 1, 0, prefetch, 0);
     check_reply(amqp_get_rpc_reply(conn), "basic.qos");
+
+    static struct sink sink;
+    sink.url = argv[2];
+    sink.queue = sink_name;
+    pthread_t drainer;
+    if (pthread_create(&drainer, NULL, drain_sink, &sink) != 0) die("pthread_create");
+    while (!atomic_load(&sink.ready)) usleep(1000);
 
     char outcome[460];
     memset(outcome, 'x', sizeof outcome);
@@ -489,20 +547,28 @@ static int floor_loop(int argc, char **argv) {
     props.content_type = amqp_cstring_bytes("application/json");
     props.delivery_mode = 2;
 
-    double cpu0 = self_cpu(), broker0 = proc_cpu(broker), start = monotonic();
+    /* last publish sequence number of each delivery tag (prefetch bounds how many are open) */
+    size_t capacity = 1 << 16;
+    uint64_t *last_seq = calloc(capacity, sizeof *last_seq);
+    if (!last_seq) die("calloc");
+    double cpu0 = thread_cpu(), broker0 = proc_cpu(broker), start = monotonic();
     amqp_basic_consume(conn, 1, amqp_cstring_bytes(queue), amqp_empty_bytes, 0, 0, 0, amqp_empty_table);
     check_reply(amqp_get_rpc_reply(conn), "basic.consume");
-    /* Delivery tag n and publish sequence n coincide: one publish per delivery, one channel. */
-    uint64_t delivered = 0, confirmed = 0, acked = 0;
+    uint64_t delivered = 0, published = 0, confirmed = 0, acked = 0;
     while (acked < (uint64_t)count) {
         amqp_envelope_t envelope;
         amqp_maybe_release_buffers(conn);
         amqp_rpc_reply_t reply = amqp_consume_message(conn, &envelope, NULL, 0);
         if (reply.reply_type == AMQP_RESPONSE_NORMAL) {
             delivered++;
-            if (amqp_basic_publish(conn, 1, amqp_cstring_bytes(results), amqp_cstring_bytes("delivered.apns.bench"), 0,
-                                   0, &props, outcome_body) != AMQP_STATUS_OK)
-                die("publish");
+            int copies = target_count(envelope.message.body.bytes, envelope.message.body.len);
+            for (int i = 0; i < copies; i++) {
+                if (amqp_basic_publish(conn, 1, amqp_cstring_bytes(results), amqp_cstring_bytes("delivered.apns.bench"),
+                                       0, 0, &props, outcome_body) != AMQP_STATUS_OK)
+                    die("publish");
+                published++;
+            }
+            last_seq[delivered % capacity] = published;
             amqp_destroy_envelope(&envelope);
             continue;
         }
@@ -512,11 +578,12 @@ static int floor_loop(int argc, char **argv) {
             if (frame.frame_type != AMQP_FRAME_METHOD) continue;
             if (frame.payload.method.id == AMQP_BASIC_ACK_METHOD) {
                 amqp_basic_ack_t *ack = frame.payload.method.decoded;
-                uint64_t upto = ack->multiple ? ack->delivery_tag : ack->delivery_tag;
-                if (upto > confirmed) confirmed = upto;
-                if (confirmed > acked) {
-                    amqp_basic_ack(conn, 1, confirmed, 1);
-                    acked = confirmed;
+                if (ack->delivery_tag > confirmed) confirmed = ack->delivery_tag;
+                uint64_t tag = acked;
+                while (tag < delivered && last_seq[(tag + 1) % capacity] <= confirmed) tag++;
+                if (tag > acked) {
+                    amqp_basic_ack(conn, 1, tag, 1);
+                    acked = tag;
                 }
             } else if (frame.payload.method.id == AMQP_BASIC_NACK_METHOD) {
                 die("broker nacked an outcome");
@@ -525,12 +592,18 @@ static int floor_loop(int argc, char **argv) {
         }
         check_reply(reply, "consume");
     }
-    double seconds = monotonic() - start, cpu = self_cpu() - cpu0, broker_cpu = proc_cpu(broker) - broker0;
-    printf("{\"messages\":%ld,\"seconds\":%.3f,\"rate\":%.1f,\"cpu_s\":%.3f,\"cpu_us_per_msg\":%.2f,"
-           "\"broker_cpu_s\":%.3f,\"broker_cpu_us_per_msg\":%.2f,\"delivered\":%llu}\n",
-           count, seconds, count / seconds, cpu, cpu * 1e6 / count, broker_cpu, broker_cpu * 1e6 / count,
-           (unsigned long long)delivered);
-    amqp_queue_delete(conn, 1, amqp_cstring_bytes(sink), 0, 0);
+    double cpu = thread_cpu() - cpu0;
+    atomic_store(&sink.expected, (long)published);
+    pthread_join(drainer, NULL);
+    double seconds = monotonic() - start, broker_cpu = proc_cpu(broker) - broker0;
+    printf("{\"messages\":%ld,\"outcomes\":%llu,\"seconds\":%.3f,\"rate\":%.1f,\"outcome_rate\":%.1f,"
+           "\"cpu_s\":%.3f,\"cpu_us_per_msg\":%.2f,\"cpu_us_per_outcome\":%.2f,"
+           "\"broker_cpu_s\":%.3f,\"broker_cpu_us_per_msg\":%.2f,\"broker_cpu_us_per_outcome\":%.2f}\n",
+           count, (unsigned long long)published, seconds, count / seconds, published / seconds, cpu,
+           cpu * 1e6 / count, cpu * 1e6 / published, broker_cpu, broker_cpu * 1e6 / count,
+           broker_cpu * 1e6 / published);
+    free(last_seq);
+    amqp_queue_delete(conn, 1, amqp_cstring_bytes(sink_name), 0, 0);
     amqp_connection_close(conn, AMQP_REPLY_SUCCESS);
     amqp_destroy_connection(conn);
     return 0;
@@ -586,9 +659,7 @@ static int echo_loop(int argc, char **argv) {
             delivered++;
             const char *body = envelope.message.body.bytes;
             size_t length = envelope.message.body.len;
-            int copies = 0;
-            for (const char *p = body; (p = memmem(p, body + length - p, "\"provider\"", 10)); p += 10) copies++;
-            if (copies == 0) copies = 1;
+            int copies = target_count(body, length);
             for (int i = 0; i < copies; i++) {
                 if (amqp_basic_publish(conn, 1, amqp_cstring_bytes(results), amqp_cstring_bytes("delivered.echo.bench"),
                                        0, 0, &props, envelope.message.body) != AMQP_STATUS_OK)
