@@ -66,6 +66,12 @@ import Testing
             "apns-push-type: alert", "apns-topic: com.example.chat", "apns-priority: 5", "apns-id: \(id)",
             "apns-expiration: 0", "x-trace: t1",
         ])
+        let sent = try request(e).headers
+        #expect(sent.value("apns-priority") == "5")
+        #expect(sent.value("apns-expiration") == "0")
+        #expect(sent.value("x-trace") == "t1")
+        #expect(sent.value("apns-topic") == "com.example.chat")
+        #expect(sent.value("apns-collapse-id") == nil)
     }
 
     @Test func payloadOverTheLimitIsRejectedWithItsSize() throws {

@@ -47,6 +47,8 @@ public struct APNsRequestHeaders: Sendable, Hashable {
         if let value = expiration.headerValue { built.append((APNsHeaderName.expiration, value)) }
         if let collapseID { built.append((APNsHeaderName.collapseID, collapseID)) }
         built.append((APNsHeaderName.id, apnsID))
+        // The common case (no raw headers in the event) needs no overlay.
+        if overrides.isEmpty { return built }
         var result = built.map { field in (name: field.name, value: overrides[field.name] ?? field.value) }
         let builtNames = Set(built.map(\.name))
         for name in overrides.keys.sorted() where !builtNames.contains(name) {
@@ -57,6 +59,15 @@ public struct APNsRequestHeaders: Sendable, Hashable {
 
     /// The value actually sent for `name`, overrides included.
     public func value(_ name: String) -> String? {
-        fields.first { $0.name == name }?.value
+        if let override = overrides[name] { return override }
+        switch name {
+        case APNsHeaderName.pushType: return pushType.rawValue
+        case APNsHeaderName.topic: return topic
+        case APNsHeaderName.priority: return String(priority.rawValue)
+        case APNsHeaderName.expiration: return expiration.headerValue
+        case APNsHeaderName.collapseID: return collapseID
+        case APNsHeaderName.id: return apnsID
+        default: return nil
+        }
     }
 }
