@@ -33,6 +33,15 @@ import Testing
         #expect(!sink.lines[0].contains("ya29"))
     }
 
+    @Test func secretsAreRedactedWhereverTheFragmentSitsInTheKey() {
+        let (log, sink) = logger()
+        log.error("x", ["X-Client-Secret": "s3", "smtp_password_hint": "p4", "apns_jwt": "eyJ", "monkey": "banana", "tokens": 2])
+        let line = sink.lines[0]
+        #expect(line.contains(#""X-Client-Secret":"[redacted]","smtp_password_hint":"[redacted]","apns_jwt":"[redacted]""#))
+        #expect(line.contains(#""monkey":"banana","tokens":2"#))
+        #expect(!line.contains("s3") && !line.contains("p4") && !line.contains("eyJ"))
+    }
+
     @Test func linesBelowTheLevelAreNotWritten() {
         let (log, sink) = logger(level: .warning)
         log.info("hidden")
