@@ -23,6 +23,9 @@ public struct JSONObject: Sendable {
     /// Objects up to this many members are searched linearly.
     static let indexThreshold = 12
 
+    /// Room reserved by the first member added.
+    static let initialCapacity = 8
+
     /// An empty object.
     public init() {
         keys = []
@@ -112,6 +115,12 @@ public struct JSONObject: Sendable {
 
     /// Appends a member whose key the caller knows is absent.
     mutating func appendNew(_ key: String, _ value: JSONValue) {
+        if keys.isEmpty {
+            // Objects built member by member (payloads, outcomes) have a few to
+            // a dozen members: one allocation per array, not four as it doubles.
+            keys.reserveCapacity(Self.initialCapacity)
+            values.reserveCapacity(Self.initialCapacity)
+        }
         keys.append(key)
         values.append(value)
         if index != nil {

@@ -55,11 +55,12 @@ extension JSONValue {
         var string = string
         string.withUTF8 { utf8 in
             var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                runStart = index + 1
+            var index = 0
+            while let found = JSONByteScan.firstNeedingEscape(in: utf8, from: index) {
+                index = found + 1
+                let byte = utf8[found]
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<found]))
+                runStart = found + 1
                 output.append(UInt8(ascii: "\\"))
                 switch byte {
                 case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
