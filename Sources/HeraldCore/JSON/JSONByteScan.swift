@@ -1,6 +1,7 @@
 /// Finds the bytes a JSON string literal must escape (`"`, `\` and controls
 /// below 0x20) eight at a time: strings in push payloads and outcomes rarely
-/// hold any, so the writer mostly copies whole runs.
+/// hold any, so the writer mostly copies whole runs, and the parser finds a
+/// string's closing quote in a few steps.
 enum JSONByteScan {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
@@ -25,6 +26,25 @@ enum JSONByteScan {
             index += 1
         }
         return nil
+    }
+
+    /// `true` when a byte in `start..<end` is 0x80 or above (not ASCII).
+    static func containsNonASCII(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        var index = start
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            var seen: UInt64 = 0
+            while index + 8 <= end {
+                seen |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            if seen & highBits != 0 { return true }
+        }
+        while index < end {
+            if bytes[index] >= 0x80 { return true }
+            index += 1
+        }
+        return false
     }
 
     /// High bit set in each byte of `word` below `limit` (at most 0x80).

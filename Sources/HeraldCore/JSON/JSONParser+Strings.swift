@@ -8,27 +8,21 @@ extension JSONParser {
     mutating func parseString() throws(JSONError) -> String {
         let openQuote = position
         let contentStart = position + 1
-        var index = contentStart
-        var sawNonASCII = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                position = index + 1
-                let content = UnsafeBufferPointer(rebasing: bytes[contentStart..<index])
-                return try makeString(content, validating: sawNonASCII, sourceStart: contentStart, sourceEnd: index)
-            }
-            if byte == UInt8(ascii: "\\") {
-                return try parseEscapedString(openQuote: openQuote, firstEscape: index, sawNonASCII: sawNonASCII)
-            }
-            if byte < 0x20 {
-                throw error(.controlCharacterInString(byte), at: index)
-            }
-            if byte >= 0x80 {
-                sawNonASCII = true
-            }
-            index += 1
+        // The closing quote, a backslash or a control character: whichever comes first.
+        guard let index = JSONByteScan.firstNeedingEscape(in: bytes, from: contentStart) else {
+            throw error(.unterminatedString, at: openQuote)
         }
-        throw error(.unterminatedString, at: openQuote)
+        let sawNonASCII = JSONByteScan.containsNonASCII(in: bytes, from: contentStart, to: index)
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "\"") {
+            position = index + 1
+            let content = UnsafeBufferPointer(rebasing: bytes[contentStart..<index])
+            return try makeString(content, validating: sawNonASCII, sourceStart: contentStart, sourceEnd: index)
+        }
+        if byte == UInt8(ascii: "\\") {
+            return try parseEscapedString(openQuote: openQuote, firstEscape: index, sawNonASCII: sawNonASCII)
+        }
+        throw error(.controlCharacterInString(byte), at: index)
     }
 
     /// The slow path, from the first backslash on.

@@ -18,15 +18,19 @@ extension JSONValue {
 
     /// The length of `string` as a JSON string literal (quotes and escapes included).
     static func serializedCount(of string: String) -> Int {
-        var count = 2
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x0C, 0x0A, 0x0D, 0x09: count += 2
-            case ..<0x20: count += 6
-            default: count += 1
+        var string = string
+        return string.withUTF8 { utf8 in
+            var count = 2 + utf8.count
+            var index = 0
+            while let found = JSONByteScan.firstNeedingEscape(in: utf8, from: index) {
+                switch utf8[found] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x0C, 0x0A, 0x0D, 0x09: count += 1
+                default: count += 5
+                }
+                index = found + 1
             }
+            return count
         }
-        return count
     }
 }
 
@@ -35,7 +39,7 @@ extension JSONObject {
     public func serializedCount(excluding excluded: Set<String>) -> Int {
         var count = 2
         var members = 0
-        for (position, key) in keys.enumerated() where !excluded.contains(key) {
+        for (position, key) in keys.enumerated() where excluded.isEmpty || !excluded.contains(key) {
             count += JSONValue.serializedCount(of: key) + 1 + values[position].serializedCount
             members += 1
         }

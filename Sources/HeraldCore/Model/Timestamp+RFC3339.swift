@@ -84,10 +84,22 @@ extension Timestamp {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends `value` in decimal, zero-padded to `width` digits, without
+    /// allocating (every outcome's `at` is formatted with this).
     private func append(_ value: UInt64, width: Int, to out: inout [UInt8]) {
-        let digits = Array(String(value).utf8)
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
-        out.append(contentsOf: digits)
+        var digits = 1
+        var divisor: UInt64 = 1
+        while value / divisor >= 10 {
+            digits += 1
+            divisor *= 10
+        }
+        for _ in digits..<max(width, digits) { out.append(UInt8(ascii: "0")) }
+        var remaining = value
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(remaining / divisor))
+            remaining %= divisor
+            divisor /= 10
+        }
     }
 
     // MARK: Calendar arithmetic (proleptic Gregorian)

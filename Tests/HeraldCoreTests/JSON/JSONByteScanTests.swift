@@ -40,6 +40,21 @@ import Testing
         }
     }
 
+    @Test func nonASCIIIsFoundInAnyRangeOfRandomBytes() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<length).map { _ -> UInt8 in
+                Int.random(in: 0..<20, using: &generator) == 0 ? UInt8.random(in: 0x80...0xFF, using: &generator)
+                    : UInt8.random(in: 0x00...0x7F, using: &generator)
+            }
+            let start = Int.random(in: 0...length, using: &generator)
+            let end = Int.random(in: start...length, using: &generator)
+            let found = bytes.withUnsafeBufferPointer { JSONByteScan.containsNonASCII(in: $0, from: start, to: end) }
+            #expect(found == bytes[start..<end].contains { $0 >= 0x80 }, "\(bytes) \(start)..<\(end)")
+        }
+    }
+
     @Test func writtenStringsEscapeWhatTheScanFinds() {
         let text = "plain text long enough for words \"quoted\" back\\slash tab\there\u{01} é and more text"
         #expect(JSONValue.string(text).jsonString

@@ -60,6 +60,14 @@ struct TimestampTests {
         #expect(Timestamp(seconds: 253_402_300_799).rfc3339(fractionDigits: 0) == "9999-12-31T23:59:59Z")
     }
 
+    @Test func fieldsArePaddedToTheirWidthAndYearsMayGrowPastIt() throws {
+        #expect(Timestamp(seconds: 253_402_300_800).rfc3339(fractionDigits: 0) == "10000-01-01T00:00:00Z")
+        let early = try #require(Timestamp(rfc3339: "0099-03-01T05:06:07.080Z"))
+        #expect(early.rfc3339() == "0099-03-01T05:06:07.080Z")
+        #expect(early.rfc3339(fractionDigits: 1) == "0099-03-01T05:06:07.0Z")
+        #expect(Timestamp(seconds: 1_796_032_801, nanoseconds: 7).rfc3339(fractionDigits: 9) == "2026-11-30T10:00:01.000000007Z")
+    }
+
     @Test func formattingAndParsingRoundTrip() throws {
         var seconds: Int64 = -62_135_596_800  // 0001-01-01
         while seconds < 253_402_300_799 {
