@@ -68,7 +68,10 @@ let package = Package(
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldHTTP2Server"]),
         .executableTarget(
             name: "herald-bench",
-            dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore"]),
+            dependencies: [
+                "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs",
+                "HeraldFCM",
+            ]),
         .executableTarget(name: "herald-bench-amqp", dependencies: ["HeraldAMQP", "HeraldCore"]),
 
         // MARK: Tests
@@ -81,7 +84,10 @@ let package = Package(
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),
         .testTarget(
             name: "HeraldHTTPClientTests",
-            dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore"]),
+            dependencies: [
+                "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs",
+                "HeraldFCM",
+            ]),
         .testTarget(
             name: "HeraldHTTP2ServerTests",
             dependencies: ["HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),

@@ -15,6 +15,7 @@ enum BenchOutput {
                                   [--ref PATH] [--h2load PATH] [--clients swift,swift-pool,ref,h2load] [--repeat 3]
                herald-bench http2 --url URL --ca PEM [...]   [--executor loop|pool]  (our client only, against a running server)
                herald-bench serve --cert PEM --key PEM [--port 0]
+               herald-bench pipeline [--events 2000] [--milliseconds 1500] [--seed 7]
         """)
     }
 }
