@@ -8,7 +8,7 @@
 public struct Event: Sendable, Hashable {
     /// Idempotency key: the body's `id`, else the AMQP `message-id`, else generated.
     public var id: String {
-        get { storage.fields.id }
+        _read { yield storage.fields.id }
         _modify {
             makeUnique()
             yield &storage.fields.id
@@ -16,7 +16,7 @@ public struct Event: Sendable, Hashable {
     }
     /// Which app's credentials to use; a routing rule may set it.
     public var app: String? {
-        get { storage.fields.app }
+        _read { yield storage.fields.app }
         _modify {
             makeUnique()
             yield &storage.fields.app
@@ -24,7 +24,7 @@ public struct Event: Sendable, Hashable {
     }
     /// Who receives it; never empty once decoded.
     public var targets: [Target] {
-        get { storage.fields.targets }
+        _read { yield storage.fields.targets }
         _modify {
             makeUnique()
             yield &storage.fields.targets
@@ -32,7 +32,7 @@ public struct Event: Sendable, Hashable {
     }
     /// What the user sees, if anything.
     public var notification: Notification? {
-        get { storage.fields.notification }
+        _read { yield storage.fields.notification }
         _modify {
             makeUnique()
             yield &storage.fields.notification
@@ -40,7 +40,7 @@ public struct Event: Sendable, Hashable {
     }
     /// Custom key/values: beside `aps` for APNs, string-coerced `data` for FCM.
     public var data: JSONObject? {
-        get { storage.fields.data }
+        _read { yield storage.fields.data }
         _modify {
             makeUnique()
             yield &storage.fields.data
@@ -48,7 +48,7 @@ public struct Event: Sendable, Hashable {
     }
     /// The push type the event names; see ``resolvedPushType``.
     public var pushType: PushType? {
-        get { storage.fields.pushType }
+        _read { yield storage.fields.pushType }
         _modify {
             makeUnique()
             yield &storage.fields.pushType
@@ -56,7 +56,7 @@ public struct Event: Sendable, Hashable {
     }
     /// The priority the event names; see ``resolvedPriority``.
     public var priority: Priority? {
-        get { storage.fields.priority }
+        _read { yield storage.fields.priority }
         _modify {
             makeUnique()
             yield &storage.fields.priority
@@ -64,7 +64,7 @@ public struct Event: Sendable, Hashable {
     }
     /// When the event stops being worth sending.
     public var expiry: Expiry? {
-        get { storage.fields.expiry }
+        _read { yield storage.fields.expiry }
         _modify {
             makeUnique()
             yield &storage.fields.expiry
@@ -73,7 +73,7 @@ public struct Event: Sendable, Hashable {
     /// Replaces an earlier notification with the same id on the device
     /// (`apns-collapse-id`, FCM `collapse_key`).
     public var collapseID: String? {
-        get { storage.fields.collapseID }
+        _read { yield storage.fields.collapseID }
         _modify {
             makeUnique()
             yield &storage.fields.collapseID
@@ -81,7 +81,7 @@ public struct Event: Sendable, Hashable {
     }
     /// Wake the app in the background (`content-available: 1`).
     public var contentAvailable: Bool {
-        get { storage.fields.contentAvailable }
+        _read { yield storage.fields.contentAvailable }
         _modify {
             makeUnique()
             yield &storage.fields.contentAvailable
@@ -89,7 +89,7 @@ public struct Event: Sendable, Hashable {
     }
     /// Let a notification service extension modify the notification (`mutable-content: 1`).
     public var mutableContent: Bool {
-        get { storage.fields.mutableContent }
+        _read { yield storage.fields.mutableContent }
         _modify {
             makeUnique()
             yield &storage.fields.mutableContent
@@ -98,7 +98,7 @@ public struct Event: Sendable, Hashable {
     /// Device tokens not to send to (typically the sender's own devices);
     /// their targets get `dropped`.
     public var excludeTokens: Set<String> {
-        get { storage.fields.excludeTokens }
+        _read { yield storage.fields.excludeTokens }
         _modify {
             makeUnique()
             yield &storage.fields.excludeTokens
@@ -106,7 +106,7 @@ public struct Event: Sendable, Hashable {
     }
     /// Raw APNs headers and payload merged over what Herald builds.
     public var apns: APNsOverrides? {
-        get { storage.fields.apns }
+        _read { yield storage.fields.apns }
         _modify {
             makeUnique()
             yield &storage.fields.apns
@@ -115,7 +115,7 @@ public struct Event: Sendable, Hashable {
     /// Raw FCM `message` members (`android`, `apns`, `webpush`,
     /// `fcm_options`) merged, RFC 7396, over the message Herald builds.
     public var fcm: JSONObject? {
-        get { storage.fields.fcm }
+        _read { yield storage.fields.fcm }
         _modify {
             makeUnique()
             yield &storage.fields.fcm
@@ -123,7 +123,7 @@ public struct Event: Sendable, Hashable {
     }
     /// Opaque to Herald; echoed in every outcome.
     public var context: JSONObject? {
-        get { storage.fields.context }
+        _read { yield storage.fields.context }
         _modify {
             makeUnique()
             yield &storage.fields.context
