@@ -7,7 +7,12 @@ public enum FCMData {
     /// numbers as written (`1.50` stays `1.50`), Booleans `true`/`false`,
     /// `null` as `null`, objects and arrays as their compact JSON text.
     public static func coerce(_ data: JSONObject) -> JSONObject {
-        JSONObject(data.map { ($0.key, .string(coerce($0.value))) })
+        // Usually every value is a string already: the object goes as it is.
+        let allStrings = data.values.allSatisfy { value in
+            if case .string = value { true } else { false }
+        }
+        if allStrings { return data }
+        return JSONObject(data.map { ($0.key, .string(coerce($0.value))) })
     }
 
     /// One value as the string FCM carries.
