@@ -46,14 +46,22 @@ final class CurlMulti {
     /// `CURL_SOCKET_TIMEOUT` (curl.h): "no socket, run the timers".
     private static let noSocket: Int32 = -1
 
-    /// Waits for socket activity, a libcurl timer, `curl_multi_wakeup` or
-    /// `timeoutMilliseconds`. Returns whether a connection's socket has
-    /// something to read or room to write (a wake-up alone does not count);
-    /// true when libcurl cannot tell.
-    func poll(timeoutMilliseconds: Int32) -> Bool {
+    /// Waits for socket activity, a libcurl timer, a wake-up (`wakeFD`
+    /// readable, or `curl_multi_wakeup`) or `timeoutMilliseconds`. Returns
+    /// whether a connection's socket has something to read or room to write
+    /// (a wake-up alone does not count; true when libcurl cannot tell) and
+    /// whether `wakeFD` was readable.
+    func poll(timeoutMilliseconds: Int32, wakeFD: Int32) -> (socketsReady: Bool, woken: Bool) {
         var ready: Int32 = 0
-        guard curl_multi_poll(handle, nil, 0, timeoutMilliseconds, &ready) == CURLM_OK else { return true }
-        return ready > 0
+        guard wakeFD >= 0 else {
+            guard curl_multi_poll(handle, nil, 0, timeoutMilliseconds, &ready) == CURLM_OK else { return (true, false) }
+            return (ready > 0, false)
+        }
+        var wake = curl_waitfd(fd: wakeFD, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+        guard curl_multi_poll(handle, &wake, 1, timeoutMilliseconds, &ready) == CURLM_OK else { return (true, false) }
+        // libcurl counts the extra descriptor among the ready ones.
+        let woken = wake.revents != 0
+        return (ready - (woken ? 1 : 0) > 0, woken)
     }
 
     /// Calls `body` with (easy handle, result) for each finished transfer.

@@ -70,14 +70,17 @@ final class CurlMultiLoop {
             let next = queue.take(maySleep: work.jobs.isEmpty)
             if next.sleep {
                 sleeps += 1
-                let stirred = multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : 50)
+                let (stirred, woken) = multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : 50, wakeFD: queue.wakeFD)
+                if woken { queue.clearWake() }
                 queue.awake()
                 work = queue.take(maySleep: false).work
                 // Woken by neither a socket nor new work: a timer or the timeout; look at everything.
                 socketsReady = stirred || work.isEmpty
             } else {
                 // More work came during the pass: a look (no wait) at whether answers came too.
-                socketsReady = multi.poll(timeoutMilliseconds: 0)
+                let (ready, woken) = multi.poll(timeoutMilliseconds: 0, wakeFD: queue.wakeFD)
+                if woken { queue.clearWake() }
+                socketsReady = ready
                 let carried = work.jobs
                 work = next.work
                 work.jobs = carried + work.jobs
