@@ -125,10 +125,17 @@ import Testing
     @Test func simulateHelpListsItsOptions() async {
         let console = CapturedConsole()
         #expect(await HeraldCommandLine().run(["simulate", "--help"], environment: [:], console: console) == 0)
-        for option in ["--listen HOST:PORT", "--apns-key FILE", "--dead-token TOKEN", "--goaway-after N", "--client-ca FILE",
+        for option in ["--listen HOST:PORT", "--apns-key FILE", "--dead-token TOKEN", "--goaway-after N", "--max-streams N", "--client-ca FILE",
                        "--fcm-service-account FILE", "--fcm-dead-token TOKEN"] {
             #expect(console.stdout.contains(option), "\(option)")
         }
+    }
+
+    @Test func simulateRefusesZeroStreams() async {
+        let console = CapturedConsole()
+        let status = await HeraldCommandLine().run(["simulate", "--max-streams", "0"], environment: [:], console: console)
+        #expect(status == 64)
+        #expect(console.stderr.hasPrefix("herald simulate: --max-streams: expected a positive number, found '0'"), "\(console.stderr)")
     }
 
     @Test func simulateRefusesAnApnsKeyWithoutIds() async {

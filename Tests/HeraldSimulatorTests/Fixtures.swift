@@ -57,7 +57,9 @@ func withSimulator<R: Sendable>(
         certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath,
         clientAuthentication: acceptClientCertificates ? .optional(caFile: pki.caCertificatePath) : .none)
     let server = try HTTP2Server(
-        configuration: HTTP2ServerConfiguration(tls: tls, goAwayAfterStreams: faults.goAwayAfterStreams),
+        configuration: HTTP2ServerConfiguration(
+            tls: tls, maxConcurrentStreams: faults.maxStreams ?? HTTP2ServerConfiguration.defaultMaxConcurrentStreams,
+            goAwayAfterStreams: faults.goAwayAfterStreams),
         handler: simulator, logger: Fixtures.logger)
     let running = RunningSimulator(server: server, simulator: simulator, apns: apns, recorder: recorder, pki: pki)
     return try await withThrowingTaskGroup(of: Void.self) { group in

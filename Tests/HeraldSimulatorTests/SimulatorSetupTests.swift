@@ -26,7 +26,7 @@ import Testing
                 - {token: \(String(repeating: "bb", count: 32)), since: "2026-11-30T10:00:00.5Z"}
               token_update_interval: 20m
               per_token_limit: {requests: 3, per: 2s}
-            faults: {error_rate: 0.25, error_status: 503, latency: 20ms, goaway_after_streams: 100, rate_limit: {requests: 50}}
+            faults: {error_rate: 0.25, error_status: 503, latency: 20ms, goaway_after_streams: 100, max_streams: 10, rate_limit: {requests: 50}}
             """.write(toFile: file, atomically: true, encoding: .utf8)
         let settings = try SimulatorSettings.load(file: file, environment: ["KEYS": directory])
         let now = Timestamp(seconds: 1_800_000_000)
@@ -42,7 +42,7 @@ import Testing
         #expect(apns.perTokenWindow == .seconds(2))
         #expect(settings.faults == SimulatorFaults(
             errorRate: 0.25, errorStatus: 503, latency: .init(milliseconds: 20), goAwayAfterStreams: 100,
-            rateLimit: .init(requests: 50)))
+            maxStreams: 10, rateLimit: .init(requests: 50)))
         #expect(try settings.listenAddress() == ("127.0.0.1", 0))
     }
 
@@ -53,6 +53,15 @@ import Testing
         let text = "\(error.map { "\($0)" } ?? "")"
         #expect(text.hasPrefix(file + ":"), "\(text)")
         #expect(text.contains("expected a fraction from 0 to 1, found 2.0"), "\(text)")
+    }
+
+    @Test func zeroStreamsIsRefusedNamingTheKey() throws {
+        let file = try Fixtures.temporaryDirectory() + "/sim.yaml"
+        try "faults:\n  max_streams: 0\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let error = #expect(throws: (any Error).self) { try SimulatorSettings.load(file: file, environment: [:]) }
+        let text = "\(error.map { "\($0)" } ?? "")"
+        #expect(text.contains("max_streams"), "\(text)")
+        #expect(text.contains("expected a positive number of streams, found 0"), "\(text)")
     }
 
     @Test func generatedCAAndServerCertificateServeTLSToOurClient() async throws {

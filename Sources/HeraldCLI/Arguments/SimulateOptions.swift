@@ -50,6 +50,7 @@ enum SimulateOptions {
         }
         if let value = options["latency"] { faults.latency = try duration(value, "latency") }
         if let value = options["goaway-after"] { faults.goAwayAfterStreams = try positive(value, "goaway-after") }
+        if let value = options["max-streams"] { faults.maxStreams = try positive(value, "max-streams") }
         if let value = options["rate-limit"] { faults.rateLimit = SimulatorFaults.RateLimit(requests: try positive(value, "rate-limit")) }
         settings.faults = faults
         return settings

@@ -46,6 +46,7 @@ public struct SimulateCommand: Command {
           --error-status N            500, 503 or 429 (default 500)
           --latency D                 delay every answer (e.g. 20ms)
           --goaway-after N            send GOAWAY after N streams on each connection
+          --max-streams N             advertise N concurrent streams per connection (default 1000)
           --rate-limit N              at most N requests per second overall (429)
           -h, --help                  show this help
         """
@@ -54,7 +55,7 @@ public struct SimulateCommand: Command {
     static let options: Set<String> = [
         "config", "listen", "record", "apns-key", "key-id", "team-id", "topic", "dead-token", "token-update-interval",
         "per-token-limit", "tls-dir", "tls-cert", "tls-key", "client-ca", "error-rate", "error-status", "latency",
-        "goaway-after", "rate-limit", "fcm-service-account", "fcm-project", "fcm-dead-token",
+        "goaway-after", "max-streams", "rate-limit", "fcm-service-account", "fcm-project", "fcm-dead-token",
     ]
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
@@ -99,7 +100,9 @@ public struct SimulateCommand: Command {
         let faults = settings.faults ?? .none
         let simulator = Simulator(services: services, recorder: recorder, faults: FaultInjector(faults: faults), logger: logger)
         let server = try HTTP2Server(
-            configuration: HTTP2ServerConfiguration(host: host, port: port, tls: tls, goAwayAfterStreams: faults.goAwayAfterStreams),
+            configuration: HTTP2ServerConfiguration(
+                host: host, port: port, tls: tls, maxConcurrentStreams: faults.maxStreams ?? HTTP2ServerConfiguration.defaultMaxConcurrentStreams,
+                goAwayAfterStreams: faults.goAwayAfterStreams),
             handler: simulator, logger: logger)
         console.out("herald simulate: listening on https://\(host):\(server.port)")
         if let caFile { console.out("  CA certificate (give it to clients as ca_file): \(caFile)") }

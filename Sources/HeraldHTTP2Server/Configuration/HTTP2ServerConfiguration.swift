@@ -24,6 +24,8 @@ public struct HTTP2ServerConfiguration: Sendable {
     public var tls: HTTP2ServerTLSConfiguration?
     /// SETTINGS_MAX_CONCURRENT_STREAMS advertised to each client.
     public var maxConcurrentStreams: Int
+    /// What `maxConcurrentStreams` is unless set.
+    public static let defaultMaxConcurrentStreams = 1000
     /// Request bodies above this are answered 413 and not handed to the handler.
     public var maxRequestBodyBytes: Int
     /// If set, each connection sends GOAWAY after this many request streams
@@ -35,7 +37,7 @@ public struct HTTP2ServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, tls: HTTP2ServerTLSConfiguration? = nil,
-        maxConcurrentStreams: Int = 1000, maxRequestBodyBytes: Int = 4 << 20,
+        maxConcurrentStreams: Int = defaultMaxConcurrentStreams, maxRequestBodyBytes: Int = 4 << 20,
         goAwayAfterStreams: Int? = nil, shutdownGracePeriod: Duration = .seconds(5),
         streamResetLimit: StreamResetLimit = StreamResetLimit(burst: 100_000, perSecond: 100_000)
     ) {

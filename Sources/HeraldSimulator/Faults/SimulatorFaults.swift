@@ -2,11 +2,11 @@ import HeraldConfig
 
 /// Trouble the simulator makes on purpose, so clients' retry paths get
 /// exercised: random server errors, added latency, a request-rate limit,
-/// GOAWAY after a number of streams.
+/// GOAWAY after a number of streams, fewer concurrent streams per connection.
 ///
 /// YAML (`faults:` in the simulator config):
 /// `{error_rate: 0.1, error_status: 503, latency: 20ms, goaway_after_streams: 1000,
-///   rate_limit: {requests: 500, per: 1s}}`.
+///   max_streams: 100, rate_limit: {requests: 500, per: 1s}}`.
 public struct SimulatorFaults: Sendable, Equatable, Decodable {
     /// A request-rate limit over all requests: over it, 429 (APNs TooManyRequests).
     public struct RateLimit: Sendable, Equatable, Decodable {
@@ -35,16 +35,21 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
     public var latency: ConfigDuration?
     /// Each connection gets GOAWAY after this many streams (the HTTP/2 server does it).
     public var goAwayAfterStreams: Int?
+    /// SETTINGS_MAX_CONCURRENT_STREAMS each connection advertises (the HTTP/2
+    /// server's 1000 when nil): a provider that allows fewer streams makes a
+    /// client open connections or queue requests (bench/e2e.sh measures it).
+    public var maxStreams: Int?
     public var rateLimit: RateLimit?
 
     public init(
         errorRate: Double = 0, errorStatus: Int = 500, latency: ConfigDuration? = nil, goAwayAfterStreams: Int? = nil,
-        rateLimit: RateLimit? = nil
+        maxStreams: Int? = nil, rateLimit: RateLimit? = nil
     ) {
         self.errorRate = errorRate
         self.errorStatus = errorStatus
         self.latency = latency
         self.goAwayAfterStreams = goAwayAfterStreams
+        self.maxStreams = maxStreams
         self.rateLimit = rateLimit
     }
 
@@ -56,6 +61,7 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
         case errorRate = "error_rate"
         case errorStatus = "error_status"
         case goAwayAfterStreams = "goaway_after_streams"
+        case maxStreams = "max_streams"
         case rateLimit = "rate_limit"
     }
 
@@ -65,6 +71,7 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
         errorStatus = try c.decodeIfPresent(Int.self, forKey: .errorStatus) ?? 500
         latency = try c.decodeIfPresent(ConfigDuration.self, forKey: .latency)
         goAwayAfterStreams = try c.decodeIfPresent(Int.self, forKey: .goAwayAfterStreams)
+        maxStreams = try c.decodeIfPresent(Int.self, forKey: .maxStreams)
         rateLimit = try c.decodeIfPresent(RateLimit.self, forKey: .rateLimit)
         try validate(codingPath: decoder.codingPath)
     }
@@ -80,6 +87,9 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
         }
         if let goAwayAfterStreams, goAwayAfterStreams < 1 {
             throw fail(.goAwayAfterStreams, "expected a positive number of streams, found \(goAwayAfterStreams)")
+        }
+        if let maxStreams, maxStreams < 1 {
+            throw fail(.maxStreams, "expected a positive number of streams, found \(maxStreams)")
         }
         if let rateLimit, rateLimit.requests < 1 || rateLimit.per.milliseconds < 1 {
             throw fail(.rateLimit, "expected at least 1 request per a positive duration")
