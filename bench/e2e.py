@@ -140,8 +140,22 @@ class Bench:
         self.sim = None
 
     # ---- simulator ----
-    def start_simulator(self):
+    def start_simulator(self, extra=(), name="simulator"):
+        """Starts a simulator (`extra`: more `herald simulate` flags) and makes it the one points use."""
         self.port = free_port(self.a.sim_port)
+        self.write_account()
+        self.sim_log = open(os.path.join(self.work, f"{name}.log"), "w")
+        self.sim = subprocess.Popen(
+            [self.bin, "simulate", "--listen", f"127.0.0.1:{self.port}", "--tls-dir", self.dev,
+             "--apns-key", os.path.join(self.dev, "apns-AuthKey.p8"), "--key-id", "HERALDKEY1",
+             "--team-id", "HERALDTEAM", "--fcm-service-account", self.account, "--dead-token", DEAD_APNS, *extra],
+            stdout=self.sim_log, stderr=subprocess.STDOUT)
+        if not wait_port(self.port):
+            raise SystemExit(f"simulator did not start; see {self.work}/{name}.log")
+        log(f"{name} on 127.0.0.1:{self.port} (pid {self.sim.pid}) {' '.join(extra)}")
+
+    def write_account(self):
+        """The FCM service account, its token_uri at the current simulator's /token."""
         with open(os.path.join(self.dev, "fcm-service-account.json")) as f:
             account = json.load(f)
         account["token_uri"] = f"https://127.0.0.1:{self.port}/token"
@@ -149,15 +163,18 @@ class Bench:
         with open(self.account, "w") as f:
             json.dump(account, f)
         os.chmod(self.account, 0o600)
-        self.sim_log = open(os.path.join(self.work, "simulator.log"), "w")
-        self.sim = subprocess.Popen(
-            [self.bin, "simulate", "--listen", f"127.0.0.1:{self.port}", "--tls-dir", self.dev,
-             "--apns-key", os.path.join(self.dev, "apns-AuthKey.p8"), "--key-id", "HERALDKEY1",
-             "--team-id", "HERALDTEAM", "--fcm-service-account", self.account, "--dead-token", DEAD_APNS],
-            stdout=self.sim_log, stderr=subprocess.STDOUT)
-        if not wait_port(self.port):
-            raise SystemExit(f"simulator did not start; see {self.work}/simulator.log")
-        log(f"simulator on 127.0.0.1:{self.port} (pid {self.sim.pid})")
+
+    def with_provider_limits(self, latency, streams, body):
+        """Runs `body` against a second simulator that answers after `latency` and allows
+        `streams` concurrent streams per connection, then returns to the main one."""
+        main = (self.sim, self.port, self.sim_log)
+        try:
+            self.start_simulator(["--latency", latency, "--max-streams", str(streams)], name=f"simulator-{streams}-streams")
+            body()
+        finally:
+            self.stop(self.sim)
+            self.sim, self.port, self.sim_log = main
+            self.write_account()
 
     def stop(self, proc, timeout=15):
         if proc and proc.poll() is None:
@@ -587,7 +604,7 @@ def main():
     ap.add_argument("--herald", default="", help="herald binary to measure (default .build/release/herald), for A/B runs")
     ap.add_argument("--concurrency", type=int, default=0, help="amqp.concurrency for Herald (default: Herald's own)")
     ap.add_argument("--rates", default="", help="comma list of open-loop fractions of the closed-loop maximum")
-    ap.add_argument("--only", default="", help="comma list: main,peer,limits,prefetch,connections,instances,open")
+    ap.add_argument("--only", default="", help="comma list: main,peer,limits,prefetch,connections,instances,streams,open")
     args = ap.parse_args()
     if args.quick:
         args.events = min(args.events, 3000)
@@ -595,9 +612,9 @@ def main():
     args.limit_requests = 20000 if not args.quick else 10000
     args.limit_messages = 20000 if not args.quick else 8000
     parts = set(args.only.split(",")) if args.only else {"main", "peer", "limits", "prefetch", "connections",
-                                                           "instances", "open"}
+                                                           "instances", "streams", "open"}
     if args.quick:
-        parts -= {"connections", "instances"} if not args.only else set()
+        parts -= {"connections", "instances", "streams"} if not args.only else set()
     b = Bench(args)
     b.start_simulator()
     qt = args.queue_type
@@ -619,6 +636,13 @@ def main():
                 b.point(f"herald apns {c} / fcm {c} conns", apns_conns=c, fcm_conns=c)
         if "instances" in parts:
             b.point("herald 2 instances", instances=2)
+        if "streams" in parts:
+            # A provider 20 ms away that allows few streams: throughput is about
+            # connections x streams / latency per provider until something else bounds it.
+            for streams, conns in ((10, 1), (10, 4), (100, 1)):
+                b.with_provider_limits("20ms", streams, lambda: b.point(
+                    f"herald {conns} conn x {streams} streams, 20 ms away", apns_conns=conns, fcm_conns=conns,
+                    events=min(args.events, 3000 if streams * conns < 100 else 10000)))
         if "open" in parts:
             mains = [p for p in b.points if p["label"] in (f"herald closed ({qt})", "herald prefetch 256")]
             max_eps = sum(p["eps"] for p in mains) / len(mains) if mains else 1500
