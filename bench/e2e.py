@@ -172,7 +172,8 @@ class Bench:
             self.start_simulator(["--latency", latency, "--max-streams", str(streams)], name=f"simulator-{streams}-streams")
             body()
         finally:
-            self.stop(self.sim)
+            if self.sim is not main[0]:
+                self.stop(self.sim)
             self.sim, self.port, self.sim_log = main
             self.write_account()
 
