@@ -13,8 +13,8 @@ struct BenchRow {
 
     var line: String {
         let rate = Double(requests) / wallSeconds
-        return pad(name, 28) + pad(String(requests), 10) + pad(String(failed), 9) + pad(Self.format(rate, 0), 10)
-            + pad(Self.format(clientMicrosecondsPerRequest, 1), 19) + pad(Self.format(clientCPUSeconds / Double(requests) * 10_000, 3), 18)
+        return Self.pad(name, 28) + Self.pad(String(requests), 10) + Self.pad(String(failed), 9) + Self.pad(Self.format(rate, 0), 10)
+            + Self.pad(Self.format(clientMicrosecondsPerRequest, 1), 19) + Self.pad(Self.format(clientCPUSeconds / Double(requests) * 10_000, 3), 18)
             + Self.format(serverCPUSeconds / Double(requests) * 1e6, 1)
     }
 
@@ -34,7 +34,8 @@ struct BenchRow {
         return text
     }
 
-    private func pad(_ text: String, _ width: Int) -> String {
+    /// `text` left-aligned in a column of `width` (at least one space after it).
+    static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 }

@@ -64,10 +64,11 @@ struct PipelineBenchmark {
             ("outcome", outcomeCost, sends.count, outcomeCost),
         ]
         for (name, micros, items, share) in perNotification {
-            BenchOutput.line(pad(name, 30) + pad(String(items), 8) + pad(BenchRow.format(micros, 2), 10) + BenchRow.format(share, 2))
+            BenchOutput.line(BenchRow.pad(name, 30) + BenchRow.pad(String(items), 8)
+                + BenchRow.pad(BenchRow.format(micros, 2), 10) + BenchRow.format(share, 2))
         }
         let total = perNotification.reduce(0) { $0 + $1.3 }
-        BenchOutput.line(pad("total", 48) + BenchRow.format(total, 2)
+        BenchOutput.line(BenchRow.pad("total", 48) + BenchRow.format(total, 2)
             + "   (\(bodies.count) events, \(sends.count) notifications)")
         if sink == Int.min { BenchOutput.line("") }  // keeps every stage's work observable
     }
@@ -82,9 +83,5 @@ struct PipelineBenchmark {
             rounds += 1
         } while CPUTime.processSeconds() - start < seconds
         return (CPUTime.processSeconds() - start) / Double(rounds * items) * 1e6
-    }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 }

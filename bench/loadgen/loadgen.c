@@ -466,6 +466,54 @@ static int fill(int argc, char **argv) {
     return 0;
 }
 
+/* Events consumed on channel 1 whose copies are published there with confirms:
+ * each event is acked (multiple) once every one of its copies is confirmed. */
+struct confirmed_acks {
+    uint64_t *last_seq; /* publish sequence number of each delivery's last copy */
+    size_t capacity;    /* more than the prefetch: tags still open fit */
+    uint64_t delivered, published, confirmed, acked;
+};
+
+static void acks_init(struct confirmed_acks *acks) {
+    memset(acks, 0, sizeof *acks);
+    acks->capacity = 1 << 16;
+    acks->last_seq = calloc(acks->capacity, sizeof *acks->last_seq);
+    if (!acks->last_seq) die("calloc");
+}
+
+/* Publishes `copies` copies of `body` for the delivery just received. */
+static void acks_publish(amqp_connection_state_t conn, struct confirmed_acks *acks, const char *results,
+                         const char *routing_key, amqp_basic_properties_t *props, amqp_bytes_t body, int copies) {
+    acks->delivered++;
+    for (int i = 0; i < copies; i++) {
+        if (amqp_basic_publish(conn, 1, amqp_cstring_bytes(results), amqp_cstring_bytes(routing_key), 0, 0, props,
+                               body) != AMQP_STATUS_OK)
+            die("publish");
+        acks->published++;
+    }
+    acks->last_seq[acks->delivered % acks->capacity] = acks->published;
+}
+
+/* Reads the frame that stopped amqp_consume_message: a confirm acks every
+ * event whose copies are now all confirmed; a nack ends the run. */
+static void acks_on_frame(amqp_connection_state_t conn, struct confirmed_acks *acks) {
+    amqp_frame_t frame;
+    if (amqp_simple_wait_frame(conn, &frame) != AMQP_STATUS_OK) die("wait frame");
+    if (frame.frame_type != AMQP_FRAME_METHOD) return;
+    if (frame.payload.method.id == AMQP_BASIC_ACK_METHOD) {
+        amqp_basic_ack_t *ack = frame.payload.method.decoded;
+        if (ack->delivery_tag > acks->confirmed) acks->confirmed = ack->delivery_tag;
+        uint64_t tag = acks->acked;
+        while (tag < acks->delivered && acks->last_seq[(tag + 1) % acks->capacity] <= acks->confirmed) tag++;
+        if (tag > acks->acked) {
+            amqp_basic_ack(conn, 1, tag, 1);
+            acks->acked = tag;
+        }
+    } else if (frame.payload.method.id == AMQP_BASIC_NACK_METHOD) {
+        die("broker nacked a copy");
+    }
+}
+
 /* Number of targets in an event body: one "provider" key per target. */
 static int target_count(const char *body, size_t length) {
     int copies = 0;
@@ -547,52 +595,29 @@ static int floor_loop(int argc, char **argv) {
     props.content_type = amqp_cstring_bytes("application/json");
     props.delivery_mode = 2;
 
-    /* last publish sequence number of each delivery tag (prefetch bounds how many are open) */
-    size_t capacity = 1 << 16;
-    uint64_t *last_seq = calloc(capacity, sizeof *last_seq);
-    if (!last_seq) die("calloc");
+    struct confirmed_acks acks;
+    acks_init(&acks);
     double cpu0 = thread_cpu(), broker0 = proc_cpu(broker), start = monotonic();
     amqp_basic_consume(conn, 1, amqp_cstring_bytes(queue), amqp_empty_bytes, 0, 0, 0, amqp_empty_table);
     check_reply(amqp_get_rpc_reply(conn), "basic.consume");
-    uint64_t delivered = 0, published = 0, confirmed = 0, acked = 0;
-    while (acked < (uint64_t)count) {
+    while (acks.acked < (uint64_t)count) {
         amqp_envelope_t envelope;
         amqp_maybe_release_buffers(conn);
         amqp_rpc_reply_t reply = amqp_consume_message(conn, &envelope, NULL, 0);
         if (reply.reply_type == AMQP_RESPONSE_NORMAL) {
-            delivered++;
             int copies = target_count(envelope.message.body.bytes, envelope.message.body.len);
-            for (int i = 0; i < copies; i++) {
-                if (amqp_basic_publish(conn, 1, amqp_cstring_bytes(results), amqp_cstring_bytes("delivered.apns.bench"),
-                                       0, 0, &props, outcome_body) != AMQP_STATUS_OK)
-                    die("publish");
-                published++;
-            }
-            last_seq[delivered % capacity] = published;
+            acks_publish(conn, &acks, results, "delivered.apns.bench", &props, outcome_body, copies);
             amqp_destroy_envelope(&envelope);
             continue;
         }
         if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION && reply.library_error == AMQP_STATUS_UNEXPECTED_STATE) {
-            amqp_frame_t frame;
-            if (amqp_simple_wait_frame(conn, &frame) != AMQP_STATUS_OK) die("wait frame");
-            if (frame.frame_type != AMQP_FRAME_METHOD) continue;
-            if (frame.payload.method.id == AMQP_BASIC_ACK_METHOD) {
-                amqp_basic_ack_t *ack = frame.payload.method.decoded;
-                if (ack->delivery_tag > confirmed) confirmed = ack->delivery_tag;
-                uint64_t tag = acked;
-                while (tag < delivered && last_seq[(tag + 1) % capacity] <= confirmed) tag++;
-                if (tag > acked) {
-                    amqp_basic_ack(conn, 1, tag, 1);
-                    acked = tag;
-                }
-            } else if (frame.payload.method.id == AMQP_BASIC_NACK_METHOD) {
-                die("broker nacked an outcome");
-            }
+            acks_on_frame(conn, &acks);
             continue;
         }
         check_reply(reply, "consume");
     }
     double cpu = thread_cpu() - cpu0;
+    uint64_t published = acks.published;
     atomic_store(&sink.expected, (long)published);
     pthread_join(drainer, NULL);
     double seconds = monotonic() - start, broker_cpu = proc_cpu(broker) - broker0;
@@ -602,7 +627,7 @@ static int floor_loop(int argc, char **argv) {
            count, (unsigned long long)published, seconds, count / seconds, published / seconds, cpu,
            cpu * 1e6 / count, cpu * 1e6 / published, broker_cpu, broker_cpu * 1e6 / count,
            broker_cpu * 1e6 / published);
-    free(last_seq);
+    free(acks.last_seq);
     amqp_queue_delete(conn, 1, amqp_cstring_bytes(sink_name), 0, 0);
     amqp_connection_close(conn, AMQP_REPLY_SUCCESS);
     amqp_destroy_connection(conn);
@@ -646,52 +671,28 @@ static int echo_loop(int argc, char **argv) {
     props._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG;
     props.content_type = amqp_cstring_bytes("application/json");
     props.delivery_mode = 2;
-    /* last publish sequence number of each delivery tag, in order */
-    size_t capacity = 1 << 16;
-    uint64_t *last_seq = calloc(capacity, sizeof *last_seq);
-    uint64_t delivered = 0, published = 0, confirmed = 0, acked = 0;
+    struct confirmed_acks acks;
+    acks_init(&acks);
     while (!stop_echo) {
         amqp_envelope_t envelope;
         amqp_maybe_release_buffers(conn);
         struct timeval timeout = {0, 200000};
         amqp_rpc_reply_t reply = amqp_consume_message(conn, &envelope, &timeout, 0);
         if (reply.reply_type == AMQP_RESPONSE_NORMAL) {
-            delivered++;
-            const char *body = envelope.message.body.bytes;
-            size_t length = envelope.message.body.len;
-            int copies = target_count(body, length);
-            for (int i = 0; i < copies; i++) {
-                if (amqp_basic_publish(conn, 1, amqp_cstring_bytes(results), amqp_cstring_bytes("delivered.echo.bench"),
-                                       0, 0, &props, envelope.message.body) != AMQP_STATUS_OK)
-                    die("publish");
-                published++;
-            }
-            last_seq[delivered % capacity] = published;
+            int copies = target_count(envelope.message.body.bytes, envelope.message.body.len);
+            acks_publish(conn, &acks, results, "delivered.echo.bench", &props, envelope.message.body, copies);
             amqp_destroy_envelope(&envelope);
             continue;
         }
         if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION && reply.library_error == AMQP_STATUS_TIMEOUT) continue;
         if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION && reply.library_error == AMQP_STATUS_UNEXPECTED_STATE) {
-            amqp_frame_t frame;
-            if (amqp_simple_wait_frame(conn, &frame) != AMQP_STATUS_OK) die("wait frame");
-            if (frame.frame_type != AMQP_FRAME_METHOD) continue;
-            if (frame.payload.method.id == AMQP_BASIC_ACK_METHOD) {
-                amqp_basic_ack_t *ack = frame.payload.method.decoded;
-                if (ack->delivery_tag > confirmed) confirmed = ack->delivery_tag;
-                uint64_t tag = acked;
-                while (tag < delivered && last_seq[(tag + 1) % capacity] <= confirmed) tag++;
-                if (tag > acked) {
-                    amqp_basic_ack(conn, 1, tag, 1);
-                    acked = tag;
-                }
-            } else if (frame.payload.method.id == AMQP_BASIC_NACK_METHOD) {
-                die("broker nacked");
-            }
+            acks_on_frame(conn, &acks);
             continue;
         }
         if (stop_echo) break;
         check_reply(reply, "consume");
     }
+    free(acks.last_seq);
     amqp_connection_close(conn, AMQP_REPLY_SUCCESS);
     amqp_destroy_connection(conn);
     return 0;

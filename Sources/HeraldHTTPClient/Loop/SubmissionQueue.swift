@@ -55,34 +55,29 @@ final class SubmissionQueue: Sendable {
 
     /// Queues a request; false once the client has stopped (the caller fails it).
     func submit(_ submission: Submission) -> Bool {
-        let (queued, wake) = state.withLock { state -> (Bool, Bool) in
-            guard !state.stopped else { return (false, false) }
-            state.submissions.append(submission)
-            return (true, wakeIfSleeping(&state))
-        }
-        if wake { signal() }
-        return queued
+        add { $0.submissions.append(submission) }
     }
 
     func cancel(id: UInt64) {
-        let wake = state.withLock { state -> Bool in
-            guard !state.stopped else { return false }
-            state.cancellations.append(id)
-            return wakeIfSleeping(&state)
-        }
-        if wake { signal() }
+        _ = add { $0.cancellations.append(id) }
     }
 
     /// Queues an executor job for the loop thread; false once the loop has
     /// stopped (the executor then hands the job to the global executor).
     func enqueue(_ job: UnownedJob) -> Bool {
-        let (queued, wake) = state.withLock { state -> (Bool, Bool) in
+        add { $0.jobs.append(job) }
+    }
+
+    /// Runs `change` under the lock unless the client has stopped, then wakes
+    /// a sleeping loop once the lock is released; false if it had stopped.
+    private func add(_ change: (inout State) -> Void) -> Bool {
+        let (added, wake) = state.withLock { state -> (Bool, Bool) in
             guard !state.stopped else { return (false, false) }
-            state.jobs.append(job)
+            change(&state)
             return (true, wakeIfSleeping(&state))
         }
         if wake { signal() }
-        return queued
+        return added
     }
 
     func requestStop() {
