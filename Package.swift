@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
-        .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldHTTP2Server", dependencies: ["CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldAMQP", dependencies: ["CRabbitMQ", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldAPNs", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),

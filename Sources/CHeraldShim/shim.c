@@ -42,6 +42,12 @@ CURLcode herald_curl_easy_setopt_closesocket_function(CURL *handle, int (*fn)(vo
 int herald_tcp_set_cork(int socket, int on) { return setsockopt(socket, IPPROTO_TCP, TCP_CORK, &on, sizeof on); }
 int herald_tcp_push(int socket) { int on = 1; return setsockopt(socket, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on); }
 int herald_socket_close(int socket) { return close(socket); }
+int herald_tcp_keepalive(int socket, int idle_seconds) {
+    int on = 1;
+    if (setsockopt(socket, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) != 0) return -1;
+    if (setsockopt(socket, IPPROTO_TCP, TCP_KEEPIDLE, &idle_seconds, sizeof idle_seconds) != 0) return -1;
+    return setsockopt(socket, IPPROTO_TCP, TCP_KEEPINTVL, &idle_seconds, sizeof idle_seconds);
+}
 
 CURLcode herald_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);

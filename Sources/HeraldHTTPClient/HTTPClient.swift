@@ -3,11 +3,12 @@ import Foundation
 import HeraldCore
 import Synchronization
 
-/// A multiplexed HTTP/2 client on libcurl's multi interface: the transport
-/// under Herald's APNs and FCM providers.
+/// A multiplexed HTTP/2 client: the transport under Herald's APNs and FCM
+/// providers, on nghttp2 and OpenSSL (or, by `HTTPClientConfiguration.engine`,
+/// libcurl's multi interface).
 ///
-/// One thread owns the curl multi handle (connections, TLS, HTTP/2 streams);
-/// `send` hands requests to it through a locked queue and `curl_multi_wakeup`
+/// One thread owns the connections (sockets, TLS, HTTP/2 sessions); `send`
+/// hands requests to it through a locked queue and an eventfd wake-up
 /// and suspends on a continuation, so no cooperative thread ever blocks and
 /// no C handle is touched from two threads. Start the thread with `run()`
 /// (or use `withClient`); `shutdown()` or cancelling `run()` stops it.
@@ -52,19 +53,26 @@ public final class HTTPClient: Sendable {
                 let thread = Thread { [configuration, queue, executor, logger] in
                     // The OS-level name (top -H, perf, /proc/*/task/*/comm); `Thread.name` does not reach it.
                     herald_set_thread_name("herald-http")
-                    guard let loop = CurlMultiLoop(
-                        configuration: configuration, queue: queue, executor: executor, logger: logger)
-                    else {
+                    let started: Bool
+                    switch configuration.engine {
+                    case .nghttp2:
+                        let loop = H2ClientLoop(configuration: configuration, queue: queue, executor: executor, logger: logger)
+                        loop?.run()
+                        started = loop != nil
+                    case .libcurl:
+                        let loop = CurlMultiLoop(configuration: configuration, queue: queue, executor: executor, logger: logger)
+                        loop?.run()
+                        started = loop != nil
+                    }
+                    guard started else {
+                        let failure = HTTPClientError(
+                            kind: .other, host: "", message: "the \(configuration.engine.rawValue) loop could not start (out of file descriptors?)")
                         let leftovers = queue.detach()
                         for job in leftovers.jobs { globalConcurrentExecutor.enqueue(job) }
-                        for submission in leftovers.submissions {
-                            submission.pending.finish(.failure(HTTPClientError(
-                                kind: .other, host: "", message: "curl_multi_init failed")))
-                        }
-                        continuation.resume(throwing: HTTPClientError(kind: .other, host: "", message: "curl_multi_init failed"))
+                        for submission in leftovers.submissions { submission.pending.finish(.failure(failure)) }
+                        continuation.resume(throwing: failure)
                         return
                     }
-                    loop.run()
                     continuation.resume()
                 }
                 thread.name = "herald-http-client"

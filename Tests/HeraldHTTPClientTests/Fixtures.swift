@@ -30,10 +30,11 @@ enum Fixtures {
     }
 
     static func clientConfiguration(
-        _ pki: TestPKI, connections: Int = 1, timeout: Duration = .seconds(20)
+        _ pki: TestPKI, engine: HTTPClientConfiguration.Engine = .nghttp2, connections: Int = 1, timeout: Duration = .seconds(20)
     ) -> HTTPClientConfiguration {
         HTTPClientConfiguration(
-            maxConnectionsPerHost: connections, requestTimeout: timeout, tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath))
+            maxConnectionsPerHost: connections, requestTimeout: timeout, tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath),
+            engine: engine)
     }
 }
 

@@ -5,11 +5,11 @@ import HeraldTestSupport
 import Testing
 
 @Suite struct RoundTripTests {
-    @Test func postCarriesHeadersAndBodyBothWaysOverHTTP2AndTLS() async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func postCarriesHeadersAndBodyBothWaysOverHTTP2AndTLS(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let response = try await withRunning(server) {
-            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki), logger: Fixtures.logger) { client in
+            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
                 try await client.send(HTTPClientRequest(
                     method: "POST", url: "https://127.0.0.1:\(server.port)/3/device/abc",
                     headers: [("x-trace", "t-1"), ("x-status", "201"), ("content-type", "application/json")],
@@ -24,11 +24,11 @@ import Testing
         #expect(String(decoding: response.body, as: UTF8.self) == "{\"aps\":{}}")
     }
 
-    @Test func getWithoutBodyAndHeaderWithEmptyValueAreSentAsGiven() async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func getWithoutBodyAndHeaderWithEmptyValueAreSentAsGiven(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let response = try await withRunning(server) {
-            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki), logger: Fixtures.logger) { client in
+            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
                 try await client.send(HTTPClientRequest(
                     method: "GET", url: "https://localhost:\(server.port)/healthz?x=1", headers: [("x-empty", "")]))
             }
@@ -40,12 +40,12 @@ import Testing
         #expect(response.body.isEmpty)
     }
 
-    @Test func oneMegabyteBodiesTravelBothWays() async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func oneMegabyteBodiesTravelBothWays(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let body = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let response = try await withRunning(server) {
-            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki), logger: Fixtures.logger) { client in
+            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
                 try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/upload", body: body))
             }
         }
@@ -54,10 +54,10 @@ import Testing
         #expect(response.body == body, "the echoed body must be byte-identical")
     }
 
-    @Test func plaintextH2CWithPriorKnowledgeWorksForLocalUse() async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func plaintextH2CWithPriorKnowledgeWorksForLocalUse(engine: HTTPClientConfiguration.Engine) async throws {
         let server = try HTTP2Server(configuration: HTTP2ServerConfiguration(), handler: EchoHandler(), logger: Fixtures.logger)
         let response = try await withRunning(server) {
-            try await HTTPClient.withClient(logger: Fixtures.logger) { client in
+            try await HTTPClient.withClient(configuration: HTTPClientConfiguration(engine: engine), logger: Fixtures.logger) { client in
                 try await client.send(HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/h2c", body: [1, 2, 3]))
             }
         }
@@ -65,14 +65,14 @@ import Testing
         #expect(response.body == [1, 2, 3])
     }
 
-    @Test func thousandConcurrentRequestsShareOneConnection() async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func thousandConcurrentRequestsShareOneConnection(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try Fixtures.pki.get()
         let connections = ConnectionRecorder()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki), handler: RecordingHandler(recorder: connections), logger: Fixtures.logger)
         let statuses = try await withRunning(server) {
             try await HTTPClient.withClient(
-                configuration: Fixtures.clientConfiguration(pki, connections: 1), logger: Fixtures.logger
+                configuration: Fixtures.clientConfiguration(pki, engine: engine, connections: 1), logger: Fixtures.logger
             ) { client in
                 try await withThrowingTaskGroup(of: Int.self) { group in
                     for index in 0..<1000 {
@@ -93,12 +93,12 @@ import Testing
 }
 
 @Suite struct InFlightLimitTests {
-    @Test func requestsBeyondTheInFlightLimitWaitTheirTurnAndAllSucceed() async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func requestsBeyondTheInFlightLimitWaitTheirTurnAndAllSucceed(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try Fixtures.pki.get()
         let recorder = ConnectionRecorder()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki), handler: RecordingHandler(recorder: recorder), logger: Fixtures.logger)
-        var configuration = Fixtures.clientConfiguration(pki)
+        var configuration = Fixtures.clientConfiguration(pki, engine: engine)
         configuration.maxInFlightRequests = 3
         let statuses = try await withRunning(server) {
             try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
@@ -117,12 +117,12 @@ import Testing
         #expect(recorder.maxInFlight >= 2, "requests still overlap up to the limit")
     }
 
-    @Test func aRequestThatWaitsPastItsTimeoutFailsRetryably() async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func aRequestThatWaitsPastItsTimeoutFailsRetryably(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try Fixtures.pki.get()
         var router = HTTP2Router()
         router.on("POST", "*") { _, responder in responder.respond(HTTP2Response(status: 200), after: .milliseconds(600)) }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
-        var configuration = Fixtures.clientConfiguration(pki)
+        var configuration = Fixtures.clientConfiguration(pki, engine: engine)
         configuration.maxInFlightRequests = 1
         let errors = try await withRunning(server) {
             try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
@@ -146,5 +146,66 @@ import Testing
         // The first times out in flight; the second times out while waiting for the slot.
         #expect(errors.compactMap { $0 }.count == 2)
         #expect(errors.compactMap { $0 }.allSatisfy { $0.kind == .timeout && $0.isRetryable })
+    }
+}
+
+/// Failures before any byte reaches a server: they name the host and say whether a retry can help.
+@Suite struct AddressingTests {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases)
+    func anUnresolvableHostFailsAsConnectFailedNamingIt(engine: HTTPClientConfiguration.Engine) async throws {
+        let error = try await HTTPClient.withClient(configuration: HTTPClientConfiguration(engine: engine), logger: Fixtures.logger) { client in
+            do {
+                _ = try await client.send(HTTPClientRequest(url: "https://no-such-host.invalid/3/device/x"))
+                return nil as HTTPClientError?
+            } catch let error as HTTPClientError {
+                return error
+            }
+        }
+        #expect(error?.kind == .connectFailed, "got \(String(describing: error))")
+        #expect(error?.host.hasPrefix("no-such-host.invalid") == true, "names the host: \(String(describing: error))")
+        #expect(error?.isRetryable == true)
+        #expect(error?.message.lowercased().contains("resolve") == true, "says the name did not resolve: \(String(describing: error))")
+    }
+
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases)
+    func aURLThatIsNotHTTPIsAnInvalidRequest(engine: HTTPClientConfiguration.Engine) async throws {
+        let error = try await HTTPClient.withClient(configuration: HTTPClientConfiguration(engine: engine), logger: Fixtures.logger) { client in
+            do {
+                _ = try await client.send(HTTPClientRequest(url: "ftp://example.com/x"))
+                return nil as HTTPClientError?
+            } catch let error as HTTPClientError {
+                return error
+            }
+        }
+        #expect(error?.kind == .invalidRequest, "got \(String(describing: error))")
+        #expect(error?.isRetryable == false)
+    }
+
+    @Test func aServerStreamLimitSpreadsRequestsOverMoreConnections() async throws {
+        let pki = try Fixtures.pki.get()
+        let recorder = ConnectionRecorder()
+        var serverConfiguration = Fixtures.tlsServer(pki)
+        serverConfiguration.maxConcurrentStreams = 10
+        let server = try HTTP2Server(configuration: serverConfiguration, handler: RecordingHandler(recorder: recorder), logger: Fixtures.logger)
+        let statuses = try await withRunning(server) {
+            try await HTTPClient.withClient(
+                configuration: Fixtures.clientConfiguration(pki, connections: 3), logger: Fixtures.logger
+            ) { client in
+                // One request first, so the server's SETTINGS (10 streams) are known before the burst.
+                _ = try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/warm", body: [1]))
+                return try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<90 {
+                        group.addTask {
+                            try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/\(index)", body: [1])).status
+                        }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+            }
+        }
+        #expect(statuses.count == 90 && statuses.allSatisfy { $0 == 200 }, "all answered: \(Set(statuses))")
+        #expect(recorder.connectionIDs.count == 3, "10 streams each: a second and third connection open, saw \(recorder.connectionIDs.count)")
+        #expect(recorder.maxInFlight <= 30, "never more than 3 × 10 streams at once, saw \(recorder.maxInFlight)")
+        #expect(recorder.maxInFlight > 10, "the extra connections were used at once, saw \(recorder.maxInFlight)")
     }
 }

@@ -16,15 +16,15 @@ private func sendExpectingError(_ configuration: HTTPClientConfiguration, port: 
 }
 
 @Suite struct TLSTests {
-    @Test func serverCertificateFromAnUntrustedCAIsRejectedNamingTheHost() async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func serverCertificateFromAnUntrustedCAIsRejectedNamingTheHost(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try Fixtures.pki.get()
         let stranger = try TestPKI.make(name: "Some Other CA")
         defer { stranger.remove() }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let (withOtherCA, withSystemStoreOnly) = try await withRunning(server) {
             (
-                try await sendExpectingError(Fixtures.clientConfiguration(stranger), port: server.port),
-                try await sendExpectingError(HTTPClientConfiguration(), port: server.port)
+                try await sendExpectingError(Fixtures.clientConfiguration(stranger, engine: engine), port: server.port),
+                try await sendExpectingError(HTTPClientConfiguration(engine: engine), port: server.port)
             )
         }
         for error in [withOtherCA, withSystemStoreOnly] {
@@ -35,29 +35,29 @@ private func sendExpectingError(_ configuration: HTTPClientConfiguration, port: 
         }
     }
 
-    @Test func pemClientCertificateIsPresentedForCertificateAuthentication() async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func pemClientCertificateIsPresentedForCertificateAuthentication(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try Fixtures.pki.get()
-        let identity = try pki.makeClientCertificate(commonName: "com.example.pem")
+        let identity = try pki.makeClientCertificate(commonName: "com.example.pem.\(engine)")
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki, clientAuthentication: .required(caFile: pki.caCertificatePath)),
             handler: EchoHandler(), logger: Fixtures.logger)
-        var configuration = Fixtures.clientConfiguration(pki)
+        var configuration = Fixtures.clientConfiguration(pki, engine: engine)
         configuration.tls.clientCertificate = .pem(certificateFile: identity.certificatePath, keyFile: identity.keyPath)
         let response = try await withRunning(server) {
             try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
                 try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/3/device/a"))
             }
         }
-        #expect(response.header("echo-client-cn") == "com.example.pem", "the handler saw the client certificate: \(response.headers)")
+        #expect(response.header("echo-client-cn") == "com.example.pem.\(engine)", "the handler saw the client certificate: \(response.headers)")
     }
 
-    @Test func pkcs12ClientCertificateWithPasswordIsPresented() async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func pkcs12ClientCertificateWithPasswordIsPresented(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try Fixtures.pki.get()
-        let identity = try pki.makeClientCertificate(commonName: "com.example.p12", pkcs12Password: "s3cret")
+        let identity = try pki.makeClientCertificate(commonName: "com.example.p12.\(engine)", pkcs12Password: "s3cret")
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki, clientAuthentication: .required(caFile: pki.caCertificatePath)),
             handler: EchoHandler(), logger: Fixtures.logger)
-        var configuration = Fixtures.clientConfiguration(pki)
+        var configuration = Fixtures.clientConfiguration(pki, engine: engine)
         configuration.tls.clientCertificate = .pkcs12(file: identity.pkcs12Path, password: "s3cret")
         var wrongPassword = configuration
         wrongPassword.tls.clientCertificate = .pkcs12(file: identity.pkcs12Path, password: "wrong")
@@ -67,18 +67,18 @@ private func sendExpectingError(_ configuration: HTTPClientConfiguration, port: 
             }
             return (response, try await sendExpectingError(wrongPassword, port: server.port))
         }
-        #expect(response.header("echo-client-cn") == "com.example.p12", "the handler saw the client certificate: \(response.headers)")
+        #expect(response.header("echo-client-cn") == "com.example.p12.\(engine)", "the handler saw the client certificate: \(response.headers)")
         #expect(error?.kind == .tlsConfiguration, "a wrong PKCS#12 password is our configuration error: \(String(describing: error))")
         #expect(error?.isRetryable == false)
     }
 
-    @Test func serverRequiringAClientCertificateRejectsAClientWithout() async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func serverRequiringAClientCertificateRejectsAClientWithout(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try Fixtures.pki.get()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki, clientAuthentication: .required(caFile: pki.caCertificatePath)),
             handler: EchoHandler(), logger: Fixtures.logger)
         let error = try await withRunning(server) {
-            try await sendExpectingError(Fixtures.clientConfiguration(pki), port: server.port)
+            try await sendExpectingError(Fixtures.clientConfiguration(pki, engine: engine), port: server.port)
         }
         #expect(error != nil, "no response without a client certificate")
         #expect(error?.kind == .tlsHandshakeFailed || error?.kind == .connectionLost,

@@ -36,6 +36,8 @@ CURLcode herald_curl_easy_setopt_closesocket_function(CURL *handle, int (*fn)(vo
 int herald_tcp_set_cork(int socket, int on);
 int herald_tcp_push(int socket);
 int herald_socket_close(int socket);
+/// SO_KEEPALIVE with the first probe after `idle_seconds` idle and then every `idle_seconds`.
+int herald_tcp_keepalive(int socket, int idle_seconds);
 
 CURLcode herald_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode herald_curl_easy_getinfo_double(CURL *handle, CURLINFO info, double *value);

@@ -1,5 +1,16 @@
-/// Limits and TLS material for one `HTTPClient` (one multi handle, its connection pool).
+/// Limits and TLS material for one `HTTPClient` (one loop thread, its connection pool).
 public struct HTTPClientConfiguration: Sendable {
+    /// The HTTP/2 implementation under the client.
+    public enum Engine: String, Sendable, CaseIterable {
+        /// Herald's own client on nghttp2 and OpenSSL (the default): one loop
+        /// thread with epoll, connection pools per origin, writes coalesced
+        /// per loop pass, PING keep-alive. See docs/http2.md.
+        case nghttp2
+        /// libcurl's multi interface (HTTP/2 through nghttp2 inside libcurl).
+        case libcurl
+    }
+
+    public var engine: Engine
     /// Connections opened to one origin at most (CURLMOPT_MAX_HOST_CONNECTIONS);
     /// further requests wait for a free stream.
     public var maxConnectionsPerHost: Int
@@ -35,8 +46,10 @@ public struct HTTPClientConfiguration: Sendable {
         requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
         maxResponseBodyBytes: Int = 1 << 20, keepAliveInterval: Duration = .seconds(30),
         maxIdleConnectionAge: Duration = .seconds(600), maxIdleHandles: Int = 256, maxInFlightRequests: Int = 256,
-        coalescesWrites: Bool = true, tls: HTTPClientTLSConfiguration = HTTPClientTLSConfiguration()
+        coalescesWrites: Bool = true, tls: HTTPClientTLSConfiguration = HTTPClientTLSConfiguration(),
+        engine: Engine = .nghttp2
     ) {
+        self.engine = engine
         self.maxConnectionsPerHost = maxConnectionsPerHost
         self.maxConcurrentStreamsPerConnection = maxConcurrentStreamsPerConnection
         self.requestTimeout = requestTimeout

@@ -7,6 +7,8 @@ extension CurlEasy {
     /// HTTP/2, keep-alive, limits, callbacks. Set when the handle is created.
     func applyBase(_ configuration: HTTPClientConfiguration) {
         set(CURLOPT_NOSIGNAL, 1)
+        // Push providers speak HTTPS (or h2c locally); any other scheme is an invalid request.
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_PIPEWAIT, 1)
         set(CURLOPT_SSL_VERIFYPEER, 1)
         set(CURLOPT_SSL_VERIFYHOST, 2)

@@ -30,27 +30,8 @@ extension CurlMultiLoop {
         recycle(transfer.easy)
     }
 
-    /// A task running on `HTTPClientExecutor` is resumed at once (its job
-    /// comes back to this thread's queue); others wait for `deliverFinished`.
     private func deliver(_ pending: PendingRequest, _ result: Result<HTTPClientResponse, HTTPClientError>) {
-        if pending.resumesOnLoop {
-            pending.finish(result)
-        } else {
-            finished.append((pending, result))
-        }
-    }
-
-    /// Resumes this pass's waiters from one job on the cooperative pool rather
-    /// than one by one from this thread: each resume from here would poke an
-    /// idle pool thread awake (a futex wake and, often, a preemption of this
-    /// thread); measured, one job per pass cuts context switches about 4×.
-    func deliverFinished() {
-        guard !finished.isEmpty else { return }
-        let batch = finished
-        finished.removeAll(keepingCapacity: true)
-        Task.detached {
-            for (pending, result) in batch { pending.finish(result) }
-        }
+        completions.add(pending, result)
     }
 
     func error(for code: CURLcode, transfer: Transfer) -> HTTPClientError {

@@ -25,8 +25,8 @@ final class CurlMultiLoop {
     var idle: [CurlEasy] = []
     var nextDeadlineScan: UInt64 = 0
     var nextFullPerform: UInt64 = 0
-    /// Results of the current pass, handed to the cooperative pool together (see `deliverFinished`).
-    var finished: [(PendingRequest, Result<HTTPClientResponse, HTTPClientError>)] = []
+    /// Results of the current pass, handed to the cooperative pool together.
+    var completions = CompletionBatch()
     /// Loop passes and `curl_multi_poll` sleeps, logged at stop (cost diagnostics).
     private var passes = 0
     private var sleeps = 0
@@ -63,7 +63,7 @@ final class CurlMultiLoop {
             }
             multi.forEachCompleted(complete)
             startWaiting()
-            deliverFinished()
+            completions.deliver()
             expireOverdue()
             // What this pass wrote leaves now, in as few segments as it fits.
             multi.sockets.flush()
@@ -95,11 +95,7 @@ final class CurlMultiLoop {
         let jobs = work.jobs
         work.jobs = []
         for job in jobs { executor.run(job) }
-        let more = queue.take(maySleep: false).work
-        work.submissions += more.submissions
-        work.cancellations += more.cancellations
-        work.jobs = more.jobs
-        work.stopRequested = work.stopRequested || more.stopRequested
+        work.absorb(queue.take(maySleep: false).work)
     }
 
     private func stop() {
@@ -199,15 +195,7 @@ final class CurlMultiLoop {
         idle.append(easy)
     }
 
-    static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
+    static func now() -> UInt64 { LoopClock.now() }
 
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return 0 }
-        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
-    }
+    private static func nanoseconds(_ duration: Duration) -> UInt64 { LoopClock.nanoseconds(duration) }
 }

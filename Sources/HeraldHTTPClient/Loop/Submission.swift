@@ -7,3 +7,11 @@ struct Submission: Sendable {
     /// (but not a delay in starting the loop itself).
     var takenAt: UInt64?
 }
+
+/// A resolver thread's answer for one of the nghttp2 engine's connections.
+struct HostResolution: Sendable {
+    let connectionID: UInt64
+    let addresses: [H2Address]
+    /// Why nothing was found (then `addresses` is empty).
+    let error: String?
+}

@@ -22,6 +22,9 @@ final class SubmissionQueue: Sendable {
         var submissions: [Submission] = []
         var cancellations: [UInt64] = []
         var jobs: [UnownedJob] = []
+        var resolutions: [HostResolution] = []
+        /// Whether a loop runs (and may sleep): set by `attach`, cleared by `detach`.
+        var attached = false
         /// The multi handle's address while the loop runs (0 otherwise); an
         /// integer because a raw pointer cannot be sent into the lock's region.
         var multiAddress: UInt = 0
@@ -36,9 +39,22 @@ final class SubmissionQueue: Sendable {
         var submissions: [Submission] = []
         var cancellations: [UInt64] = []
         var jobs: [UnownedJob] = []
+        /// Names resolved for the nghttp2 engine's connections (see `post(_:)`).
+        var resolutions: [HostResolution] = []
         var stopRequested = false
 
-        var isEmpty: Bool { submissions.isEmpty && cancellations.isEmpty && jobs.isEmpty && !stopRequested }
+        var isEmpty: Bool {
+            submissions.isEmpty && cancellations.isEmpty && jobs.isEmpty && resolutions.isEmpty && !stopRequested
+        }
+
+        /// Adds what `later` holds; its jobs replace ours (ours have run).
+        mutating func absorb(_ later: Work) {
+            submissions += later.submissions
+            cancellations += later.cancellations
+            resolutions += later.resolutions
+            jobs = later.jobs
+            stopRequested = stopRequested || later.stopRequested
+        }
     }
 
     private let state = Mutex(State())
@@ -68,6 +84,11 @@ final class SubmissionQueue: Sendable {
         add { $0.jobs.append(job) }
     }
 
+    /// Hands a resolver thread's answer to the loop; false once it has stopped.
+    func post(_ resolution: HostResolution) -> Bool {
+        add { $0.resolutions.append(resolution) }
+    }
+
     /// Runs `change` under the lock unless the client has stopped, then wakes
     /// a sleeping loop once the lock is released; false if it had stopped.
     private func add(_ change: (inout State) -> Void) -> Bool {
@@ -88,10 +109,14 @@ final class SubmissionQueue: Sendable {
         if wake { signal() }
     }
 
-    /// The loop attaches its multi handle when it starts.
-    func attach(_ multi: UnsafeMutableRawPointer) {
+    /// The loop attaches when it starts; the curl loop gives its multi handle
+    /// (the wake-up's fallback should no eventfd exist).
+    func attach(_ multi: UnsafeMutableRawPointer?) {
         let address = UInt(bitPattern: multi)
-        state.withLock { $0.multiAddress = address }
+        state.withLock {
+            $0.multiAddress = address
+            $0.attached = true
+        }
     }
 
     /// The loop detaches before it frees the multi handle; returns what was
@@ -99,11 +124,13 @@ final class SubmissionQueue: Sendable {
     func detach() -> Work {
         state.withLock { state in
             state.multiAddress = 0
+            state.attached = false
             state.stopped = true
             let left = Work(submissions: state.submissions, cancellations: [], jobs: state.jobs, stopRequested: true)
             state.submissions = []
             state.cancellations = []
             state.jobs = []
+            state.resolutions = []
             return left
         }
     }
@@ -113,17 +140,18 @@ final class SubmissionQueue: Sendable {
         state.withLock { state in
             let work = Work(
                 submissions: state.submissions, cancellations: state.cancellations, jobs: state.jobs,
-                stopRequested: state.stopRequested)
+                resolutions: state.resolutions, stopRequested: state.stopRequested)
             if !state.submissions.isEmpty { state.submissions.removeAll(keepingCapacity: true) }
             if !state.cancellations.isEmpty { state.cancellations.removeAll(keepingCapacity: true) }
             if !state.jobs.isEmpty { state.jobs.removeAll(keepingCapacity: true) }
+            if !state.resolutions.isEmpty { state.resolutions.removeAll() }
             let sleep = maySleep && work.isEmpty
             state.sleeping = sleep
             return (work, sleep)
         }
     }
 
-    /// Called by the loop when `curl_multi_poll` returns.
+    /// Called by the loop when its poll returns.
     func awake() {
         state.withLock { state in
             state.sleeping = false
@@ -131,7 +159,7 @@ final class SubmissionQueue: Sendable {
         }
     }
 
-    /// Called by the loop after `curl_multi_poll` found the eventfd readable.
+    /// Called by the loop after its poll found the eventfd readable.
     func clearWake() {
         var count: UInt64 = 0
         _ = Glibc.read(wakeFD, &count, 8)
@@ -141,12 +169,10 @@ final class SubmissionQueue: Sendable {
     /// `signal()` (outside the lock). Without an eventfd it wakes the loop
     /// here, under the lock, and returns false.
     private func wakeIfSleeping(_ state: inout State) -> Bool {
-        guard state.sleeping, !state.notified, let multi = UnsafeMutableRawPointer(bitPattern: state.multiAddress) else {
-            return false
-        }
+        guard state.sleeping, !state.notified, state.attached else { return false }
         state.notified = true
         guard wakeFD >= 0 else {
-            _ = curl_multi_wakeup(multi)
+            if let multi = UnsafeMutableRawPointer(bitPattern: state.multiAddress) { _ = curl_multi_wakeup(multi) }
             return false
         }
         return true

@@ -1,0 +1,154 @@
+import CHeraldShim
+import CNGHTTP2
+import Glibc
+
+/// What nghttp2 and the sockets report: data, stream ends, GOAWAY, failed
+/// and lost connections, deadlines, and the stop.
+extension H2ClientLoop {
+    func receiveData(_ session: OpaquePointer, streamID: Int32, _ data: UnsafeBufferPointer<UInt8>, on connection: H2Connection) {
+        guard let stream = connection.streams[streamID], !stream.isDone, !stream.bodyLimitExceeded else { return }
+        guard stream.body.count + data.count <= configuration.maxResponseBodyBytes else {
+            stream.bodyLimitExceeded = true
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
+            finish(stream, .failure(HTTPClientError(
+                kind: .responseTooLarge, host: stream.host,
+                message: "response body exceeds \(configuration.maxResponseBodyBytes) bytes")))
+            return
+        }
+        stream.body.append(contentsOf: data)
+    }
+
+    func streamClosed(_ streamID: Int32, errorCode: UInt32, on connection: H2Connection) {
+        guard let stream = connection.streams.removeValue(forKey: streamID) else { return }
+        connection.lastActivity = LoopClock.now()
+        markForDispatch(connection.origin)
+        guard !stream.isDone else { return }
+        if errorCode == NGHTTP2_NO_ERROR.rawValue && stream.status > 0 {
+            finish(stream, .success(HTTPClientResponse(status: stream.status, headers: stream.headers, body: stream.body, httpVersion: 2)))
+            return
+        }
+        if errorCode == NGHTTP2_REFUSED_STREAM.rawValue && stream.status == 0 && stream.refusals < Self.maxRefusals {
+            // Not processed by the server (RFC 9113 §8.7): safe to send again, on another stream.
+            stream.refusals += 1
+            stream.bodyOffset = 0
+            stream.headers = []
+            stream.body = []
+            connection.origin.requeue(stream)
+            return
+        }
+        let reason = errorCode == NGHTTP2_NO_ERROR.rawValue
+            ? "the stream ended without a complete response"
+            : "the server reset the stream (\(String(cString: nghttp2_http2_strerror(errorCode))))"
+        finish(stream, .failure(HTTPClientError(kind: .connectionLost, host: stream.host, message: reason)))
+    }
+
+    func goAwayReceived(on connection: H2Connection, errorCode: UInt32) {
+        connection.goAwayReceived = true
+        logger.debug("HTTP/2 GOAWAY received", [
+            "host": .string(connection.origin.hostAndPort),
+            "error": .string(String(cString: nghttp2_http2_strerror(errorCode))),
+        ])
+        markForDispatch(connection.origin)
+    }
+
+    /// A connection that never opened: its origin's queued requests fail with
+    /// `error` unless another connection there is open or on its way.
+    func connectionFailed(_ connection: H2Connection, _ error: HTTPClientError) {
+        let origin = connection.origin
+        drop(connection)
+        logger.debug("HTTP/2 connection failed", ["host": .string(error.host), "kind": .string(error.kind.rawValue)])
+        if origin.connections.contains(where: { $0.state != .closed && !$0.goAwayReceived }) {
+            // The others carry the queued requests; housekeeping retries the connect later.
+            origin.connectBackoffUntil = LoopClock.now() + Self.connectBackoff
+            return
+        }
+        for stream in origin.drainQueue() { finish(stream, .failure(error)) }
+    }
+
+    /// An open connection that died: its streams fail retryably; queued requests get a new connection.
+    func connectionLost(_ connection: H2Connection, _ reason: String) {
+        let streams = connection.streams.values
+        for stream in streams where !stream.isDone {
+            finish(stream, .failure(HTTPClientError(
+                kind: .connectionLost, host: stream.host, message: "the connection was lost: \(reason)")))
+        }
+        logger.debug("HTTP/2 connection lost", ["host": .string(connection.origin.hostAndPort), "reason": .string(reason)])
+        let origin = connection.origin
+        drop(connection)
+        markForDispatch(origin)
+    }
+
+    /// Closes a connection that has nothing left to do (GOAWAY'd and idle, or idle too long).
+    func retire(_ connection: H2Connection) {
+        if let session = connection.session, connection.state == .open, !connection.goAwayReceived {
+            _ = nghttp2_session_terminate_session(session, NGHTTP2_NO_ERROR.rawValue)
+            _ = connection.flush()
+        }
+        drop(connection)
+    }
+
+    private func drop(_ connection: H2Connection) {
+        if connection.fd >= 0 { _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, connection.fd, nil) }
+        connections.removeValue(forKey: connection.id)
+        connection.origin.remove(connection)
+        connection.close()
+    }
+
+    /// Deadlines of requests and connects, idle connections, keep-alive PINGs.
+    func housekeeping(_ now: UInt64) {
+        for stream in active.values where stream.deadline <= now {
+            let waited = stream.connection == nil ? " waiting for a connection or stream" : ""
+            let error = HTTPClientError(kind: .timeout, host: stream.host, message: "no response within \(stream.timeout)\(waited)")
+            finish(stream, .failure(error))
+            resetOnWire(stream)
+        }
+        for origin in origins.values where origin.hasQueued { markForDispatch(origin) }
+        let keepAlive = LoopClock.nanoseconds(configuration.keepAliveInterval)
+        let maxIdle = LoopClock.nanoseconds(configuration.maxIdleConnectionAge)
+        for connection in connections.values {
+            switch connection.state {
+            case .resolving, .connecting, .handshaking:
+                if now >= connection.connectDeadline {
+                    connectionFailed(connection, HTTPClientError(
+                        kind: .timeout, host: connection.origin.hostAndPort,
+                        message: "no connection within \(configuration.connectTimeout)"))
+                }
+            case .open:
+                guard connection.streams.isEmpty else { continue }
+                if let sentAt = connection.pingSentAt, now - sentAt > keepAlive {
+                    connectionLost(connection, "no answer to a keep-alive PING")
+                } else if now - connection.lastActivity > maxIdle {
+                    retire(connection)
+                } else if connection.pingSentAt == nil, now - max(connection.lastActivity, connection.lastPingAt) > keepAlive,
+                          let session = connection.session, nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil) == 0 {
+                    connection.pingSentAt = now
+                    connection.lastPingAt = now
+                    connection.needsFlush = true
+                }
+            case .closed:
+                break
+            }
+        }
+    }
+
+    func stop() {
+        let leftovers = queue.detach()
+        executor.loopStopped()
+        for stream in active.values {
+            completions.add(stream.pending, .failure(shutdownError(stream.request.url)))
+        }
+        active.removeAll()
+        for submission in waiting[waitingHead...] + leftovers.submissions {
+            submission.pending.finish(.failure(shutdownError(submission.request.url)))
+        }
+        waiting.removeAll()
+        for connection in Array(connections.values) { retire(connection) }
+        completions.deliver()
+        for job in leftovers.jobs { executor.run(job) }
+        logger.debug("HTTP client loop stopped", ["passes": .int(passes), "sleeps": .int(sleeps)])
+    }
+
+    private func shutdownError(_ url: String) -> HTTPClientError {
+        HTTPClientError(kind: .shutdown, host: URLHost.hostAndPort(of: url), message: "the HTTP client was shut down")
+    }
+}
