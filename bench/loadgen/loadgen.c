@@ -240,6 +240,8 @@ struct run {
     atomic_long published, completed, outcomes;
     atomic_int *remaining;
     int64_t *latency_us; /* one per outcome */
+    long *seq_of;        /* the event each outcome belongs to (for LOADGEN_DUMP) */
+    signed char *status_of;
     long expected_outcomes;
     long statuses[8];
     long unknown;
@@ -302,6 +304,7 @@ static void *consume_outcomes(void *argument) {
             long seq = strtol(seq_at, NULL, 10);
             long long sent = strtoll(time_at + 1, NULL, 10);
             run->latency_us[index] = now - sent;
+            run->seq_of[index] = seq;
             if (seq >= 0 && seq < run->count && atomic_fetch_sub(&run->remaining[seq], 1) == 1)
                 atomic_fetch_add(&run->completed, 1);
         } else {
@@ -316,6 +319,7 @@ static void *consume_outcomes(void *argument) {
             }
         }
         run->statuses[status]++;
+        if (index < run->expected_outcomes * 2) run->status_of[index] = (signed char)status;
         run->last_outcome = monotonic();
         amqp_destroy_envelope(&envelope);
     }
@@ -349,6 +353,8 @@ static int run_load(int argc, char **argv) {
         run.expected_outcomes += run.events[i].targets;
     }
     run.latency_us = calloc(run.expected_outcomes * 2, sizeof *run.latency_us);
+    run.seq_of = calloc(run.expected_outcomes * 2, sizeof *run.seq_of);
+    run.status_of = calloc(run.expected_outcomes * 2, sizeof *run.status_of);
 
     amqp_connection_state_t conn = connect_url(run.url);
     amqp_exchange_declare(conn, 1, amqp_cstring_bytes(run.exchange), amqp_cstring_bytes("topic"), 0, 1, 0, 0,
@@ -390,11 +396,16 @@ static int run_load(int argc, char **argv) {
     amqp_destroy_connection(conn);
 
     long received = atomic_load(&run.outcomes);
-    /* LOADGEN_DUMP=FILE: one line per outcome, "arrival index, latency µs" (for finding stalls). */
+    /* LOADGEN_DUMP=FILE: one line per outcome, "arrival index, latency µs, event, status" (for finding stalls). */
     if (getenv("LOADGEN_DUMP")) {
         FILE *dump = fopen(getenv("LOADGEN_DUMP"), "w");
-        for (long i = 0; dump && i < received && i < run.expected_outcomes * 2; i++)
-            fprintf(dump, "%ld %lld\n", i, (long long)run.latency_us[i]);
+        for (long i = 0; dump && i < received && i < run.expected_outcomes * 2; i++) {
+            const struct event *event = &run.events[run.seq_of[i]];
+            int apns = memmem(event->body, event->length, "\"apns\"", 6) != NULL;
+            int fcm = memmem(event->body, event->length, "\"fcm\"", 5) != NULL;
+            fprintf(dump, "%ld %lld %ld %s %d %s\n", i, (long long)run.latency_us[i], run.seq_of[i],
+                    status_names[run.status_of[i] & 7], event->targets, apns && fcm ? "mixed" : apns ? "apns" : "fcm");
+        }
         if (dump) fclose(dump);
     }
     long samples = 0;

@@ -9,7 +9,13 @@ enum APNsSimulatorID {
     }
 
     static func isValid(_ text: String) -> Bool {
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.utf8.allSatisfy(\.isHexDigit) }
+        // 8-4-4-4-12 hexadecimal digits, checked byte by byte (once per simulated request).
+        let utf8 = text.utf8
+        guard utf8.count == 36 else { return false }
+        for (offset, byte) in utf8.enumerated() {
+            let dash = offset == 8 || offset == 13 || offset == 18 || offset == 23
+            guard dash ? byte == UInt8(ascii: "-") : byte.isHexDigit else { return false }
+        }
+        return true
     }
 }

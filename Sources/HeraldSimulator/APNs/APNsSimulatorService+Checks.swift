@@ -7,7 +7,9 @@ extension APNsSimulatorService {
         guard path.hasPrefix(prefix) else { throw APNsSimulatorRejection(404, "BadPath") }
         let token = String(path.dropFirst(prefix.count))
         guard !token.isEmpty else { throw APNsSimulatorRejection.badRequest("MissingDeviceToken") }
-        guard !token.contains("/"), !token.contains("?") else { throw APNsSimulatorRejection(404, "BadPath") }
+        guard !token.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else {
+            throw APNsSimulatorRejection(404, "BadPath")
+        }
         return token
     }
 
