@@ -17,6 +17,10 @@ final class H2TLSContext {
         self.context = context
         _ = herald_ssl_ctx_set_min_proto_version(context, TLS1_2_VERSION)
         _ = herald_ssl_ctx_set_mode(context, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
+        // One read() takes in every record that has arrived, instead of two per
+        // record (header, then body). The connection reads until OpenSSL wants
+        // more from the socket, so nothing read ahead is left unseen by epoll.
+        herald_ssl_ctx_set_read_ahead(context, 1)
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         guard SSL_CTX_set_default_verify_paths(context) == 1 else {
             throw Self.failure("load the system trust store", file: nil)

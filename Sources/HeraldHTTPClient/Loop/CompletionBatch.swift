@@ -21,9 +21,17 @@ struct CompletionBatch {
         }
     }
 
-    /// Resumes this pass's waiters from one pool job.
+    /// Resumes this pass's waiters from one pool job; a lone answer (the
+    /// usual case at moderate load) is resumed from here, which enqueues its
+    /// task on the pool just as the job would, without the job.
     mutating func deliver() {
         guard !finished.isEmpty else { return }
+        if finished.count == 1 {
+            let (pending, result) = finished[0]
+            finished.removeAll(keepingCapacity: true)
+            pending.finish(result)
+            return
+        }
         let batch = finished
         finished.removeAll(keepingCapacity: true)
         Task.detached {
