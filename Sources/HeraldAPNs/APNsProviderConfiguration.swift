@@ -16,11 +16,14 @@ public struct APNsProviderConfiguration: Sendable {
     /// An extra trust root (the simulator's CA).
     public var caFile: String?
     public var connections: Int
+    /// The HTTP/2 client implementation under the provider.
+    public var engine: HTTPClientConfiguration.Engine
 
     public init(
         bundleID: String, baseURL: String, authentication: APNsAuthentication, requestTimeout: Duration = .seconds(10),
-        caFile: String? = nil, connections: Int = 2
+        caFile: String? = nil, connections: Int = 2, engine: HTTPClientConfiguration.Engine = .nghttp2
     ) {
+        self.engine = engine
         self.bundleID = bundleID
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.authentication = authentication
@@ -58,7 +61,7 @@ public struct APNsProviderConfiguration: Sendable {
         self.init(
             bundleID: settings.topic, baseURL: settings.baseURL, authentication: authentication,
             requestTimeout: settings.timeout.duration, caFile: settings.caFile.map(resolvePath),
-            connections: settings.connections)
+            connections: settings.connections, engine: HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2)
     }
 
     private static func tokenManager(
@@ -79,6 +82,6 @@ public struct APNsProviderConfiguration: Sendable {
         if case .certificate(let identity) = authentication { certificate = identity }
         return HTTPClientConfiguration(
             maxConnectionsPerHost: max(1, connections), requestTimeout: requestTimeout,
-            tls: HTTPClientTLSConfiguration(caFile: caFile, clientCertificate: certificate))
+            tls: HTTPClientTLSConfiguration(caFile: caFile, clientCertificate: certificate), engine: engine)
     }
 }

@@ -25,7 +25,8 @@ extension FCMProvider {
     public static func httpClientConfiguration(settings: FCMSettings, resolve: (String) -> String) -> HTTPClientConfiguration {
         HTTPClientConfiguration(
             maxConnectionsPerHost: settings.connections, requestTimeout: settings.timeout.duration,
-            tls: HTTPClientTLSConfiguration(caFile: settings.caFile.map(resolve)))
+            tls: HTTPClientTLSConfiguration(caFile: settings.caFile.map(resolve)),
+            engine: HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2)
     }
 
     static func loadServiceAccount(settings: FCMSettings, resolve: (String) -> String) throws(FCMConfigurationError) -> ServiceAccount {

@@ -207,6 +207,21 @@ import Testing
         ])
     }
 
+    @Test func httpEngineDefaultsToNghttp2AcceptsLibcurlAndNamesTheChoicesOtherwise() throws {
+        let fixture = try ConfigFixture()
+        let defaults = try fixture.load(ConfigFixture.minimal).configuration.apps["chat"]
+        #expect(defaults?.apns?.httpEngine == .nghttp2 && defaults?.fcm?.httpEngine == .nghttp2)
+        let chosen = try fixture.load(ConfigFixture.minimal.replacingOccurrences(
+            of: "      topic: com.example.chat\n", with: "      topic: com.example.chat\n      http_engine: libcurl\n"))
+        #expect(chosen.configuration.apps["chat"]?.apns?.httpEngine == .libcurl)
+        #expect(chosen.configuration.apps["chat"]?.fcm?.httpEngine == .nghttp2, "each section chooses its own")
+        let errors = fixture.errors(ConfigFixture.minimal.replacingOccurrences(
+            of: "      service_account_file: fcm.json\n", with: "      service_account_file: fcm.json\n      http_engine: curl\n"))
+        #expect(errors.count == 1)
+        #expect(errors.first?.contains("apps.chat.fcm.http_engine: unknown http_engine 'curl' (expected nghttp2 or libcurl)") == true,
+                "\(errors)")
+    }
+
     @Test func durationsParseAndPrint() {
         #expect(ConfigDuration(parsing: "1h30m")?.milliseconds == 5_400_000)
         #expect(ConfigDuration(parsing: "250ms")?.milliseconds == 250)

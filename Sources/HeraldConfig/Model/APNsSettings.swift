@@ -33,6 +33,8 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
     public var caFile: String?
     /// HTTP/2 connections kept open to Apple.
     public var connections: Int
+    /// The HTTP/2 client implementation (`http_engine`, default nghttp2).
+    public var httpEngine: HTTPEngineSetting
     public var timeout: ConfigDuration
 
     enum CodingKeys: String, CodingKey {
@@ -44,6 +46,7 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
         case certificateFile = "certificate_file"
         case certificatePassword = "certificate_password"
         case caFile = "ca_file"
+        case httpEngine = "http_engine"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +62,7 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
         endpoint = try c.decodeIfPresent(String.self, forKey: .endpoint)
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
         connections = try c.decodeIfPresent(Int.self, forKey: .connections) ?? 2
+        httpEngine = try HTTPEngineSetting.decode(c, .httpEngine)
         timeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .timeout) ?? .seconds(10)
     }
 

@@ -11,6 +11,8 @@ public struct FCMSettings: Sendable, Equatable, Decodable {
     public var endpoint: String?
     public var caFile: String?
     public var connections: Int
+    /// The HTTP/2 client implementation (`http_engine`, default nghttp2).
+    public var httpEngine: HTTPEngineSetting
     public var timeout: ConfigDuration
 
     public static let defaultEndpoint = "https://fcm.googleapis.com"
@@ -21,6 +23,7 @@ public struct FCMSettings: Sendable, Equatable, Decodable {
         case serviceAccountFile = "service_account_file"
         case serviceAccountJSON = "service_account_json"
         case caFile = "ca_file"
+        case httpEngine = "http_engine"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -31,6 +34,7 @@ public struct FCMSettings: Sendable, Equatable, Decodable {
         endpoint = try c.decodeIfPresent(String.self, forKey: .endpoint)
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
         connections = try c.decodeIfPresent(Int.self, forKey: .connections) ?? 1
+        httpEngine = try HTTPEngineSetting.decode(c, .httpEngine)
         timeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .timeout) ?? .seconds(10)
     }
 

@@ -61,21 +61,23 @@ public final class ProviderSet: Sendable {
             }
         }
         let clients = shared.clients(logger: logger)
-        var used: [HTTPClientTLSConfiguration: HTTPClient] = [:]
+        var used: [SharedHTTPClients.Key: HTTPClient] = [:]
         var providers: [Key: any PushProvider] = [:]
         for (app, configuration) in apnsConfigurations {
-            guard let client = clients[configuration.httpClientConfiguration.tls] else { continue }
+            let key = SharedHTTPClients.Key(configuration.httpClientConfiguration)
+            guard let client = clients[key] else { continue }
             providers[Key(app: app, provider: .apns)] = APNsProvider(
                 configuration: configuration, client: client, logger: logger.with(["app": .string(app)]))
-            used[configuration.httpClientConfiguration.tls] = client
+            used[key] = client
         }
         for (app, settings, clientConfiguration) in fcmSettings {
-            guard let client = clients[clientConfiguration.tls] else { continue }
+            let key = SharedHTTPClients.Key(clientConfiguration)
+            guard let client = clients[key] else { continue }
             do {
                 providers[Key(app: app, provider: .fcm)] = try FCMProvider.make(
                     settings: settings, resolve: config.resolve, httpClient: client,
                     logger: logger.with(["app": .string(app)]), onRefresh: { onRefresh(.fcm, $0) })
-                used[clientConfiguration.tls] = client
+                used[key] = client
             } catch {
                 unavailable[Key(app: app, provider: .fcm)] = "fcm credentials of app '\(app)' cannot be used: \(error)"
             }

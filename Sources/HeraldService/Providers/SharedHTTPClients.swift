@@ -24,15 +24,26 @@ struct SharedHTTPClients {
     /// Requests in flight on one shared client at most, however many apps share it.
     static let maxInFlight = 4096
 
-    private var configurations: [HTTPClientTLSConfiguration: HTTPClientConfiguration] = [:]
+    /// What makes two providers' clients one: the same TLS identity and the same engine.
+    struct Key: Hashable {
+        let tls: HTTPClientTLSConfiguration
+        let engine: HTTPClientConfiguration.Engine
+
+        init(_ configuration: HTTPClientConfiguration) {
+            tls = configuration.tls
+            engine = configuration.engine
+        }
+    }
+
+    private var configurations: [Key: HTTPClientConfiguration] = [:]
     /// Per client: each sharing app's window (the largest of its providers').
-    private var windows: [HTTPClientTLSConfiguration: [String: Int]] = [:]
-    private var order: [HTTPClientTLSConfiguration] = []
+    private var windows: [Key: [String: Int]] = [:]
+    private var order: [Key] = []
 
     /// Notes that `app`'s provider will send with `configuration`; call for
     /// every provider before `clients(logger:)`.
     mutating func register(_ configuration: HTTPClientConfiguration, app: String) {
-        let tls = configuration.tls
+        let tls = Key(configuration)
         windows[tls, default: [:]][app] = max(windows[tls]?[app] ?? 0, configuration.maxInFlightRequests)
         guard var merged = configurations[tls] else {
             configurations[tls] = configuration
@@ -45,14 +56,14 @@ struct SharedHTTPClients {
         configurations[tls] = merged
     }
 
-    /// The merged configuration of the client for `tls`, once registered.
-    func configuration(for tls: HTTPClientTLSConfiguration) -> HTTPClientConfiguration? {
-        configurations[tls]
+    /// The merged configuration of the client `configuration` is shared into, once registered.
+    func configuration(for configuration: HTTPClientConfiguration) -> HTTPClientConfiguration? {
+        configurations[Key(configuration)]
     }
 
-    /// One client per TLS identity registered, keyed by that identity.
-    func clients(logger: Logger) -> [HTTPClientTLSConfiguration: HTTPClient] {
-        var clients: [HTTPClientTLSConfiguration: HTTPClient] = [:]
+    /// One client per TLS identity and engine registered, keyed by them.
+    func clients(logger: Logger) -> [Key: HTTPClient] {
+        var clients: [Key: HTTPClient] = [:]
         for (index, tls) in order.enumerated() {
             guard let configuration = configurations[tls] else { continue }
             clients[tls] = HTTPClient(configuration: configuration, logger: logger.child("http").with(["client": .int(index)]))
