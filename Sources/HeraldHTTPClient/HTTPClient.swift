@@ -53,6 +53,13 @@ public final class HTTPClient: Sendable {
                 let thread = Thread { [configuration, queue, executor, logger] in
                     // The OS-level name (top -H, perf, /proc/*/task/*/comm); `Thread.name` does not reach it.
                     herald_set_thread_name("herald-http")
+                    // A server that went away makes a socket write raise SIGPIPE, which would
+                    // kill the process: blocked on this thread (which makes every write of the
+                    // client), the write fails with EPIPE and the connection is dropped.
+                    var pipe = sigset_t()
+                    sigemptyset(&pipe)
+                    sigaddset(&pipe, SIGPIPE)
+                    pthread_sigmask(SIG_BLOCK, &pipe, nil)
                     let started: Bool
                     switch configuration.engine {
                     case .nghttp2:

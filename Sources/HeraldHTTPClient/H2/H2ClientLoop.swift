@@ -136,7 +136,8 @@ final class H2ClientLoop {
                 return
             }
             if connection.state == .connecting {
-                updateInterest(connection)
+                // The next address, on a new socket.
+                watch(connection)
                 return
             }
             fallthrough
@@ -366,12 +367,26 @@ final class H2ClientLoop {
                 kind: .connectFailed, host: connection.origin.hostAndPort, message: "could not connect: \(error)"))
             return
         }
-        var event = epoll_event(events: EPOLLIN.rawValue | EPOLLOUT.rawValue, data: epoll_data_t(u64: connection.id))
-        connection.registeredWritable = true
-        if epoll_ctl(epollFD, EPOLL_CTL_ADD, connection.fd, &event) != 0 {
+        watch(connection)
+    }
+
+    /// Has epoll watch the connection's current socket: a connect to the next
+    /// address opens a new one (closing the old one took it out of epoll).
+    private func watch(_ connection: H2Connection) {
+        guard connection.fd >= 0 else { return }
+        guard connection.watchedFD != connection.fd else {
+            updateInterest(connection)
+            return
+        }
+        var event = epoll_event(
+            events: EPOLLIN.rawValue | (connection.wantsWritable ? EPOLLOUT.rawValue : 0), data: epoll_data_t(u64: connection.id))
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, connection.fd, &event) == 0 else {
             connectionFailed(connection, HTTPClientError(
                 kind: .other, host: connection.origin.hostAndPort, message: "epoll_ctl: \(String(cString: strerror(errno)))"))
+            return
         }
+        connection.watchedFD = connection.fd
+        connection.registeredWritable = connection.wantsWritable
     }
 
     func updateInterest(_ connection: H2Connection) {

@@ -52,6 +52,8 @@ final class H2Connection {
     var wantsWritable = false
     /// Whether EPOLLOUT is what epoll currently watches for (the loop keeps it in step with `wantsWritable`).
     var registeredWritable = false
+    /// The socket epoll watches for this connection (-1: none yet).
+    var watchedFD: Int32 = -1
     private var output: [UInt8] = []
     private var outputOffset = 0
 
