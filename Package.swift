@@ -5,7 +5,7 @@ import PackageDescription
 ///
 /// Layout, outermost first:
 /// - `herald` (executable) → `HeraldCLI` (commands: check, send, simulate, version)
-/// - `HeraldAPNs`, `HeraldFCM` (providers) on `HeraldHTTPClient` (HTTP/2 client on libcurl)
+/// - `HeraldAPNs`, `HeraldFCM` (providers) on `HeraldHTTPClient` (HTTP/2 client on nghttp2 + OpenSSL, or libcurl)
 /// - `HeraldSimulator` (simulated APNs, FCM and Google OAuth) on `HeraldHTTP2Server` (nghttp2 + OpenSSL)
 /// - `HeraldService` (`herald run`: the provider set, the consume → deliver → publish loop)
 /// - `HeraldAMQP` (consumer, confirmed publisher, topology, reconnect) on rabbitmq-c

@@ -115,8 +115,9 @@ struct HTTP2Benchmark {
         url: String, caFile: String, requests: Int, concurrency: Int, connections: Int, bodyBytes: Int,
         server: ChildProcess?, onLoopExecutor: Bool
     ) async -> BenchRow {
+        let engine = HTTPClientConfiguration.Engine(rawValue: options.string("engine") ?? "nghttp2") ?? .nghttp2
         let configuration = HTTPClientConfiguration(
-            maxConnectionsPerHost: connections, tls: HTTPClientTLSConfiguration(caFile: caFile))
+            maxConnectionsPerHost: connections, tls: HTTPClientTLSConfiguration(caFile: caFile), engine: engine)
         let logger = Logger(label: "bench.client", level: options.string("log").flatMap { LogLevel(name: $0) } ?? .warning)
         let body = [UInt8](repeating: 0x78, count: bodyBytes)
         let request = HTTPClientRequest(
@@ -148,7 +149,7 @@ struct HTTP2Benchmark {
         }) ?? requests
         let wall = CPUTime.wallSeconds() - wall0
         return BenchRow(
-            name: onLoopExecutor ? "Swift HTTPClient (loop exec)" : "Swift HTTPClient (pool)", requests: requests, failed: failures, wallSeconds: wall,
+            name: "Swift \(engine.rawValue) (\(onLoopExecutor ? "loop exec" : "pool"))", requests: requests, failed: failures, wallSeconds: wall,
             clientCPUSeconds: CPUTime.processSeconds() - cpu0, serverCPUSeconds: (server?.cpuSecondsSoFar() ?? 0) - serverCPU0)
     }
 

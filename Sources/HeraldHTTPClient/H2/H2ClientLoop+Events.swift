@@ -138,10 +138,9 @@ extension H2ClientLoop {
             completions.add(stream.pending, .failure(shutdownError(stream.request.url)))
         }
         active.removeAll()
-        for submission in waiting[waitingHead...] + leftovers.submissions {
+        for submission in waiting.drain() + leftovers.submissions {
             submission.pending.finish(.failure(shutdownError(submission.request.url)))
         }
-        waiting.removeAll()
         for connection in Array(connections.values) { retire(connection) }
         completions.deliver()
         for job in leftovers.jobs { executor.run(job) }

@@ -34,9 +34,8 @@ final class H2ClientLoop {
     var nextConnectionID: UInt64 = 1
     /// Requests started and not answered, queued at an origin or on a stream.
     var active: [UInt64: H2Stream] = [:]
-    /// Submissions beyond `maxInFlightRequests`, oldest first (from `waitingHead`).
-    var waiting: [Submission] = []
-    var waitingHead = 0
+    /// Submissions beyond `maxInFlightRequests`.
+    var waiting = WaitingRoom()
     var dispatchPending: [H2Origin] = []
     var completions = CompletionBatch()
     var nextHousekeeping: UInt64 = 0
@@ -184,29 +183,21 @@ final class H2ClientLoop {
 
     // MARK: Requests
 
-    private func start(_ submission: Submission) {
-        var submission = submission
-        let pending = submission.pending
-        guard !pending.isFinished else { return }
-        let takenAt = submission.takenAt ?? LoopClock.now()
-        submission.takenAt = takenAt
-        guard active.count < configuration.maxInFlightRequests else {
-            waiting.append(submission)
+    private func start(_ taken: Submission) {
+        let (submission, timeout, deadline): (Submission, Duration, UInt64)
+        switch waiting.admit(taken, active: active.count, configuration: configuration) {
+        case .none: return
+        case .expired(let error):
+            completions.add(taken.pending, .failure(error))
             return
+        case .start(let admitted, let limit, let due): (submission, timeout, deadline) = (admitted, limit, due)
         }
+        let pending = submission.pending
         let request = submission.request
         guard let url = H2URL(request.url) else {
             completions.add(pending, .failure(HTTPClientError(
                 kind: .invalidRequest, host: URLHost.hostAndPort(of: request.url),
                 message: "not an absolute http:// or https:// URL: \(request.url)")))
-            return
-        }
-        let timeout = request.timeout ?? configuration.requestTimeout
-        let deadline = takenAt + LoopClock.nanoseconds(timeout)
-        guard LoopClock.now() < deadline else {
-            completions.add(pending, .failure(HTTPClientError(
-                kind: .timeout, host: URLHost.hostAndPort(of: request.url),
-                message: "timed out after \(timeout) waiting for a free request slot")))
             return
         }
         if url.secure, case .failure(let error) = tlsContext() {
@@ -234,15 +225,7 @@ final class H2ClientLoop {
 
     /// Hands waiting submissions on while in-flight slots are free.
     private func startWaiting() {
-        while waitingHead < waiting.count, active.count < configuration.maxInFlightRequests {
-            let next = waiting[waitingHead]
-            waitingHead += 1
-            start(next)
-        }
-        if waitingHead > 0 && waitingHead == waiting.count {
-            waiting.removeAll(keepingCapacity: true)
-            waitingHead = 0
-        }
+        while let next = waiting.next(active: active.count, limit: configuration.maxInFlightRequests) { start(next) }
     }
 
     private func cancel(_ id: UInt64) {

@@ -19,9 +19,8 @@ final class CurlMultiLoop {
     let logger: Logger
     let multi: CurlMulti
     var active: [UInt64: Transfer] = [:]
-    /// Submissions beyond `maxInFlightRequests`, oldest first (from `waitingHead`).
-    var waiting: [Submission] = []
-    var waitingHead = 0
+    /// Submissions beyond `maxInFlightRequests`.
+    var waiting = WaitingRoom()
     var idle: [CurlEasy] = []
     var nextDeadlineScan: UInt64 = 0
     var nextFullPerform: UInt64 = 0
@@ -107,12 +106,11 @@ final class CurlMultiLoop {
         }
         multi.sockets.flush()
         active.removeAll()
-        for submission in waiting[waitingHead...] + leftovers.submissions {
+        for submission in waiting.drain() + leftovers.submissions {
             submission.pending.finish(.failure(shutdownError(submission.request.url)))
         }
         // Tasks waiting for this executor still run (later jobs go to the global executor).
         for job in leftovers.jobs { executor.run(job) }
-        waiting.removeAll()
         idle.removeAll()
         logger.debug("HTTP client loop stopped", ["passes": .int(passes), "sleeps": .int(sleeps)])
     }
@@ -121,36 +119,27 @@ final class CurlMultiLoop {
         HTTPClientError(kind: .shutdown, host: URLHost.hostAndPort(of: url), message: "the HTTP client was shut down")
     }
 
-    private func start(_ submission: Submission) {
-        var submission = submission
-        let pending = submission.pending
-        guard !pending.isFinished else { return }
-        let takenAt = submission.takenAt ?? Self.now()
-        submission.takenAt = takenAt
-        guard active.count < configuration.maxInFlightRequests else {
-            waiting.append(submission)
+    private func start(_ taken: Submission) {
+        let (submission, deadline): (Submission, UInt64)
+        switch waiting.admit(taken, active: active.count, configuration: configuration) {
+        case .none: return
+        case .expired(let error):
+            taken.pending.finish(.failure(error))
             return
+        case .start(let admitted, _, let due): (submission, deadline) = (admitted, due)
         }
+        let pending = submission.pending
         let request = submission.request
         guard let easy = idle.popLast() ?? makeEasy() else {
             pending.finish(.failure(HTTPClientError(
                 kind: .other, host: URLHost.hostAndPort(of: request.url), message: "curl_easy_init failed")))
             return
         }
-        let timeout = request.timeout ?? configuration.requestTimeout
-        let deadline = takenAt + Self.nanoseconds(timeout)
-        let now = Self.now()
-        guard now < deadline else {
-            recycle(easy)
-            pending.finish(.failure(HTTPClientError(
-                kind: .timeout, host: URLHost.hostAndPort(of: request.url),
-                message: "timed out after \(timeout) waiting for a free request slot")))
-            return
-        }
         let transfer = Transfer(
             pending: pending, url: request.url, easy: easy, deadline: deadline, bodyLimit: configuration.maxResponseBodyBytes)
         // libcurl gets what is left of the timeout.
-        var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(deadline - now)))
+        let now = Self.now()
+        var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(deadline > now ? deadline - now : 1)))
         if rc == CURLE_OK {
             let added = multi.add(easy)
             if added != CURLM_OK { rc = CURLE_FAILED_INIT }
@@ -165,15 +154,7 @@ final class CurlMultiLoop {
 
     /// Hands waiting submissions to libcurl while in-flight slots are free.
     private func startWaiting() {
-        while waitingHead < waiting.count, active.count < configuration.maxInFlightRequests {
-            let next = waiting[waitingHead]
-            waitingHead += 1
-            start(next)
-        }
-        if waitingHead > 0 && waitingHead == waiting.count {
-            waiting.removeAll(keepingCapacity: true)
-            waitingHead = 0
-        }
+        while let next = waiting.next(active: active.count, limit: configuration.maxInFlightRequests) { start(next) }
     }
 
     private func makeEasy() -> CurlEasy? {
