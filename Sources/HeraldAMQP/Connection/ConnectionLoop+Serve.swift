@@ -55,6 +55,11 @@ extension ConnectionLoop {
                 return error
             case .frame(let frame):
                 if let error = handle(frame, on: connection) { return error }
+                // Nothing left in rabbitmq-c's buffer: the socket is most likely
+                // drained too. Asking would cost a recv and a poll that find nothing
+                // (two system calls a turn, most turns at moderate rates); if more
+                // did arrive, the next poll says so.
+                if !connection.hasBufferedInput { return nil }
             }
         }
         return nil
