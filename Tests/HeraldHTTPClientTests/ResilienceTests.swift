@@ -261,3 +261,52 @@ private func clientError(_ body: () async throws -> HTTPClientResponse) async ->
         #expect(error?.host == "127.0.0.1:1")
     }
 }
+
+/// What only the nghttp2 engine promises: refused streams sent again, idle connections retired.
+@Suite struct NGHTTP2EngineTests {
+    @Test func streamsAGoAwayRefusedAreSentAgainOnANewConnectionAndAllSucceed() async throws {
+        let pki = try Fixtures.pki.get()
+        let recorder = ConnectionRecorder()
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki, goAwayAfterStreams: 20), handler: resilienceRouter(recorder),
+            logger: Fixtures.logger)
+        let statuses = try await withRunning(server) {
+            try await HTTPClient.withClient(
+                configuration: Fixtures.clientConfiguration(pki, engine: .nghttp2, connections: 1), logger: Fixtures.logger
+            ) { client in
+                // Settle the server's SETTINGS first, then 60 at once: 20 per connection, the rest refused and resent.
+                _ = try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/fast", body: [1]))
+                return try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<58 {
+                        group.addTask {
+                            try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/fast", body: [1])).status
+                        }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+            }
+        }
+        #expect(statuses.count == 58 && statuses.allSatisfy { $0 == 200 }, "unprocessed streams are safe to resend: \(Set(statuses))")
+        #expect(recorder.connectionIDs.count >= 3, "20 streams per connection, saw \(recorder.connectionIDs.count) connections")
+    }
+
+    @Test func aConnectionIdleLongerThanTheMaximumAgeIsReplaced() async throws {
+        let pki = try Fixtures.pki.get()
+        let recorder = ConnectionRecorder()
+        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
+        var configuration = Fixtures.clientConfiguration(pki, engine: .nghttp2)
+        configuration.maxIdleConnectionAge = .milliseconds(200)
+        try await withRunning(server) {
+            try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
+                let url = "https://127.0.0.1:\(server.port)/fast"
+                _ = try await client.send(HTTPClientRequest(url: url, body: [1]))
+                _ = try await client.send(HTTPClientRequest(url: url, body: [1]))
+                #expect(recorder.connectionIDs.count == 1, "back to back: one connection")
+                try await Task.sleep(for: .milliseconds(600))
+                let status = try await client.send(HTTPClientRequest(url: url, body: [1])).status
+                #expect(status == 200)
+            }
+        }
+        #expect(recorder.connectionIDs.count == 2, "the idle connection was closed and a new one opened")
+    }
+}
