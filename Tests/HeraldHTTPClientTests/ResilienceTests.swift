@@ -1,3 +1,4 @@
+import Glibc
 import HeraldCore
 import HeraldHTTP2Server
 import HeraldHTTPClient
@@ -308,5 +309,49 @@ private func clientError(_ body: () async throws -> HTTPClientResponse) async ->
             }
         }
         #expect(recorder.connectionIDs.count == 2, "the idle connection was closed and a new one opened")
+    }
+}
+
+/// Established TCP connections to `port` on this machine, as clients see them
+/// (/proc/net/tcp and tcp6, read line by line: procfs files report no size).
+private func establishedConnections(toPort port: Int) -> Int {
+    let wanted = String(port, radix: 16, uppercase: true)
+    var count = 0
+    for path in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let file = fopen(path, "r") else { continue }
+        defer { fclose(file) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, file) > 0, let line {
+            let fields = String(cString: line).split(separator: " ")
+            // sl local_address rem_address st …: the remote side is the server's port; state 01 is ESTABLISHED.
+            guard fields.count > 3, let remotePort = fields[2].split(separator: ":").last else { continue }
+            if remotePort.drop(while: { $0 == "0" }) == wanted.drop(while: { $0 == "0" }) && fields[3] == "01" { count += 1 }
+        }
+    }
+    return count
+}
+
+extension NGHTTP2EngineTests {
+    @Test func aSecondConnectionOpensOnlyWhenTheFirstIsFullNotWhileItStarts() async throws {
+        let pki = try Fixtures.pki.get()
+        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
+        try await withRunning(server) {
+            try await HTTPClient.withClient(
+                configuration: Fixtures.clientConfiguration(pki, engine: .nghttp2, connections: 3), logger: Fixtures.logger
+            ) { client in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in 0..<20 {
+                        group.addTask {
+                            _ = try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/\(index)", body: [1]))
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                #expect(establishedConnections(toPort: server.port) == 1,
+                        "20 requests fit the first connection's streams: no second one while it was starting")
+            }
+        }
     }
 }

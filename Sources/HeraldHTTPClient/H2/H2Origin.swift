@@ -56,8 +56,11 @@ final class H2Origin {
         return drained
     }
 
-    /// Whether a connection is still on its way to open (resolving, connecting, handshaking).
-    var isConnecting: Bool { connections.contains { $0.state != .open && $0.state != .closed } }
+    /// Whether a connection is still on its way to carry streams (resolving,
+    /// connecting, handshaking, or waiting for the server's first SETTINGS).
+    var isConnecting: Bool {
+        connections.contains { $0.state != .closed && ($0.state != .open || !$0.settingsReceived) }
+    }
 
     func remove(_ connection: H2Connection) {
         connections.removeAll { $0 === connection }
