@@ -200,6 +200,12 @@ final class H2ClientLoop {
                 message: "not an absolute http:// or https:// URL: \(request.url)")))
             return
         }
+        if let name = H2RequestHeaders.malformedHeader(in: request) {
+            completions.add(pending, .failure(HTTPClientError(
+                kind: .invalidRequest, host: url.host + ":" + String(url.port),
+                message: "header '\(name)' is empty or holds CR, LF or NUL, which HTTP/2 forbids")))
+            return
+        }
         if url.secure, case .failure(let error) = tlsContext() {
             completions.add(pending, .failure(HTTPClientError(kind: error.kind, host: url.host + ":" + String(url.port), message: error.message)))
             return

@@ -8,6 +8,17 @@ enum H2RequestHeaders {
     /// Fields HTTP/2 forbids or carries otherwise (`host` becomes `:authority`).
     private static let dropped: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "te"]
 
+    /// The first header whose name is empty or whose name or value holds
+    /// CR, LF or NUL (RFC 9113 §8.2.1 forbids them; a peer would reset the stream).
+    static func malformedHeader(in request: HTTPClientRequest) -> String? {
+        let forbidden: (UInt8) -> Bool = { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+        for header in request.headers
+        where header.name.isEmpty || header.name.utf8.contains(where: forbidden) || header.value.utf8.contains(where: forbidden) {
+            return header.name
+        }
+        return nil
+    }
+
     /// Returns the stream id, or a negative nghttp2 error code.
     static func submit(_ stream: H2Stream, session: OpaquePointer) -> Int32 {
         let request = stream.request
