@@ -272,13 +272,19 @@ final class H2Connection {
                     let n = SSL_write(ssl, start, Int32(min(remaining, Int(Int32.max))))
                     if n > 0 { return Int(n) }
                     switch SSL_get_error(ssl, n) {
-                    case SSL_ERROR_WANT_WRITE, SSL_ERROR_WANT_READ: return 0
+                    case SSL_ERROR_WANT_WRITE: return 0
+                    // TLS needs to read first (e.g. a renegotiation): the next read sets needsFlush.
+                    case SSL_ERROR_WANT_READ: return -2
                     default: return -1
                     }
                 }
                 let n = Glibc.send(fd, start, remaining, Int32(MSG_NOSIGNAL))
                 if n >= 0 { return n }
                 return errno == EAGAIN || errno == EINTR ? 0 : -1
+            }
+            if written == -2 {
+                wantsWritable = false
+                return .open
             }
             if written < 0 { return .closed("write failed") }
             if written == 0 {
