@@ -99,7 +99,7 @@ final class H2ClientLoop {
             completions.deliver()
             let next = queue.take(maySleep: work.jobs.isEmpty)
             if next.sleep { sleeps += 1 }
-            let timeout: Int32 = next.sleep ? (active.isEmpty && connections.isEmpty ? 1000 : 20) : 0
+            let timeout: Int32 = next.sleep ? sleepTimeout : 0
             let count = events.withUnsafeMutableBufferPointer { buffer in
                 epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
             }
@@ -175,6 +175,20 @@ final class H2ClientLoop {
         case .resolving, .closed:
             break
         }
+    }
+
+    /// How long the loop may sleep (ms): the deadline scan's 20 ms while
+    /// requests or connects are under way; otherwise only as often as PINGs
+    /// and idle connections need (an idle client wakes about once a second,
+    /// not fifty times).
+    private var sleepTimeout: Int32 {
+        if !active.isEmpty || connections.values.contains(where: { $0.state != .open }) {
+            return Int32(Self.housekeepingInterval / 1_000_000)
+        }
+        if connections.isEmpty { return 1000 }
+        let keepAlive = LoopClock.nanoseconds(configuration.keepAliveInterval)
+        let maxIdle = LoopClock.nanoseconds(configuration.maxIdleConnectionAge)
+        return Int32(clamping: max(20, min(1000, min(keepAlive, maxIdle) / 2 / 1_000_000)))
     }
 
     var keepAliveSeconds: Int32 {
