@@ -29,6 +29,23 @@ enum Fixtures {
             goAwayAfterStreams: goAwayAfterStreams, shutdownGracePeriod: .seconds(2))
     }
 
+    /// The error `request` fails with on a fresh client of `engine` (nil if it got a response).
+    static func failure(of request: HTTPClientRequest, engine: HTTPClientConfiguration.Engine) async throws -> HTTPClientError? {
+        try await HTTPClient.withClient(configuration: HTTPClientConfiguration(engine: engine), logger: logger) { client in
+            do {
+                _ = try await client.send(request)
+                return nil
+            } catch let error as HTTPClientError {
+                return error
+            }
+        }
+    }
+
+    /// The error a request to `url` fails with on a fresh client of `engine`.
+    static func failure(of url: String, engine: HTTPClientConfiguration.Engine) async throws -> HTTPClientError? {
+        try await failure(of: HTTPClientRequest(url: url), engine: engine)
+    }
+
     static func clientConfiguration(
         _ pki: TestPKI, engine: HTTPClientConfiguration.Engine = .nghttp2, connections: Int = 1, timeout: Duration = .seconds(20)
     ) -> HTTPClientConfiguration {

@@ -337,15 +337,8 @@ private func establishedConnections(toPort port: Int) -> Int {
 
 extension NGHTTP2EngineTests {
     @Test func aHeaderValueWithCRLFIsRefusedBeforeAnythingIsSent() async throws {
-        let error = try await HTTPClient.withClient(logger: Fixtures.logger) { client in
-            do {
-                _ = try await client.send(HTTPClientRequest(
-                    url: "https://127.0.0.1:1/3/device/x", headers: [("apns-topic", "com.example\r\nx-evil: 1")]))
-                return nil as HTTPClientError?
-            } catch let error as HTTPClientError {
-                return error
-            }
-        }
+        let error = try await Fixtures.failure(of: HTTPClientRequest(
+            url: "https://127.0.0.1:1/3/device/x", headers: [("apns-topic", "com.example\r\nx-evil: 1")]), engine: .nghttp2)
         #expect(error?.kind == .invalidRequest, "refused before connecting (nothing listens on port 1): \(String(describing: error))")
         #expect(error?.message.contains("'apns-topic'") == true)
         #expect(error?.isRetryable == false)

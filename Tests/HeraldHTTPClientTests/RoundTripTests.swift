@@ -151,21 +151,9 @@ import Testing
 
 /// Failures before any byte reaches a server: they name the host and say whether a retry can help.
 @Suite struct AddressingTests {
-    /// The error sending to `url` fails with, on a fresh client of `engine`.
-    private func failure(of url: String, engine: HTTPClientConfiguration.Engine) async throws -> HTTPClientError? {
-        try await HTTPClient.withClient(configuration: HTTPClientConfiguration(engine: engine), logger: Fixtures.logger) { client in
-            do {
-                _ = try await client.send(HTTPClientRequest(url: url))
-                return nil
-            } catch let error as HTTPClientError {
-                return error
-            }
-        }
-    }
-
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)
     func anUnresolvableHostFailsAsConnectFailedNamingIt(engine: HTTPClientConfiguration.Engine) async throws {
-        let error = try await failure(of: "https://no-such-host.invalid/3/device/x", engine: engine)
+        let error = try await Fixtures.failure(of: "https://no-such-host.invalid/3/device/x", engine: engine)
         #expect(error?.kind == .connectFailed, "got \(String(describing: error))")
         #expect(error?.host.hasPrefix("no-such-host.invalid") == true, "names the host: \(String(describing: error))")
         #expect(error?.isRetryable == true)
@@ -174,7 +162,7 @@ import Testing
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)
     func aURLThatIsNotHTTPIsAnInvalidRequest(engine: HTTPClientConfiguration.Engine) async throws {
-        let error = try await failure(of: "ftp://example.com/x", engine: engine)
+        let error = try await Fixtures.failure(of: "ftp://example.com/x", engine: engine)
         #expect(error?.kind == .invalidRequest, "got \(String(describing: error))")
         #expect(error?.isRetryable == false)
     }

@@ -226,9 +226,10 @@ final class H2ClientLoop {
         }
         let stream = H2Stream(pending: pending, request: request, url: url, deadline: deadline, timeout: timeout)
         active[pending.id] = stream
-        let origin = origins[url.origin] ?? {
+        let key = url.origin
+        let origin = origins[key] ?? {
             let origin = H2Origin(url: url)
-            origins[url.origin] = origin
+            origins[key] = origin
             return origin
         }()
         origin.enqueue(stream)

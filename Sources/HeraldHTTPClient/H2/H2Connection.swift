@@ -144,10 +144,12 @@ final class H2Connection {
         return nil
     }
 
-    /// Drives the TLS handshake (or, for h2c, nothing). `.open` once done;
-    /// the error when it failed; nil while it needs more I/O.
+    /// Where the handshake stands after a step.
     enum HandshakeStep { case waiting, done, failed(HTTPClientError) }
 
+    /// Drives the TLS handshake (or, for h2c, nothing): `.done` once it is
+    /// complete and ALPN chose h2, `.failed` with the error, `.waiting` while
+    /// it needs more I/O.
     func continueHandshake() -> HandshakeStep {
         guard let ssl else { return .done }
         ERR_clear_error()
@@ -302,7 +304,6 @@ final class H2Connection {
 
     /// Frees the session, the `SSL` and the socket. Streams are the loop's to fail first.
     func close() {
-        guard state != .closed || fd >= 0 || session != nil else { return }
         state = .closed
         if let session { nghttp2_session_del(session) }
         session = nil

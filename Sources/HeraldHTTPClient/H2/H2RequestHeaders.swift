@@ -6,7 +6,9 @@ import CNGHTTP2
 /// body through a data provider.
 enum H2RequestHeaders {
     /// Fields HTTP/2 forbids or carries otherwise (`host` becomes `:authority`).
-    private static let dropped: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "te"]
+    private static let dropped: [[UInt8]] = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "te"]
+        .map { Array($0.utf8) }
+    private static let contentLength = Array("content-length".utf8)
 
     /// The first header whose name is empty or whose name or value holds
     /// CR, LF or NUL (RFC 9113 §8.2.1 forbids them; a peer would reset the stream).
@@ -22,7 +24,7 @@ enum H2RequestHeaders {
     /// Returns the stream id, or a negative nghttp2 error code.
     static func submit(_ stream: H2Stream, session: OpaquePointer) -> Int32 {
         let request = stream.request
-        let method = request.method.uppercased()
+        let method = request.method == "POST" ? "POST" : request.method.uppercased()
         // All names and values in one buffer; the nghttp2_nv entries point into it (nghttp2 copies them).
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256 + request.body.count / 1024)
@@ -45,10 +47,16 @@ enum H2RequestHeaders {
         add(":path".utf8, stream.url.path.utf8, lowercase: false)
         var hasLength = false
         for header in request.headers {
-            let lower = header.name.lowercased()
-            if dropped.contains(lower) { continue }
-            if lower == "content-length" { hasLength = true }
-            add(lower.utf8, header.value.utf8, lowercase: false)
+            // Lower-cased straight into the buffer; a field HTTP/2 does not carry is taken out again.
+            let nameStart = bytes.count
+            add(header.name.utf8, header.value.utf8, lowercase: true)
+            let name = bytes[nameStart..<(nameStart + fields[fields.count - 1].nameCount)]
+            if dropped.contains(where: { $0.elementsEqual(name) }) {
+                bytes.removeSubrange(nameStart...)
+                fields.removeLast()
+            } else if name.elementsEqual(contentLength) {
+                hasLength = true
+            }
         }
         if !hasLength && (!request.body.isEmpty || method == "POST" || method == "PUT") {
             add("content-length".utf8, String(request.body.count).utf8, lowercase: false)

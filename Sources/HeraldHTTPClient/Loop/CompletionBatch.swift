@@ -1,5 +1,3 @@
-import Glibc
-
 /// The answers a loop pass produced, handed to the cooperative pool together.
 ///
 /// A waiter running on `HTTPClientExecutor` is resumed at once (its job comes
@@ -37,20 +35,5 @@ struct CompletionBatch {
         Task.detached {
             for (pending, result) in batch { pending.finish(result) }
         }
-    }
-}
-
-/// Monotonic time in nanoseconds, for deadlines on the loop threads.
-enum LoopClock {
-    static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return 0 }
-        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 }

@@ -48,7 +48,7 @@ extension CurlMultiLoop {
 
     /// Fails requests past their deadline that libcurl has not (e.g. still queued for a stream).
     func expireOverdue() {
-        let now = Self.now()
+        let now = LoopClock.now()
         guard now >= nextDeadlineScan, !active.isEmpty else { return }
         nextDeadlineScan = now + Self.deadlineScanInterval
         let overdue = active.values.filter { $0.deadline < now }

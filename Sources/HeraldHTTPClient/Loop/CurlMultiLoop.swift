@@ -53,7 +53,7 @@ final class CurlMultiLoop {
             if !work.jobs.isEmpty { runJobs(&work) }
             for submission in work.submissions { start(submission) }
             for id in work.cancellations { cancel(id) }
-            let now = Self.now()
+            let now = LoopClock.now()
             if socketsReady || now >= nextFullPerform {
                 multi.perform()
                 nextFullPerform = now + Self.fullPerformInterval
@@ -138,7 +138,7 @@ final class CurlMultiLoop {
         let transfer = Transfer(
             pending: pending, url: request.url, easy: easy, deadline: deadline, bodyLimit: configuration.maxResponseBodyBytes)
         // libcurl gets what is left of the timeout.
-        let now = Self.now()
+        let now = LoopClock.now()
         var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(deadline > now ? deadline - now : 1)))
         if rc == CURLE_OK {
             let added = multi.add(easy)
@@ -175,8 +175,4 @@ final class CurlMultiLoop {
         easy.clearRequestState()
         idle.append(easy)
     }
-
-    static func now() -> UInt64 { LoopClock.now() }
-
-    private static func nanoseconds(_ duration: Duration) -> UInt64 { LoopClock.nanoseconds(duration) }
 }
