@@ -605,6 +605,8 @@ def main():
     ap.add_argument("--herald", default="", help="herald binary to measure (default .build/release/herald), for A/B runs")
     ap.add_argument("--concurrency", type=int, default=0, help="amqp.concurrency for Herald (default: Herald's own)")
     ap.add_argument("--rates", default="", help="comma list of open-loop fractions of the closed-loop maximum")
+    ap.add_argument("--max-eps", type=float, default=0,
+                    help="the closed-loop maximum (events/s) that --rates are fractions of, when main is not run")
     ap.add_argument("--only", default="", help="comma list: main,peer,limits,prefetch,connections,instances,streams,open")
     args = ap.parse_args()
     if args.quick:
@@ -646,7 +648,7 @@ def main():
                     events=min(args.events, 3000 if streams * conns < 100 else 10000)))
         if "open" in parts:
             mains = [p for p in b.points if p["label"] in (f"herald closed ({qt})", "herald prefetch 256")]
-            max_eps = sum(p["eps"] for p in mains) / len(mains) if mains else 1500
+            max_eps = sum(p["eps"] for p in mains) / len(mains) if mains else (args.max_eps or 1500)
             log(f"  open loop: fractions of {max_eps:.0f} events/s (mean closed-loop maximum, default config)")
             fractions = [0.25, 0.5, 0.75, 1.0, 1.25] if not args.quick else [0.5, 1.0]
             if args.rates:

@@ -19,7 +19,8 @@ import Synchronization
 public final class HTTPClient: Sendable {
     private enum RunState { case idle, running, finished }
 
-    private let configuration: HTTPClientConfiguration
+    /// The settings the client runs with.
+    public let configuration: HTTPClientConfiguration
     private let logger: Logger
     private let queue: SubmissionQueue
     private let nextID = Atomic<UInt64>(1)

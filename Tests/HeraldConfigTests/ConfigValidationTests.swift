@@ -179,6 +179,16 @@ import Testing
         #expect(off.configuration.amqp.ackDelay.milliseconds == 0)
     }
 
+    @Test func ioPacingIsOffOrUpToTenMilliseconds() throws {
+        let fixture = try ConfigFixture()
+        #expect(try fixture.load(ConfigFixture.minimal).configuration.ioPacing.milliseconds == 2, "the default")
+        let tooLong = fixture.errors(ConfigFixture.minimal + "io_pacing: 20ms\n")
+        #expect(tooLong.contains { $0.hasSuffix("io_pacing: expected 0s (off) to 10ms, found 20ms (it is added to each hop's wait while busy)") },
+                "\(tooLong)")
+        let off = try fixture.load(ConfigFixture.minimal + "io_pacing: 0s\n")
+        #expect(off.configuration.ioPacing.milliseconds == 0)
+    }
+
     @Test func retryOutcomesHTTPAndLogAreRangeChecked() throws {
         let fixture = try ConfigFixture()
         let errors = fixture.errors(ConfigFixture.minimal + """

@@ -242,6 +242,7 @@ struct run {
     int64_t *latency_us; /* one per outcome */
     long *seq_of;        /* the event each outcome belongs to (for LOADGEN_DUMP) */
     signed char *status_of;
+    int64_t *stage_us;   /* per outcome: publish→Herald's "at", and the provider round trip (LOADGEN_DUMP) */
     long expected_outcomes;
     long statuses[8];
     long unknown;
@@ -311,6 +312,21 @@ static void *consume_outcomes(void *argument) {
             run->unknown++;
             if (index < run->expected_outcomes * 2) run->latency_us[index] = -1;
         }
+        if (index < run->expected_outcomes * 2 && seq_at && time_at) {
+            /* Herald's "at" (ms) and latency_ms split the latency: before the outcome was built, the provider's
+               share of it, and the outcome's trip back through the broker. */
+            const char *at = find_key(body, length, "at");
+            const char *http = find_key(body, length, "latency_ms");
+            struct tm tm = {0};
+            int ms = 0;
+            if (at && *at == '"' && sscanf(at + 1, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                                           &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms) == 7) {
+                tm.tm_year -= 1900;
+                tm.tm_mon -= 1;
+                run->stage_us[2 * index] = (int64_t)timegm(&tm) * 1000000 + ms * 1000 - strtoll(time_at + 1, NULL, 10);
+            }
+            run->stage_us[2 * index + 1] = http ? (int64_t)(strtod(http, NULL) * 1000) : -1;
+        }
         int status = 7;
         if (status_at && *status_at == '"') {
             for (int s = 0; s < 7; s++) {
@@ -355,6 +371,7 @@ static int run_load(int argc, char **argv) {
     run.latency_us = calloc(run.expected_outcomes * 2, sizeof *run.latency_us);
     run.seq_of = calloc(run.expected_outcomes * 2, sizeof *run.seq_of);
     run.status_of = calloc(run.expected_outcomes * 2, sizeof *run.status_of);
+    run.stage_us = calloc(run.expected_outcomes * 4, sizeof *run.stage_us);
 
     amqp_connection_state_t conn = connect_url(run.url);
     amqp_exchange_declare(conn, 1, amqp_cstring_bytes(run.exchange), amqp_cstring_bytes("topic"), 0, 1, 0, 0,
@@ -396,15 +413,16 @@ static int run_load(int argc, char **argv) {
     amqp_destroy_connection(conn);
 
     long received = atomic_load(&run.outcomes);
-    /* LOADGEN_DUMP=FILE: one line per outcome, "arrival index, latency µs, event, status" (for finding stalls). */
+    /* LOADGEN_DUMP=FILE: one line per outcome, "arrival index, latency µs, event, status, targets, providers, publish→at µs, provider µs" (for finding stalls). */
     if (getenv("LOADGEN_DUMP")) {
         FILE *dump = fopen(getenv("LOADGEN_DUMP"), "w");
         for (long i = 0; dump && i < received && i < run.expected_outcomes * 2; i++) {
             const struct event *event = &run.events[run.seq_of[i]];
             int apns = memmem(event->body, event->length, "\"apns\"", 6) != NULL;
             int fcm = memmem(event->body, event->length, "\"fcm\"", 5) != NULL;
-            fprintf(dump, "%ld %lld %ld %s %d %s\n", i, (long long)run.latency_us[i], run.seq_of[i],
-                    status_names[run.status_of[i] & 7], event->targets, apns && fcm ? "mixed" : apns ? "apns" : "fcm");
+            fprintf(dump, "%ld %lld %ld %s %d %s %lld %lld\n", i, (long long)run.latency_us[i], run.seq_of[i],
+                    status_names[run.status_of[i] & 7], event->targets, apns && fcm ? "mixed" : apns ? "apns" : "fcm",
+                    (long long)run.stage_us[2 * i], (long long)run.stage_us[2 * i + 1]);
         }
         if (dump) fclose(dump);
     }

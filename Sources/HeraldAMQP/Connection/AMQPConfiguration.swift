@@ -19,6 +19,11 @@ public struct AMQPConfiguration: Sendable {
     /// How long single acks may wait for others to go out with them as one
     /// `multiple` ack (`AckHolding`); zero sends each turn's acks at its end.
     public var ackDelay: Duration = .milliseconds(5)
+    /// While busy, the connection's thread looks for frames and commands once
+    /// per this window instead of waking for each (`LoopPacing`): fewer
+    /// wake-ups at moderate rates, at most this much added wait. `.zero` (the
+    /// library's default) wakes for everything; Herald's `io_pacing` sets it.
+    public var pacingWindow: Duration = .zero
 
     public init(
         url: AMQPURL, tls: AMQPTLSOptions = AMQPTLSOptions(), heartbeat: Duration = .seconds(30),

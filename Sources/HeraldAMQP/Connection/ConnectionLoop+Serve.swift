@@ -14,15 +14,18 @@ extension ConnectionLoop {
         if let error = flushAcks(connection) { return .lost(error) }
         let idleWait = pollInterval(heartbeat: connection.heartbeatSeconds)
         var wake = Mailbox.Wake.socketReadable
+        var pacing = LoopPacing(window: configuration.pacingWindow)
         while true {
-            // Woken by commands alone, the socket has nothing: skip the read, which
-            // costs a recv and a poll to find that out. A timeout still reads, since
+            var foundWork = wake != .timeout && wake != .nothingNew
+            // Woken by commands alone (or a nap that found nothing), the socket has
+            // nothing: skip the read, which costs a recv and a poll to find that out. A timeout still reads, since
             // reading is also when rabbitmq-c sends heartbeats that are due.
-            if wake != .commandsOnly || connection.hasBufferedInput {
+            if (wake != .commandsOnly && wake != .nothingNew) || connection.hasBufferedInput {
                 if let error = readFrames(connection) { return .lost(error) }
             }
             connection.releaseBuffersIfIdle()
             for command in mailbox.drain() {
+                foundWork = true
                 if let error = execute(command, on: connection) { return .lost(error) }
             }
             if let error = flushAcksIfDue(connection) { return .lost(error) }
@@ -35,7 +38,12 @@ extension ConnectionLoop {
             if connection.hasBufferedInput { continue }
             var wait = shutdownRequested ? .milliseconds(20) : idleWait
             if let deadline = ackDeadline { wait = min(wait, max(.milliseconds(1), deadline - .now)) }
-            wake = mailbox.wait(socket: connection.socketFD, timeout: wait)
+            if let nap = pacing.nap(foundWork: foundWork, limit: wait) {
+                wake = mailbox.nap(nap, socket: connection.socketFD)
+            } else {
+                wake = mailbox.wait(socket: connection.socketFD, timeout: wait)
+            }
+            pacing.passBegins()
         }
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import HeraldCore
 import Synchronization
 
 /// The queue between async Swift and the connection thread, with a self-pipe
@@ -71,6 +72,8 @@ final class Mailbox: Sendable {
         case socketReadable
         /// `timeout` passed.
         case timeout
+        /// After a nap: neither commands nor frames arrived (no read needed).
+        case nothingNew
     }
 
     /// Sleeps until a command arrives, `socket` is readable, or `timeout` passes.
@@ -104,6 +107,17 @@ final class Mailbox: Sendable {
         }
         state.withLock { $0.sleeping = false }
         return wake
+    }
+
+    /// Naps for `duration` without asking producers to wake the thread (the
+    /// loop is paced, `LoopPacing`), then looks at the socket and the queue.
+    func nap(_ duration: Duration, socket: Int32?) -> Wake {
+        LoopPacing.sleep(duration)
+        if let socket, socket >= 0 {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, 0) != 0 { return .socketReadable }
+        }
+        return state.withLock { $0.commands.isEmpty } ? .nothingNew : .commandsOnly
     }
 
     /// Refuses further commands and returns those still queued.

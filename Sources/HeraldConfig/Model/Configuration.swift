@@ -14,10 +14,15 @@ public struct Configuration: Sendable, Equatable, Decodable {
     /// On SIGTERM: how long events in flight may take to finish before Herald
     /// exits and leaves the rest to redelivery. Keep the orchestrator's grace period above it.
     public var shutdownDeadline: ConfigDuration
+    /// While busy, how often the AMQP connection's thread and each HTTP/2
+    /// client's thread look for work, instead of waking for every message
+    /// (`LoopPacing`); `0s` wakes them for every message.
+    public var ioPacing: ConfigDuration
 
     enum CodingKeys: String, CodingKey {
         case amqp, apps, routes, retry, outcomes, http, log
         case shutdownDeadline = "shutdown_deadline"
+        case ioPacing = "io_pacing"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -30,5 +35,6 @@ public struct Configuration: Sendable, Equatable, Decodable {
         http = try c.decodeIfPresent(HTTPSettings.self, forKey: .http) ?? HTTPSettings()
         log = try c.decodeIfPresent(LogSettings.self, forKey: .log) ?? LogSettings()
         shutdownDeadline = try c.decodeIfPresent(ConfigDuration.self, forKey: .shutdownDeadline) ?? .seconds(25)
+        ioPacing = try c.decodeIfPresent(ConfigDuration.self, forKey: .ioPacing) ?? ConfigDuration(milliseconds: 2)
     }
 }

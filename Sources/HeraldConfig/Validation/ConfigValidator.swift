@@ -31,6 +31,10 @@ public struct ConfigValidator: Sendable {
             issues.append(.init(.error, at: .root.key("shutdown_deadline"),
                                 "expected at least 100ms, found \(config.shutdownDeadline) (events in flight need time to finish)"))
         }
+        if config.ioPacing.milliseconds > 10 {
+            issues.append(.init(.error, at: .root.key("io_pacing"),
+                                "expected 0s (off) to 10ms, found \(config.ioPacing) (it is added to each hop's wait while busy)"))
+        }
         return (issues, router)
     }
 

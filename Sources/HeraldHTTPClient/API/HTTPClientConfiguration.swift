@@ -39,6 +39,12 @@ public struct HTTPClientConfiguration: Sendable {
     /// instead of one segment per HTTP/2 frame (`SocketCork`). On by
     /// default; off only to compare.
     public var coalescesWrites: Bool
+    /// While busy, the loop looks for work once per this window instead of
+    /// waking for every request and response (`LoopPacing`): fewer wake-ups at
+    /// moderate rates, at most this much added wait. `.zero` (the library's
+    /// default) wakes for everything; Herald's `io_pacing` sets it. The nghttp2
+    /// engine only.
+    public var pacingWindow: Duration
     public var tls: HTTPClientTLSConfiguration
 
     public init(
@@ -47,8 +53,9 @@ public struct HTTPClientConfiguration: Sendable {
         maxResponseBodyBytes: Int = 1 << 20, keepAliveInterval: Duration = .seconds(30),
         maxIdleConnectionAge: Duration = .seconds(600), maxIdleHandles: Int = 256, maxInFlightRequests: Int = 256,
         coalescesWrites: Bool = true, tls: HTTPClientTLSConfiguration = HTTPClientTLSConfiguration(),
-        engine: Engine = .nghttp2
+        engine: Engine = .nghttp2, pacingWindow: Duration = .zero
     ) {
+        self.pacingWindow = pacingWindow
         self.engine = engine
         self.maxConnectionsPerHost = maxConnectionsPerHost
         self.maxConcurrentStreamsPerConnection = maxConcurrentStreamsPerConnection

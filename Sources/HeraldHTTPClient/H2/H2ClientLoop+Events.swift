@@ -144,7 +144,7 @@ extension H2ClientLoop {
         for connection in Array(connections.values) { retire(connection) }
         completions.deliver()
         for job in leftovers.jobs { executor.run(job) }
-        logger.debug("HTTP client loop stopped", ["passes": .int(passes), "sleeps": .int(sleeps)])
+        logger.debug("HTTP client loop stopped", ["passes": .int(passes), "sleeps": .int(sleeps), "naps": .int(naps)])
     }
 
     private func shutdownError(_ url: String) -> HTTPClientError {

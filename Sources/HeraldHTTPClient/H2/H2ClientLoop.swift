@@ -13,7 +13,8 @@ import HeraldCore
 /// names; hand queued requests to connections with free streams; write each
 /// connection's frames once (so the requests of a pass share TCP segments);
 /// resume the waiters; then sleep in `epoll_wait` until a socket, the
-/// eventfd or the next deadline scan.
+/// eventfd or the next deadline scan — or, while busy, nap until the pacing
+/// window has passed and look at everything at once (`LoopPacing`).
 final class H2ClientLoop {
     static let housekeepingInterval: UInt64 = 20_000_000
     static let wakeToken: UInt64 = 0
@@ -41,8 +42,10 @@ final class H2ClientLoop {
     var nextHousekeeping: UInt64 = 0
     let readBuffer: UnsafeMutableRawBufferPointer
     var events: [epoll_event]
+    var pacing: LoopPacing
     var passes = 0
     var sleeps = 0
+    var naps = 0
 
     init?(configuration: HTTPClientConfiguration, queue: SubmissionQueue, executor: HTTPClientExecutor, logger: Logger) {
         guard queue.wakeFD >= 0, let callbacks = H2SessionCallbacks() else { return nil }
@@ -54,6 +57,7 @@ final class H2ClientLoop {
             return nil
         }
         self.configuration = configuration
+        pacing = LoopPacing(window: configuration.pacingWindow)
         self.queue = queue
         self.executor = executor
         self.logger = logger
@@ -77,6 +81,7 @@ final class H2ClientLoop {
         executor.loopStarted()
         logger.debug("HTTP client loop started", ["engine": "nghttp2"])
         var work = queue.take(maySleep: false).work
+        var eventCount = 0
         while !work.stopRequested {
             passes += 1
             if !work.jobs.isEmpty {
@@ -97,13 +102,23 @@ final class H2ClientLoop {
             dispatchMarked()
             flushConnections()
             completions.deliver()
-            let next = queue.take(maySleep: work.jobs.isEmpty)
+            // A nap leaves the queue marked awake: producers queue without waking us.
+            let nap = work.jobs.isEmpty
+                ? pacing.nap(foundWork: eventCount > 0 || !work.isEmpty, limit: .milliseconds(Int(sleepTimeout)))
+                : nil
+            if let nap {
+                naps += 1
+                LoopPacing.sleep(nap)
+            }
+            let next = queue.take(maySleep: work.jobs.isEmpty && nap == nil)
             if next.sleep { sleeps += 1 }
             let timeout: Int32 = next.sleep ? sleepTimeout : 0
             let count = events.withUnsafeMutableBufferPointer { buffer in
                 epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
             }
             if next.sleep { queue.awake() }
+            pacing.passBegins()
+            eventCount = Int(max(0, count))
             if count > 0 {
                 for index in 0..<Int(count) { handle(events[index]) }
             }

@@ -2,7 +2,7 @@ import HeraldAMQP
 import HeraldConfig
 
 extension LoadedConfig {
-    /// The broker connection the `amqp:` section describes (URL, heartbeat, ack delay, TLS files).
+    /// The broker connection the `amqp:` section describes (URL, heartbeat, ack delay, TLS files), paced by `io_pacing`.
     public func amqpConfiguration(connectionName: String = "herald") throws(AMQPError) -> AMQPConfiguration {
         let amqp = configuration.amqp
         let tls = AMQPTLSOptions(caFile: amqp.caFile.map(resolve), certificateFile: amqp.certFile.map(resolve),
@@ -10,6 +10,7 @@ extension LoadedConfig {
         var configuration = AMQPConfiguration(url: try AMQPURL(amqp.url), tls: tls, heartbeat: amqp.heartbeat.duration,
                                               connectionName: connectionName)
         configuration.ackDelay = amqp.ackDelay.duration
+        configuration.pacingWindow = self.configuration.ioPacing.duration
         return configuration
     }
 

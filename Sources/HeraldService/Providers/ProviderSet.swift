@@ -43,6 +43,7 @@ public final class ProviderSet: Sendable {
         var apnsConfigurations: [(app: String, configuration: APNsProviderConfiguration)] = []
         var fcmSettings: [(app: String, settings: FCMSettings, client: HTTPClientConfiguration)] = []
         var shared = SharedHTTPClients()
+        shared.pacingWindow = config.configuration.ioPacing.duration
         for (app, settings) in config.configuration.apps.sorted(by: { $0.key < $1.key }) {
             if let apns = settings.apns {
                 do {
@@ -92,6 +93,9 @@ public final class ProviderSet: Sendable {
 
     /// How many HTTP/2 clients (loop threads) the providers share.
     public var clientCount: Int { clients.count }
+
+    /// Each client's `io_pacing` window.
+    var clientPacingWindows: [Duration] { clients.map(\.configuration.pacingWindow) }
 
     /// The provider delivering `app`'s notifications through `provider`, if it loaded.
     public func provider(app: String, _ provider: Provider) -> (any PushProvider)? {

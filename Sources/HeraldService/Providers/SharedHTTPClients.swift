@@ -35,6 +35,8 @@ struct SharedHTTPClients {
         }
     }
 
+    /// Every client's `pacingWindow` (`io_pacing`).
+    var pacingWindow: Duration = .zero
     private var configurations: [Key: HTTPClientConfiguration] = [:]
     /// Per client: each sharing app's window (the largest of its providers').
     private var windows: [Key: [String: Int]] = [:]
@@ -65,7 +67,8 @@ struct SharedHTTPClients {
     func clients(logger: Logger) -> [Key: HTTPClient] {
         var clients: [Key: HTTPClient] = [:]
         for (index, tls) in order.enumerated() {
-            guard let configuration = configurations[tls] else { continue }
+            guard var configuration = configurations[tls] else { continue }
+            configuration.pacingWindow = pacingWindow
             clients[tls] = HTTPClient(configuration: configuration, logger: logger.child("http").with(["client": .int(index)]))
         }
         return clients

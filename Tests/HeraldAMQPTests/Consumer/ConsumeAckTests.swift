@@ -98,6 +98,31 @@ struct ConsumeAckTests {
         }
     }
 
+    @Test func aPacedConnectionConfirmsDeliversAndSettlesASteadyStream() async throws {
+        let queue = TestBroker.uniqueName("paced")
+        var configuration = try TestBroker.configuration()
+        configuration.pacingWindow = .milliseconds(2)
+        try await TestBroker.withConnection(configuration) { connection in
+            try await connection.declareQueue(queue, durable: false)
+            let consumer = try await connection.consume(queue: queue, prefetch: 50)
+            // One confirmed publish at a time: each confirm and each delivery waits for a pass of the paced thread.
+            let receiving = Task {
+                var bodies: [String] = []
+                for _ in 0..<200 {
+                    let delivery = try await TestBroker.next(consumer)
+                    bodies.append(String(decoding: delivery.body, as: UTF8.self))
+                    connection.settleWithoutWaiting(delivery, .ack(multiple: false))
+                }
+                return bodies
+            }
+            for index in 0..<200 { try await connection.publish(exchange: "", routingKey: queue, body: "\(index)".bytes) }
+            #expect(try await receiving.value == (0..<200).map(String.init))
+            try await connection.cancel(consumer)
+            #expect(try await connection.messageCount(queue: queue) == 0, "every ack reached the broker")
+            try await connection.deleteQueue(queue)
+        }
+    }
+
     @Test func ackWithMultipleSettlesEveryEarlierDelivery() async throws {
         let queue = TestBroker.uniqueName("multi")
         try await TestBroker.withConnection { connection in

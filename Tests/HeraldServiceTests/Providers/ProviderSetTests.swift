@@ -90,4 +90,17 @@ import Testing
             .write(toFile: config.file, atomically: true, encoding: .utf8)
         #expect(try config.load().amqpConfiguration().ackDelay == .zero)
     }
+
+    @Test func ioPacingReachesTheConnectionAndEverySharedHTTPClient() throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator)
+        #expect(try config.load().amqpConfiguration().pacingWindow == .milliseconds(2), "the default")
+        let text = try String(contentsOfFile: config.file, encoding: .utf8)
+        try (text + "\nio_pacing: 5ms\n").write(toFile: config.file, atomically: true, encoding: .utf8)
+        let loaded = try config.load()
+        #expect(try loaded.amqpConfiguration().pacingWindow == .milliseconds(5))
+        let windows = ProviderSet.make(config: loaded, logger: Logger(label: "test", level: .error)).clientPacingWindows
+        #expect(!windows.isEmpty && windows.allSatisfy { $0 == .milliseconds(5) }, "\(windows)")
+    }
 }
