@@ -413,16 +413,17 @@ static int run_load(int argc, char **argv) {
     amqp_destroy_connection(conn);
 
     long received = atomic_load(&run.outcomes);
-    /* LOADGEN_DUMP=FILE: one line per outcome, "arrival index, latency µs, event, status, targets, providers, publish→at µs, provider µs" (for finding stalls). */
+    /* LOADGEN_DUMP=FILE: one line per outcome, "arrival index, latency µs, event, status, targets, providers, publish→at µs, provider µs, publish time µs" (for finding stalls). */
     if (getenv("LOADGEN_DUMP")) {
         FILE *dump = fopen(getenv("LOADGEN_DUMP"), "w");
         for (long i = 0; dump && i < received && i < run.expected_outcomes * 2; i++) {
             const struct event *event = &run.events[run.seq_of[i]];
             int apns = memmem(event->body, event->length, "\"apns\"", 6) != NULL;
             int fcm = memmem(event->body, event->length, "\"fcm\"", 5) != NULL;
-            fprintf(dump, "%ld %lld %ld %s %d %s %lld %lld\n", i, (long long)run.latency_us[i], run.seq_of[i],
+            fprintf(dump, "%ld %lld %ld %s %d %s %lld %lld %lld\n", i, (long long)run.latency_us[i], run.seq_of[i],
                     status_names[run.status_of[i] & 7], event->targets, apns && fcm ? "mixed" : apns ? "apns" : "fcm",
-                    (long long)run.stage_us[2 * i], (long long)run.stage_us[2 * i + 1]);
+                    (long long)run.stage_us[2 * i], (long long)run.stage_us[2 * i + 1],
+                    strtoll(event->body + event->time_offset, NULL, 10));
         }
         if (dump) fclose(dump);
     }
