@@ -44,7 +44,9 @@ import Testing
         #expect(statuses == (0..<100).map { $0 % 2 == 0 ? 200 : 410 })
         let loop = try #require(counters, "the loop logs its counters when it stops")
         #expect(loop.naps >= 100, "each response waits for the next pass: \(loop)")
-        #expect(loop.sleeps < 10, "busy, the loop never sleeps until woken: \(loop)")
+        // A round trip longer than 8 windows (a loaded machine) lets the loop fall
+        // asleep; unpaced it sleeps at least once per request (the test below).
+        #expect(loop.sleeps < 50, "busy, the loop rarely sleeps until woken: \(loop)")
     }
 
     @Test func withoutPacingTheLoopSleepsUntilEachRequestOrResponseWakesIt() async throws {
