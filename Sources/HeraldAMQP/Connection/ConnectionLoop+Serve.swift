@@ -17,9 +17,10 @@ extension ConnectionLoop {
         var pacing = LoopPacing(window: configuration.pacingWindow)
         while true {
             var foundWork = wake != .timeout && wake != .nothingNew
-            // Woken by commands alone (or a nap that found nothing), the socket has
-            // nothing: skip the read, which costs a recv and a poll to find that out. A timeout still reads, since
-            // reading is also when rabbitmq-c sends heartbeats that are due.
+            // Woken by commands alone (or after a nap that found nothing), the socket
+            // has nothing: skip the read, which costs a recv and a poll to find that
+            // out. A timeout still reads, since reading is also when rabbitmq-c
+            // sends heartbeats that are due.
             if (wake != .commandsOnly && wake != .nothingNew) || connection.hasBufferedInput {
                 if let error = readFrames(connection) { return .lost(error) }
             }

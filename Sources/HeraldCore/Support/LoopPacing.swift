@@ -7,8 +7,8 @@ import Glibc
 /// messages come a few hundred microseconds apart: each wake-up is a context
 /// switch on the loop thread, a wake-up system call by whoever queued the
 /// work, and downstream a pool thread woken for each continuation the pass
-/// resumes. On a 2-core machine shared with the broker that was ~40% of
-/// Herald's CPU per notification at half its maximum rate (bench/README.md).
+/// resumes. On a 2-core machine shared with the broker, pacing took ~25–30%
+/// off Herald's CPU per notification at half its maximum rate (bench/README.md).
 ///
 /// While busy, a paced loop looks for work once per `window` instead: where
 /// it would sleep, it naps until `window` after its previous pass began,
@@ -17,8 +17,9 @@ import Glibc
 /// at once by the next. After `idlePasses` passes in a row that found nothing
 /// (8 by default: 16 ms at a 2 ms window) it sleeps as before and the first
 /// message wakes it, so an idle service costs nothing, a sparse stream of
-/// messages costs a few naps each, and an isolated message waits for no window. The price is
-/// at most `window` of added wait per loop a message crosses.
+/// messages costs a few naps each, and an isolated message waits for no
+/// window. The price is at most `window` of added wait per loop a message
+/// crosses.
 public struct LoopPacing: Sendable {
     /// `.zero` turns pacing off: the loop sleeps whenever it has nothing to do.
     public let window: Duration
