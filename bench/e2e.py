@@ -308,7 +308,7 @@ log: {{level: warning, format: json}}
 
     # ---- one end-to-end point ----
     def point(self, label, system="herald", events=None, rate=0, prefetch=256, queue_type=None, apns_conns=2,
-              fcm_conns=1, instances=1, window=None):
+              fcm_conns=1, instances=1, window=None, burn_cores=0.0):
         queue_type = queue_type or self.a.queue_type
         events = events or self.a.events
         n = self.names()
@@ -345,11 +345,17 @@ log: {{level: warning, format: json}}
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
                 time.sleep(0.5)
             dump = os.path.join(self.work, f"latency-{self.point_no}.txt")
+            burner = None
+            if burn_cores > 0 and rate > 0:
+                # synthetic CPU load beside the system measured, for as long as the load is offered
+                burner = subprocess.Popen([self.loadgen, "burn", "4", f"{burn_cores:.3f}", f"{events / rate + 0.5:.1f}"],
+                                          stdout=subprocess.PIPE, text=True)
             lg = subprocess.run([self.loadgen, "run", self.url, n["events"], n["results"], str(events), str(int(rate)),
                                  str(window), str(self.point_no), DEAD_APNS], capture_output=True, text=True,
                                 env=dict(os.environ, LOADGEN_DUMP=dump))
             after = ([proc_cpu(p) for p in pids], proc_cpu(self.broker), proc_cpu(self.sim.pid), machine_busy(),
                      time.time(), sum(ctx_switches(p) for p in pids))
+            burned = json.loads(burner.communicate()[0] or "{}").get("cores", 0.0) if burner else 0.0
             rss = max(vm_hwm_mb(p) for p in pids)
             rss_end = sum(vm_rss_mb(p) for p in pids)
             for name, data, perf in perfs:
@@ -392,7 +398,7 @@ log: {{level: warning, format: json}}
             "broker_cpu_s": after[1] - before[1], "sim_cpu_s": after[2] - before[2],
             "loadgen_cpu_s": r["loadgen_cpu_s"], "seconds": r["seconds"],
             "other_cpu_cores": max(0.0, ((after[3] - before[3]) - ours) / wall) if wall > 0 else 0,
-            "p99_windows": window_p99s(dump, P99_WINDOW_S),
+            "p99_windows": window_p99s(dump, P99_WINDOW_S), "burn_cores": burned,
         }
         if notes < r["expected_outcomes"]:
             log(f"  WARNING: {label}: {notes} of {r['expected_outcomes']} outcomes")
@@ -578,6 +584,18 @@ def report(b, args):
             + (f"; p99 of each {P99_WINDOW_S:g} s stretch: {min(w):.1f}-{max(w):.1f} ms, {sum(x >= 50 for x in w)} of {len(w)} at 50 ms or more"
                if w else "")
             + (f"; the AMQP path alone at the same rate: p99 {echo[0]['p99']:.1f} ms" if echo else ""))
+        # The controls: the raw C echo (no HTTP, ~0.1 core) where the machine is as busy as at Herald's half point.
+        for p in P:
+            w = p.get("p99_windows") or []
+            stretches = (f" (each {P99_WINDOW_S:g} s stretch: {min(w):.1f}-{max(w):.1f} ms, "
+                         f"{sum(x >= 50 for x in w)} of {len(w)} at 50 ms or more)" if w else "")
+            if p["label"].startswith("AMQP echo + synthetic load"):
+                out(f"- control, a client that costs nothing beside the same load: the raw C echo at "
+                    f"{fmt(p['offered_eps'])} events/s with {p['burn_cores']:.2f} cores of synthetic load "
+                    f"(Herald's and the simulator's CPU at the half point, less the echo's): p99 {p['p99']:.1f} ms{stretches}")
+            if p["label"].startswith("AMQP echo, open at half its own maximum"):
+                out(f"- control, a client that costs nothing at half of its own maximum: the raw C echo at "
+                    f"{fmt(p['offered_eps'])} events/s: p99 {p['p99']:.1f} ms{stretches}")
     big = [p for p in P if p["system"] == "herald" and p["prefetch"] == 1024]
     if big:
         out(f"- peak RSS at prefetch 1024: {big[0]['rss_mb']:.0f} MB (goal < 100 MB)")
@@ -697,7 +715,19 @@ def main():
                           else min(args.events, max(500, int(rate * (8 if not args.quick else 4)))))
                 b.point(f"herald open {int(f * 100)}% ({rate}/s)", rate=rate, events=events)
                 if f == 0.5:
-                    b.point(f"AMQP echo, no HTTP, open ({rate}/s)", system="echo", rate=rate, events=events)
+                    half = b.points[-1]
+                    echo = b.point(f"AMQP echo, no HTTP, open ({rate}/s)", system="echo", rate=rate, events=events)
+                    # Controls for the p99 goal: a client that costs nothing on a machine as busy as Herald's point.
+                    # (1) the echo at the same rate beside synthetic load of Herald's and the simulator's CPU there
+                    extra = (half["cpu_s"] + half["sim_cpu_s"]) / half["seconds"] - echo["cpu_s"] / echo["seconds"]
+                    b.point(f"AMQP echo + synthetic load, open ({rate}/s)", system="echo", rate=rate, events=events,
+                            burn_cores=max(0.05, extra))
+                    # (2) the echo at half of its own closed-loop maximum
+                    echo_max = next((p for p in b.points if p["label"] == f"AMQP echo, no HTTP, closed ({qt})"), None)
+                    if echo_max:
+                        own = int(echo_max["eps"] * 0.5)
+                        b.point(f"AMQP echo, open at half its own maximum ({own}/s)", system="echo", rate=own,
+                                events=max(500, int(own * seconds)))
     finally:
         b.stop(b.sim)
     report(b, args)

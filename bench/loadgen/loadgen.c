@@ -25,6 +25,13 @@
  *       The AMQP path alone (no HTTP): echoes each event once per target to
  *       RESULTS with confirms; `run` then measures what the broker and the
  *       machine alone add to publish->outcome latency. Until SIGTERM.
+ *   loadgen burn  THREADS CORES SECONDS
+ *       Synthetic load, not AMQP: THREADS threads together use CORES of CPU
+ *       for SECONDS in bursts of 50 µs of CPU, each thread sleeping after a
+ *       burst until its share (CORES / THREADS) is met; a thread that fell
+ *       behind (the machine was busy) runs its next burst at once. Put beside
+ *       the echo, it makes the machine as busy as Herald and the simulator
+ *       make it, without their chain of threads. Prints the CPU it used.
  *   loadgen delete URL [queue:NAME|exchange:NAME]...
  */
 #define _GNU_SOURCE /* memmem */
@@ -752,12 +759,50 @@ static int delete_all(int argc, char **argv) {
     return 0;
 }
 
+struct burner {
+    double share, seconds;
+};
+
+static void *burn_thread(void *argument) {
+    const struct burner *burner = argument;
+    double start = monotonic(), cpu0 = thread_cpu();
+    volatile unsigned long spins = 0;
+    while (monotonic() - start < burner->seconds) {
+        double burst = thread_cpu() + 50e-6;
+        while (thread_cpu() < burst) spins++;
+        /* the wall time by which this thread's CPU so far is its share */
+        double wait = start + (thread_cpu() - cpu0) / burner->share - monotonic();
+        if (wait > 0) {
+            struct timespec ts = {(time_t)wait, (long)((wait - (time_t)wait) * 1e9)};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return NULL;
+}
+
+static int burn(int argc, char **argv) {
+    if (argc != 5) die("usage: loadgen burn THREADS CORES SECONDS");
+    int threads = atoi(argv[2]);
+    double cores = atof(argv[3]);
+    struct burner burner = {cores / (threads > 0 ? threads : 1), atof(argv[4])};
+    if (threads < 1 || threads > 64 || burner.share <= 0 || burner.share > 1 || burner.seconds <= 0)
+        die("burn: THREADS 1-64, 0 < CORES / THREADS <= 1, SECONDS > 0");
+    pthread_t ids[64];
+    double cpu0 = self_cpu(), start = monotonic();
+    for (int i = 0; i < threads; i++) pthread_create(&ids[i], NULL, burn_thread, &burner);
+    for (int i = 0; i < threads; i++) pthread_join(ids[i], NULL);
+    double cpu = self_cpu() - cpu0, wall = monotonic() - start;
+    printf("{\"cpu_s\":%.3f,\"seconds\":%.3f,\"cores\":%.3f}\n", cpu, wall, cpu / wall);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "run") == 0) return run_load(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "fill") == 0) return fill(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "floor") == 0) return floor_loop(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "delete") == 0) return delete_all(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "echo") == 0) return echo_loop(argc, argv);
-    fprintf(stderr, "usage: loadgen run|fill|floor|delete ...\n");
+    if (argc >= 2 && strcmp(argv[1], "burn") == 0) return burn(argc, argv);
+    fprintf(stderr, "usage: loadgen run|fill|floor|echo|burn|delete ...\n");
     return 2;
 }
