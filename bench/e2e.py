@@ -45,6 +45,32 @@ def proc_cpu(pid):
         return 0.0
 
 
+def machine_line(loadgen):
+    """The CPU, the VM's idle policy and what a wake-up from another thread costs here, measured before the
+    points: the same code gives different figures on different VMs, and hand-offs between threads are where
+    they part most."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as fh:
+            model = next((l.split(":", 1)[1].strip() for l in fh if l.startswith("model name")), model)
+    except OSError:
+        pass
+    parts = [model]
+    try:
+        with open("/sys/module/haltpoll/parameters/guest_halt_poll_ns") as fh:
+            parts.append(f"guest halt polling {int(fh.read())} ns (kernel default 200000)")
+    except (OSError, ValueError):
+        pass
+    wake = subprocess.run([loadgen, "wake", "50000"], capture_output=True, text=True)
+    try:
+        w = json.loads(wake.stdout)
+        parts.append(f"wake-up round trip between two threads {w['round_trip_us']:.1f} µs "
+                     f"({w['one_cpu_round_trip_us']:.1f} µs on one CPU; `loadgen wake`)")
+    except (ValueError, KeyError):
+        pass
+    return "Machine: " + "; ".join(parts) + "."
+
+
 def vm_hwm_mb(pid):
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -519,6 +545,8 @@ def report(b, args):
     out(f"# Herald end-to-end benchmark {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
         f"{os.cpu_count()} cores, {args.events} events/point (1-3 targets, 300-800 B)")
     out("")
+    out(b.machine)
+    out("")
     out("| point | queue | notif/s | events/s | p50 ms | p90 ms | p99 ms | max ms | CPU s/10k notif | ctx sw/notif | RSS after warm-up MB | peak RSS MB | RSS growth KB/event | broker CPU s/10k | simulator CPU s/10k | other load (cores) |")
     out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for p in P:
@@ -674,6 +702,8 @@ def main():
     if args.quick:
         parts -= {"connections", "instances", "streams"} if not args.only else set()
     b = Bench(args)
+    b.machine = machine_line(b.loadgen)
+    log(b.machine)
     b.start_simulator()
     qt = args.queue_type
     other = "classic" if qt == "quorum" else "quorum"

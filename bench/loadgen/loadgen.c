@@ -32,6 +32,12 @@
  *       behind (the machine was busy) runs its next burst at once. Put beside
  *       the echo, it makes the machine as busy as Herald and the simulator
  *       make it, without their chain of threads. Prints the CPU it used.
+ *   loadgen wake  ROUNDS
+ *       Two threads hand a byte back and forth over two pipes ROUNDS times,
+ *       each blocking in read until the other writes: the cost of a wake-up
+ *       from another thread, which every hand-off between Herald's threads
+ *       pays. Prints µs per round trip (two wake-ups), as measured and with
+ *       both threads pinned to one CPU.
  *   loadgen delete URL [queue:NAME|exchange:NAME]...
  */
 #define _GNU_SOURCE /* memmem */
@@ -796,6 +802,56 @@ static int burn(int argc, char **argv) {
     return 0;
 }
 
+struct ping {
+    int to[2], back[2];
+    long rounds;
+    int cpu; /* -1: wherever the scheduler puts it */
+};
+
+static void pin(int cpu) {
+    if (cpu < 0) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+static void *pong(void *argument) {
+    struct ping *ping = argument;
+    pin(ping->cpu);
+    char byte;
+    for (long i = 0; i < ping->rounds; i++) {
+        if (read(ping->to[0], &byte, 1) != 1 || write(ping->back[1], &byte, 1) != 1) break;
+    }
+    return NULL;
+}
+
+static double round_trip_us(long rounds, int cpu) {
+    struct ping ping = {.rounds = rounds, .cpu = cpu};
+    if (pipe(ping.to) != 0 || pipe(ping.back) != 0) die("wake: pipe");
+    pthread_t thread;
+    pthread_create(&thread, NULL, pong, &ping);
+    pin(cpu);
+    char byte = 1;
+    double start = monotonic();
+    for (long i = 0; i < rounds; i++) {
+        if (write(ping.to[1], &byte, 1) != 1 || read(ping.back[0], &byte, 1) != 1) die("wake: pipe closed");
+    }
+    double elapsed = monotonic() - start;
+    pthread_join(thread, NULL);
+    close(ping.to[0]), close(ping.to[1]), close(ping.back[0]), close(ping.back[1]);
+    return elapsed / rounds * 1e6;
+}
+
+static int wake(int argc, char **argv) {
+    long rounds = argc == 3 ? atol(argv[2]) : 0;
+    if (rounds < 1) die("usage: loadgen wake ROUNDS");
+    double free_us = round_trip_us(rounds, -1);
+    double pinned_us = round_trip_us(rounds, 0);
+    printf("{\"round_trip_us\":%.2f,\"one_cpu_round_trip_us\":%.2f}\n", free_us, pinned_us);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "run") == 0) return run_load(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "fill") == 0) return fill(argc, argv);
@@ -803,6 +859,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "delete") == 0) return delete_all(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "echo") == 0) return echo_loop(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "burn") == 0) return burn(argc, argv);
-    fprintf(stderr, "usage: loadgen run|fill|floor|echo|burn|delete ...\n");
+    if (argc >= 2 && strcmp(argv[1], "wake") == 0) return wake(argc, argv);
+    fprintf(stderr, "usage: loadgen run|fill|floor|echo|burn|wake|delete ...\n");
     return 2;
 }
