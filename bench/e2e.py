@@ -131,6 +131,16 @@ def window_p99s(dump, seconds):
     return [sorted(v)[int(len(v) * 0.99)] / 1000 for k, v in sorted(windows.items()) if k < last]
 
 
+def stretches(w):
+    """The 3.5 s stretches of a point in the report: their p99 range and how many reached the goal's 50 ms."""
+    return f"{min(w):.1f}-{max(w):.1f} ms, {sum(x >= 50 for x in w)} of {len(w)} at 50 ms or more"
+
+
+# The two controls beside the half point (labels, as report() finds them).
+LOADED_ECHO = "AMQP echo + synthetic load"
+OWN_HALF_ECHO = "AMQP echo, open at half its own maximum"
+
+
 def machine_busy():
     with open("/proc/stat") as f:
         values = [int(v) for v in f.readline().split()[1:]]
@@ -609,21 +619,19 @@ def report(b, args):
         w = h.get("p99_windows") or []
         out(f"- p99 publish->outcome at half the closed-loop maximum ({fmt(h['offered_eps'])} events/s offered for "
             f"{h['seconds']:.0f} s, {h['outcomes']} outcomes): {h['p99']:.1f} ms (goal < 50 ms)"
-            + (f"; p99 of each {P99_WINDOW_S:g} s stretch: {min(w):.1f}-{max(w):.1f} ms, {sum(x >= 50 for x in w)} of {len(w)} at 50 ms or more"
-               if w else "")
+            + (f"; p99 of each {P99_WINDOW_S:g} s stretch: {stretches(w)}" if w else "")
             + (f"; the AMQP path alone at the same rate: p99 {echo[0]['p99']:.1f} ms" if echo else ""))
         # The controls: the raw C echo (no HTTP, ~0.1 core) where the machine is as busy as at Herald's half point.
         for p in P:
             w = p.get("p99_windows") or []
-            stretches = (f" (each {P99_WINDOW_S:g} s stretch: {min(w):.1f}-{max(w):.1f} ms, "
-                         f"{sum(x >= 50 for x in w)} of {len(w)} at 50 ms or more)" if w else "")
-            if p["label"].startswith("AMQP echo + synthetic load"):
+            each = f" (each {P99_WINDOW_S:g} s stretch: {stretches(w)})" if w else ""
+            if p["label"].startswith(LOADED_ECHO):
                 out(f"- control, a client that costs nothing beside the same load: the raw C echo at "
                     f"{fmt(p['offered_eps'])} events/s with {p['burn_cores']:.2f} cores of synthetic load "
-                    f"(Herald's and the simulator's CPU at the half point, less the echo's): p99 {p['p99']:.1f} ms{stretches}")
-            if p["label"].startswith("AMQP echo, open at half its own maximum"):
+                    f"(Herald's and the simulator's CPU at the half point, less the echo's): p99 {p['p99']:.1f} ms{each}")
+            elif p["label"].startswith(OWN_HALF_ECHO):
                 out(f"- control, a client that costs nothing at half of its own maximum: the raw C echo at "
-                    f"{fmt(p['offered_eps'])} events/s: p99 {p['p99']:.1f} ms{stretches}")
+                    f"{fmt(p['offered_eps'])} events/s: p99 {p['p99']:.1f} ms{each}")
     big = [p for p in P if p["system"] == "herald" and p["prefetch"] == 1024]
     if big:
         out(f"- peak RSS at prefetch 1024: {big[0]['rss_mb']:.0f} MB (goal < 100 MB)")
@@ -688,7 +696,7 @@ def main():
     ap.add_argument("--open-seconds", type=float, default=0,
                     help="every open-loop point offers load this long (default: 8 s, 4 with --quick, at most --events events)")
     ap.add_argument("--half-seconds", type=float, default=20,
-                    help="the 50%% point (and the AMQP echo beside it) offers load this long (default 20 s)")
+                    help="the 50%% point, the AMQP echo and the two p99 controls beside it offer load this long (default 20 s)")
     ap.add_argument("--only", default="", help="comma list: main,peer,limits,prefetch,connections,instances,streams,open")
     args = ap.parse_args()
     if args.quick:
@@ -750,13 +758,13 @@ def main():
                     # Controls for the p99 goal: a client that costs nothing on a machine as busy as Herald's point.
                     # (1) the echo at the same rate beside synthetic load of Herald's and the simulator's CPU there
                     extra = (half["cpu_s"] + half["sim_cpu_s"]) / half["seconds"] - echo["cpu_s"] / echo["seconds"]
-                    b.point(f"AMQP echo + synthetic load, open ({rate}/s)", system="echo", rate=rate, events=events,
+                    b.point(f"{LOADED_ECHO}, open ({rate}/s)", system="echo", rate=rate, events=events,
                             burn_cores=max(0.05, extra))
                     # (2) the echo at half of its own closed-loop maximum
                     echo_max = next((p for p in b.points if p["label"] == f"AMQP echo, no HTTP, closed ({qt})"), None)
                     if echo_max:
                         own = int(echo_max["eps"] * 0.5)
-                        b.point(f"AMQP echo, open at half its own maximum ({own}/s)", system="echo", rate=own,
+                        b.point(f"{OWN_HALF_ECHO} ({own}/s)", system="echo", rate=own,
                                 events=max(500, int(own * seconds)))
     finally:
         b.stop(b.sim)
