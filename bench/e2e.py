@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -113,14 +114,19 @@ def vm_rss_mb(pid):
 P99_WINDOW_S = 3.5  # how long the open-loop points ran before the half point got --half-seconds
 
 
+def dump_rows(dump):
+    """(publish time µs, latency µs) of every outcome in a LOADGEN_DUMP file; none if it is missing."""
+    try:
+        with open(dump) as fh:
+            return [(int(f[8]), int(f[1])) for f in map(str.split, fh) if len(f) >= 9 and int(f[1]) >= 0]
+    except OSError:
+        return []
+
+
 def window_p99s(dump, seconds):
     """p99 publish->outcome (ms) of each `seconds`-long stretch of publish times in a LOADGEN_DUMP file
     (a p99 over a few seconds is decided by whether one stall of the shared machine fell inside)."""
-    try:
-        with open(dump) as fh:
-            rows = [(int(f[8]), int(f[1])) for f in map(str.split, fh) if len(f) >= 9 and int(f[1]) >= 0]
-    except OSError:
-        return []
+    rows = dump_rows(dump)
     if not rows:
         return []
     t0 = min(t for t, _ in rows)
@@ -129,6 +135,49 @@ def window_p99s(dump, seconds):
         windows.setdefault(int((t - t0) / 1e6 / seconds), []).append(latency)
     last = max(windows)  # the last stretch is partial
     return [sorted(v)[int(len(v) * 0.99)] / 1000 for k, v in sorted(windows.items()) if k < last]
+
+
+class StealSampler:
+    """The host's steal (`/proc/stat`) every 100 ms while a point runs, so that each 3.5 s stretch's p99 can
+    be read beside what the hypervisor took from the VM meanwhile."""
+
+    def __init__(self):
+        self.samples = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.is_set():
+            self.samples.append((time.time(), machine_busy()[1]))
+            self._stop.wait(0.1)
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
+
+    def cores(self, start, end):
+        """Mean steal in cores between two wall-clock times (seconds), or None without two samples there."""
+        inside = [(t, v) for t, v in self.samples if start <= t <= end]
+        if len(inside) < 2 or inside[-1][0] <= inside[0][0]:
+            return None
+        return (inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0])
+
+
+def window_steal(dump, seconds, sampler):
+    """Host steal (cores) over each stretch that `window_p99s` measures, by the same publish times."""
+    times = [t for t, _ in dump_rows(dump)]
+    if not times:
+        return []
+    t0, t1 = min(times) / 1e6, max(times) / 1e6
+    count = int((t1 - t0) / seconds)  # the partial last stretch is left out, as in window_p99s
+    return [sampler.cores(t0 + k * seconds, t0 + (k + 1) * seconds) for k in range(count)]
+
+
+def stretch_pairs(p):
+    """Each stretch's p99 beside the host's steal over it, e.g. "33 ms / 0.01, 170 ms / 0.41"."""
+    pairs = zip(p.get("p99_windows") or [], p.get("steal_windows") or [])
+    return ", ".join(f"{w:.0f} ms / {'?' if st is None else f'{st:.2f}'}" for w, st in pairs)
 
 
 def stretches(w):
@@ -142,10 +191,12 @@ OWN_HALF_ECHO = "AMQP echo, open at half its own maximum"
 
 
 def machine_busy():
+    """CPU seconds the machine was not idle, and of those the host's steal: time the hypervisor gave
+    this VM's vCPUs to someone else while they had work (`/proc/stat`, all CPUs)."""
     with open("/proc/stat") as f:
         values = [int(v) for v in f.readline().split()[1:]]
     idle = values[3] + values[4]
-    return (sum(values[:8]) - idle) / TICK
+    return (sum(values[:8]) - idle) / TICK, values[7] / TICK
 
 
 def broker_pid():
@@ -386,9 +437,11 @@ log: {{level: warning, format: json}}
                 # synthetic CPU load beside the system measured, for as long as the load is offered
                 burner = subprocess.Popen([self.loadgen, "burn", "4", f"{burn_cores:.3f}", f"{events / rate + 0.5:.1f}"],
                                           stdout=subprocess.PIPE, text=True)
+            sampler = StealSampler()
             lg = subprocess.run([self.loadgen, "run", self.url, n["events"], n["results"], str(events), str(int(rate)),
                                  str(window), str(self.point_no), DEAD_APNS], capture_output=True, text=True,
                                 env=dict(os.environ, LOADGEN_DUMP=dump))
+            sampler.stop()
             after = ([proc_cpu(p) for p in pids], proc_cpu(self.broker), proc_cpu(self.sim.pid), machine_busy(),
                      time.time(), sum(ctx_switches(p) for p in pids))
             burned = json.loads(burner.communicate()[0] or "{}").get("cores", 0.0) if burner else 0.0
@@ -433,15 +486,17 @@ log: {{level: warning, format: json}}
             "ctx_per_notif": (after[5] - before[5]) / notes if notes else 0,
             "broker_cpu_s": after[1] - before[1], "sim_cpu_s": after[2] - before[2],
             "loadgen_cpu_s": r["loadgen_cpu_s"], "seconds": r["seconds"],
-            "other_cpu_cores": max(0.0, ((after[3] - before[3]) - ours) / wall) if wall > 0 else 0,
-            "p99_windows": window_p99s(dump, P99_WINDOW_S), "burn_cores": burned,
+            "other_cpu_cores": max(0.0, ((after[3][0] - before[3][0]) - ours) / wall) if wall > 0 else 0,
+            "steal_cores": max(0.0, (after[3][1] - before[3][1]) / wall) if wall > 0 else 0,
+            "p99_windows": window_p99s(dump, P99_WINDOW_S), "steal_windows": window_steal(dump, P99_WINDOW_S, sampler),
+            "burn_cores": burned,
         }
         if notes < r["expected_outcomes"]:
             log(f"  WARNING: {label}: {notes} of {r['expected_outcomes']} outcomes")
         log(f"  {label:<34} {queue_type:<7} {result['nps']:>8.0f} notif/s {result['eps']:>7.0f} ev/s "
             f"p50 {result['p50']:.1f} p99 {result['p99']:.1f} max {result['max']:.1f} ms  "
             f"cpu {result['cpu_per_10k']:.2f} s/10k  ctxsw/notif {result['ctx_per_notif']:.2f}  rss {rss:.0f} MB  broker {result['broker_cpu_s']:.2f}s "
-            f"sim {result['sim_cpu_s']:.2f}s  other load {result['other_cpu_cores']:.2f} cores")
+            f"sim {result['sim_cpu_s']:.2f}s  other load {result['other_cpu_cores']:.2f} cores (host steal {result['steal_cores']:.2f})")
         self.points.append(result)
         return result
 
@@ -557,13 +612,13 @@ def report(b, args):
     out("")
     out(b.machine)
     out("")
-    out("| point | queue | notif/s | events/s | p50 ms | p90 ms | p99 ms | max ms | CPU s/10k notif | ctx sw/notif | RSS after warm-up MB | peak RSS MB | RSS growth KB/event | broker CPU s/10k | simulator CPU s/10k | other load (cores) |")
-    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    out("| point | queue | notif/s | events/s | p50 ms | p90 ms | p99 ms | max ms | CPU s/10k notif | ctx sw/notif | RSS after warm-up MB | peak RSS MB | RSS growth KB/event | broker CPU s/10k | simulator CPU s/10k | other load (cores) | host steal (cores) |")
+    out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for p in P:
         k = 1e4 / p["outcomes"] if p["outcomes"] else 0
         out(f"| {p['label']} | {p['queue_type']} | {fmt(p['nps'])} | {fmt(p['eps'])} | {p['p50']:.1f} | {p['p90']:.1f} | "
             f"{p['p99']:.1f} | {p['max']:.1f} | {p['cpu_per_10k']:.3f} | {p['ctx_per_notif']:.1f} | {p['rss_start_mb']:.0f} | {p['rss_mb']:.0f} | {p['rss_growth_kb_per_event']:.1f} | "
-            f"{p['broker_cpu_s'] * k:.3f} | {p['sim_cpu_s'] * k:.3f} | {p['other_cpu_cores']:.2f} |")
+            f"{p['broker_cpu_s'] * k:.3f} | {p['sim_cpu_s'] * k:.3f} | {p['other_cpu_cores']:.2f} | {p.get('steal_cores', 0):.2f} |")
     if hasattr(b, "curl"):
         out("")
         out("Limits (same machine, same run):")
@@ -602,7 +657,7 @@ def report(b, args):
         out(f"- ceiling implied by the floors for {cores} shared cores: {chain_us:.1f} CPU µs per notification "
             f"(libcurl {b.curl['cpu_us']:.1f} + simulator {b.curl['sim_us']:.1f} + rabbitmq-c {f['cpu_us_per_outcome']:.1f} + broker {f['broker_cpu_us_per_outcome']:.1f} + event publish {f['broker_fill_us'] / targets:.1f} + loadgen {herald['loadgen_cpu_s'] / herald['outcomes'] * 1e6:.1f}) "
             f"-> {fmt(ceiling)} notif/s; Herald reaches {herald['nps'] / ceiling * 100:.0f}% (goal >= 75%); "
-            f"with the {herald['other_cpu_cores']:.2f} cores other workers used during the run: ceiling {fmt(ceiling_avail)}, Herald {herald['nps'] / ceiling_avail * 100:.0f}%")
+            f"with the {herald['other_cpu_cores']:.2f} cores other workers and the host's steal took during the run: ceiling {fmt(ceiling_avail)}, Herald {herald['nps'] / ceiling_avail * 100:.0f}%")
         # Where the chain and the runs part: the broker's CPU per notification with a pre-filled queue drained by
         # the raw loop (the chain's term), with events published live to the raw C echo, and in Herald's runs.
         echo_closed = by.get(f"AMQP echo, no HTTP, closed ({qt})")
@@ -619,12 +674,17 @@ def report(b, args):
         w = h.get("p99_windows") or []
         out(f"- p99 publish->outcome at half the closed-loop maximum ({fmt(h['offered_eps'])} events/s offered for "
             f"{h['seconds']:.0f} s, {h['outcomes']} outcomes): {h['p99']:.1f} ms (goal < 50 ms)"
-            + (f"; p99 of each {P99_WINDOW_S:g} s stretch: {stretches(w)}" if w else "")
+            + (f"; p99 of each {P99_WINDOW_S:g} s stretch: {stretches(w)} (p99 / host steal in cores, stretch by "
+               f"stretch: {stretch_pairs(h)})" if w else "")
             + (f"; the AMQP path alone at the same rate: p99 {echo[0]['p99']:.1f} ms" if echo else ""))
+        # Steal is the host running someone else on this VM's vCPUs: every thread on them stalls meanwhile.
+        out(f"- host steal (vCPU time the hypervisor gave elsewhere, /proc/stat): {h.get('steal_cores', 0):.2f} cores "
+            f"during the half point" + (f", {sum(d.get('steal_cores', 0) for d in defaults) / len(defaults):.2f} during "
+                                        f"Herald's closed-loop points" if defaults else ""))
         # The controls: the raw C echo (no HTTP, ~0.1 core) where the machine is as busy as at Herald's half point.
         for p in P:
             w = p.get("p99_windows") or []
-            each = f" (each {P99_WINDOW_S:g} s stretch: {stretches(w)})" if w else ""
+            each = f" (each {P99_WINDOW_S:g} s stretch: {stretches(w)}; p99 / host steal: {stretch_pairs(p)})" if w else ""
             if p["label"].startswith(LOADED_ECHO):
                 out(f"- control, a client that costs nothing beside the same load: the raw C echo at "
                     f"{fmt(p['offered_eps'])} events/s with {p['burn_cores']:.2f} cores of synthetic load "

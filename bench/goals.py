@@ -34,6 +34,8 @@ CONTEXT = [
      "{1} ms ({0} cores)"),
     ("control: raw C echo at half its own maximum, p99", r"half of its own maximum: the raw C echo at ([0-9 ]+) events/s: p99 ([0-9.]+) ms",
      "{1} ms ({0}/s)"),
+    ("host steal, cores: half point / closed-loop points", r"host steal [^:]*: ([0-9.]+) cores during the half point(?:, ([0-9.]+))?",
+     "{} / {}"),
     ("floor µs (libcurl ref + rabbitmq-c loop per outcome)",
      r"floor ([0-9.]+) µs \(libcurl ([0-9.]+) \+ rabbitmq-c loop ([0-9.]+)\)", "{} ({} + {})"),
     ("broker µs per notification: chain / live echo / Herald",
@@ -73,7 +75,7 @@ def main(dirs):
         cells = []
         for t in reports:
             found = first(pattern, t)
-            cells.append(cell.format(*(g.strip() for g in found)) if found else "—")
+            cells.append(cell.format(*((g or "—").strip() for g in found)) if found else "—")
         print(f"| {label} | " + " | ".join(cells) + " | |")
 
 
