@@ -74,6 +74,13 @@ public final class HTTP2Server: Sendable {
         }
     }
 
+    /// Whether `run()` has been called: from then on the loop thread exists (or
+    /// has already finished), whatever the caller's executor is busy with.
+    /// Connections made before that wait in the listen backlog.
+    public var hasStarted: Bool {
+        state.withLock { $0 != .idle }
+    }
+
     /// Stops accepting connections. Graceful: sends GOAWAY on every
     /// connection, answers open streams, closes after the grace period at the
     /// latest. Not graceful: closes every connection at once.

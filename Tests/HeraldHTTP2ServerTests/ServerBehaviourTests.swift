@@ -19,6 +19,14 @@ private final class CompletionLog: Sendable {
 }
 
 @Suite struct ServerBehaviourTests {
+    @Test func hasStartedTurnsTrueWhenRunIsCalledAndStaysTrueAfterShutdown() async throws {
+        let server = try HTTP2Server(configuration: HTTP2ServerConfiguration(), handler: DescribeHandler(), logger: Fixtures.logger)
+        #expect(!server.hasStarted, "bound and listening, but run() not called yet")
+        let during = try await withRunning(server) { server.hasStarted }
+        #expect(during, "withRunning starts its body only once the loop thread is started")
+        #expect(server.hasStarted, "a server that has run cannot run again")
+    }
+
     @Test func routerAnswers404ForAnUnknownPathAnd405ForAnotherMethod() async throws {
         let pki = try Fixtures.pki.get()
         var router = HTTP2Router()
