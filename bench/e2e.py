@@ -114,19 +114,15 @@ def vm_rss_mb(pid):
 P99_WINDOW_S = 3.5  # how long the open-loop points ran before the half point got --half-seconds
 
 
-def dump_rows(dump):
-    """(publish time µs, latency µs) of every outcome in a LOADGEN_DUMP file; none if it is missing."""
+def dump_stretches(dump, seconds):
+    """The outcomes of a LOADGEN_DUMP file in `seconds`-long stretches of their publish times, the partial
+    last one left out: (start of the stretch, seconds since the epoch; latencies µs), one read of the file
+    for both the p99 and the host's steal of each stretch."""
     try:
         with open(dump) as fh:
-            return [(int(f[8]), int(f[1])) for f in map(str.split, fh) if len(f) >= 9 and int(f[1]) >= 0]
+            rows = [(int(f[8]), int(f[1])) for f in map(str.split, fh) if len(f) >= 9 and int(f[1]) >= 0]
     except OSError:
         return []
-
-
-def window_p99s(dump, seconds):
-    """p99 publish->outcome (ms) of each `seconds`-long stretch of publish times in a LOADGEN_DUMP file
-    (a p99 over a few seconds is decided by whether one stall of the shared machine fell inside)."""
-    rows = dump_rows(dump)
     if not rows:
         return []
     t0 = min(t for t, _ in rows)
@@ -134,7 +130,13 @@ def window_p99s(dump, seconds):
     for t, latency in rows:
         windows.setdefault(int((t - t0) / 1e6 / seconds), []).append(latency)
     last = max(windows)  # the last stretch is partial
-    return [sorted(v)[int(len(v) * 0.99)] / 1000 for k, v in sorted(windows.items()) if k < last]
+    return [(t0 / 1e6 + k * seconds, v) for k, v in sorted(windows.items()) if k < last]
+
+
+def stretch_p99s(spans):
+    """p99 publish->outcome (ms) of each stretch (a p99 over a few seconds is decided by whether one stall of
+    the shared machine fell inside)."""
+    return [sorted(v)[int(len(v) * 0.99)] / 1000 for _, v in spans]
 
 
 class StealSampler:
@@ -164,19 +166,9 @@ class StealSampler:
         return (inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0])
 
 
-def window_steal(dump, seconds, sampler):
-    """Host steal (cores) over each stretch that `window_p99s` measures, by the same publish times."""
-    times = [t for t, _ in dump_rows(dump)]
-    if not times:
-        return []
-    t0, t1 = min(times) / 1e6, max(times) / 1e6
-    count = int((t1 - t0) / seconds)  # the partial last stretch is left out, as in window_p99s
-    return [sampler.cores(t0 + k * seconds, t0 + (k + 1) * seconds) for k in range(count)]
-
-
 def stretch_pairs(p):
     """Each stretch's p99 beside the host's steal over it, e.g. "33 ms / 0.01, 170 ms / 0.41"."""
-    pairs = zip(p.get("p99_windows") or [], p.get("steal_windows") or [])
+    pairs = zip(p["p99_windows"], p["steal_windows"])
     return ", ".join(f"{w:.0f} ms / {'?' if st is None else f'{st:.2f}'}" for w, st in pairs)
 
 
@@ -442,6 +434,7 @@ log: {{level: warning, format: json}}
                                  str(window), str(self.point_no), DEAD_APNS], capture_output=True, text=True,
                                 env=dict(os.environ, LOADGEN_DUMP=dump))
             sampler.stop()
+            spans = dump_stretches(dump, P99_WINDOW_S)
             after = ([proc_cpu(p) for p in pids], proc_cpu(self.broker), proc_cpu(self.sim.pid), machine_busy(),
                      time.time(), sum(ctx_switches(p) for p in pids))
             burned = json.loads(burner.communicate()[0] or "{}").get("cores", 0.0) if burner else 0.0
@@ -488,7 +481,8 @@ log: {{level: warning, format: json}}
             "loadgen_cpu_s": r["loadgen_cpu_s"], "seconds": r["seconds"],
             "other_cpu_cores": max(0.0, ((after[3][0] - before[3][0]) - ours) / wall) if wall > 0 else 0,
             "steal_cores": max(0.0, (after[3][1] - before[3][1]) / wall) if wall > 0 else 0,
-            "p99_windows": window_p99s(dump, P99_WINDOW_S), "steal_windows": window_steal(dump, P99_WINDOW_S, sampler),
+            "p99_windows": stretch_p99s(spans),
+            "steal_windows": [sampler.cores(start, start + P99_WINDOW_S) for start, _ in spans],
             "burn_cores": burned,
         }
         if notes < r["expected_outcomes"]:
@@ -618,7 +612,7 @@ def report(b, args):
         k = 1e4 / p["outcomes"] if p["outcomes"] else 0
         out(f"| {p['label']} | {p['queue_type']} | {fmt(p['nps'])} | {fmt(p['eps'])} | {p['p50']:.1f} | {p['p90']:.1f} | "
             f"{p['p99']:.1f} | {p['max']:.1f} | {p['cpu_per_10k']:.3f} | {p['ctx_per_notif']:.1f} | {p['rss_start_mb']:.0f} | {p['rss_mb']:.0f} | {p['rss_growth_kb_per_event']:.1f} | "
-            f"{p['broker_cpu_s'] * k:.3f} | {p['sim_cpu_s'] * k:.3f} | {p['other_cpu_cores']:.2f} | {p.get('steal_cores', 0):.2f} |")
+            f"{p['broker_cpu_s'] * k:.3f} | {p['sim_cpu_s'] * k:.3f} | {p['other_cpu_cores']:.2f} | {p['steal_cores']:.2f} |")
     if hasattr(b, "curl"):
         out("")
         out("Limits (same machine, same run):")
@@ -678,8 +672,8 @@ def report(b, args):
                f"stretch: {stretch_pairs(h)})" if w else "")
             + (f"; the AMQP path alone at the same rate: p99 {echo[0]['p99']:.1f} ms" if echo else ""))
         # Steal is the host running someone else on this VM's vCPUs: every thread on them stalls meanwhile.
-        out(f"- host steal (vCPU time the hypervisor gave elsewhere, /proc/stat): {h.get('steal_cores', 0):.2f} cores "
-            f"during the half point" + (f", {sum(d.get('steal_cores', 0) for d in defaults) / len(defaults):.2f} during "
+        out(f"- host steal (vCPU time the hypervisor gave elsewhere, /proc/stat): {h['steal_cores']:.2f} cores "
+            f"during the half point" + (f", {sum(d['steal_cores'] for d in defaults) / len(defaults):.2f} during "
                                         f"Herald's closed-loop points" if defaults else ""))
         # The controls: the raw C echo (no HTTP, ~0.1 core) where the machine is as busy as at Herald's half point.
         for p in P:
