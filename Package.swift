@@ -59,8 +59,8 @@ let package = Package(
         .target(
             name: "HeraldCLI",
             dependencies: [
-                "HeraldCore", "HeraldConfig", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldSimulator", "HeraldService", "HeraldHTTPClient",
-                "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML", "CJemalloc",
+                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldSimulator", "HeraldService",
+                "HeraldHTTPClient", "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML", "CJemalloc",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 

@@ -4,7 +4,9 @@ import HeraldCore
 /// field-by-field table).
 public enum APNsPayloadBuilder {
     /// The payload for `event`: notification → `aps`, `data` beside `aps`,
-    /// `image` beside `aps` (for a notification service extension to fetch),
+    /// `image` beside `aps` with `mutable-content: 1` (so the notification
+    /// service extension runs and fetches it, unless the event sets
+    /// `mutable_content: false`),
     /// then the event's raw `apns.payload` merged last.
     public static func payload(for event: Event) -> APNsPayload {
         var aps = APNsAps()
@@ -19,7 +21,7 @@ public enum APNsPayloadBuilder {
             aps.category = notification.category
         }
         aps.contentAvailable = event.contentAvailable || event.resolvedPushType == .background
-        aps.mutableContent = event.mutableContent
+        aps.mutableContent = event.resolvedMutableContent
         var custom = JSONObject()
         if let image = event.notification?.image { custom["image"] = .string(image) }
         for (key, value) in event.data ?? JSONObject() where key != "aps" { custom[key] = value }

@@ -17,6 +17,9 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     public enum Disposition: Sendable, Hashable {
         /// The token is dead: `invalid_token`, upstream deletes it.
         case invalidToken
+        /// `invalid_token` too, but every token gets this answer when the app's
+        /// environment or topic is wrong: the invalidation guard may hold it back.
+        case invalidTokenUnlessMisconfigured
         /// Refused for good: `failed`.
         case failed
         /// Our provider token was refused: refresh it once and retry.
@@ -44,8 +47,8 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
 
     /// Every documented reason with its HTTP status and disposition.
     public static let table: [Entry] = [
-        Entry(.badDeviceToken, "BadDeviceToken", 400, .invalidToken),
-        Entry(.deviceTokenNotForTopic, "DeviceTokenNotForTopic", 400, .invalidToken),
+        Entry(.badDeviceToken, "BadDeviceToken", 400, .invalidTokenUnlessMisconfigured),
+        Entry(.deviceTokenNotForTopic, "DeviceTokenNotForTopic", 400, .invalidTokenUnlessMisconfigured),
         Entry(.badCollapseId, "BadCollapseId", 400, .failed),
         Entry(.badExpirationDate, "BadExpirationDate", 400, .failed),
         Entry(.badMessageId, "BadMessageId", 400, .failed),

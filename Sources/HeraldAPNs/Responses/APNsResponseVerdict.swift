@@ -22,12 +22,15 @@ public enum APNsResponseVerdict: Sendable, Equatable {
         }
         let error = APNsErrorBody(parsing: body)
         let reason = error?.reason ?? .unknown(Self.fallbackReason(status: status))
-        func result(_ kind: DeliveryResult.Status) -> DeliveryResult {
-            DeliveryResult(kind, reason: reason.rawValue, providerStatus: status, providerMessageID: apnsID, latency: latency)
+        func result(_ kind: DeliveryResult.Status, couldBeMisconfiguration: Bool = false) -> DeliveryResult {
+            DeliveryResult(kind, reason: reason.rawValue, providerStatus: status, providerMessageID: apnsID, latency: latency,
+                           couldBeMisconfiguration: couldBeMisconfiguration)
         }
         switch reason.disposition(status: status) {
         case .invalidToken:
             self = .result(result(.invalidToken(invalidatedAt: error?.timestamp)))
+        case .invalidTokenUnlessMisconfigured:
+            self = .result(result(.invalidToken(invalidatedAt: error?.timestamp), couldBeMisconfiguration: true))
         case .failed:
             self = .result(result(.failed))
         case .refreshProviderToken:

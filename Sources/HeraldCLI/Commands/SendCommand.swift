@@ -1,5 +1,6 @@
 import HeraldConfig
 import HeraldCore
+import HeraldPipeline
 
 /// `herald send`: delivers one notification without a broker and prints its
 /// outcome as JSON — the credential smoke test.
@@ -87,25 +88,27 @@ public struct SendCommand: Command {
         do {
             report = try await factory.withProvider(app: parsed.options["app"] ?? "", config: config, logger: logger) { provider in
                 let notification: PreparedNotification
-                do throws(DeliveryRejection) { notification = try provider.prepare(event, for: target) } catch { return .rejected(error) }
+                do throws(DeliveryRejection) { notification = try provider.prepare(event, for: target) } catch {
+                    return DeliveryReport(.rejected(error))
+                }
                 // A transient failure (connection lost, 5xx, 429) is tried once more, as the
                 // providers' own SDKs do; a second one is reported as the outcome.
-                var attempt = 1
-                while true {
+                for tries in 1...2 {
                     do throws(DeliveryFailure) {
-                        return .result(try await provider.send(notification, attempt: attempt))
+                        return DeliveryReport(.result(try await provider.send(notification, attempt: tries)), attempt: tries)
                     } catch {
-                        guard attempt == 1 else { return .failure(error) }
-                        attempt += 1
+                        guard tries == 1 else { return DeliveryReport(.failure(error), attempt: tries) }
                         try? await Task.sleep(for: min(error.retryAfter ?? .milliseconds(200), .seconds(5)))
                     }
                 }
+                return DeliveryReport(.failure(DeliveryFailure(reason: "not sent")), attempt: 2)
             }
         } catch {
             console.err("herald send: \(error)")
             return ExitStatus.failure
         }
-        let outcome = report.outcome(event: event, target: target, at: clock())
+        let send = EventPlan.Send(target: target, event: event, app: parsed.options["app"] ?? "")
+        let outcome = OutcomeBuilder.outcome(for: report.answer, of: send, attempt: report.attempt, at: clock())
         console.out(outcome.jsonValue.jsonString)
         return outcome.status == .delivered ? ExitStatus.success : ExitStatus.failure
     }

@@ -1,5 +1,6 @@
 import HeraldConfig
 import HeraldCore
+import HeraldPipeline
 
 /// How `herald send` reaches one provider: given an app's settings, builds a
 /// `PushProvider` (and whatever transport it needs) for the duration of `body`.
@@ -13,11 +14,16 @@ public protocol SendProviderFactory: Sendable {
     ) async throws(SendError) -> DeliveryReport
 }
 
-/// What one delivery attempt came to, before it becomes an `Outcome`.
-public enum DeliveryReport: Sendable, Equatable {
-    case rejected(DeliveryRejection)
-    case result(DeliveryResult)
-    case failure(DeliveryFailure)
+/// What `herald send` came to: the provider's answer and the attempt that
+/// got it, turned into an outcome by the service's own `OutcomeBuilder`.
+public struct DeliveryReport: Sendable, Equatable {
+    public var answer: ProviderAnswer
+    public var attempt: Int
+
+    public init(_ answer: ProviderAnswer, attempt: Int = 1) {
+        self.answer = answer
+        self.attempt = attempt
+    }
 }
 
 /// `herald send` cannot start: unknown app, provider not configured, unreadable key.

@@ -26,6 +26,16 @@ extension ConfigValidator {
                 issues.append(.init(.warning, at: path.key("publish").index(i), "'\(status)' is listed twice"))
             }
         }
+        let guardPath = path.key("invalidation_guard")
+        checkRange(outcomes.invalidationGuard.minAnswers, 1...1_000_000, at: guardPath.key("min_answers"), into: &issues)
+        let share = outcomes.invalidationGuard.share
+        if !(share > 0 && share <= 1) {
+            issues.append(.init(.error, at: guardPath.key("share"), "expected a share over 0 and at most 1 (0.5 is half), found \(share)"))
+        }
+        let window = outcomes.invalidationGuard.window
+        if window.milliseconds < 100 || window.milliseconds > 86_400_000 {
+            issues.append(.init(.error, at: guardPath.key("window"), "expected 100ms to 24h, found \(window)"))
+        }
         if !outcomes.publish.contains("invalid_token") {
             issues.append(.init(.warning, at: path.key("publish"),
                                 "invalid_token outcomes are not published, so upstream never learns which tokens are dead"))

@@ -66,20 +66,63 @@ public struct DeliveryResult: Sendable, Equatable {
     public var status: Status
     /// The provider's reason (`Unregistered`, `UNREGISTERED`, `PayloadTooLarge`), verbatim.
     public var reason: String?
+    /// The provider's own explanation, when it gives one (Google's `error.message`
+    /// and field violations), bounded by ``DeliveryDetail/maxBytes``.
+    public var detail: String?
     /// The HTTP status the provider answered with.
     public var providerStatus: Int?
     /// `apns-id`, or FCM's message name (`projects/p/messages/123`).
     public var providerMessageID: String?
     /// Time from sending the request to its answer.
     public var latency: Duration?
+    /// For `invalidToken`: the answer is also what every token gets when the
+    /// app's credentials, environment, topic or project are wrong (APNs
+    /// BadDeviceToken, FCM INVALID_ARGUMENT about the token), so the
+    /// invalidation guard may hold it back. `false` for answers that only a
+    /// dead token gets (APNs 410 Unregistered, FCM UNREGISTERED).
+    public var couldBeMisconfiguration: Bool
 
-    public init(_ status: Status, reason: String? = nil, providerStatus: Int? = nil,
-                providerMessageID: String? = nil, latency: Duration? = nil) {
+    public init(_ status: Status, reason: String? = nil, detail: String? = nil, providerStatus: Int? = nil,
+                providerMessageID: String? = nil, latency: Duration? = nil, couldBeMisconfiguration: Bool = false) {
         self.status = status
         self.reason = reason
+        self.detail = detail
         self.providerStatus = providerStatus
         self.providerMessageID = providerMessageID
         self.latency = latency
+        self.couldBeMisconfiguration = couldBeMisconfiguration
+    }
+}
+
+/// Bounds a provider's explanation before it reaches an outcome or a log line:
+/// an answer body is the provider's (or a proxy's) to fill.
+public enum DeliveryDetail {
+    /// The most bytes of a provider's explanation kept.
+    public static let maxBytes = 512
+
+    /// `text` cut to ``maxBytes`` at a character boundary, control characters
+    /// replaced by spaces; nil when nothing is left.
+    public static func bounded(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let clean = String(text.map { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? " " : $0 })
+            .trimmingSpaces
+        guard !clean.isEmpty else { return nil }
+        guard clean.utf8.count > maxBytes else { return clean }
+        let ellipsis = "…"
+        var kept = ""
+        var bytes = 0
+        for character in clean {
+            bytes += character.utf8.count
+            if bytes > maxBytes - ellipsis.utf8.count { break }
+            kept.append(character)
+        }
+        return kept + ellipsis
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
 
@@ -87,13 +130,17 @@ public struct DeliveryResult: Sendable, Equatable {
 public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The provider's reason or a transport description (`TooManyRequests`, `timeout after 10s`).
     public var reason: String
+    /// The provider's own explanation, bounded (``DeliveryDetail``).
+    public var detail: String?
     public var providerStatus: Int?
     /// The provider asked for this wait (`Retry-After`); the retry delay is at least this.
     public var retryAfter: Duration?
     public var latency: Duration?
 
-    public init(reason: String, providerStatus: Int? = nil, retryAfter: Duration? = nil, latency: Duration? = nil) {
+    public init(reason: String, detail: String? = nil, providerStatus: Int? = nil, retryAfter: Duration? = nil,
+                latency: Duration? = nil) {
         self.reason = reason
+        self.detail = detail
         self.providerStatus = providerStatus
         self.retryAfter = retryAfter
         self.latency = latency

@@ -52,9 +52,11 @@ extension Event {
         let fields = FieldReader(object: root, path: "")
         try fields.rejectUnknownKeys(allowed: fieldNames)
 
+        let (targets, invalidTargets) = try decodeTargets(fields, limits: limits)
         var event = Event(
             id: try fields.string("id", nonEmpty: true) ?? fallbackID,
-            targets: try decodeTargets(fields, limits: limits)
+            targets: targets,
+            invalidTargets: invalidTargets
         )
         event.app = try decodeApp(fields)
         if let notification = try fields.object("notification") {
@@ -66,7 +68,7 @@ extension Event {
         event.expiry = try decodeExpiry(fields)
         event.collapseID = try fields.string("collapse_id", nonEmpty: true)
         event.contentAvailable = try fields.bool("content_available") ?? false
-        event.mutableContent = try fields.bool("mutable_content") ?? false
+        event.mutableContent = try fields.bool("mutable_content")
         event.excludeTokens = Set(try fields.stringArray("exclude_tokens") ?? [])
         if let apns = try fields.object("apns") {
             event.apns = try decodeAPNsOverrides(FieldReader(object: apns, path: "apns"))
@@ -76,6 +78,19 @@ extension Event {
         }
         event.context = try fields.object("context")
         return event
+    }
+
+    /// The `id` and `app` of a body that could not be decoded as an event,
+    /// where they can still be read (a JSON object with a non-empty string
+    /// `id`, a valid app name in `app`): a `rejected` outcome carries them,
+    /// so upstream bound to `rejected.*.<app>` learns of its own events.
+    public static func identity(of bytes: [UInt8], limits: EventLimits = .default) -> (id: String?, app: String?) {
+        guard bytes.count <= limits.maxBytes,
+              case .object(let root)? = try? JSONValue.parse(bytes, limits: JSONLimits(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxBytes))
+        else { return (nil, nil) }
+        let id = root["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let app = root["app"]?.stringValue.flatMap { isValidAppName($0) ? $0 : nil }
+        return (id, app)
     }
 
     /// An app name: 1 to 64 letters, digits, `-` or `_`. It becomes the

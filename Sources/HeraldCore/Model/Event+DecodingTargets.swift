@@ -1,16 +1,27 @@
 // Decoding `targets`, or the top-level shorthand `provider` + `token`.
+//
+// Problems with the list as a whole (missing, not an array, empty, too long,
+// mixed with the shorthand) refuse the event. A problem inside one target
+// makes only that target an `InvalidTarget`: the others are still delivered.
 
 extension Event {
     static let targetFieldNames = ["provider", "token", "topic", "condition"]
     private static let addressFieldNames = ["token", "topic", "condition"]
 
-    static func decodeTargets(_ fields: FieldReader, limits: EventLimits) throws(EventError) -> [Target] {
+    /// The longest device token accepted, in bytes: APNs tokens are 32 bytes
+    /// (64 hex digits) today and Apple says they may grow; FCM registration
+    /// tokens are about 160 characters.
+    static let maxTokenBytes = 4096
+
+    static func decodeTargets(
+        _ fields: FieldReader, limits: EventLimits
+    ) throws(EventError) -> (targets: [Target], invalid: [InvalidTarget]) {
         let shorthand = targetFieldNames.filter { fields.value($0) != nil }
         guard let value = fields.value("targets") else {
             guard !shorthand.isEmpty else {
                 throw EventError(field: "targets", message: "missing; give \"targets\" or the shorthand \"provider\" + \"token\"")
             }
-            return [try decodeTarget(fields, name: "event")]
+            return split(decodeTarget(fields, index: 0, name: "event"))
         }
         if let first = shorthand.first {
             throw EventError(
@@ -29,71 +40,139 @@ extension Event {
         }
         var targets: [Target] = []
         targets.reserveCapacity(elements.count)
+        var invalid: [InvalidTarget] = []
         for (index, element) in elements.enumerated() {
             let path = "targets[\(index)]"
             guard case .object(let object) = element else {
-                throw .mismatch(path, expected: "an object", found: element)
+                invalid.append(InvalidTarget(index: index, provider: nil, address: nil,
+                                             error: .mismatch(path, expected: "an object", found: element), verdict: .failed))
+                continue
             }
             let targetFields = FieldReader(object: object, path: path)
-            try targetFields.rejectUnknownKeys(allowed: targetFieldNames)
-            targets.append(try decodeTarget(targetFields, name: path))
+            var decoded = decodeTarget(targetFields, index: index, name: path)
+            if case .valid = decoded {
+                do throws(EventError) {
+                    try targetFields.rejectUnknownKeys(allowed: targetFieldNames)
+                } catch {
+                    decoded = .invalid(invalidTarget(targetFields, index: index, error: error, verdict: .failed))
+                }
+            }
+            switch decoded {
+            case .valid(let target): targets.append(target)
+            case .invalid(let problem): invalid.append(problem)
+            }
         }
-        return targets
+        return (targets, invalid)
+    }
+
+    private static func split(_ decoded: DecodedTarget) -> (targets: [Target], invalid: [InvalidTarget]) {
+        switch decoded {
+        case .valid(let target): ([target], [])
+        case .invalid(let problem): ([], [problem])
+        }
+    }
+
+    /// One element of `targets`, decoded or refused.
+    private enum DecodedTarget {
+        case valid(Target)
+        case invalid(InvalidTarget)
     }
 
     private static let acceptedProviders = EventError.list(Provider.acceptedNames)
 
     /// One target from `provider` and exactly one of `token`, `topic`,
     /// `condition`. `name` is how messages refer to the target as a whole.
-    private static func decodeTarget(_ fields: FieldReader, name: String) throws(EventError) -> Target {
+    private static func decodeTarget(_ fields: FieldReader, index: Int, name: String) -> DecodedTarget {
+        func failed(_ error: EventError) -> DecodedTarget {
+            .invalid(invalidTarget(fields, index: index, error: error, verdict: .failed))
+        }
+        func badToken(_ error: EventError) -> DecodedTarget {
+            .invalid(invalidTarget(fields, index: index, error: error, verdict: .invalidToken))
+        }
         // Built per target only for an error message: a static, computed once.
         let accepted = acceptedProviders
         guard let providerValue = fields.value("provider") else {
-            throw EventError(field: fields.path("provider"), message: "missing; expected \(accepted)")
+            return failed(EventError(field: fields.path("provider"), message: "missing; expected \(accepted)"))
         }
         guard case .string(let providerName) = providerValue else {
-            throw .mismatch(fields.path("provider"), expected: "a provider name (\(accepted))", found: providerValue)
+            return failed(.mismatch(fields.path("provider"), expected: "a provider name (\(accepted))", found: providerValue))
         }
         guard let provider = Provider(eventName: providerName) else {
             let hint = Suggestions.closest(to: providerName, among: Provider.acceptedNames)
                 .map { "; did you mean \(JSONText.quoted($0))?" } ?? ""
-            throw EventError(
+            return failed(EventError(
                 field: fields.path("provider"),
                 message: "unknown provider \(JSONText.quoted(providerName)) (expected \(accepted)\(hint))"
-            )
+            ))
         }
 
         let present = addressFieldNames.filter { fields.value($0) != nil }
         guard present.count <= 1 else {
             let listed = present.count == 2 ? "both " + present.map { "\"\($0)\"" }.joined(separator: " and ")
                 : "\"token\", \"topic\" and \"condition\""
-            throw EventError(field: name, message: "has \(listed); give exactly one")
+            return failed(EventError(field: name, message: "has \(listed); give exactly one"))
         }
-        guard let kind = present.first, let address = try fields.string(kind, nonEmpty: true) else {
-            throw EventError(field: name, message: "has none of \"token\", \"topic\" or \"condition\"; give exactly one")
+        guard let kind = present.first else {
+            return failed(EventError(field: name, message: "has none of \"token\", \"topic\" or \"condition\"; give exactly one"))
+        }
+        guard case .string(let address)? = fields.value(kind) else {
+            return failed(.mismatch(fields.path(kind), expected: "a non-empty string", found: fields.value(kind) ?? .null))
+        }
+        if kind == "token" {
+            guard !address.isEmpty else {
+                return badToken(EventError(field: fields.path(kind), message: "is empty; a device token cannot be empty"))
+            }
+            guard address.utf8.count <= maxTokenBytes else {
+                return badToken(EventError(
+                    field: fields.path(kind), message: "is \(address.utf8.count) bytes, over the limit of \(maxTokenBytes)"))
+            }
+        } else if address.isEmpty {
+            return failed(.mismatch(fields.path(kind), expected: "a non-empty string", found: .string(address)))
         }
 
         switch (provider, kind) {
         case (.apns, "token"):
             guard isHex(address) else {
-                throw .mismatch(fields.path(kind), expected: "a hexadecimal APNs device token", found: .string(address))
+                return badToken(.mismatch(fields.path(kind), expected: "a hexadecimal APNs device token", found: .string(address)))
             }
-            return Target(provider: .apns, address: .token(address))
+            return .valid(Target(provider: .apns, address: .token(address)))
         case (.apns, _):
-            throw EventError(field: fields.path(kind), message: "APNs has no \(kind)s; an APNs target needs a device \"token\"")
+            return failed(EventError(field: fields.path(kind), message: "APNs has no \(kind)s; an APNs target needs a device \"token\""))
         case (.fcm, "topic"):
             if address.hasPrefix("/topics/") {
-                throw EventError(field: fields.path(kind), message: "give the topic name without the \"/topics/\" prefix")
+                return failed(EventError(field: fields.path(kind), message: "give the topic name without the \"/topics/\" prefix"))
             }
             guard isFCMTopicName(address) else {
-                throw .mismatch(fields.path(kind), expected: "an FCM topic name (letters, digits, '-', '_', '.', '~', '%')", found: .string(address))
+                return failed(.mismatch(
+                    fields.path(kind), expected: "an FCM topic name (letters, digits, '-', '_', '.', '~', '%')", found: .string(address)))
             }
-            return Target(provider: .fcm, address: .topic(address))
+            return .valid(Target(provider: .fcm, address: .topic(address)))
         case (.fcm, "condition"):
-            return Target(provider: .fcm, address: .condition(address))
+            return .valid(Target(provider: .fcm, address: .condition(address)))
         default:
-            return Target(provider: .fcm, address: .token(address))
+            guard address.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                return badToken(.mismatch(
+                    fields.path(kind), expected: "an FCM registration token (printable ASCII, no spaces)", found: .string(address)))
+            }
+            return .valid(Target(provider: .fcm, address: .token(address)))
         }
+    }
+
+    /// A refused target, with whatever of it can be read: the provider it
+    /// names and its address as given, so its outcome can echo them.
+    private static func invalidTarget(
+        _ fields: FieldReader, index: Int, error: EventError, verdict: InvalidTarget.Verdict
+    ) -> InvalidTarget {
+        let provider = fields.value("provider")?.stringValue.flatMap(Provider.init(eventName:))
+        var address: Target.Address?
+        if case .string(let token)? = fields.value("token") {
+            address = .token(token)
+        } else if case .string(let topic)? = fields.value("topic") {
+            address = .topic(topic)
+        } else if case .string(let condition)? = fields.value("condition") {
+            address = .condition(condition)
+        }
+        return InvalidTarget(index: index, provider: provider, address: address, error: error, verdict: verdict)
     }
 
     private static func isHex(_ text: String) -> Bool {

@@ -22,12 +22,23 @@ public struct Event: Sendable, Hashable {
             yield &storage.fields.app
         }
     }
-    /// Who receives it; never empty once decoded.
+    /// Who receives it. Once decoded, this and ``invalidTargets`` are never
+    /// both empty.
     public var targets: [Target] {
         _read { yield storage.fields.targets }
         _modify {
             makeUnique()
             yield &storage.fields.targets
+        }
+    }
+    /// Targets that can never be delivered as written (a malformed token, a
+    /// bad topic, an unknown provider): each gets its own terminal outcome,
+    /// and the event's other targets are sent as usual.
+    public var invalidTargets: [InvalidTarget] {
+        _read { yield storage.fields.invalidTargets }
+        _modify {
+            makeUnique()
+            yield &storage.fields.invalidTargets
         }
     }
     /// What the user sees, if anything.
@@ -87,8 +98,10 @@ public struct Event: Sendable, Hashable {
             yield &storage.fields.contentAvailable
         }
     }
-    /// Let a notification service extension modify the notification (`mutable-content: 1`).
-    public var mutableContent: Bool {
+    /// Let a notification service extension modify the notification
+    /// (`mutable-content: 1`); nil when the event does not say (see
+    /// ``resolvedMutableContent``).
+    public var mutableContent: Bool? {
         _read { yield storage.fields.mutableContent }
         _modify {
             makeUnique()
@@ -134,6 +147,7 @@ public struct Event: Sendable, Hashable {
         id: String,
         app: String? = nil,
         targets: [Target],
+        invalidTargets: [InvalidTarget] = [],
         notification: Notification? = nil,
         data: JSONObject? = nil,
         pushType: PushType? = nil,
@@ -141,14 +155,14 @@ public struct Event: Sendable, Hashable {
         expiry: Expiry? = nil,
         collapseID: String? = nil,
         contentAvailable: Bool = false,
-        mutableContent: Bool = false,
+        mutableContent: Bool? = nil,
         excludeTokens: Set<String> = [],
         apns: APNsOverrides? = nil,
         fcm: JSONObject? = nil,
         context: JSONObject? = nil
     ) {
         storage = Storage(Fields(
-            id: id, app: app, targets: targets, notification: notification, data: data, pushType: pushType,
+            id: id, app: app, targets: targets, invalidTargets: invalidTargets, notification: notification, data: data, pushType: pushType,
             priority: priority, expiry: expiry, collapseID: collapseID, contentAvailable: contentAvailable,
             mutableContent: mutableContent, excludeTokens: excludeTokens, apns: apns, fcm: fcm, context: context))
     }
@@ -188,6 +202,7 @@ public struct Event: Sendable, Hashable {
         var id: String
         var app: String?
         var targets: [Target]
+        var invalidTargets: [InvalidTarget]
         var notification: Notification?
         var data: JSONObject?
         var pushType: PushType?
@@ -195,7 +210,7 @@ public struct Event: Sendable, Hashable {
         var expiry: Expiry?
         var collapseID: String?
         var contentAvailable: Bool
-        var mutableContent: Bool
+        var mutableContent: Bool?
         var excludeTokens: Set<String>
         var apns: APNsOverrides?
         var fcm: JSONObject?
@@ -220,9 +235,38 @@ extension Event {
         priority ?? resolvedPushType.defaultPriority
     }
 
-    /// `true` when `target` is a device token listed in `exclude_tokens`.
+    /// Whether a notification service extension may modify the notification:
+    /// the event's `mutable_content`, else `true` when it has an `image`
+    /// (only an extension can download and attach it).
+    public var resolvedMutableContent: Bool {
+        mutableContent ?? (notification?.image != nil)
+    }
+
+    /// `exclude_tokens` as a matcher, built once per event: see ``ExcludedTokens``.
+    public var excluded: ExcludedTokens { ExcludedTokens(excludeTokens) }
+
+    /// `true` when `target` is a device token listed in `exclude_tokens`
+    /// (for many targets, build ``excluded`` once instead).
     public func isExcluded(_ target: Target) -> Bool {
+        excluded.contains(target)
+    }
+}
+
+/// The device tokens of `exclude_tokens`, matched as each provider compares
+/// tokens: APNs tokens are hexadecimal, so `AB12` and `ab12` are the same
+/// device; FCM tokens are opaque and compared exactly.
+public struct ExcludedTokens: Sendable {
+    private let exact: Set<String>
+    private let lowercased: Set<String>
+
+    public init(_ tokens: Set<String>) {
+        exact = tokens
+        lowercased = Set(tokens.map { $0.lowercased() })
+    }
+
+    public func contains(_ target: Target) -> Bool {
         guard let token = target.token else { return false }
-        return excludeTokens.contains(token)
+        if exact.contains(token) { return true }
+        return target.provider == .apns && lowercased.contains(token.lowercased())
     }
 }

@@ -1,9 +1,9 @@
-// The outcome's wire form (DESIGN.md "Outcome"): snake_case keys in a fixed
+// The outcome's wire form (docs/event-model.md "Outcome"): snake_case keys in a fixed
 // order, absent values omitted, times in RFC 3339 UTC.
 
 extension Outcome {
-    /// The outcome as a JSON object, keys in DESIGN.md's order: `event_id`,
-    /// `app`, `provider`, `token`|`topic`|`condition`, `status`, `reason`,
+    /// The outcome as a JSON object, keys in the schema's order: `event_id`,
+    /// `app`, `provider`, `token`|`topic`|`condition`, `status`, `reason`, `detail`,
     /// `provider_status`, `invalidated_at`, `next_attempt_at`,
     /// `provider_message_id`, `attempt`, `latency_ms`, `at`, `context`.
     ///
@@ -32,6 +32,7 @@ extension Outcome {
         if let address { sink.string(address.field, address.value) }
         sink.string("status", status.rawValue)
         if let reason { sink.string("reason", reason) }
+        if let detail { sink.string("detail", detail) }
         if let providerStatus { sink.number("provider_status", JSONNumber(providerStatus)) }
         if let invalidatedAt { sink.string("invalidated_at", Self.format(invalidatedAt)) }
         if let nextAttemptAt { sink.string("next_attempt_at", Self.format(nextAttemptAt)) }
@@ -91,6 +92,7 @@ extension Outcome {
         }
         outcome.address = try address(fields)
         outcome.reason = try fields.string("reason")
+        outcome.detail = try fields.string("detail")
         outcome.providerStatus = try integer(fields, "provider_status")
         outcome.invalidatedAt = try timestamp(fields, "invalidated_at")
         outcome.nextAttemptAt = try timestamp(fields, "next_attempt_at")

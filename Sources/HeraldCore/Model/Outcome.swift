@@ -1,7 +1,7 @@
 /// What happened to one target of one event: published to the results
 /// exchange so upstream learns, above all, which tokens are dead.
 ///
-/// Encoded exactly as DESIGN.md shows (see `Outcome+JSON.swift`); the
+/// Encoded as docs/event-model.md and schemas/ show (see `Outcome+JSON.swift`); the
 /// routing key is `<status>.<provider>.<app>` (``routingKey``).
 public struct Outcome: Sendable, Hashable {
     public var status: Status
@@ -15,6 +15,11 @@ public struct Outcome: Sendable, Hashable {
     /// The provider's reason (`Unregistered`, `UNREGISTERED`), or Herald's
     /// (the validation error of a rejected event, the dropping rule's reason).
     public var reason: String?
+    /// More about the reason, for humans: the provider's own explanation
+    /// (Google's `error.message` and field violations), the validation error of
+    /// a refused token, or why the invalidation guard held a token back.
+    /// At most ``DeliveryDetail/maxBytes`` bytes from a provider.
+    public var detail: String?
     /// The provider's HTTP status, when it answered.
     public var providerStatus: Int?
     /// When the provider says the token stopped being valid (APNs 410 `timestamp`).
@@ -41,6 +46,7 @@ public struct Outcome: Sendable, Hashable {
         provider: Provider? = nil,
         address: Target.Address? = nil,
         reason: String? = nil,
+        detail: String? = nil,
         providerStatus: Int? = nil,
         invalidatedAt: Timestamp? = nil,
         nextAttemptAt: Timestamp? = nil,
@@ -56,6 +62,7 @@ public struct Outcome: Sendable, Hashable {
         self.provider = provider
         self.address = address
         self.reason = reason
+        self.detail = detail
         self.providerStatus = providerStatus
         self.invalidatedAt = invalidatedAt
         self.nextAttemptAt = nextAttemptAt

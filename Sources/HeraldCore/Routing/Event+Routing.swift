@@ -3,9 +3,9 @@ extension Event {
     /// `app`, its `set` fields replacing the event's, and its `defaults`
     /// filling only what the event leaves out.
     ///
-    /// - Note: `content_available` and `mutable_content` are plain booleans in
-    ///   an event, so a default of `true` applies wherever the event says `false`
-    ///   or nothing.
+    /// - Note: `content_available` is a plain boolean in an event, so a default
+    ///   of `true` applies wherever the event says `false` or nothing;
+    ///   `mutable_content` is filled only when the event does not give it.
     public func applying(_ decision: RouteDecision) -> Event {
         var event = self
         event.app = decision.app
@@ -31,7 +31,7 @@ extension Event {
         if collapseID == nil { collapseID = o.collapseID }
         if notification?.sound == nil, let v = o.sound { setSound(v) }
         if !contentAvailable, let v = o.contentAvailable { contentAvailable = v }
-        if !mutableContent, let v = o.mutableContent { mutableContent = v }
+        if mutableContent == nil { mutableContent = o.mutableContent }
     }
 
     private mutating func setSound(_ name: String) {

@@ -56,8 +56,7 @@ extension FCMMessageBuilder {
         aps.set("thread-id", notification?.threadID)
         aps.set("category", notification?.category)
         if event.contentAvailable || pushType == .background { aps["content-available"] = 1 }
-        // An image needs a notification service extension to download it.
-        if event.mutableContent || notification?.image != nil { aps["mutable-content"] = 1 }
+        if event.resolvedMutableContent { aps["mutable-content"] = 1 }
         return aps
     }
 

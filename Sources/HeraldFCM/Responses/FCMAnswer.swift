@@ -28,30 +28,36 @@ public enum FCMAnswer: Sendable, Equatable {
         let error = FCMErrorBody(parsing: body)
         let reason = error.errorCode?.rawValue ?? error.status ?? "HTTP \(status)"
         let aboutToken = error.isAboutRegistrationToken && target.field == "token"
-        let invalidToken = DeliveryResult(.invalidToken(invalidatedAt: nil), reason: reason, providerStatus: status)
-        let failed = DeliveryResult(.failed, reason: reason, providerStatus: status)
+        let detail = error.detail
+        func invalidToken(couldBeMisconfiguration: Bool) -> DeliveryResult {
+            DeliveryResult(.invalidToken(invalidatedAt: nil), reason: reason, detail: detail, providerStatus: status,
+                           couldBeMisconfiguration: couldBeMisconfiguration)
+        }
+        let failed = DeliveryResult(.failed, reason: reason, detail: detail, providerStatus: status)
         func transient() -> FCMAnswer {
             var wait = retryAfterHeader.flatMap { RetryAfter.parse($0, now: now) }
             // Google asks for at least a minute of back-off on quota errors.
             if wait == nil, error.errorCode == .quotaExceeded { wait = .seconds(60) }
-            return .transient(DeliveryFailure(reason: reason, providerStatus: status, retryAfter: wait))
+            return .transient(DeliveryFailure(reason: reason, detail: detail, providerStatus: status, retryAfter: wait))
         }
 
         switch error.errorCode?.disposition ?? .byHTTPStatus {
         case .invalidToken:
-            return .definitive(invalidToken)
+            return .definitive(invalidToken(couldBeMisconfiguration: false))
+        case .invalidTokenUnlessMisconfigured:
+            return .definitive(invalidToken(couldBeMisconfiguration: true))
         case .invalidTokenIfAboutToken:
-            return .definitive(aboutToken ? invalidToken : failed)
+            return .definitive(aboutToken ? invalidToken(couldBeMisconfiguration: true) : failed)
         case .retry:
             return transient()
         case .failed:
             if error.errorCode == .thirdPartyAuthError {
-                return .definitive(DeliveryResult(.failed, reason: thirdPartyAuthReason, providerStatus: status))
+                return .definitive(DeliveryResult(.failed, reason: thirdPartyAuthReason, detail: detail, providerStatus: status))
             }
             return .definitive(failed)
         case .byHTTPStatus:
             switch status {
-            case 400: return .definitive(aboutToken ? invalidToken : failed)
+            case 400: return .definitive(aboutToken ? invalidToken(couldBeMisconfiguration: true) : failed)
             case 401: return .unauthenticated(reason: reason)
             case 408, 429, 500...599: return transient()
             default: return .definitive(failed)

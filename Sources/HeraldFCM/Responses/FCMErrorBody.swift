@@ -16,15 +16,36 @@ public struct FCMErrorBody: Sendable, Equatable {
     /// The FcmError detail's `errorCode`, if the answer has one.
     public var errorCode: FCMErrorCode?
     /// `field` of each BadRequest field violation, e.g. `message.token`.
-    public var violatedFields: [String]
+    public var violatedFields: [String] { fieldViolations.map(\.field) }
+    /// Each BadRequest field violation: the field and Google's description of it.
+    public var fieldViolations: [(field: String, description: String?)]
 
     public init(code: Int? = nil, message: String? = nil, status: String? = nil, errorCode: FCMErrorCode? = nil,
-                violatedFields: [String] = []) {
+                fieldViolations: [(field: String, description: String?)] = []) {
         self.code = code
         self.message = message
         self.status = status
         self.errorCode = errorCode
-        self.violatedFields = violatedFields
+        self.fieldViolations = fieldViolations
+    }
+
+    public static func == (lhs: FCMErrorBody, rhs: FCMErrorBody) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.status == rhs.status && lhs.errorCode == rhs.errorCode
+            && lhs.fieldViolations.elementsEqual(rhs.fieldViolations) { $0.field == $1.field && $0.description == $1.description }
+    }
+
+    /// Google's explanation for humans, bounded for outcomes and logs:
+    /// `error.message`, then each field violation not already in it, e.g.
+    /// `Invalid JSON payload received. Unknown name "chanel_id" at 'message.android.notification': Cannot find field.`
+    public var detail: String? {
+        var parts: [String] = []
+        if let message, !message.isEmpty { parts.append(message) }
+        for violation in fieldViolations {
+            let text = violation.description.map { "\(violation.field): \($0)" } ?? violation.field
+            if let message, let description = violation.description, message.contains(description) { continue }
+            parts.append(text)
+        }
+        return DeliveryDetail.bounded(parts.isEmpty ? nil : parts.joined(separator: "; "))
     }
 
     /// Reads an error body; anything that is not Google's shape gives an empty value.
@@ -40,7 +61,9 @@ public struct FCMErrorBody: Sendable, Equatable {
                 if let name = detail["errorCode"]?.stringValue { errorCode = FCMErrorCode(rawValue: name) }
             case Self.badRequestType?:
                 for violation in detail["fieldViolations"]?.arrayValue ?? [] {
-                    if let field = violation["field"]?.stringValue { violatedFields.append(field) }
+                    if let field = violation["field"]?.stringValue {
+                        fieldViolations.append((field, violation["description"]?.stringValue))
+                    }
                 }
             default:
                 continue

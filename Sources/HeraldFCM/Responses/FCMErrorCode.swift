@@ -24,7 +24,11 @@ public enum FCMErrorCode: Sendable, Hashable, CustomStringConvertible {
     public enum Disposition: Sendable, Equatable {
         /// The token is dead: `invalid_token`.
         case invalidToken
-        /// `invalid_token` when the error is about the registration token, else `failed`.
+        /// `invalid_token` too, but every token gets this answer when the app's
+        /// project is wrong: the invalidation guard may hold it back.
+        case invalidTokenUnlessMisconfigured
+        /// `invalid_token` when the error is about the registration token, else
+        /// `failed`; as a token verdict, the invalidation guard may hold it back.
         case invalidTokenIfAboutToken
         /// Permanent for this notification: `failed`.
         case failed
@@ -38,7 +42,7 @@ public enum FCMErrorCode: Sendable, Hashable, CustomStringConvertible {
         (.unspecifiedError, "UNSPECIFIED_ERROR", .byHTTPStatus),
         (.invalidArgument, "INVALID_ARGUMENT", .invalidTokenIfAboutToken),
         (.unregistered, "UNREGISTERED", .invalidToken),
-        (.senderIDMismatch, "SENDER_ID_MISMATCH", .invalidToken),
+        (.senderIDMismatch, "SENDER_ID_MISMATCH", .invalidTokenUnlessMisconfigured),
         (.quotaExceeded, "QUOTA_EXCEEDED", .retry),
         (.unavailable, "UNAVAILABLE", .retry),
         (.internal, "INTERNAL", .retry),

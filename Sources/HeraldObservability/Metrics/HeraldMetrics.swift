@@ -19,6 +19,10 @@ public struct HeraldMetrics: Sendable {
     /// Provider-token (APNs JWT) and access-token (FCM OAuth) refreshes, by `result` (`success`, `failure`).
     public let tokenRefreshes: MetricFamily<Counter>
     public let outcomesPublished: MetricFamily<Counter>
+    /// 1 while the invalidation guard holds back an app's suspect invalid-token answers.
+    public let invalidationGuardTripped: MetricFamily<Gauge>
+    /// Invalid-token answers the guard reported as `failed` instead.
+    public let invalidationsHeldBack: MetricFamily<Counter>
     public let buildInfo: MetricFamily<Gauge>
 
     public init(registry: MetricsRegistry = MetricsRegistry(), version: String) {
@@ -46,6 +50,14 @@ public struct HeraldMetrics: Sendable {
         outcomesPublished = registry.counter("herald_outcomes_published_total",
                                              help: "Outcomes published to the results exchange and confirmed.",
                                              labels: ["status"])
+        invalidationGuardTripped = registry.gauge(
+            "herald_invalidation_guard_tripped",
+            help: "1 while suspect invalid-token answers of an app and provider are held back (credential or environment mismatch suspected).",
+            labels: ["provider", "app"])
+        invalidationsHeldBack = registry.counter(
+            "herald_invalidations_held_back_total",
+            help: "Invalid-token answers reported as failed by the invalidation guard instead of invalidating the token.",
+            labels: ["provider", "app"])
         buildInfo = registry.gauge("herald_build_info", help: "Always 1; the version label tells which Herald runs.",
                                    labels: ["version"])
         buildInfo.labels(version).set(1)

@@ -12,6 +12,13 @@ public struct EventPlan: Sendable {
         public var app: String
         /// The route that matched, if any.
         public var rule: String?
+
+        public init(target: Target, event: Event, app: String, rule: String? = nil) {
+            self.target = target
+            self.event = event
+            self.app = app
+            self.rule = rule
+        }
     }
 
     /// The decoded event; nil when the body could not be decoded at all.
@@ -23,4 +30,9 @@ public struct EventPlan: Sendable {
     public var outcomes: [Outcome]
     /// Set when the message belongs in the dead-letter queue: the error for `x-herald-error`.
     public var deadLetterReason: String?
+    /// The targets the dead letter is for, when only some of the event's
+    /// targets were refused: the dead-lettered body lists only them, so
+    /// replaying it never notifies the targets that were delivered. Empty when
+    /// the event as a whole was refused (its body is dead-lettered as received).
+    public var deadLetterTargets: [Target] = []
 }

@@ -21,3 +21,11 @@ extension RetryPolicy {
         self.init(maxAttempts: settings.maxAttempts, delays: settings.delays.map(\.duration))
     }
 }
+
+extension InvalidationGuard.Policy {
+    /// The policy of `outcomes.invalidation_guard`.
+    public init(settings: InvalidationGuardSettings) {
+        self.init(enabled: settings.enabled, minAnswers: settings.minAnswers, share: settings.share,
+                  window: settings.window.duration)
+    }
+}

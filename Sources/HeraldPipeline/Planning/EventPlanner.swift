@@ -1,7 +1,8 @@
 import HeraldCore
 
-/// Turns an incoming message into an `EventPlan`: decode and validate, route
-/// each target, drop excluded tokens, expire stale events, reject what no
+/// Turns an incoming message into an `EventPlan`: decode and validate, give
+/// each target that cannot be addressed its own terminal outcome, route each
+/// other target, drop excluded tokens, expire stale events, reject what no
 /// configured app can deliver. Pure: time and id generation are passed in.
 public struct EventPlanner: Sendable {
     public let router: Router
@@ -23,12 +24,21 @@ public struct EventPlanner: Sendable {
         do {
             event = try Event.decode(incoming.body, fallbackID: fallbackID, limits: limits)
         } catch {
-            let outcome = Outcome(status: .rejected, eventID: fallbackID, reason: error.description, attempt: attempt, at: now)
+            // The body's own id and app, where they can still be read, so the
+            // publisher recognises its event and `rejected.*.<app>` reaches it.
+            let identity = Event.identity(of: incoming.body, limits: limits)
+            let outcome = Outcome(status: .rejected, eventID: identity.id ?? fallbackID, app: identity.app,
+                                  reason: error.description, attempt: attempt, at: now)
             return EventPlan(event: nil, attempt: attempt, receivedAt: receivedAt, sends: [], outcomes: [outcome],
                              deadLetterReason: error.description)
         }
 
         var plan = EventPlan(event: event, attempt: attempt, receivedAt: receivedAt, sends: [], outcomes: [])
+        for invalid in event.invalidTargets {
+            plan.outcomes.append(OutcomeBuilder.outcome(
+                for: invalid, event: event, app: app(of: invalid, in: event, incoming), attempt: attempt, at: now))
+        }
+        let excluded = event.excluded
         var rejections: [String] = []
         for target in event.targets {
             func outcome(_ status: Outcome.Status, _ reason: String, app: String? = event.app) -> Outcome {
@@ -37,7 +47,12 @@ public struct EventPlanner: Sendable {
                 o.reason = reason
                 return o
             }
-            if event.isExcluded(target) {
+            func reject(_ reason: String, app: String?) {
+                rejections.append(reason)
+                plan.deadLetterTargets.append(target)
+                plan.outcomes.append(outcome(.rejected, reason, app: app))
+            }
+            if excluded.contains(target) {
                 plan.outcomes.append(outcome(.dropped, "token is in exclude_tokens"))
                 continue
             }
@@ -48,21 +63,15 @@ public struct EventPlanner: Sendable {
                 continue
             }
             guard let app = decision.app else {
-                let reason = "no app: the event names none and no route chose one"
-                rejections.append(reason)
-                plan.outcomes.append(outcome(.rejected, reason, app: nil))
+                reject("no app: the event names none and no route chose one", app: nil)
                 continue
             }
             guard let providers = apps[app] else {
-                let reason = "unknown app '\(app)'" + Suggestions.didYouMean(app, among: apps.keys.sorted())
-                rejections.append(reason)
-                plan.outcomes.append(outcome(.rejected, reason, app: app))
+                reject("unknown app '\(app)'" + Suggestions.didYouMean(app, among: apps.keys.sorted()), app: app)
                 continue
             }
             guard providers.contains(target.provider) else {
-                let reason = "app '\(app)' has no \(target.provider) credentials"
-                rejections.append(reason)
-                plan.outcomes.append(outcome(.rejected, reason, app: app))
+                reject("app '\(app)' has no \(target.provider) credentials", app: app)
                 continue
             }
             var routed = event.applying(decision)
@@ -82,5 +91,14 @@ public struct EventPlanner: Sendable {
             plan.deadLetterReason = rejections.joined(separator: "; ")
         }
         return plan
+    }
+
+    /// The app an invalid target's outcome names: the one routing would
+    /// choose for it when its provider and address can be read, else the event's.
+    private func app(of invalid: InvalidTarget, in event: Event, _ incoming: IncomingEvent) -> String? {
+        guard let provider = invalid.provider, let address = invalid.address else { return event.app }
+        let decision = router.route(RoutingSubject(event: event, target: Target(provider: provider, address: address),
+                                                   routingKey: incoming.routingKey, headers: incoming.headers))
+        return decision.app ?? event.app
     }
 }

@@ -62,8 +62,8 @@ public final class DeliveryService: Sendable {
         let processor = EventProcessor(
             planner: EventPlanner(config: config), providers: providers, retryPolicy: RetryPolicy(settings: settings.retry),
             publishStatuses: Set(settings.outcomes.publish.compactMap(Outcome.Status.init(rawValue:))),
-            topology: config.topology, connection: connection, delivered: DeliveredTargets(), metrics: metrics,
-            logger: logger, clock: clock, newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) })
+            topology: config.topology, connection: connection, delivered: DeliveredTargets(),
+            invalidationGuard: makeInvalidationGuard(), metrics: metrics, logger: logger, clock: clock, newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) })
         logger.notice("herald starting", ["queue": .string(settings.amqp.queue), "prefetch": .int(settings.amqp.prefetch),
                                           "apps": .int(settings.apps.count)])
 
@@ -88,6 +88,28 @@ public final class DeliveryService: Sendable {
             }
         }
         logger.notice("herald stopped")
+    }
+
+    /// The guard of `outcomes.invalidation_guard`, reporting to the log and `/metrics`.
+    private func makeInvalidationGuard() -> InvalidationGuard {
+        let policy = InvalidationGuard.Policy(settings: config.configuration.outcomes.invalidationGuard)
+        return InvalidationGuard(policy: policy) { [logger, metrics] report in
+            switch report {
+            case .tripped(let key, let suspect, let answers):
+                metrics.invalidationGuardTripped.labels(key.provider.rawValue, key.app).set(true)
+                logger.error("invalidation guard tripped: invalid-token answers are reported as failed, tokens are kept", [
+                    "app": .string(key.app), "provider": .string(key.provider.rawValue), "suspect_answers": .int(suspect),
+                    "answers": .int(answers), "window": .string("\(policy.window)"),
+                    "hint": "a credential or environment mismatch is suspected: check the app's environment, topic or project",
+                ])
+            case .cleared(let key):
+                metrics.invalidationGuardTripped.labels(key.provider.rawValue, key.app).set(false)
+                logger.notice("invalidation guard cleared: invalid-token answers are reported again",
+                              ["app": .string(key.app), "provider": .string(key.provider.rawValue)])
+            case .heldBack(let key):
+                metrics.invalidationsHeldBack.labels(key.provider.rawValue, key.app).increment()
+            }
+        }
     }
 
     /// Keeps `/readyz` and the connection gauges current until shutdown.

@@ -17,26 +17,18 @@ struct DeliveryWork: Sendable {
         outcomes = plan.outcomes
     }
 
-    mutating func record(_ answer: EventProcessor.SendAnswer, for send: EventPlan.Send, attempt: Int,
-                         policy: RetryPolicy, at now: Timestamp) {
+    mutating func record(_ answer: ProviderAnswer, for send: EventPlan.Send, attempt: Int,
+                         policy: RetryPolicy, invalidationGuard: InvalidationGuard?, at now: Timestamp) {
         handledTargets.append(send.target)
-        switch answer {
-        case .unavailable(let reason):
-            var outcome = Outcome(.failed, event: send.event, target: send.target, attempt: attempt, at: now)
-            outcome.app = send.app
-            outcome.reason = reason
-            outcomes.append(outcome)
-        case .rejected(let rejection):
-            outcomes.append(OutcomeBuilder.outcome(for: rejection, of: send, attempt: attempt, at: now))
-        case .result(let result):
-            outcomes.append(OutcomeBuilder.outcome(for: result, of: send, attempt: attempt, at: now))
-        case .failure(let failure):
-            let decision = policy.decision(afterFailedAttempt: attempt, retryAfter: failure.retryAfter)
-            outcomes.append(OutcomeBuilder.outcome(for: failure, of: send, attempt: attempt, at: now, decision: decision))
+        var decision = RetryPolicy.Decision.exhausted
+        if case .failure(let failure) = answer {
+            decision = policy.decision(afterFailedAttempt: attempt, retryAfter: failure.retryAfter)
             switch decision {
             case .retry(_, let delay): retries[delay, default: []].append(send.target)
             case .exhausted: exhausted.append((send.target, failure.description))
             }
         }
+        outcomes.append(OutcomeBuilder.outcome(
+            for: answer, of: send, attempt: attempt, at: now, decision: decision, invalidationGuard: invalidationGuard))
     }
 }

@@ -25,6 +25,7 @@ final class EventProcessor: Sendable {
     let topology: TopologyOptions
     let connection: AMQPConnection
     let delivered: DeliveredTargets
+    let invalidationGuard: InvalidationGuard?
     let metrics: HeraldMetrics
     let logger: Logger
     let clock: @Sendable () -> Timestamp
@@ -33,8 +34,8 @@ final class EventProcessor: Sendable {
     let series: PipelineSeries
 
     init(planner: EventPlanner, providers: ProviderSet, retryPolicy: RetryPolicy, publishStatuses: Set<Outcome.Status>,
-         topology: TopologyOptions, connection: AMQPConnection, delivered: DeliveredTargets, metrics: HeraldMetrics,
-         logger: Logger, clock: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String) {
+         topology: TopologyOptions, connection: AMQPConnection, delivered: DeliveredTargets,
+         invalidationGuard: InvalidationGuard?, metrics: HeraldMetrics, logger: Logger, clock: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String) {
         self.planner = planner
         self.providers = providers
         self.retryPolicy = retryPolicy
@@ -42,6 +43,7 @@ final class EventProcessor: Sendable {
         self.topology = topology
         self.connection = connection
         self.delivered = delivered
+        self.invalidationGuard = invalidationGuard
         self.metrics = metrics
         self.series = PipelineSeries(metrics: metrics, apps: planner.apps.keys)
         self.logger = logger
@@ -76,9 +78,10 @@ final class EventProcessor: Sendable {
         var work = DeliveryWork(plan: plan)
         if sends.count == 1, let send = sends.first {
             // One target (the common case): no child task to create and keep.
-            work.record(await deliver(send, attempt: plan.attempt), for: send, attempt: plan.attempt, policy: retryPolicy, at: clock())
+            work.record(await deliver(send, attempt: plan.attempt), for: send, attempt: plan.attempt, policy: retryPolicy,
+                        invalidationGuard: invalidationGuard, at: clock())
         } else {
-            await withTaskGroup(of: (EventPlan.Send, SendAnswer).self) { group in
+            await withTaskGroup(of: (EventPlan.Send, ProviderAnswer).self) { group in
                 // The first target is delivered by this task itself, the others
                 // by child tasks meanwhile: one task fewer to create and schedule.
                 for send in sends.dropFirst() {
@@ -86,10 +89,11 @@ final class EventProcessor: Sendable {
                 }
                 if let first = sends.first {
                     work.record(await deliver(first, attempt: plan.attempt), for: first, attempt: plan.attempt,
-                                policy: retryPolicy, at: clock())
+                                policy: retryPolicy, invalidationGuard: invalidationGuard, at: clock())
                 }
                 for await (send, answer) in group {
-                    work.record(answer, for: send, attempt: plan.attempt, policy: retryPolicy, at: clock())
+                    work.record(answer, for: send, attempt: plan.attempt, policy: retryPolicy,
+                                invalidationGuard: invalidationGuard, at: clock())
                 }
             }
         }
@@ -141,15 +145,7 @@ final class EventProcessor: Sendable {
         return (plan, sends)
     }
 
-    /// The provider's answer for one send, before it becomes an outcome.
-    enum SendAnswer: Sendable {
-        case unavailable(String)
-        case rejected(DeliveryRejection)
-        case result(DeliveryResult)
-        case failure(DeliveryFailure)
-    }
-
-    private func deliver(_ send: EventPlan.Send, attempt: Int) async -> SendAnswer {
+    private func deliver(_ send: EventPlan.Send, attempt: Int) async -> ProviderAnswer {
         guard let provider = providers.provider(app: send.app, send.target.provider) else {
             let reason = providers.unavailable[ProviderSet.Key(app: send.app, provider: send.target.provider)]
                 ?? "app '\(send.app)' has no \(send.target.provider) provider"
@@ -200,7 +196,13 @@ final class EventProcessor: Sendable {
             messages.append(message)
         }
         if let reason = work.plan.deadLetterReason {
-            messages.append(RetryRouting.deadLetterMessage(for: delivery, error: reason, topology: topology))
+            var message = RetryRouting.deadLetterMessage(for: delivery, error: reason, topology: topology)
+            // Only the refused targets: replaying the dead letter must not notify the others again.
+            if !work.plan.deadLetterTargets.isEmpty,
+               let body = RetryBody.make(original: delivery.body, eventID: eventID, targets: work.plan.deadLetterTargets) {
+                message.body = body
+            }
+            messages.append(message)
         }
         if !work.exhausted.isEmpty,
            let body = RetryBody.make(original: delivery.body, eventID: eventID, targets: work.exhausted.map(\.target)) {
@@ -237,12 +239,17 @@ final class EventProcessor: Sendable {
 
     private func logUndelivered(_ work: DeliveryWork) {
         for outcome in work.outcomes where Self.isLogged(outcome.status) {
-            logger.warning("notification not delivered", [
+            let line = logger.with([
                 "event_id": .string(outcome.eventID), "app": .string(outcome.app ?? "unknown"),
                 "provider": .string(outcome.provider?.rawValue ?? "unknown"),
                 "token": .token(outcome.address?.value ?? ""), "status": .string(outcome.status.rawValue),
                 "reason": .string(outcome.reason ?? ""), "attempt": .int(outcome.attempt),
             ])
+            if let detail = outcome.detail {
+                line.warning("notification not delivered", ["detail": .string(detail)])
+            } else {
+                line.warning("notification not delivered")
+            }
         }
     }
 

@@ -22,13 +22,45 @@ import Testing
         return error.serialized
     }
 
+    /// The answer, without Google's explanation (`detailIsGooglesMessageAndViolations` pins that).
     func classify(_ status: Int, _ body: [UInt8], retryAfter: String? = nil, target: Target.Address = .token("t")) -> FCMAnswer {
-        FCMAnswer.classify(status: status, retryAfterHeader: retryAfter, body: body, target: target, now: now)
+        switch FCMAnswer.classify(status: status, retryAfterHeader: retryAfter, body: body, target: target, now: now) {
+        case .definitive(var result):
+            result.detail = nil
+            return .definitive(result)
+        case .transient(var failure):
+            failure.detail = nil
+            return .transient(failure)
+        case let other:
+            return other
+        }
+    }
+
+    @Test func detailIsGooglesMessageAndViolations() {
+        let unknownField = #"Invalid JSON payload received. Unknown name "chanel_id" at 'message.android.notification': Cannot find field."#
+        let answer = FCMAnswer.classify(
+            status: 400, retryAfterHeader: nil,
+            body: body(code: 400, status: "INVALID_ARGUMENT", message: unknownField, violations: ["message.android.notification"]),
+            target: .token("t"), now: now)
+        guard case .definitive(let result) = answer else {
+            Issue.record("expected a definitive answer, got \(answer)")
+            return
+        }
+        #expect(result.status == .failed)
+        #expect(result.reason == "INVALID_ARGUMENT")
+        #expect(result.detail == unknownField + "; message.android.notification: bad")
+        let transient = FCMAnswer.classify(status: 503, retryAfterHeader: nil,
+                                           body: body(code: 503, status: "UNAVAILABLE", message: "The service is currently unavailable."),
+                                           target: .token("t"), now: now)
+        #expect(transient == .transient(DeliveryFailure(reason: "UNAVAILABLE", detail: "The service is currently unavailable.",
+                                                         providerStatus: 503)))
     }
 
     @Test func everyErrorCodeMapsToItsOutcome() {
+        // Every token-level answer but UNREGISTERED is also what a wrong project gives: the guard may hold it back.
         let invalid = { (reason: String, status: Int) in
-            FCMAnswer.definitive(DeliveryResult(.invalidToken(invalidatedAt: nil), reason: reason, providerStatus: status))
+            FCMAnswer.definitive(DeliveryResult(.invalidToken(invalidatedAt: nil), reason: reason, providerStatus: status,
+                                                couldBeMisconfiguration: reason != "UNREGISTERED"))
         }
         let failed = { (reason: String, status: Int) in FCMAnswer.definitive(DeliveryResult(.failed, reason: reason, providerStatus: status)) }
         let retry = { (reason: String, status: Int, wait: Duration?) in

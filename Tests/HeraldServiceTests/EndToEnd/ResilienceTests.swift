@@ -22,7 +22,8 @@ import Testing
         let processor = EventProcessor(
             planner: EventPlanner(config: loaded), providers: providers, retryPolicy: RetryPolicy(settings: loaded.configuration.retry),
             publishStatuses: Set(Outcome.Status.allCases), topology: loaded.topology, connection: connection,
-            delivered: DeliveredTargets(), metrics: HeraldMetrics(version: "test"), logger: Logger(label: "test", level: .error),
+            delivered: DeliveredTargets(), invalidationGuard: nil, metrics: HeraldMetrics(version: "test"),
+            logger: Logger(label: "test", level: .error),
             clock: { Timestamp.now() }, newID: { "generated" })
 
         let body = Array(#"{"id": "once", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#.utf8)
