@@ -37,9 +37,12 @@ public struct APNsProviderConfiguration: Sendable {
     ///   - resolvePath: makes config-relative paths absolute (`LoadedConfig.resolve`).
     ///   - clock: the wall clock provider tokens are issued by.
     ///   - onRefresh: told of every provider-token signing (metrics).
+    ///   - tokens: where apps signing with the same key share one provider
+    ///     token; without one, this app's key gets a manager of its own.
     public init(
         settings: APNsSettings, resolvePath: (String) -> String = { $0 },
-        clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, onRefresh: CredentialRefreshHook? = nil
+        clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, onRefresh: CredentialRefreshHook? = nil,
+        tokens: ProviderTokenRegistry? = nil
     ) throws(APNsConfigurationError) {
         let authentication: APNsAuthentication
         switch settings.auth {
@@ -48,11 +51,12 @@ public struct APNsProviderConfiguration: Sendable {
             guard let pem = try? String(contentsOfFile: resolved, encoding: .utf8) else {
                 throw APNsConfigurationError("cannot read key_file \(resolved)")
             }
-            authentication = .token(try Self.tokenManager(pem: pem, source: "key_file \(resolved)", teamID: teamID, keyID: keyID, clock: clock,
-                                                          onRefresh: onRefresh))
+            authentication = .token(try Self.tokenManager(
+                pem: pem, source: "key_file \(resolved)", teamID: teamID, keyID: keyID, clock: clock, onRefresh: onRefresh,
+                tokens: tokens))
         case .keyPEM(let pem, let teamID, let keyID)?:
-            authentication = .token(try Self.tokenManager(pem: pem, source: "key_pem", teamID: teamID, keyID: keyID, clock: clock,
-                                                          onRefresh: onRefresh))
+            authentication = .token(try Self.tokenManager(
+                pem: pem, source: "key_pem", teamID: teamID, keyID: keyID, clock: clock, onRefresh: onRefresh, tokens: tokens))
         case .certificate(let path, let password)?:
             authentication = .certificate(path: resolvePath(path), password: password)
         case nil:
@@ -66,13 +70,21 @@ public struct APNsProviderConfiguration: Sendable {
 
     private static func tokenManager(
         pem: String, source: String, teamID: String, keyID: String, clock: @escaping @Sendable () -> Timestamp,
-        onRefresh: CredentialRefreshHook?
+        onRefresh: CredentialRefreshHook?, tokens: ProviderTokenRegistry?
     ) throws(APNsConfigurationError) -> ProviderTokenManager {
         let key: PrivateKey
         do { key = try PrivateKey(pem: pem) } catch { throw APNsConfigurationError("\(source): \(error)") }
         guard !teamID.isEmpty, !keyID.isEmpty else { throw APNsConfigurationError("token auth needs team_id and key_id") }
-        return ProviderTokenManager(signer: try ProviderTokenSigner(key: key, teamID: teamID, keyID: keyID), clock: clock,
-                                    onRefresh: onRefresh)
+        let make = { () throws(APNsConfigurationError) -> ProviderTokenManager in
+            ProviderTokenManager(signer: try ProviderTokenSigner(key: key, teamID: teamID, keyID: keyID), clock: clock,
+                                 onRefresh: onRefresh)
+        }
+        guard let tokens else { return try make() }
+        do {
+            return try tokens.manager(for: key, teamID: teamID, keyID: keyID, make: make)
+        } catch {
+            throw APNsConfigurationError("\(source): \(error)")
+        }
     }
 
     /// The HTTP client settings this provider needs: CA file, client

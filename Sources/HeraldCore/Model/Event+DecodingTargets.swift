@@ -49,13 +49,12 @@ extension Event {
                 continue
             }
             let targetFields = FieldReader(object: object, path: path)
-            var decoded = decodeTarget(targetFields, index: index, name: path)
-            if case .valid = decoded {
-                do throws(EventError) {
-                    try targetFields.rejectUnknownKeys(allowed: targetFieldNames)
-                } catch {
-                    decoded = .invalid(invalidTarget(targetFields, index: index, error: error, verdict: .failed))
-                }
+            let decoded: DecodedTarget
+            do throws(EventError) {
+                try targetFields.rejectUnknownKeys(allowed: targetFieldNames)
+                decoded = decodeTarget(targetFields, index: index, name: path)
+            } catch {
+                decoded = .invalid(invalidTarget(targetFields, index: index, error: error, verdict: .failed))
             }
             switch decoded {
             case .valid(let target): targets.append(target)

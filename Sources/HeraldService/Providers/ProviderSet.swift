@@ -42,13 +42,15 @@ public final class ProviderSet: Sendable {
         // First what each provider needs of its client, so shared clients are made once with every sharer known.
         var apnsConfigurations: [(app: String, configuration: APNsProviderConfiguration)] = []
         var fcmSettings: [(app: String, settings: FCMSettings, client: HTTPClientConfiguration)] = []
+        // Apps signing with one APNs key share its provider token (Apple allows one per key).
+        let providerTokens = ProviderTokenRegistry()
         var shared = SharedHTTPClients()
         shared.pacingWindow = config.configuration.ioPacing.duration
         for (app, settings) in config.configuration.apps.sorted(by: { $0.key < $1.key }) {
             if let apns = settings.apns {
                 do {
                     let configuration = try APNsProviderConfiguration(
-                        settings: apns, resolvePath: config.resolve, onRefresh: { onRefresh(.apns, $0) })
+                        settings: apns, resolvePath: config.resolve, onRefresh: { onRefresh(.apns, $0) }, tokens: providerTokens)
                     apnsConfigurations.append((app, configuration))
                     shared.register(configuration.httpClientConfiguration, app: app)
                 } catch {

@@ -21,12 +21,20 @@ public struct APNsSimulatorConfiguration: Sendable {
     /// (429 TooManyRequests); nil for no limit.
     public var perTokenLimit: Int?
     public var perTokenWindow: Duration
+    /// The environment this simulator plays (Apple's production or sandbox host).
+    public var environment: APNsSimulatorEnvironment
+    /// Tokens that exist in one environment only (lower-case hex): sent to the
+    /// other, they are answered 400 BadDeviceToken, as Apple does.
+    public var tokenEnvironments: [String: APNsSimulatorEnvironment]
 
     public init(
         keys: [APNsSimulatorKey] = [], bundleIDs: [String] = [], deadTokens: [String: Timestamp] = [:],
         providerTokenMaxAge: Duration = .seconds(3600), minimumTokenUpdateInterval: Duration = .zero,
-        perTokenLimit: Int? = nil, perTokenWindow: Duration = .seconds(1)
+        perTokenLimit: Int? = nil, perTokenWindow: Duration = .seconds(1), environment: APNsSimulatorEnvironment = .production,
+        tokenEnvironments: [String: APNsSimulatorEnvironment] = [:]
     ) {
+        self.environment = environment
+        self.tokenEnvironments = Dictionary(tokenEnvironments.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.keys = keys
         self.bundleIDs = bundleIDs
         self.deadTokens = Dictionary(deadTokens.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -35,4 +43,11 @@ public struct APNsSimulatorConfiguration: Sendable {
         self.perTokenLimit = perTokenLimit
         self.perTokenWindow = perTokenWindow
     }
+}
+
+/// Apple's two APNs environments: a device token issued for an app built for
+/// one (development builds: sandbox) is refused by the other with BadDeviceToken.
+public enum APNsSimulatorEnvironment: String, Sendable, Hashable {
+    case production
+    case sandbox
 }

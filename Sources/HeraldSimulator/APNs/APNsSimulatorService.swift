@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// Checks run in Apple's order of concern: method and path, duplicate
 /// headers, authentication, topic, push type, priority, expiration,
-/// collapse id, apns-id, payload, device token, dead tokens, rate limit.
+/// collapse id, apns-id, payload, device token (its format, then its
+/// environment), dead tokens, rate limit.
 public final class APNsSimulatorService: SimulatorService {
     public let name = "apns"
     public let configuration: APNsSimulatorConfiguration
@@ -74,6 +75,9 @@ public final class APNsSimulatorService: SimulatorService {
         try Self.checkMessageID(request)
         let payload = try Self.checkPayload(request.body, pushType: pushType)
         try Self.checkTokenFormat(token)
+        if let home = configuration.tokenEnvironments[token.lowercased()], home != configuration.environment {
+            throw APNsSimulatorRejection.badRequest("BadDeviceToken")
+        }
         if let since = deadTokens.withLock({ $0[token.lowercased()] }) {
             throw APNsSimulatorRejection(410, "Unregistered", timestamp: since)
         }

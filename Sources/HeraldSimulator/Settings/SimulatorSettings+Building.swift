@@ -36,10 +36,23 @@ extension SimulatorSettings {
             }
             dead[token.token] = timestamp
         }
+        let environment: APNsSimulatorEnvironment
+        switch section.environment {
+        case nil: environment = .production
+        case let name?:
+            guard let known = APNsSimulatorEnvironment(rawValue: name) else {
+                throw SimulatorSetupError("apns.environment: expected production or sandbox, found \"\(name)\"")
+            }
+            environment = known
+        }
+        var environments: [String: APNsSimulatorEnvironment] = [:]
+        for token in section.sandboxTokens { environments[token] = .sandbox }
+        for token in section.productionTokens { environments[token] = .production }
         return APNsSimulatorConfiguration(
             keys: keys, bundleIDs: section.topics, deadTokens: dead,
             minimumTokenUpdateInterval: section.tokenUpdateInterval?.duration ?? .zero,
-            perTokenLimit: section.perTokenLimit?.requests, perTokenWindow: section.perTokenLimit?.per.duration ?? .seconds(1))
+            perTokenLimit: section.perTokenLimit?.requests, perTokenWindow: section.perTokenLimit?.per.duration ?? .seconds(1),
+            environment: environment, tokenEnvironments: environments)
     }
 
     /// The listening address: `host:port` (default `127.0.0.1:2197`).

@@ -12,6 +12,8 @@ import HeraldConfig
 ///   topics: [com.example.chat]
 ///   dead_tokens: [{token: "ab12...", since: "2026-11-30T10:00:00Z"}]
 ///   token_update_interval: 20m
+///   environment: production                 # sandbox_tokens are then answered BadDeviceToken
+///   sandbox_tokens: ["5e5e..."]
 ///   per_token_limit: {requests: 5, per: 1s}
 /// fcm:
 ///   service_accounts: [.herald/dev/fcm-service-account.json]   # assertions signed by these keys are accepted
@@ -94,23 +96,35 @@ public struct SimulatorSettings: Sendable, Equatable, Decodable {
         public var deadTokens: [DeadToken]
         public var tokenUpdateInterval: ConfigDuration?
         public var perTokenLimit: SimulatorFaults.RateLimit?
+        /// Which APNs environment the simulator plays: `production` (default) or `sandbox`.
+        public var environment: String?
+        /// Tokens that exist only in the sandbox: a simulator playing production answers them 400 BadDeviceToken.
+        public var sandboxTokens: [String]
+        /// Tokens that exist only in production: a simulator playing the sandbox answers them 400 BadDeviceToken.
+        public var productionTokens: [String]
 
         public init(
             keys: [Key] = [], topics: [String] = [], deadTokens: [DeadToken] = [], tokenUpdateInterval: ConfigDuration? = nil,
-            perTokenLimit: SimulatorFaults.RateLimit? = nil
+            perTokenLimit: SimulatorFaults.RateLimit? = nil, environment: String? = nil, sandboxTokens: [String] = [],
+            productionTokens: [String] = []
         ) {
             self.keys = keys
             self.topics = topics
             self.deadTokens = deadTokens
             self.tokenUpdateInterval = tokenUpdateInterval
             self.perTokenLimit = perTokenLimit
+            self.environment = environment
+            self.sandboxTokens = sandboxTokens
+            self.productionTokens = productionTokens
         }
 
         enum CodingKeys: String, CodingKey {
-            case keys, topics
+            case keys, topics, environment
             case deadTokens = "dead_tokens"
             case tokenUpdateInterval = "token_update_interval"
             case perTokenLimit = "per_token_limit"
+            case sandboxTokens = "sandbox_tokens"
+            case productionTokens = "production_tokens"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -120,6 +134,9 @@ public struct SimulatorSettings: Sendable, Equatable, Decodable {
             deadTokens = try c.decodeIfPresent([DeadToken].self, forKey: .deadTokens) ?? []
             tokenUpdateInterval = try c.decodeIfPresent(ConfigDuration.self, forKey: .tokenUpdateInterval)
             perTokenLimit = try c.decodeIfPresent(SimulatorFaults.RateLimit.self, forKey: .perTokenLimit)
+            environment = try c.decodeIfPresent(String.self, forKey: .environment)
+            sandboxTokens = try c.decodeIfPresent([String].self, forKey: .sandboxTokens) ?? []
+            productionTokens = try c.decodeIfPresent([String].self, forKey: .productionTokens) ?? []
         }
     }
 

@@ -102,8 +102,18 @@ struct EventErrorTests {
     @Test(arguments: [
         (#"{"targets":[]}"#, "targets: is empty; give at least one target"),
         (#"{"targets":"x"}"#, #"targets: expected an array of targets, found "x""#),
-        (#"{"targets":[1]}"#, "targets[0]: expected an object, found 1"),
         (#"{}"#, #"targets: missing; give "targets" or the shorthand "provider" + "token""#),
+        (#"{"targets":[{"provider":"fcm","token":"a"}],"token":"b"}"#,
+         #"targets: cannot be combined with the shorthand "token"; give either "targets" or "provider" + "token""#),
+    ])
+    func problemsWithTheTargetListRejectTheEvent(body: String, message: String) {
+        #expect(eventError(body) == message)
+    }
+
+    /// A problem inside one target is that target's alone: the event decodes,
+    /// with the target among `invalidTargets` (what it names kept for its outcome).
+    @Test(arguments: [
+        (#"{"targets":[1]}"#, "targets[0]: expected an object, found 1"),
         (#"{"targets":[{"provider":"fcm","token":"a"},{"provider":"fcm","token":"a","topic":"b"}]}"#,
          #"targets[1]: has both "token" and "topic"; give exactly one"#),
         (#"{"targets":[{"provider":"fcm","token":"a","topic":"b","condition":"c"}]}"#,
@@ -119,21 +129,65 @@ struct EventErrorTests {
          #"targets[0].provider: unknown provider "huawei" (expected apns, fcm, ios or android)"#),
         (#"{"targets":[{"provider":"apns","topic":"news"}]}"#, #"targets[0].topic: APNs has no topics; an APNs target needs a device "token""#),
         (#"{"targets":[{"provider":"apns","condition":"c"}]}"#, #"targets[0].condition: APNs has no conditions; an APNs target needs a device "token""#),
-        (#"{"targets":[{"provider":"apns","token":"xyz"}]}"#, #"targets[0].token: expected a hexadecimal APNs device token, found "xyz""#),
-        (#"{"targets":[{"provider":"apns","token":""}]}"#, #"targets[0].token: expected a non-empty string, found """#),
         (#"{"targets":[{"provider":"fcm","token":7}]}"#, "targets[0].token: expected a non-empty string, found 7"),
         (#"{"targets":[{"provider":"fcm","topic":"/topics/news"}]}"#, #"targets[0].topic: give the topic name without the "/topics/" prefix"#),
         (#"{"targets":[{"provider":"fcm","topic":"a b"}]}"#, #"targets[0].topic: expected an FCM topic name (letters, digits, '-', '_', '.', '~', '%'), found "a b""#),
+        (#"{"targets":[{"provider":"fcm","topic":""}]}"#, #"targets[0].topic: expected a non-empty string, found """#),
         (#"{"targets":[{"provider":"fcm","tokn":"a"}]}"#, #"targets[0].tokn: unknown field (did you mean "token"?)"#),
-        (#"{"targets":[{"provider":"fcm","token":"a"}],"token":"b"}"#,
-         #"targets: cannot be combined with the shorthand "token"; give either "targets" or "provider" + "token""#),
         (#"{"provider":"fcm"}"#, #"event: has none of "token", "topic" or "condition"; give exactly one"#),
         (#"{"token":"ab"}"#, "provider: missing; expected apns, fcm, ios or android"),
         (#"{"provider":"android","token":"a","topic":"b"}"#, #"event: has both "token" and "topic"; give exactly one"#),
         (#"{"provider":"ios","topic":"b"}"#, #"topic: APNs has no topics; an APNs target needs a device "token""#),
     ])
-    func badTargetsAreRejected(body: String, message: String) {
-        #expect(eventError(body) == message)
+    func aBadTargetFailsAloneNamingTheField(body: String, message: String) throws {
+        let event = try Event.decode(Array(body.utf8), fallbackID: "m")
+        let invalid = try #require(event.invalidTargets.first)
+        #expect(invalid.error.description == message)
+        #expect(invalid.verdict == .failed)
+        #expect(invalid.status == .failed)
+        #expect(invalid.reason == message)
+        #expect(invalid.detail == nil)
+    }
+
+    /// A token that can never work is `invalid_token` / `BadDeviceToken`, so upstream deletes it.
+    @Test(arguments: [
+        (#"{"targets":[{"provider":"apns","token":"xyz"}]}"#, #"targets[0].token: expected a hexadecimal APNs device token, found "xyz""#),
+        (#"{"targets":[{"provider":"apns","token":""}]}"#, "targets[0].token: is empty; a device token cannot be empty"),
+        (#"{"targets":[{"provider":"fcm","token":"a b"}]}"#,
+         #"targets[0].token: expected an FCM registration token (printable ASCII, no spaces), found "a b""#),
+        (#"{"provider":"ios","token":"not-a-token"}"#, #"token: expected a hexadecimal APNs device token, found "not-a-token""#),
+    ])
+    func aTokenThatCanNeverWorkIsAnInvalidToken(body: String, message: String) throws {
+        let event = try Event.decode(Array(body.utf8), fallbackID: "m")
+        let invalid = try #require(event.invalidTargets.first)
+        #expect(invalid.verdict == .invalidToken)
+        #expect(invalid.status == .invalidToken)
+        #expect(invalid.reason == "BadDeviceToken")
+        #expect(invalid.detail == message)
+    }
+
+    @Test func aTokenOverTheLengthLimitIsAnInvalidToken() throws {
+        let token = String(repeating: "a", count: 4097)
+        let event = try Event.decode(Array(#"{"provider":"apns","token":"\#(token)"}"#.utf8), fallbackID: "m")
+        #expect(event.invalidTargets.first?.detail == "token: is 4097 bytes, over the limit of 4096")
+    }
+
+    @Test func goodTargetsSurviveABadOneWithWhatItNamed() throws {
+        let body = #"{"targets":[{"provider":"apns","token":"a1"},{"provider":"apns","token":"not-a-token"},"#
+            + #"{"provider":"fcm","topic":"bad topic!"},{"provider":"fcm","token":"t"}]}"#
+        let event = try Event.decode(Array(body.utf8), fallbackID: "m")
+        #expect(event.targets == [Target(provider: .apns, address: .token("a1")), Target(provider: .fcm, address: .token("t"))])
+        #expect(event.invalidTargets.map(\.index) == [1, 2])
+        #expect(event.invalidTargets.map(\.provider) == [.apns, .fcm])
+        #expect(event.invalidTargets.map(\.address) == [.token("not-a-token"), .topic("bad topic!")])
+        #expect(event.invalidTargets.map(\.status) == [.invalidToken, .failed])
+    }
+
+    @Test func anUnreadableBodyStillGivesItsIDAndApp() {
+        #expect(Event.identity(of: Array(#"{"id":"evt-1","app":"chat","targets":[],"x":1}"#.utf8)) == ("evt-1", "chat"))
+        #expect(Event.identity(of: Array(#"{"id":"","app":"not an app!"}"#.utf8)) == (nil, nil))
+        #expect(Event.identity(of: Array("not json".utf8)) == (nil, nil))
+        #expect(Event.identity(of: Array(#"["evt-1"]"#.utf8)) == (nil, nil))
     }
 
     @Test func moreTargetsThanTheLimitAreRejected() {

@@ -13,10 +13,16 @@ import Testing
     @Test func tokenErrorsBecomeInvalidTokenOrFailed() async throws {
         try await Harness.run(fcm: Self.settings) { h async throws in
             let expected: [(String, DeliveryResult)] = [
-                ("dead-token", DeliveryResult(.invalidToken(invalidatedAt: nil), reason: "UNREGISTERED", providerStatus: 404)),
-                ("foreign-token", DeliveryResult(.invalidToken(invalidatedAt: nil), reason: "SENDER_ID_MISMATCH", providerStatus: 403)),
-                ("malformed token!", DeliveryResult(.invalidToken(invalidatedAt: nil), reason: "INVALID_ARGUMENT", providerStatus: 400)),
-                ("ios-token", DeliveryResult(.failed, reason: FCMAnswer.thirdPartyAuthReason, providerStatus: 401)),
+                ("dead-token", DeliveryResult(.invalidToken(invalidatedAt: nil), reason: "UNREGISTERED",
+                                              detail: "Requested entity was not found.", providerStatus: 404)),
+                // Every token of a wrong project answers these two: the invalidation guard may hold them back.
+                ("foreign-token", DeliveryResult(.invalidToken(invalidatedAt: nil), reason: "SENDER_ID_MISMATCH",
+                                                 detail: "SenderId mismatch", providerStatus: 403, couldBeMisconfiguration: true)),
+                ("malformed token!", DeliveryResult(.invalidToken(invalidatedAt: nil), reason: "INVALID_ARGUMENT",
+                                                    detail: "The registration token is not a valid FCM registration token",
+                                                    providerStatus: 400, couldBeMisconfiguration: true)),
+                ("ios-token", DeliveryResult(.failed, reason: FCMAnswer.thirdPartyAuthReason,
+                                             detail: "Auth error from APNS or Web Push Service", providerStatus: 401)),
             ]
             for (token, want) in expected {
                 var result = try await h.send(fcmEvent(.token(token))).get()
@@ -32,7 +38,7 @@ import Testing
         try await Harness.run(projectID: "no-such-project") { h async throws in
             var result = try await h.send(fcmEvent()).get()
             result.latency = nil
-            #expect(result == DeliveryResult(.failed, reason: "NOT_FOUND", providerStatus: 404))
+            #expect(result == DeliveryResult(.failed, reason: "NOT_FOUND", detail: "Requested entity was not found.", providerStatus: 404))
         }
     }
 
@@ -41,18 +47,22 @@ import Testing
         try await Harness.run(fcm: settings) { h async throws in
             #expect(try await h.send(fcmEvent()).get().status == .delivered)
             h.clock.advance(by: .seconds(15))
-            #expect(await h.failure(fcmEvent()) == DeliveryFailure(reason: "QUOTA_EXCEEDED", providerStatus: 429, retryAfter: .seconds(45)))
+            #expect(await h.failure(fcmEvent()) == DeliveryFailure(
+                reason: "QUOTA_EXCEEDED", detail: "Quota exceeded for quota metric 'Send requests' of service 'fcm.googleapis.com'.",
+                providerStatus: 429, retryAfter: .seconds(45)))
         }
     }
 
     @Test func serverFaultsAreRetryable() async throws {
         let internalFault = FCMSimulatorSettings(projectIDs: [TestKeys.projectID], internalErrorRate: 1)
         try await Harness.run(fcm: internalFault) { h async throws in
-            #expect(await h.failure(fcmEvent()) == DeliveryFailure(reason: "INTERNAL", providerStatus: 500, retryAfter: nil))
+            #expect(await h.failure(fcmEvent()) == DeliveryFailure(
+                reason: "INTERNAL", detail: "Internal error encountered.", providerStatus: 500, retryAfter: nil))
         }
         let unavailable = FCMSimulatorSettings(projectIDs: [TestKeys.projectID], unavailableRate: 1, unavailableRetryAfter: 30)
         try await Harness.run(fcm: unavailable) { h async throws in
-            #expect(await h.failure(fcmEvent()) == DeliveryFailure(reason: "UNAVAILABLE", providerStatus: 503, retryAfter: .seconds(30)))
+            #expect(await h.failure(fcmEvent()) == DeliveryFailure(
+                reason: "UNAVAILABLE", detail: "The service is currently unavailable.", providerStatus: 503, retryAfter: .seconds(30)))
         }
     }
 

@@ -16,7 +16,7 @@ struct ServiceConfig {
          delays: String = "[200ms]", publish: String = "[delivered, invalid_token, failed, retrying, expired, dropped, rejected]",
          shutdownDeadline: String = "10s", routes: String = "", extraAppsYAML: String = "", sharing other: ServiceConfig? = nil,
          amqpURL: String = ServiceConfig.brokerURL, httpListen: String = "127.0.0.1:0", providerTimeout: String = "5s",
-         logLevel: String = "warning") throws {
+         logLevel: String = "warning", outcomesExtra: String = "") throws {
         prefix = other?.prefix ?? "test-\(UInt32.random(in: 0...UInt32.max))"
         file = simulator.directory + "/\(prefix)-\(UInt32.random(in: 0...UInt32.max)).yaml"
         try """
@@ -50,7 +50,7 @@ struct ServiceConfig {
             \(extraAppsYAML)
             \(routes)
             retry: {max_attempts: \(maxAttempts), delays: \(delays)}
-            outcomes: {publish: \(publish)}
+            outcomes: {publish: \(publish)\(outcomesExtra)}
             http: {listen: "\(httpListen)"}
             log: {level: \(logLevel)}
             shutdown_deadline: \(shutdownDeadline)

@@ -22,7 +22,11 @@ final class SimulatorHarness: Sendable {
     let serviceAccountFile: String
     private let serverTask: Task<Void, any Error>
 
-    init(deadAPNsTokens: [String] = [], deadFCMTokens: [String] = []) throws {
+    /// - Parameters:
+    ///   - sandboxAPNsTokens: tokens of the sandbox only: the simulator plays production and answers them BadDeviceToken.
+    ///   - tokenUpdateInterval: Apple's rule against a team's new provider token within 20 minutes of its last.
+    init(deadAPNsTokens: [String] = [], deadFCMTokens: [String] = [], sandboxAPNsTokens: [String] = [],
+         tokenUpdateInterval: Duration = .zero) throws {
         directory = NSTemporaryDirectory() + "herald-service-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         pki = try TestPKI.make()
@@ -36,7 +40,8 @@ final class SimulatorHarness: Sendable {
         apns = APNsSimulatorService(
             configuration: APNsSimulatorConfiguration(
                 keys: [APNsSimulatorKey(keyID: Self.keyID, teamID: Self.teamID, publicKey: apnsKey.publicKey)],
-                deadTokens: dead),
+                deadTokens: dead, minimumTokenUpdateInterval: tokenUpdateInterval,
+                tokenEnvironments: Dictionary(uniqueKeysWithValues: sandboxAPNsTokens.map { ($0, .sandbox) })),
             recorder: recorder)
         let tokens = SimulatedAccessTokens()
         let account = SimulatedServiceAccount(clientEmail: "svc@\(Self.project).iam.gserviceaccount.com", keyID: "key-1",

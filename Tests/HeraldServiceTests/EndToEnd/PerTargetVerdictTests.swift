@@ -1,0 +1,244 @@
+import Foundation
+import HeraldCore
+import Testing
+
+/// Every target gets its own verdict, end to end: real broker, real simulator
+/// over TLS HTTP/2, `DeliveryService` consuming.
+@Suite(.serialized) struct PerTargetVerdictTests {
+    static let live = [String(repeating: "a1", count: 32), String(repeating: "b2", count: 32)]
+
+    /// One malformed token, one bad topic and one `/topics/` prefix among good
+    /// targets: the good ones are delivered, each bad one gets its own
+    /// terminal outcome, nothing is dead-lettered and the bad ones are never sent.
+    @Test func oneBadTargetAmongGoodOnesFailsAlone() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator)
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        try await results.watchDeadLetters(queue: "\(config.prefix).dead")
+        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+
+        try await publisher.publish(#"""
+            {"id": "fan", "app": "chat", "notification": {"title": "Hi", "image": "https://example.com/cat.png"},
+             "targets": [{"provider": "apns", "token": "\#(Self.live[0])"}, {"provider": "apns", "token": "not-a-token"},
+                         {"provider": "fcm", "token": "fcm-live"}, {"provider": "apns", "token": "\#(Self.live[1])"},
+                         {"provider": "fcm", "topic": "bad topic!"}, {"provider": "fcm", "topic": "/topics/news"},
+                         {"provider": "apns", "token": "\#(Self.live[1].uppercased())"}],
+             "exclude_tokens": ["\#(Self.live[1].uppercased())"]}
+            """#)
+        #expect(await results.wait { $0.count >= 7 })
+        let outcomes = results.all
+        func outcome(_ value: String) -> (routingKey: String, outcome: Outcome)? {
+            outcomes.first { $0.outcome.address?.value == value }
+        }
+        #expect(outcome(Self.live[0])?.routingKey == "delivered.apns.chat")
+        #expect(outcome("fcm-live")?.routingKey == "delivered.fcm.chat")
+        // exclude_tokens matches APNs tokens whatever their case: both spellings of the sender's token are dropped.
+        #expect(outcomes.filter { $0.outcome.address?.value.lowercased() == Self.live[1] }.map(\.routingKey)
+            == ["dropped.apns.chat", "dropped.apns.chat"])
+        let bad = try #require(outcome("not-a-token"))
+        #expect(bad.routingKey == "invalid_token.apns.chat")
+        #expect(bad.outcome.reason == "BadDeviceToken")
+        #expect(bad.outcome.detail == #"targets[1].token: expected a hexadecimal APNs device token, found "not-a-token""#)
+        #expect(bad.outcome.latencyMs == nil)
+        let topic = try #require(outcome("bad topic!"))
+        #expect(topic.routingKey == "failed.fcm.chat")
+        #expect(topic.outcome.reason
+            == #"targets[4].topic: expected an FCM topic name (letters, digits, '-', '_', '.', '~', '%'), found "bad topic!""#)
+        #expect(outcome("/topics/news")?.outcome.reason == #"targets[5].topic: give the topic name without the "/topics/" prefix"#)
+
+        // Only the good targets reached the provider, and the APNs one with an
+        // image has mutable-content so its service extension can attach it.
+        let sent = simulator.recorder.notifications
+        #expect(Set(sent.map(\.target)) == [Self.live[0], "fcm-live"])
+        let apns = try #require(sent.first { $0.provider == "apns" })
+        #expect(apns.payload["aps"]?["mutable-content"]?.intValue == 1)
+        #expect(apns.payload["image"]?.stringValue == "https://example.com/cat.png")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(results.dead.isEmpty)
+
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+
+    /// Without an AMQP message-id, a rejected event is still named by its
+    /// body's `id` and `app`, and its routing key names the app.
+    @Test func aRejectedEventKeepsItsIDAndApp() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator)
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+
+        try await publisher.publish(#"{"id": "evt-readable", "app": "chat", "targets": [], "notification": {"title": "x"}}"#)
+        #expect(await results.wait { !$0.isEmpty })
+        let rejected = try #require(results.all.first)
+        #expect(rejected.routingKey == "rejected.unknown.chat")
+        #expect(rejected.outcome.eventID == "evt-readable")
+        #expect(rejected.outcome.app == "chat")
+        #expect(rejected.outcome.reason == "targets: is empty; give at least one target")
+
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+
+    /// A target refused by routing (its app has no credentials for it) is
+    /// dead-lettered alone: replaying the dead letter cannot notify the
+    /// targets that were delivered.
+    @Test func aPartlyRefusedEventIsDeadLetteredWithOnlyItsRefusedTargets() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator, extraAppsYAML: """
+              ios-only:
+                apns:
+                  team_id: \(SimulatorHarness.teamID)
+                  key_id: \(SimulatorHarness.keyID)
+                  key_file: \(simulator.apnsKeyFile)
+                  topic: com.example.chat
+                  endpoint: \(simulator.baseURL)
+                  ca_file: \(simulator.pki.caCertificatePath)
+            """)
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        try await results.watchDeadLetters(queue: "\(config.prefix).dead")
+        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+
+        try await publisher.publish(#"""
+            {"id": "part", "app": "ios-only", "notification": {"title": "Hi"},
+             "targets": [{"provider": "apns", "token": "\#(Self.live[0])"}, {"provider": "fcm", "token": "fcm-1"}]}
+            """#)
+        #expect(await results.wait { $0.count >= 2 })
+        #expect(Set(results.all.map(\.routingKey)) == ["delivered.apns.ios-only", "rejected.fcm.ios-only"])
+        #expect(await results.wait { _ in !results.dead.isEmpty })
+        let dead = try #require(results.dead.first)
+        #expect(dead.headers["x-herald-error"]?.stringValue == "app 'ios-only' has no fcm credentials")
+        let body = try JSONValue.parse(dead.body)
+        #expect(body["id"]?.stringValue == "part")
+        #expect(body["targets"] == [["provider": "fcm", "token": "fcm-1"]])
+        #expect(body["notification"]?["title"]?.stringValue == "Hi")
+
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+
+    /// Three apps signing with one `.p8` (same team and key id, different
+    /// topics) share one provider token, so Apple's 20-minute rule refuses none.
+    @Test func threeAppsOnOneKeyShareOneProviderToken() async throws {
+        let simulator = try SimulatorHarness(tokenUpdateInterval: .seconds(20 * 60))
+        defer { simulator.stop() }
+        func app(_ name: String, topic: String) -> String {
+            """
+              \(name):
+                apns:
+                  team_id: \(SimulatorHarness.teamID)
+                  key_id: \(SimulatorHarness.keyID)
+                  key_file: \(simulator.apnsKeyFile)
+                  topic: \(topic)
+                  endpoint: \(simulator.baseURL)
+                  ca_file: \(simulator.pki.caCertificatePath)
+            """
+        }
+        let config = try ServiceConfig(
+            simulator: simulator,
+            extraAppsYAML: app("mail", topic: "com.example.mail") + "\n" + app("maps", topic: "com.example.maps"))
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+
+        for (index, app) in ["chat", "mail", "maps"].enumerated() {
+            try await publisher.publish(#"{"id": "k\#(index)", "app": "\#(app)", "provider": "apns", "token": "\#(Self.live[0])", "notification": {"title": "x"}}"#)
+        }
+        #expect(await results.wait { $0.count >= 3 })
+        #expect(Set(results.all.map(\.routingKey)) == ["delivered.apns.chat", "delivered.apns.mail", "delivered.apns.maps"])
+        #expect(Set(simulator.recorder.notifications.compactMap { $0.headers["apns-topic"] })
+            == ["com.example.chat", "com.example.mail", "com.example.maps"])
+        #expect(running.service.metrics.tokenRefreshes.labels("apns", "success").current == 1)
+
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+
+    /// 40 sandbox tokens sent to a production app: Apple answers each
+    /// BadDeviceToken. The guard lets at most 10 become `invalid_token`, the
+    /// rest are `failed` with the mismatch reason; once its window has passed,
+    /// a healthy stream is classified as Apple answers again.
+    @Test func aWrongEnvironmentCannotWipeTheTokenTable() async throws {
+        let sandbox = (0..<41).map { String(format: "5e%062x", $0) }
+        let simulator = try SimulatorHarness(sandboxAPNsTokens: sandbox)
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator, outcomesExtra: ", invalidation_guard: {window: 2s}")
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+
+        for (index, token) in sandbox.prefix(40).enumerated() {
+            try await publisher.publish(#"{"id": "sb\#(index)", "app": "chat", "provider": "apns", "token": "\#(token)", "notification": {"title": "x"}}"#)
+        }
+        #expect(await results.wait { $0.count >= 40 })
+        let first = results.all
+        let invalidated = first.filter { $0.routingKey == "invalid_token.apns.chat" }
+        let held = first.filter { $0.routingKey == "failed.apns.chat" }
+        #expect(invalidated.count <= 10)
+        #expect(invalidated.count + held.count == 40)
+        #expect(held.allSatisfy {
+            $0.outcome.reason == "BadDeviceToken: not invalidated, a credential or environment mismatch is suspected"
+                && $0.outcome.detail?.hasSuffix("refused the token this way (invalidation guard)") == true
+        })
+        #expect(running.service.metrics.invalidationsHeldBack.labels("apns", "chat").current == held.count)
+        #expect(running.service.metrics.invalidationGuardTripped.labels("apns", "chat").current == 1)
+        #expect(running.logs.lines.contains { $0.contains("invalidation guard tripped") && $0.contains("chat") })
+
+        // The window passes; a healthy stream with one sandbox token in it is classified normally.
+        try await Task.sleep(for: .milliseconds(2500))
+        for index in 0..<15 {
+            try await publisher.publish(#"{"id": "ok\#(index)", "app": "chat", "provider": "apns", "token": "\#(Self.live[index % 2])", "notification": {"title": "x"}}"#)
+        }
+        try await publisher.publish(#"{"id": "stale", "app": "chat", "provider": "apns", "token": "\#(sandbox[40])", "notification": {"title": "x"}}"#)
+        #expect(await results.wait { $0.count >= 56 })
+        let later = results.all.dropFirst(40)
+        #expect(later.filter { $0.routingKey == "delivered.apns.chat" }.count == 15)
+        #expect(later.first { $0.outcome.eventID == "stale" }?.routingKey == "invalid_token.apns.chat")
+        #expect(later.first { $0.outcome.eventID == "stale" }?.outcome.reason == "BadDeviceToken")
+        #expect(running.service.metrics.invalidationGuardTripped.labels("apns", "chat").current == 0)
+
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+
+    /// Google's explanation of a refused message reaches the outcome.
+    @Test func anFCMFailureCarriesGooglesMessage() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator)
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+
+        try await publisher.publish(#"{"id": "typo", "app": "chat", "provider": "fcm", "token": "fcm-1", "notification": {"title": "x"}, "fcm": {"android": {"notification": {"chanel_id": "news"}}}}"#)
+        #expect(await results.wait { !$0.isEmpty })
+        let failed = try #require(results.all.first)
+        #expect(failed.routingKey == "failed.fcm.chat")
+        #expect(failed.outcome.reason == "INVALID_ARGUMENT")
+        #expect(failed.outcome.detail?.contains(#"Unknown name "chanel_id" at 'message.android.notification'"#) == true)
+        #expect(await waitFor { running.logs.lines.contains { $0.contains("chanel_id") } })
+
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+
+    private func waitFor(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<100 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return condition()
+    }
+}
