@@ -54,12 +54,52 @@ import Testing
         try "{\"app\": \"chat\"}\nnot json\n".write(toFile: dir + "/events.jsonl", atomically: true, encoding: .utf8)
         let (status, console) = await herald(["publish", "--config", dir + "/config.yaml", "--routing-key", "k", dir + "/events.jsonl"])
         #expect(status == 1)
-        #expect(console.stderr.hasPrefix("herald publish: \(dir)/events.jsonl:2: "), "\(console.stderr)")
+        #expect(console.stderr == """
+            herald publish: \(dir)/events.jsonl:2: not a JSON object
+            \(dir)/events.jsonl: 1 problem; nothing was published
+            """)
+    }
+
+    /// Every event is checked as `herald run` would plan it, and the file is
+    /// refused with every problem on its line; `--no-validate` publishes anyway.
+    @Test func eventsHeraldWouldRefuseAreListedWithTheirLinesAndNothingIsPublished() async throws {
+        let prefix = "test-publish-check-\(UInt32.random(in: 0...UInt32.max))"
+        let dir = try config(prefix: prefix)
+        try """
+            {"app": "chat", "provider": "fcm", "token": "good"}
+            {"app": "chat", "provider": "fcm", "token": "t", "notificaton": {"title": "x"}}
+
+            {"app": "chat", "targets": [{"provider": "apns", "token": "not-hex"}, {"provider": "fcm", "topic": "/topics/news"}]}
+            {"app": "chta", "provider": "fcm", "token": "t"}
+            """.write(toFile: dir + "/events.jsonl", atomically: true, encoding: .utf8)
+        let file = dir + "/events.jsonl"
+        let (status, console) = await herald(["publish", "--config", dir + "/config.yaml", "--routing-key", "chat.message", file])
+        #expect(status == 1)
+        #expect(console.stdout == "")
+        #expect(console.stderr == """
+            herald publish: \(file):2: notificaton: unknown field (did you mean "notification"?)
+            \(file):4: targets[0].token: expected a hexadecimal APNs device token, found "not-hex"
+            \(file):4: targets[1].topic: give the topic name without the "/topics/" prefix
+            \(file):5: unknown app 'chta' (did you mean 'chat'?)
+            \(file): 4 problems; nothing was published
+            """)
+        let none = try await rabbitmqctl(["list_queues", "name", "messages_ready"])
+        #expect(!none.contains("\(prefix).events"), "nothing declared or published: \(none)")
+
+        let (forced, out) = await herald(["publish", "--config", dir + "/config.yaml", "--routing-key", "chat.message", "--no-validate", file])
+        #expect(out.stderr == "")
+        #expect(forced == 0)
+        #expect(out.stdout == "published 4 events to \(prefix).events with routing key chat.message")
+        let queued = try await rabbitmqctl(["list_queues", "name", "messages_ready"])
+        #expect(queued.contains("\(prefix).events\t4"), "\(queued)")
+        _ = try? await rabbitmqctl(["delete_queue", "\(prefix).events"])
+        _ = try? await rabbitmqctl(["delete_queue", "\(prefix).dead"])
+        for tier in ["5s", "30s", "2m", "10m"] { _ = try? await rabbitmqctl(["delete_queue", "\(prefix).retry.\(tier)"]) }
     }
 
     @Test func anUnreachableBrokerFailsAfterTheTimeout() async throws {
         let dir = try config(prefix: "test-publish-down", url: "amqp://guest:secret@127.0.0.1:1/%2f")
-        try "{}".write(toFile: dir + "/e.json", atomically: true, encoding: .utf8)
+        try #"{"app": "chat", "provider": "fcm", "token": "a"}"#.write(toFile: dir + "/e.json", atomically: true, encoding: .utf8)
         let (status, console) = await herald(["publish", "--config", dir + "/config.yaml", "--routing-key", "k", "--timeout", "1s", dir + "/e.json"])
         #expect(status == 1)
         #expect(console.stderr.hasSuffix("herald publish: no broker answered at amqp://guest:***@127.0.0.1:1/%2f within 1.0 seconds"), "\(console.stderr)")

@@ -2,26 +2,34 @@ import Foundation
 
 /// Splits an event file into events: the whole file when it is one JSON
 /// object (pretty-printed `event.json`), else one JSON object per non-blank line.
-struct EventFile {
-    struct Event: Equatable {
+struct EventFile: Sendable {
+    struct Event: Sendable, Equatable {
         var body: [UInt8]
         /// The event's `id`, used as the AMQP `message-id`.
         var id: String?
+        /// Its line in a JSON-lines file; nil for a file holding one object.
+        var line: Int?
     }
 
-    static func parse(_ bytes: [UInt8], source: String) throws(EventInputError) -> [Event] {
+    /// - Throws: `EventInputProblems` listing every line that is not a JSON object.
+    static func parse(_ bytes: [UInt8], source: String) throws(EventInputProblems) -> [Event] {
         let whole = trimmed(bytes[...])
-        if whole.isEmpty { throw EventInputError(source: source, line: nil, reason: "no events") }
-        if let object = jsonObject(whole) { return [Event(body: Array(whole), id: object["id"] as? String)] }
+        if whole.isEmpty {
+            throw EventInputProblems(source: source, problems: [EventInputError(source: source, line: nil, reason: "no events")])
+        }
+        if let object = jsonObject(whole) { return [Event(body: Array(whole), id: object["id"] as? String, line: nil)] }
         var events: [Event] = []
+        var problems: [EventInputError] = []
         for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let text = trimmed(line)
             if text.isEmpty { continue }
             guard let object = jsonObject(text) else {
-                throw EventInputError(source: source, line: index + 1, reason: "not a JSON object")
+                problems.append(EventInputError(source: source, line: index + 1, reason: "not a JSON object"))
+                continue
             }
-            events.append(Event(body: Array(text), id: object["id"] as? String))
+            events.append(Event(body: Array(text), id: object["id"] as? String, line: index + 1))
         }
+        guard problems.isEmpty else { throw EventInputProblems(source: source, problems: problems) }
         return events
     }
 

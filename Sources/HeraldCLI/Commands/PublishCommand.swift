@@ -1,6 +1,7 @@
 import HeraldAMQP
 import HeraldConfig
 import HeraldCore
+import HeraldPipeline
 import HeraldService
 
 /// `herald publish`: puts event files on the events exchange, confirmed by the
@@ -12,19 +13,24 @@ public struct PublishCommand: Command {
     public let summary = "Publish events from a file (or stdin) to the events exchange"
     public var help: String {
         """
-        Usage: herald publish [--config FILE] --routing-key KEY [--exchange NAME] FILE|-
+        Usage: herald publish [--config FILE] --routing-key KEY [--exchange NAME] [--no-validate] FILE|-
 
         Publishes every event in FILE — one JSON object, or JSON lines — to the
-        events exchange (persistent, mandatory, with publisher confirms), after
-        validating the whole input. `-` reads standard input. Declares Herald's
-        topology first (idempotent), so it works before `herald run` ever ran.
-        Fails when an event cannot be routed to any queue. Prints the count.
+        events exchange (persistent, mandatory, with publisher confirms). `-`
+        reads standard input. First every event is checked as `herald run`
+        would plan it (fields, each target, routes, the config's apps and their
+        credentials): any problem refuses the whole input, nothing is
+        published, and every problem is listed as FILE:LINE: message.
+        Declares Herald's topology first (idempotent), so it works before
+        `herald run` ever ran. Fails when an event cannot be routed to any
+        queue. Prints the count.
 
         Options:
           --config FILE        the config file (default: config.yaml, or $HERALD_CONFIG)
           --routing-key KEY    the routing key, e.g. chat.message
           --exchange NAME      another exchange than amqp.events_exchange
           --timeout D          how long to wait for the broker to answer (default 10s)
+          --no-validate        publish events Herald would refuse (to test how it refuses them)
           -h, --help           show this help
         """
     }
@@ -32,8 +38,10 @@ public struct PublishCommand: Command {
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         let file: String, routingKey: String, exchange: String?, configFile: String
         var timeout = Duration.seconds(10)
+        var validate = true
         do {
-            let parsed = try ParsedArguments.parse(arguments, options: ["config", "routing-key", "exchange", "timeout"], flags: [])
+            let parsed = try ParsedArguments.parse(arguments, options: ["config", "routing-key", "exchange", "timeout"],
+                                                   flags: ["no-validate"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             guard let key = parsed.options["routing-key"] else { throw UsageError("--routing-key is required") }
             guard parsed.positionals.count == 1, let input = parsed.positionals.first else {
@@ -46,6 +54,7 @@ public struct PublishCommand: Command {
                 timeout = value.duration
             }
             (file, routingKey, exchange) = (input, key, parsed.options["exchange"])
+            validate = !parsed.flags.contains("no-validate")
             configFile = parsed.configFile(environment: environment)
         } catch {
             console.err("herald publish: \(error)\n\n\(help)")
@@ -53,7 +62,8 @@ public struct PublishCommand: Command {
         }
         guard let config = loadConfig(configFile, environment: environment, console: console) else { return ExitStatus.failure }
         do {
-            let count = try await publish(config: config, file: file, routingKey: routingKey, exchange: exchange, timeout: timeout)
+            let count = try await publish(config: config, file: file, routingKey: routingKey, exchange: exchange, timeout: timeout,
+                                          validate: validate)
             console.out("published \(count) event\(count == 1 ? "" : "s") to \(exchange ?? config.configuration.amqp.eventsExchange) with routing key \(routingKey)")
             return ExitStatus.success
         } catch {
@@ -62,7 +72,13 @@ public struct PublishCommand: Command {
         }
     }
 
-    private func publish(config: LoadedConfig, file: String, routingKey: String, exchange: String?, timeout: Duration) async throws -> Int {
+    private func publish(config: LoadedConfig, file: String, routingKey: String, exchange: String?, timeout: Duration,
+                         validate: Bool) async throws -> Int {
+        let batch = try EventBatch(reading: EventSource(argument: file))
+        if validate {
+            let planner = EventPlanner(config: config)
+            try batch.check { planner.problems(in: $0, routingKey: routingKey) }
+        }
         let logger = Logger(label: "herald", level: .warning, format: config.configuration.log.format)
         let connection = try AMQPConnection(configuration: try config.amqpConfiguration(connectionName: "herald publish"),
                                             topology: config.topology, logger: logger)
@@ -79,8 +95,7 @@ public struct PublishCommand: Command {
             }
             group.addTask {
                 try await connection.waitUntilConnected()
-                return try await publishEvents(from: EventSource(argument: file), routingKey: routingKey,
-                                               connection: connection, exchange: exchange)
+                return try await publishEvents(batch, routingKey: routingKey, connection: connection, exchange: exchange)
             }
             defer { connection.shutdown() }
             while let result = try await group.next() {

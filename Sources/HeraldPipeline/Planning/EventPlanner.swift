@@ -93,6 +93,25 @@ public struct EventPlanner: Sendable {
         return plan
     }
 
+    /// What would keep `body` from being delivered as written, checked exactly
+    /// as `herald run` plans it (decoding, each target, routing, apps and their
+    /// credentials) but without sending: one message per problem, none when
+    /// the event is good. Dropped and expired targets are not problems.
+    /// `herald publish` refuses an input with any.
+    public func problems(in body: [UInt8], routingKey: String, now: Timestamp = .now()) -> [String] {
+        let plan = plan(IncomingEvent(body: body, routingKey: routingKey), now: now, newID: { "herald-publish" })
+        var seen = Set<String>()
+        return plan.outcomes.compactMap { outcome -> String? in
+            switch outcome.status {
+            case .rejected, .failed, .invalidToken:
+                let message = outcome.detail ?? outcome.reason ?? outcome.status.rawValue
+                return seen.insert(message).inserted ? message : nil
+            case .delivered, .retrying, .expired, .dropped:
+                return nil
+            }
+        }
+    }
+
     /// The app an invalid target's outcome names: the one routing would
     /// choose for it when its provider and address can be read, else the event's.
     private func app(of invalid: InvalidTarget, in event: Event, _ incoming: IncomingEvent) -> String? {

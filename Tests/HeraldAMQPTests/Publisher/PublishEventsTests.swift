@@ -52,11 +52,15 @@ struct PublishEventsTests {
 
     @Test func anInvalidLineIsReportedWithItsLineNumberBeforeAnythingIsPublished() async throws {
         let connection = try AMQPConnection(configuration: try TestBroker.configuration(), logger: .init(label: "t"))
-        let input = EventSource.bytes((#"{"id":"ok"}"# + "\n" + "not json\n").bytes, name: "events.jsonl")
-        let error = try await #require(throws: EventInputError.self) {
+        let input = EventSource.bytes((#"{"id":"ok"}"# + "\n" + "not json\n\n[1]\n").bytes, name: "events.jsonl")
+        let error = try await #require(throws: EventInputProblems.self) {
             _ = try await publishEvents(from: input, routingKey: "k", connection: connection)
         }
-        #expect(error.description == "events.jsonl:2: not a JSON object")
+        #expect(error.description == """
+            events.jsonl:2: not a JSON object
+            events.jsonl:4: not a JSON object
+            events.jsonl: 2 problems; nothing was published
+            """)
         #expect(EventSource(argument: "-").name == "<stdin>")
     }
 }
