@@ -83,7 +83,7 @@ public struct APNsProviderConfiguration: Sendable {
         do {
             return try tokens.manager(for: key, teamID: teamID, keyID: keyID, make: make)
         } catch {
-            throw APNsConfigurationError("\(source): \(error)")
+            throw APNsConfigurationError("\(source): \(error.message)")
         }
     }
 

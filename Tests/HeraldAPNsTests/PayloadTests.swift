@@ -40,7 +40,16 @@ import Testing
         let e = event(
             notification: .init(body: "b", image: "https://cdn.example.com/a.jpg"),
             data: json(#"{"screen":"chat","thread_id":42,"aps":{"badge":9}}"#))
-        #expect(payloadText(e) == #"{"aps":{"alert":{"body":"b"}},"image":"https://cdn.example.com/a.jpg","screen":"chat","thread_id":42}"#)
+        #expect(payloadText(e) == #"{"aps":{"alert":{"body":"b"},"mutable-content":1},"image":"https://cdn.example.com/a.jpg","screen":"chat","thread_id":42}"#)
+    }
+
+    /// Only a notification service extension can fetch and attach the image,
+    /// and it runs only with `mutable-content`, unless the event says otherwise.
+    @Test func anImageSetsMutableContentUnlessTheEventSaysNo() {
+        let image = Event.Notification(body: "b", image: "https://cdn.example.com/a.jpg")
+        #expect(payloadText(event(notification: image)).contains(#""mutable-content":1"#))
+        #expect(!payloadText(event(notification: image, mutableContent: false)).contains("mutable-content"))
+        #expect(!payloadText(event(notification: .init(body: "b"))).contains("mutable-content"))
     }
 
     @Test func rawApnsPayloadIsMergedLastAndNullDeletes() {

@@ -1,4 +1,7 @@
+import Foundation
 import HeraldAPNs
+import HeraldConfig
+import HeraldYAML
 import HeraldCore
 import HeraldCrypto
 import Synchronization
@@ -115,5 +118,47 @@ final class ManualClock: Sendable {
             try ProviderTokenSigner(key: try PrivateKey.generateRSA(), teamID: "T", keyID: "K")
         }
         #expect(error?.description == "apns: the APNs signing key must be EC P-256 (a .p8 key), found RSA 2048-bit")
+    }
+}
+
+@Suite struct ProviderTokenRegistryTests {
+    let directory = NSTemporaryDirectory() + "herald-registry-\(UInt64.random(in: 0...UInt64.max))"
+
+    /// Settings signing with `pem`, written to a key file.
+    func settings(_ pem: String, keyID: String = "KEY1", topic: String) throws -> APNsSettings {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let file = directory + "/\(UInt64.random(in: 0...UInt64.max)).p8"
+        try pem.write(toFile: file, atomically: true, encoding: .utf8)
+        return try YAMLDocument(text: "{team_id: TEAM1, key_id: \(keyID), key_file: \(file), topic: \(topic)}", file: "c.yaml",
+                                environment: [:]).decode(APNsSettings.self)
+    }
+
+    /// Apps signing with one key share one manager, hence one token; another
+    /// key id is another manager; one key id with two keys is refused.
+    @Test func appsOnOneKeyShareOneTokenManager() throws {
+        let pem = try PrivateKey.generateP256().pkcs8PEM()
+        let registry = ProviderTokenRegistry()
+        func manager(_ settings: APNsSettings) throws -> ProviderTokenManager? {
+            guard case .token(let manager) = try APNsProviderConfiguration(settings: settings, tokens: registry).authentication
+            else { return nil }
+            return manager
+        }
+        let chat = try #require(try manager(settings(pem, topic: "com.example.chat")))
+        let mail = try #require(try manager(settings(pem, topic: "com.example.mail")))
+        #expect(chat === mail)
+        _ = try chat.token()
+        _ = try mail.token()
+        #expect(chat.issuedCount == 1)
+        let other = try #require(try manager(settings(pem, keyID: "KEY2", topic: "com.example.chat")))
+        #expect(other !== chat)
+        #expect(registry.count == 2)
+
+        let stranger = try PrivateKey.generateP256().pkcs8PEM()
+        let strangerSettings = try settings(stranger, topic: "com.example.maps")
+        guard case .keyFile(let strangerFile, _, _)? = strangerSettings.auth else { Issue.record("expected a key file"); return }
+        #expect(throws: APNsConfigurationError("key_file \(strangerFile): another app signs with team TEAM1 and key id KEY1 but a different key; one key id names one .p8 key")) {
+            _ = try APNsProviderConfiguration(settings: strangerSettings, tokens: registry)
+        }
+        try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -7,7 +7,7 @@ let chatApp = "com.example.chat"
 
 func event(
     notification: Event.Notification? = nil, data: JSONObject? = nil, pushType: PushType? = nil, priority: Priority? = nil,
-    expiry: Event.Expiry? = nil, collapseID: String? = nil, contentAvailable: Bool = false, mutableContent: Bool = false,
+    expiry: Event.Expiry? = nil, collapseID: String? = nil, contentAvailable: Bool = false, mutableContent: Bool? = nil,
     apns: APNsOverrides? = nil
 ) -> Event {
     Event(

@@ -54,6 +54,46 @@ import Testing
         #expect(plan.outcomes[0].address == .token("sender"))
     }
 
+    @Test func excludedAPNsTokensMatchWhateverTheirCaseButFCMTokensMatchExactly() {
+        let upper = Self.apnsToken.uppercased()
+        let plan = planner().plan(incoming("""
+            {"app": "chat", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "Sender"},
+                                        {"provider": "fcm", "token": "sender"}],
+             "exclude_tokens": ["\(upper)", "sender"]}
+            """), now: now, newID: { "g" })
+        #expect(plan.outcomes.map(\.address) == [.token(Self.apnsToken), .token("sender")])
+        #expect(plan.outcomes.map(\.status) == [.dropped, .dropped])
+        #expect(plan.sends.map(\.target.address) == [.token("Sender")])
+    }
+
+    @Test func invalidTargetsGetTheirOwnOutcomeWithTheRoutedApp() {
+        let rules = [RoutingRule(name: "default", app: "chat")]
+        let plan = planner(rules).plan(incoming("""
+            {"id": "e", "targets": [{"provider": "apns", "token": "zz"}, {"provider": "fcm", "token": "ok"}, {"provider": "huawei", "token": "h"}],
+             "context": {"u": 1}}
+            """), now: now, newID: { "g" })
+        #expect(plan.sends.map(\.target.address) == [.token("ok")])
+        #expect(plan.deadLetterReason == nil)
+        #expect(plan.outcomes.map(\.routingKey) == ["invalid_token.apns.chat", "failed.unknown.unknown"])
+        #expect(plan.outcomes[0].reason == "BadDeviceToken")
+        #expect(plan.outcomes[0].detail == #"targets[0].token: expected a hexadecimal APNs device token, found "zz""#)
+        #expect(plan.outcomes[0].context == ["u": 1])
+        #expect(plan.outcomes[1].address == .token("h"))
+        #expect(plan.outcomes[1].reason == #"targets[2].provider: unknown provider "huawei" (expected apns, fcm, ios or android)"#)
+        #expect(planner(rules).problems(in: Array(#"{"targets": [{"provider": "apns", "token": "zz"}]}"#.utf8), routingKey: "k")
+            == [#"targets[0].token: expected a hexadecimal APNs device token, found "zz""#])
+    }
+
+    @Test func aPartlyRefusedEventDeadLettersOnlyTheRefusedTargets() {
+        let plan = planner().plan(incoming("""
+            {"app": "news", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "t"}]}
+            """), now: now, newID: { "g" })
+        #expect(plan.deadLetterTargets == [Target(provider: .apns, address: .token(Self.apnsToken))])
+        let whole = planner().plan(incoming(#"{"targets": []}"#), now: now, newID: { "g" })
+        #expect(whole.deadLetterReason == "targets: is empty; give at least one target")
+        #expect(whole.deadLetterTargets.isEmpty)
+    }
+
     @Test func routesDropAndChooseApps() {
         let rules = [
             RoutingRule(name: "no-apns-marketing", match: RouteMatch(routingKeys: [TopicPattern("marketing.#")], fields: [.provider: ["apns"]]),
