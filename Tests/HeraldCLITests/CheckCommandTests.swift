@@ -41,18 +41,52 @@ import Testing
         #expect(!out.contains("s3cret"))
     }
 
-    @Test func typoedKeyPrintsPositionAndDidYouMeanAndExitsOne() async throws {
+    /// A fresh directory holding `yaml` as config.yaml; the caller removes it.
+    func configDirectory(_ yaml: String) throws -> String {
         let dir = NSTemporaryDirectory() + "herald-check-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try yaml.write(toFile: dir + "/config.yaml", atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    @Test func typoedKeyPrintsPositionAndDidYouMeanAndExitsOne() async throws {
+        let dir = try configDirectory("amqp:\n  prefech: 10\napps:\n  chat:\n    fcm:\n      service_account_json: '{}'\n")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try "amqp:\n  prefech: 10\napps:\n  chat:\n    fcm:\n      service_account_json: '{}'\n"
-            .write(toFile: dir + "/config.yaml", atomically: true, encoding: .utf8)
         let (status, console) = await herald(["check", "--config", dir + "/config.yaml"])
         #expect(status == 1)
         #expect(console.stdout == "")
         #expect(console.stderr == """
             \(dir)/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
-            \(dir)/config.yaml: 1 error
+            \(dir)/config.yaml:6:7: apps.chat.fcm: no project_id, and the service account does not name one
+            \(dir)/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'client_email'
+            \(dir)/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key'
+            \(dir)/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key_id'
+            \(dir)/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'token_uri'
+            \(dir)/config.yaml: 6 errors
+            """)
+    }
+
+    @Test func everyProblemIsPrintedInOneRunSortedByPosition() async throws {
+        let dir = try configDirectory("""
+            amqp:
+              prefech: 10
+            apps:
+              chat:
+                fcm:
+                  project_id: herald-dev
+                  service_account_file: keys/missing.json
+            retry:
+              max_attempts: five
+            """)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (status, console) = await herald(["check", "--config", dir + "/config.yaml"])
+        #expect(status == 1)
+        #expect(console.stdout == "")
+        #expect(console.stderr == """
+            \(dir)/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
+            \(dir)/config.yaml:7:29: apps.chat.fcm.service_account_file: service account file '\(dir)/keys/missing.json' does not exist
+            \(dir)/config.yaml:9:17: retry.max_attempts: expected an integer, found 'five'
+            \(dir)/config.yaml: 3 errors
             """)
     }
 

@@ -17,8 +17,8 @@ public struct CheckCommand: Command {
         Parses and validates FILE: YAML syntax, ${VAR} expansion, every key and
         type, references between sections (routes naming apps), exactly one
         credential per provider, and that key files exist and look right.
-        Prints a summary and exits 0, or prints every problem as
-        file:line:column: key.path: message and exits 1.
+        Prints a summary and exits 0, or prints every problem, sorted by
+        position, as file:line:column: key.path: message and exits 1.
 
         With --online it also proves each app's credentials: for FCM the OAuth
         exchange, for APNs one request to an all-zero device token (Apple
