@@ -32,7 +32,7 @@ import Testing
         try await Harness.run(projectID: "no-such-project") { h async throws in
             var result = try await h.send(fcmEvent()).get()
             result.latency = nil
-            #expect(result == DeliveryResult(.failed, reason: "NOT_FOUND", providerStatus: 404))
+            #expect(result == DeliveryResult(.failed, reason: "PERMISSION_DENIED", providerStatus: 403))
         }
     }
 
