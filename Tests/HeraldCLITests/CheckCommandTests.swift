@@ -49,25 +49,31 @@ import Testing
         return dir
     }
 
-    @Test func typoedKeyPrintsPositionAndDidYouMeanAndExitsOne() async throws {
-        let dir = try configDirectory("amqp:\n  prefech: 10\napps:\n  chat:\n    fcm:\n      service_account_json: '{}'\n")
+    /// `herald check` of `yaml`, which must fail: exit 1, nothing on stdout.
+    /// Returns stderr with the config's directory written as DIR.
+    func failedCheck(_ yaml: String) async throws -> String {
+        let dir = try configDirectory(yaml)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (status, console) = await herald(["check", "--config", dir + "/config.yaml"])
         #expect(status == 1)
         #expect(console.stdout == "")
-        #expect(console.stderr == """
-            \(dir)/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
-            \(dir)/config.yaml:6:7: apps.chat.fcm: no project_id, and the service account does not name one
-            \(dir)/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'client_email'
-            \(dir)/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key'
-            \(dir)/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key_id'
-            \(dir)/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'token_uri'
-            \(dir)/config.yaml: 6 errors
+        return console.stderr.replacingOccurrences(of: dir, with: "DIR")
+    }
+
+    @Test func typoedKeyPrintsPositionAndDidYouMeanAndExitsOne() async throws {
+        #expect(try await failedCheck("amqp:\n  prefech: 10\napps:\n  chat:\n    fcm:\n      service_account_json: '{}'\n") == """
+            DIR/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
+            DIR/config.yaml:6:7: apps.chat.fcm: no project_id, and the service account does not name one
+            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'client_email'
+            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key'
+            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key_id'
+            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'token_uri'
+            DIR/config.yaml: 6 errors
             """)
     }
 
     @Test func everyProblemIsPrintedInOneRunSortedByPosition() async throws {
-        let dir = try configDirectory("""
+        #expect(try await failedCheck("""
             amqp:
               prefech: 10
             apps:
@@ -77,16 +83,11 @@ import Testing
                   service_account_file: keys/missing.json
             retry:
               max_attempts: five
-            """)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (status, console) = await herald(["check", "--config", dir + "/config.yaml"])
-        #expect(status == 1)
-        #expect(console.stdout == "")
-        #expect(console.stderr == """
-            \(dir)/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
-            \(dir)/config.yaml:7:29: apps.chat.fcm.service_account_file: service account file '\(dir)/keys/missing.json' does not exist
-            \(dir)/config.yaml:9:17: retry.max_attempts: expected an integer, found 'five'
-            \(dir)/config.yaml: 3 errors
+            """) == """
+            DIR/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
+            DIR/config.yaml:7:29: apps.chat.fcm.service_account_file: service account file 'DIR/keys/missing.json' does not exist
+            DIR/config.yaml:9:17: retry.max_attempts: expected an integer, found 'five'
+            DIR/config.yaml: 3 errors
             """)
     }
 
