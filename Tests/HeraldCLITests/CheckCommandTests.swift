@@ -91,6 +91,66 @@ import Testing
             """)
     }
 
+    /// Runs `herald simulate` in-process on a free port with the dev keys in `keys`
+    /// (their CA and server certificate, their service account) while `body` runs.
+    func withSimulator(keys: String, _ body: (_ port: Int) async throws -> Void) async throws {
+        let console = CapturedConsole()
+        let simulate = Task {
+            await HeraldCommandLine().run(
+                ["simulate", "--listen", "127.0.0.1:0", "--tls-dir", keys, "--fcm-service-account", keys + "/fcm-service-account.json"],
+                environment: [:], console: console)
+        }
+        var port: Int?
+        for _ in 0..<500 where port == nil {
+            let line = console.stdout.split(separator: "\n").first { $0.contains("listening on https://127.0.0.1:") }
+            port = line.flatMap { Int($0.split(separator: ":").last ?? "") }
+            if port == nil { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+        let outcome: Result<Void, any Error>
+        do {
+            try await body(try #require(port, "herald simulate did not start: \(console.stderr)"))
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        simulate.cancel()
+        #expect(await simulate.value == 0)
+        try outcome.get()
+    }
+
+    @Test func onlineProvesTheFCMProjectAndNamesAMisspeltOne() async throws {
+        let keys = try await devKeys()
+        defer { try? FileManager.default.removeItem(atPath: keys) }
+        try await withSimulator(keys: keys) { port in
+            // The dev key's token_uri names the simulator's usual port; this one listens elsewhere.
+            let account = try String(contentsOfFile: keys + "/fcm-service-account.json", encoding: .utf8)
+                .replacingOccurrences(of: "https://127.0.0.1:2197/token", with: "https://127.0.0.1:\(port)/token")
+            try account.write(toFile: keys + "/fcm-service-account.json", atomically: true, encoding: .utf8)
+            for (project, expectedStatus) in [("herald-dve", Int32(1)), ("herald-dev", 0)] {
+                let dir = try configDirectory("""
+                    apps:
+                      chat:
+                        fcm:
+                          project_id: \(project)
+                          service_account_file: \(keys)/fcm-service-account.json
+                          endpoint: https://127.0.0.1:\(port)
+                          ca_file: \(keys)/ca.pem
+                    """)
+                defer { try? FileManager.default.removeItem(atPath: dir) }
+                let (status, console) = await herald(["check", "--config", dir + "/config.yaml", "--online"])
+                #expect(status == expectedStatus, "\(console.stdout)\(console.stderr)")
+                let online = console.stdout.split(separator: "\n").filter { $0.hasPrefix("  online: ") }
+                #expect(online.first?.hasPrefix("  online: chat/fcm: ok: OAuth access token obtained (valid until ") == true)
+                #expect(online.dropFirst().map(String.init) == [project == "herald-dev"
+                    ? "  online: chat/fcm: ok: project herald-dev accepts messages (validate_only)"
+                    : "  online: chat/fcm: FAILED: project 'herald-dve' refused messages from herald-dev@herald-dev.iam.gserviceaccount.com: "
+                        + "check fcm.project_id, and that this service account may send to the project (PERMISSION_DENIED: "
+                        + "Permission 'cloudmessaging.messages.create' denied on resource "
+                        + "'//cloudresourcemanager.googleapis.com/projects/herald-dve' (or it may not exist).)"])
+            }
+        }
+    }
+
     @Test func checkDefaultsToHeraldConfigVariable() async {
         let (status, console) = await herald(["check"], environment: ["HERALD_CONFIG": "/nonexistent/h.yaml"])
         #expect(status == 1)
