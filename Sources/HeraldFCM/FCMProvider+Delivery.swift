@@ -26,14 +26,10 @@ extension FCMProvider {
             if error.isRetryable { throw DeliveryFailure(reason: reason, providerStatus: error.status) }
             return DeliveryResult(.failed, reason: reason, providerStatus: error.status)
         }
-        let request = HTTPClientRequest(
-            method: "POST", url: sendURL,
-            headers: [("authorization", "Bearer " + token.value), ("content-type", "application/json; charset=utf-8")],
-            body: body, timeout: timeout)
         let started = ContinuousClock.now
         let response: HTTPClientResponse
         do {
-            response = try await http.send(request)
+            response = try await http.send(sendRequest(body, token: token))
         } catch {
             return try Self.transportOutcome(error, latency: ContinuousClock.now - started)
         }
@@ -65,6 +61,14 @@ extension FCMProvider {
             log(target, attempt).notice("FCM access token refused; refreshing once", ["reason": .string(reason)])
             return try await send(body, to: target, attempt: attempt, afterRefresh: true)
         }
+    }
+
+    /// A `messages:send` request carrying `body`, authorized by `token`.
+    func sendRequest(_ body: [UInt8], token: AccessToken) -> HTTPClientRequest {
+        HTTPClientRequest(
+            method: "POST", url: sendURL,
+            headers: [("authorization", "Bearer " + token.value), ("content-type", "application/json; charset=utf-8")],
+            body: body, timeout: timeout)
     }
 
     /// A request that got no answer: retry what a new connection may fix,

@@ -41,19 +41,114 @@ import Testing
         #expect(!out.contains("s3cret"))
     }
 
-    @Test func typoedKeyPrintsPositionAndDidYouMeanAndExitsOne() async throws {
+    /// A fresh directory holding `yaml` as config.yaml; the caller removes it.
+    func configDirectory(_ yaml: String) throws -> String {
         let dir = NSTemporaryDirectory() + "herald-check-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try yaml.write(toFile: dir + "/config.yaml", atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    /// `herald check` of `yaml`, which must fail: exit 1, nothing on stdout.
+    /// Returns stderr with the config's directory written as DIR.
+    func failedCheck(_ yaml: String) async throws -> String {
+        let dir = try configDirectory(yaml)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try "amqp:\n  prefech: 10\napps:\n  chat:\n    fcm:\n      service_account_json: '{}'\n"
-            .write(toFile: dir + "/config.yaml", atomically: true, encoding: .utf8)
         let (status, console) = await herald(["check", "--config", dir + "/config.yaml"])
         #expect(status == 1)
         #expect(console.stdout == "")
-        #expect(console.stderr == """
-            \(dir)/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
-            \(dir)/config.yaml: 1 error
+        return console.stderr.replacingOccurrences(of: dir, with: "DIR")
+    }
+
+    @Test func typoedKeyPrintsPositionAndDidYouMeanAndExitsOne() async throws {
+        #expect(try await failedCheck("amqp:\n  prefech: 10\napps:\n  chat:\n    fcm:\n      service_account_json: '{}'\n") == """
+            DIR/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
+            DIR/config.yaml:6:7: apps.chat.fcm: no project_id, and the service account does not name one
+            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'client_email'
+            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key'
+            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key_id'
+            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'token_uri'
+            DIR/config.yaml: 6 errors
             """)
+    }
+
+    @Test func everyProblemIsPrintedInOneRunSortedByPosition() async throws {
+        #expect(try await failedCheck("""
+            amqp:
+              prefech: 10
+            apps:
+              chat:
+                fcm:
+                  project_id: herald-dev
+                  service_account_file: keys/missing.json
+            retry:
+              max_attempts: five
+            """) == """
+            DIR/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
+            DIR/config.yaml:7:29: apps.chat.fcm.service_account_file: service account file 'DIR/keys/missing.json' does not exist
+            DIR/config.yaml:9:17: retry.max_attempts: expected an integer, found 'five'
+            DIR/config.yaml: 3 errors
+            """)
+    }
+
+    /// Runs `herald simulate` in-process on a free port with the dev keys in `keys`
+    /// (their CA and server certificate, their service account) while `body` runs.
+    func withSimulator(keys: String, _ body: (_ port: Int) async throws -> Void) async throws {
+        let console = CapturedConsole()
+        let simulate = Task {
+            await HeraldCommandLine().run(
+                ["simulate", "--listen", "127.0.0.1:0", "--tls-dir", keys, "--fcm-service-account", keys + "/fcm-service-account.json"],
+                environment: [:], console: console)
+        }
+        var port: Int?
+        for _ in 0..<500 where port == nil {
+            let line = console.stdout.split(separator: "\n").first { $0.contains("listening on https://127.0.0.1:") }
+            port = line.flatMap { Int($0.split(separator: ":").last ?? "") }
+            if port == nil { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+        let outcome: Result<Void, any Error>
+        do {
+            try await body(try #require(port, "herald simulate did not start: \(console.stderr)"))
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        simulate.cancel()
+        #expect(await simulate.value == 0)
+        try outcome.get()
+    }
+
+    @Test func onlineProvesTheFCMProjectAndNamesAMisspeltOne() async throws {
+        let keys = try await devKeys()
+        defer { try? FileManager.default.removeItem(atPath: keys) }
+        try await withSimulator(keys: keys) { port in
+            // The dev key's token_uri names the simulator's usual port; this one listens elsewhere.
+            let account = try String(contentsOfFile: keys + "/fcm-service-account.json", encoding: .utf8)
+                .replacingOccurrences(of: "https://127.0.0.1:2197/token", with: "https://127.0.0.1:\(port)/token")
+            try account.write(toFile: keys + "/fcm-service-account.json", atomically: true, encoding: .utf8)
+            for (project, expectedStatus) in [("herald-dve", Int32(1)), ("herald-dev", 0)] {
+                let dir = try configDirectory("""
+                    apps:
+                      chat:
+                        fcm:
+                          project_id: \(project)
+                          service_account_file: \(keys)/fcm-service-account.json
+                          endpoint: https://127.0.0.1:\(port)
+                          ca_file: \(keys)/ca.pem
+                    """)
+                defer { try? FileManager.default.removeItem(atPath: dir) }
+                let (status, console) = await herald(["check", "--config", dir + "/config.yaml", "--online"])
+                #expect(status == expectedStatus, "\(console.stdout)\(console.stderr)")
+                let online = console.stdout.split(separator: "\n").filter { $0.hasPrefix("  online: ") }
+                #expect(online.first?.hasPrefix("  online: chat/fcm: ok: OAuth access token obtained (valid until ") == true)
+                #expect(online.dropFirst().map(String.init) == [project == "herald-dev"
+                    ? "  online: chat/fcm: ok: project herald-dev accepts messages (validate_only)"
+                    : "  online: chat/fcm: FAILED: project 'herald-dve' refused messages from herald-dev@herald-dev.iam.gserviceaccount.com: "
+                        + "check fcm.project_id, and that this service account may send to the project (PERMISSION_DENIED: "
+                        + "Permission 'cloudmessaging.messages.create' denied on resource "
+                        + "'//cloudresourcemanager.googleapis.com/projects/herald-dve' (or it may not exist).)"])
+            }
+        }
     }
 
     @Test func checkDefaultsToHeraldConfigVariable() async {

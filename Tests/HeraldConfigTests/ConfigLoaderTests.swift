@@ -94,6 +94,39 @@ import Testing
         #expect(throws: ConfigError.self) { try ConfigLoader.load(file: "/nonexistent/herald.yaml", environment: [:]) }
     }
 
+    @Test func decodingAndValidationProblemsAreReportedTogetherSortedByPosition() throws {
+        let fixture = try ConfigFixture()
+        let yaml = "retry: {max_attempts: five}\namqp:\n  prefech: 10\n"
+            + ConfigFixture.minimal.replacingOccurrences(of: "key_file: apns.p8", with: "key_file: missing.p8")
+        do {
+            _ = try fixture.load(yaml)
+            Issue.record("expected errors")
+        } catch {
+            #expect(error.description.replacingOccurrences(of: fixture.directory, with: "DIR") == """
+                DIR/config.yaml:1:23: retry.max_attempts: expected an integer, found 'five'
+                DIR/config.yaml:3:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
+                DIR/config.yaml:9:17: apps.chat.apns.key_file: APNs key file 'DIR/missing.p8' does not exist
+                DIR/config.yaml: 3 errors
+                """)
+        }
+    }
+
+    @Test func validationIssuesWhereDecodingFailedAreLeftOut() throws {
+        let fixture = try ConfigFixture()
+        // team_id of the wrong type decodes as absent; "token auth needs team_id" would describe that, not the file.
+        let yaml = ConfigFixture.minimal.replacingOccurrences(of: "team_id: ABCDE12345", with: "team_id: [ABCDE12345]")
+        #expect(fixture.errors(yaml) == ["DIR/config.yaml:4:16: apps.chat.apns.team_id: expected a string, found a sequence"])
+    }
+
+    @Test func aMissingRequiredKeyStopsBeforeValidationButKeepsTheErrorsFoundBefore() throws {
+        let fixture = try ConfigFixture()
+        // No validation runs, so the missing key file is not reported.
+        #expect(fixture.errors("amqp: {prefech: 10}\napps:\n  chat:\n    apns:\n      key_file: missing.p8\n") == [
+            "DIR/config.yaml:1:8: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)",
+            "DIR/config.yaml:5:7: apps.chat.apns: missing required key 'topic'",
+        ])
+    }
+
     @Test func reportListsEveryErrorThenACount() throws {
         let fixture = try ConfigFixture()
         do {

@@ -48,8 +48,8 @@ import Testing
                   key_file: apns.p8
                   topic: com.example.chat
             """) == [
-            "DIR/config.yaml:4:16: apps.chat.apns.team_id: expected 10 upper-case letters or digits, found 'abc'",
             "DIR/config.yaml:4:7: apps.chat.apns.key_id: token auth needs key_id (10 characters, from Apple's developer account)",
+            "DIR/config.yaml:4:16: apps.chat.apns.team_id: expected 10 upper-case letters or digits, found 'abc'",
         ])
     }
 
@@ -82,11 +82,11 @@ import Testing
         try fixture.write("fcm.json", #"{"type": "authorized_user", "client_email": "x"}"#)
         let errors = fixture.errors("apps:\n  chat:\n    fcm:\n      service_account_file: fcm.json\n")
         #expect(errors == [
+            "DIR/config.yaml:4:7: apps.chat.fcm: no project_id, and the service account does not name one",
             "DIR/config.yaml:4:29: apps.chat.fcm.service_account_file: the key's type is 'authorized_user', expected 'service_account'",
             "DIR/config.yaml:4:29: apps.chat.fcm.service_account_file: the service account has no 'private_key'",
             "DIR/config.yaml:4:29: apps.chat.fcm.service_account_file: the service account has no 'private_key_id'",
             "DIR/config.yaml:4:29: apps.chat.fcm.service_account_file: the service account has no 'token_uri'",
-            "DIR/config.yaml:4:7: apps.chat.fcm: no project_id, and the service account does not name one",
         ])
         try fixture.write("fcm.json", "not json")
         #expect(fixture.errors("apps:\n  chat:\n    fcm:\n      service_account_file: fcm.json\n      project_id: p\n") == [
@@ -198,10 +198,10 @@ import Testing
             http: {listen: "localhost"}
             """)
         #expect(errors == [
-            "DIR/config.yaml:10:26: amqp.url: expected an amqp:// or amqps:// URL, found scheme 'http'",
             "DIR/config.yaml:10:18: amqp.prefetch: expected a number from 1 to 65535, found 0",
-            "DIR/config.yaml:10:68: amqp.concurrency: expected a number from 1 to 65535, found 0",
+            "DIR/config.yaml:10:26: amqp.url: expected an amqp:// or amqps:// URL, found scheme 'http'",
             "DIR/config.yaml:10:45: amqp.queue: 'amq.mine' is not a usable name (1 to 255 bytes, not starting with 'amq.', which RabbitMQ reserves)",
+            "DIR/config.yaml:10:68: amqp.concurrency: expected a number from 1 to 65535, found 0",
             "DIR/config.yaml:11:23: retry.max_attempts: expected a number from 1 to 100, found 0",
             "DIR/config.yaml:11:35: retry.delays[0]: a retry delay must be at least 100ms, found 50ms",
             "DIR/config.yaml:12:22: outcomes.publish[0]: unknown outcome status 'deliverd' (did you mean 'delivered'?) (expected one of: delivered, invalid_token, failed, retrying, expired, dropped, rejected)",

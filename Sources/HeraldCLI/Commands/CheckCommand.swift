@@ -17,13 +17,16 @@ public struct CheckCommand: Command {
         Parses and validates FILE: YAML syntax, ${VAR} expansion, every key and
         type, references between sections (routes naming apps), exactly one
         credential per provider, and that key files exist and look right.
-        Prints a summary and exits 0, or prints every problem as
-        file:line:column: key.path: message and exits 1.
+        Prints a summary and exits 0, or prints every problem, sorted by
+        position, as file:line:column: key.path: message and exits 1.
 
-        With --online it also proves each app's credentials: for FCM the OAuth
-        exchange, for APNs one request to an all-zero device token (Apple
-        answers BadDeviceToken when the key or certificate is accepted, 403
-        when it is not; nothing reaches a device).
+        With --online it also proves each app's credentials, and nothing
+        reaches a device: for APNs one request to an all-zero device token
+        (Apple answers BadDeviceToken when the key or certificate is accepted,
+        403 when it is not); for FCM the OAuth exchange, then one validate_only
+        message to the project, which FCM checks and does not deliver, so a
+        misspelt project_id, or one the service account may not send to,
+        fails here and not at the first send.
 
         Options:
           --config FILE   the config file (default: config.yaml, or $HERALD_CONFIG)

@@ -4,10 +4,19 @@ import HeraldYAML
 /// column and key path, plus any warnings found along the way.
 public struct ConfigError: Error, Sendable, CustomStringConvertible {
     public let file: String
+    /// Sorted by position (`sortedByPosition`).
     public let errors: [YAMLError]
+    /// Sorted by position (`sortedByPosition`).
     public let warnings: [YAMLError]
 
-    /// One line per problem, then a count: what `herald check` and `herald run` print.
+    init(file: String, errors: [YAMLError], warnings: [YAMLError]) {
+        self.file = file
+        self.errors = errors.sortedByPosition()
+        self.warnings = warnings.sortedByPosition()
+    }
+
+    /// One line per problem (the errors, then the warnings), then a count:
+    /// what `herald check` and `herald run` print.
     public var description: String {
         var lines = errors.map(\.description) + warnings.map(\.description)
         lines.append("\(file): \(Self.count(errors.count, "error"))"

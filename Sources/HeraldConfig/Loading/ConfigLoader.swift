@@ -6,28 +6,38 @@ import HeraldYAML
 /// and reports every problem at its file, line and column.
 public enum ConfigLoader {
     /// Loads and validates the config at `file`.
+    ///
+    /// Decoding goes on after the errors it can go on after (an unknown key,
+    /// an optional setting of the wrong type, which then keeps its default),
+    /// and validation runs on what was decoded. A validation issue at or below
+    /// a place decoding left out is dropped: it would describe the default,
+    /// not the file, and the decoding error already names the place.
     /// - Throws: `ConfigError` listing every error (and the warnings) when the config cannot be used.
     public static func load(file: String, environment: [String: String]) throws(ConfigError) -> LoadedConfig {
         let document: YAMLDocument
-        let configuration: Configuration
         do {
             document = try YAMLDocument(contentsOfFile: file, environment: environment)
-            configuration = try document.decode(Configuration.self)
         } catch {
             throw ConfigError(file: file, errors: [error], warnings: [])
         }
+        let decoded: YAMLDecodingResult<Configuration>
+        do {
+            decoded = try document.decodeCollectingErrors(Configuration.self)
+        } catch {
+            throw ConfigError(file: file, errors: error.errors, warnings: [])
+        }
         let directory = (file as NSString).deletingLastPathComponent
         let validator = ConfigValidator(baseDirectory: directory.isEmpty ? "." : directory)
-        let (issues, router) = validator.validate(configuration)
-        let positioned = issues.map { issue in
+        let (issues, router) = validator.validate(decoded.value)
+        let positioned = issues.filter { !decoded.leftOut($0.path.codingPath) }.map { issue in
             (issue.severity, document.error(at: issue.path.codingPath, (issue.severity == .warning ? "warning: " : "") + issue.message))
         }
-        let errors = positioned.filter { $0.0 == .error }.map(\.1)
+        let errors = decoded.errors + positioned.filter { $0.0 == .error }.map(\.1)
         let warnings = positioned.filter { $0.0 == .warning }.map(\.1)
         guard errors.isEmpty, let router else {
             throw ConfigError(file: file, errors: errors, warnings: warnings)
         }
-        return LoadedConfig(file: file, configuration: configuration, router: router, warnings: warnings,
+        return LoadedConfig(file: file, configuration: decoded.value, router: router, warnings: warnings,
                             baseDirectory: validator.baseDirectory)
     }
 }
@@ -37,19 +47,9 @@ extension ConfigPath {
     var codingPath: [any CodingKey] {
         components.map { component -> any CodingKey in
             switch component {
-            case .key(let k): PathKey(stringValue: k)
-            case .index(let i): PathKey(intValue: i)
+            case .key(let k): YAMLCodingKey(k)
+            case .index(let i): YAMLCodingKey(index: i)
             }
         }
-    }
-}
-
-private struct PathKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) {
-        self.stringValue = String(intValue)
-        self.intValue = intValue
     }
 }

@@ -10,9 +10,12 @@ import HeraldFCM
 ///   BadDeviceToken when the provider token or certificate is accepted, and
 ///   403 (InvalidProviderToken, BadCertificate, ...) when it is not; nothing
 ///   reaches a device.
-/// - FCM: the OAuth exchange at the service account's `token_uri`.
+/// - FCM: the OAuth exchange at the service account's `token_uri`, then one
+///   `validate_only` message to the project (`FCMProvider.probeProject()`),
+///   which proves the project exists and takes messages from the account;
+///   nothing is delivered.
 public enum CredentialProbe {
-    /// One app's provider, checked.
+    /// One check of one app's provider (FCM has two: OAuth, then the project).
     public struct Result: Sendable, Equatable, CustomStringConvertible {
         public let app: String
         public let provider: Provider
@@ -41,40 +44,40 @@ public enum CredentialProbe {
         var results: [Result] = []
         for (app, settings) in config.configuration.apps.sorted(by: { $0.key < $1.key }) {
             for provider in [Provider.apns, .fcm] where (provider == .apns ? settings.apns != nil : settings.fcm != nil) {
-                results.append(await probe(app: app, provider: provider, providers: providers))
+                results += await probe(app: app, provider: provider, providers: providers)
             }
         }
         return results
     }
 
-    static func probe(app: String, provider: Provider, providers: ProviderSet) async -> Result {
+    static func probe(app: String, provider: Provider, providers: ProviderSet) async -> [Result] {
+        func result(_ ok: Bool, _ detail: String) -> Result { Result(app: app, provider: provider, ok: ok, detail: detail) }
         guard let push = providers.provider(app: app, provider) else {
             let reason = providers.unavailable[ProviderSet.Key(app: app, provider: provider)] ?? "not configured"
-            return Result(app: app, provider: provider, ok: false, detail: reason)
+            return [result(false, reason)]
         }
         if let fcm = push as? FCMProvider {
-            do {
+            do throws(FCMAuthError) {
                 let token = try await fcm.accessToken()
-                return Result(app: app, provider: provider, ok: true,
-                              detail: "OAuth access token obtained (valid until \(token.expiresAt.rfc3339(fractionDigits: 0)))")
+                let oauth = result(true, "OAuth access token obtained (valid until \(token.expiresAt.rfc3339(fractionDigits: 0)))")
+                let project = try await fcm.probeProject()
+                return [oauth, result(project.ok, project.description)]
             } catch {
-                return Result(app: app, provider: provider, ok: false, detail: "OAuth exchange failed: \(error)")
+                return [result(false, "OAuth exchange failed: \(error)")]
             }
         }
         let event = Event(id: "herald-check", app: app, targets: [Target(provider: provider, address: .token(probeToken))],
                           notification: Event.Notification(body: "herald check --online"))
         do {
-            let result = try await push.deliver(event, to: event.targets[0], attempt: 1)
-            let reason = result.reason ?? ""
+            let delivered = try await push.deliver(event, to: event.targets[0], attempt: 1)
+            let reason = delivered.reason ?? ""
             if credentialReasons.contains(reason) {
-                return Result(app: app, provider: provider, ok: false,
-                              detail: "credentials refused: \(result.providerStatus.map(String.init) ?? "-") \(reason)")
+                return [result(false, "credentials refused: \(delivered.providerStatus.map(String.init) ?? "-") \(reason)")]
             }
-            let answer = result.providerStatus.map { "\($0) \(reason)" } ?? reason
-            return Result(app: app, provider: provider, ok: true,
-                          detail: "credentials accepted (a probe to an all-zero device token was answered \(answer.trimmingCharacters(in: .whitespaces)))")
+            let answer = delivered.providerStatus.map { "\($0) \(reason)" } ?? reason
+            return [result(true, "credentials accepted (a probe to an all-zero device token was answered \(answer.trimmingCharacters(in: .whitespaces)))")]
         } catch {
-            return Result(app: app, provider: provider, ok: false, detail: "could not reach the endpoint: \(error)")
+            return [result(false, "could not reach the endpoint: \(error)")]
         }
     }
 }

@@ -5,8 +5,6 @@ enum FCMSimulatedErrors {
         message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other "
             + "valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.")
 
-    static let projectNotFound = GoogleAPIError(code: 404, status: "NOT_FOUND", message: "Requested entity was not found.")
-
     static func permissionDenied(project: String) -> GoogleAPIError {
         GoogleAPIError(
             code: 403, status: "PERMISSION_DENIED",

@@ -64,8 +64,10 @@ public final class FCMSimulatorService: SimulatorService {
             return .failure(FCMSimulatedErrors.unauthenticated)
         }
         let project = String(request.path.dropFirst("/v1/projects/".count).dropLast("/messages:send".count))
-        guard settings.projectIDs.contains(project) else { return .failure(FCMSimulatedErrors.projectNotFound) }
-        if let owner = grant.projectID, owner != project {
+        // Google checks the caller's permission on the project before the project's
+        // existence (AIP-211), so a project that does not exist and another account's
+        // project get the same 403.
+        guard settings.projectIDs.contains(project), grant.projectID.map({ $0 == project }) ?? true else {
             return .failure(FCMSimulatedErrors.permissionDenied(project: project))
         }
         let accepted: FCMMessageValidator.Accepted

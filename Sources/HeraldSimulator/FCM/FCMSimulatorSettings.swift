@@ -12,7 +12,8 @@ public struct FCMSimulatorSettings: Sendable {
         }
     }
 
-    /// Projects that exist; any other answers 404 NOT_FOUND (no FcmError detail).
+    /// Projects that exist; any other answers 403 PERMISSION_DENIED, as Google
+    /// answers a project the account may not send to (no FcmError detail).
     public var projectIDs: Set<String>
     /// Tokens of uninstalled apps: 404 UNREGISTERED.
     public var deadTokens: Set<String>

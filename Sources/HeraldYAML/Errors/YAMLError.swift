@@ -37,3 +37,14 @@ public struct YAMLError: Error, CustomStringConvertible, Sendable, Hashable {
         return text + message
     }
 }
+
+extension Sequence<YAMLError> {
+    /// The errors in the order of their position in the file: by line, then
+    /// column; problems with the file as a whole (line 0) first, and errors at
+    /// one position in the order given.
+    public func sortedByPosition() -> [YAMLError] {
+        enumerated()
+            .sorted { ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset) }
+            .map(\.element)
+    }
+}

@@ -38,7 +38,11 @@ import Testing
         try await Harness.run(projectID: "no-such-project") { h async throws in
             var result = try await h.send(fcmEvent()).get()
             result.latency = nil
-            #expect(result == DeliveryResult(.failed, reason: "NOT_FOUND", detail: "Requested entity was not found.", providerStatus: 404))
+            #expect(result == DeliveryResult(
+                .failed, reason: "PERMISSION_DENIED",
+                detail: "Permission 'cloudmessaging.messages.create' denied on resource "
+                    + "'//cloudresourcemanager.googleapis.com/projects/no-such-project' (or it may not exist).",
+                providerStatus: 403))
         }
     }
 

@@ -52,11 +52,27 @@ import Testing
         }
     }
 
-    @Test func unknownProjectIsNotFoundWithoutFcmError() async throws {
-        let answer = await send(try setup(), #"{"message":{"token":"t"}}"#, project: "other")
-        #expect(answer.status == 404)
-        #expect(answer.errorMessage == "Requested entity was not found.")
-        #expect(answer.fcmErrorCode == nil)
+    @Test func unknownProjectAndAnotherAccountsProjectAreTheSamePermissionDenied() async throws {
+        let setup = try setup(FCMSimulatorSettings(projectIDs: ["p", "q"]))
+        var owner = try TestKeys.simulatedAccount()
+        owner.projectID = "q"
+        let bearerOfQ = setup.service.tokens.issue(for: owner, at: now, lifetime: .seconds(3600))
+        for (project, bearer) in [("other", setup.bearer), ("p", bearerOfQ)] {
+            let answer = await send(setup, #"{"message":{"token":"t"}}"#, project: project, bearer: bearer)
+            #expect(answer.status == 403)
+            #expect(answer.json?["error"]?["status"] == "PERMISSION_DENIED")
+            #expect(answer.errorMessage == "Permission 'cloudmessaging.messages.create' denied on resource "
+                + "'//cloudresourcemanager.googleapis.com/projects/\(project)' (or it may not exist).")
+            #expect(answer.fcmErrorCode == nil)
+        }
+    }
+
+    @Test func validateOnlyIsAnsweredLikeASendAndNotRecorded() async throws {
+        let setup = try setup()
+        let answer = await send(setup, #"{"validate_only":true,"message":{"topic":"herald-check","notification":{"body":"x"}}}"#)
+        #expect(answer.status == 200)
+        #expect(answer.json == ["name": "projects/p/messages/fake_message_id"])
+        #expect(setup.recorder.notifications.isEmpty)
     }
 
     @Test func messageShapeIsCheckedLikeFCM() async throws {
