@@ -1,8 +1,8 @@
 import HeraldCore
 
 /// What one `messages:send` answer means, decided from the FcmError
-/// `errorCode` first and the HTTP status second (a 404 without an FcmError
-/// is a wrong project, not a dead token).
+/// `errorCode` first and the HTTP status second (a 403 or 404 without an
+/// FcmError is a wrong project or missing permission, not a dead token).
 public enum FCMAnswer: Sendable, Equatable {
     /// 200: accepted, with FCM's message name (`projects/p/messages/123`).
     case delivered(messageName: String?)
