@@ -7,6 +7,21 @@ import Testing
 @Suite(.serialized) struct PerTargetVerdictTests {
     static let live = [String(repeating: "a1", count: 32), String(repeating: "b2", count: 32)]
 
+    /// A running service on `config`, its results and dead letters collected,
+    /// and a publisher; everything is stopped and deleted after `body`.
+    func withService(
+        _ simulator: SimulatorHarness, _ config: ServiceConfig,
+        _ body: (RunningService, ResultsCollector, TestPublisher) async throws -> Void
+    ) async throws {
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        try await results.watchDeadLetters(queue: "\(config.prefix).dead")
+        try await body(running, results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+
     /// One malformed token, one bad topic and one `/topics/` prefix among good
     /// targets: the good ones are delivered, each bad one gets its own
     /// terminal outcome, nothing is dead-lettered and the bad ones are never sent.
@@ -14,24 +29,19 @@ import Testing
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        try await results.watchDeadLetters(queue: "\(config.prefix).dead")
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        try await publisher.publish(#"""
-            {"id": "fan", "app": "chat", "notification": {"title": "Hi", "image": "https://example.com/cat.png"},
-             "targets": [{"provider": "apns", "token": "\#(Self.live[0])"}, {"provider": "apns", "token": "not-a-token"},
-                         {"provider": "fcm", "token": "fcm-live"}, {"provider": "apns", "token": "\#(Self.live[1])"},
-                         {"provider": "fcm", "topic": "bad topic!"}, {"provider": "fcm", "topic": "/topics/news"},
-                         {"provider": "apns", "token": "\#(Self.live[1].uppercased())"}],
-             "exclude_tokens": ["\#(Self.live[1].uppercased())"]}
-            """#)
-        #expect(await results.wait { $0.count >= 7 })
-        let outcomes = results.all
-        func outcome(_ value: String) -> (routingKey: String, outcome: Outcome)? {
-            outcomes.first { $0.outcome.address?.value == value }
+        try await withService(simulator, config) { running, results, publisher in
+            try await publisher.publish(#"""
+                {"id": "fan", "app": "chat", "notification": {"title": "Hi", "image": "https://example.com/cat.png"},
+                 "targets": [{"provider": "apns", "token": "\#(Self.live[0])"}, {"provider": "apns", "token": "not-a-token"},
+                             {"provider": "fcm", "token": "fcm-live"}, {"provider": "apns", "token": "\#(Self.live[1])"},
+                             {"provider": "fcm", "topic": "bad topic!"}, {"provider": "fcm", "topic": "/topics/news"},
+                             {"provider": "apns", "token": "\#(Self.live[1].uppercased())"}],
+                 "exclude_tokens": ["\#(Self.live[1].uppercased())"]}
+                """#)
+            #expect(await results.wait { $0.count >= 7 })
+            let outcomes = results.all
+            func outcome(_ value: String) -> (routingKey: String, outcome: Outcome)? {
+                outcomes.first { $0.outcome.address?.value == value }
         }
         #expect(outcome(Self.live[0])?.routingKey == "delivered.apns.chat")
         #expect(outcome("fcm-live")?.routingKey == "delivered.fcm.chat")
@@ -58,9 +68,7 @@ import Testing
         #expect(apns.payload["image"]?.stringValue == "https://example.com/cat.png")
         try await Task.sleep(for: .milliseconds(300))
         #expect(results.dead.isEmpty)
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
+        }
     }
 
     /// Without an AMQP message-id, a rejected event is still named by its
@@ -69,21 +77,15 @@ import Testing
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        try await publisher.publish(#"{"id": "evt-readable", "app": "chat", "targets": [], "notification": {"title": "x"}}"#)
-        #expect(await results.wait { !$0.isEmpty })
-        let rejected = try #require(results.all.first)
-        #expect(rejected.routingKey == "rejected.unknown.chat")
-        #expect(rejected.outcome.eventID == "evt-readable")
-        #expect(rejected.outcome.app == "chat")
-        #expect(rejected.outcome.reason == "targets: is empty; give at least one target")
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
+        try await withService(simulator, config) { running, results, publisher in
+            try await publisher.publish(#"{"id": "evt-readable", "app": "chat", "targets": [], "notification": {"title": "x"}}"#)
+            #expect(await results.wait { !$0.isEmpty })
+            let rejected = try #require(results.all.first)
+            #expect(rejected.routingKey == "rejected.unknown.chat")
+            #expect(rejected.outcome.eventID == "evt-readable")
+            #expect(rejected.outcome.app == "chat")
+            #expect(rejected.outcome.reason == "targets: is empty; give at least one target")
+        }
     }
 
     /// A target refused by routing (its app has no credentials for it) is
@@ -92,38 +94,23 @@ import Testing
     @Test func aPartlyRefusedEventIsDeadLetteredWithOnlyItsRefusedTargets() async throws {
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }
-        let config = try ServiceConfig(simulator: simulator, extraAppsYAML: """
-              ios-only:
-                apns:
-                  team_id: \(SimulatorHarness.teamID)
-                  key_id: \(SimulatorHarness.keyID)
-                  key_file: \(simulator.apnsKeyFile)
-                  topic: com.example.chat
-                  endpoint: \(simulator.baseURL)
-                  ca_file: \(simulator.pki.caCertificatePath)
-            """)
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        try await results.watchDeadLetters(queue: "\(config.prefix).dead")
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        try await publisher.publish(#"""
-            {"id": "part", "app": "ios-only", "notification": {"title": "Hi"},
-             "targets": [{"provider": "apns", "token": "\#(Self.live[0])"}, {"provider": "fcm", "token": "fcm-1"}]}
-            """#)
-        #expect(await results.wait { $0.count >= 2 })
-        #expect(Set(results.all.map(\.routingKey)) == ["delivered.apns.ios-only", "rejected.fcm.ios-only"])
-        #expect(await results.wait { _ in !results.dead.isEmpty })
-        let dead = try #require(results.dead.first)
-        #expect(dead.headers["x-herald-error"]?.stringValue == "app 'ios-only' has no fcm credentials")
-        let body = try JSONValue.parse(dead.body)
-        #expect(body["id"]?.stringValue == "part")
-        #expect(body["targets"] == [["provider": "fcm", "token": "fcm-1"]])
-        #expect(body["notification"]?["title"]?.stringValue == "Hi")
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
+        let config = try ServiceConfig(
+            simulator: simulator, extraAppsYAML: ServiceConfig.apnsApp("ios-only", topic: "com.example.chat", simulator: simulator))
+        try await withService(simulator, config) { running, results, publisher in
+            try await publisher.publish(#"""
+                {"id": "part", "app": "ios-only", "notification": {"title": "Hi"},
+                 "targets": [{"provider": "apns", "token": "\#(Self.live[0])"}, {"provider": "fcm", "token": "fcm-1"}]}
+                """#)
+            #expect(await results.wait { $0.count >= 2 })
+            #expect(Set(results.all.map(\.routingKey)) == ["delivered.apns.ios-only", "rejected.fcm.ios-only"])
+            #expect(await results.wait { _ in !results.dead.isEmpty })
+            let dead = try #require(results.dead.first)
+            #expect(dead.headers["x-herald-error"]?.stringValue == "app 'ios-only' has no fcm credentials")
+            let body = try JSONValue.parse(dead.body)
+            #expect(body["id"]?.stringValue == "part")
+            #expect(body["targets"] == [["provider": "fcm", "token": "fcm-1"]])
+            #expect(body["notification"]?["title"]?.stringValue == "Hi")
+        }
     }
 
     /// Three apps signing with one `.p8` (same team and key id, different
@@ -131,37 +118,20 @@ import Testing
     @Test func threeAppsOnOneKeyShareOneProviderToken() async throws {
         let simulator = try SimulatorHarness(tokenUpdateInterval: .seconds(20 * 60))
         defer { simulator.stop() }
-        func app(_ name: String, topic: String) -> String {
-            """
-              \(name):
-                apns:
-                  team_id: \(SimulatorHarness.teamID)
-                  key_id: \(SimulatorHarness.keyID)
-                  key_file: \(simulator.apnsKeyFile)
-                  topic: \(topic)
-                  endpoint: \(simulator.baseURL)
-                  ca_file: \(simulator.pki.caCertificatePath)
-            """
-        }
         let config = try ServiceConfig(
             simulator: simulator,
-            extraAppsYAML: app("mail", topic: "com.example.mail") + "\n" + app("maps", topic: "com.example.maps"))
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        for (index, app) in ["chat", "mail", "maps"].enumerated() {
-            try await publisher.publish(#"{"id": "k\#(index)", "app": "\#(app)", "provider": "apns", "token": "\#(Self.live[0])", "notification": {"title": "x"}}"#)
+            extraAppsYAML: ServiceConfig.apnsApp("mail", topic: "com.example.mail", simulator: simulator) + "\n"
+                + ServiceConfig.apnsApp("maps", topic: "com.example.maps", simulator: simulator))
+        try await withService(simulator, config) { running, results, publisher in
+            for (index, app) in ["chat", "mail", "maps"].enumerated() {
+                try await publisher.publish(#"{"id": "k\#(index)", "app": "\#(app)", "provider": "apns", "token": "\#(Self.live[0])", "notification": {"title": "x"}}"#)
         }
         #expect(await results.wait { $0.count >= 3 })
         #expect(Set(results.all.map(\.routingKey)) == ["delivered.apns.chat", "delivered.apns.mail", "delivered.apns.maps"])
         #expect(Set(simulator.recorder.notifications.compactMap { $0.headers["apns-topic"] })
             == ["com.example.chat", "com.example.mail", "com.example.maps"])
         #expect(running.service.metrics.tokenRefreshes.labels("apns", "success").current == 1)
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
+        }
     }
 
     /// 40 sandbox tokens sent to a production app: Apple answers each
@@ -173,13 +143,9 @@ import Testing
         let simulator = try SimulatorHarness(sandboxAPNsTokens: sandbox)
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, outcomesExtra: ", invalidation_guard: {window: 2s}")
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        for (index, token) in sandbox.prefix(40).enumerated() {
-            try await publisher.publish(#"{"id": "sb\#(index)", "app": "chat", "provider": "apns", "token": "\#(token)", "notification": {"title": "x"}}"#)
+        try await withService(simulator, config) { running, results, publisher in
+            for (index, token) in sandbox.prefix(40).enumerated() {
+                try await publisher.publish(#"{"id": "sb\#(index)", "app": "chat", "provider": "apns", "token": "\#(token)", "notification": {"title": "x"}}"#)
         }
         #expect(await results.wait { $0.count >= 40 })
         let first = results.all
@@ -207,9 +173,7 @@ import Testing
         #expect(later.first { $0.outcome.eventID == "stale" }?.routingKey == "invalid_token.apns.chat")
         #expect(later.first { $0.outcome.eventID == "stale" }?.outcome.reason == "BadDeviceToken")
         #expect(running.service.metrics.invalidationGuardTripped.labels("apns", "chat").current == 0)
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
+        }
     }
 
     /// Google's explanation of a refused message reaches the outcome.
@@ -217,21 +181,15 @@ import Testing
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        try await publisher.publish(#"{"id": "typo", "app": "chat", "provider": "fcm", "token": "fcm-1", "notification": {"title": "x"}, "fcm": {"android": {"notification": {"chanel_id": "news"}}}}"#)
-        #expect(await results.wait { !$0.isEmpty })
-        let failed = try #require(results.all.first)
-        #expect(failed.routingKey == "failed.fcm.chat")
-        #expect(failed.outcome.reason == "INVALID_ARGUMENT")
-        #expect(failed.outcome.detail?.contains(#"Unknown name "chanel_id" at 'message.android.notification'"#) == true)
-        #expect(await waitFor { running.logs.lines.contains { $0.contains("chanel_id") } })
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
+        try await withService(simulator, config) { running, results, publisher in
+            try await publisher.publish(#"{"id": "typo", "app": "chat", "provider": "fcm", "token": "fcm-1", "notification": {"title": "x"}, "fcm": {"android": {"notification": {"chanel_id": "news"}}}}"#)
+            #expect(await results.wait { !$0.isEmpty })
+            let failed = try #require(results.all.first)
+            #expect(failed.routingKey == "failed.fcm.chat")
+            #expect(failed.outcome.reason == "INVALID_ARGUMENT")
+            #expect(failed.outcome.detail?.contains(#"Unknown name "chanel_id" at 'message.android.notification'"#) == true)
+            #expect(await waitFor { running.logs.lines.contains { $0.contains("chanel_id") } })
+        }
     }
 
     private func waitFor(_ condition: () -> Bool) async -> Bool {

@@ -33,15 +33,7 @@ struct ServiceConfig {
               results_exchange: \(prefix).results
               heartbeat: 10s
             apps:
-              chat:
-                apns:
-                  team_id: \(SimulatorHarness.teamID)
-                  key_id: \(SimulatorHarness.keyID)
-                  key_file: \(simulator.apnsKeyFile)
-                  topic: com.example.chat
-                  endpoint: \(simulator.baseURL)
-                  ca_file: \(simulator.pki.caCertificatePath)
-                  timeout: \(providerTimeout)
+            \(Self.apnsApp("chat", topic: "com.example.chat", simulator: simulator, timeout: providerTimeout))
                 fcm:
                   service_account_file: \(simulator.serviceAccountFile)
                   endpoint: \(simulator.baseURL)
@@ -55,6 +47,22 @@ struct ServiceConfig {
             log: {level: \(logLevel)}
             shutdown_deadline: \(shutdownDeadline)
             """.write(toFile: file, atomically: true, encoding: .utf8)
+    }
+
+    /// An app with token-auth APNs credentials on the simulator's key (the
+    /// `apps:` entry, indented for it; add `fcm:` lines after it if needed).
+    static func apnsApp(_ name: String, topic: String, simulator: SimulatorHarness, timeout: String = "5s") -> String {
+        """
+          \(name):
+            apns:
+              team_id: \(SimulatorHarness.teamID)
+              key_id: \(SimulatorHarness.keyID)
+              key_file: \(simulator.apnsKeyFile)
+              topic: \(topic)
+              endpoint: \(simulator.baseURL)
+              ca_file: \(simulator.pki.caCertificatePath)
+              timeout: \(timeout)
+        """
     }
 
     func load() throws -> LoadedConfig {
