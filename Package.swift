@@ -93,7 +93,7 @@ let package = Package(
             dependencies: ["HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),
         .testTarget(
             name: "HeraldAPNsTests",
-            dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient"]),
+            dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline"]),
         .testTarget(
             name: "HeraldFCMTests",
             dependencies: [
@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(
             name: "HeraldSimulatorTests",
             dependencies: [
-                "HeraldSimulator", "HeraldAPNs", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server",
+                "HeraldSimulator", "HeraldAPNs", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline",
                 "HeraldTestSupport", "HeraldCrypto", "HeraldCore",
             ]),
         .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ"]),

@@ -1,5 +1,6 @@
 import HeraldAPNs
 import HeraldCore
+import HeraldPipeline
 import Testing
 
 @Suite struct ResponseTests {
@@ -67,12 +68,7 @@ import Testing
 
     func summary(_ verdict: APNsResponseVerdict) -> String {
         switch verdict {
-        case .result(let result):
-            switch result.status {
-            case .delivered: "delivered"
-            case .invalidToken: "invalid_token"
-            case .failed: "failed"
-            }
+        case .result(let result): OutcomeBuilder.status(of: result).rawValue
         case .failure: "retrying"
         case .refreshProviderToken: "refresh"
         }

@@ -63,14 +63,9 @@ public enum OutcomeBuilder {
                 heldBack = (count, answers)
             }
         }
-        switch result.status {
-        case .delivered:
-            outcome = base(send, attempt: attempt, at: at, status: .delivered)
-        case .invalidToken(let invalidatedAt):
-            outcome = base(send, attempt: attempt, at: at, status: heldBack == nil ? .invalidToken : .failed)
-            outcome.invalidatedAt = heldBack == nil ? invalidatedAt : nil
-        case .failed:
-            outcome = base(send, attempt: attempt, at: at, status: .failed)
+        outcome = base(send, attempt: attempt, at: at, status: heldBack == nil ? status(of: result) : .failed)
+        if heldBack == nil, case .invalidToken(let invalidatedAt) = result.status {
+            outcome.invalidatedAt = invalidatedAt
         }
         outcome.reason = result.reason
         outcome.detail = result.detail
@@ -84,6 +79,15 @@ public enum OutcomeBuilder {
         outcome.providerMessageID = result.providerMessageID
         outcome.latencyMs = milliseconds(result.latency)
         return outcome
+    }
+
+    /// The outcome status of a definitive answer, before the invalidation guard.
+    public static func status(of result: DeliveryResult) -> Outcome.Status {
+        switch result.status {
+        case .delivered: .delivered
+        case .invalidToken: .invalidToken
+        case .failed: .failed
+        }
     }
 
     /// `60s`, `1500ms`: a window as config spells it.
