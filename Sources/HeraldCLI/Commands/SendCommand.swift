@@ -93,15 +93,16 @@ public struct SendCommand: Command {
                 }
                 // A transient failure (connection lost, 5xx, 429) is tried once more, as the
                 // providers' own SDKs do; a second one is reported as the outcome.
-                for tries in 1...2 {
+                var attempt = 1
+                while true {
                     do throws(DeliveryFailure) {
-                        return DeliveryReport(.result(try await provider.send(notification, attempt: tries)), attempt: tries)
+                        return DeliveryReport(.result(try await provider.send(notification, attempt: attempt)), attempt: attempt)
                     } catch {
-                        guard tries == 1 else { return DeliveryReport(.failure(error), attempt: tries) }
+                        guard attempt == 1 else { return DeliveryReport(.failure(error), attempt: attempt) }
+                        attempt += 1
                         try? await Task.sleep(for: min(error.retryAfter ?? .milliseconds(200), .seconds(5)))
                     }
                 }
-                return DeliveryReport(.failure(DeliveryFailure(reason: "not sent")), attempt: 2)
             }
         } catch {
             console.err("herald send: \(error)")
