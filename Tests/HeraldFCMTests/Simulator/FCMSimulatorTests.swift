@@ -107,6 +107,43 @@ import Testing
         #expect(accepted.status == 200)
     }
 
+    /// Enum fields take what Google's proto3 JSON parser takes: the value's
+    /// name or its number, and for `android.priority` also the lower-case
+    /// `normal` / `high` Google documents (and firebase-admin sends).
+    @Test func enumFieldsTakeTheirNamesNumbersAndDocumentedSpellings() async throws {
+        let setup = try setup()
+        let accepted: [String] = [
+            #"{"priority":"high"}"#, #"{"priority":"normal"}"#, #"{"priority":"HIGH"}"#, #"{"priority":"NORMAL"}"#,
+            #"{"priority":1}"#, #"{"priority":0}"#,
+            #"{"notification":{"notification_priority":"PRIORITY_HIGH","visibility":"PUBLIC","proxy":"DENY"}}"#,
+            #"{"notification":{"notification_priority":5,"visibility":3,"proxy":0}}"#,
+        ]
+        for android in accepted {
+            let answer = await send(setup, #"{"message":{"token":"t","android":\#(android)}}"#)
+            #expect(answer.status == 200, "\(android): \(answer.errorMessage ?? "")")
+        }
+        let priority = "(type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority)"
+        let notification = "(type.googleapis.com/google.firebase.fcm.v1.AndroidNotification."
+        let refused: [(String, String)] = [
+            (#"{"priority":"URGENT"}"#, #"Invalid value at 'message.android.priority' \#(priority), "URGENT""#),
+            (#"{"priority":"High"}"#, #"Invalid value at 'message.android.priority' \#(priority), "High""#),
+            (#"{"priority":2}"#, "Invalid value at 'message.android.priority' \(priority), 2"),
+            (#"{"priority":"1"}"#, #"Invalid value at 'message.android.priority' \#(priority), "1""#),
+            (#"{"priority":1.5}"#, "Invalid value at 'message.android.priority' \(priority), 1.5"),
+            (#"{"notification":{"notification_priority":"high"}}"#,
+             #"Invalid value at 'message.android.notification.notification_priority' \#(notification)NotificationPriority), "high""#),
+            (#"{"notification":{"visibility":"public"}}"#,
+             #"Invalid value at 'message.android.notification.visibility' \#(notification)Visibility), "public""#),
+            (#"{"notification":{"proxy":4}}"#, "Invalid value at 'message.android.notification.proxy' \(notification)Proxy), 4"),
+        ]
+        for (android, message) in refused {
+            let answer = await send(setup, #"{"message":{"token":"t","android":\#(android)}}"#)
+            #expect(answer.status == 400, "\(android)")
+            #expect(answer.errorMessage == message)
+        }
+        #expect(setup.recorder.notifications.count == accepted.count)
+    }
+
     @Test func configuredTokensGetFCMsErrorCodes() async throws {
         let setup = try setup(FCMSimulatorSettings(
             projectIDs: ["p"], deadTokens: ["dead"], foreignTokens: ["foreign"], apnsAuthFailureTokens: ["ios"]))
