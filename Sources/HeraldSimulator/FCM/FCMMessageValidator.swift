@@ -13,9 +13,13 @@ struct FCMMessageValidator {
         var validateOnly: Bool
     }
 
+    /// The members of `Message`'s `target` union, of which a message sets
+    /// exactly one (FCM v1 REST reference, projects.messages, "Message").
+    static let targetFields = ["token", "topic", "condition", "fid"]
+
     /// Each object FCM knows, by path, with the field names it accepts.
     static let knownFields: [(path: FieldPath, fields: Set<String>)] = [
-        ("message", ["name", "data", "notification", "android", "webpush", "apns", "fcm_options", "token", "topic", "condition"]),
+        ("message", Set(["name", "data", "notification", "android", "webpush", "apns", "fcm_options"] + targetFields)),
         ("message.notification", ["title", "body", "image"]),
         ("message.android", [
             "collapse_key", "priority", "ttl", "restricted_package_name", "data", "notification", "fcm_options",
@@ -80,7 +84,7 @@ struct FCMMessageValidator {
             return .failure(.invalidArgument("Invalid value at 'message': expected an object", field: "message"))
         }
         if let error = checkShape(message) { return .failure(error) }
-        let targets = ["token", "topic", "condition"].filter { message[$0] != nil }
+        let targets = targetFields.filter { message[$0] != nil }
         guard let field = targets.first else {
             return .failure(.invalidArgument("Recipient of the message is not set.", field: "message"))
         }
