@@ -11,7 +11,9 @@ extension FCMProvider {
 
     /// The logger for lines about one send (built only when a line is written).
     private func log(_ target: Target, _ attempt: Int) -> Logger {
-        logger.with(["target": target.token.map { .token($0) } ?? .string(target.address.value), "attempt": .int(attempt)])
+        // Tokens and FIDs are logged masked (LogValue.token), topics and conditions as they are.
+        let address = target.address
+        return logger.with(["target": address.isDevice ? .token(address.value) : .string(address.value), "attempt": .int(attempt)])
     }
 
     private func send(

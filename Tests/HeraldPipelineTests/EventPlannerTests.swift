@@ -54,6 +54,21 @@ import Testing
         #expect(plan.outcomes[0].address == .token("sender"))
     }
 
+    /// A FID listed in `exclude_tokens` drops its FID target, the reason
+    /// naming the field; a FID target is routed by its provider like any other.
+    @Test func fidTargetsAreExcludedAsListedAndRoutedByProvider() {
+        let rules = [RoutingRule(name: "android-to-news", match: RouteMatch(fields: [.provider: ["fcm"]]), app: "news")]
+        let plan = planner(rules).plan(incoming("""
+            {"app": "chat", "targets": [{"provider": "fcm", "fid": "cR1Zm2QmSSmvP3bqAbcDef"}, {"provider": "android", "fid": "eUx0ZzQ3LTY"}],
+             "exclude_tokens": ["cR1Zm2QmSSmvP3bqAbcDef"]}
+            """), now: now, newID: { "g" })
+        #expect(plan.outcomes.map(\.status) == [.dropped])
+        #expect(plan.outcomes[0].reason == "fid is in exclude_tokens")
+        #expect(plan.outcomes[0].address == .fid("cR1Zm2QmSSmvP3bqAbcDef"))
+        #expect(plan.sends.map(\.target.address) == [.fid("eUx0ZzQ3LTY")])
+        #expect(plan.sends.map(\.app) == ["news"])
+    }
+
     @Test func excludedAPNsTokensMatchWhateverTheirCaseButFCMTokensMatchExactly() {
         let upper = Self.apnsToken.uppercased()
         let plan = planner().plan(incoming("""

@@ -37,6 +37,19 @@ import Testing
                 == #"{"app":"chat","notification":{"title":"Hi"},"context":{"k":1},"id":"amqp-7","targets":[{"provider":"fcm","token":"a"}]}"#)
     }
 
+    /// A FID target is written back as `{"provider":"fcm","fid":…}`, and a
+    /// FID shorthand is removed like a token shorthand, so the retried event
+    /// decodes to the same targets.
+    @Test func retryBodyWritesFIDTargetsBack() throws {
+        let fid = "cR1Zm2QmSSmvP3bqAbcDef"
+        let original = Array(#"{"provider": "android", "fid": "\#(fid)", "app": "chat"}"#.utf8)
+        let targets = [Target(provider: .fcm, address: .fid(fid))]
+        let body = try #require(RetryBody.make(original: original, eventID: "e", targets: targets))
+        #expect(String(decoding: body, as: UTF8.self)
+                == #"{"app":"chat","id":"e","targets":[{"provider":"fcm","fid":"\#(fid)"}]}"#)
+        #expect(try Event.decode(body, fallbackID: "other").targets == targets)
+    }
+
     @Test func retryBodyOfGarbageIsNil() {
         #expect(RetryBody.make(original: Array("[1]".utf8), eventID: "x", targets: []) == nil)
     }

@@ -57,9 +57,11 @@ import Testing
         return base.compactMap { $0.0 == name ? value.map { v in (name, v) } : $0 }
     }
 
-    @Test func acceptedNotificationIsRecordedAndItsApnsIDEchoed() async throws {
-        let id = "8e3a1f62-7b4c-4d2e-9f10-aabbccddeeff"
-        let answer = service.handle(try request(extra: [("apns-id", id.uppercased())]))
+    /// The apns-id comes back exactly as sent, upper-case digits included:
+    /// clients (aioapns) wait for the answer carrying the id they sent.
+    @Test func acceptedNotificationIsRecordedAndItsApnsIDEchoedAsSent() async throws {
+        let id = "8E3A1F62-7B4C-4D2E-9F10-AABBCCDDEEFF"
+        let answer = service.handle(try request(extra: [("apns-id", id)]))
         guard case .respond(let status, let headers, let body, _) = answer else { Issue.record("no response"); return }
         #expect(status == 200)
         #expect(body.isEmpty)
@@ -71,6 +73,11 @@ import Testing
             "apns-id": id, "apns-topic": Fixtures.bundleID, "apns-push-type": "alert", "apns-priority": "10",
         ])
         #expect(recorded.payload == .object(JSONObject([("aps", .object(JSONObject([("alert", "hi")])))])))
+
+        // Refusals echo it as sent too.
+        let refused = service.handle(try request(token: String(repeating: "DE", count: 32), extra: [("apns-id", id)]))
+        guard case .respond(410, let refusedHeaders, _, _) = refused else { Issue.record("not a 410: \(refused)"); return }
+        #expect(refusedHeaders.first { $0.name == "apns-id" }?.value == id)
     }
 
     @Test func methodPathAndTokenChecks() async throws {

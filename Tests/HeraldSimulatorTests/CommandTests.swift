@@ -103,7 +103,53 @@ import Testing
             #expect(dead["status"] == "invalid_token")
             #expect(dead["reason"] == "UNREGISTERED")
             #expect(dead["provider_status"] == 404)
+
+            // --fid addresses the device by its Firebase installation ID: sent as message.fid, echoed as "fid".
+            let fid = "cR1Zm2QmSSmvP3bqAbcDef"
+            let fidConsole = CapturedConsole()
+            #expect(await HeraldCommandLine().run(base + ["--fid", fid, "--title", "Hi"], environment: [:], console: fidConsole) == 0)
+            #expect(fidConsole.stderr == "")
+            let byFID = try JSONValue.parse(fidConsole.stdout)
+            #expect(byFID["status"] == "delivered")
+            #expect(byFID["fid"]?.stringValue == fid)
+            #expect(byFID["token"] == nil)
+            let sent = try #require(recorder.notifications.last { $0.provider == "fcm" })
+            #expect(sent.target == fid)
+            #expect(sent.payload["fid"]?.stringValue == fid)
+            #expect(sent.payload["token"] == nil)
         }
+    }
+
+    /// `--token` or `--fid`: exactly one device.
+    @Test func sendTakesATokenOrAFIDButNotBoth() async {
+        for (devices, message) in [
+            ([String](), "herald send: --token or --fid is required"),
+            (["--token", "t", "--fid", "cR1Zm2QmSSmvP3bqAbcDef"], "herald send: --token and --fid cannot be combined; give one device"),
+        ] {
+            let console = CapturedConsole()
+            let status = await HeraldCommandLine().run(["send", "--app", "chat", "--provider", "fcm"] + devices, environment: [:], console: console)
+            #expect(status == 64)
+            #expect(console.stderr.hasPrefix(message), "\(console.stderr)")
+        }
+    }
+
+    /// A FID (or token) that can never work gets the outcome the broker path
+    /// would publish, `invalid_token` / `BadDeviceToken`, and nothing is sent
+    /// (no config is even read).
+    @Test func sendReportsAMalformedFIDAsAnInvalidToken() async throws {
+        let console = CapturedConsole()
+        let status = await HeraldCommandLine().run(
+            ["send", "--config", "/nonexistent/config.yaml", "--app", "chat", "--provider", "fcm", "--fid", "not base64!"],
+            environment: [:], console: console)
+        #expect(status == 1)
+        #expect(console.stderr == "")
+        let outcome = try JSONValue.parse(console.stdout)
+        #expect(outcome["status"] == "invalid_token")
+        #expect(outcome["provider"] == "fcm")
+        #expect(outcome["fid"] == "not base64!")
+        #expect(outcome["reason"] == "BadDeviceToken")
+        #expect(outcome["detail"]?.stringValue
+            == #"fid: expected a Firebase installation ID (URL-safe base64: letters, digits, '-', '_'), found "not base64!""#)
     }
 
     @Test func sendRefusesAnUnknownProviderWithASuggestion() async {

@@ -31,13 +31,14 @@ args = parser.parse_args()
 
 
 def delete_token(outcome):
-    """Where a real service deletes the token. Apple's advice: keep it if the
+    """Where a real service deletes the token (or the FID, for an FCM device
+    addressed by its Firebase installation ID). Apple's advice: keep it if the
     device registered it again after `invalidated_at`."""
-    address = outcome.get("token")
-    if address is None:
+    kind = next((field for field in ("token", "fid") if field in outcome), None)
+    if kind is None:
         return  # topics and conditions are never invalid tokens
     print(
-        f"delete token {address} (provider {outcome.get('provider')}, app {outcome.get('app')}, "
+        f"delete {kind} {outcome[kind]} (provider {outcome.get('provider')}, app {outcome.get('app')}, "
         f"reason {outcome.get('reason')}, invalidated_at {outcome.get('invalidated_at', '-')}, "
         f"event {outcome['event_id']})",
         flush=True,

@@ -22,7 +22,7 @@ public struct SendCommand: Command {
     public let summary = "Send one notification directly (no broker) and print its outcome"
     public var help: String {
         """
-        Usage: herald send --app APP --provider \(providers.map(\.name).joined(separator: "|")) --token TOKEN [options]
+        Usage: herald send --app APP --provider \(providers.map(\.name).joined(separator: "|")) (--token TOKEN | --fid FID) [options]
 
         Builds an event from the options, delivers it with APP's credentials
         from the config, and prints the outcome JSON (as published to the
@@ -34,6 +34,7 @@ public struct SendCommand: Command {
           --app APP              the app whose credentials to use
           --provider NAME        \(providers.map(\.name).joined(separator: ", "))
           --token TOKEN          the device token
+          --fid FID              the device's Firebase installation ID, instead of --token (fcm only)
           --title, --subtitle, --body TEXT
           --badge N              the badge number (0 clears it)
           --sound NAME           a sound file, or default
@@ -52,7 +53,7 @@ public struct SendCommand: Command {
 
     static let stringOptions = ["title", "subtitle", "body", "sound", "category", "thread-id"]
     static let options: Set<String> = Set(stringOptions + [
-        "config", "app", "provider", "token", "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
+        "config", "app", "provider", "token", "fid", "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
     ])
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
@@ -63,8 +64,13 @@ public struct SendCommand: Command {
             parsed = try ParsedArguments.parse(arguments, options: Self.options, flags: ["content-available", "mutable-content"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-            for required in ["app", "provider", "token"] where parsed.options[required] == nil {
+            for required in ["app", "provider"] where parsed.options[required] == nil {
                 throw UsageError("--\(required) is required")
+            }
+            switch (parsed.options["token"], parsed.options["fid"]) {
+            case (nil, nil): throw UsageError("--token or --fid is required")
+            case (.some, .some): throw UsageError("--token and --fid cannot be combined; give one device")
+            default: break
             }
             let providerName = parsed.options["provider"] ?? ""
             // Events' aliases work here too: `ios` is apns, `android` is fcm.
@@ -78,6 +84,13 @@ public struct SendCommand: Command {
         } catch {
             console.err("herald send: \(error)\n\n\(help)")
             return ExitStatus.usage
+        }
+        if let invalid = event.invalidTargets.first {
+            // A token or FID that can never work (or another refused target) gets the
+            // outcome `herald run` would publish for it, and nothing is sent.
+            let outcome = OutcomeBuilder.outcome(for: invalid, event: event, app: parsed.options["app"], attempt: 1, at: clock())
+            console.out(outcome.jsonValue.jsonString)
+            return ExitStatus.failure
         }
         guard let config = loadConfig(parsed.configFile(environment: environment), environment: environment, console: console) else {
             return ExitStatus.failure

@@ -19,6 +19,7 @@ enum SendEventBuilder {
         event["app"] = options["app"].map(JSONValue.string)
         event["provider"] = options["provider"].map(JSONValue.string)
         event["token"] = options["token"].map(JSONValue.string)
+        event["fid"] = options["fid"].map(JSONValue.string)
         if !notification.isEmpty { event["notification"] = .object(notification) }
         event["push_type"] = options["push-type"].map(JSONValue.string)
         event["priority"] = options["priority"].map(JSONValue.string)

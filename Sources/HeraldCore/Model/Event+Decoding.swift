@@ -3,9 +3,8 @@
 
 extension Event {
     /// Every top-level field an event may have.
-    static let fieldNames = [
-        "id", "app", "targets", "provider", "token", "topic", "condition", "notification", "data",
-        "push_type", "priority", "ttl", "expires_at", "collapse_id", "content_available",
+    static let fieldNames = ["id", "app", "targets"] + targetFieldNames + [
+        "notification", "data", "push_type", "priority", "ttl", "expires_at", "collapse_id", "content_available",
         "mutable_content", "exclude_tokens", "apns", "fcm", "context",
     ]
 

@@ -1,16 +1,15 @@
-// Decoding `targets`, or the top-level shorthand `provider` + `token`.
+// Decoding `targets`, or the top-level shorthand `provider` + one address.
 //
 // Problems with the list as a whole (missing, not an array, empty, too long,
 // mixed with the shorthand) refuse the event. A problem inside one target
 // makes only that target an `InvalidTarget`: the others are still delivered.
 
 extension Event {
-    static let targetFieldNames = ["provider", "token", "topic", "condition"]
-    private static let addressFieldNames = ["token", "topic", "condition"]
+    static let targetFieldNames = ["provider"] + Target.Address.fieldNames
 
-    /// The longest device token accepted, in bytes: APNs tokens are 32 bytes
-    /// (64 hex digits) today and Apple says they may grow; FCM registration
-    /// tokens are about 160 characters.
+    /// The longest device token or FID accepted, in bytes: APNs tokens are 32
+    /// bytes (64 hex digits) today and Apple says they may grow; FCM
+    /// registration tokens are about 160 characters, FIDs 22.
     static let maxTokenBytes = 4096
 
     static func decodeTargets(
@@ -78,8 +77,10 @@ extension Event {
     }
 
     private static let acceptedProviders = EventError.list(Provider.acceptedNames)
+    /// `"token", "fid", "topic" or "condition"`, for a target without an address.
+    private static let noAddress = EventError.list(Target.Address.fieldNames, quoted: true)
 
-    /// One target from `provider` and exactly one of `token`, `topic`,
+    /// One target from `provider` and exactly one of `token`, `fid`, `topic`,
     /// `condition`. `name` is how messages refer to the target as a whole.
     private static func decodeTarget(_ fields: FieldReader, index: Int, name: String) -> DecodedTarget {
         func failed(_ error: EventError) -> DecodedTarget {
@@ -105,21 +106,23 @@ extension Event {
             ))
         }
 
-        let present = addressFieldNames.filter { fields.value($0) != nil }
+        let present = Target.Address.fieldNames.filter { fields.value($0) != nil }
         guard present.count <= 1 else {
-            let listed = present.count == 2 ? "both " + present.map { "\"\($0)\"" }.joined(separator: " and ")
-                : "\"token\", \"topic\" and \"condition\""
+            let quoted = present.map { JSONText.quoted($0) }
+            let listed = present.count == 2 ? "both " + quoted.joined(separator: " and ")
+                : quoted.dropLast().joined(separator: ", ") + " and " + (quoted.last ?? "")
             return failed(EventError(field: name, message: "has \(listed); give exactly one"))
         }
         guard let kind = present.first else {
-            return failed(EventError(field: name, message: "has none of \"token\", \"topic\" or \"condition\"; give exactly one"))
+            return failed(EventError(field: name, message: "has none of \(noAddress); give exactly one"))
         }
         guard case .string(let address)? = fields.value(kind) else {
             return failed(.mismatch(fields.path(kind), expected: "a non-empty string", found: fields.value(kind) ?? .null))
         }
-        if kind == "token" {
+        if Target.Address(field: kind, value: address)?.isDevice == true {
             guard !address.isEmpty else {
-                return badToken(EventError(field: fields.path(kind), message: "is empty; a device token cannot be empty"))
+                let device = kind == "token" ? "a device token" : "a Firebase installation ID"
+                return badToken(EventError(field: fields.path(kind), message: "is empty; \(device) cannot be empty"))
             }
             guard address.utf8.count <= maxTokenBytes else {
                 return badToken(EventError(
@@ -148,6 +151,14 @@ extension Event {
             return .valid(Target(provider: .fcm, address: .topic(address)))
         case (.fcm, "condition"):
             return .valid(Target(provider: .fcm, address: .condition(address)))
+        case (.fcm, "fid"):
+            // The alphabet only: the length is left to FCM (docs/fcm.md, "FID targets").
+            guard Base64URL.isUnpadded(address) else {
+                return badToken(.mismatch(
+                    fields.path(kind), expected: "a Firebase installation ID (URL-safe base64: letters, digits, '-', '_')",
+                    found: .string(address)))
+            }
+            return .valid(Target(provider: .fcm, address: .fid(address)))
         default:
             guard address.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
                 return badToken(.mismatch(
@@ -163,14 +174,9 @@ extension Event {
         _ fields: FieldReader, index: Int, error: EventError, verdict: InvalidTarget.Verdict
     ) -> InvalidTarget {
         let provider = fields.value("provider")?.stringValue.flatMap(Provider.init(eventName:))
-        var address: Target.Address?
-        if case .string(let token)? = fields.value("token") {
-            address = .token(token)
-        } else if case .string(let topic)? = fields.value("topic") {
-            address = .topic(topic)
-        } else if case .string(let condition)? = fields.value("condition") {
-            address = .condition(condition)
-        }
+        let address = Target.Address.fieldNames.lazy.compactMap { field in
+            fields.value(field)?.stringValue.flatMap { Target.Address(field: field, value: $0) }
+        }.first
         return InvalidTarget(index: index, provider: provider, address: address, error: error, verdict: verdict)
     }
 

@@ -108,7 +108,7 @@ public struct Event: Sendable, Hashable {
             yield &storage.fields.mutableContent
         }
     }
-    /// Device tokens not to send to (typically the sender's own devices);
+    /// Devices not to send to (typically the sender's own), by token or FID;
     /// their targets get `dropped`.
     public var excludeTokens: Set<String> {
         _read { yield storage.fields.excludeTokens }
@@ -245,16 +245,18 @@ extension Event {
     /// `exclude_tokens` as a matcher, built once per event: see ``ExcludedTokens``.
     public var excluded: ExcludedTokens { ExcludedTokens(excludeTokens) }
 
-    /// `true` when `target` is a device token listed in `exclude_tokens`
+    /// `true` when `target` is a device listed in `exclude_tokens`
     /// (for many targets, build ``excluded`` once instead).
     public func isExcluded(_ target: Target) -> Bool {
         excluded.contains(target)
     }
 }
 
-/// The device tokens of `exclude_tokens`, matched as each provider compares
-/// tokens: APNs tokens are hexadecimal, so `AB12` and `ab12` are the same
-/// device; FCM tokens are opaque and compared exactly.
+/// The devices of `exclude_tokens`, matched as each provider compares their
+/// addresses: APNs tokens are hexadecimal, so `AB12` and `ab12` are the same
+/// device; FCM registration tokens and FIDs (case-sensitive base64) are opaque
+/// and compared exactly. A FID is excluded only when listed itself: nothing
+/// relates it to the registration tokens of the same installation.
 public struct ExcludedTokens: Sendable {
     private let exact: Set<String>
     private let lowercased: Set<String>
@@ -265,8 +267,9 @@ public struct ExcludedTokens: Sendable {
     }
 
     public func contains(_ target: Target) -> Bool {
-        guard let token = target.token else { return false }
-        if exact.contains(token) { return true }
-        return target.provider == .apns && lowercased.contains(token.lowercased())
+        guard target.address.isDevice else { return false }
+        let address = target.address.value
+        if exact.contains(address) { return true }
+        return target.provider == .apns && lowercased.contains(address.lowercased())
     }
 }

@@ -8,8 +8,8 @@
 public struct InvalidTarget: Sendable, Hashable {
     /// What the target's outcome says.
     public enum Verdict: Sendable, Hashable {
-        /// The address is a device token that can never work (not hexadecimal
-        /// for APNs, empty, too long): `invalid_token` with reason
+        /// The address is a device token or FID that can never work (not
+        /// hexadecimal for APNs, not base64 for a FID, empty, too long): `invalid_token` with reason
         /// ``InvalidTarget/badDeviceTokenReason``, so upstream deletes it.
         case invalidToken
         /// Anything else about the target: `failed`, the reason naming the field.
@@ -24,7 +24,7 @@ public struct InvalidTarget: Sendable, Hashable {
     public var index: Int
     /// The provider the target names, when it names a known one.
     public var provider: Provider?
-    /// The token, topic or condition exactly as given, when it is a string.
+    /// The token, FID, topic or condition exactly as given, when it is a string.
     public var address: Target.Address?
     /// What is wrong, with the field's path (`targets[2].token: ...`).
     public var error: EventError

@@ -3,7 +3,7 @@
 
 extension Outcome {
     /// The outcome as a JSON object, keys in the schema's order: `event_id`,
-    /// `app`, `provider`, `token`|`topic`|`condition`, `status`, `reason`, `detail`,
+    /// `app`, `provider`, `token`|`fid`|`topic`|`condition`, `status`, `reason`, `detail`,
     /// `provider_status`, `invalidated_at`, `next_attempt_at`,
     /// `provider_message_id`, `attempt`, `latency_ms`, `at`, `context`.
     ///
@@ -110,16 +110,12 @@ extension Outcome {
 
     private static func address(_ fields: FieldReader) throws(EventError) -> Target.Address? {
         var found: Target.Address?
-        for name in ["token", "topic", "condition"] {
+        for name in Target.Address.fieldNames {
             guard let value = try fields.string(name) else { continue }
             if let found {
                 throw EventError(field: name, message: "cannot be combined with \(JSONText.quoted(found.field)); an outcome has one address")
             }
-            switch name {
-            case "token": found = .token(value)
-            case "topic": found = .topic(value)
-            default: found = .condition(value)
-            }
+            found = Target.Address(field: name, value: value)
         }
         return found
     }

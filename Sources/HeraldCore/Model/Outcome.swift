@@ -10,7 +10,7 @@ public struct Outcome: Sendable, Hashable {
     public var app: String?
     /// `nil` only in a `rejected` outcome for an event whose target is unknown.
     public var provider: Provider?
-    /// The target's token, topic or condition, as the event gave it.
+    /// The target's token, FID, topic or condition, as the event gave it.
     public var address: Target.Address?
     /// The provider's reason (`Unregistered`, `UNREGISTERED`), or Herald's
     /// (the validation error of a rejected event, the dropping rule's reason).

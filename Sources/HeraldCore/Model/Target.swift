@@ -8,24 +8,53 @@ public struct Target: Sendable, Hashable {
     public enum Address: Sendable, Hashable {
         /// A device: an APNs device token (hex) or an FCM registration token.
         case token(String)
+        /// A device by its Firebase installation ID, FCM's `message.fid` (FCM only).
+        case fid(String)
         /// An FCM topic name, without the `/topics/` prefix (FCM only).
         case topic(String)
         /// An FCM condition such as `'news' in topics && 'fr' in topics` (FCM only).
         case condition(String)
 
+        /// The field names of the address kinds in events and outcomes (and in
+        /// FCM's `message`), devices first: the one list decoders, the retry
+        /// body and the FCM size count read.
+        public static let fieldNames = ["token", "fid", "topic", "condition"]
+
+        /// The address a field of ``fieldNames`` holds, or nil for another name.
+        public init?(field: String, value: String) {
+            switch field {
+            case "token": self = .token(value)
+            case "fid": self = .fid(value)
+            case "topic": self = .topic(value)
+            case "condition": self = .condition(value)
+            default: return nil
+            }
+        }
+
         /// The field name of this kind of address in events and outcomes.
         public var field: String {
             switch self {
             case .token: "token"
+            case .fid: "fid"
             case .topic: "topic"
             case .condition: "condition"
             }
         }
 
-        /// The token, topic name or condition.
+        /// The token, FID, topic name or condition.
         public var value: String {
             switch self {
-            case .token(let value), .topic(let value), .condition(let value): value
+            case .token(let value), .fid(let value), .topic(let value), .condition(let value): value
+            }
+        }
+
+        /// Whether the address names one device (a token or a FID) rather than
+        /// a topic or condition: the answers that say "this device is gone" are
+        /// about it, `exclude_tokens` may list it, and logs mask it.
+        public var isDevice: Bool {
+            switch self {
+            case .token, .fid: true
+            case .topic, .condition: false
             }
         }
     }
@@ -41,7 +70,7 @@ public struct Target: Sendable, Hashable {
         self.address = address
     }
 
-    /// The device token, if the target is a device.
+    /// The device token, if the target is addressed by one (not by a FID).
     public var token: String? {
         if case .token(let token) = address { return token }
         return nil

@@ -16,7 +16,7 @@ public enum FCMPayloadLimit {
     /// The byte limit for a message to `address`.
     public static func limit(for address: Target.Address) -> Int {
         switch address {
-        case .token: standard
+        case .token, .fid: standard
         case .topic, .condition: topic
         }
     }
@@ -27,7 +27,7 @@ public enum FCMPayloadLimit {
     }
 
     /// The members left out of the count: the target, and the blocks for other services.
-    static let notCounted: Set<String> = ["token", "topic", "condition", "apns", "webpush"]
+    static let notCounted = Set(Target.Address.fieldNames + ["apns", "webpush"])
 
     /// The size of the APNs payload inside the `apns` block, if there is one.
     public static func apnsPayloadSize(of message: JSONObject) -> Int? {

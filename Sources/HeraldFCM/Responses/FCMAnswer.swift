@@ -27,7 +27,7 @@ public enum FCMAnswer: Sendable, Equatable {
         }
         let error = FCMErrorBody(parsing: body)
         let reason = error.errorCode?.rawValue ?? error.status ?? "HTTP \(status)"
-        let aboutToken = error.isAboutRegistrationToken && target.field == "token"
+        let aboutToken = error.isAbout(device: target)
         let detail = error.detail
         func invalidToken(couldBeMisconfiguration: Bool) -> DeliveryResult {
             DeliveryResult(.invalidToken(invalidatedAt: nil), reason: reason, detail: detail, providerStatus: status,

@@ -71,10 +71,14 @@ public struct FCMErrorBody: Sendable, Equatable {
         }
     }
 
-    /// Whether the error is about the registration token: a BadRequest
-    /// violation on `message.token`, or a message that names the token.
-    public var isAboutRegistrationToken: Bool {
-        violatedFields.contains("message.token")
-            || (message?.lowercased().contains("registration token") ?? false)
+    /// Whether the error is about the device `address` names: a BadRequest
+    /// violation on its field (`message.token`, `message.fid`), or for a
+    /// token, a message that names the registration token. Never about a
+    /// topic or condition, which are not devices.
+    public func isAbout(device address: Target.Address) -> Bool {
+        guard address.isDevice else { return false }
+        if violatedFields.contains("message." + address.field) { return true }
+        guard case .token = address else { return false }
+        return message?.lowercased().contains("registration token") ?? false
     }
 }

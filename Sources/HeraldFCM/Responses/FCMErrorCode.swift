@@ -27,7 +27,8 @@ public enum FCMErrorCode: Sendable, Hashable, CustomStringConvertible {
         /// `invalid_token` too, but every token gets this answer when the app's
         /// project is wrong: the invalidation guard may hold it back.
         case invalidTokenUnlessMisconfigured
-        /// `invalid_token` when the error is about the registration token, else
+        /// `invalid_token` when the error is about the target's device (its
+        /// registration token or FID, ``FCMErrorBody/isAbout(device:)``), else
         /// `failed`; as a token verdict, the invalidation guard may hold it back.
         case invalidTokenIfAboutToken
         /// Permanent for this notification: `failed`.

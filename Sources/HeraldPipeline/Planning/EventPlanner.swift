@@ -53,7 +53,7 @@ public struct EventPlanner: Sendable {
                 plan.outcomes.append(outcome(.rejected, reason, app: app))
             }
             if excluded.contains(target) {
-                plan.outcomes.append(outcome(.dropped, "token is in exclude_tokens"))
+                plan.outcomes.append(outcome(.dropped, "\(target.address.field) is in exclude_tokens"))
                 continue
             }
             let decision = router.route(RoutingSubject(event: event, target: target, routingKey: incoming.routingKey,

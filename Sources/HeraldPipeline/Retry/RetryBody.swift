@@ -10,7 +10,8 @@ public enum RetryBody {
         guard case .object(var object)? = try? JSONValue.parse(original, limits: JSONLimits(maxDepth: 64, maxBytes: .max)) else {
             return nil
         }
-        for key in ["provider", "token", "topic", "condition"] { object[key] = nil }
+        // The shorthand target, if the event used it: `targets` replaces it.
+        for key in ["provider"] + Target.Address.fieldNames { object[key] = nil }
         object["id"] = .string(eventID)
         object["targets"] = .array(targets.map { target in
             .object(JSONObject([("provider", .string(target.provider.rawValue)),

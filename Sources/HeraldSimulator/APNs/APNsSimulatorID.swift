@@ -1,4 +1,5 @@
-/// `apns-id` values the simulator generates and checks: lowercase v4 UUIDs.
+/// `apns-id` values: the simulator generates lowercase v4 UUIDs, the canonical
+/// form Apple documents, and accepts a client's UUID in either case.
 enum APNsSimulatorID {
     static func random() -> String {
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255) }

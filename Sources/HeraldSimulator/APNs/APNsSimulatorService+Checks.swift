@@ -59,7 +59,7 @@ extension APNsSimulatorService {
         if value.utf8.count > 64 { throw APNsSimulatorRejection.badRequest("BadCollapseId") }
     }
 
-    /// `apns-id`, when given, must be a canonical UUID.
+    /// `apns-id`, when given, must be a UUID (8-4-4-4-12 hexadecimal digits, either case).
     static func checkMessageID(_ request: SimulatedRequest) throws(APNsSimulatorRejection) {
         guard let value = request.header("apns-id") else { return }
         if !APNsSimulatorID.isValid(value) { throw APNsSimulatorRejection.badRequest("BadMessageId") }

@@ -34,7 +34,10 @@ public final class APNsSimulatorService: SimulatorService {
     }
 
     public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
-        let apnsID = request.header("apns-id").map { $0.lowercased() } ?? APNsSimulatorID.random()
+        // Apple answers with "the same value found in the apns-id field of the
+        // request's header" (docs/apns.md): echoed byte for byte, since clients
+        // match answers to requests by comparing it with the id they sent.
+        let apnsID = request.header("apns-id") ?? APNsSimulatorID.random()
         do {
             let notification = try check(request, apnsID: apnsID)
             recorder.record(notification)

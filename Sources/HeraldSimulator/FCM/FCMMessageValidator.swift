@@ -2,7 +2,7 @@ import HeraldCore
 
 /// Checks a `messages:send` body the way FCM does before accepting it:
 /// known field names, exactly one target, string-only maps, reserved data
-/// keys, enum values, duration syntax, topic syntax. Errors carry FCM's
+/// keys, enum values (``FCMEnumField``), duration syntax, topic syntax. Errors carry FCM's
 /// wording and a BadRequest field violation where FCM gives one.
 struct FCMMessageValidator {
     /// What a valid body asks for.
@@ -13,9 +13,13 @@ struct FCMMessageValidator {
         var validateOnly: Bool
     }
 
+    /// The members of `Message`'s `target` union, of which a message sets
+    /// exactly one (FCM v1 REST reference, projects.messages, "Message").
+    static let targetFields = ["token", "topic", "condition", "fid"]
+
     /// Each object FCM knows, by path, with the field names it accepts.
     static let knownFields: [(path: FieldPath, fields: Set<String>)] = [
-        ("message", ["name", "data", "notification", "android", "webpush", "apns", "fcm_options", "token", "topic", "condition"]),
+        ("message", Set(["name", "data", "notification", "android", "webpush", "apns", "fcm_options"] + targetFields)),
         ("message.notification", ["title", "body", "image"]),
         ("message.android", [
             "collapse_key", "priority", "ttl", "restricted_package_name", "data", "notification", "fcm_options",
@@ -42,14 +46,13 @@ struct FCMMessageValidator {
     static let stringFields: [FieldPath] = [
         "message.notification.title", "message.notification.body", "message.notification.image", "message.android.collapse_key",
     ]
-    static let androidPriority: FieldPath = "message.android.priority"
     static let androidTTL: FieldPath = "message.android.ttl"
     static let apnsPayload: FieldPath = "message.apns.payload"
 
     /// A dotted field path from `message`, split once (lookups run for every
     /// request the simulator answers; splitting per lookup was a quarter of
     /// its CPU under benchmark load).
-    struct FieldPath: ExpressibleByStringLiteral, CustomStringConvertible {
+    struct FieldPath: ExpressibleByStringLiteral, CustomStringConvertible, Sendable {
         let description: String
         /// The components after `message`.
         let components: [String]
@@ -81,7 +84,7 @@ struct FCMMessageValidator {
             return .failure(.invalidArgument("Invalid value at 'message': expected an object", field: "message"))
         }
         if let error = checkShape(message) { return .failure(error) }
-        let targets = ["token", "topic", "condition"].filter { message[$0] != nil }
+        let targets = targetFields.filter { message[$0] != nil }
         guard let field = targets.first else {
             return .failure(.invalidArgument("Recipient of the message is not set.", field: "message"))
         }
@@ -128,10 +131,8 @@ struct FCMMessageValidator {
                 return .invalidArgument("Invalid data payload key: \(key)", field: path.description)
             }
         }
-        if let priority = androidPriority.value(in: message), priority != "NORMAL", priority != "HIGH" {
-            return .invalidArgument(
-                "Invalid value at 'message.android.priority' (type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority), \(priority.jsonString)",
-                field: "message.android.priority")
+        for field in FCMEnumField.all {
+            if let value = field.path.value(in: message), field.name(of: value) == nil { return field.invalid(value) }
         }
         if let ttl = androidTTL.value(in: message), !(ttl.stringValue.map(isDuration) ?? false) {
             return .invalidArgument(

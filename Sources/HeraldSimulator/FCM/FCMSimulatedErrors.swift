@@ -16,6 +16,12 @@ enum FCMSimulatedErrors {
         code: 400, status: "INVALID_ARGUMENT", message: "The registration token is not a valid FCM registration token",
         fcmErrorCode: "INVALID_ARGUMENT")
 
+    /// Google documents no answer for a malformed FID; this one mirrors the
+    /// malformed-token answer and names the field in a BadRequest violation.
+    static let invalidFID = GoogleAPIError(
+        code: 400, status: "INVALID_ARGUMENT", message: "The Firebase Installation ID is not a valid FID",
+        fcmErrorCode: "INVALID_ARGUMENT", fieldViolations: [("message.fid", "The Firebase Installation ID is not a valid FID")])
+
     static let unregistered = GoogleAPIError(
         code: 404, status: "NOT_FOUND", message: "Requested entity was not found.", fcmErrorCode: "UNREGISTERED")
 

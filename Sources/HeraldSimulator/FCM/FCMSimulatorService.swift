@@ -79,7 +79,7 @@ public final class FCMSimulatorService: SimulatorService {
         if let quota = settings.quota, let wait = state.withLock({ $0.quota.admit(at: request.receivedAt, quota: quota) }) {
             return .failure(FCMSimulatedErrors.quotaExceeded(retryAfter: wait))
         }
-        if accepted.targetField == "token", let error = tokenError(accepted.targetValue, settings: settings) {
+        if let error = deviceError(accepted.targetField, accepted.targetValue, settings: settings) {
             return .failure(error)
         }
         if accepted.validateOnly { return .success("projects/\(project)/messages/fake_message_id") }
@@ -101,20 +101,35 @@ public final class FCMSimulatorService: SimulatorService {
         return nil
     }
 
-    private func tokenError(_ token: String, settings: FCMSimulatorSettings) -> GoogleAPIError? {
-        if !Self.isWellFormedToken(token) { return FCMSimulatedErrors.invalidRegistrationToken }
-        if settings.deadTokens.contains(token) { return FCMSimulatedErrors.unregistered }
-        if settings.foreignTokens.contains(token) { return FCMSimulatedErrors.senderIDMismatch }
-        if settings.apnsAuthFailureTokens.contains(token) { return FCMSimulatedErrors.thirdPartyAuth }
+    /// FCM's answer about the device a `token` or `fid` target names: not
+    /// well-formed, or in one of the settings' sets, which name devices by
+    /// either address (an app installation dies with its token and its FID
+    /// alike). Topics and conditions get none.
+    private func deviceError(_ field: String, _ address: String, settings: FCMSimulatorSettings) -> GoogleAPIError? {
+        switch field {
+        case "token": if !Self.isWellFormedToken(address) { return FCMSimulatedErrors.invalidRegistrationToken }
+        case "fid": if !Self.isWellFormedFID(address) { return FCMSimulatedErrors.invalidFID }
+        default: return nil
+        }
+        if settings.deadTokens.contains(address) { return FCMSimulatedErrors.unregistered }
+        if settings.foreignTokens.contains(address) { return FCMSimulatedErrors.senderIDMismatch }
+        if settings.apnsAuthFailureTokens.contains(address) { return FCMSimulatedErrors.thirdPartyAuth }
         return nil
     }
 
     /// Registration tokens are URL-safe text: letters, digits, `-`, `_`, `:`, `.`.
     static func isWellFormedToken(_ token: String) -> Bool {
-        token.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "-_:.".utf8.contains(byte)
-        }
+        token.utf8.allSatisfy { byte in Base64URL.isAlphabet(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".") }
+    }
+
+    /// The lengths of the FIDs Google's SDKs issue: 22 characters (the format
+    /// of 2019 on) and 11 (an Instance ID an Android app kept as its FID).
+    static let fidLengths: Set<Int> = [22, 11]
+
+    /// A FID is URL-safe base64 without padding, of one of ``fidLengths``
+    /// (docs/fcm.md, "FID targets").
+    static func isWellFormedFID(_ fid: String) -> Bool {
+        fidLengths.contains(fid.utf8.count) && Base64URL.isUnpadded(fid)
     }
 
     static func bearerToken(_ header: String) -> String? {

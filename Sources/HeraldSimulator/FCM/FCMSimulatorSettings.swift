@@ -1,5 +1,8 @@
 /// How the simulated FCM HTTP v1 service behaves: which projects exist,
-/// which tokens are dead, quota, injected faults and latency.
+/// which devices are dead, quota, injected faults and latency.
+///
+/// The device sets hold registration tokens and FIDs alike: a target's
+/// token or FID is looked up in them as given.
 public struct FCMSimulatorSettings: Sendable {
     /// A send quota: at most `messages` per `window` (fixed windows).
     public struct Quota: Sendable, Equatable {
@@ -15,11 +18,11 @@ public struct FCMSimulatorSettings: Sendable {
     /// Projects that exist; any other answers 403 PERMISSION_DENIED, as Google
     /// answers a project the account may not send to (no FcmError detail).
     public var projectIDs: Set<String>
-    /// Tokens of uninstalled apps: 404 UNREGISTERED.
+    /// Tokens (or FIDs) of uninstalled apps: 404 UNREGISTERED.
     public var deadTokens: Set<String>
-    /// Tokens of another project's app: 403 SENDER_ID_MISMATCH.
+    /// Tokens (or FIDs) of another project's app: 403 SENDER_ID_MISMATCH.
     public var foreignTokens: Set<String>
-    /// Tokens of iOS apps whose APNs key in Firebase is wrong: 401 THIRD_PARTY_AUTH_ERROR.
+    /// Tokens (or FIDs) of iOS apps whose APNs key in Firebase is wrong: 401 THIRD_PARTY_AUTH_ERROR.
     public var apnsAuthFailureTokens: Set<String>
     /// Over it: 429 QUOTA_EXCEEDED with `Retry-After` (seconds to the window's end).
     public var quota: Quota?

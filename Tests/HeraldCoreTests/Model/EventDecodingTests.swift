@@ -93,6 +93,28 @@ struct EventDecodingTests {
         #expect(topic.targets == [Target(provider: .fcm, address: .topic("news"))])
         let condition = try decodeEvent(#"{"provider":"fcm","condition":"'a' in topics"}"#)
         #expect(condition.targets == [Target(provider: .fcm, address: .condition("'a' in topics"))])
+        let fid = try decodeEvent(#"{"provider":"android","fid":"cR1Zm2QmSSmvP3bq-_cDef"}"#)
+        #expect(fid.targets == [Target(provider: .fcm, address: .fid("cR1Zm2QmSSmvP3bq-_cDef"))])
+    }
+
+    /// A FID target names a device by its Firebase installation ID: kept as
+    /// given (base64 is case-sensitive), of any length (FCM judges that), and
+    /// its field name is `fid` wherever addresses are written.
+    @Test func anFCMTargetMayNameADeviceByItsFID() throws {
+        let event = try decodeEvent(#"{"targets":[{"provider":"fcm","fid":"cR1Zm2QmSSmvP3bqAbcDef"},{"provider":"fcm","fid":"eUx0ZzQ3LTY"},"#
+            + #"{"provider":"fcm","fid":"c+not/base64"},{"provider":"fcm","token":"t","fid":null}]}"#)
+        #expect(event.targets == [
+            Target(provider: .fcm, address: .fid("cR1Zm2QmSSmvP3bqAbcDef")), Target(provider: .fcm, address: .fid("eUx0ZzQ3LTY")),
+            Target(provider: .fcm, address: .token("t")),
+        ])
+        #expect(event.targets.map(\.address.field) == ["fid", "fid", "token"])
+        #expect(event.targets.map(\.address.isDevice) == [true, true, true])
+        #expect(event.targets[0].token == nil)
+        let invalid = try #require(event.invalidTargets.first)
+        #expect(invalid.index == 2)
+        #expect(invalid.provider == .fcm)
+        #expect(invalid.address == .fid("c+not/base64"))
+        #expect(invalid.status == .invalidToken)
     }
 
     @Test func iosAndAndroidAreAliasesOfAPNsAndFCM() throws {
@@ -147,5 +169,15 @@ struct EventDecodingTests {
         let event = try decodeEvent(#"{"targets":[{"provider":"fcm","token":"me"},{"provider":"fcm","topic":"me"}],"exclude_tokens":["me"]}"#)
         #expect(event.isExcluded(event.targets[0]))
         #expect(!event.isExcluded(event.targets[1]))
+    }
+
+    /// `exclude_tokens` names devices: a FID listed there, exactly as written,
+    /// excludes its FID target; another case of it does not (base64 is
+    /// case-sensitive), and neither does listing one of the device's tokens.
+    @Test func excludedTokensMatchAFIDOnlyAsWritten() throws {
+        let event = try decodeEvent(#"{"targets":[{"provider":"fcm","fid":"cR1Zm2QmSSmvP3bqAbcDef"},"#
+            + #"{"provider":"fcm","fid":"dR1Zm2QmSSmvP3bqAbcDef"},{"provider":"fcm","fid":"eR1Zm2QmSSmvP3bqAbcDef"}],"#
+            + #""exclude_tokens":["cR1Zm2QmSSmvP3bqAbcDef","DR1ZM2QMSSMVP3BQABCDEF","fcm-token-of-the-same-phone"]}"#)
+        #expect(event.targets.map(event.isExcluded) == [true, false, false])
     }
 }

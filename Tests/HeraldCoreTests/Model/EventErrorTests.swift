@@ -40,8 +40,8 @@ struct EventErrorTests {
     @Test func unknownTopLevelFieldsAreRejectedWithASuggestion() {
         #expect(eventError(event(#""colapse_id":"x""#)) == #"colapse_id: unknown field (did you mean "collapse_id"?)"#)
         #expect(eventError(event(#""expire_at":"x""#)) == #"expire_at: unknown field (did you mean "expires_at"?)"#)
-        #expect(eventError(event(#""zzzzzz":1"#)) == "zzzzzz: unknown field (expected id, app, targets, provider, token, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm or context)")
-        #expect(eventError(event(#""a.b\n":1"#)) == #""a.b\n": unknown field (expected id, app, targets, provider, token, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm or context)"#)
+        #expect(eventError(event(#""zzzzzz":1"#)) == "zzzzzz: unknown field (expected id, app, targets, provider, token, fid, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm or context)")
+        #expect(eventError(event(#""a.b\n":1"#)) == #""a.b\n": unknown field (expected id, app, targets, provider, token, fid, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm or context)"#)
     }
 
     @Test(arguments: [
@@ -118,7 +118,7 @@ struct EventErrorTests {
          #"targets[1]: has both "token" and "topic"; give exactly one"#),
         (#"{"targets":[{"provider":"fcm","token":"a","topic":"b","condition":"c"}]}"#,
          #"targets[0]: has "token", "topic" and "condition"; give exactly one"#),
-        (#"{"targets":[{"provider":"fcm"}]}"#, #"targets[0]: has none of "token", "topic" or "condition"; give exactly one"#),
+        (#"{"targets":[{"provider":"fcm"}]}"#, #"targets[0]: has none of "token", "fid", "topic" or "condition"; give exactly one"#),
         (#"{"targets":[{"token":"a"}]}"#, "targets[0].provider: missing; expected apns, fcm, ios or android"),
         (#"{"targets":[{"provider":5,"token":"a"}]}"#, "targets[0].provider: expected a provider name (apns, fcm, ios or android), found 5"),
         (#"{"targets":[{"provider":"apn","token":"ab"}]}"#,
@@ -134,10 +134,19 @@ struct EventErrorTests {
         (#"{"targets":[{"provider":"fcm","topic":"a b"}]}"#, #"targets[0].topic: expected an FCM topic name (letters, digits, '-', '_', '.', '~', '%'), found "a b""#),
         (#"{"targets":[{"provider":"fcm","topic":""}]}"#, #"targets[0].topic: expected a non-empty string, found """#),
         (#"{"targets":[{"provider":"fcm","tokn":"a"}]}"#, #"targets[0].tokn: unknown field (did you mean "token"?)"#),
-        (#"{"provider":"fcm"}"#, #"event: has none of "token", "topic" or "condition"; give exactly one"#),
+        (#"{"provider":"fcm"}"#, #"event: has none of "token", "fid", "topic" or "condition"; give exactly one"#),
         (#"{"token":"ab"}"#, "provider: missing; expected apns, fcm, ios or android"),
         (#"{"provider":"android","token":"a","topic":"b"}"#, #"event: has both "token" and "topic"; give exactly one"#),
         (#"{"provider":"ios","topic":"b"}"#, #"topic: APNs has no topics; an APNs target needs a device "token""#),
+        (#"{"targets":[{"provider":"apns","fid":"cR1Zm2QmSSmvP3bqAbcDef"}]}"#,
+         #"targets[0].fid: APNs has no fids; an APNs target needs a device "token""#),
+        (#"{"targets":[{"provider":"fcm","token":"a","fid":"cR1Zm2QmSSmvP3bqAbcDef"}]}"#,
+         #"targets[0]: has both "token" and "fid"; give exactly one"#),
+        (#"{"targets":[{"provider":"fcm","token":"a","fid":"b","topic":"c","condition":"d"}]}"#,
+         #"targets[0]: has "token", "fid", "topic" and "condition"; give exactly one"#),
+        (#"{"targets":[{"provider":"fcm","fid":22}]}"#, "targets[0].fid: expected a non-empty string, found 22"),
+        (#"{"provider":"android","fid":"cR1Zm2QmSSmvP3bqAbcDef","condition":"c"}"#,
+         #"event: has both "fid" and "condition"; give exactly one"#),
     ])
     func aBadTargetFailsAloneNamingTheField(body: String, message: String) throws {
         let event = try Event.decode(Array(body.utf8), fallbackID: "m")
@@ -156,6 +165,11 @@ struct EventErrorTests {
         (#"{"targets":[{"provider":"fcm","token":"a b"}]}"#,
          #"targets[0].token: expected an FCM registration token (printable ASCII, no spaces), found "a b""#),
         (#"{"provider":"ios","token":"not-a-token"}"#, #"token: expected a hexadecimal APNs device token, found "not-a-token""#),
+        (#"{"targets":[{"provider":"fcm","fid":"cR1Zm2Qm+SmvP3bq/bcDef"}]}"#,
+         #"targets[0].fid: expected a Firebase installation ID (URL-safe base64: letters, digits, '-', '_'), found "cR1Zm2Qm+SmvP3bq/bcDef""#),
+        (#"{"targets":[{"provider":"fcm","fid":""}]}"#, "targets[0].fid: is empty; a Firebase installation ID cannot be empty"),
+        (#"{"provider":"android","fid":"cR1Zm2QmSSmvP3bqAbcDef=="}"#,
+         #"fid: expected a Firebase installation ID (URL-safe base64: letters, digits, '-', '_'), found "cR1Zm2QmSSmvP3bqAbcDef==""#),
     ])
     func aTokenThatCanNeverWorkIsAnInvalidToken(body: String, message: String) throws {
         let event = try Event.decode(Array(body.utf8), fallbackID: "m")

@@ -40,6 +40,21 @@ struct OutcomeTests {
         #expect(outcome.routingKey == "delivered.fcm.unknown")
     }
 
+    /// A FID target's outcome carries `"fid"` where a token's carries
+    /// `"token"`, in the same place, and decodes back to a `.fid` address.
+    @Test func aFIDOutcomeRoundTripsUnderItsOwnKey() throws {
+        let outcome = Outcome(
+            status: .invalidToken, eventID: "e", app: "chat", provider: .fcm, address: .fid("cR1Zm2QmSSmvP3bqAbcDef"),
+            reason: "UNREGISTERED", providerStatus: 404, attempt: 1, latencyMs: 2.5, at: novemberThirtieth)
+        let expected = #"{"event_id":"e","app":"chat","provider":"fcm","fid":"cR1Zm2QmSSmvP3bqAbcDef","status":"invalid_token","reason":"UNREGISTERED","provider_status":404,"attempt":1,"latency_ms":2.5,"at":"2026-11-30T10:00:00.000Z"}"#
+        #expect(String(decoding: outcome.encoded, as: UTF8.self) == expected)
+        #expect(outcome.jsonValue.jsonString == expected)
+        #expect(outcome.routingKey == "invalid_token.fcm.chat")
+        let decoded = try Outcome.decode(Array(expected.utf8))
+        #expect(decoded == outcome)
+        #expect(decoded.address == .fid("cR1Zm2QmSSmvP3bqAbcDef"))
+    }
+
     @Test(arguments: Outcome.Status.allCases)
     func routingKeysAreStatusProviderApp(status: Outcome.Status) {
         let outcome = Outcome(status: status, eventID: "e", app: "chat", provider: .fcm, at: novemberThirtieth)
@@ -94,6 +109,9 @@ struct OutcomeTests {
          #"provider_status: expected an integer, found "410""#),
         (#"{"event_id":"e","status":"failed","at":"2026-11-30T10:00:00Z","token":"a","topic":"b"}"#,
          #"topic: cannot be combined with "token"; an outcome has one address"#),
+        (#"{"event_id":"e","status":"failed","at":"2026-11-30T10:00:00Z","token":"a","fid":"b"}"#,
+         #"fid: cannot be combined with "token"; an outcome has one address"#),
+        (#"{"event_id":"e","status":"failed","at":"2026-11-30T10:00:00Z","fid":7}"#, "fid: expected a string, found 7"),
         (#"{"event_id":"e","status":"failed","at":"2026-11-30T10:00:00Z","latency_ms":"1"}"#,
          #"latency_ms: expected a number, found "1""#),
         ("{", "body: unexpected end of input at byte 1 (line 1, column 2): expected a string key or '}'"),

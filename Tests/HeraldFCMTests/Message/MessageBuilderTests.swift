@@ -63,6 +63,22 @@ import Testing
         #expect(conditional["condition"] == .string(condition))
     }
 
+    /// A FID target is sent as `message.fid`, first like every target, with
+    /// the rest of the message what a token target gets.
+    @Test func aFIDIsTheTargetAsMessageFID() {
+        let fid = "cR1Zm2QmSSmvP3bqAbcDef"
+        let event = fcmEvent(.fid(fid), notification: Event.Notification(title: "Hi"))
+        let object = builder.message(for: event, to: .fid(fid), now: now).object
+        #expect(object.keys.first == "fid")
+        #expect(object["fid"] == .string(fid))
+        #expect(object["token"] == nil)
+        var asToken = builder.message(for: event, to: .token(fid), now: now).object
+        asToken["token"] = nil
+        var asFID = object
+        asFID["fid"] = nil
+        #expect(asFID == asToken)
+    }
+
     @Test func expiresAtBecomesRemainingTTLAndAbsoluteAPNsExpiration() {
         let event = fcmEvent(notification: .init(title: "t")) { $0.expiry = .at(Timestamp(seconds: 1_796_032_890, nanoseconds: 500_000_000)) }
         let object = builder.message(for: event, to: .token("t"), now: now).object

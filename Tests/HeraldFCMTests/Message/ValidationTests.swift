@@ -20,6 +20,17 @@ import Testing
         }
     }
 
+    /// A FID names one device: FCM's 4096 bytes, not the topic limit.
+    @Test func fidMessagesMayUseExactly4096Bytes() throws {
+        try OfflineProvider.with { provider in
+            let fid = Target(provider: .fcm, address: .fid("cR1Zm2QmSSmvP3bqAbcDef"))
+            try provider.validate(event(fid.address, valueBytes: 4049), for: fid)
+            #expect(throws: DeliveryRejection(reason: "MessageTooBig", message: "message payload is 4097 bytes, over FCM's 4096-byte limit")) {
+                try provider.validate(event(fid.address, valueBytes: 4050), for: fid)
+            }
+        }
+    }
+
     @Test func topicAndConditionMessagesAreLimitedTo2048Bytes() throws {
         try OfflineProvider.with { provider in
             try provider.validate(event(.topic("news"), valueBytes: 2001), for: Target(provider: .fcm, address: .topic("news")))

@@ -97,6 +97,32 @@ import Testing
         #expect(answer == .definitive(DeliveryResult(.failed, reason: "INVALID_ARGUMENT", providerStatus: 400)))
     }
 
+    /// Answers about a FID map as answers about a token do: UNREGISTERED and
+    /// SENDER_ID_MISMATCH are `invalid_token`, and INVALID_ARGUMENT is when its
+    /// violation names `message.fid`. A violation on another device field, or
+    /// a message about the registration token, is not about the FID.
+    @Test func answersAboutAFIDMapLikeAnswersAboutAToken() {
+        let fid = Target.Address.fid("cR1Zm2QmSSmvP3bqAbcDef")
+        let invalid = { (reason: String, status: Int, suspect: Bool) in
+            FCMAnswer.definitive(DeliveryResult(.invalidToken(invalidatedAt: nil), reason: reason, providerStatus: status,
+                                                couldBeMisconfiguration: suspect))
+        }
+        let failed = FCMAnswer.definitive(DeliveryResult(.failed, reason: "INVALID_ARGUMENT", providerStatus: 400))
+        #expect(classify(404, body(code: 404, status: "NOT_FOUND", errorCode: "UNREGISTERED"), target: fid)
+            == invalid("UNREGISTERED", 404, false))
+        #expect(classify(403, body(code: 403, status: "PERMISSION_DENIED", errorCode: "SENDER_ID_MISMATCH"), target: fid)
+            == invalid("SENDER_ID_MISMATCH", 403, true))
+        #expect(classify(400, body(
+            code: 400, status: "INVALID_ARGUMENT", message: "The Firebase Installation ID is not a valid FID",
+            errorCode: "INVALID_ARGUMENT", violations: ["message.fid"]), target: fid) == invalid("INVALID_ARGUMENT", 400, true))
+        #expect(classify(400, body(code: 400, status: "INVALID_ARGUMENT", violations: ["message.token"]), target: fid) == failed)
+        #expect(classify(400, body(
+            code: 400, status: "INVALID_ARGUMENT", message: "The registration token is not a valid FCM registration token",
+            errorCode: "INVALID_ARGUMENT"), target: fid) == failed)
+        #expect(classify(400, body(code: 400, status: "INVALID_ARGUMENT", violations: ["message.fid"])) == failed,
+                "a violation on message.fid is not about a token target")
+    }
+
     @Test func notFoundWithoutFcmErrorIsAWrongProjectNotADeadToken() {
         #expect(classify(404, body(code: 404, status: "NOT_FOUND", message: "Requested entity was not found."))
             == .definitive(DeliveryResult(.failed, reason: "NOT_FOUND", providerStatus: 404)))

@@ -95,6 +95,9 @@ import Testing
             (#"{"mesage":{}}"#, #"Invalid JSON payload received. Unknown name "mesage": Cannot find field."#),
             (#"{"message":{"token":"t","apns":{"headers":{"apns-priority":10}}}}"#,
              "Invalid value at 'message.apns.headers[0].value' (TYPE_STRING), 10"),
+            (#"{"message":{"token":"t","fid":"cR1Zm2QmSSmvP3bqAbcDef"}}"#,
+             "Invalid value at 'message' (oneof), oneof field 'target' is already set. Cannot set 'fid'"),
+            (#"{"message":{"fid":7}}"#, "Invalid value at 'message.fid' (TYPE_STRING)"),
         ]
         for (body, message) in cases {
             let answer = await send(setup, body)
@@ -105,6 +108,43 @@ import Testing
         #expect(setup.recorder.notifications.isEmpty)
         let accepted = await send(setup, #"{"message":{"topic":"news","android":{"ttl":"86400.5s","priority":"NORMAL"}}}"#)
         #expect(accepted.status == 200)
+    }
+
+    /// Enum fields take what Google's proto3 JSON parser takes: the value's
+    /// name or its number, and for `android.priority` also the lower-case
+    /// `normal` / `high` Google documents (and firebase-admin sends).
+    @Test func enumFieldsTakeTheirNamesNumbersAndDocumentedSpellings() async throws {
+        let setup = try setup()
+        let accepted: [String] = [
+            #"{"priority":"high"}"#, #"{"priority":"normal"}"#, #"{"priority":"HIGH"}"#, #"{"priority":"NORMAL"}"#,
+            #"{"priority":1}"#, #"{"priority":0}"#,
+            #"{"notification":{"notification_priority":"PRIORITY_HIGH","visibility":"PUBLIC","proxy":"DENY"}}"#,
+            #"{"notification":{"notification_priority":5,"visibility":3,"proxy":0}}"#,
+        ]
+        for android in accepted {
+            let answer = await send(setup, #"{"message":{"token":"t","android":\#(android)}}"#)
+            #expect(answer.status == 200, "\(android): \(answer.errorMessage ?? "")")
+        }
+        let priority = "(type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority)"
+        let notification = "(type.googleapis.com/google.firebase.fcm.v1.AndroidNotification."
+        let refused: [(String, String)] = [
+            (#"{"priority":"URGENT"}"#, #"Invalid value at 'message.android.priority' \#(priority), "URGENT""#),
+            (#"{"priority":"High"}"#, #"Invalid value at 'message.android.priority' \#(priority), "High""#),
+            (#"{"priority":2}"#, "Invalid value at 'message.android.priority' \(priority), 2"),
+            (#"{"priority":"1"}"#, #"Invalid value at 'message.android.priority' \#(priority), "1""#),
+            (#"{"priority":1.5}"#, "Invalid value at 'message.android.priority' \(priority), 1.5"),
+            (#"{"notification":{"notification_priority":"high"}}"#,
+             #"Invalid value at 'message.android.notification.notification_priority' \#(notification)NotificationPriority), "high""#),
+            (#"{"notification":{"visibility":"public"}}"#,
+             #"Invalid value at 'message.android.notification.visibility' \#(notification)Visibility), "public""#),
+            (#"{"notification":{"proxy":4}}"#, "Invalid value at 'message.android.notification.proxy' \(notification)Proxy), 4"),
+        ]
+        for (android, message) in refused {
+            let answer = await send(setup, #"{"message":{"token":"t","android":\#(android)}}"#)
+            #expect(answer.status == 400, "\(android)")
+            #expect(answer.errorMessage == message)
+        }
+        #expect(setup.recorder.notifications.count == accepted.count)
     }
 
     @Test func configuredTokensGetFCMsErrorCodes() async throws {
@@ -123,6 +163,39 @@ import Testing
             #expect(answer.errorMessage == message)
         }
         #expect(setup.recorder.counters == ["fcm.404": 1, "fcm.403": 1, "fcm.401": 1, "fcm.400": 1])
+    }
+
+    /// `message.fid` is a target like `token`: accepted and recorded under
+    /// the FID; refused unless it is 22 (or, for an Instance ID kept as a
+    /// FID, 11) characters of URL-safe base64; and a dead one is
+    /// UNREGISTERED, as the device sets hold FIDs as well as tokens.
+    @Test func fidTargetsAreRecordedCheckedAndAnsweredLikeTokens() async throws {
+        let setup = try setup(FCMSimulatorSettings(
+            projectIDs: ["p"], deadTokens: ["dDeadFid0000000000000Q"], foreignTokens: ["eForeignFid00000000000"]))
+        for fid in ["cR1Zm2QmSSmvP3bq-_cDef", "eUx0ZzQ3LTY"] {
+            let answer = await send(setup, #"{"message":{"fid":"\#(fid)","notification":{"title":"Hi"}}}"#)
+            #expect(answer.status == 200, "\(fid): \(answer.errorMessage ?? "")")
+        }
+        #expect(setup.recorder.notifications.map(\.target) == ["cR1Zm2QmSSmvP3bq-_cDef", "eUx0ZzQ3LTY"])
+        #expect(setup.recorder.notifications.first?.payload == ["fid": "cR1Zm2QmSSmvP3bq-_cDef", "notification": ["title": "Hi"]])
+
+        for malformed in ["cR1Zm2QmSSmvP3bq-_cDe", "cR1Zm2QmSSmvP3bq-_cDefg", "cR1Zm2QmSSmvP3bq+/cDef", "cR1Zm2QmSSmvP3bqAbcD=="] {
+            let answer = await send(setup, #"{"message":{"fid":"\#(malformed)"}}"#)
+            #expect(answer.status == 400, "\(malformed)")
+            #expect(answer.fcmErrorCode == "INVALID_ARGUMENT")
+            #expect(answer.errorMessage == "The Firebase Installation ID is not a valid FID")
+            let violations = answer.json?["error"]?["details"]?.arrayValue?
+                .first { $0["@type"] == "type.googleapis.com/google.rpc.BadRequest" }?["fieldViolations"]
+            #expect(violations?[0]?["field"] == "message.fid")
+        }
+        let dead = await send(setup, #"{"message":{"fid":"dDeadFid0000000000000Q"}}"#)
+        #expect(dead.status == 404)
+        #expect(dead.fcmErrorCode == "UNREGISTERED")
+        #expect(dead.errorMessage == "Requested entity was not found.")
+        let foreign = await send(setup, #"{"message":{"fid":"eForeignFid00000000000"}}"#)
+        #expect(foreign.status == 403)
+        #expect(foreign.fcmErrorCode == "SENDER_ID_MISMATCH")
+        #expect(setup.recorder.notifications.count == 2)
     }
 
     @Test func quotaRefusesWithRetryAfterUntilTheWindowEnds() async throws {

@@ -71,6 +71,50 @@ import Testing
         }
     }
 
+    /// FCM devices named by their Firebase installation IDs, end to end: a
+    /// live FID is delivered as `message.fid`, a dead one (UNREGISTERED) and a
+    /// malformed one are `invalid_token`, a listed one is dropped; every
+    /// outcome carries the FID under `"fid"`.
+    @Test func fidTargetsAreDeliveredAndADeadFIDIsInvalidated() async throws {
+        let live = "cR1Zm2QmSSmvP3bqAbcDef", dead = "dDeadFid0000000000000Q", sender = "eSenderFid000000000000"
+        let simulator = try SimulatorHarness(deadFCMTokens: [dead])
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator)
+        try await withService(simulator, config) { running, results, publisher in
+            try await publisher.publish(#"""
+                {"id": "fids", "app": "chat", "notification": {"title": "Hi"},
+                 "targets": [{"provider": "fcm", "fid": "\#(live)"}, {"provider": "android", "fid": "\#(dead)"},
+                             {"provider": "fcm", "fid": "not/base64"}, {"provider": "fcm", "fid": "\#(sender)"}],
+                 "exclude_tokens": ["\#(sender)"]}
+                """#)
+            #expect(await results.wait { $0.count >= 4 })
+            func outcome(_ fid: String) -> (routingKey: String, outcome: Outcome)? {
+                results.all.first { $0.outcome.address == .fid(fid) }
+            }
+            let delivered = try #require(outcome(live))
+            #expect(delivered.routingKey == "delivered.fcm.chat")
+            #expect(delivered.outcome.providerMessageID?.hasPrefix("projects/\(SimulatorHarness.project)/messages/") == true)
+            let unregistered = try #require(outcome(dead))
+            #expect(unregistered.routingKey == "invalid_token.fcm.chat")
+            #expect(unregistered.outcome.reason == "UNREGISTERED")
+            #expect(unregistered.outcome.providerStatus == 404)
+            let malformed = try #require(outcome("not/base64"))
+            #expect(malformed.routingKey == "invalid_token.fcm.chat")
+            #expect(malformed.outcome.reason == "BadDeviceToken")
+            #expect(malformed.outcome.detail
+                == #"targets[2].fid: expected a Firebase installation ID (URL-safe base64: letters, digits, '-', '_'), found "not/base64""#)
+            #expect(outcome(sender)?.routingKey == "dropped.fcm.chat")
+            #expect(outcome(sender)?.outcome.reason == "fid is in exclude_tokens")
+
+            // Only the live FID was accepted (the dead one was answered 404), sent as message.fid.
+            let sent = simulator.recorder.notifications
+            #expect(sent.map(\.target) == [live])
+            #expect(sent.first?.payload["fid"]?.stringValue == live)
+            #expect(sent.first?.payload["token"] == nil)
+            #expect(results.all.count == 4)
+        }
+    }
+
     /// Without an AMQP message-id, a rejected event is still named by its
     /// body's `id` and `app`, and its routing key names the app.
     @Test func aRejectedEventKeepsItsIDAndApp() async throws {
