@@ -7,7 +7,7 @@ extension ServerConnection {
     /// What the loop should do with the connection after an I/O step.
     enum IOResult {
         case open
-        case closed(reason: StaticString)
+        case closed(reason: String)
     }
 
     /// Handles a readable socket: finishes the handshake, then reads until the socket would block.
@@ -21,15 +21,14 @@ extension ServerConnection {
         for _ in 0..<32 {
             let count: Int
             if let ssl {
+                OpenSSLErrors.clear()
                 let n = SSL_read(ssl, base, Int32(buffer.count))
                 if n <= 0 {
                     switch SSL_get_error(ssl, n) {
                     case SSL_ERROR_WANT_READ: return .open
                     case SSL_ERROR_WANT_WRITE: writeInterest = true; return .open
                     case SSL_ERROR_ZERO_RETURN: return .closed(reason: "peer closed TLS")
-                    default:
-                        ERR_clear_error()
-                        return .closed(reason: "TLS read failed")
+                    default: return .closed(reason: "TLS read failed: \(OpenSSLErrors.drain())")
                     }
                 }
                 count = Int(n)
@@ -64,18 +63,19 @@ extension ServerConnection {
 
     private func continueHandshake() -> IOResult {
         guard let ssl else { handshakeComplete = true; return .open }
+        OpenSSLErrors.clear()
         let rv = SSL_do_handshake(ssl)
         if rv == 1 {
             handshakeComplete = true
             peerCertificate = PeerCertificateReader.read(from: ssl)
+            // What decoding the certificate's fields left in the queue is no call's failure.
+            OpenSSLErrors.clear()
             return .open
         }
         switch SSL_get_error(ssl, rv) {
         case SSL_ERROR_WANT_READ: return .open
         case SSL_ERROR_WANT_WRITE: writeInterest = true; return .open
-        default:
-            ERR_clear_error()
-            return .closed(reason: "TLS handshake failed")
+        default: return .closed(reason: "TLS handshake failed: \(OpenSSLErrors.drain())")
         }
     }
 
@@ -96,22 +96,34 @@ extension ServerConnection {
                 if output.isEmpty { break }
             }
             let remaining = output.count - outputOffset
+            var failure = ""
             let written: Int = output.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress else { return -1 }
                 let start = base + outputOffset
                 if let ssl {
+                    OpenSSLErrors.clear()
                     let n = SSL_write(ssl, start, Int32(min(remaining, Int(Int32.max))))
                     if n > 0 { return Int(n) }
                     switch SSL_get_error(ssl, n) {
-                    case SSL_ERROR_WANT_WRITE, SSL_ERROR_WANT_READ: return 0
-                    default: ERR_clear_error(); return -1
+                    case SSL_ERROR_WANT_WRITE: return 0
+                    // TLS must read first (a key update): the next readable event flushes again.
+                    case SSL_ERROR_WANT_READ: return -2
+                    default:
+                        failure = "TLS write failed: \(OpenSSLErrors.drain())"
+                        return -1
                     }
                 }
                 let n = Glibc.write(fd, start, remaining)
                 if n >= 0 { return n }
-                return errno == EAGAIN || errno == EINTR ? 0 : -1
+                if errno == EAGAIN || errno == EINTR { return 0 }
+                failure = "write failed: \(String(cString: strerror(errno)))"
+                return -1
             }
-            if written < 0 { return .closed(reason: "write failed") }
+            if written == -2 {
+                writeInterest = false
+                return .open
+            }
+            if written < 0 { return .closed(reason: failure) }
             if written == 0 {
                 writeInterest = true
                 return .open

@@ -81,7 +81,11 @@ final class ServerConnection {
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         } else if let ssl, handshakeComplete {
+            // close_notify; to a peer already gone this fails and queues errors
+            // that are nobody's business: cleared before and after.
+            OpenSSLErrors.clear()
             _ = SSL_shutdown(ssl)
+            OpenSSLErrors.clear()
         }
         if let ssl { SSL_free(ssl) }
         Glibc.close(fd)

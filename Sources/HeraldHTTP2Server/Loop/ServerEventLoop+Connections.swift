@@ -16,7 +16,12 @@ extension ServerEventLoop {
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             var ssl: OpaquePointer?
             if let tls {
-                guard let created = SSL_new(tls.context) else { Glibc.close(fd); continue }
+                OpenSSLErrors.clear()
+                guard let created = SSL_new(tls.context) else {
+                    logger.error("cannot create a TLS connection", ["openssl": .string(OpenSSLErrors.drain())])
+                    Glibc.close(fd)
+                    continue
+                }
                 SSL_set_fd(created, fd)
                 SSL_set_accept_state(created)
                 ssl = created

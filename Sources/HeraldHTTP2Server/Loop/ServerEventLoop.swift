@@ -150,12 +150,12 @@ final class ServerEventLoop {
         }
     }
 
-    func drop(_ connection: ServerConnection, reason: StaticString) {
+    func drop(_ connection: ServerConnection, reason: String) {
         epoll.remove(fd: connection.fd)
         connection.close(abort: false)
         connections.removeValue(forKey: connection.id)
         logger.debug("connection closed", [
-            "connection": .int(Int(connection.id)), "reason": .string(reason.description),
+            "connection": .int(Int(connection.id)), "reason": .string(reason),
             "requests": .int(connection.requestCount), "resets_received": .int(connection.resetsReceived),
             "goaway_sent_code": .int(connection.goAwaySentCode.map { Int($0) } ?? -1),
         ])
