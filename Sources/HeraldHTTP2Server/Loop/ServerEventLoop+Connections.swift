@@ -3,7 +3,7 @@ import COpenSSL
 import Glibc
 import HeraldCore
 
-/// Accepting connections and handing complete request streams to the handler.
+/// Accepting connections and handing complete HTTP/2 request streams to the handler.
 extension ServerEventLoop {
     func acceptConnections() {
         guard listening else { return }
@@ -26,19 +26,13 @@ extension ServerEventLoop {
                 SSL_set_accept_state(created)
                 ssl = created
             }
+            // The protocol (and so the HTTP/2 session and its SETTINGS) comes
+            // later: ALPN at the end of the handshake, or the first bytes.
             let connection = ServerConnection(id: nextConnectionID, fd: fd, ssl: ssl, loop: self)
             nextConnectionID += 1
-            do {
-                try connection.startSession(callbacks: callbacks, maxConcurrentStreams: configuration.maxConcurrentStreams)
-            } catch {
-                logger.error("cannot start HTTP/2 session", ["error": .string("\(error)")])
-                connection.close(abort: true)
-                continue
-            }
             guard epoll.add(fd: fd, id: connection.id) else { connection.close(abort: true); continue }
             connections[connection.id] = connection
             logger.debug("connection accepted", ["connection": .int(Int(connection.id))])
-            markDirty(connection)
         }
     }
 
@@ -56,10 +50,10 @@ extension ServerEventLoop {
         let request = HTTP2Request(
             method: stream.method, path: stream.path, authority: stream.authority, scheme: stream.scheme,
             headers: stream.headers, body: stream.body, peerCertificate: connection.peerCertificate,
-            connectionID: connection.id, streamID: stream.id)
+            connectionID: connection.id, streamID: stream.id, httpVersion: .http2)
         stream.headers = []
         stream.body = []
-        handler.handle(request, responder: HTTP2Responder(inbox: inbox, connectionID: connection.id, streamID: stream.id))
+        deliver(request)
         if let limit = configuration.goAwayAfterStreams, connection.requestCount >= limit, connection.goAwayLastStreamID == nil {
             connection.submitGoAway(lastStreamID: stream.id, code: .noError, debugData: [])
             logger.debug("GOAWAY after stream limit", ["connection": .int(Int(connection.id)), "last_stream": .int(Int(stream.id))])
