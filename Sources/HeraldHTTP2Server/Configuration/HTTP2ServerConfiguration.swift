@@ -23,7 +23,8 @@ public struct HTTP2ServerConfiguration: Sendable {
     /// TLS with ALPN `h2` and `http/1.1`; nil serves cleartext (local use
     /// only): HTTP/2 with prior knowledge, or HTTP/1.1, told apart by the first bytes.
     public var tls: HTTP2ServerTLSConfiguration?
-    /// SETTINGS_MAX_CONCURRENT_STREAMS advertised to each client.
+    /// SETTINGS_MAX_CONCURRENT_STREAMS advertised to each client, unless the
+    /// handler chooses another per connection (`HTTP2Handler.maxConcurrentStreams(forNewConnection:)`).
     public var maxConcurrentStreams: Int
     /// What `maxConcurrentStreams` is unless set.
     public static let defaultMaxConcurrentStreams = 1000
