@@ -6,20 +6,26 @@ import Synchronization
 import Testing
 
 /// Opens connections at 3 streams; `/raise` lifts its connection to 50;
-/// `/slow` answers after 700 ms. Counts requests that arrived.
+/// `/hold` is answered only when the test calls `release()`.
 final class LimitingHandler: HTTP2Handler {
-    let arrived = Atomic<Int>(0)
+    private let held = Mutex<[(HTTP2Responder, HTTP2Response)]>([])
+
+    var heldCount: Int { held.withLock { $0.count } }
+
+    /// Answers every held request (posted to the loop after whatever the caller posted before).
+    func release() {
+        for (responder, response) in held.withLock({ $0 }) { responder.respond(response) }
+    }
 
     func maxConcurrentStreams(forNewConnection connectionID: UInt64) -> Int? { 3 }
 
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
-        arrived.add(1, ordering: .relaxed)
         let response = HTTP2Response(status: 200, text: "\(request.httpVersion.rawValue) \(request.path)")
         switch request.path {
         case "/raise":
             responder.setMaxConcurrentStreams(50)
             responder.respond(response)
-        case "/slow": responder.respond(response, after: .milliseconds(700))
+        case "/hold": held.withLock { $0.append((responder, response)) }
         default: responder.respond(response)
         }
     }
@@ -45,7 +51,7 @@ final class LimitingHandler: HTTP2Handler {
         let pki = try Fixtures.pki.get()
         let handler = LimitingHandler()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: handler, logger: Fixtures.logger)
-        let url = "https://localhost:\(server.port)/slow"
+        let url = "https://localhost:\(server.port)/hold"
         let (http2, http1, late) = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
             while !server.hasStarted { try await Task.sleep(for: .milliseconds(1)) }
@@ -53,10 +59,11 @@ final class LimitingHandler: HTTP2Handler {
             async let http1 = runTool("/usr/bin/curl", ["-sS", "-i", "--http1.1", "--cacert", pki.caCertificatePath, url])
             // Both requests are with the handler before the shutdown begins.
             let deadline = ContinuousClock.now + .seconds(10)
-            while handler.arrived.load(ordering: .relaxed) < 2, ContinuousClock.now < deadline {
+            while handler.heldCount < 2, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(5))
             }
             server.shutdown(graceful: true)
+            handler.release()
             let results = (try await http2, try await http1)
             try await group.waitForAll()
             // The listening socket is closed: nothing answers any more.
