@@ -164,6 +164,8 @@ struct EchoVersionHandler: HTTP2Handler {
     results["huge_body"] = raw(b"POST /big HTTP/1.1\r\n" + host + b"Content-Length: 200000\r\n\r\n" + b"B" * 200000)
     results["huge_chunked"] = raw(b"POST /big HTTP/1.1\r\n" + host + b"Transfer-Encoding: chunked\r\n\r\n"
                                   + b"1000\r\n" + b"C" * 4096 + b"\r\n1000\r\n" + b"C" * 4096 + b"\r\n0\r\n\r\n")
+    results["huge_trailer"] = raw(b"POST /big HTTP/1.1\r\n" + host + b"Transfer-Encoding: chunked\r\n\r\n"
+                                  + b"1\r\nC\r\n0\r\nX-Trailer: " + b"t" * 3000 + b"\r\n\r\n")
     results["reset"] = raw(b"GET /reset HTTP/1.1\r\n" + host + b"\r\n")
     results["goaway"] = raw(b"GET /bye HTTP/1.1\r\n" + host + b"\r\nGET /never HTTP/1.1\r\n" + host + b"\r\n")
     results["absolute"] = raw(b"GET https://example.test:9/abs?q HTTP/1.1\r\n" + host + b"Connection: close\r\n\r\n")
@@ -206,7 +208,7 @@ struct EchoVersionHandler: HTTP2Handler {
             ("http10", "505 HTTP Version Not Supported"), ("gzip", "501 Not Implemented"), ("te_and_cl", "400 Bad Request"),
             ("bad_length", "400 Bad Request"), ("bad_chunk", "400 Bad Request"), ("expect_other", "417 Expectation Failed"),
             ("huge_head", "431 Request Header Fields Too Large"), ("huge_body", "413 Content Too Large"),
-            ("huge_chunked", "413 Content Too Large"),
+            ("huge_chunked", "413 Content Too Large"), ("huge_trailer", "431 Request Header Fields Too Large"),
         ] {
             let answer = text(key)
             #expect(answer.hasPrefix("HTTP/1.1 \(status)\r\n"), "\(key): \(answer)")

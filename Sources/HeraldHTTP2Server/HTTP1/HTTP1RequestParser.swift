@@ -16,6 +16,9 @@ struct HTTP1RequestParser {
     /// Bytes of body (after chunked decoding) a request may carry.
     let maxBodyBytes: Int
 
+    /// A chunk's size line (size and extensions) longer than this is refused.
+    private static let maxChunkLineBytes = 1024
+
     private enum State {
         case head
         case body(remaining: Int)
@@ -88,7 +91,8 @@ struct HTTP1RequestParser {
                 }
                 return finish()
             case .chunkSize:
-                guard let line = try line(limit: 1024, what: "chunk size line", tooLongStatus: 400) else { return nil }
+                guard let line = try line(limit: Self.maxChunkLineBytes, what: "chunk size line", tooLongStatus: 400) else { return nil }
+                guard line.count <= Self.maxChunkLineBytes else { throw HTTP1ParseFailure(400, "the chunk size line is too long") }
                 let size = try Self.chunkSize(line)
                 guard body.count + size <= maxBodyBytes else { throw HTTP1ParseFailure(413, "the body exceeds \(maxBodyBytes) bytes") }
                 state = size == 0 ? .trailers(bytes: 0) : .chunkData(remaining: size)
@@ -107,11 +111,17 @@ struct HTTP1RequestParser {
                 start += 2
                 state = .chunkSize
             case .trailers(let bytes):
-                guard let line = try line(limit: maxHeaderBytes - bytes, what: "trailer section", tooLongStatus: 431) else { return nil }
+                guard let line = try line(limit: max(0, maxHeaderBytes - bytes), what: "trailer section", tooLongStatus: 431) else {
+                    return nil
+                }
                 if line.isEmpty { return finish() }
                 // Trailer fields are read and dropped: no handler needs them.
                 guard line.contains(UInt8(ascii: ":")) else { throw HTTP1ParseFailure(400, "malformed trailer field") }
-                state = .trailers(bytes: bytes + line.count + 2)
+                let total = bytes + line.count + 2
+                guard total <= maxHeaderBytes else {
+                    throw HTTP1ParseFailure(431, "the trailer section exceeds \(maxHeaderBytes) bytes")
+                }
+                state = .trailers(bytes: total)
             }
         }
     }
