@@ -3,8 +3,10 @@ import Foundation
 import HeraldCore
 import Synchronization
 
-/// An HTTP/2 server (TLS with ALPN `h2`, or h2c with prior knowledge) on
-/// libnghttp2 and OpenSSL: the transport under Herald's APNs/FCM simulator.
+/// An HTTP/2 server on libnghttp2 and OpenSSL (TLS with ALPN `h2`, or h2c
+/// with prior knowledge) that also serves HTTP/1.1 on the same port (ALPN
+/// `http/1.1`, or a request line): the transport under Herald's APNs/FCM
+/// simulator, whose Google endpoints are reached over both.
 ///
 /// The socket is bound in `init`, so `port` is known before `run()`. `run()`
 /// drives one event-loop thread (epoll) that owns every connection and
@@ -81,9 +83,10 @@ public final class HTTP2Server: Sendable {
         state.withLock { $0 != .idle }
     }
 
-    /// Stops accepting connections. Graceful: sends GOAWAY on every
-    /// connection, answers open streams, closes after the grace period at the
-    /// latest. Not graceful: closes every connection at once.
+    /// Stops accepting connections. Graceful: sends GOAWAY(NO_ERROR) on every
+    /// HTTP/2 connection, answers open streams, and closes an HTTP/1.1
+    /// connection after its current answer; everything is closed after the
+    /// grace period at the latest. Not graceful: closes every connection at once.
     public func shutdown(graceful: Bool = true) {
         inbox.post(.shutdown(graceful: graceful))
     }

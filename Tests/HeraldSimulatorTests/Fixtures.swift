@@ -58,7 +58,7 @@ func withSimulator<R: Sendable>(
         clientAuthentication: acceptClientCertificates ? .optional(caFile: pki.caCertificatePath) : .none)
     let server = try HTTP2Server(
         configuration: HTTP2ServerConfiguration(
-            tls: tls, maxConcurrentStreams: faults.maxStreams ?? HTTP2ServerConfiguration.defaultMaxConcurrentStreams,
+            tls: tls, maxConcurrentStreams: simulator.maxConcurrentStreams,
             goAwayAfterStreams: faults.goAwayAfterStreams),
         handler: simulator, logger: Fixtures.logger)
     let running = RunningSimulator(server: server, simulator: simulator, apns: apns, recorder: recorder, pki: pki)

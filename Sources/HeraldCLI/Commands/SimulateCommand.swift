@@ -101,7 +101,7 @@ public struct SimulateCommand: Command {
         let simulator = Simulator(services: services, recorder: recorder, faults: FaultInjector(faults: faults), logger: logger)
         let server = try HTTP2Server(
             configuration: HTTP2ServerConfiguration(
-                host: host, port: port, tls: tls, maxConcurrentStreams: faults.maxStreams ?? HTTP2ServerConfiguration.defaultMaxConcurrentStreams,
+                host: host, port: port, tls: tls, maxConcurrentStreams: simulator.maxConcurrentStreams,
                 goAwayAfterStreams: faults.goAwayAfterStreams),
             handler: simulator, logger: logger)
         console.out("herald simulate: listening on https://\(host):\(server.port)")

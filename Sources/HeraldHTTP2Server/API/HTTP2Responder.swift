@@ -1,9 +1,12 @@
 import Synchronization
 
-/// The handle a handler answers one request stream through.
+/// The handle a handler answers one request (an HTTP/2 stream, or an HTTP/1.1
+/// request) through.
 ///
 /// Safe to use from any thread or task: every call becomes an action in the
 /// event loop's inbox, so the nghttp2 session is only touched by its thread.
+/// Over HTTP/1.1, `reset` closes the connection without an answer and
+/// `goAway` makes the answer the connection's last (`connection: close`).
 /// A stream is answered at most once; later calls return `false`. A responder
 /// dropped without an answer resets its stream (`INTERNAL_ERROR`), so a
 /// forgetful handler cannot leave a client waiting forever.
@@ -57,6 +60,14 @@ public final class HTTP2Responder: Sendable {
     public func goAway(lastStreamID: Int32? = nil, code: HTTP2ErrorCode = .noError, debugData: [UInt8] = []) {
         inbox.post(.goAway(
             connectionID: connectionID, lastStreamID: lastStreamID ?? streamID, code: code, debugData: debugData))
+    }
+
+    /// Advertises `limit` as this connection's SETTINGS_MAX_CONCURRENT_STREAMS
+    /// from now on (a SETTINGS frame; nothing over HTTP/1.1). Streams above
+    /// it are refused while the client has not acknowledged it; above an
+    /// acknowledged limit nghttp2 ends the connection (GOAWAY PROTOCOL_ERROR).
+    public func setMaxConcurrentStreams(_ limit: Int) {
+        inbox.post(.setMaxConcurrentStreams(connectionID: connectionID, limit: limit))
     }
 
     private func claim() -> Bool {

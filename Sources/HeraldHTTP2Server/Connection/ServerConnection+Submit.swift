@@ -1,7 +1,51 @@
 import CNGHTTP2
 
-/// Frames the loop queues on a connection's session (responses, RST_STREAM, GOAWAY).
+/// What the loop's actions do to a connection: answers, resets, GOAWAY and
+/// stream limits become frames on the HTTP/2 session, or their HTTP/1.1
+/// counterparts (an answer, a close, `connection: close`; no stream limit).
 extension ServerConnection {
+    func answer(streamID: Int32, _ response: HTTP2Response) {
+        if http1 != nil { return answerHTTP1(requestID: streamID, response) }
+        submitResponse(streamID: streamID, response)
+    }
+
+    func reset(streamID: Int32, code: HTTP2ErrorCode) {
+        if http1 != nil { return resetHTTP1(requestID: streamID) }
+        submitReset(streamID: streamID, code: code)
+    }
+
+    func goAway(lastStreamID: Int32, code: HTTP2ErrorCode, debugData: [UInt8]) {
+        if http1 != nil { return goAwayHTTP1() }
+        submitGoAway(lastStreamID: lastStreamID, code: code, debugData: debugData)
+    }
+
+    /// Advertises a new SETTINGS_MAX_CONCURRENT_STREAMS (HTTP/2; nothing for HTTP/1.1).
+    /// nghttp2 refuses streams over it with REFUSED_STREAM until the client
+    /// acknowledges it, and treats streams over an acknowledged limit as a
+    /// connection error (GOAWAY PROTOCOL_ERROR).
+    func setMaxConcurrentStreams(_ limit: Int) {
+        guard let session, advertisedMaxConcurrentStreams != limit else { return }
+        advertisedMaxConcurrentStreams = limit
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(clamping: max(0, limit))),
+        ]
+        _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+    }
+
+    /// A graceful shutdown's part: GOAWAY(NO_ERROR, last processed stream) so
+    /// streams in flight finish (HTTP/2), or close after the current answer
+    /// (HTTP/1.1). Returns false for a connection whose protocol is not known
+    /// yet (mid-handshake): it has nothing in flight and is closed at once.
+    func beginGracefulClose() -> Bool {
+        if http1 != nil {
+            goAwayHTTP1()
+            return true
+        }
+        guard session != nil else { return false }
+        submitGoAway(lastStreamID: lastProcessedStreamID, code: .noError, debugData: [])
+        return true
+    }
+
     func submitResponse(streamID: Int32, _ response: HTTP2Response) {
         guard let session, let stream = streams[streamID] else { return }
         stream.responseBody = response.body

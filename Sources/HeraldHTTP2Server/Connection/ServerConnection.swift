@@ -2,25 +2,35 @@ import CNGHTTP2
 import COpenSSL
 import Glibc
 
-/// One accepted TCP connection: its socket, its `SSL` (nil for h2c), its
-/// nghttp2 server session, and the streams in flight on it.
+/// One accepted TCP connection: its socket, its `SSL` (nil for cleartext),
+/// the protocol it speaks — an nghttp2 server session for HTTP/2, an
+/// `HTTP1Exchange` for HTTP/1.1 — and what is in flight on it.
 ///
 /// Owned and touched only by the event loop's thread. `close()` frees the
 /// session, the `SSL` and the socket; `deinit` calls it as a backstop.
 final class ServerConnection {
+    /// What an HTTP/2 client sends first (RFC 9113 §3.4); anything else is taken for HTTP/1.1.
+    static let http2Preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+
     let id: UInt64
     let fd: Int32
     let ssl: OpaquePointer?
     private(set) var session: OpaquePointer?
+    /// Set once the connection turns out to speak HTTP/1.1.
+    private(set) var http1: HTTP1Exchange?
     unowned let loop: ServerEventLoop
 
     var handshakeComplete: Bool
+    /// Bytes that came before the protocol was known (cleartext, or TLS without ALPN).
+    var sniffed: [UInt8] = []
     var streams: [Int32: RequestStream] = [:]
     var peerCertificate: HTTP2PeerCertificate?
-    /// Request streams handed to the handler (or refused) on this connection.
+    /// Requests handed to the handler (or refused) on this connection.
     var requestCount = 0
     /// Set once GOAWAY is submitted: streams above it are refused.
     var goAwayLastStreamID: Int32?
+    /// The SETTINGS_MAX_CONCURRENT_STREAMS last submitted (HTTP/2).
+    var advertisedMaxConcurrentStreams: Int?
     /// RST_STREAM frames the peer sent (diagnostics).
     var resetsReceived = 0
     /// The error code of the GOAWAY nghttp2 sent, if any (diagnostics).
@@ -32,8 +42,18 @@ final class ServerConnection {
     var writeInterest = false
     /// Whether EPOLLOUT is currently registered for the socket.
     var registeredWritable = false
+    /// Whether EPOLLIN is currently registered (off while an HTTP/1.1 request is with the handler).
+    var registeredReadable = true
     /// Whether the connection is in the loop's to-flush list.
     var isDirty = false
+    /// The server has sent its last bytes and shut its side; it reads and
+    /// drops what the client still sends until the client closes (or the
+    /// loop's timer gives up), so the client reads the last answer instead
+    /// of a reset.
+    private(set) var isLingering = false
+    /// Bytes dropped while lingering (bounded).
+    var lingerDiscarded = 0
+    private var tlsShutdownSent = false
     private(set) var isClosed = false
 
     init(id: UInt64, fd: Int32, ssl: OpaquePointer?, loop: ServerEventLoop) {
@@ -51,23 +71,107 @@ final class ServerConnection {
         Unmanaged<ServerConnection>.fromOpaque(userData).takeUnretainedValue()
     }
 
-    /// Creates the nghttp2 server session and queues our SETTINGS.
-    func startSession(callbacks: SessionCallbacks, maxConcurrentStreams: Int) throws(HTTP2ServerError) {
+    /// Whether the protocol is known yet.
+    var isUndecided: Bool { session == nil && http1 == nil }
+
+    /// Whether the socket should be read now: not while an HTTP/1.1 request
+    /// is with the handler or its last answer is going out (what the client
+    /// sends meanwhile waits in the kernel).
+    var wantsRead: Bool {
+        if isLingering { return true }
+        guard let http1 else { return true }
+        return http1.isReading
+    }
+
+    // MARK: Choosing the protocol
+
+    /// After the TLS handshake: ALPN's choice, if the client offered ALPN; otherwise the first bytes decide.
+    func selectProtocolAfterHandshake() -> IOResult {
+        guard let ssl else { return .open }
+        var selected: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &selected, &length)
+        guard let selected, length > 0 else { return .open }
+        let name = String(decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self)
+        return name == "h2" ? startHTTP2() : startHTTP1()
+    }
+
+    /// Takes bytes that arrived before the protocol was known: the HTTP/2
+    /// preface means HTTP/2, anything that cannot begin it means HTTP/1.1.
+    func receiveUndecided(_ bytes: UnsafeRawBufferPointer) -> IOResult {
+        sniffed.append(contentsOf: bytes)
+        let compared = min(sniffed.count, Self.http2Preface.count)
+        let isPreface = sniffed.prefix(compared).elementsEqual(Self.http2Preface.prefix(compared))
+        if isPreface, sniffed.count < Self.http2Preface.count { return .open }
+        let started = isPreface ? startHTTP2() : startHTTP1()
+        if case .closed = started { return started }
+        let early = sniffed
+        sniffed = []
+        return early.withUnsafeBytes { receive($0) }
+    }
+
+    /// Hands bytes read from the socket to the connection's protocol.
+    func receive(_ bytes: UnsafeRawBufferPointer) -> IOResult {
+        if let session {
+            guard let base = bytes.baseAddress else { return .open }
+            let consumed = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+            if consumed < 0 { return .closed(reason: "HTTP/2 protocol error: \(String(cString: nghttp2_strerror(Int32(consumed))))") }
+            return .open
+        }
+        if http1 != nil { return receiveHTTP1(bytes) }
+        return receiveUndecided(bytes)
+    }
+
+    private func startHTTP1() -> IOResult {
+        http1 = HTTP1Exchange(
+            maxHeaderBytes: loop.configuration.maxRequestHeaderBytes, maxBodyBytes: loop.configuration.maxRequestBodyBytes)
+        return .open
+    }
+
+    /// Creates the nghttp2 server session and queues our SETTINGS, with the
+    /// stream limit the handler chooses for this connection.
+    private func startHTTP2() -> IOResult {
         var created: OpaquePointer?
+        let callbacks = loop.callbacks
         let rv = nghttp2_session_server_new2(&created, callbacks.callbacks, Unmanaged.passUnretained(self).toOpaque(), callbacks.option)
         guard rv == 0, let created else {
-            throw .nghttp2(call: "nghttp2_session_server_new2", code: rv, message: String(cString: nghttp2_strerror(rv)))
+            return .closed(reason: "nghttp2_session_server_new2 failed: \(String(cString: nghttp2_strerror(rv)))")
         }
         session = created
+        let limit = loop.handler.maxConcurrentStreams(forNewConnection: id) ?? loop.configuration.maxConcurrentStreams
+        advertisedMaxConcurrentStreams = limit
         var settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(maxConcurrentStreams)),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(clamping: max(0, limit))),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1 << 20),
         ]
         let submitted = nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         guard submitted == 0 else {
-            throw .nghttp2(call: "nghttp2_submit_settings", code: submitted, message: String(cString: nghttp2_strerror(submitted)))
+            return .closed(reason: "nghttp2_submit_settings failed: \(String(cString: nghttp2_strerror(submitted)))")
         }
         _ = nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 16 << 20)
+        return .open
+    }
+
+    // MARK: Closing
+
+    /// The server's last bytes are written: sends close_notify, shuts the
+    /// write side and starts dropping input until the client closes.
+    func beginLingering() {
+        guard !isLingering else { return }
+        isLingering = true
+        sendTLSShutdown()
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+        loop.scheduleLingerTimeout(for: self)
+    }
+
+    /// close_notify, once. To a peer already gone it fails and queues errors
+    /// that are nobody's business: the queue is emptied before and after.
+    private func sendTLSShutdown() {
+        guard let ssl, handshakeComplete, !tlsShutdownSent else { return }
+        tlsShutdownSent = true
+        OpenSSLErrors.clear()
+        _ = SSL_shutdown(ssl)
+        OpenSSLErrors.clear()
     }
 
     /// Frees everything; with `abort`, the kernel sends RST instead of FIN (a crashed server).
@@ -76,21 +180,25 @@ final class ServerConnection {
         isClosed = true
         if let session { nghttp2_session_del(session) }
         session = nil
+        http1 = nil
         streams.removeAll()
         if abort {
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        } else if let ssl, handshakeComplete {
-            _ = SSL_shutdown(ssl)
+        } else {
+            sendTLSShutdown()
         }
         if let ssl { SSL_free(ssl) }
         Glibc.close(fd)
     }
 
-    /// True when nghttp2 has nothing left to read or write and our buffer is empty.
+    /// True when the connection has nothing left to do: nghttp2 wants neither
+    /// to read nor to write (HTTP/2), or the last answer is queued (HTTP/1.1);
+    /// and our buffer is written.
     var isFinished: Bool {
-        guard let session else { return true }
         guard outputOffset >= output.count else { return false }
+        if let http1 { return http1.isClosing }
+        guard let session else { return false }
         return nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0
     }
 }

@@ -3,8 +3,17 @@ enum LoopAction: Sendable {
     case respond(connectionID: UInt64, streamID: Int32, response: HTTP2Response, delay: Duration?)
     case reset(connectionID: UInt64, streamID: Int32, code: HTTP2ErrorCode)
     case goAway(connectionID: UInt64, lastStreamID: Int32, code: HTTP2ErrorCode, debugData: [UInt8])
+    /// A SETTINGS frame with a new SETTINGS_MAX_CONCURRENT_STREAMS.
+    case setMaxConcurrentStreams(connectionID: UInt64, limit: Int)
     /// Stop accepting; GOAWAY every connection and wait for open streams (graceful) or close at once.
     case shutdown(graceful: Bool)
     /// Close every connection abruptly (TCP RST), as a crashed server would; keep listening.
     case abortConnections
+}
+
+/// What the loop's timer heap holds: a delayed answer, or the end of a
+/// lingering close's wait for the client.
+enum LoopTimer {
+    case respond(connectionID: UInt64, streamID: Int32, response: HTTP2Response)
+    case endLinger(connectionID: UInt64)
 }

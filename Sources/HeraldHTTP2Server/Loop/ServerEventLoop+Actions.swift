@@ -1,24 +1,30 @@
 import HeraldCore
 
-/// Applying inbox actions (responses, resets, GOAWAY, shutdown) and firing delayed responses.
+/// Applying inbox actions (responses, resets, GOAWAY, stream limits, shutdown) and firing timers.
 extension ServerEventLoop {
     func apply(_ actions: [LoopAction]) {
         for action in actions {
             switch action {
             case .respond(let connectionID, let streamID, let response, let delay):
                 if let delay, delay > .zero {
-                    timers.insert(deadline: MonotonicClock.nanoseconds() + MonotonicClock.nanoseconds(delay), (connectionID, streamID, response))
+                    timers.insert(
+                        deadline: MonotonicClock.nanoseconds() + MonotonicClock.nanoseconds(delay),
+                        .respond(connectionID: connectionID, streamID: streamID, response: response))
                 } else if let connection = connections[connectionID] {
-                    connection.submitResponse(streamID: streamID, response)
+                    connection.answer(streamID: streamID, response)
                     markDirty(connection)
                 }
             case .reset(let connectionID, let streamID, let code):
                 guard let connection = connections[connectionID] else { continue }
-                connection.submitReset(streamID: streamID, code: code)
+                connection.reset(streamID: streamID, code: code)
                 markDirty(connection)
             case .goAway(let connectionID, let lastStreamID, let code, let debugData):
                 guard let connection = connections[connectionID] else { continue }
-                connection.submitGoAway(lastStreamID: lastStreamID, code: code, debugData: debugData)
+                connection.goAway(lastStreamID: lastStreamID, code: code, debugData: debugData)
+                markDirty(connection)
+            case .setMaxConcurrentStreams(let connectionID, let limit):
+                guard let connection = connections[connectionID] else { continue }
+                connection.setMaxConcurrentStreams(limit)
                 markDirty(connection)
             case .shutdown(let graceful):
                 beginShutdown(graceful: graceful)
@@ -39,9 +45,12 @@ extension ServerEventLoop {
         }
         if graceful {
             shutdownDeadline = MonotonicClock.nanoseconds() + MonotonicClock.nanoseconds(configuration.shutdownGracePeriod)
-            for connection in connections.values {
-                connection.submitGoAway(lastStreamID: connection.lastProcessedStreamID, code: .noError, debugData: [])
-                markDirty(connection)
+            for connection in Array(connections.values) {
+                if connection.beginGracefulClose() {
+                    markDirty(connection)
+                } else {
+                    drop(connection, reason: "shutdown before the protocol was known")
+                }
             }
         } else {
             shutdownDeadline = MonotonicClock.nanoseconds()
@@ -54,9 +63,15 @@ extension ServerEventLoop {
     func fireTimers() {
         guard let earliest = timers.earliestDeadline, earliest <= MonotonicClock.nanoseconds() else { return }
         for due in timers.popDue(now: MonotonicClock.nanoseconds()) {
-            guard let connection = connections[due.connectionID] else { continue }
-            connection.submitResponse(streamID: due.streamID, due.response)
-            markDirty(connection)
+            switch due {
+            case .respond(let connectionID, let streamID, let response):
+                guard let connection = connections[connectionID] else { continue }
+                connection.answer(streamID: streamID, response)
+                markDirty(connection)
+            case .endLinger(let connectionID):
+                guard let connection = connections[connectionID] else { continue }
+                drop(connection, reason: "closed after the last answer (the client did not close)")
+            }
         }
     }
 }

@@ -3,7 +3,7 @@ import COpenSSL
 import Glibc
 import HeraldCore
 
-/// Accepting connections and handing complete request streams to the handler.
+/// Accepting connections and handing complete HTTP/2 request streams to the handler.
 extension ServerEventLoop {
     func acceptConnections() {
         guard listening else { return }
@@ -16,24 +16,23 @@ extension ServerEventLoop {
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             var ssl: OpaquePointer?
             if let tls {
-                guard let created = SSL_new(tls.context) else { Glibc.close(fd); continue }
+                OpenSSLErrors.clear()
+                guard let created = SSL_new(tls.context) else {
+                    logger.error("cannot create a TLS connection", ["openssl": .string(OpenSSLErrors.drain())])
+                    Glibc.close(fd)
+                    continue
+                }
                 SSL_set_fd(created, fd)
                 SSL_set_accept_state(created)
                 ssl = created
             }
+            // The protocol (and so the HTTP/2 session and its SETTINGS) comes
+            // later: ALPN at the end of the handshake, or the first bytes.
             let connection = ServerConnection(id: nextConnectionID, fd: fd, ssl: ssl, loop: self)
             nextConnectionID += 1
-            do {
-                try connection.startSession(callbacks: callbacks, maxConcurrentStreams: configuration.maxConcurrentStreams)
-            } catch {
-                logger.error("cannot start HTTP/2 session", ["error": .string("\(error)")])
-                connection.close(abort: true)
-                continue
-            }
             guard epoll.add(fd: fd, id: connection.id) else { connection.close(abort: true); continue }
             connections[connection.id] = connection
             logger.debug("connection accepted", ["connection": .int(Int(connection.id))])
-            markDirty(connection)
         }
     }
 
@@ -51,10 +50,10 @@ extension ServerEventLoop {
         let request = HTTP2Request(
             method: stream.method, path: stream.path, authority: stream.authority, scheme: stream.scheme,
             headers: stream.headers, body: stream.body, peerCertificate: connection.peerCertificate,
-            connectionID: connection.id, streamID: stream.id)
+            connectionID: connection.id, streamID: stream.id, httpVersion: .http2)
         stream.headers = []
         stream.body = []
-        handler.handle(request, responder: HTTP2Responder(inbox: inbox, connectionID: connection.id, streamID: stream.id))
+        deliver(request)
         if let limit = configuration.goAwayAfterStreams, connection.requestCount >= limit, connection.goAwayLastStreamID == nil {
             connection.submitGoAway(lastStreamID: stream.id, code: .noError, debugData: [])
             logger.debug("GOAWAY after stream limit", ["connection": .int(Int(connection.id)), "last_stream": .int(Int(stream.id))])

@@ -24,7 +24,7 @@ final class ServerEventLoop {
 
     var connections: [UInt64: ServerConnection] = [:]
     var nextConnectionID: UInt64 = 2
-    var timers = TimerHeap<(connectionID: UInt64, streamID: Int32, response: HTTP2Response)>()
+    var timers = TimerHeap<LoopTimer>()
     var dirty: [ServerConnection] = []
     /// Connections whose TLS layer still holds input after their turn's reads
     /// (`hasBufferedInput`): read again before the loop sleeps.
@@ -115,12 +115,12 @@ final class ServerEventLoop {
                 return drop(connection, reason: reason)
             }
             if readable || hangup {
-                if case .closed(let reason) = connection.handleReadable(buffer: readBuffer) {
+                if case .closed(let reason) = connection.handleReadable(buffer: readBuffer, hangup: hangup) {
                     // Answer what was read before the peer closed its side, then close.
                     _ = connection.flush()
                     return drop(connection, reason: reason)
                 }
-                if connection.hasBufferedInput, !readAgain.contains(id) { readAgain.append(id) }
+                if connection.hasBufferedInput, connection.wantsRead, !readAgain.contains(id) { readAgain.append(id) }
             }
             markDirty(connection)
         }
@@ -143,19 +143,35 @@ final class ServerEventLoop {
                 drop(connection, reason: reason)
                 continue
             }
-            if connection.writeInterest != connection.registeredWritable {
-                _ = epoll.modify(fd: connection.fd, id: connection.id, writable: connection.writeInterest)
+            let readable = connection.wantsRead
+            if connection.writeInterest != connection.registeredWritable || readable != connection.registeredReadable {
+                _ = epoll.modify(fd: connection.fd, id: connection.id, readable: readable, writable: connection.writeInterest)
                 connection.registeredWritable = connection.writeInterest
+                connection.registeredReadable = readable
             }
+            // An HTTP/1.1 connection reading again may have TLS records read ahead, which epoll cannot see.
+            if readable, connection.hasBufferedInput, !readAgain.contains(connection.id) { readAgain.append(connection.id) }
         }
     }
 
-    func drop(_ connection: ServerConnection, reason: StaticString) {
+    /// Hands a complete request (an HTTP/2 stream or an HTTP/1.1 request) to the handler.
+    func deliver(_ request: HTTP2Request) {
+        handler.handle(request, responder: HTTP2Responder(inbox: inbox, connectionID: request.connectionID, streamID: request.streamID))
+    }
+
+    /// Closes a lingering connection after `lingerTimeout` if its client has not closed by then.
+    func scheduleLingerTimeout(for connection: ServerConnection) {
+        let deadline = MonotonicClock.nanoseconds() + MonotonicClock.nanoseconds(configuration.lingerTimeout)
+        timers.insert(deadline: deadline, .endLinger(connectionID: connection.id))
+    }
+
+    func drop(_ connection: ServerConnection, reason: String) {
         epoll.remove(fd: connection.fd)
         connection.close(abort: false)
         connections.removeValue(forKey: connection.id)
         logger.debug("connection closed", [
-            "connection": .int(Int(connection.id)), "reason": .string(reason.description),
+            "connection": .int(Int(connection.id)), "reason": .string(reason),
+            "protocol": .string(connection.http1 != nil ? "http/1.1" : connection.session != nil ? "h2" : "none"),
             "requests": .int(connection.requestCount), "resets_received": .int(connection.resetsReceived),
             "goaway_sent_code": .int(connection.goAwaySentCode.map { Int($0) } ?? -1),
         ])

@@ -16,11 +16,12 @@ final class Epoll {
     deinit { Glibc.close(fd) }
 
     func add(fd target: Int32, id: UInt64, writable: Bool = false) -> Bool {
-        control(EPOLL_CTL_ADD, fd: target, id: id, writable: writable)
+        control(EPOLL_CTL_ADD, fd: target, id: id, readable: true, writable: writable)
     }
 
-    func modify(fd target: Int32, id: UInt64, writable: Bool) -> Bool {
-        control(EPOLL_CTL_MOD, fd: target, id: id, writable: writable)
+    /// Changes what `target` is watched for (hang-ups and errors are always reported).
+    func modify(fd target: Int32, id: UInt64, readable: Bool = true, writable: Bool) -> Bool {
+        control(EPOLL_CTL_MOD, fd: target, id: id, readable: readable, writable: writable)
     }
 
     func remove(fd target: Int32) {
@@ -48,9 +49,9 @@ final class Epoll {
         )
     }
 
-    private func control(_ operation: Int32, fd target: Int32, id: UInt64, writable: Bool) -> Bool {
+    private func control(_ operation: Int32, fd target: Int32, id: UInt64, readable: Bool, writable: Bool) -> Bool {
         var event = epoll_event()
-        event.events = EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0)
+        event.events = (readable ? EPOLLIN.rawValue : 0) | (writable ? EPOLLOUT.rawValue : 0)
         event.data.u64 = id
         return epoll_ctl(fd, operation, target, &event) == 0
     }

@@ -1,7 +1,20 @@
 import COpenSSL
 
-/// Drains OpenSSL's per-thread error queue into one readable line.
+/// OpenSSL's error queue, which is per thread: the loop thread shares one
+/// queue among all its connections.
+///
+/// `SSL_get_error` looks at that queue before anything else, so an entry one
+/// connection's call left behind turns another connection's harmless
+/// "would block" into a fatal error and closes it. Every OpenSSL call on the
+/// loop therefore starts with `clear()`, and a failed call's entries are taken
+/// with `drain()` for that connection's log line.
 enum OpenSSLErrors {
+    /// Empties the calling thread's queue: the next call's errors are its own.
+    static func clear() {
+        ERR_clear_error()
+    }
+
+    /// Empties the calling thread's queue into one readable line.
     static func drain() -> String {
         var messages: [String] = []
         while true {

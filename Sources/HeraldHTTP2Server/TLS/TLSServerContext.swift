@@ -1,9 +1,13 @@
 import CHeraldShim
 import COpenSSL
 
-/// Owns the server's `SSL_CTX`: certificate, key, TLS ≥ 1.2, ALPN `h2`, and
-/// the client-certificate policy. Shared by every connection on the loop thread.
+/// Owns the server's `SSL_CTX`: certificate, key, TLS ≥ 1.2, ALPN (`h2`,
+/// then `http/1.1`), and the client-certificate policy. Shared by every
+/// connection on the loop thread.
 final class TLSServerContext {
+    /// The ALPN protocols served, most preferred first.
+    static let alpnPreference: [[UInt8]] = [Array("h2".utf8), Array("http/1.1".utf8)]
+
     let context: OpaquePointer
 
     init(_ configuration: HTTP2ServerTLSConfiguration) throws(HTTP2ServerError) {
@@ -28,18 +32,24 @@ final class TLSServerContext {
         guard SSL_CTX_check_private_key(context) == 1 else {
             throw .tls(step: "match private key to certificate", file: configuration.privateKeyFile, openssl: OpenSSLErrors.drain())
         }
+        // ALPN: h2 when the client offers it (whatever its order), else
+        // http/1.1; a client offering neither gets no ALPN answer, and its
+        // first bytes decide (`ServerConnection.receiveUndecided`).
         SSL_CTX_set_alpn_select_cb(context, { _, out, outLength, offered, offeredLength, _ in
             guard let out, let outLength, let offered else { return SSL_TLSEXT_ERR_NOACK }
-            var index = 0
-            let count = Int(offeredLength)
-            while index < count {
-                let length = Int(offered[index])
-                if length == 2, index + 2 < count, offered[index + 1] == 0x68, offered[index + 2] == 0x32 {
-                    out.pointee = offered + index + 1
-                    outLength.pointee = 2
-                    return SSL_TLSEXT_ERR_OK
+            let list = UnsafeBufferPointer(start: offered, count: Int(offeredLength))
+            for wanted in TLSServerContext.alpnPreference {
+                var index = 0
+                while index < list.count {
+                    let length = Int(list[index])
+                    guard index + 1 + length <= list.count else { break }
+                    if length == wanted.count, list[(index + 1)...(index + length)].elementsEqual(wanted) {
+                        out.pointee = offered + index + 1
+                        outLength.pointee = UInt8(length)
+                        return SSL_TLSEXT_ERR_OK
+                    }
+                    index += 1 + length
                 }
-                index += 1 + length
             }
             return SSL_TLSEXT_ERR_NOACK
         }, nil)

@@ -59,9 +59,47 @@ public protocol SimulatorService: Sendable {
     /// The service's own answer to an injected fault (`status` 429, 500 or
     /// 503), shaped like the real service's errors. Defaults to a plain JSON error.
     func injectedError(status: Int) -> SimulatedAnswer
+    /// Whether the real service refuses HTTP/1.1 (APNs: Apple accepts only
+    /// HTTP/2); the simulator then answers an HTTP/1.1 request 505 without
+    /// asking the service. Defaults to false (Google's endpoints accept HTTP/1.1).
+    var requiresHTTP2: Bool { get }
+    /// The SETTINGS_MAX_CONCURRENT_STREAMS the real service advertises on a
+    /// new connection. One port serves every service, so a new connection
+    /// opens with the smallest of them. Defaults to the configured maximum.
+    var initialStreamLimit: SimulatorStreamLimit { get }
+    /// The limit a connection moves to once this service has answered
+    /// `request` on it with `answer`, or nil to leave it for a later request
+    /// (APNs: until a provider token is accepted). The first request that
+    /// returns a limit decides the connection's for good. Defaults to
+    /// `initialStreamLimit`.
+    func streamLimit(afterAnswering request: SimulatedRequest, with answer: SimulatedAnswer) -> SimulatorStreamLimit?
+}
+
+/// A stream limit as a service states it: a number of its own (Google's
+/// front ends: 100), or whatever the simulator is configured to allow
+/// (`faults.max_streams`, 1000 by default). Numbers above the configured
+/// maximum are lowered to it.
+public enum SimulatorStreamLimit: Sendable, Equatable {
+    case streams(Int)
+    case configuredMaximum
+
+    /// The number this limit means under `configuredMaximum`.
+    public func resolved(configuredMaximum maximum: Int) -> Int {
+        switch self {
+        case .streams(let count): min(count, maximum)
+        case .configuredMaximum: maximum
+        }
+    }
 }
 
 extension SimulatorService {
+    public var requiresHTTP2: Bool { false }
+    public var initialStreamLimit: SimulatorStreamLimit { .configuredMaximum }
+
+    public func streamLimit(afterAnswering request: SimulatedRequest, with answer: SimulatedAnswer) -> SimulatorStreamLimit? {
+        initialStreamLimit
+    }
+
     public func injectedError(status: Int) -> SimulatedAnswer {
         .respond(
             status: status, headers: [("content-type", "application/json")],
