@@ -82,6 +82,10 @@ final class ServerConnection {
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         } else if let ssl, handshakeComplete {
             _ = SSL_shutdown(ssl)
+            // A peer already gone makes SSL_shutdown queue an error on this (the loop's)
+            // thread; left there, it would make SSL_get_error misreport the next
+            // SSL_read of another connection as a failure and drop that connection.
+            ERR_clear_error()
         }
         if let ssl { SSL_free(ssl) }
         Glibc.close(fd)
