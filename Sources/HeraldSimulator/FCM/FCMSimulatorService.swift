@@ -38,17 +38,16 @@ public final class FCMSimulatorService: SimulatorService {
         request.path.hasPrefix("/v1/projects/") && request.path.hasSuffix("/messages:send")
     }
 
+    /// The `Simulator` counts the answer (`fcm.200`, `fcm.404`, ...).
     public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
         let settings = self.settings
         switch process(request, settings: settings) {
         case .success(let name):
-            recorder.count(provider: self.name, status: 200)
             let body: JSONValue = ["name": .string(name)]
             return .respond(
                 status: 200, headers: [("content-type", "application/json; charset=UTF-8")], body: body.serialized,
                 delay: settings.latency)
         case .failure(let error):
-            recorder.count(provider: self.name, status: error.code)
             return error.answer(delay: settings.latency)
         }
     }

@@ -12,7 +12,7 @@ import Testing
             #expect(probe.ok)
             #expect(probe.description == "project herald-test accepts messages (validate_only)")
             #expect(h.recorder.notifications.isEmpty)
-            #expect(h.recorder.counters == ["fcm.200": 1])
+            #expect(h.recorder.counters == ["oauth.200": 1, "fcm.200": 1])
         }
     }
 

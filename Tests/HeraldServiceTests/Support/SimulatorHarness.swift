@@ -46,7 +46,7 @@ final class SimulatorHarness: Sendable {
         let tokens = SimulatedAccessTokens()
         let account = SimulatedServiceAccount(clientEmail: "svc@\(Self.project).iam.gserviceaccount.com", keyID: "key-1",
                                               publicKey: accountKey.publicKey, projectID: Self.project)
-        let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: [account]), tokens: tokens, recorder: recorder)
+        let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: [account]), tokens: tokens)
         fcm = FCMSimulatorService(settings: FCMSimulatorSettings(projectIDs: [Self.project], deadTokens: Set(deadFCMTokens)),
                                   tokens: tokens, recorder: recorder)
         let logger = Logger(label: "test-simulator", level: .error)
