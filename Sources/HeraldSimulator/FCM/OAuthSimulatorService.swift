@@ -22,7 +22,7 @@ public struct OAuthSimulatorService: SimulatorService {
         request.path.split(separator: "?", maxSplits: 1).first.map(String.init) == settings.tokenPath
     }
 
-    /// The `Simulator` counts the answer (`oauth.200`, `oauth.400`, ...).
+    /// The `Simulator` counts the answer (`oauth.200`, `oauth.400`, ...) and records a refusal.
     public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
         switch grant(request) {
         case .success(let account):
@@ -38,6 +38,16 @@ public struct OAuthSimulatorService: SimulatorService {
         case .failure(let error):
             return error.answer
         }
+    }
+
+    /// Google's token endpoint's answer to an injected fault (faults reach it
+    /// only when `faults.services` names `oauth`).
+    public func injectedError(status: Int) -> SimulatedAnswer {
+        OAuthGrantError.injected(status: status).answer
+    }
+
+    public func reason(ofErrorBody body: [UInt8]) -> String? {
+        OAuthGrantError.reason(in: body)
     }
 
     /// The account a valid token request authenticates, or why it is refused.

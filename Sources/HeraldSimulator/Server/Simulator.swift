@@ -3,9 +3,12 @@ import HeraldHTTP2Server
 import Synchronization
 
 /// The simulator's front door: an `HTTP2Handler` that turns each HTTP/2
-/// request into a `SimulatedRequest`, applies the configured faults, hands it
-/// to the first service that serves its path, and sends the service's answer
-/// (late, as a reset, or followed by GOAWAY). Counts every answer in the recorder.
+/// request into a `SimulatedRequest`, finds the first service that serves its
+/// path, applies the configured faults aimed at that service, and sends the
+/// service's answer (late, as a reset, or followed by GOAWAY) or the fault's.
+/// Counts every answer in the recorder and records every refusal (any answer
+/// but 200, a reset, a hang). The admin API (`isProviderTraffic` false) is
+/// answered as it is: no faults, no counting, no record.
 public final class Simulator: HTTP2Handler {
     public let services: [any SimulatorService]
     public let recorder: NotificationRecorder
@@ -13,6 +16,7 @@ public final class Simulator: HTTP2Handler {
     private let clock: @Sendable () -> Timestamp
     private let logger: Logger
     private let connections = Mutex(Set<UInt64>())
+    private let hungStreams = HungStreams()
 
     /// - Parameter clock: the time requests are stamped with (token ages, dead-token times).
     public init(
@@ -38,35 +42,50 @@ public final class Simulator: HTTP2Handler {
             method: request.method, path: request.path, headers: request.headers, body: request.body,
             clientCertificateSubject: certificate?.verified == true ? certificate?.subject : nil, receivedAt: now)
         guard let service = services.first(where: { $0.serves(simulated) }) else {
-            responder.respond(HTTP2Response(status: 404, text: "{\"reason\":\"BadPath\"}"))
+            let body = Array("{\"reason\":\"BadPath\"}".utf8)
+            recordRefusal(of: simulated, by: nil, status: 404, body: body, reason: "BadPath", fault: nil)
+            responder.respond(HTTP2Response(status: 404, body: body))
             return
         }
-        let decision = faults.decide(at: now)
-        let latency = faults.faults.latency?.duration
+        guard service.isProviderTraffic else {
+            Self.apply(service.handle(simulated), latency: nil, to: responder, countAs: nil, recorder: recorder, logger: logger)
+            return
+        }
+        let verdict = faults.decide(service: service.name, addressee: { service.addressee(of: simulated) }, at: now)
         // Answered here, on the event loop: no task and no thread hop per
         // request (the answer leaves in this loop turn's write).
-        let answer: SimulatedAnswer = switch decision {
-        case .handle: service.handle(simulated)
-        case .error(let status): service.injectedError(status: status)
+        let answer: SimulatedAnswer
+        switch verdict.decision {
+        case .handle: answer = service.handle(simulated)
+        case .error(let status): answer = service.injectedError(status: status)
+        case .reset: answer = .reset(errorCode: HTTP2ErrorCode.internalError.rawValue)
+        case .hang:
+            recordRefusal(of: simulated, by: service, answer: nil, fault: .hang)
+            hungStreams.hold(responder)
+            return
         }
-        Self.apply(answer, latency: latency, to: responder, service: service.name, recorder: recorder, logger: logger)
+        recordRefusal(of: simulated, by: service, answer: answer, fault: verdict.decision.kind)
+        Self.apply(answer, latency: verdict.latency, to: responder, countAs: service.name, recorder: recorder, logger: logger)
     }
 
+    /// Sends `answer`; counts it under `service` unless that is nil (the admin API).
     private static func apply(
-        _ answer: SimulatedAnswer, latency: Duration?, to responder: HTTP2Responder, service: String,
+        _ answer: SimulatedAnswer, latency: Duration?, to responder: HTTP2Responder, countAs service: String?,
         recorder: NotificationRecorder, logger: Logger
     ) {
         switch answer {
         case .respond(let status, let headers, let body, let delay):
-            recorder.count(provider: service, status: status)
+            if let service { recorder.count(provider: service, status: status) }
             let response = HTTP2Response(status: status, headers: headers, body: body)
             let wait = [delay, latency].compactMap { $0 }.reduce(Duration.zero, +)
             if wait > .zero { responder.respond(response, after: wait) } else { responder.respond(response) }
-            if status != 200 { logger.debug("answered with an error", ["service": .string(service), "status": .int(status)]) }
+            if let service, status != 200 {
+                logger.debug("answered with an error", ["service": .string(service), "status": .int(status)])
+            }
         case .reset(let errorCode):
             responder.reset(HTTP2ErrorCode(rawValue: errorCode) ?? .internalError)
         case .respondThenGoAway(let status, let headers, let body, let reason):
-            recorder.count(provider: service, status: status)
+            if let service { recorder.count(provider: service, status: status) }
             responder.respond(HTTP2Response(status: status, headers: headers, body: body))
             let debugData = reason.map { JSONValue.object(JSONObject([("reason", .string($0))])).serialized } ?? []
             responder.goAway(debugData: debugData)

@@ -107,4 +107,6 @@ struct RevokingService: SimulatorService {
         fcm.tokens.revokeAll()
         return fcm.handle(request)
     }
+
+    func injectedError(status: Int) -> SimulatedAnswer { fcm.injectedError(status: status) }
 }
