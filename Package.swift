@@ -103,8 +103,8 @@ let package = Package(
         .testTarget(
             name: "HeraldSimulatorTests",
             dependencies: [
-                "HeraldSimulator", "HeraldAPNs", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline",
-                "HeraldTestSupport", "HeraldCrypto", "HeraldCore",
+                "HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server",
+                "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldCore",
             ]),
         .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore", "HeraldTestSupport"]),

@@ -12,6 +12,9 @@ but for the host it connects to:
   a message is accepted; a dead token raises its `UnregisteredError`.
 - httpx over HTTP/2: a message to a Firebase Installation ID (`fid`) is
   accepted; a non-string `data` value gets Google's 400 shape.
+- httpx over HTTP/2 against the admin API (docs/simulator-admin.md): the
+  clients' deliveries and refusals are listed, a token set to
+  SENDER_ID_MISMATCH is answered so, the record is forgotten.
 
 Run by scripts/test-third-party-clients, which makes the virtual environment
 (Tests/Clients/requirements.txt), the dev keys and the `herald` binary:
@@ -182,6 +185,32 @@ def fcm_with_httpx(sim, creds):
               f"httpx: Google's message and field violation ({error.get('message')}; {violations})")
 
 
+def admin_with_httpx(sim, creds):
+    base = f"https://localhost:{sim.port}"
+    with httpx.Client(http2=True, verify=ssl.create_default_context(cafile=sim.ca), timeout=15) as client:
+        delivered = client.get(f"{base}/_herald/delivered", params={"provider": "apns"}).json()["delivered"]
+        check([d["target"] for d in delivered] == [LIVE_APNS, LIVE_APNS],
+              f"admin API: aioapns's two alerts listed ({[d['target'] for d in delivered]})")
+        refused = client.get(f"{base}/_herald/refused", params={"status": "410"}).json()["refused"]
+        check([(r["target"], r["reason"], r["answer"]["timestamp"]) for r in refused] == [(DEAD_APNS, "Unregistered", DEAD_SINCE_MS)],
+              f"admin API: the dead token's 410 listed ({refused})")
+
+        answer = client.put(f"{base}/_herald/tokens/fcm/fcm-token-of-another-app", json={"error": "SENDER_ID_MISMATCH"})
+        check(answer.status_code == 200 and answer.json()["fcm"].get("fcm-token-of-another-app") == "SENDER_ID_MISMATCH",
+              f"admin API: token error set ({answer.status_code} {answer.text[:200]})")
+        if creds is not None:  # an access token from google-auth's check
+            answer = client.post(f"{base}/v1/projects/{sim.project}/messages:send",
+                                 headers={"authorization": f"Bearer {creds.token}"},
+                                 json={"message": {"token": "fcm-token-of-another-app"}})
+            codes = [d.get("errorCode") for d in answer.json().get("error", {}).get("details", [])]
+            check(answer.status_code == 403 and codes == ["SENDER_ID_MISMATCH"],
+                  f"admin API: the token is then answered 403 SENDER_ID_MISMATCH ({answer.status_code} {codes})")
+
+        forgotten = client.delete(f"{base}/_herald/records").json()["forgotten"]
+        check(forgotten["delivered"] > 0 and forgotten["refused"] > 0, f"admin API: the record forgotten ({forgotten})")
+        check(client.get(f"{base}/_herald/delivered").json() == {"delivered": []}, "admin API: nothing listed after")
+
+
 def run(client, step):
     """Runs one client's checks; an exception is that client's failure, not the run's end."""
     try:
@@ -203,6 +232,7 @@ def main():
             run("firebase-admin", lambda: fcm_with_firebase_admin(sim))
             if creds is not None:
                 run("httpx", lambda: fcm_with_httpx(sim, creds))
+            run("admin API", lambda: admin_with_httpx(sim, creds))
         finally:
             sim.stop()
     if failures:

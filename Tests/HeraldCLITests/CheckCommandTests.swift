@@ -93,11 +93,12 @@ import Testing
 
     /// Runs `herald simulate` in-process on a free port with the dev keys in `keys`
     /// (their CA and server certificate, their service account) while `body` runs.
-    func withSimulator(keys: String, _ body: (_ port: Int) async throws -> Void) async throws {
+    func withSimulator(keys: String, extraArguments: [String] = [], _ body: (_ port: Int) async throws -> Void) async throws {
         let console = CapturedConsole()
         let simulate = Task {
             await HeraldCommandLine().run(
-                ["simulate", "--listen", "127.0.0.1:0", "--tls-dir", keys, "--fcm-service-account", keys + "/fcm-service-account.json"],
+                ["simulate", "--listen", "127.0.0.1:0", "--tls-dir", keys, "--fcm-service-account", keys + "/fcm-service-account.json"]
+                    + extraArguments,
                 environment: [:], console: console)
         }
         var port: Int?
@@ -148,6 +149,51 @@ import Testing
                         + "Permission 'cloudmessaging.messages.create' denied on resource "
                         + "'//cloudresourcemanager.googleapis.com/projects/herald-dve' (or it may not exist).)"])
             }
+        }
+    }
+
+    @Test func onlineProbesAreRecordedAsProbesNotNotifications() async throws {
+        let keys = try await devKeys()
+        defer { try? FileManager.default.removeItem(atPath: keys) }
+        let apnsKey = ["--apns-key", keys + "/apns-AuthKey.p8", "--key-id", "HERALDKEY1", "--team-id", "HERALDTEAM"]
+        try await withSimulator(keys: keys, extraArguments: apnsKey) { port in
+            let account = try String(contentsOfFile: keys + "/fcm-service-account.json", encoding: .utf8)
+                .replacingOccurrences(of: "https://127.0.0.1:2197/token", with: "https://127.0.0.1:\(port)/token")
+            try account.write(toFile: keys + "/fcm-service-account.json", atomically: true, encoding: .utf8)
+            let dir = try configDirectory("""
+                apps:
+                  chat:
+                    apns:
+                      team_id: HERALDTEAM
+                      key_id: HERALDKEY1
+                      key_file: \(keys)/apns-AuthKey.p8
+                      topic: com.example.chat
+                      endpoint: https://127.0.0.1:\(port)
+                      ca_file: \(keys)/ca.pem
+                    fcm:
+                      service_account_file: \(keys)/fcm-service-account.json
+                      endpoint: https://127.0.0.1:\(port)
+                      ca_file: \(keys)/ca.pem
+                """)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let (status, console) = await herald(["check", "--config", dir + "/config.yaml", "--online"])
+            #expect(status == 0, "\(console.stdout)\(console.stderr)")
+            #expect(console.stdout.contains(
+                "  online: chat/apns: ok: credentials accepted (a probe to an all-zero device token was answered 400 BadDeviceToken)\n"))
+
+            /// The admin API's answer to GET `path`, with curl.
+            func admin(_ path: String) async throws -> String {
+                try await runTool("/usr/bin/curl", ["-sS", "--http2", "--cacert", keys + "/ca.pem", "https://127.0.0.1:\(port)" + path]).output
+            }
+            #expect(try await admin("/_herald/delivered") == #"{"delivered":[]}"#, "a probe is not a notification")
+            #expect(try await admin("/_herald/refused") == #"{"refused":[]}"#)
+            let zero = String(repeating: "0", count: 64)
+            let refusedProbe = try await admin("/_herald/refused?probes=only")
+            #expect(refusedProbe.hasPrefix(#"{"refused":[{"provider":"apns","method":"POST","path":"/3/device/\#(zero)","target":"\#(zero)","status":400,"reason":"BadDeviceToken","#), "\(refusedProbe)")
+            #expect(refusedProbe.hasSuffix(#""answer":{"reason":"BadDeviceToken"},"probe":true}]}"#), "\(refusedProbe)")
+            let acceptedProbe = try await admin("/_herald/delivered?probes=only")
+            #expect(acceptedProbe.hasPrefix(#"{"delivered":[{"provider":"fcm","target":"herald-check","message_id":"projects/herald-dev/messages/fake_message_id","#), "\(acceptedProbe)")
+            #expect(acceptedProbe.hasSuffix(#""payload":{"topic":"herald-check","notification":{"body":"herald check --online"}},"probe":true}]}"#), "\(acceptedProbe)")
         }
     }
 

@@ -56,6 +56,26 @@ import Testing
     print("churned", done)
     """#
 
+    /// A peer that leaves without a TLS close_notify, between two sends of
+    /// another client: closing it must not leave an error for the other's read.
+    @Test func aPeerThatLeavesDoesNotDropAnotherConnection() async throws {
+        let pki = try Fixtures.pki.get()
+        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: DescribeHandler(), logger: Fixtures.logger)
+        let configuration = HTTPClientConfiguration(maxConnectionsPerHost: 1, tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath))
+        try await withRunning(server) {
+            try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { http in
+                let base = "https://127.0.0.1:\(server.port)"
+                for round in 0..<10 {
+                    // curl opens its own connection and leaves without a TLS close_notify.
+                    let other = try await runTool("/usr/bin/curl", ["-sS", "--http2", "--cacert", pki.caCertificatePath, base + "/other"])
+                    #expect(other.output == "GET /other 0 cn=- verified=false", "round \(round)")
+                    let kept = try await http.send(HTTPClientRequest(method: "GET", url: base + "/kept"))
+                    #expect(String(decoding: kept.body, as: UTF8.self) == "GET /kept 0 cn=- verified=false", "round \(round)")
+                }
+            }
+        }
+    }
+
     @Test func aLongLivedClientLosesNothingWhileOtherClientsComeAndGoBadly() async throws {
         let pki = try Fixtures.pki.get()
         var router = HTTP2Router()

@@ -32,27 +32,41 @@ enum Fixtures {
     }
 }
 
-/// A running simulator (HTTP/2 over TLS on port 0) a test talks to.
+/// A running simulator (HTTP/2 over TLS on port 0) a test talks to, with
+/// its admin API under `/_herald/` as `herald simulate` has it.
 struct RunningSimulator: Sendable {
     let server: HTTP2Server
     let simulator: Simulator
     let apns: APNsSimulatorService
+    /// The simulated FCM and its OAuth endpoint, when the test asked for them (`withSimulator(fcm:)`).
+    let fcm: FCMSimulatorService?
+    let faults: FaultInjector
     let recorder: NotificationRecorder
     let pki: TestPKI
     var baseURL: String { "https://localhost:\(server.port)" }
 }
 
-/// Runs a simulator around `body` and stops it afterwards.
+/// Runs a simulator around `body` and stops it afterwards; with `fcm`, it
+/// serves FCM and OAuth for `FCMFixture`'s service account too.
 func withSimulator<R: Sendable>(
     _ configuration: APNsSimulatorConfiguration, faults: SimulatorFaults = .none, acceptClientCertificates: Bool = false,
     recordTo file: String? = nil, recorder: NotificationRecorder? = nil, extraServices: [any SimulatorService] = [],
-    _ body: (RunningSimulator) async throws -> R
+    fcm fcmSettings: FCMSimulatorSettings? = nil, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, _ body: (RunningSimulator) async throws -> R
 ) async throws -> R {
     let pki = try Fixtures.pki.get()
     let recorder = recorder ?? NotificationRecorder(jsonLinesPath: file)
     let apns = APNsSimulatorService(configuration: configuration, recorder: recorder)
-    let simulator = Simulator(services: [apns] + extraServices, recorder: recorder, faults: FaultInjector(faults: faults),
-                              logger: Fixtures.logger)
+    var services: [any SimulatorService] = [apns] + extraServices
+    var fcm: FCMSimulatorService?
+    if let fcmSettings {
+        let (oauth, messages) = try FCMFixture.services(fcmSettings, recorder: recorder)
+        services += [oauth, messages]
+        fcm = messages
+    }
+    let injector = FaultInjector(faults: faults, random: random)
+    let admin = SimulatorAdminService(recorder: recorder, faults: injector, services: services)
+    let simulator = Simulator(services: [admin] + services, recorder: recorder, faults: injector, logger: Fixtures.logger, clock: clock)
     let tls = HTTP2ServerTLSConfiguration(
         certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath,
         clientAuthentication: acceptClientCertificates ? .optional(caFile: pki.caCertificatePath) : .none)
@@ -61,7 +75,8 @@ func withSimulator<R: Sendable>(
             tls: tls, maxConcurrentStreams: simulator.maxConcurrentStreams,
             goAwayAfterStreams: faults.goAwayAfterStreams),
         handler: simulator, logger: Fixtures.logger)
-    let running = RunningSimulator(server: server, simulator: simulator, apns: apns, recorder: recorder, pki: pki)
+    let running = RunningSimulator(
+        server: server, simulator: simulator, apns: apns, fcm: fcm, faults: injector, recorder: recorder, pki: pki)
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await server.run() }
         defer { server.shutdown(graceful: false) }
@@ -75,10 +90,10 @@ func withSimulator<R: Sendable>(
 /// Runs an `APNsProvider` on a real `HTTPClient` pointed at `simulator`.
 func withProvider<R: Sendable>(
     _ simulator: RunningSimulator, authentication: APNsAuthentication, bundleID: String = Fixtures.bundleID,
-    logger: Logger = Fixtures.logger, _ body: (APNsProvider) async throws -> R
+    logger: Logger = Fixtures.logger, requestTimeout: Duration = .seconds(10), _ body: (APNsProvider) async throws -> R
 ) async throws -> R {
     let configuration = APNsProviderConfiguration(
-        bundleID: bundleID, baseURL: simulator.baseURL, authentication: authentication, requestTimeout: .seconds(10),
+        bundleID: bundleID, baseURL: simulator.baseURL, authentication: authentication, requestTimeout: requestTimeout,
         caFile: simulator.pki.caCertificatePath, connections: 1)
     return try await HTTPClient.withClient(configuration: configuration.httpClientConfiguration, logger: Fixtures.logger) { client in
         try await body(APNsProvider(configuration: configuration, client: client, logger: logger))

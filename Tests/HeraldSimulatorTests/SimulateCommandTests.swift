@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPNs
 import HeraldCLI
 import HeraldCore
+import HeraldFCM
 import HeraldHTTPClient
 import Testing
 
@@ -48,5 +49,70 @@ import Testing
         let lines = try String(contentsOfFile: directory + "/record.jsonl", encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 1)
         #expect(try JSONValue.parse(String(lines[0]))["target"]?.stringValue == Fixtures.token)
+    }
+
+    @Test func simulateTakesEveryFCMErrorCodeTheProbeTopicAndAimedFaultsFromFlags() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        // The simulator reads the key's public half, email and project; Herald's copy below names its token_uri.
+        try FCMFixture.accountJSON(baseURL: "https://127.0.0.1:2197").write(
+            toFile: directory + "/account.json", atomically: true, encoding: .utf8)
+        let console = CapturedConsole()
+        let command = Task {
+            await HeraldCommandLine().run([
+                "simulate", "--listen", "127.0.0.1:0", "--tls-dir", directory + "/tls", "--fcm-service-account", directory + "/account.json",
+                "--fcm-dead-token", "gone", "--fcm-token-error",
+                "other-app=SENDER_ID_MISMATCH,busy=QUOTA_EXCEEDED,ios=THIRD_PARTY_AUTH_ERROR,bad=INVALID_ARGUMENT,down=UNAVAILABLE,broken=INTERNAL",
+                "--probe-topic", "acme-check", "--reset-rate", "1", "--fault-services", "fcm", "--fault-tokens", "flaky",
+            ], environment: [:], console: console)
+        }
+        let port = try await listeningPort(console)
+        let base = "https://127.0.0.1:\(port)"
+        let ca = directory + "/tls/ca.pem"
+        #expect(console.stdout.contains("  admin API: \(base)/_herald/ (docs/simulator-admin.md)"), "\(console.stdout)")
+        let tokens = try await curl(baseURL: base, caFile: ca, "GET", "/_herald/tokens")
+        #expect(tokens.answer?.body == """
+            {"apns":{},"fcm":{"bad":"INVALID_ARGUMENT","broken":"INTERNAL","busy":"QUOTA_EXCEEDED","down":"UNAVAILABLE",\
+            "gone":"UNREGISTERED","ios":"THIRD_PARTY_AUTH_ERROR","other-app":"SENDER_ID_MISMATCH"}}
+            """)
+        let faults = try await curl(baseURL: base, caFile: ca, "GET", "/_herald/faults")
+        #expect(faults.answer?.json?["services"] == ["fcm"])
+        #expect(faults.answer?.json?["tokens"] == ["flaky"])
+        #expect(faults.answer?.json?["reset_rate"] == 1.0)
+        let outcomes = try await FCMFixture.withProvider(baseURL: base, caFile: ca) { provider async throws in
+            var outcomes: [String] = []
+            for token in ["gone", "bad", "other-app", "busy", "down", "broken", "ios", "flaky", "fine"] {
+                switch await deliver(provider, fcmEvent(.token(token))) {
+                case .success(let result): outcomes.append("\(token) \(result.reason ?? "\(result.status)")")
+                case .failure(let failure): outcomes.append("\(token) \(failure.reason)")
+                }
+            }
+            #expect(try await provider.probeProject().ok)
+            return outcomes
+        }
+        #expect(outcomes == [
+            "gone UNREGISTERED", "bad INVALID_ARGUMENT", "other-app SENDER_ID_MISMATCH", "busy QUOTA_EXCEEDED", "down UNAVAILABLE",
+            "broken INTERNAL",
+            "ios THIRD_PARTY_AUTH_ERROR: APNs (or Web Push) refused the credentials uploaded to Firebase; check the APNs auth key or "
+                + "certificate in the Firebase console (Project settings > Cloud Messaging)",
+            "flaky transport connectionLost: the server reset the stream (INTERNAL_ERROR)", "fine delivered",
+        ])
+        let probes = try await curl(baseURL: base, caFile: ca, "GET", "/_herald/delivered?probes=only")
+        #expect(probes.answer?.body == #"{"delivered":[]}"#, "herald-check is not the probe topic here")
+        command.cancel()
+        #expect(await command.value == 0)
+    }
+
+    @Test(arguments: [
+        (["--fcm-token-error", "tok-1"], "--fcm-token-error: expected TOKEN=CODE such as tok-1=SENDER_ID_MISMATCH, found 'tok-1'"),
+        (["--fcm-token-error", "tok-1=GONE"], "--fcm-token-error: expected one of UNREGISTERED, INVALID_ARGUMENT, SENDER_ID_MISMATCH, "
+            + "QUOTA_EXCEEDED, UNAVAILABLE, INTERNAL, THIRD_PARTY_AUTH_ERROR after '=', found 'GONE'"),
+        (["--hang-rate", "2"], "--hang-rate: expected a fraction from 0 to 1, found '2'"),
+        (["--reset-rate", "0.6", "--hang-rate", "0.6"], "faults: hang_rate: error_rate, reset_rate and hang_rate add up to 1.2, over 1"),
+        (["--fault-services", "apns,fcn"], "faults: services: expected apns, fcm or oauth, found 'fcn'"),
+    ])
+    func simulateRefusesFaultAndTokenFlagsThatCannotWork(arguments: [String], message: String) async {
+        let console = CapturedConsole()
+        #expect(await HeraldCommandLine().run(["simulate"] + arguments, environment: [:], console: console) == 64)
+        #expect(console.stderr.hasPrefix("herald simulate: \(message)\n"), "\(console.stderr)")
     }
 }

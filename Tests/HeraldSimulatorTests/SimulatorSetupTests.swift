@@ -1,4 +1,5 @@
 import Foundation
+import HeraldConfig
 import HeraldCore
 import HeraldHTTP2Server
 import HeraldHTTPClient
@@ -96,12 +97,79 @@ import Testing
         let injector = FaultInjector(
             faults: SimulatorFaults(errorRate: 0.5, errorStatus: 503, rateLimit: .init(requests: 2, per: .seconds(1))),
             random: { 0.7 })
+        func decide(_ injector: FaultInjector, at time: Timestamp) -> FaultInjector.Decision {
+            injector.decide(service: "apns", addressee: { nil }, at: time).decision
+        }
         let t0 = Timestamp(seconds: 1_800_000_000)
-        #expect(injector.decide(at: t0) == .handle)
-        #expect(injector.decide(at: t0 + .milliseconds(10)) == .handle)
-        #expect(injector.decide(at: t0 + .milliseconds(20)) == .error(status: 429))
-        #expect(injector.decide(at: t0 + .seconds(1)) == .handle)
+        #expect(decide(injector, at: t0) == .handle)
+        #expect(decide(injector, at: t0 + .milliseconds(10)) == .handle)
+        #expect(decide(injector, at: t0 + .milliseconds(20)) == .error(status: 429))
+        #expect(decide(injector, at: t0 + .seconds(1)) == .handle)
         let failing = FaultInjector(faults: SimulatorFaults(errorRate: 0.5, errorStatus: 503), random: { 0.2 })
-        #expect(failing.decide(at: t0) == .error(status: 503))
+        #expect(decide(failing, at: t0) == .error(status: 503))
+    }
+
+    @Test func oneDrawPicksAnErrorAResetOrAHangInThatOrder() {
+        let faults = SimulatorFaults(errorRate: 0.1, resetRate: 0.2, hangRate: 0.3)
+        let t0 = Timestamp(seconds: 1_800_000_000)
+        let decisions = [0.05, 0.15, 0.45, 0.65].map { draw in
+            FaultInjector(faults: faults, random: { draw }).decide(service: "fcm", addressee: { nil }, at: t0).decision
+        }
+        #expect(decisions == [.error(status: 500), .reset, .hang, .handle])
+    }
+
+    @Test func faultsReachOnlyTheirServicesAndTokens() {
+        let t0 = Timestamp(seconds: 1_800_000_000)
+        let latency = ConfigDuration(milliseconds: 30)
+        let everywhere = FaultInjector(faults: SimulatorFaults(errorRate: 1, latency: latency))
+        #expect(everywhere.decide(service: "apns", addressee: { nil }, at: t0)
+            == FaultInjector.Verdict(decision: .error(status: 500), latency: .milliseconds(30)))
+        #expect(everywhere.decide(service: "fcm", addressee: { nil }, at: t0).decision == .error(status: 500))
+        // OAuth is out of reach unless named: an outage test should not also break the token exchange.
+        #expect(everywhere.decide(service: "oauth", addressee: { nil }, at: t0) == FaultInjector.Verdict(decision: .handle, latency: nil))
+
+        let aimed = FaultInjector(faults: SimulatorFaults(errorRate: 1, services: ["apns"], tokens: ["ABCD", "news"]))
+        func token(_ token: String) -> SimulatedAddressee {
+            SimulatedAddressee(target: token, token: token, topic: nil, tokenIgnoresCase: true)
+        }
+        #expect(aimed.decide(service: "apns", addressee: { token("abcd") }, at: t0).decision == .error(status: 500))
+        #expect(aimed.decide(service: "apns", addressee: { token("ef01") }, at: t0).decision == .handle)
+        #expect(aimed.decide(service: "apns", addressee: { nil }, at: t0).decision == .handle)
+        #expect(aimed.decide(service: "fcm", addressee: { token("abcd") }, at: t0).decision == .handle)
+        let topic = SimulatedAddressee(target: "news", token: nil, topic: "news")
+        let fcmToo = FaultInjector(faults: SimulatorFaults(errorRate: 1, services: ["fcm"], tokens: ["news"]))
+        #expect(fcmToo.decide(service: "fcm", addressee: { topic }, at: t0).decision == .error(status: 500))
+    }
+
+    @Test(arguments: [
+        ("faults:\n  reset_rate: 0.5\n  hang_rate: 0.6\n", "3:14: faults.hang_rate: error_rate, reset_rate and hang_rate add up to 1.1, over 1"),
+        ("faults:\n  services: [apns, fcn]\n", "2:13: faults.services: expected apns, fcm or oauth, found 'fcn'"),
+        ("fcm:\n  token_errors: {tok-1: SENDER_ID_MISMACH}\n", "2:25: fcm.token_errors.tok-1: unknown value 'SENDER_ID_MISMACH' (did you mean 'SENDER_ID_MISMATCH'?)"),
+    ])
+    func impossibleSettingsAreReportedAtTheirPosition(yaml: String, expected: String) throws {
+        let file = try Fixtures.temporaryDirectory() + "/sim.yaml"
+        try yaml.write(toFile: file, atomically: true, encoding: .utf8)
+        let error = #expect(throws: (any Error).self) { try SimulatorSettings.load(file: file, environment: [:]) }
+        #expect(error.map { "\($0)" } == file + ":" + expected)
+    }
+
+    @Test func fcmTokenErrorsAndTheProbeTopicComeFromYAML() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let file = directory + "/sim.yaml"
+        try """
+            fcm:
+              dead_tokens: [gone, both]
+              token_errors: {other-app: SENDER_ID_MISMATCH, busy: QUOTA_EXCEEDED, both: INTERNAL, ios: THIRD_PARTY_AUTH_ERROR}
+              probe_topic: acme-check
+            faults: {hang_rate: 0.25, services: [fcm, oauth], tokens: [busy]}
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let settings = try SimulatorSettings.load(file: file, environment: [:])
+        let fcm = try #require(settings.fcm)
+        #expect(fcm.allTokenErrors == [
+            "gone": .unregistered, "both": .internalError, "other-app": .senderIDMismatch, "busy": .quotaExceeded,
+            "ios": .thirdPartyAuthError,
+        ])
+        #expect(fcm.probeTopic == "acme-check")
+        #expect(settings.faults == SimulatorFaults(hangRate: 0.25, services: ["fcm", "oauth"], tokens: ["busy"]))
     }
 }

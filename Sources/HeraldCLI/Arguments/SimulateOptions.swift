@@ -33,27 +33,50 @@ enum SimulateOptions {
         if let files = options["fcm-service-account"] { fcm.serviceAccounts += list(files) }
         if let projects = options["fcm-project"] { fcm.projects += list(projects) }
         if let tokens = options["fcm-dead-token"] { fcm.deadTokens += list(tokens) }
+        if let pairs = options["fcm-token-error"] {
+            for pair in list(pairs) { try addTokenError(pair, to: &fcm) }
+        }
+        if let topic = options["probe-topic"] { fcm.probeTopic = topic }
         settings.fcm = fcm
 
         var faults = settings.faults ?? .none
-        if let value = options["error-rate"] {
-            guard let rate = Double(value), (0...1).contains(rate) else {
-                throw UsageError("--error-rate: expected a fraction from 0 to 1, found '\(value)'")
-            }
-            faults.errorRate = rate
-        }
+        if let value = options["error-rate"] { faults.errorRate = try fraction(value, "error-rate") }
         if let value = options["error-status"] {
-            guard let status = Int(value), [429, 500, 503].contains(status) else {
+            guard let status = Int(value), SimulatorFaults.errorStatuses.contains(status) else {
                 throw UsageError("--error-status: expected 429, 500 or 503, found '\(value)'")
             }
             faults.errorStatus = status
         }
+        if let value = options["reset-rate"] { faults.resetRate = try fraction(value, "reset-rate") }
+        if let value = options["hang-rate"] { faults.hangRate = try fraction(value, "hang-rate") }
+        if let value = options["fault-services"] { faults.services = list(value) }
+        if let value = options["fault-tokens"] { faults.tokens = list(value) }
         if let value = options["latency"] { faults.latency = try duration(value, "latency") }
         if let value = options["goaway-after"] { faults.goAwayAfterStreams = try positive(value, "goaway-after") }
         if let value = options["max-streams"] { faults.maxStreams = try positive(value, "max-streams") }
         if let value = options["rate-limit"] { faults.rateLimit = SimulatorFaults.RateLimit(requests: try positive(value, "rate-limit")) }
+        if let problem = faults.problem { throw UsageError("faults: \(problem)") }
         settings.faults = faults
         return settings
+    }
+
+    /// `TOKEN=CODE` (`--fcm-token-error`): FCM answers TOKEN with the FcmError CODE.
+    private static func addTokenError(_ pair: String, to fcm: inout SimulatorSettings.FCM) throws(UsageError) {
+        let parts = pair.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2 else {
+            throw UsageError("--fcm-token-error: expected TOKEN=CODE such as tok-1=SENDER_ID_MISMATCH, found '\(pair)'")
+        }
+        guard let code = FCMSimulatedErrorCode(rawValue: String(parts[1])) else {
+            throw UsageError("--fcm-token-error: expected one of \(FCMSimulatedErrorCode.allNames) after '=', found '\(parts[1])'")
+        }
+        fcm.tokenErrors[String(parts[0])] = code
+    }
+
+    private static func fraction(_ text: String, _ option: String) throws(UsageError) -> Double {
+        guard let rate = Double(text), (0...1).contains(rate) else {
+            throw UsageError("--\(option): expected a fraction from 0 to 1, found '\(text)'")
+        }
+        return rate
     }
 
     private static func list(_ text: String) -> [String] {

@@ -21,10 +21,13 @@ public struct SimulateCommand: Command {
         or client certificates, checks headers and payloads, answers with Apple's
         status codes and reasons. With --fcm-service-account it also serves FCM:
         POST /token (Google OAuth, RS256 assertions) and
-        POST /v1/projects/<id>/messages:send. Every accepted notification is
-        recorded. Without --tls-cert it uses (or generates) a CA and server
-        certificate in --tls-dir; point Herald's ca_file at the printed CA file.
-        docs/apns.md and docs/fcm.md describe every check and setting.
+        POST /v1/projects/<id>/messages:send. Every accepted notification and
+        every refused request is recorded; tests read the record, kill tokens
+        and change faults while it runs through the admin API under /_herald/
+        (no authentication: keep --listen on loopback). Without --tls-cert it
+        uses (or generates) a CA and server certificate in --tls-dir; point
+        Herald's ca_file at the printed CA file. docs/apns.md, docs/fcm.md and
+        docs/simulator-admin.md describe every check, setting and endpoint.
 
         Options:
           --config FILE               simulator settings (YAML); flags override it
@@ -38,12 +41,20 @@ public struct SimulateCommand: Command {
           --fcm-service-account FILE  accept OAuth assertions signed by this key (comma-separated list)
           --fcm-project ID            serve this project (default: the accounts' project_id)
           --fcm-dead-token TOKEN      answer 404 UNREGISTERED for it (comma-separated list)
+          --fcm-token-error T=CODE    answer token T with an FcmError code: UNREGISTERED, INVALID_ARGUMENT,
+                                      SENDER_ID_MISMATCH, QUOTA_EXCEEDED, UNAVAILABLE, INTERNAL,
+                                      THIRD_PARTY_AUTH_ERROR (comma-separated list)
+          --probe-topic TOPIC         FCM messages to it are probes (default herald-check)
           --per-token-limit N         at most N notifications per device token per second (429)
           --tls-dir DIR               where the generated CA and certificate live (default .herald/dev)
           --tls-cert FILE, --tls-key FILE   use this server certificate instead
           --client-ca FILE            accept client certificates from this CA (certificate auth)
           --error-rate F              answer this fraction of requests with --error-status
-          --error-status N            500, 503 or 429 (default 500)
+          --error-status N            500, 503 or 429 (default 500), in each provider's error shape
+          --reset-rate F              reset this fraction of requests' streams (RST_STREAM)
+          --hang-rate F               never answer this fraction of requests
+          --fault-services LIST       where faults apply: apns, fcm, oauth (default apns,fcm)
+          --fault-tokens LIST         apply faults only to requests to these tokens (or FCM topics)
           --latency D                 delay every answer (e.g. 20ms)
           --goaway-after N            send GOAWAY after N streams on each connection
           --max-streams N             advertise N concurrent streams per connection (default 1000)
@@ -56,6 +67,7 @@ public struct SimulateCommand: Command {
         "config", "listen", "record", "apns-key", "key-id", "team-id", "topic", "dead-token", "token-update-interval",
         "per-token-limit", "tls-dir", "tls-cert", "tls-key", "client-ca", "error-rate", "error-status", "latency",
         "goaway-after", "max-streams", "rate-limit", "fcm-service-account", "fcm-project", "fcm-dead-token",
+        "fcm-token-error", "probe-topic", "reset-rate", "hang-rate", "fault-services", "fault-tokens",
     ]
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
@@ -89,16 +101,19 @@ public struct SimulateCommand: Command {
         let logger = Logger(label: "herald")
         let (host, port) = try settings.listenAddress()
         let (tls, caFile) = try settings.serverTLS(defaultDirectory: ".herald/dev")
-        // Nothing in the command reads the in-memory list (`--record` writes every
-        // notification to a file): keep a small one, so a long benchmark does not
-        // grow the simulator by a kilobyte or two per notification.
-        let recorder = NotificationRecorder(capacity: 1_000, jsonLinesPath: settings.record)
+        // The admin API lists the in-memory record (`--record` writes every
+        // delivered notification to a file): keep the newest 10 000 of each kind,
+        // enough for a suite's case, so a long benchmark does not grow the
+        // simulator by a kilobyte or two per notification.
+        let recorder = NotificationRecorder(capacity: 10_000, jsonLinesPath: settings.record)
         let apns = APNsSimulatorService(configuration: try settings.apnsConfiguration(now: Timestamp.now()), recorder: recorder)
         var services: [any SimulatorService] = [apns]
         let fcm = try settings.fcmServices(recorder: recorder)
         if let fcm { services += [fcm.oauth, fcm.fcm] }
         let faults = settings.faults ?? .none
-        let simulator = Simulator(services: services, recorder: recorder, faults: FaultInjector(faults: faults), logger: logger)
+        let injector = FaultInjector(faults: faults)
+        let admin = SimulatorAdminService(recorder: recorder, faults: injector, apns: apns, fcm: fcm?.fcm)
+        let simulator = Simulator(services: [admin] + services, recorder: recorder, faults: injector, logger: logger)
         let server = try HTTP2Server(
             configuration: HTTP2ServerConfiguration(
                 host: host, port: port, tls: tls, maxConcurrentStreams: simulator.maxConcurrentStreams,
@@ -106,6 +121,7 @@ public struct SimulateCommand: Command {
             handler: simulator, logger: logger)
         console.out("herald simulate: listening on https://\(host):\(server.port)")
         if let caFile { console.out("  CA certificate (give it to clients as ca_file): \(caFile)") }
+        console.out("  admin API: https://\(host):\(server.port)\(SimulatorAdminService.prefix)/ (docs/simulator-admin.md)")
         if apns.configuration.keys.isEmpty {
             console.out("  no --apns-key: provider tokens are refused; only client certificates can authenticate")
         }

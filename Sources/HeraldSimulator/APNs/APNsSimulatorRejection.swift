@@ -24,6 +24,11 @@ public struct APNsSimulatorRejection: Error, Sendable, Equatable {
         return JSONValue.object(object).serialized
     }
 
+    /// The `reason` of an error body in this shape, if it has one.
+    static func reason(in body: [UInt8]) -> String? {
+        (try? JSONValue.parse(body))?["reason"]?.stringValue
+    }
+
     static func badRequest(_ reason: String) -> Self { Self(400, reason) }
     static func forbidden(_ reason: String) -> Self { Self(403, reason) }
 }

@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// Checks run in Apple's order of concern: method and path, duplicate
 /// headers, authentication, topic, push type, priority, expiration,
-/// collapse id, apns-id, payload, device token (its format, then its
-/// environment), dead tokens, rate limit.
+/// collapse id, apns-id, payload, device token (its format, the all-zero
+/// probe token, then its environment), dead tokens, rate limit.
 public final class APNsSimulatorService: SimulatorService {
     public let name = "apns"
     public let configuration: APNsSimulatorConfiguration
@@ -24,13 +24,40 @@ public final class APNsSimulatorService: SimulatorService {
         deadTokens = Mutex(configuration.deadTokens)
     }
 
+    /// The token `herald check --online` probes credentials with: 32 zero
+    /// bytes, a token no device has. Apple answers it 400 BadDeviceToken once
+    /// the credentials pass; the simulator does the same and records it as a probe.
+    public static let probeToken = String(repeating: "0", count: 64)
+
     /// Marks `token` dead from `since` on: later sends get 410 Unregistered.
     public func markDead(_ token: String, since: Timestamp) {
         deadTokens.withLock { $0[token.lowercased()] = since }
     }
 
+    /// Makes a dead `token` live again (an app reinstalled): later sends are
+    /// accepted. Returns whether it was dead.
+    @discardableResult
+    public func markAlive(_ token: String) -> Bool {
+        deadTokens.withLock { $0.removeValue(forKey: token.lowercased()) != nil }
+    }
+
+    /// The dead tokens (lower-case hex) with the time each became invalid.
+    public var currentDeadTokens: [String: Timestamp] { deadTokens.withLock { $0 } }
+
     public func serves(_ request: SimulatedRequest) -> Bool {
         request.path.hasPrefix("/3/")
+    }
+
+    /// The device token of the path and the `apns-topic`; the all-zero token is a probe.
+    public func addressee(of request: SimulatedRequest) -> SimulatedAddressee? {
+        guard let token = try? Self.deviceToken(inPath: request.path) else { return nil }
+        return SimulatedAddressee(
+            target: token, token: token, topic: request.header("apns-topic"), probe: token == Self.probeToken,
+            tokenIgnoresCase: true)
+    }
+
+    public func reason(ofErrorBody body: [UInt8]) -> String? {
+        APNsSimulatorRejection.reason(in: body)
     }
 
     public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
@@ -78,6 +105,7 @@ public final class APNsSimulatorService: SimulatorService {
         try Self.checkMessageID(request)
         let payload = try Self.checkPayload(request.body, pushType: pushType)
         try Self.checkTokenFormat(token)
+        if token == Self.probeToken { throw APNsSimulatorRejection.badRequest("BadDeviceToken") }
         if let home = configuration.tokenEnvironments[token.lowercased()], home != configuration.environment {
             throw APNsSimulatorRejection.badRequest("BadDeviceToken")
         }
@@ -89,8 +117,7 @@ public final class APNsSimulatorService: SimulatorService {
                 to: token.lowercased(), at: request.receivedAt, limit: configuration.perTokenLimit,
                 window: configuration.perTokenWindow)
         }
-        var headers: [String: String] = [:]
-        for (name, value) in request.headers where name.hasPrefix("apns-") { headers[name] = value }
+        var headers = request.apnsHeaders
         headers["apns-id"] = apnsID
         return RecordedNotification(
             provider: name, target: token, headers: headers, payload: payload, messageID: apnsID,

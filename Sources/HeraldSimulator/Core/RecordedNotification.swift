@@ -14,25 +14,46 @@ public struct RecordedNotification: Sendable, Equatable {
     /// The id the simulator answered with (`apns-id`, FCM message name).
     public var messageID: String
     public var receivedAt: Timestamp
+    /// A probe, not a notification: an FCM message to the probe topic
+    /// (`herald check --online` sends one `validate_only`). Kept out of
+    /// `NotificationRecorder.notifications`, the JSON-lines file and the admin
+    /// API's default listing.
+    public var probe: Bool
 
     public init(provider: String, target: String, headers: [String: String], payload: JSONValue,
-                messageID: String, receivedAt: Timestamp) {
+                messageID: String, receivedAt: Timestamp, probe: Bool = false) {
         self.provider = provider
         self.target = target
         self.headers = headers
         self.payload = payload
         self.messageID = messageID
         self.receivedAt = receivedAt
+        self.probe = probe
     }
 
-    /// One JSON-lines record: `{"provider","target","message_id","received_at","headers","payload"}`.
+    /// Whom it was addressed to: for APNs the device token and `apns-topic`,
+    /// for FCM the `message`'s token (or FID) or topic (the admin API filters on these).
+    public var addressee: SimulatedAddressee {
+        if provider == "apns" {
+            return SimulatedAddressee(
+                target: target, token: target, topic: headers["apns-topic"], probe: probe, tokenIgnoresCase: true)
+        }
+        return SimulatedAddressee(
+            target: target, token: (payload["token"] ?? payload["fid"])?.stringValue, topic: payload["topic"]?.stringValue,
+            probe: probe)
+    }
+
+    /// One JSON-lines record: `{"provider","target","message_id","received_at","headers","payload"}`,
+    /// and `"probe":true` for a probe.
     public var jsonValue: JSONValue {
         var headerObject = JSONObject()
         for key in headers.keys.sorted() { headerObject[key] = .string(headers[key] ?? "") }
-        return .object(JSONObject([
+        var object = JSONObject([
             ("provider", .string(provider)), ("target", .string(target)), ("message_id", .string(messageID)),
             ("received_at", .string(receivedAt.rfc3339(fractionDigits: 3))), ("headers", .object(headerObject)),
             ("payload", payload),
-        ]))
+        ])
+        if probe { object["probe"] = true }
+        return .object(object)
     }
 }

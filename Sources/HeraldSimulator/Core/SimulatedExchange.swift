@@ -57,7 +57,8 @@ public protocol SimulatorService: Sendable {
     /// a signature verified once per token, a lock or two).
     func handle(_ request: SimulatedRequest) -> SimulatedAnswer
     /// The service's own answer to an injected fault (`status` 429, 500 or
-    /// 503), shaped like the real service's errors. Defaults to a plain JSON error.
+    /// 503), shaped like the real service's errors (no default: a generic
+    /// shape would teach clients an error no provider sends).
     func injectedError(status: Int) -> SimulatedAnswer
     /// Whether the real service refuses HTTP/1.1 (APNs: Apple accepts only
     /// HTTP/2); the simulator then answers an HTTP/1.1 request 505 without
@@ -73,6 +74,16 @@ public protocol SimulatorService: Sendable {
     /// returns a limit decides the connection's for good. Defaults to
     /// `initialStreamLimit`.
     func streamLimit(afterAnswering request: SimulatedRequest, with answer: SimulatedAnswer) -> SimulatorStreamLimit?
+    /// Whom `request` is addressed to, when it names an addressee this service
+    /// can read: the record's target, per-token faults, probes. Defaults to nil.
+    func addressee(of request: SimulatedRequest) -> SimulatedAddressee?
+    /// The reason the record shows for an error answer with this body, read
+    /// where the service writes its error shape. Defaults to nil.
+    func reason(ofErrorBody body: [UInt8]) -> String?
+    /// Whether the service's requests are provider traffic: counted, recorded
+    /// when refused, and in reach of injected faults. True by default; the
+    /// simulator's own admin API says false.
+    var isProviderTraffic: Bool { get }
 }
 
 /// A stream limit as a service states it: a number of its own (Google's
@@ -100,9 +111,7 @@ extension SimulatorService {
         initialStreamLimit
     }
 
-    public func injectedError(status: Int) -> SimulatedAnswer {
-        .respond(
-            status: status, headers: [("content-type", "application/json")],
-            body: Array("{\"error\":\"injected fault\",\"status\":\(status)}".utf8), delay: nil)
-    }
+    public func addressee(of request: SimulatedRequest) -> SimulatedAddressee? { nil }
+    public func reason(ofErrorBody body: [UInt8]) -> String? { nil }
+    public var isProviderTraffic: Bool { true }
 }

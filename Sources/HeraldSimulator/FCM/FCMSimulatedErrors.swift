@@ -32,7 +32,7 @@ enum FCMSimulatedErrors {
         code: 401, status: "UNAUTHENTICATED", message: "Auth error from APNS or Web Push Service",
         fcmErrorCode: "THIRD_PARTY_AUTH_ERROR")
 
-    static func quotaExceeded(retryAfter: Int) -> GoogleAPIError {
+    static func quotaExceeded(retryAfter: Int?) -> GoogleAPIError {
         GoogleAPIError(
             code: 429, status: "RESOURCE_EXHAUSTED",
             message: "Quota exceeded for quota metric 'Send requests' of service 'fcm.googleapis.com'.",

@@ -4,9 +4,10 @@ import Synchronization
 /// FCM HTTP v1 `messages:send`, simulated: checks the bearer token issued by
 /// `OAuthSimulatorService`, the project and the message the way FCM does,
 /// answers with FCM's status codes and error bodies (FcmError `errorCode`
-/// details), and records every accepted message.
+/// details), and records every accepted message; a message to the probe
+/// topic is recorded as a probe.
 ///
-/// Dead tokens, foreign tokens, quota, faults and latency come from
+/// Per-token errors, the probe topic, quota, faults and latency come from
 /// `FCMSimulatorSettings`, changeable while running (`update`).
 public final class FCMSimulatorService: SimulatorService {
     public let name = "fcm"
@@ -38,17 +39,50 @@ public final class FCMSimulatorService: SimulatorService {
         request.path.hasPrefix("/v1/projects/") && request.path.hasSuffix("/messages:send")
     }
 
+    /// The `message`'s token (or FID), topic or condition, read from the body without
+    /// the validator's checks (a refused body still names its target when it can).
+    public func addressee(of request: SimulatedRequest) -> SimulatedAddressee? {
+        guard let message = (try? JSONValue.parse(request.body))?["message"]?.objectValue else { return nil }
+        for field in ["token", "fid", "topic", "condition"] {
+            guard let value = message[field]?.stringValue else { continue }
+            return addressee(targetField: field, value: value, probeTopic: settings.probeTopic)
+        }
+        return nil
+    }
+
+    public func reason(ofErrorBody body: [UInt8]) -> String? {
+        GoogleAPIError.reason(in: body)
+    }
+
+    /// Google's answer to an injected fault: 429 QUOTA_EXCEEDED and 503
+    /// UNAVAILABLE with `Retry-After`, 500 INTERNAL.
+    public func injectedError(status: Int) -> SimulatedAnswer {
+        let code: FCMSimulatedErrorCode = switch status {
+        case 429: .quotaExceeded
+        case 503: .unavailable
+        default: .internalError
+        }
+        let settings = self.settings
+        return code.error(retryAfter: settings.retryAfter).answer(delay: settings.latency)
+    }
+
+    private func addressee(targetField: String, value: String, probeTopic: String) -> SimulatedAddressee {
+        SimulatedAddressee(
+            target: value, token: targetField == "token" || targetField == "fid" ? value : nil,
+            topic: targetField == "topic" ? value : nil,
+            probe: targetField == "topic" && value == probeTopic)
+    }
+
+    /// The `Simulator` counts the answer (`fcm.200`, `fcm.404`, ...) and records a refusal.
     public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
         let settings = self.settings
         switch process(request, settings: settings) {
         case .success(let name):
-            recorder.count(provider: self.name, status: 200)
             let body: JSONValue = ["name": .string(name)]
             return .respond(
                 status: 200, headers: [("content-type", "application/json; charset=UTF-8")], body: body.serialized,
                 delay: settings.latency)
         case .failure(let error):
-            recorder.count(provider: self.name, status: error.code)
             return error.answer(delay: settings.latency)
         }
     }
@@ -82,12 +116,19 @@ public final class FCMSimulatorService: SimulatorService {
         if let error = deviceError(accepted.targetField, accepted.targetValue, settings: settings) {
             return .failure(error)
         }
-        if accepted.validateOnly { return .success("projects/\(project)/messages/fake_message_id") }
-        let number = sequence.add(1, ordering: .relaxed).newValue
-        let name = "projects/\(project)/messages/0:\(request.receivedAt.millisecondsSinceEpoch)%\(String(number, radix: 16))"
+        let probe = addressee(targetField: accepted.targetField, value: accepted.targetValue, probeTopic: settings.probeTopic).probe
+        let name: String
+        if accepted.validateOnly {
+            // Checked as if sent, delivered nowhere: recorded only when it is a probe.
+            name = "projects/\(project)/messages/fake_message_id"
+            guard probe else { return .success(name) }
+        } else {
+            let number = sequence.add(1, ordering: .relaxed).newValue
+            name = "projects/\(project)/messages/0:\(request.receivedAt.millisecondsSinceEpoch)%\(String(number, radix: 16))"
+        }
         recorder.record(RecordedNotification(
             provider: self.name, target: accepted.targetValue, headers: [:], payload: .object(accepted.message),
-            messageID: name, receivedAt: request.receivedAt))
+            messageID: name, receivedAt: request.receivedAt, probe: probe))
         return .success(name)
     }
 
@@ -96,13 +137,13 @@ public final class FCMSimulatorService: SimulatorService {
         let draw = random()
         if draw < settings.internalErrorRate { return FCMSimulatedErrors.internalError }
         if draw < settings.internalErrorRate + settings.unavailableRate {
-            return FCMSimulatedErrors.unavailable(retryAfter: settings.unavailableRetryAfter)
+            return FCMSimulatedErrors.unavailable(retryAfter: settings.retryAfter)
         }
         return nil
     }
 
     /// FCM's answer about the device a `token` or `fid` target names: not
-    /// well-formed, or in one of the settings' sets, which name devices by
+    /// well-formed, or its entry in `tokenErrors`, which names devices by
     /// either address (an app installation dies with its token and its FID
     /// alike). Topics and conditions get none.
     private func deviceError(_ field: String, _ address: String, settings: FCMSimulatorSettings) -> GoogleAPIError? {
@@ -111,10 +152,7 @@ public final class FCMSimulatorService: SimulatorService {
         case "fid": if !Self.isWellFormedFID(address) { return FCMSimulatedErrors.invalidFID }
         default: return nil
         }
-        if settings.deadTokens.contains(address) { return FCMSimulatedErrors.unregistered }
-        if settings.foreignTokens.contains(address) { return FCMSimulatedErrors.senderIDMismatch }
-        if settings.apnsAuthFailureTokens.contains(address) { return FCMSimulatedErrors.thirdPartyAuth }
-        return nil
+        return settings.tokenErrors[address]?.error(retryAfter: settings.retryAfter)
     }
 
     /// Registration tokens are URL-safe text: letters, digits, `-`, `_`, `:`, `.`.

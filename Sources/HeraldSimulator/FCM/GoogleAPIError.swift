@@ -12,11 +12,14 @@ struct GoogleAPIError: Error, Sendable {
     var fieldViolations: [(field: String, description: String)] = []
     var retryAfterSeconds: Int?
 
+    /// The `@type` of the detail that carries FCM's `errorCode`.
+    static let fcmErrorType = "type.googleapis.com/google.firebase.fcm.v1.FcmError"
+
     var json: JSONValue {
         var details: [JSONValue] = []
         if let fcmErrorCode {
             details.append([
-                "@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": .string(fcmErrorCode),
+                "@type": .string(Self.fcmErrorType), "errorCode": .string(fcmErrorCode),
             ])
         }
         if !fieldViolations.isEmpty {
@@ -36,6 +39,16 @@ struct GoogleAPIError: Error, Sendable {
         var headers: [(name: String, value: String)] = [("content-type", "application/json; charset=UTF-8")]
         if let retryAfterSeconds { headers.append(("retry-after", String(retryAfterSeconds))) }
         return .respond(status: code, headers: headers, body: json.serialized, delay: delay)
+    }
+
+    /// The reason the record shows for an error body in this shape: the
+    /// FcmError detail's `errorCode`, else Google's `status`.
+    static func reason(in body: [UInt8]) -> String? {
+        guard let error = (try? JSONValue.parse(body))?["error"] else { return nil }
+        let fcmError = error["details"]?.arrayValue?.first {
+            $0["@type"]?.stringValue == Self.fcmErrorType
+        }
+        return fcmError?["errorCode"]?.stringValue ?? error["status"]?.stringValue
     }
 
     /// 400 INVALID_ARGUMENT about one field.

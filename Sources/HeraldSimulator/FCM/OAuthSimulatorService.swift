@@ -12,20 +12,18 @@ public struct OAuthSimulatorService: SimulatorService {
     public let settings: OAuthSimulatorSettings
     /// Shared with `FCMSimulatorService`, which checks the bearer tokens.
     public let tokens: SimulatedAccessTokens
-    let recorder: NotificationRecorder?
 
-    public init(settings: OAuthSimulatorSettings, tokens: SimulatedAccessTokens, recorder: NotificationRecorder? = nil) {
+    public init(settings: OAuthSimulatorSettings, tokens: SimulatedAccessTokens) {
         self.settings = settings
         self.tokens = tokens
-        self.recorder = recorder
     }
 
     public func serves(_ request: SimulatedRequest) -> Bool {
         request.path.split(separator: "?", maxSplits: 1).first.map(String.init) == settings.tokenPath
     }
 
+    /// The `Simulator` counts the answer (`oauth.200`, `oauth.400`, ...) and records a refusal.
     public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
-        let answer: SimulatedAnswer
         switch grant(request) {
         case .success(let account):
             let token = tokens.issue(for: account, at: request.receivedAt, lifetime: settings.tokenLifetime)
@@ -34,15 +32,22 @@ public struct OAuthSimulatorService: SimulatorService {
                 "expires_in": .number(JSONNumber(Int(settings.tokenLifetime.components.seconds))),
                 "token_type": "Bearer",
             ]
-            answer = .respond(
+            return .respond(
                 status: 200, headers: [("content-type", "application/json; charset=utf-8"), ("cache-control", "no-store")],
                 body: body.serialized, delay: nil)
-            recorder?.count(provider: name, status: 200)
         case .failure(let error):
-            answer = error.answer
-            recorder?.count(provider: name, status: error.status)
+            return error.answer
         }
-        return answer
+    }
+
+    /// Google's token endpoint's answer to an injected fault (faults reach it
+    /// only when `faults.services` names `oauth`).
+    public func injectedError(status: Int) -> SimulatedAnswer {
+        OAuthGrantError.injected(status: status).answer
+    }
+
+    public func reason(ofErrorBody body: [UInt8]) -> String? {
+        OAuthGrantError.reason(in: body)
     }
 
     /// The account a valid token request authenticates, or why it is refused.

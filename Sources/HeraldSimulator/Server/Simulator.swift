@@ -4,11 +4,13 @@ import Synchronization
 
 /// The simulator's front door: an `HTTP2Handler` that turns each request
 /// (HTTP/2, or HTTP/1.1 where the service accepts it) into a
-/// `SimulatedRequest`, applies the configured faults, hands it to the first
-/// service that serves its path, and sends the service's answer (late, as a
-/// reset, or followed by GOAWAY). Counts every answer in the recorder, and
-/// sets each HTTP/2 connection's stream limit the way the services' real
-/// endpoints do.
+/// `SimulatedRequest`, finds the first service that serves its path, applies
+/// the configured faults aimed at that service, and sends the service's
+/// answer (late, as a reset, or followed by GOAWAY) or the fault's. Counts
+/// every answer in the recorder, records every refusal (any answer but 200,
+/// a reset, a hang), and sets each HTTP/2 connection's stream limit the way
+/// the services' real endpoints do. The admin API (`isProviderTraffic`
+/// false) is answered as it is: no faults, no counting, no record.
 public final class Simulator: HTTP2Handler {
     public let services: [any SimulatorService]
     public let recorder: NotificationRecorder
@@ -17,6 +19,7 @@ public final class Simulator: HTTP2Handler {
     private let logger: Logger
     /// Every connection that carried a request, and whether a service has decided its stream limit.
     private let connections = Mutex([UInt64: Bool]())
+    private let hungStreams = HungStreams()
 
     /// - Parameter clock: the time requests are stamped with (token ages, dead-token times).
     public init(
@@ -59,24 +62,37 @@ public final class Simulator: HTTP2Handler {
             method: request.method, path: request.path, headers: request.headers, body: request.body,
             clientCertificateSubject: certificate?.verified == true ? certificate?.subject : nil, receivedAt: now)
         guard let service = services.first(where: { $0.serves(simulated) }) else {
-            responder.respond(HTTP2Response(status: 404, text: "{\"reason\":\"BadPath\"}"))
+            let body = Array("{\"reason\":\"BadPath\"}".utf8)
+            recordRefusal(of: simulated, by: nil, status: 404, body: body, reason: "BadPath", fault: nil)
+            responder.respond(HTTP2Response(status: 404, body: body))
+            return
+        }
+        guard service.isProviderTraffic else {
+            Self.apply(service.handle(simulated), latency: nil, to: responder, countAs: nil, recorder: recorder, logger: logger)
             return
         }
         if service.requiresHTTP2, request.httpVersion != .http2 {
-            Self.apply(Self.http2Required(service: service.name, version: request.httpVersion), latency: nil,
-                       to: responder, service: service.name, recorder: recorder, logger: logger)
+            let answer = Self.http2Required(service: service.name, version: request.httpVersion)
+            recordRefusal(of: simulated, by: service, answer: answer, fault: nil)
+            Self.apply(answer, latency: nil, to: responder, countAs: service.name, recorder: recorder, logger: logger)
             return
         }
-        let decision = faults.decide(at: now)
-        let latency = faults.faults.latency?.duration
+        let verdict = faults.decide(service: service.name, addressee: { service.addressee(of: simulated) }, at: now)
         // Answered here, on the event loop: no task and no thread hop per
         // request (the answer leaves in this loop turn's write).
-        let answer: SimulatedAnswer = switch decision {
-        case .handle: service.handle(simulated)
-        case .error(let status): service.injectedError(status: status)
+        let answer: SimulatedAnswer
+        switch verdict.decision {
+        case .handle: answer = service.handle(simulated)
+        case .error(let status): answer = service.injectedError(status: status)
+        case .reset: answer = .reset(errorCode: HTTP2ErrorCode.internalError.rawValue)
+        case .hang:
+            recordRefusal(of: simulated, by: service, answer: nil, fault: .hang)
+            hungStreams.hold(responder)
+            return
         }
-        Self.apply(answer, latency: latency, to: responder, service: service.name, recorder: recorder, logger: logger)
-        if case .handle = decision, request.httpVersion == .http2 {
+        recordRefusal(of: simulated, by: service, answer: answer, fault: verdict.decision.kind)
+        Self.apply(answer, latency: verdict.latency, to: responder, countAs: service.name, recorder: recorder, logger: logger)
+        if case .handle = verdict.decision, request.httpVersion == .http2 {
             decideStreamLimit(of: request.connectionID, service: service, request: simulated, answer: answer, responder: responder)
         }
     }
@@ -103,21 +119,24 @@ public final class Simulator: HTTP2Handler {
             status: 505, headers: [("content-type", "application/json")], body: JSONValue.object(object).serialized, delay: nil)
     }
 
+    /// Sends `answer`; counts it under `service` unless that is nil (the admin API).
     private static func apply(
-        _ answer: SimulatedAnswer, latency: Duration?, to responder: HTTP2Responder, service: String,
+        _ answer: SimulatedAnswer, latency: Duration?, to responder: HTTP2Responder, countAs service: String?,
         recorder: NotificationRecorder, logger: Logger
     ) {
         switch answer {
         case .respond(let status, let headers, let body, let delay):
-            recorder.count(provider: service, status: status)
+            if let service { recorder.count(provider: service, status: status) }
             let response = HTTP2Response(status: status, headers: headers, body: body)
             let wait = [delay, latency].compactMap { $0 }.reduce(Duration.zero, +)
             if wait > .zero { responder.respond(response, after: wait) } else { responder.respond(response) }
-            if status != 200 { logger.debug("answered with an error", ["service": .string(service), "status": .int(status)]) }
+            if let service, status != 200 {
+                logger.debug("answered with an error", ["service": .string(service), "status": .int(status)])
+            }
         case .reset(let errorCode):
             responder.reset(HTTP2ErrorCode(rawValue: errorCode) ?? .internalError)
         case .respondThenGoAway(let status, let headers, let body, let reason):
-            recorder.count(provider: service, status: status)
+            if let service { recorder.count(provider: service, status: status) }
             responder.respond(HTTP2Response(status: status, headers: headers, body: body))
             let debugData = reason.map { JSONValue.object(JSONObject([("reason", .string($0))])).serialized } ?? []
             responder.goAway(debugData: debugData)

@@ -22,9 +22,12 @@ extension SimulatorSettings {
             throw SimulatorSetupError("fcm: no projects, and the service accounts name no project_id")
         }
         let tokens = SimulatedAccessTokens()
-        let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: accounts), tokens: tokens, recorder: recorder)
+        let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: accounts), tokens: tokens)
         let messages = FCMSimulatorService(
-            settings: FCMSimulatorSettings(projectIDs: projects, deadTokens: Set(fcm.deadTokens)), tokens: tokens, recorder: recorder)
+            settings: FCMSimulatorSettings(
+                projectIDs: projects, tokenErrors: fcm.allTokenErrors,
+                probeTopic: fcm.probeTopic ?? FCMSimulatorSettings.defaultProbeTopic),
+            tokens: tokens, recorder: recorder)
         return (oauth, messages)
     }
 }

@@ -18,8 +18,10 @@ import HeraldConfig
 /// fcm:
 ///   service_accounts: [.herald/dev/fcm-service-account.json]   # assertions signed by these keys are accepted
 ///   projects: [herald-dev]                                      # default: the accounts' project_id
-///   dead_tokens: ["fcm-token-of-an-uninstalled-app"]
-/// faults: {error_rate: 0.01, error_status: 503, latency: 20ms, goaway_after_streams: 1000}
+///   dead_tokens: ["fcm-token-of-an-uninstalled-app"]                # 404 UNREGISTERED
+///   token_errors: {"fcm-token-of-another-project": SENDER_ID_MISMATCH}   # any FcmError code
+///   probe_topic: herald-check                                          # messages to it are probes
+/// faults: {error_rate: 0.01, error_status: 503, reset_rate: 0.01, services: [apns, fcm], latency: 20ms, goaway_after_streams: 1000}
 /// ```
 public struct SimulatorSettings: Sendable, Equatable, Decodable {
     public var listen: String?
@@ -45,19 +47,30 @@ public struct SimulatorSettings: Sendable, Equatable, Decodable {
         public var serviceAccounts: [String]
         /// Projects `messages:send` serves; empty means the accounts' `project_id`s.
         public var projects: [String]
-        /// Registration tokens answered 404 UNREGISTERED.
+        /// Registration tokens answered 404 UNREGISTERED (`token_errors` with UNREGISTERED, spelt short).
         public var deadTokens: [String]
+        /// Registration tokens answered with an FcmError code; a token also in `dead_tokens` gets its code here.
+        public var tokenErrors: [String: FCMSimulatedErrorCode]
+        /// The topic whose messages are probes (default `herald-check`, where `herald check --online` sends).
+        public var probeTopic: String?
 
-        public init(serviceAccounts: [String] = [], projects: [String] = [], deadTokens: [String] = []) {
+        public init(
+            serviceAccounts: [String] = [], projects: [String] = [], deadTokens: [String] = [],
+            tokenErrors: [String: FCMSimulatedErrorCode] = [:], probeTopic: String? = nil
+        ) {
             self.serviceAccounts = serviceAccounts
             self.projects = projects
             self.deadTokens = deadTokens
+            self.tokenErrors = tokenErrors
+            self.probeTopic = probeTopic
         }
 
         enum CodingKeys: String, CodingKey {
             case projects
             case serviceAccounts = "service_accounts"
             case deadTokens = "dead_tokens"
+            case tokenErrors = "token_errors"
+            case probeTopic = "probe_topic"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -65,6 +78,15 @@ public struct SimulatorSettings: Sendable, Equatable, Decodable {
             serviceAccounts = try c.decodeIfPresent([String].self, forKey: .serviceAccounts) ?? []
             projects = try c.decodeIfPresent([String].self, forKey: .projects) ?? []
             deadTokens = try c.decodeIfPresent([String].self, forKey: .deadTokens) ?? []
+            tokenErrors = try c.decodeIfPresent([String: FCMSimulatedErrorCode].self, forKey: .tokenErrors) ?? [:]
+            probeTopic = try c.decodeIfPresent(String.self, forKey: .probeTopic)
+        }
+
+        /// Every token's error: `dead_tokens` as UNREGISTERED, then `token_errors`.
+        public var allTokenErrors: [String: FCMSimulatedErrorCode] {
+            var errors = Dictionary(deadTokens.map { ($0, FCMSimulatedErrorCode.unregistered) }, uniquingKeysWith: { first, _ in first })
+            errors.merge(tokenErrors) { _, explicit in explicit }
+            return errors
         }
     }
 

@@ -29,7 +29,7 @@ import Testing
             h.clock.advance(by: .seconds(1))
             #expect(try await h.send(fcmEvent()).get().status == .delivered)
             #expect(h.tokens.issuedCount == 2)
-            #expect(h.recorder.counters == ["fcm.200": 3], "no request ever went out with a stale token")
+            #expect(h.recorder.counters == ["oauth.200": 2, "fcm.200": 3], "no request ever went out with a stale token")
         }
     }
 
@@ -40,7 +40,7 @@ import Testing
             let result = try await h.send(fcmEvent()).get()
             #expect(result.status == .delivered)
             #expect(h.tokens.issuedCount == 2)
-            #expect(h.recorder.counters == ["fcm.200": 2, "fcm.401": 1])
+            #expect(h.recorder.counters == ["oauth.200": 2, "fcm.200": 2, "fcm.401": 1])
         }
     }
 
@@ -51,7 +51,7 @@ import Testing
             #expect(result == DeliveryResult(
                 .failed, reason: "UNAUTHENTICATED: credentials rejected after an access-token refresh", providerStatus: 401))
             #expect(h.tokens.issuedCount == 2, "exactly one refresh")
-            #expect(h.recorder.counters == ["fcm.401": 2])
+            #expect(h.recorder.counters == ["oauth.200": 2, "fcm.401": 2])
         }
     }
 
@@ -64,7 +64,7 @@ import Testing
             let event = fcmEvent()
             let result = try await stranger.deliver(event, to: event.targets[0], attempt: 1)
             #expect(result == DeliveryResult(.failed, reason: "OAuth invalid_grant: Invalid JWT Signature.", providerStatus: 400))
-            #expect(h.recorder.counters.isEmpty, "no message was sent without a token")
+            #expect(h.recorder.counters == ["oauth.400": 1], "no message was sent without a token")
         }
     }
 

@@ -7,8 +7,8 @@ import Testing
 /// outcome Herald reports.
 @Suite struct ErrorOutcomeTests {
     static let settings = FCMSimulatorSettings(
-        projectIDs: [TestKeys.projectID], deadTokens: ["dead-token"], foreignTokens: ["foreign-token"],
-        apnsAuthFailureTokens: ["ios-token"])
+        projectIDs: [TestKeys.projectID],
+        tokenErrors: ["dead-token": .unregistered, "foreign-token": .senderIDMismatch, "ios-token": .thirdPartyAuthError])
 
     @Test func tokenErrorsBecomeInvalidTokenOrFailed() async throws {
         try await Harness.run(fcm: Self.settings) { h async throws in
@@ -63,7 +63,7 @@ import Testing
             #expect(await h.failure(fcmEvent()) == DeliveryFailure(
                 reason: "INTERNAL", detail: "Internal error encountered.", providerStatus: 500, retryAfter: nil))
         }
-        let unavailable = FCMSimulatorSettings(projectIDs: [TestKeys.projectID], unavailableRate: 1, unavailableRetryAfter: 30)
+        let unavailable = FCMSimulatorSettings(projectIDs: [TestKeys.projectID], unavailableRate: 1, retryAfter: 30)
         try await Harness.run(fcm: unavailable) { h async throws in
             #expect(await h.failure(fcmEvent()) == DeliveryFailure(
                 reason: "UNAVAILABLE", detail: "The service is currently unavailable.", providerStatus: 503, retryAfter: .seconds(30)))

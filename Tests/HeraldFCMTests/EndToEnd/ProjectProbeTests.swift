@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldFCM
+import HeraldSimulator
 import Testing
 
 /// `FCMProvider.probeProject()`: one `validate_only` message proves the
@@ -11,8 +12,9 @@ import Testing
             #expect(probe == .accepted(projectID: TestKeys.projectID))
             #expect(probe.ok)
             #expect(probe.description == "project herald-test accepts messages (validate_only)")
-            #expect(h.recorder.notifications.isEmpty)
-            #expect(h.recorder.counters == ["fcm.200": 1])
+            #expect(h.recorder.notifications.isEmpty, "the probe is recorded as a probe, not a delivery")
+            #expect(h.recorder.delivered(matching: RecordFilter(probes: .only)).map(\.target) == ["herald-check"])
+            #expect(h.recorder.counters == ["oauth.200": 1, "fcm.200": 1])
         }
     }
 

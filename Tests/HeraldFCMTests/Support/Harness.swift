@@ -6,8 +6,9 @@ import HeraldSimulator
 import HeraldTestSupport
 
 /// Our `FCMProvider` on our `HTTPClient`, talking real TLS HTTP/2 to our
-/// `HTTP2Server` serving the simulated FCM and OAuth services (port 0,
-/// throwaway CA). Provider and simulator share one `ManualClock`.
+/// `HTTP2Server` serving the `Simulator` with the simulated FCM and OAuth
+/// services (port 0, throwaway CA), as `herald simulate` serves them.
+/// Provider and simulator share one `ManualClock`.
 struct Harness {
     let provider: FCMProvider
     let fcm: FCMSimulatorService
@@ -45,8 +46,10 @@ struct Harness {
             configuration: HTTP2ServerConfiguration(
                 tls: HTTP2ServerTLSConfiguration(certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath),
                 shutdownGracePeriod: .seconds(1)),
-            handler: SimulatorHandler(
-                services: [oauth, revokeTokensBeforeEachSend ? RevokingService(fcm: fcm) : fcm], now: clock.closure), logger: logger.child("server"))
+            handler: Simulator(
+                services: [oauth, revokeTokensBeforeEachSend ? RevokingService(fcm: fcm) : fcm], recorder: recorder,
+                logger: logger, clock: clock.closure),
+            logger: logger.child("server"))
         let base = "https://127.0.0.1:\(server.port)"
         let account = try TestKeys.account(tokenURI: base + "/token")
         let configuration = HTTPClientConfiguration(
@@ -104,4 +107,6 @@ struct RevokingService: SimulatorService {
         fcm.tokens.revokeAll()
         return fcm.handle(request)
     }
+
+    func injectedError(status: Int) -> SimulatedAnswer { fcm.injectedError(status: status) }
 }

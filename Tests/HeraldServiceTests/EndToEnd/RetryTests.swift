@@ -16,7 +16,7 @@ import Testing
 
         simulator.fcm.update {
             $0.unavailableRate = 1
-            $0.unavailableRetryAfter = nil
+            $0.retryAfter = nil
         }
         for i in 0..<5 {
             try await publisher.publish(#"{"id": "storm-\#(i)", "app": "chat", "provider": "fcm", "token": "t\#(i)", "ttl": 60}"#)

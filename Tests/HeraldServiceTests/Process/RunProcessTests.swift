@@ -271,7 +271,8 @@ private struct LoadEvents {
         var keys: Set<String> = []
         for i in 0..<count {
             let id = "evt-\(i)"
-            let apnsToken = String(repeating: "0", count: 56) + String(format: "%08x", i)
+            // Not all zeros for event 0: that is the probe token, which APNs answers BadDeviceToken.
+            let apnsToken = String(repeating: "e", count: 56) + String(format: "%08x", i)
             let fcmToken = "fcm-\(i)"
             var targets: [(String, String)] = []
             switch fcmOnly ? 1 : i % 3 {

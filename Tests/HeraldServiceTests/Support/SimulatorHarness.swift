@@ -46,8 +46,8 @@ final class SimulatorHarness: Sendable {
         let tokens = SimulatedAccessTokens()
         let account = SimulatedServiceAccount(clientEmail: "svc@\(Self.project).iam.gserviceaccount.com", keyID: "key-1",
                                               publicKey: accountKey.publicKey, projectID: Self.project)
-        let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: [account]), tokens: tokens, recorder: recorder)
-        fcm = FCMSimulatorService(settings: FCMSimulatorSettings(projectIDs: [Self.project], deadTokens: Set(deadFCMTokens)),
+        let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: [account]), tokens: tokens)
+        fcm = FCMSimulatorService(settings: FCMSimulatorSettings(projectIDs: [Self.project], tokenErrors: Dictionary(deadFCMTokens.map { ($0, .unregistered) }, uniquingKeysWith: { first, _ in first })),
                                   tokens: tokens, recorder: recorder)
         let logger = Logger(label: "test-simulator", level: .error)
         let simulator = Simulator(services: [apns, oauth, fcm], recorder: recorder, faults: FaultInjector(faults: .none), logger: logger)
