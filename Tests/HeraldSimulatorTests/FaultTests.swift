@@ -138,9 +138,10 @@ import Testing
         let faults = SimulatorFaults(hangRate: 1, tokens: [stuck])
         try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey]), faults: faults) { sim async throws in
             // One curl, one connection: a request to another token first (answered, and the
-            // connection made), then the stuck one; --max-time bounds each transfer.
+            // connection made), then the stuck one; --max-time bounds each transfer (10 s:
+            // on a loaded machine the first connection alone has taken over 5).
             let run = try await runTool("/usr/bin/curl", [
-                "-sS", "--http2", "--cacert", sim.pki.caCertificatePath, "--max-time", "5", "-X", "POST", "-d", #"{"aps":{}}"#,
+                "-sS", "--http2", "--cacert", sim.pki.caCertificatePath, "--max-time", "10", "-X", "POST", "-d", #"{"aps":{}}"#,
                 "-o", "/dev/null", "-o", "/dev/null", "-w", "%{http_code}\n",
                 "\(sim.baseURL)/3/device/\(Fixtures.token)", "\(sim.baseURL)/3/device/\(stuck)",
             ])
