@@ -2,15 +2,22 @@ import HeraldCore
 import HeraldCrypto
 
 /// Checks a service-account assertion as Google does: well-formed RS256 JWS,
-/// known issuer, matching `kid`, valid signature, audience, FCM scope, and
-/// `iat`/`exp` no more than an hour apart and around the current time.
+/// known issuer, matching `kid`, valid signature, audience, at least one
+/// scope, and `iat`/`exp` no more than an hour apart and around the current
+/// time. Which scopes an API needs is that API's check, not the token
+/// endpoint's (firebase-admin asks for cloud-platform, firebase and four
+/// more; `messages:send` then checks the token: `FCMSimulatorService`).
 struct AssertionVerifier {
     let settings: OAuthSimulatorSettings
     let now: Timestamp
 
-    static let fcmScope = "https://www.googleapis.com/auth/firebase.messaging"
+    /// What a valid assertion grants: the account, and the scopes it asked for.
+    struct Verified {
+        let account: SimulatedServiceAccount
+        let scopes: Set<String>
+    }
 
-    func verify(_ assertion: String) -> Result<SimulatedServiceAccount, OAuthGrantError> {
+    func verify(_ assertion: String) -> Result<Verified, OAuthGrantError> {
         let jwt: JSONWebToken
         do {
             jwt = try JSONWebToken(parsing: assertion)
@@ -32,8 +39,8 @@ struct AssertionVerifier {
             let expected = settings.audience ?? "a URL ending in \(settings.tokenPath)"
             return .failure(.invalidGrant("Invalid JWT: Failed audience check. The right audience is \(expected)."))
         }
-        let scopes = (jwt.claims["scope"]?.stringValue ?? "").split(separator: " ")
-        guard scopes.contains(Substring(Self.fcmScope)) else {
+        let scopes = Set((jwt.claims["scope"]?.stringValue ?? "").split(separator: " ").map(String.init))
+        guard !scopes.isEmpty else {
             return .failure(OAuthGrantError(error: "invalid_scope", description: "Invalid OAuth scope or ID token audience provided."))
         }
         guard let iat = jwt.claims["iat"]?.intValue, let exp = jwt.claims["exp"]?.intValue, exp > iat, exp - iat <= 3600,
@@ -42,7 +49,7 @@ struct AssertionVerifier {
         else {
             return .failure(.badTimeframe)
         }
-        return .success(account)
+        return .success(Verified(account: account, scopes: scopes))
     }
 
     private func audienceMatches(_ audience: String) -> Bool {

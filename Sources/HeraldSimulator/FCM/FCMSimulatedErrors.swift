@@ -5,6 +5,10 @@ enum FCMSimulatedErrors {
         message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other "
             + "valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.")
 
+    /// A token issued for other scopes than `messages:send` accepts.
+    static let insufficientScopes = GoogleAPIError(
+        code: 403, status: "PERMISSION_DENIED", message: "Request had insufficient authentication scopes.")
+
     static func permissionDenied(project: String) -> GoogleAPIError {
         GoogleAPIError(
             code: 403, status: "PERMISSION_DENIED",

@@ -87,6 +87,12 @@ public final class FCMSimulatorService: SimulatorService {
         }
     }
 
+    /// The scope FCM's own documentation gives for sending.
+    public static let messagingScope = "https://www.googleapis.com/auth/firebase.messaging"
+    /// The scopes `messages:send` accepts a token for (the REST reference's
+    /// "Authorization scopes": firebase.messaging or cloud-platform).
+    static let sendScopes: Set<String> = [messagingScope, "https://www.googleapis.com/auth/cloud-platform"]
+
     /// The message name of an accepted message, or FCM's error answer.
     private func process(_ request: SimulatedRequest, settings: FCMSimulatorSettings) -> Result<String, GoogleAPIError> {
         guard request.method == "POST" else {
@@ -96,6 +102,9 @@ public final class FCMSimulatorService: SimulatorService {
             let grant = tokens.grant(for: bearer, at: request.receivedAt)
         else {
             return .failure(FCMSimulatedErrors.unauthenticated)
+        }
+        guard !grant.scopes.isDisjoint(with: Self.sendScopes) else {
+            return .failure(FCMSimulatedErrors.insufficientScopes)
         }
         let project = String(request.path.dropFirst("/v1/projects/".count).dropLast("/messages:send".count))
         // Google checks the caller's permission on the project before the project's

@@ -25,8 +25,9 @@ public struct OAuthSimulatorService: SimulatorService {
     /// The `Simulator` counts the answer (`oauth.200`, `oauth.400`, ...) and records a refusal.
     public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
         switch grant(request) {
-        case .success(let account):
-            let token = tokens.issue(for: account, at: request.receivedAt, lifetime: settings.tokenLifetime)
+        case .success(let verified):
+            let token = tokens.issue(for: verified.account, scopes: verified.scopes, at: request.receivedAt,
+                                     lifetime: settings.tokenLifetime)
             let body: JSONValue = [
                 "access_token": .string(token),
                 "expires_in": .number(JSONNumber(Int(settings.tokenLifetime.components.seconds))),
@@ -51,7 +52,7 @@ public struct OAuthSimulatorService: SimulatorService {
     }
 
     /// The account a valid token request authenticates, or why it is refused.
-    func grant(_ request: SimulatedRequest) -> Result<SimulatedServiceAccount, OAuthGrantError> {
+    func grant(_ request: SimulatedRequest) -> Result<AssertionVerifier.Verified, OAuthGrantError> {
         guard request.method == "POST" else {
             return .failure(OAuthGrantError(status: 405, error: "invalid_request", description: "token requests must be POST"))
         }

@@ -8,6 +8,8 @@ public final class SimulatedAccessTokens: Sendable {
     public struct Grant: Sendable, Equatable {
         public var clientEmail: String
         public var projectID: String?
+        /// The OAuth scopes the token was issued for.
+        public var scopes: Set<String>
         public var expiresAt: Timestamp
     }
 
@@ -17,10 +19,13 @@ public final class SimulatedAccessTokens: Sendable {
     public init() {}
 
     /// Issues a new opaque token (`ya29.sim-<hex>`, shaped like Google's).
-    public func issue(for account: SimulatedServiceAccount, at now: Timestamp, lifetime: Duration) -> String {
+    public func issue(
+        for account: SimulatedServiceAccount, scopes: Set<String> = [FCMSimulatorService.messagingScope], at now: Timestamp,
+        lifetime: Duration
+    ) -> String {
         var random = SystemRandomNumberGenerator()
         let token = "ya29.sim-" + (0..<4).map { _ in String(random.next() as UInt64, radix: 16) }.joined()
-        let grant = Grant(clientEmail: account.clientEmail, projectID: account.projectID, expiresAt: now + lifetime)
+        let grant = Grant(clientEmail: account.clientEmail, projectID: account.projectID, scopes: scopes, expiresAt: now + lifetime)
         grants.withLock { $0[token] = grant }
         issued.add(1, ordering: .relaxed)
         return token

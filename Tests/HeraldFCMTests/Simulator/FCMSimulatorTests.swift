@@ -29,6 +29,23 @@ import Testing
             body: Array(body.utf8), receivedAt: time ?? now)))
     }
 
+    /// `messages:send` takes a token issued for firebase.messaging or
+    /// cloud-platform (the REST reference's authorization scopes); another is a 403.
+    @Test func aTokenForOtherScopesIsRefusedAndCloudPlatformIsEnough() async throws {
+        let setup = try setup()
+        var account = try TestKeys.simulatedAccount()
+        account.projectID = nil
+        let other = setup.service.tokens.issue(
+            for: account, scopes: ["https://www.googleapis.com/auth/userinfo.email"], at: now, lifetime: .seconds(3600))
+        let refused = await send(setup, #"{"message":{"token":"tok-1"}}"#, bearer: other)
+        #expect(refused.status == 403)
+        #expect(refused.json == ["error": ["code": 403, "message": "Request had insufficient authentication scopes.",
+                                           "status": "PERMISSION_DENIED"]])
+        let cloud = setup.service.tokens.issue(
+            for: account, scopes: ["https://www.googleapis.com/auth/cloud-platform"], at: now, lifetime: .seconds(3600))
+        #expect(await send(setup, #"{"message":{"token":"tok-1"}}"#, bearer: cloud).status == 200)
+    }
+
     @Test func acceptedMessageIsNamedAndRecorded() async throws {
         let setup = try setup()
         let answer = await send(setup, #"{"message":{"token":"tok-1","data":{"a":"1"}}}"#)

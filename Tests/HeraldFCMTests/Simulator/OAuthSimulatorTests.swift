@@ -48,7 +48,7 @@ import Testing
             (form(try assertion { _, claims in claims["iss"] = "nobody@x.iam.gserviceaccount.com" }), 401, "invalid_client", "The OAuth client was not found."),
             (form(try assertion { _, claims in claims["aud"] = "https://oauth2.googleapis.com/token" }), 400, "invalid_grant",
              "Invalid JWT: Failed audience check. The right audience is https://127.0.0.1:2197/token."),
-            (form(try assertion { _, claims in claims["scope"] = "https://www.googleapis.com/auth/cloud-platform" }), 400, "invalid_scope",
+            (form(try assertion { _, claims in claims["scope"] = "" }), 400, "invalid_scope",
              "Invalid OAuth scope or ID token audience provided."),
             (form(try assertion { _, claims in claims["exp"] = 1_796_036_401 }), 400, "invalid_grant", timeframe),
             (form(try assertion { _, claims in claims["iat"] = 1_796_032_900; claims["exp"] = 1_796_036_500 }), 400, "invalid_grant", timeframe),
@@ -63,6 +63,21 @@ import Testing
             #expect(answer.status == status, "\(description)")
             #expect(answer.json == ["error": .string(error), "error_description": .string(description)])
         }
+    }
+
+    /// The token endpoint grants what is asked for (firebase-admin asks for
+    /// cloud-platform, firebase, datastore, ...); `messages:send` checks the token.
+    @Test func anyScopeIsGrantedAndTheTokenCarriesIt() async throws {
+        let scopes = "https://www.googleapis.com/auth/cloud-platform https://www.googleapis.com/auth/userinfo.email"
+        let tokens = SimulatedAccessTokens()
+        let service = OAuthSimulatorService(
+            settings: OAuthSimulatorSettings(accounts: [try TestKeys.simulatedAccount()], audience: audience), tokens: tokens)
+        let body = form(try assertion { _, claims in claims["scope"] = .string(scopes) })
+        let answer = ReadAnswer(service.handle(SimulatedRequest(method: "POST", path: "/token", body: Array(body.utf8), receivedAt: now)))
+        #expect(answer.status == 200)
+        let token = try #require(answer.json?["access_token"]?.stringValue)
+        #expect(tokens.grant(for: token, at: now)?.scopes
+            == ["https://www.googleapis.com/auth/cloud-platform", "https://www.googleapis.com/auth/userinfo.email"])
     }
 
     @Test func assertionsAreAcceptedWithinAMinuteOfClockSkew() async throws {
