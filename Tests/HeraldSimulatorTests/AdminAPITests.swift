@@ -179,7 +179,7 @@ import Testing
         ) { sim async throws in
             let start = try await curl(sim, "GET", "/_herald/faults")
             #expect(start.answer?.body == """
-                {"error_rate":0.0,"error_status":500,"reset_rate":0.0,"hang_rate":0.0,"services":["apns","fcm"],"tokens":[],\
+                {"error_rate":0.0,"error_status":500,"reset_rate":0.0,"hang_rate":0.0,"drop_rate":0.0,"services":["apns","fcm"],"tokens":[],\
                 "latency":null,"rate_limit":null,"goaway_after_streams":100,"max_streams":null}
                 """)
             let changed = try await curl(sim, "PUT", "/_herald/faults", body: """
@@ -187,7 +187,7 @@ import Testing
                 """)
             #expect(changed.answer?.status == 200)
             #expect(changed.answer?.body == """
-                {"error_rate":1.0,"error_status":503,"reset_rate":0.0,"hang_rate":0.0,"services":["fcm"],"tokens":[],\
+                {"error_rate":1.0,"error_status":503,"reset_rate":0.0,"hang_rate":0.0,"drop_rate":0.0,"services":["fcm"],"tokens":[],\
                 "latency":"5ms","rate_limit":{"requests":1000,"per":"1s"},"goaway_after_streams":100,"max_streams":null}
                 """)
             #expect(try await call(sim, "GET", "/_herald/faults").body == changed.answer?.body)
@@ -213,7 +213,7 @@ import Testing
             #expect(typo.answer?.body == #"{"error":"request body:1:19: eror_status: unknown key 'eror_status' (did you mean 'error_status'?)"}"#)
             let tooMuch = try await curl(sim, "PUT", "/_herald/faults", body: #"{"reset_rate":0.5,"hang_rate":0.75}"#)
             #expect(tooMuch.answer?.body
-                == #"{"error":"request body:1:31: hang_rate: error_rate, reset_rate and hang_rate add up to 1.25, over 1"}"#)
+                == #"{"error":"request body:1:31: hang_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.25, over 1"}"#)
 
             let cleared = try await curl(sim, "DELETE", "/_herald/faults")
             #expect(cleared.answer?.body == start.answer?.body)

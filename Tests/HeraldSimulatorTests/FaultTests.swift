@@ -132,6 +132,29 @@ import Testing
         }
     }
 
+    /// A dropped connection takes every stream on it; the client sees a lost
+    /// connection (retryable) and its next request opens a new one.
+    @Test func aDropFaultClosesTheConnectionWithAResetAndTheClientReconnects() async throws {
+        let (key, simulatorKey) = try Fixtures.key()
+        let doomed = String(repeating: "d0", count: 32)
+        let faults = SimulatorFaults(dropRate: 1, tokens: [doomed])
+        try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey]), faults: faults) { sim async throws in
+            try await withProvider(sim, authentication: try tokenAuth(key).0) { provider async throws in
+                #expect(try await deliver(provider, event()).get().status == .delivered)
+                guard case .failure(let failure) = await deliver(provider, event(token: doomed)) else {
+                    Issue.record("expected a retryable failure")
+                    return
+                }
+                #expect(failure.providerStatus == nil)
+                #expect(failure.reason.hasPrefix("connectionLost"), "\(failure)")
+                #expect(try await deliver(provider, event()).get().status == .delivered, "a new connection serves")
+            }
+            #expect(sim.simulator.connectionsSeen == 2)
+            let listed = try await call(sim, "GET", "/_herald/refused")
+            #expect(listed.json?["refused"]?.arrayValue?.map { $0["fault"] } == ["drop"])
+        }
+    }
+
     @Test func aHungStreamIsNeitherAnsweredNorResetUntilTheClientGivesUp() async throws {
         let (key, simulatorKey) = try Fixtures.key()
         let stuck = String(repeating: "5c", count: 32)

@@ -107,7 +107,9 @@ import Testing
         (["--fcm-token-error", "tok-1=GONE"], "--fcm-token-error: expected one of UNREGISTERED, INVALID_ARGUMENT, SENDER_ID_MISMATCH, "
             + "QUOTA_EXCEEDED, UNAVAILABLE, INTERNAL, THIRD_PARTY_AUTH_ERROR after '=', found 'GONE'"),
         (["--hang-rate", "2"], "--hang-rate: expected a fraction from 0 to 1, found '2'"),
-        (["--reset-rate", "0.6", "--hang-rate", "0.6"], "faults: hang_rate: error_rate, reset_rate and hang_rate add up to 1.2, over 1"),
+        (["--drop-rate", "-1"], "--drop-rate: expected a fraction from 0 to 1, found '-1'"),
+        (["--reset-rate", "0.5", "--drop-rate", "0.6"], "faults: drop_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.1, over 1"),
+        (["--reset-rate", "0.6", "--hang-rate", "0.6"], "faults: hang_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.2, over 1"),
         (["--fault-services", "apns,fcn"], "faults: services: expected apns, fcm or oauth, found 'fcn'"),
     ])
     func simulateRefusesFaultAndTokenFlagsThatCannotWork(arguments: [String], message: String) async {

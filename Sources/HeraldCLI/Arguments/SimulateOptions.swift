@@ -48,6 +48,7 @@ enum SimulateOptions {
             faults.errorStatus = status
         }
         if let value = options["reset-rate"] { faults.resetRate = try fraction(value, "reset-rate") }
+        if let value = options["drop-rate"] { faults.dropRate = try fraction(value, "drop-rate") }
         if let value = options["hang-rate"] { faults.hangRate = try fraction(value, "hang-rate") }
         if let value = options["fault-services"] { faults.services = list(value) }
         if let value = options["fault-tokens"] { faults.tokens = list(value) }

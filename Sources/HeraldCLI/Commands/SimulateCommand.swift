@@ -52,6 +52,7 @@ public struct SimulateCommand: Command {
           --error-rate F              answer this fraction of requests with --error-status
           --error-status N            500, 503 or 429 (default 500), in each provider's error shape
           --reset-rate F              reset this fraction of requests' streams (RST_STREAM)
+          --drop-rate F               close this fraction of requests' connections with a TCP reset
           --hang-rate F               never answer this fraction of requests
           --fault-services LIST       where faults apply: apns, fcm, oauth (default apns,fcm)
           --fault-tokens LIST         apply faults only to requests to these tokens (or FCM topics)
@@ -67,7 +68,7 @@ public struct SimulateCommand: Command {
         "config", "listen", "record", "apns-key", "key-id", "team-id", "topic", "dead-token", "token-update-interval",
         "per-token-limit", "tls-dir", "tls-cert", "tls-key", "client-ca", "error-rate", "error-status", "latency",
         "goaway-after", "max-streams", "rate-limit", "fcm-service-account", "fcm-project", "fcm-dead-token",
-        "fcm-token-error", "probe-topic", "reset-rate", "hang-rate", "fault-services", "fault-tokens",
+        "fcm-token-error", "probe-topic", "reset-rate", "drop-rate", "hang-rate", "fault-services", "fault-tokens",
     ]
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {

@@ -53,6 +53,15 @@ public final class HTTP2Responder: Sendable {
         return true
     }
 
+    /// Closes this stream's whole connection at once with a TCP reset (no
+    /// GOAWAY, no answer to any of its streams), as a crashed server would.
+    @discardableResult
+    public func abortConnection() -> Bool {
+        guard claim() else { return false }
+        inbox.post(.abortConnection(connectionID: connectionID))
+        return true
+    }
+
     /// Sends GOAWAY on this stream's connection. Streams up to `lastStreamID`
     /// (default: this one) are still answered; later ones are refused and the
     /// connection closes once the remaining streams are done. Does not answer

@@ -9,6 +9,8 @@ enum LoopAction: Sendable {
     case shutdown(graceful: Bool)
     /// Close every connection abruptly (TCP RST), as a crashed server would; keep listening.
     case abortConnections
+    /// Close one connection abruptly (TCP RST).
+    case abortConnection(connectionID: UInt64)
 }
 
 /// What the loop's timer heap holds: a delayed answer, or the end of a

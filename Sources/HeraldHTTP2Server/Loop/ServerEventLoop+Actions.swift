@@ -32,6 +32,8 @@ extension ServerEventLoop {
                 for connection in connections.values { connection.close(abort: true) }
                 connections.removeAll()
                 logger.info("connections aborted")
+            case .abortConnection(let connectionID):
+                connections.removeValue(forKey: connectionID)?.close(abort: true)
             }
         }
     }

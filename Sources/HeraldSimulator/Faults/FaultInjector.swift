@@ -4,7 +4,7 @@ import Synchronization
 /// Decides, request by request, which configured fault (if any) applies: none
 /// outside the faults' scope (their services and tokens); inside it the rate
 /// limit first (a fixed window over the request's time), then one random
-/// draw for an error, a reset or a hang. The faults can be replaced while
+/// draw for an error, a stream reset, a hang or a dropped connection. The faults can be replaced while
 /// serving (the admin API's `PUT /_herald/faults`).
 public final class FaultInjector: Sendable {
     /// What to do instead of handling a request.
@@ -16,6 +16,8 @@ public final class FaultInjector: Sendable {
         case reset
         /// Never answer the stream.
         case hang
+        /// Close the stream's whole connection with a TCP reset.
+        case drop
 
         /// The kind the record names; nil for `handle`.
         public var kind: InjectedFaultKind? {
@@ -24,6 +26,7 @@ public final class FaultInjector: Sendable {
             case .error: .error
             case .reset: .reset
             case .hang: .hang
+            case .drop: .drop
             }
         }
     }
@@ -85,11 +88,12 @@ public final class FaultInjector: Sendable {
             }
             if overLimit { return .error(status: 429) }
         }
-        guard faults.errorRate > 0 || faults.resetRate > 0 || faults.hangRate > 0 else { return .handle }
+        guard faults.errorRate > 0 || faults.resetRate > 0 || faults.hangRate > 0 || faults.dropRate > 0 else { return .handle }
         let draw = random()
         if draw < faults.errorRate { return .error(status: faults.errorStatus) }
         if draw < faults.errorRate + faults.resetRate { return .reset }
         if draw < faults.errorRate + faults.resetRate + faults.hangRate { return .hang }
+        if draw < faults.errorRate + faults.resetRate + faults.hangRate + faults.dropRate { return .drop }
         return .handle
     }
 }

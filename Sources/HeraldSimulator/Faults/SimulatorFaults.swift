@@ -13,7 +13,7 @@ import HeraldCore
 /// the HTTP/2 server's, fixed when it starts.
 ///
 /// YAML (`faults:` in the simulator config; the admin API's `PUT /_herald/faults` takes the same keys in JSON):
-/// `{error_rate: 0.1, error_status: 503, reset_rate: 0.05, hang_rate: 0.01, services: [fcm], tokens: [tok-1],
+/// `{error_rate: 0.1, error_status: 503, reset_rate: 0.05, hang_rate: 0.01, drop_rate: 0.01, services: [fcm], tokens: [tok-1],
 ///   latency: 20ms, goaway_after_streams: 1000, max_streams: 100, rate_limit: {requests: 500, per: 1s}}`.
 public struct SimulatorFaults: Sendable, Equatable, Decodable {
     /// A request-rate limit over all requests in scope: over it, 429 (APNs TooManyRequests, FCM QUOTA_EXCEEDED).
@@ -50,6 +50,10 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
     public var resetRate: Double
     /// Fraction of requests in scope (0...1) never answered: the stream stays open until the client gives up or the connection closes.
     public var hangRate: Double
+    /// Fraction of requests in scope (0...1) whose whole connection is closed
+    /// with a TCP reset, every stream on it unanswered (a front end that
+    /// crashed, a network path that broke).
+    public var dropRate: Double
     /// The services faults apply to (`apns`, `fcm`, `oauth`).
     public var services: [String]
     /// When not empty, faults apply only to requests addressed to these tokens (or FCM topics).
@@ -65,7 +69,7 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
     public var rateLimit: RateLimit?
 
     public init(
-        errorRate: Double = 0, errorStatus: Int = 500, resetRate: Double = 0, hangRate: Double = 0,
+        errorRate: Double = 0, errorStatus: Int = 500, resetRate: Double = 0, hangRate: Double = 0, dropRate: Double = 0,
         services: [String] = SimulatorFaults.defaultServices, tokens: [String] = [], latency: ConfigDuration? = nil,
         goAwayAfterStreams: Int? = nil, maxStreams: Int? = nil, rateLimit: RateLimit? = nil
     ) {
@@ -73,6 +77,7 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
         self.errorStatus = errorStatus
         self.resetRate = resetRate
         self.hangRate = hangRate
+        self.dropRate = dropRate
         self.services = services
         self.tokens = tokens
         self.latency = latency
@@ -90,6 +95,7 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
         case errorStatus = "error_status"
         case resetRate = "reset_rate"
         case hangRate = "hang_rate"
+        case dropRate = "drop_rate"
         case goAwayAfterStreams = "goaway_after_streams"
         case maxStreams = "max_streams"
         case rateLimit = "rate_limit"
@@ -101,6 +107,7 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
         errorStatus = try c.decodeIfPresent(Int.self, forKey: .errorStatus) ?? 500
         resetRate = try c.decodeIfPresent(Double.self, forKey: .resetRate) ?? 0
         hangRate = try c.decodeIfPresent(Double.self, forKey: .hangRate) ?? 0
+        dropRate = try c.decodeIfPresent(Double.self, forKey: .dropRate) ?? 0
         services = try c.decodeIfPresent([String].self, forKey: .services) ?? Self.defaultServices
         tokens = try c.decodeIfPresent([String].self, forKey: .tokens) ?? []
         latency = try c.decodeIfPresent(ConfigDuration.self, forKey: .latency)
@@ -121,12 +128,15 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
     public var problem: String? { firstProblem.map { "\($0.key.rawValue): \($0.message)" } }
 
     private var firstProblem: (key: CodingKeys, message: String)? {
-        for (key, rate) in [(CodingKeys.errorRate, errorRate), (.resetRate, resetRate), (.hangRate, hangRate)] {
+        let rates = [(CodingKeys.errorRate, errorRate), (.resetRate, resetRate), (.hangRate, hangRate), (.dropRate, dropRate)]
+        for (key, rate) in rates {
             guard (0...1).contains(rate) else { return (key, "expected a fraction from 0 to 1, found \(rate)") }
         }
         // A little slack for sums such as 0.1 + 0.2 + 0.7 that floating point makes 1.0000000000000002.
-        guard errorRate + resetRate + hangRate <= 1 + 1e-9 else {
-            return (.hangRate, "error_rate, reset_rate and hang_rate add up to \(errorRate + resetRate + hangRate), over 1")
+        let total = rates.map(\.1).reduce(0, +)
+        guard total <= 1 + 1e-9 else {
+            let last = rates.last { $0.1 > 0 }?.0 ?? .dropRate
+            return (last, "error_rate, reset_rate, hang_rate and drop_rate add up to \(total), over 1")
         }
         guard Self.errorStatuses.contains(errorStatus) else { return (.errorStatus, "expected 429, 500 or 503, found \(errorStatus)") }
         guard !services.isEmpty else { return (.services, "expected at least one of apns, fcm, oauth") }
@@ -159,6 +169,7 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
         object[CodingKeys.errorStatus.rawValue] = number(errorStatus)
         object[CodingKeys.resetRate.rawValue] = fraction(resetRate)
         object[CodingKeys.hangRate.rawValue] = fraction(hangRate)
+        object[CodingKeys.dropRate.rawValue] = fraction(dropRate)
         object[CodingKeys.services.rawValue] = .array(services.map { .string($0) })
         object[CodingKeys.tokens.rawValue] = .array(tokens.map { .string($0) })
         object[CodingKeys.latency.rawValue] = latency.map { .string($0.description) } ?? .null
@@ -177,4 +188,6 @@ public enum InjectedFaultKind: String, Sendable, Equatable {
     case reset
     /// The stream never answered.
     case hang
+    /// The stream's connection closed with a TCP reset.
+    case drop
 }

@@ -89,6 +89,10 @@ public final class Simulator: HTTP2Handler {
             recordRefusal(of: simulated, by: service, answer: nil, fault: .hang)
             hungStreams.hold(responder)
             return
+        case .drop:
+            recordRefusal(of: simulated, by: service, answer: nil, fault: .drop)
+            responder.abortConnection()
+            return
         }
         recordRefusal(of: simulated, by: service, answer: answer, fault: verdict.decision.kind)
         Self.apply(answer, latency: verdict.latency, to: responder, countAs: service.name, recorder: recorder, logger: logger)
