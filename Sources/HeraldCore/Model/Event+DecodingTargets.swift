@@ -119,7 +119,7 @@ extension Event {
         guard case .string(let address)? = fields.value(kind) else {
             return failed(.mismatch(fields.path(kind), expected: "a non-empty string", found: fields.value(kind) ?? .null))
         }
-        if Target.Address(field: kind, value: address)?.isDevice == true {
+        if Target.Address.isDeviceField(kind) {
             guard !address.isEmpty else {
                 let device = kind == "token" ? "a device token" : "a Firebase installation ID"
                 return badToken(EventError(field: fields.path(kind), message: "is empty; \(device) cannot be empty"))
@@ -160,7 +160,7 @@ extension Event {
             }
             return .valid(Target(provider: .fcm, address: .fid(address)))
         default:
-            guard address.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            guard address.everyByte({ $0 > 0x20 && $0 < 0x7F }) else {
                 return badToken(.mismatch(
                     fields.path(kind), expected: "an FCM registration token (printable ASCII, no spaces)", found: .string(address)))
             }
@@ -181,7 +181,7 @@ extension Event {
     }
 
     private static func isHex(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
+        !text.isEmpty && text.everyByte { byte in
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
             default: false
@@ -191,7 +191,7 @@ extension Event {
 
     /// FCM's topic pattern, `[a-zA-Z0-9-_.~%]+`.
     private static func isFCMTopicName(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
+        !text.isEmpty && text.everyByte { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "%"): true

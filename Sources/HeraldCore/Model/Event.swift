@@ -267,7 +267,8 @@ public struct ExcludedTokens: Sendable {
     }
 
     public func contains(_ target: Target) -> Bool {
-        guard target.address.isDevice else { return false }
+        // Most events exclude nothing: no hashing, no lower-casing per target then.
+        guard !exact.isEmpty, target.address.isDevice else { return false }
         let address = target.address.value
         if exact.contains(address) { return true }
         return target.provider == .apns && lowercased.contains(address.lowercased())

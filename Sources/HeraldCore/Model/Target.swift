@@ -51,12 +51,10 @@ public struct Target: Sendable, Hashable {
         /// Whether the address names one device (a token or a FID) rather than
         /// a topic or condition: the answers that say "this device is gone" are
         /// about it, `exclude_tokens` may list it, and logs mask it.
-        public var isDevice: Bool {
-            switch self {
-            case .token, .fid: true
-            case .topic, .condition: false
-            }
-        }
+        public var isDevice: Bool { Self.isDeviceField(field) }
+
+        /// Whether the field of ``fieldNames`` named `field` holds a device (`token`, `fid`).
+        public static func isDeviceField(_ field: String) -> Bool { field == "token" || field == "fid" }
     }
 
     public var provider: Provider

@@ -13,6 +13,6 @@ public enum Base64URL {
 
     /// Whether `text` is non-empty unpadded URL-safe base64.
     public static func isUnpadded(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy(isAlphabet)
+        !text.isEmpty && text.everyByte(isAlphabet)
     }
 }
