@@ -108,7 +108,13 @@ private func clientError(_ body: () async throws -> HTTPClientResponse) async ->
                 // connection (nil here: it succeeded); every other one must fail retryably.
                 let failures = errors.compactMap { $0 }
                 #expect(errors.count == 5)
-                #expect(!failures.isEmpty, "the abort failed requests in flight")
+                if engine == .nghttp2 {
+                    #expect(failures.count == 5, "the abort failed every request in flight: \(errors)")
+                } else {
+                    // On a loaded host libcurl has resent all five on the new connection.
+                    #expect(!failures.isEmpty || recorder.connectionIDs.count == 2,
+                            "the abort failed requests in flight, or libcurl resent them on a new connection")
+                }
                 for error in failures {
                     #expect(error.isRetryable, "in-flight request fails retryably, got \(error)")
                     #expect(error.kind == .connectionLost, "a reset connection is a lost connection: \(error)")
