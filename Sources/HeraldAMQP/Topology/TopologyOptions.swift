@@ -1,5 +1,5 @@
-/// The names and shapes of Herald's exchanges and queues (DESIGN.md "Topology"),
-/// with DESIGN.md's names as defaults. The lead maps `config.yaml`'s `amqp:`
+/// The names and shapes of Herald's exchanges and queues (docs/amqp.md
+/// "Topology"), with the documented names as defaults. The service maps `config.yaml`'s `amqp:`
 /// section onto it; tests use `prefix:` to get a private copy.
 public struct TopologyOptions: Sendable, Equatable {
     /// Topic exchange upstream services publish events to.

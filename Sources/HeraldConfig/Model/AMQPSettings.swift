@@ -1,5 +1,5 @@
 /// The `amqp:` section: the broker, the events queue and the names of the
-/// exchanges Herald declares (DESIGN.md "Topology").
+/// exchanges Herald declares (docs/amqp.md "Topology").
 public struct AMQPSettings: Sendable, Equatable, Decodable {
     /// Which RabbitMQ queue type holds the events.
     public enum QueueType: String, Sendable, Decodable, CaseIterable {

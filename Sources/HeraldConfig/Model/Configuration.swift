@@ -1,6 +1,6 @@
 /// The whole of `config.yaml` as decoded, before semantic validation.
 ///
-/// Every section but `apps` is optional and has DESIGN.md's defaults.
+/// Every section but `apps` is optional and has the defaults docs/configuration.md gives.
 /// `ConfigLoader` decodes it and `ConfigValidator` checks what types cannot
 /// (references between sections, exactly-one-of rules, files that must exist).
 public struct Configuration: Sendable, Equatable, Decodable {

@@ -14,7 +14,7 @@ public struct ConfigValidator: Sendable {
         self.baseDirectory = baseDirectory
     }
 
-    /// All issues, in the order of the sections in DESIGN.md, and the router
+    /// All issues, in the order of the sections in docs/configuration.md, and the router
     /// compiled from `routes:` (nil when a route has an error).
     public func validate(_ config: Configuration) -> (issues: [ConfigIssue], router: Router?) {
         var issues: [ConfigIssue] = []

@@ -136,7 +136,8 @@ public final class InvalidationGuard: Sendable {
 }
 
 extension Duration {
-    fileprivate var milliseconds: Int64 {
+    /// Whole milliseconds, truncated.
+    var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }

@@ -92,14 +92,13 @@ public enum OutcomeBuilder {
 
     /// `60s`, `1500ms`: a window as config spells it.
     static func spelled(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let milliseconds = duration.milliseconds
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
     }
 
     /// The reason of an `invalid_token` the guard held back: the provider's
     /// reason first, so consumers matching on it still can.
-    public static func heldReason(_ reason: String?) -> String {
+    static func heldReason(_ reason: String?) -> String {
         "\(reason ?? "invalid token"): not invalidated, a credential or environment mismatch is suspected"
     }
 

@@ -35,7 +35,8 @@ final class EventProcessor: Sendable {
 
     init(planner: EventPlanner, providers: ProviderSet, retryPolicy: RetryPolicy, publishStatuses: Set<Outcome.Status>,
          topology: TopologyOptions, connection: AMQPConnection, delivered: DeliveredTargets,
-         invalidationGuard: InvalidationGuard?, metrics: HeraldMetrics, logger: Logger, clock: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String) {
+         invalidationGuard: InvalidationGuard?, metrics: HeraldMetrics, logger: Logger,
+         clock: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String) {
         self.planner = planner
         self.providers = providers
         self.retryPolicy = retryPolicy
