@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
         .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldHTTP2Server", dependencies: ["CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldAMQP", dependencies: ["CRabbitMQ", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldAMQP", dependencies: ["CRabbitMQ", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldAPNs", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),
         .target(name: "HeraldFCM", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),
         .target(
@@ -93,7 +93,10 @@ let package = Package(
             dependencies: ["HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),
         .testTarget(
             name: "HeraldAPNsTests",
-            dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline"]),
+            dependencies: [
+                "HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline",
+                "HeraldTestSupport",
+            ]),
         .testTarget(
             name: "HeraldFCMTests",
             dependencies: [
@@ -119,3 +122,25 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: Fuzz targets (scripts/fuzz)
+//
+// libFuzzer executables, one per input Herald parses, under Fuzz/. They exist
+// only when HERALD_FUZZ=1 (scripts/fuzz sets it and builds them with
+// `-sanitize=fuzzer,address` in .build/fuzz), so `swift build` and
+// `swift test` neither see nor build them.
+if Context.environment["HERALD_FUZZ"] == "1" {
+    func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/Sources/\(name)")
+    }
+    package.targets += [
+        .target(name: "CLibFuzzerDriver", path: "Fuzz/Sources/CLibFuzzerDriver"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzerDriver"], path: "Fuzz/Sources/FuzzSupport"),
+        fuzzTarget("FuzzJSON", ["HeraldCore"]),
+        fuzzTarget("FuzzEvent", ["HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM"]),
+        fuzzTarget("FuzzConfig", ["HeraldCore", "HeraldYAML", "HeraldConfig", "HeraldSimulator"]),
+        fuzzTarget("FuzzProviderResponses", ["HeraldCore", "HeraldAPNs", "HeraldFCM"]),
+        fuzzTarget("FuzzAMQPProperties", ["HeraldCore", "HeraldAMQP", "HeraldPipeline", "HeraldService", "CRabbitMQ"]),
+        fuzzTarget("FuzzSimulator", ["HeraldCore", "HeraldCrypto", "HeraldAPNs", "HeraldFCM", "HeraldSimulator"]),
+    ]
+}

@@ -2,6 +2,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 CURLcode herald_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -28,6 +29,9 @@ CURLcode herald_curl_easy_setopt_write_function(CURL *handle, size_t (*fn)(char 
 }
 CURLcode herald_curl_easy_setopt_header_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, fn);
+}
+CURLcode herald_curl_easy_setopt_prereq_function(CURL *handle, int (*fn)(void *, char *, char *, int, int)) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, fn);
 }
 CURLcode herald_curl_easy_setopt_read_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(handle, CURLOPT_READFUNCTION, fn);
@@ -88,11 +92,20 @@ unsigned long herald_openssl_version_number(void) { return OpenSSL_version_num()
 EVP_PKEY *herald_generate_ec_p256_key(void) { return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256"); }
 EVP_PKEY *herald_generate_rsa_key(unsigned int bits) { return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits); }
 
-struct MHD_Daemon *herald_mhd_start(const struct sockaddr *address, MHD_AccessHandlerCallback handler, void *context) {
-    return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, handler, context,
+struct MHD_Daemon *herald_mhd_start(const struct sockaddr *address, const struct herald_mhd_limits *limits,
+                                    MHD_AccessHandlerCallback handler, void *context) {
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
+    if (address->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
+        flags |= IN6_IS_ADDR_UNSPECIFIED(&v6->sin6_addr) ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
+    }
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
                             MHD_OPTION_SOCK_ADDR, address,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+                            MHD_OPTION_CONNECTION_LIMIT, limits->connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits->per_ip_connection_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, limits->idle_timeout_seconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits->connection_memory_limit,
+                            MHD_OPTION_THREAD_POOL_SIZE, limits->threads,
                             MHD_OPTION_END);
 }
 uint16_t herald_mhd_bound_port(struct MHD_Daemon *daemon) {
@@ -102,4 +115,8 @@ uint16_t herald_mhd_bound_port(struct MHD_Daemon *daemon) {
 
 void herald_set_thread_name(const char *name) {
     prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
+int herald_gettid(void) {
+    return (int)syscall(SYS_gettid);
 }

@@ -48,11 +48,11 @@ public struct APNsProviderConfiguration: Sendable {
         switch settings.auth {
         case .keyFile(let path, let teamID, let keyID)?:
             let resolved = resolvePath(path)
-            guard let pem = try? String(contentsOfFile: resolved, encoding: .utf8) else {
-                throw APNsConfigurationError("cannot read key_file \(resolved)")
-            }
+            let file: BoundedFile
+            do { file = try BoundedFile(path: resolved, limit: .key) } catch { throw APNsConfigurationError("key_file \(error)") }
+            guard let pem = file.utf8Text else { throw APNsConfigurationError("key_file '\(resolved)' is not UTF-8 text (a .p8 key is PEM)") }
             authentication = .token(try Self.tokenManager(
-                pem: pem, source: "key_file \(resolved)", teamID: teamID, keyID: keyID, clock: clock, onRefresh: onRefresh,
+                pem: pem, source: "key_file '\(resolved)'", teamID: teamID, keyID: keyID, clock: clock, onRefresh: onRefresh,
                 tokens: tokens))
         case .keyPEM(let pem, let teamID, let keyID)?:
             authentication = .token(try Self.tokenManager(
@@ -66,6 +66,13 @@ public struct APNsProviderConfiguration: Sendable {
             bundleID: settings.topic, baseURL: settings.baseURL, authentication: authentication,
             requestTimeout: settings.timeout.duration, caFile: settings.caFile.map(resolvePath),
             connections: settings.connections, engine: HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2)
+        // The client certificate and CA file are loaded as a connection would load them, so a
+        // wrong password or a broken file is a start-up error, not every connection's.
+        do {
+            try httpClientConfiguration.tls.validate()
+        } catch {
+            throw APNsConfigurationError(error.message)
+        }
     }
 
     private static func tokenManager(
@@ -79,8 +86,8 @@ public struct APNsProviderConfiguration: Sendable {
             ProviderTokenManager(signer: try ProviderTokenSigner(key: key, teamID: teamID, keyID: keyID), clock: clock,
                                  onRefresh: onRefresh)
         }
-        guard let tokens else { return try make() }
         do {
+            guard let tokens else { return try make() }
             return try tokens.manager(for: key, teamID: teamID, keyID: keyID, make: make)
         } catch {
             throw APNsConfigurationError("\(source): \(error.message)")

@@ -16,6 +16,11 @@ extension FCMProvider {
             throw FCMConfigurationError(
                 source: "project_id", message: "not set, and the service account has no \"project_id\"")
         }
+        do {
+            try httpClient.configuration.tls.validate()
+        } catch {
+            throw FCMConfigurationError(source: "ca_file", message: error.message)
+        }
         return FCMProvider(
             projectID: projectID, account: account, endpoint: settings.baseURL, httpClient: httpClient,
             timeout: settings.timeout.duration, logger: logger.child("fcm"), now: now, onRefresh: onRefresh)
@@ -33,10 +38,13 @@ extension FCMProvider {
         switch (settings.serviceAccountFile, settings.serviceAccountJSON) {
         case (let file?, nil):
             let path = resolve(file)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw FCMConfigurationError(source: path, message: "cannot read the service-account file")
+            let contents: BoundedFile
+            do {
+                contents = try BoundedFile(path: path, limit: .key)
+            } catch {
+                throw FCMConfigurationError(source: path, message: "the service-account file \(error.problem)")
             }
-            return try ServiceAccount(json: String(decoding: data, as: UTF8.self), source: path)
+            return try ServiceAccount(json: String(decoding: contents.bytes, as: UTF8.self), source: path)
         case (nil, let json?):
             return try ServiceAccount(json: json, source: "service_account_json")
         case (.some, .some):

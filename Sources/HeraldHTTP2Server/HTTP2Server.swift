@@ -23,6 +23,9 @@ public final class HTTP2Server: Sendable {
     private let listener: ListeningSocket
     private let inbox: ServerInbox
     private let state = Mutex(RunState.idle)
+    /// The loop thread's kernel thread id (0 until `run()` starts it), for
+    /// diagnostics: its CPU time is in `/proc/self/task/<id>/stat`.
+    let loopThreadID = Atomic<Int32>(0)
 
     /// Binds and listens; checks the TLS files so a bad certificate fails here, not in `run()`.
     public init(configuration: HTTP2ServerConfiguration, handler: some HTTP2Handler, logger: Logger) throws(HTTP2ServerError) {
@@ -47,9 +50,10 @@ public final class HTTP2Server: Sendable {
         defer { state.withLock { $0 = .finished } }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let thread = Thread { [configuration, listener, inbox, handler, logger] in
+                let thread = Thread { [configuration, listener, inbox, handler, logger, self] in
                     // The OS-level name (top -H, perf, /proc/*/task/*/comm); `Thread.name` does not reach it.
                     herald_set_thread_name("herald-h2-serve")
+                    loopThreadID.store(herald_gettid(), ordering: .releasing)
                     // A peer that went away makes write()/SSL_write raise SIGPIPE, which would kill
                     // the process: blocked on this thread (which does all socket writes), the write
                     // just fails with EPIPE and the connection is closed.

@@ -102,7 +102,13 @@ public final class HTTPClient: Sendable {
     /// Any HTTP status is a response; transport failures throw
     /// `HTTPClientError`. Cancelling the calling task abandons the request
     /// (its stream is reset) and throws `HTTPClientError` of kind `.cancelled`.
+    /// A request whose header breaks `HTTPFieldRule` throws `.invalidRequest`
+    /// naming the header, and nothing is sent (both engines).
     public func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
+        if let problem = HTTPFieldRule.problem(in: request.headers) {
+            throw HTTPClientError(
+                kind: .invalidRequest, host: URLHost.hostAndPort(of: request.url), message: "\(problem); the request was not sent")
+        }
         let pending = PendingRequest(
             id: nextID.add(1, ordering: .relaxed).oldValue, url: request.url, resumesOnLoop: executor.isCurrent)
         return try await withTaskCancellationHandler {

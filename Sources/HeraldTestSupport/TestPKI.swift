@@ -66,6 +66,22 @@ public struct TestPKI: Sendable {
         return certificate
     }
 
+    /// Issues another server certificate from this CA for `subjectAltNames`
+    /// (`DNS:wrong.example.com`, `IP:10.0.0.1`): a certificate the client
+    /// trusts but that names another host, for host-check tests.
+    public func makeServerCertificate(
+        commonName: String, subjectAltNames: [String]
+    ) throws(TestPKIError) -> (certificatePath: String, keyPath: String) {
+        // A file name of its own per call: tests issue certificates for the same name concurrently.
+        let base = directory + "/server-" + commonName.filter { $0.isLetter || $0.isNumber } + "-"
+            + String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        let paths = (certificatePath: base + ".pem", keyPath: base + ".key")
+        try issue(
+            commonName: commonName, keyPath: paths.keyPath, certificatePath: paths.certificatePath,
+            extensions: "subjectAltName=\(subjectAltNames.joined(separator: ","))\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n")
+        return paths
+    }
+
     /// Deletes the directory and everything in it.
     public func remove() {
         try? FileManager.default.removeItem(atPath: directory)

@@ -3,6 +3,7 @@ import HeraldAPNs
 import HeraldConfig
 import HeraldCrypto
 import HeraldHTTPClient
+import HeraldTestSupport
 import HeraldYAML
 import Testing
 
@@ -15,6 +16,9 @@ import Testing
         let directory = NSTemporaryDirectory() + "herald-apns-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try PrivateKey.generateP256().pkcs8PEM().write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
+        let pki = try TestPKI.make()
+        defer { pki.remove() }
+        try FileManager.default.copyItem(atPath: pki.caCertificatePath, toPath: directory + "/ca.pem")
         let configuration = try APNsProviderConfiguration(
             settings: try settings("""
                 {team_id: TEAM123456, key_id: KEY1234567, key_file: AuthKey.p8, topic: com.example.chat,
@@ -39,7 +43,51 @@ import Testing
             try APNsProviderConfiguration(settings: try settings(
                 "{team_id: T, key_id: K, key_file: /nonexistent/AuthKey.p8, topic: com.example.chat}"))
         }
-        #expect(error?.description == "apns: cannot read key_file /nonexistent/AuthKey.p8")
+        #expect(error?.description == "apns: key_file '/nonexistent/AuthKey.p8' does not exist")
+    }
+
+    private func keyFileError(_ contents: [UInt8]? = nil, sparseSize: UInt64? = nil) throws -> String? {
+        let path = NSTemporaryDirectory() + "herald-apns-\(UInt64.random(in: 0...UInt64.max)).p8"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(contents ?? [])))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        if let sparseSize {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.truncate(atOffset: sparseSize)
+            try handle.close()
+        }
+        let error = #expect(throws: APNsConfigurationError.self) {
+            try APNsProviderConfiguration(settings: try settings(
+                "{team_id: TEAM123456, key_id: KEY1234567, key_file: '\(path)', topic: com.example.chat}"))
+        }
+        return error?.description.replacingOccurrences(of: path, with: "KEY")
+    }
+
+    @Test func aKeyThatIsNotP256IsRefusedAtLoadingNotAtTheFirstSend() throws {
+        let rsa = try PrivateKey.generateRSA().pkcs8PEM()
+        #expect(try keyFileError(Array(rsa.utf8)) == "apns: key_file 'KEY': the APNs signing key must be EC P-256 (a .p8 key), found RSA 2048-bit")
+    }
+
+    @Test func aHugeKeyFileIsRefusedBeforeItIsRead() throws {
+        // 2.3 GB, sparse: refused from its size alone.
+        #expect(try keyFileError(sparseSize: 2_300_000_000)
+            == "apns: key_file 'KEY' is 2.1 GiB, over the 64 KiB limit for such a file")
+    }
+
+    @Test func garbageInPEMArmorIsRefused() throws {
+        let garbage = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n"
+        let message = try keyFileError(Array(garbage.utf8)) ?? ""
+        #expect(message.hasPrefix("apns: key_file 'KEY': load private key: "))
+    }
+
+    @Test func aCertificateThatCannotBeOpenedIsRefusedNamingTheFile() throws {
+        let pki = try TestPKI.make()
+        defer { pki.remove() }
+        let client = try pki.makeClientCertificate(commonName: "push")
+        let error = #expect(throws: APNsConfigurationError.self) {
+            try APNsProviderConfiguration(settings: try settings(
+                "{certificate_file: '\(client.pkcs12Path)', certificate_password: wrong, topic: com.example.chat}"))
+        }
+        #expect(error?.description.hasPrefix("apns: could not open the PKCS#12 file (wrong password?) \(client.pkcs12Path): ") == true)
     }
 
     @Test func keyPEMThatIsNotAKeyIsReportedWithoutEchoingIt() throws {
@@ -51,21 +99,28 @@ import Testing
     }
 
     @Test func certificateAuthUsesPKCS12ForP12FilesAndPEMOtherwiseWithNoJWT() throws {
+        let pki = try TestPKI.make()
+        defer { pki.remove() }
+        let client = try pki.makeClientCertificate(commonName: "push", pkcs12Password: "pw")
+        let pemBundle = pki.directory + "/push-bundle.pem"
+        let bundle = try String(contentsOfFile: client.certificatePath, encoding: .utf8)
+            + String(contentsOfFile: client.keyPath, encoding: .utf8)
+        try bundle.write(toFile: pemBundle, atomically: true, encoding: .utf8)
         let p12 = try APNsProviderConfiguration(settings: try settings(
-            "{certificate_file: push.p12, certificate_password: pw, topic: com.example.chat, endpoint: 'https://127.0.0.1:2197/'}"))
+            "{certificate_file: '\(client.pkcs12Path)', certificate_password: pw, topic: com.example.chat, endpoint: 'https://127.0.0.1:2197/'}"))
         #expect(p12.baseURL == "https://127.0.0.1:2197")
         guard case .pkcs12(let file, let password)? = p12.httpClientConfiguration.tls.clientCertificate else {
             Issue.record("expected PKCS#12")
             return
         }
-        #expect(file == "push.p12")
+        #expect(file == client.pkcs12Path)
         #expect(password == "pw")
-        let pem = try APNsProviderConfiguration(settings: try settings("{certificate_file: push.pem, topic: com.example.chat}"))
+        let pem = try APNsProviderConfiguration(settings: try settings("{certificate_file: '\(pemBundle)', topic: com.example.chat}"))
         guard case .certificate(.pem(let certificate, let key, let keyPassword)) = pem.authentication else {
             Issue.record("expected PEM")
             return
         }
-        #expect([certificate, key] == ["push.pem", "push.pem"])
+        #expect([certificate, key] == [pemBundle, pemBundle])
         #expect(keyPassword == nil)
     }
 }

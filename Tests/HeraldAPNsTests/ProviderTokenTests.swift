@@ -156,7 +156,7 @@ final class ManualClock: Sendable {
         let stranger = try PrivateKey.generateP256().pkcs8PEM()
         let strangerSettings = try settings(stranger, topic: "com.example.maps")
         guard case .keyFile(let strangerFile, _, _)? = strangerSettings.auth else { Issue.record("expected a key file"); return }
-        #expect(throws: APNsConfigurationError("key_file \(strangerFile): another app signs with team TEAM1 and key id KEY1 but a different key; one key id names one .p8 key")) {
+        #expect(throws: APNsConfigurationError("key_file '\(strangerFile)': another app signs with team TEAM1 and key id KEY1 but a different key; one key id names one .p8 key")) {
             _ = try APNsProviderConfiguration(settings: strangerSettings, tokens: registry)
         }
         try? FileManager.default.removeItem(atPath: directory)

@@ -19,8 +19,11 @@ final class ConfigFixture {
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
-    func write(_ name: String, _ text: String) throws {
-        try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+    /// Writes `text` to `name`, readable by its owner only (`mode`), as key files should be.
+    func write(_ name: String, _ text: String, mode: Int = 0o600) throws {
+        let path = directory + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
     }
 
     /// Writes `yaml` as config.yaml and loads it.

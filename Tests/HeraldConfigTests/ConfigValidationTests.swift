@@ -102,6 +102,51 @@ import Testing
         ])
     }
 
+    @Test func credentialsInAnEndpointOrTokenURIAreRefusedWithThePasswordHidden() throws {
+        let fixture = try ConfigFixture()
+        try fixture.write("fcm.json", """
+            {"type": "service_account", "project_id": "demo", "private_key_id": "abc",
+             "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----\\n",
+             "client_email": "svc@demo.iam.gserviceaccount.com", "token_uri": "https://svc:hunter2@oauth2.example.com/token"}
+            """)
+        let yaml = ConfigFixture.minimal.replacingOccurrences(
+            of: "topic: com.example.chat", with: "topic: com.example.chat\n      endpoint: https://apns:hunter2@127.0.0.1:2197")
+        let errors = fixture.errors(yaml)
+        #expect(errors == [
+            "DIR/config.yaml:8:17: apps.chat.apns.endpoint: 'https://apns:***@127.0.0.1:2197' carries user info (user:password@); give an https:// URL without credentials",
+            "DIR/config.yaml:10:29: apps.chat.fcm.service_account_file: 'https://svc:***@oauth2.example.com/token' carries user info (user:password@); give an https:// token_uri in the service account without credentials",
+        ])
+        #expect(!errors.joined().contains("hunter2"))
+    }
+
+    @Test func aHeartbeatBeyondSixteenBitsOfSecondsIsRefused() throws {
+        let fixture = try ConfigFixture()
+        #expect(fixture.errors(ConfigFixture.minimal + "amqp: {heartbeat: 70000s}\n") == [
+            "DIR/config.yaml:10:19: amqp.heartbeat: expected 0 (off) or 1s to 65535s (AMQP carries it in 16 bits), found 19h26m40s"
+        ])
+    }
+
+    @Test func aHugeValueIsNamedByItsSizeNotEchoed() throws {
+        let fixture = try ConfigFixture()
+        let huge = String(repeating: "a b ", count: 1 << 18)
+        let errors = fixture.errors(ConfigFixture.minimal.replacingOccurrences(of: "topic: com.example.chat", with: "topic: ${TOPIC}"),
+                                    environment: ["TOPIC": huge])
+        #expect(errors == [
+            "DIR/config.yaml:7:14: apps.chat.apns.topic: expected the app's bundle id (e.g. com.example.chat), found '"
+                + String(huge.prefix(57)) + "... (1 MiB in all)'"
+        ])
+    }
+
+    @Test func aKeyFileReadableByEveryUserIsAWarning() throws {
+        let fixture = try ConfigFixture()
+        try fixture.write("apns.p8", "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n",
+                          mode: 0o644)
+        let loaded = try fixture.load(ConfigFixture.minimal)
+        #expect(loaded.warnings.map(\.message) == [
+            "warning: APNs key file '\(fixture.directory)/apns.p8' is readable by every user (mode 0644); chmod 600 it"
+        ])
+    }
+
     @Test func routeNamingAnUnknownAppSuggestsTheNearest() throws {
         let fixture = try ConfigFixture()
         #expect(fixture.errors(ConfigFixture.minimal + """

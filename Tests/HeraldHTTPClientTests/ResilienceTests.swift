@@ -20,7 +20,8 @@ private func resilienceRouter(_ recorder: ConnectionRecorder) -> HTTP2Router {
     }
     router.on("POST", "/hold") { request, responder in
         recorder.arrived(request.connectionID)
-        responder.respond(HTTP2Response(status: 200, text: "held"), after: .milliseconds(1500))
+        // Held well past the abort, even when a loaded full suite delays the test's own steps by seconds.
+        responder.respond(HTTP2Response(status: 200, text: "held"), after: .seconds(8))
     }
     router.on("POST", "/ignore") { _, _ in }
     router.on("POST", "/reset") { _, responder in responder.reset(.internalError) }
@@ -111,8 +112,8 @@ private func clientError(_ body: () async throws -> HTTPClientResponse) async ->
                 if engine == .nghttp2 {
                     #expect(failures.count == 5, "the abort failed every request in flight: \(errors)")
                 } else {
-                    // On a loaded host libcurl has resent all five on the new connection.
-                    #expect(!failures.isEmpty || recorder.connectionIDs.count == 2,
+                    // On a loaded host libcurl has resent all five, on one new connection or more.
+                    #expect(!failures.isEmpty || recorder.connectionIDs.count >= 2,
                             "the abort failed requests in flight, or libcurl resent them on a new connection")
                 }
                 for error in failures {
@@ -122,7 +123,11 @@ private func clientError(_ body: () async throws -> HTTPClientResponse) async ->
                 }
                 let after = try await client.send(HTTPClientRequest(url: url + "/fast"))
                 #expect(after.status == 200, "a new connection serves the next request")
-                #expect(recorder.connectionIDs.count == 2, "the next request used a new connection")
+                if engine == .nghttp2 {
+                    #expect(recorder.connectionIDs.count == 2, "the next request used a new connection")
+                } else {
+                    #expect(recorder.connectionIDs.count >= 2, "the next request used a new connection")
+                }
             }
         }
     }

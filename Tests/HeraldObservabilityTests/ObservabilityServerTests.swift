@@ -69,3 +69,89 @@ import Testing
         }
     }
 }
+
+/// The listener under abuse: idle and slow connections from one address must
+/// not keep probes from another address from being answered, and what is over
+/// the limits is closed.
+@Suite struct ObservabilityListenerLimitTests {
+    func probe(_ url: String, from source: String? = nil) async throws -> String {
+        var arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "1"]
+        if let source { arguments += ["--interface", source] }
+        return try await runTool("/usr/bin/curl", arguments + [url]).output
+    }
+
+    @Test func idleAndSlowConnectionsDoNotStarveHealthProbes() async throws {
+        // libmicrohttpd counts idleness in whole seconds, so a 5 s timeout may close after 4 s: the
+        // connections below must be opened and checked well within that on a loaded machine.
+        let limits = ObservabilityServer.Limits(idleTimeout: .seconds(5))
+        let server = try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(), limits: limits)
+        defer { server.close() }
+        // 100 silent connections and 5 that send half a request line, a byte at a time, all from 127.0.0.1.
+        var idle: [RawTCPClient] = []
+        for _ in 0..<100 { idle.append(try RawTCPClient(host: "127.0.0.1", port: server.port)) }
+        var slow: [RawTCPClient] = []
+        for _ in 0..<5 {
+            let client = try RawTCPClient(host: "127.0.0.1", port: server.port)
+            client.send("GET /hea")
+            slow.append(client)
+        }
+        // What is over the per-address limit is closed at once; the rest stay open. Waited for on a
+        // thread of its own: resuming after `Task.sleep` can take seconds when other suites hold the
+        // cooperative threads, and past the idle timeout every connection would be closed.
+        let clients = idle + slow
+        let closedAtOnce = await onOwnThread {
+            usleep(300_000)
+            return clients.filter { $0.receive(timeout: .zero) == .closed }.count
+        }
+        #expect(closedAtOnce >= 105 - limits.maxConnectionsPerIP, "closed at once: \(closedAtOnce)")
+        #expect(closedAtOnce < 105, "every connection was closed: the limit held none")
+
+        // Another address (a kubelet, Prometheus) is answered promptly, again and again.
+        for round in 0..<12 {
+            for client in slow { client.send("l") }
+            let status = try await probe("http://127.0.0.1:\(server.port)/healthz", from: "127.0.0.2")
+            #expect(status == "200", "probe \(round) answered '\(status)'")
+        }
+        // The held connections are closed once idle for the timeout; dripping bytes does not help a request
+        // past the header limit, and 5 s after the last byte the slow ones are idle too.
+        let outlived = await onOwnThread { clients.filter { !$0.readUntilClosed(timeout: .seconds(10)).closed }.count }
+        #expect(outlived == 0, "connections that outlived the idle timeout")
+        #expect(try await probe("http://127.0.0.1:\(server.port)/healthz") == "200")
+    }
+
+    @Test func aRequestHeadOverTheLimitIsRefused() async throws {
+        let server = try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState())
+        defer { server.close() }
+        let client = try RawTCPClient(host: "127.0.0.1", port: server.port)
+        client.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: \(String(repeating: "a", count: 20_000))\r\n\r\n")
+        let (bytes, closed) = client.readUntilClosed(timeout: .seconds(3))
+        let answer = String(decoding: bytes, as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 431"), "\(answer.prefix(80))")
+        #expect(closed)
+    }
+
+    @Test func limitsOutOfRangeAreNamed() {
+        #expect(throws: ObservabilityError("maxConnectionsPerIP must be 1 to maxConnections (256), found 0")) {
+            try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(),
+                                    limits: .init(maxConnectionsPerIP: 0))
+        }
+        #expect(throws: ObservabilityError("idleTimeout must be 1s to 24h, found 0.5 seconds")) {
+            try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(),
+                                    limits: .init(idleTimeout: .milliseconds(500)))
+        }
+    }
+
+    /// docs/configuration.md documents `[::1]:9464`; `::` serves both families.
+    @Test(.enabled(if: hasIPv6Loopback(), "this machine has no IPv6 loopback (::1)"))
+    func listensOnIPv6() async throws {
+        for host in ["::1", "[::1]"] {
+            let server = try ObservabilityServer(host: host, port: 0, metrics: MetricsRegistry(), health: HealthState())
+            defer { server.close() }
+            #expect(try await probe("http://[::1]:\(server.port)/healthz") == "200", "\(host)")
+        }
+        let both = try ObservabilityServer(host: "::", port: 0, metrics: MetricsRegistry(), health: HealthState())
+        defer { both.close() }
+        #expect(try await probe("http://[::1]:\(both.port)/healthz") == "200")
+        #expect(try await probe("http://127.0.0.1:\(both.port)/healthz") == "200")
+    }
+}

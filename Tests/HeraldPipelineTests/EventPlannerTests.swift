@@ -162,10 +162,37 @@ import Testing
         #expect(sends.first?.event.expiry == .at(firstReceipt + .seconds(60)))
     }
 
+    /// Any publisher can set Herald's retry headers: what they claim is bounded.
+    @Test func forgedRetryHeadersAreBounded() {
+        let body = #"{"app": "chat", "ttl": 60, "targets": [{"provider": "fcm", "token": "t"}]}"#
+        func plan(_ headers: [String: String]) -> EventPlan { planner().plan(incoming(body, headers: headers), now: now, newID: { "g" }) }
+        // A receipt time on a first attempt is ignored: the ttl counts from now.
+        let first = plan([HeraldHeader.receivedAt: String((now + .seconds(-3600)).millisecondsSinceEpoch)])
+        #expect(first.attempt == 1)
+        #expect(first.receivedAt == now)
+        #expect(first.sends.count == 1)
+        // The most negative and most positive times neither trap nor expire the event wrongly.
+        for forged in [Int64.min, Int64.max, -1] {
+            let retry = plan([HeraldHeader.attempt: "2", HeraldHeader.receivedAt: String(forged)])
+            #expect(retry.receivedAt <= now)
+            #expect(retry.receivedAt >= now + .seconds(-600), "\(forged)")  // attempt 2: one retry, at most the longest tier
+        }
+        // In the future: now.
+        #expect(plan([HeraldHeader.attempt: "2", HeraldHeader.receivedAt: String(Int64.max)]).receivedAt == now)
+        // The attempt is at most max_attempts (5 here), even from Int.max, whose successor would overflow.
+        let huge = plan([HeraldHeader.attempt: String(Int.max)])
+        #expect(huge.attempt == 5)
+        #expect(huge.sends.count == 1)
+        #expect(RetryPolicy(maxAttempts: 5, delays: [.seconds(5)]).decision(afterFailedAttempt: huge.attempt) == .exhausted)
+        #expect(plan([HeraldHeader.attempt: "-7"]).attempt == 1)
+        #expect(plan([HeraldHeader.attempt: "two"]).attempt == 1)
+    }
+
     @Test func aRouteTTLDecidesExpiry() {
         let rules = [RoutingRule(name: "long", set: EventOverrides(ttl: 86400))]
         let body = #"{"app": "chat", "ttl": 1, "targets": [{"provider": "fcm", "token": "t"}]}"#
-        let retry = incoming(body, headers: [HeraldHeader.receivedAt: String((now + .seconds(-60)).millisecondsSinceEpoch)])
+        let retry = incoming(body, headers: [HeraldHeader.attempt: "2",
+                                             HeraldHeader.receivedAt: String((now + .seconds(-60)).millisecondsSinceEpoch)])
         #expect(planner(rules).plan(retry, now: now, newID: { "g" }).sends.count == 1)
         #expect(planner().plan(retry, now: now, newID: { "g" }).outcomes.map(\.status) == [.expired])
     }

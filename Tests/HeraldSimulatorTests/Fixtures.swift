@@ -80,6 +80,9 @@ func withSimulator<R: Sendable>(
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await server.run() }
         defer { server.shutdown(graceful: false) }
+        // As `withRunning`: a client started before the loop thread would wait in the backlog
+        // past its own timeout while other suites hold the cooperative pool.
+        while !server.hasStarted { try await Task.sleep(for: .milliseconds(1)) }
         let result = try await body(running)
         server.shutdown(graceful: false)
         try await group.waitForAll()

@@ -26,6 +26,8 @@ CURLcode herald_curl_easy_setopt_slist(CURL *handle, CURLoption option, struct c
 CURLcode herald_curl_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length);
 CURLcode herald_curl_easy_setopt_write_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
 CURLcode herald_curl_easy_setopt_header_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+// CURLOPT_PREREQFUNCTION: called once the connection is up, before the request is sent.
+CURLcode herald_curl_easy_setopt_prereq_function(CURL *handle, int (*fn)(void *, char *, char *, int, int));
 CURLcode herald_curl_easy_setopt_read_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
 // The socket is an int and the purpose a curlsocktype value, as on Linux.
 CURLcode herald_curl_easy_setopt_sockopt_function(CURL *handle, int (*fn)(void *, int, int));
@@ -66,8 +68,23 @@ EVP_PKEY *herald_generate_rsa_key(unsigned int bits);
 
 // MARK: libmicrohttpd (MHD_start_daemon and MHD_get_daemon_info are variadic)
 
-/// Starts a daemon with its own epoll thread, bound to `address`, serving `handler`.
-struct MHD_Daemon *herald_mhd_start(const struct sockaddr *address, MHD_AccessHandlerCallback handler, void *context);
+/// What one daemon allows its clients; the Swift side chooses every value.
+struct herald_mhd_limits {
+    /// Connections open at once, all clients together (MHD_OPTION_CONNECTION_LIMIT).
+    unsigned int connection_limit;
+    /// Connections open at once from one IP address (MHD_OPTION_PER_IP_CONNECTION_LIMIT).
+    unsigned int per_ip_connection_limit;
+    /// Seconds a connection may go without traffic before it is closed (MHD_OPTION_CONNECTION_TIMEOUT).
+    unsigned int idle_timeout_seconds;
+    /// Bytes each connection may use for its request line and headers (MHD_OPTION_CONNECTION_MEMORY_LIMIT).
+    size_t connection_memory_limit;
+    /// Worker threads, each with its own epoll set (MHD_OPTION_THREAD_POOL_SIZE).
+    unsigned int threads;
+};
+/// Starts a daemon whose worker threads poll with epoll, bound to `address`
+/// (IPv4, or IPv6 with MHD_USE_IPv6; `::` serves both families), serving `handler`.
+struct MHD_Daemon *herald_mhd_start(const struct sockaddr *address, const struct herald_mhd_limits *limits,
+                                    MHD_AccessHandlerCallback handler, void *context);
 /// The port the daemon listens on (useful after binding port 0); 0 if unknown.
 uint16_t herald_mhd_bound_port(struct MHD_Daemon *daemon);
 
@@ -75,5 +92,7 @@ uint16_t herald_mhd_bound_port(struct MHD_Daemon *daemon);
 
 /// Names the calling thread for `top -H`, perf and /proc/*/task/*/comm; at most 15 bytes are kept.
 void herald_set_thread_name(const char *name);
+/// The calling thread's kernel thread id (gettid(2), which Swift's Glibc does not import): its /proc/self/task/<id>.
+int herald_gettid(void);
 
 #endif

@@ -4,7 +4,9 @@ extension AMQPConnection {
     /// Throws `AMQPError`: `.unroutable` (mandatory and no queue matched; not
     /// retryable), `.nacked` (broker refused it, e.g. a full queue with
     /// `reject-publish`; retryable), `.connectionLost` / `.channelClosed` with
-    /// `isRetryable` (outcome unknown: publish again), `.shutdown`.
+    /// `isRetryable` (outcome unknown: publish again), `.invalidMessage` (AMQP
+    /// cannot carry it, e.g. a `message-id` over 255 bytes: nothing was sent and
+    /// the connection is unaffected; not retryable), `.shutdown`.
     public func publish(_ message: AMQPMessage, mandatory: Bool = false) async throws {
         try await publish([message], mandatory: mandatory)
     }

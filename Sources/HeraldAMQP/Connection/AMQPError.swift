@@ -30,6 +30,10 @@ public struct AMQPError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let consumerCancelled = Code("consumer cancelled by broker")
         /// The connection is shutting down or has shut down.
         public static let shutdown = Code("shut down")
+        /// The message cannot be carried by AMQP as it is (a short string over
+        /// 255 bytes, headers too large for a frame): nothing was sent, the
+        /// connection is unaffected, and publishing it again fails again.
+        public static let invalidMessage = Code("invalid message")
         /// A malformed URL, option or argument.
         public static let invalidArgument = Code("invalid argument")
         /// Reconnecting failed too many times in a row.

@@ -1,22 +1,17 @@
-/// TLS settings for `amqps://` connections: the trust root and an optional
-/// client certificate (for brokers that authenticate clients by certificate).
+/// TLS settings for `amqps://` connections: an extra trust root and an
+/// optional client certificate (for brokers that authenticate clients by
+/// certificate). The broker's chain and host name are always verified.
 public struct AMQPTLSOptions: Sendable, Equatable {
-    /// PEM file of the CA that signed the broker's certificate; nil = the system trust store.
+    /// PEM file of a CA that signed the broker's certificate, trusted besides
+    /// the system trust store (which is always used).
     public var caFile: String?
     /// PEM client certificate and its key, when the broker asks for one.
     public var certificateFile: String?
     public var keyFile: String?
-    /// Check the broker's certificate chain. Turning this off is for local tests only.
-    public var verifyPeer: Bool
-    /// Check that the certificate names the host in the URL.
-    public var verifyHostname: Bool
 
-    public init(caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil,
-                verifyPeer: Bool = true, verifyHostname: Bool = true) {
+    public init(caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil) {
         self.caFile = caFile
         self.certificateFile = certificateFile
         self.keyFile = keyFile
-        self.verifyPeer = verifyPeer
-        self.verifyHostname = verifyHostname
     }
 }

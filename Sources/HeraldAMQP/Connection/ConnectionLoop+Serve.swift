@@ -84,6 +84,12 @@ extension ConnectionLoop {
         while outboxHead < outbox.count && confirms.inFlight < configuration.confirmWindow {
             let outgoing = outbox[outboxHead]
             outboxHead += 1
+            // A message the encoder would refuse fails alone, before anything is written.
+            if let problem = outgoing.message.encodingProblem(frameMax: connection.frameMax) {
+                outgoing.waiter.resume(throwing: AMQPError(
+                    .invalidMessage, operation: "basic.publish \(outgoing.message.exchange)", detail: problem, isRetryable: false))
+                continue
+            }
             let key = outgoing.mandatory
                 ? ConfirmTracker<PublishWaiter>.ReturnKey(exchange: outgoing.message.exchange,
                                                           routingKey: outgoing.message.routingKey, body: outgoing.message.body)

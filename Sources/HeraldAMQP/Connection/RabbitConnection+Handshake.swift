@@ -14,10 +14,9 @@ extension RabbitConnection {
             throw AMQPError(.library, operation: "connection.tune", detail: "undecodable", isRetryable: true)
         }
         var channelMax = Int32(server.channel_max == 0 ? 2047 : min(server.channel_max, 2047))
-        let frameMax = Int32(server.frame_max == 0 ? 131_072 : min(server.frame_max, 131_072))
-        // Ours wins when it is off or shorter than the broker's; 0 from the broker means "no opinion".
-        var heartbeat = Int32(clamping: configuration.heartbeat.components.seconds)
-        if heartbeat > 0 && server.heartbeat != 0 { heartbeat = min(heartbeat, Int32(server.heartbeat)) }
+        // AMQP 0-9-1 frames are at least 4096 bytes (frame-min-size).
+        let frameMax = Int32(server.frame_max == 0 ? 131_072 : max(4096, min(server.frame_max, 131_072)))
+        let heartbeat = Int32(Self.negotiatedHeartbeat(ours: configuration.heartbeat, broker: server.heartbeat))
         channelMax = max(channelMax, 8)
         try RabbitStatus.check(.code(amqp_tune_connection(state, channelMax, frameMax, heartbeat)),
                                operation: "tune connection")
@@ -89,5 +88,14 @@ extension RabbitConnection {
                 throw AMQPError(.library, operation: operation, detail: "unexpected method \(method.id)", isRetryable: true)
             }
         }
+    }
+
+    /// The heartbeat interval to tune to, in seconds: ours wins when it is off
+    /// or shorter than the broker's, 0 from the broker means "no opinion", and
+    /// AMQP carries it in 16 bits, so a longer one is 65 535 s.
+    static func negotiatedHeartbeat(ours: Duration, broker: UInt16) -> UInt16 {
+        let seconds = UInt16(clamping: max(ours.components.seconds, 0))
+        guard seconds > 0, broker != 0 else { return seconds }
+        return min(seconds, broker)
     }
 }

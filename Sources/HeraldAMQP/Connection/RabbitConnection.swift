@@ -1,3 +1,4 @@
+import COpenSSL
 import CRabbitMQ
 import Glibc
 
@@ -50,14 +51,22 @@ final class RabbitConnection {
                 throw AMQPError(.library, operation: "amqp_ssl_socket_new", detail: "cannot create TLS socket", isRetryable: false)
             }
             let tls = configuration.tls
+            // rabbitmq-c's context trusts nothing of its own accord: load the system
+            // store (OpenSSL's default paths, which honour SSL_CERT_FILE and
+            // SSL_CERT_DIR), then the configured CA file on top.
+            guard let context = amqp_ssl_socket_get_context(socket),
+                  SSL_CTX_set_default_verify_paths(OpaquePointer(context)) == 1 else {
+                throw AMQPError(.library, operation: "TLS trust store", detail: "cannot load the system trust store",
+                                isRetryable: false)
+            }
             if let ca = tls.caFile {
                 try RabbitStatus.check(.code(amqp_ssl_socket_set_cacert(socket, ca)), operation: "TLS CA file \(ca)")
             }
             if let cert = tls.certificateFile, let key = tls.keyFile {
                 try RabbitStatus.check(.code(amqp_ssl_socket_set_key(socket, cert, key)), operation: "TLS client certificate \(cert)")
             }
-            amqp_ssl_socket_set_verify_peer(socket, tls.verifyPeer ? 1 : 0)
-            amqp_ssl_socket_set_verify_hostname(socket, tls.verifyHostname ? 1 : 0)
+            amqp_ssl_socket_set_verify_peer(socket, 1)
+            amqp_ssl_socket_set_verify_hostname(socket, 1)
         } else {
             socket = amqp_tcp_socket_new(state)
             canWriteDirectly = true

@@ -15,6 +15,9 @@ struct ContentAssembler {
         var body: [UInt8]
     }
 
+    /// The most body capacity reserved from a content header's announced size.
+    static let maxReservation = 1 << 20
+
     private var announcement: Announcement?
     private var properties = AMQPProperties()
     private var expectedSize = 0
@@ -39,8 +42,10 @@ struct ContentAssembler {
         if let decoded = header.decoded {
             properties = AMQPProperties(decoded.assumingMemoryBound(to: amqp_basic_properties_t.self).pointee)
         }
-        expectedSize = Int(header.body_size)
-        body.reserveCapacity(expectedSize)
+        // The announced size is the broker's word, not memory to commit up front:
+        // reserve at most `maxReservation`; a larger body grows as its frames arrive.
+        expectedSize = Int(clamping: header.body_size)
+        body.reserveCapacity(min(expectedSize, Self.maxReservation))
         return expectedSize == 0 ? finish() : nil
     }
 

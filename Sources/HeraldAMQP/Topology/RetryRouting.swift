@@ -39,15 +39,33 @@ public enum RetryRouting {
                            properties: properties)
     }
 
-    /// The message that parks `delivery` in the dead-letter queue with `error`.
+    /// The longest `x-herald-error`, in UTF-8 bytes: one reason per refused
+    /// target could otherwise outgrow the content header frame.
+    public static let maxErrorBytes = 4096
+
+    /// The message that parks `delivery` in the dead-letter queue with `error`
+    /// (cut to ``maxErrorBytes``).
     public static func deadLetterMessage(for delivery: AMQPDelivery, error: String,
                                          topology: TopologyOptions) -> AMQPMessage {
         var properties = delivery.properties
         properties.headers = delivery.headers.filter { !brokerDeathHeaders.contains($0.key) }
         properties.headers[tierHeader] = nil
-        properties.headers[errorHeader] = .string(error)
+        properties.headers[errorHeader] = .string(bounded(error))
         properties.persistent = true
         return AMQPMessage(exchange: topology.deadLetterExchange, routingKey: delivery.routingKey, body: delivery.body,
                            properties: properties)
+    }
+
+    /// `error` if it fits in ``maxErrorBytes``, else its start (on a character
+    /// boundary) and how long it was.
+    static func bounded(_ error: String) -> String {
+        let length = error.utf8.count
+        guard length > maxErrorBytes else { return error }
+        var kept = ""
+        for character in error {
+            guard kept.utf8.count + character.utf8.count <= maxErrorBytes - 40 else { break }
+            kept.append(character)
+        }
+        return kept + "… (\(length) bytes in all)"
     }
 }

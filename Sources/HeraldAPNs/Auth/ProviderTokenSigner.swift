@@ -16,6 +16,11 @@ public struct ProviderTokenSigner: Sendable {
         guard key.kind == .ecP256 else {
             throw APNsConfigurationError("the APNs signing key must be EC P-256 (a .p8 key), found \(key.kind)")
         }
+        do {
+            try key.proveItSigns()
+        } catch {
+            throw APNsConfigurationError("the APNs signing key cannot sign: \(error)")
+        }
         self.key = key
         self.teamID = teamID
         self.keyID = keyID

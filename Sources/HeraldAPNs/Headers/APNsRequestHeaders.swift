@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldHTTPClient
 
 /// The `apns-*` headers of one request, typed; `fields` renders them in a
 /// stable order with the event's raw `apns.headers` laid over them.
@@ -55,6 +56,30 @@ public struct APNsRequestHeaders: Sendable, Hashable {
             result.append((name: name, value: overrides[name] ?? ""))
         }
         return result
+    }
+
+    /// Checks every field against `HTTPFieldRule` (the rule the HTTP client
+    /// enforces for both engines), so an event field that would make an
+    /// invalid header is this target's `InvalidHeader` rejection naming the
+    /// event field, before anything is signed or sent.
+    public func checkFields() throws(DeliveryRejection) {
+        for field in fields {
+            guard let problem = HTTPFieldRule.problem(name: field.name, value: field.value) else { continue }
+            throw DeliveryRejection(reason: "InvalidHeader", message: "\(source(of: field.name)) cannot be sent: \(problem)")
+        }
+    }
+
+    /// Where the value of header `name` comes from, for messages.
+    func source(of name: String) -> String {
+        if overrides[name] != nil {
+            // A name that breaks the rule is not repeated here (the rule's message shows it escaped).
+            return HTTPFieldRule.problem(inName: name) == nil ? "event field apns.headers.\(name)" : "a name in event field apns.headers"
+        }
+        switch name {
+        case APNsHeaderName.collapseID: return "event field collapse_id"
+        case APNsHeaderName.topic: return "the app's topic (bundle id)"
+        default: return "header \(name)"
+        }
     }
 
     /// The value actually sent for `name`, overrides included.

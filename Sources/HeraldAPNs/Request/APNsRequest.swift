@@ -15,7 +15,9 @@ public struct APNsRequest: Sendable {
     /// - Throws: `DeliveryRejection` with Apple's reason name when APNs would
     ///   refuse the request as written: `PayloadTooLarge` (over 4096 bytes,
     ///   5120 for VoIP), `BadCollapseId` (over 64 bytes), `MissingDeviceToken`
-    ///   (the target is not a device token).
+    ///   (the target is not a device token), `InvalidHeader` (an event field
+    ///   that would make a header no HTTP client may send, e.g. CR/LF in
+    ///   `collapse_id`; see `APNsRequestHeaders.checkFields`).
     public init(event: Event, target: Target, bundleID: String, now: Timestamp, apnsID: String) throws(DeliveryRejection) {
         guard let token = target.token, !token.isEmpty else {
             throw DeliveryRejection(
@@ -23,6 +25,7 @@ public struct APNsRequest: Sendable {
                 message: "an APNs target needs a device token, found a \(target.address.field)")
         }
         let headers = APNsRequestHeaders(event: event, bundleID: bundleID, now: now, apnsID: apnsID)
+        try headers.checkFields()
         if let collapseID = headers.value(APNsHeaderName.collapseID), collapseID.utf8.count > APNsHeaderName.maxCollapseIDBytes {
             throw DeliveryRejection(
                 reason: APNsReason.badCollapseId.rawValue,

@@ -19,7 +19,19 @@ public struct APNsErrorBody: Sendable, Hashable {
             return nil
         }
         self.reason = APNsReason(rawValue: reason)
-        timestamp = object["timestamp"]?.intValue.map { Timestamp(millisecondsSinceEpoch: Int64($0)) }
+        timestamp = object["timestamp"]?.intValue.flatMap(Self.invalidationTime)
+    }
+
+    /// The milliseconds APNs may send in `timestamp`: from the epoch to the
+    /// end of year 9999 (what RFC 3339 can write).
+    public static let timestampRange: ClosedRange<Int> = 0...253_402_300_799_999
+
+    /// The time a `timestamp` of `milliseconds` means; nil (no time, the
+    /// answer stands) for a number outside `timestampRange`: negative, huge,
+    /// or not an integer (those never reach here as an `Int`).
+    static func invalidationTime(_ milliseconds: Int) -> Timestamp? {
+        guard timestampRange.contains(milliseconds) else { return nil }
+        return Timestamp(millisecondsSinceEpoch: Int64(milliseconds))
     }
 
     /// The body APNs would send (the simulator answers with it).

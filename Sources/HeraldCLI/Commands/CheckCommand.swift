@@ -16,7 +16,10 @@ public struct CheckCommand: Command {
 
         Parses and validates FILE: YAML syntax, ${VAR} expansion, every key and
         type, references between sections (routes naming apps), exactly one
-        credential per provider, and that key files exist and look right.
+        credential per provider, and that every credential is usable: key
+        files within their size limits, an APNs key that is EC P-256 and
+        signs, a certificate that opens with its password, a service account
+        whose RSA key signs.
         Prints a summary and exits 0, or prints every problem, sorted by
         position, as file:line:column: key.path: message and exits 1.
 
@@ -49,6 +52,14 @@ public struct CheckCommand: Command {
             return ExitStatus.usage
         }
         guard let loaded = loadConfig(file, environment: environment, console: console) else { return ExitStatus.failure }
+        // The credentials are loaded and proven as `herald run` loads them.
+        let providers = ProviderSet.make(config: loaded, logger: Logger(label: "herald.check", level: .critical))
+        guard providers.unavailable.isEmpty else {
+            for (key, reason) in ProviderSet.inOrder(providers.unavailable) {
+                console.err("\(loaded.file): \(key.configPath): \(reason)")
+            }
+            return ExitStatus.failure
+        }
         console.out(ConfigSummary(loaded).text)
         guard online else { return ExitStatus.success }
         let results = await CredentialProbe.run(config: loaded, logger: Logger(label: "herald.check", level: .critical))

@@ -114,5 +114,5 @@ public struct PublishCommand: Command {
 struct PublishTimeout: Error, CustomStringConvertible {
     let url: String
     let timeout: Duration
-    var description: String { "no broker answered at \(ConfigSummary.redacted(url)) within \(timeout)" }
+    var description: String { "no broker answered at \(URLSecrets.redacted(url)) within \(timeout)" }
 }

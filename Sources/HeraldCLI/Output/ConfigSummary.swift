@@ -1,5 +1,6 @@
 import Foundation
 import HeraldConfig
+import HeraldCore
 
 /// What `herald check` prints for a valid config: enough to see at a glance
 /// that Herald will connect where you think, with no secret in it.
@@ -9,7 +10,7 @@ struct ConfigSummary {
     init(_ loaded: LoadedConfig) {
         let c = loaded.configuration
         var lines = ["\(loaded.file): OK"]
-        lines.append("  amqp: \(Self.redacted(c.amqp.url)), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)")
+        lines.append("  amqp: \(URLSecrets.redacted(c.amqp.url)), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)")
         for name in c.apps.keys.sorted() {
             guard let app = c.apps[name] else { continue }
             var parts: [String] = []
@@ -34,12 +35,5 @@ struct ConfigSummary {
         lines.append("  http: \(c.http.listen); log: \(c.log.level) \(c.log.format.rawValue)")
         for warning in loaded.warnings { lines.append(warning.description) }
         text = lines.joined(separator: "\n")
-    }
-
-    /// The URL with its password replaced by `***`.
-    static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? "(unprintable URL)"
     }
 }

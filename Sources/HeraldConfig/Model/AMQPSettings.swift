@@ -17,6 +17,10 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     public var queue: String
     public var queueType: QueueType
     public var bindings: [String]
+    /// Quorum queues: deliveries after which the broker dead-letters an event
+    /// no consumer settled (one that crashes or stalls every instance), to
+    /// `dead_letter_exchange`. Declared as the queue's `x-delivery-limit`.
+    public var deliveryLimit: Int
     public var eventsExchange: String
     public var retryExchange: String
     public var deadLetterExchange: String
@@ -44,6 +48,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         queue = "herald.events"
         queueType = .quorum
         bindings = ["#"]
+        deliveryLimit = 20
         eventsExchange = "herald.events"
         retryExchange = "herald.retry"
         deadLetterExchange = "herald.dead"
@@ -57,6 +62,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         case url, prefetch, concurrency, queue, bindings, heartbeat
         case queueType = "queue_type"
         case ackDelay = "ack_delay"
+        case deliveryLimit = "delivery_limit"
         case eventsExchange = "events_exchange"
         case retryExchange = "retry_exchange"
         case deadLetterExchange = "dead_letter_exchange"
@@ -76,6 +82,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         queue = try c.decodeIfPresent(String.self, forKey: .queue) ?? d.queue
         queueType = try c.decodeIfPresent(QueueType.self, forKey: .queueType) ?? d.queueType
         bindings = try c.decodeIfPresent([String].self, forKey: .bindings) ?? d.bindings
+        deliveryLimit = try c.decodeIfPresent(Int.self, forKey: .deliveryLimit) ?? d.deliveryLimit
         eventsExchange = try c.decodeIfPresent(String.self, forKey: .eventsExchange) ?? d.eventsExchange
         retryExchange = try c.decodeIfPresent(String.self, forKey: .retryExchange) ?? d.retryExchange
         deadLetterExchange = try c.decodeIfPresent(String.self, forKey: .deadLetterExchange) ?? d.deadLetterExchange

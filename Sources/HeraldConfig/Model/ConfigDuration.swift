@@ -1,3 +1,4 @@
+import HeraldCore
 /// A duration written the way operators write them in config: `250ms`, `5s`,
 /// `2m`, `1h`, or combined like `1h30m`.
 ///
@@ -51,7 +52,7 @@ public struct ConfigDuration: Sendable, Hashable, Comparable, CustomStringConver
         guard let parsed = ConfigDuration(parsing: text) else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath,
-                debugDescription: "expected a duration like 500ms, 5s, 2m or 1h, found '\(text)'"
+                debugDescription: "expected a duration like 500ms, 5s, 2m or 1h, found '\(text.truncatedForMessage)'"
                     + (Int(text) != nil ? " (write \(text)s for seconds)" : "")))
         }
         self = parsed

@@ -18,11 +18,24 @@ public struct Configuration: Sendable, Equatable, Decodable {
     /// client's thread look for work, instead of waking for every message
     /// (`LoopPacing`); `0s` wakes them for every message.
     public var ioPacing: ConfigDuration
+    /// What `herald run` does when an app's credentials cannot be used.
+    public var unusableCredentials: UnusableCredentials
+
+    /// `unusable_credentials:` — an app whose key cannot sign (or whose
+    /// certificate or service account cannot be loaded) at start-up.
+    public enum UnusableCredentials: String, Sendable, Decodable, CaseIterable {
+        /// Herald does not start: the error names the app and the file (the default).
+        case exit
+        /// Herald starts for the other apps; `/readyz` fails naming the app,
+        /// and that app's targets fail with the reason.
+        case notReady = "not_ready"
+    }
 
     enum CodingKeys: String, CodingKey {
         case amqp, apps, routes, retry, outcomes, http, log
         case shutdownDeadline = "shutdown_deadline"
         case ioPacing = "io_pacing"
+        case unusableCredentials = "unusable_credentials"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -36,5 +49,6 @@ public struct Configuration: Sendable, Equatable, Decodable {
         log = try c.decodeIfPresent(LogSettings.self, forKey: .log) ?? LogSettings()
         shutdownDeadline = try c.decodeIfPresent(ConfigDuration.self, forKey: .shutdownDeadline) ?? .seconds(25)
         ioPacing = try c.decodeIfPresent(ConfigDuration.self, forKey: .ioPacing) ?? ConfigDuration(milliseconds: 2)
+        unusableCredentials = try c.decodeIfPresent(UnusableCredentials.self, forKey: .unusableCredentials) ?? .exit
     }
 }

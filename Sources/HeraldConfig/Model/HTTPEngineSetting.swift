@@ -1,3 +1,4 @@
+import HeraldCore
 /// `http_engine:` of an `apns:` or `fcm:` section: the HTTP/2 client under
 /// the provider. `nghttp2` (the default) is Herald's own client; `libcurl`
 /// is the engine Herald shipped first, kept as a fallback (docs/http2.md).
@@ -11,7 +12,7 @@ public enum HTTPEngineSetting: String, Sendable, Equatable, CaseIterable {
         guard let engine = HTTPEngineSetting(rawValue: name) else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: container.codingPath + [key],
-                debugDescription: "unknown http_engine '\(name)' (expected nghttp2 or libcurl)"))
+                debugDescription: "unknown http_engine '\(name.truncatedForMessage)' (expected nghttp2 or libcurl)"))
         }
         return engine
     }

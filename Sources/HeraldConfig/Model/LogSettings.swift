@@ -21,7 +21,7 @@ public struct LogSettings: Sendable, Equatable, Decodable {
                 let names = LogLevel.allCases.map(\.description).joined(separator: ", ")
                 throw DecodingError.dataCorrupted(.init(
                     codingPath: c.codingPath + [CodingKeys.level],
-                    debugDescription: "unknown log level '\(name)' (expected one of: \(names))"))
+                    debugDescription: "unknown log level '\(name.truncatedForMessage)' (expected one of: \(names))"))
             }
             level = parsed
         }
@@ -29,7 +29,7 @@ public struct LogSettings: Sendable, Equatable, Decodable {
             guard let parsed = LogFormat(rawValue: name) else {
                 throw DecodingError.dataCorrupted(.init(
                     codingPath: c.codingPath + [CodingKeys.format],
-                    debugDescription: "unknown log format '\(name)' (expected json or logfmt)"))
+                    debugDescription: "unknown log format '\(name.truncatedForMessage)' (expected json or logfmt)"))
             }
             format = parsed
         }

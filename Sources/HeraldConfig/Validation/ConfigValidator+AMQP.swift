@@ -1,10 +1,11 @@
+import HeraldCore
 import Foundation
 
 extension ConfigValidator {
     func validateAMQP(_ amqp: AMQPSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
         if let components = URLComponents(string: amqp.url), let scheme = components.scheme {
             if scheme != "amqp" && scheme != "amqps" {
-                issues.append(.init(.error, at: path.key("url"), "expected an amqp:// or amqps:// URL, found scheme '\(scheme)'"))
+                issues.append(.init(.error, at: path.key("url"), "expected an amqp:// or amqps:// URL, found scheme '\(scheme.truncatedForMessage)'"))
             } else if components.host?.isEmpty ?? true {
                 issues.append(.init(.error, at: path.key("url"), "the URL names no host"))
             }
@@ -13,6 +14,7 @@ extension ConfigValidator {
         }
         checkRange(amqp.prefetch, 1...65535, at: path.key("prefetch"), into: &issues)
         checkRange(amqp.concurrency, 1...65535, at: path.key("concurrency"), into: &issues)
+        checkRange(amqp.deliveryLimit, 1...1000, at: path.key("delivery_limit"), into: &issues)
         let names: [(String, String)] = [
             ("queue", amqp.queue), ("events_exchange", amqp.eventsExchange), ("retry_exchange", amqp.retryExchange),
             ("dead_letter_exchange", amqp.deadLetterExchange), ("dead_letter_queue", amqp.deadLetterQueue),
@@ -20,22 +22,23 @@ extension ConfigValidator {
         ]
         for (key, name) in names where name.isEmpty || name.utf8.count > 255 || name.hasPrefix("amq.") {
             issues.append(.init(.error, at: path.key(key),
-                                "'\(name)' is not a usable name (1 to 255 bytes, not starting with 'amq.', which RabbitMQ reserves)"))
+                                "'\(name.truncatedForMessage)' is not a usable name (1 to 255 bytes, not starting with 'amq.', which RabbitMQ reserves)"))
         }
         if amqp.bindings.isEmpty {
             issues.append(.init(.error, at: path.key("bindings"), "no bindings: the queue would receive no events (use [\"#\"] for all)"))
         }
-        if amqp.heartbeat.milliseconds != 0 && amqp.heartbeat.milliseconds < 1000 {
-            issues.append(.init(.error, at: path.key("heartbeat"), "expected 0 (off) or at least 1s, found \(amqp.heartbeat)"))
+        if amqp.heartbeat.milliseconds != 0 && !(1000...65_535_000).contains(amqp.heartbeat.milliseconds) {
+            issues.append(.init(.error, at: path.key("heartbeat"),
+                                "expected 0 (off) or 1s to 65535s (AMQP carries it in 16 bits), found \(amqp.heartbeat)"))
         }
         if amqp.ackDelay.milliseconds > 1000 {
             issues.append(.init(.error, at: path.key("ack_delay"), "expected 0 (off) to 1s, found \(amqp.ackDelay)"))
         }
-        if let ca = amqp.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", into: &issues) }
+        if let ca = amqp.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
         switch (amqp.certFile, amqp.keyFile) {
         case (let cert?, let key?):
-            _ = readFile(cert, at: path.key("cert_file"), what: "client certificate", into: &issues)
-            _ = readFile(key, at: path.key("key_file"), what: "client key", into: &issues)
+            _ = readFile(cert, at: path.key("cert_file"), what: "client certificate", limit: .certificate, into: &issues)
+            _ = readFile(key, at: path.key("key_file"), what: "client key", limit: .key, secret: true, into: &issues)
         case (.some, nil):
             issues.append(.init(.error, at: path.key("cert_file"), "cert_file needs key_file too"))
         case (nil, .some):

@@ -12,10 +12,10 @@ extension ConfigValidator {
             let appPath = path.key(name)
             if !Event.isValidAppName(name) {
                 issues.append(.init(.error, at: appPath,
-                                    "app name '\(name)' must be 1 to 64 letters, digits, '-' or '_' (it is the last word of outcome routing keys)"))
+                                    "app name '\(name.truncatedForMessage)' must be 1 to 64 letters, digits, '-' or '_' (it is the last word of outcome routing keys)"))
             }
             if app.apns == nil && app.fcm == nil {
-                issues.append(.init(.error, at: appPath, "app '\(name)' has no provider: give it an apns or fcm section (or both)"))
+                issues.append(.init(.error, at: appPath, "app '\(name.truncatedForMessage)' has no provider: give it an apns or fcm section (or both)"))
             }
             if let apns = app.apns { validateAPNs(apns, at: appPath.key("apns"), into: &issues) }
             if let fcm = app.fcm { validateFCM(fcm, at: appPath.key("fcm"), into: &issues) }
@@ -42,7 +42,7 @@ extension ConfigValidator {
                     continue
                 }
                 if !Self.isAppleIdentifier(value) {
-                    issues.append(.init(.error, at: path.key(key), "expected 10 upper-case letters or digits, found '\(value)'"))
+                    issues.append(.init(.error, at: path.key(key), "expected 10 upper-case letters or digits, found '\(value.truncatedForMessage)'"))
                 }
             }
         } else if apns.certificateFile != nil {
@@ -53,20 +53,22 @@ extension ConfigValidator {
         if apns.certificatePassword != nil && apns.certificateFile == nil {
             issues.append(.init(.warning, at: path.key("certificate_password"), "certificate_password is set without certificate_file"))
         }
-        if let file = apns.keyFile, let data = readFile(file, at: path.key("key_file"), what: "APNs key file", into: &issues) {
-            checkPrivateKeyPEM(String(decoding: data, as: UTF8.self), at: path.key("key_file"), into: &issues)
+        if let file = apns.keyFile,
+           let key = readFile(file, at: path.key("key_file"), what: "APNs key file", limit: .key, secret: true, into: &issues) {
+            checkPrivateKeyPEM(String(decoding: key.bytes, as: UTF8.self), at: path.key("key_file"), into: &issues)
         }
         if let pem = apns.keyPEM {
             checkPrivateKeyPEM(pem, at: path.key("key_pem"), into: &issues)
         }
         if let file = apns.certificateFile {
-            _ = readFile(file, at: path.key("certificate_file"), what: "APNs certificate", into: &issues)
+            _ = readFile(file, at: path.key("certificate_file"), what: "APNs certificate", limit: .certificate, secret: true,
+                         into: &issues)
         }
         if apns.topic.isEmpty || apns.topic.contains(" ") {
-            issues.append(.init(.error, at: path.key("topic"), "expected the app's bundle id (e.g. com.example.chat), found '\(apns.topic)'"))
+            issues.append(.init(.error, at: path.key("topic"), "expected the app's bundle id (e.g. com.example.chat), found '\(apns.topic.truncatedForMessage)'"))
         }
         if let endpoint = apns.endpoint { checkHTTPSURL(endpoint, at: path.key("endpoint"), into: &issues) }
-        if let ca = apns.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", into: &issues) }
+        if let ca = apns.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
         checkRange(apns.connections, 1...64, at: path.key("connections"), into: &issues)
         if apns.timeout.milliseconds <= 0 {
             issues.append(.init(.error, at: path.key("timeout"), "a request timeout must be above 0 (a request without one can hang forever)"))
@@ -85,7 +87,8 @@ extension ConfigValidator {
         var accountJSON: Data?
         switch (fcm.serviceAccountFile, fcm.serviceAccountJSON) {
         case (let file?, nil):
-            accountJSON = readFile(file, at: path.key("service_account_file"), what: "service account file", into: &issues)
+            accountJSON = readFile(file, at: path.key("service_account_file"), what: "service account file", limit: .key,
+                                   secret: true, into: &issues).map { Data($0.bytes) }
         case (nil, let json?):
             accountJSON = Data(json.utf8)
         case (.some, .some):
@@ -101,7 +104,7 @@ extension ConfigValidator {
             }
         }
         if let endpoint = fcm.endpoint { checkHTTPSURL(endpoint, at: path.key("endpoint"), into: &issues) }
-        if let ca = fcm.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", into: &issues) }
+        if let ca = fcm.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
         checkRange(fcm.connections, 1...64, at: path.key("connections"), into: &issues)
         if fcm.timeout.milliseconds <= 0 {
             issues.append(.init(.error, at: path.key("timeout"), "a request timeout must be above 0 (a request without one can hang forever)"))
@@ -115,16 +118,16 @@ extension ConfigValidator {
             return nil
         }
         if let type = object["type"] as? String, type != "service_account" {
-            issues.append(.init(.error, at: path, "the key's type is '\(type)', expected 'service_account'"))
+            issues.append(.init(.error, at: path, "the key's type is '\(type.truncatedForMessage)', expected 'service_account'"))
         }
         for field in ["client_email", "private_key", "private_key_id", "token_uri"] where (object[field] as? String)?.isEmpty ?? true {
-            issues.append(.init(.error, at: path, "the service account has no '\(field)'"))
+            issues.append(.init(.error, at: path, "the service account has no '\(field.truncatedForMessage)'"))
         }
         if let key = object["private_key"] as? String, !key.contains(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)) {
             issues.append(.init(.error, at: path, "the service account's private_key is not a PEM private key"))
         }
-        if let uri = object["token_uri"] as? String, !uri.hasPrefix("https://") {
-            issues.append(.init(.error, at: path, "the service account's token_uri '\(uri)' is not https://"))
+        if let uri = object["token_uri"] as? String, !uri.isEmpty {
+            checkHTTPSURL(uri, at: path, what: "an https:// token_uri in the service account", into: &issues)
         }
         return object["project_id"] as? String
     }

@@ -15,22 +15,22 @@ extension ConfigValidator {
             if route.name.isEmpty {
                 issues.append(.init(.error, at: path.key("name"), "a route needs a non-empty name (it appears in logs and metrics)"))
             } else if let first = seen[route.name] {
-                issues.append(.init(.error, at: path.key("name"), "route name '\(route.name)' is already used by routes[\(first)]"))
+                issues.append(.init(.error, at: path.key("name"), "route name '\(route.name.truncatedForMessage)' is already used by routes[\(first)]"))
             } else {
                 seen[route.name] = index
             }
             if let earlier = catchAll {
-                issues.append(.init(.warning, at: path, "route '\(route.name)' can never match: route '\(earlier)' before it matches everything"))
+                issues.append(.init(.warning, at: path, "route '\(route.name.truncatedForMessage)' can never match: route '\(earlier.truncatedForMessage)' before it matches everything"))
             }
             let match = routeMatch(route.match, at: path.key("match"), into: &issues)
             if match == RouteMatch() && catchAll == nil { catchAll = route.name }
             if let app = route.app, config.apps[app] == nil {
                 issues.append(.init(.error, at: path.key("app"),
-                                    "unknown app '\(app)'\(Suggestions.didYouMean(app, among: config.apps.keys))"
+                                    "unknown app '\(app.truncatedForMessage)'\(Suggestions.didYouMean(app, among: config.apps.keys))"
                                         + " (apps: \(config.apps.keys.sorted().joined(separator: ", ")))"))
             }
             if route.drop?.reason != nil && route.app != nil {
-                issues.append(.init(.warning, at: path.key("app"), "route '\(route.name)' drops, so its app is never used"))
+                issues.append(.init(.warning, at: path.key("app"), "route '\(route.name.truncatedForMessage)' drops, so its app is never used"))
             }
             var providers: Set<Provider>?
             if let names = route.providers {
@@ -57,7 +57,7 @@ extension ConfigValidator {
     }
 
     func unknownProvider(_ name: String) -> String {
-        "unknown provider '\(name)'\(Suggestions.didYouMean(name, among: Provider.acceptedNames)) (expected apns, fcm, ios or android)"
+        "unknown provider '\(name.truncatedForMessage)'\(Suggestions.didYouMean(name, among: Provider.acceptedNames)) (expected apns, fcm, ios or android)"
     }
 
     func routeMatch(_ settings: MatchSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) -> RouteMatch {
@@ -69,7 +69,7 @@ extension ConfigValidator {
             guard let field = RouteField(name: test.name) else {
                 let known = ["routing_key", "headers"] + RouteField.names
                 issues.append(.init(.error, at: fieldPath,
-                                    "unknown match key '\(test.name)'\(Suggestions.didYouMean(test.name, among: known))"
+                                    "unknown match key '\(test.name.truncatedForMessage)'\(Suggestions.didYouMean(test.name, among: known))"
                                         + " (expected one of: \(known.joined(separator: ", ")))"))
                 continue
             }
@@ -98,12 +98,12 @@ extension ConfigValidator {
     }
 
     func unknownPushType(_ value: String) -> String {
-        "unknown push type '\(value)'\(Suggestions.didYouMean(value, among: Self.pushTypeNames))"
+        "unknown push type '\(value.truncatedForMessage)'\(Suggestions.didYouMean(value, among: Self.pushTypeNames))"
             + " (expected one of: \(Self.pushTypeNames.joined(separator: ", ")))"
     }
 
     func unknownPriority(_ value: String) -> String {
-        "unknown priority '\(value)'\(Suggestions.didYouMean(value, among: Self.priorityNames))"
+        "unknown priority '\(value.truncatedForMessage)'\(Suggestions.didYouMean(value, among: Self.priorityNames))"
             + " (expected one of: \(Self.priorityNames.joined(separator: ", ")))"
     }
 

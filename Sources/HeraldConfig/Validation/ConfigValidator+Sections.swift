@@ -20,10 +20,10 @@ extension ConfigValidator {
         for (i, status) in outcomes.publish.enumerated() {
             if !OutcomeSettings.allStatuses.contains(status) {
                 issues.append(.init(.error, at: path.key("publish").index(i),
-                                    "unknown outcome status '\(status)'\(Suggestions.didYouMean(status, among: OutcomeSettings.allStatuses))"
+                                    "unknown outcome status '\(status.truncatedForMessage)'\(Suggestions.didYouMean(status, among: OutcomeSettings.allStatuses))"
                                         + " (expected one of: \(OutcomeSettings.allStatuses.joined(separator: ", ")))"))
             } else if !seen.insert(status).inserted {
-                issues.append(.init(.warning, at: path.key("publish").index(i), "'\(status)' is listed twice"))
+                issues.append(.init(.warning, at: path.key("publish").index(i), "'\(status.truncatedForMessage)' is listed twice"))
             }
         }
         let guardPath = path.key("invalidation_guard")

@@ -25,7 +25,7 @@ public struct ConfigValidator: Sendable {
         validateOutcomes(config.outcomes, at: .root.key("outcomes"), into: &issues)
         if config.http.hostAndPort == nil {
             issues.append(.init(.error, at: .root.key("http").key("listen"),
-                                "expected host:port with a port from 0 (any free port) to 65535, found '\(config.http.listen)'"))
+                                "expected host:port with a port from 0 (any free port) to 65535, found '\(config.http.listen.truncatedForMessage)'"))
         }
         if config.shutdownDeadline.milliseconds < 100 {
             issues.append(.init(.error, at: .root.key("shutdown_deadline"),
@@ -43,30 +43,39 @@ public struct ConfigValidator: Sendable {
         path.hasPrefix("/") ? path : (baseDirectory as NSString).appendingPathComponent(path)
     }
 
-    /// Checks that `path` names a readable regular file; returns its contents when it does.
-    func readFile(_ path: String, at location: ConfigPath, what: String, into issues: inout [ConfigIssue]) -> Data? {
+    /// Reads `path` when it is a regular file within `limit`, else records
+    /// why not. A `secret` file (a private key) readable by every user is a warning.
+    func readFile(
+        _ path: String, at location: ConfigPath, what: String, limit: BoundedFile.Limit, secret: Bool = false,
+        into issues: inout [ConfigIssue]
+    ) -> BoundedFile? {
         let resolved = resolve(path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
-            issues.append(.init(.error, at: location, "\(what) '\(resolved)' does not exist"))
+        let file: BoundedFile
+        do {
+            file = try BoundedFile(path: resolved, limit: limit)
+        } catch {
+            issues.append(.init(.error, at: location, "\(what) \(error)"))
             return nil
         }
-        guard !isDirectory.boolValue else {
-            issues.append(.init(.error, at: location, "\(what) '\(resolved)' is a directory, expected a file"))
-            return nil
+        if secret && file.isReadableByOthers {
+            issues.append(.init(.warning, at: location,
+                                "\(what) '\(resolved)' is readable by every user (mode \(file.modeDescription)); chmod 600 it"))
         }
-        guard let data = FileManager.default.contents(atPath: resolved) else {
-            issues.append(.init(.error, at: location, "\(what) '\(resolved)' cannot be read (check its permissions)"))
-            return nil
-        }
-        return data
+        return file
     }
 
-    func checkHTTPSURL(_ url: String, at location: ConfigPath, into issues: inout [ConfigIssue]) {
+    /// An https:// URL with a host and no user info: Herald never sends in
+    /// clear text, and credentials in a URL would reach logs and outcomes.
+    func checkHTTPSURL(_ url: String, at location: ConfigPath, what: String = "an https:// URL", into issues: inout [ConfigIssue]) {
+        let shown = URLSecrets.redacted(url).truncatedForMessage
         guard let parsed = URLComponents(string: url), parsed.scheme == "https", let host = parsed.host, !host.isEmpty else {
             issues.append(.init(.error, at: location,
-                                "expected an https:// URL, found '\(url)' (Herald never sends notifications in clear text)"))
+                                "expected \(what), found '\(shown)' (Herald never sends notifications in clear text)"))
             return
+        }
+        if URLSecrets.userInfo(of: url) != nil {
+            issues.append(.init(.error, at: location,
+                                "'\(shown)' carries user info (user:password@); give \(what) without credentials"))
         }
     }
 

@@ -53,7 +53,7 @@ extension Event {
 
         let (targets, invalidTargets) = try decodeTargets(fields, limits: limits)
         var event = Event(
-            id: try fields.string("id", nonEmpty: true) ?? fallbackID,
+            id: try decodeID(fields, limits: limits) ?? fallbackID,
             targets: targets,
             invalidTargets: invalidTargets
         )
@@ -75,19 +75,46 @@ extension Event {
         if let fcm = try fields.object("fcm") {
             event.fcm = try decodeFCMOverrides(FieldReader(object: fcm, path: "fcm"))
         }
-        event.context = try fields.object("context")
+        event.context = try decodeContext(fields, outcomes: targets.count + invalidTargets.count, limits: limits)
         return event
+    }
+
+    private static func decodeID(_ fields: FieldReader, limits: EventLimits) throws(EventError) -> String? {
+        guard let id = try fields.string("id", nonEmpty: true) else { return nil }
+        guard id.utf8.count <= limits.maxIDBytes else {
+            throw EventError(field: "id", message: "is \(id.utf8.count) bytes, over the limit of \(limits.maxIDBytes) "
+                                + "(it is the AMQP message-id of every outcome)")
+        }
+        return id
+    }
+
+    /// `context`, within its own size limit and the limit on all outcomes' copies of it.
+    private static func decodeContext(_ fields: FieldReader, outcomes: Int, limits: EventLimits) throws(EventError) -> JSONObject? {
+        guard let context = try fields.object("context") else { return nil }
+        let size = context.serializedCount(excluding: [])
+        guard size <= limits.maxContextBytes else {
+            throw EventError(field: "context", message: "is \(size) bytes serialized, over the limit of "
+                                + "\(limits.maxContextBytes) (it is echoed in every outcome)")
+        }
+        let (product, overflow) = size.multipliedReportingOverflow(by: outcomes)
+        let total = overflow ? Int.max : product
+        guard total <= limits.maxContextFanoutBytes else {
+            throw EventError(field: "context", message: "\(size) bytes echoed in each of \(outcomes) outcomes is "
+                                + "\(total) bytes, over the limit of "
+                                + "\(limits.maxContextFanoutBytes); make context smaller or split the targets over several events")
+        }
+        return context
     }
 
     /// The `id` and `app` of a body that could not be decoded as an event,
     /// where they can still be read (a JSON object with a non-empty string
-    /// `id`, a valid app name in `app`): a `rejected` outcome carries them,
+    /// `id` within the id limit, a valid app name in `app`): a `rejected` outcome carries them,
     /// so upstream bound to `rejected.*.<app>` learns of its own events.
     public static func identity(of bytes: [UInt8], limits: EventLimits = .default) -> (id: String?, app: String?) {
         guard bytes.count <= limits.maxBytes,
               case .object(let root)? = try? JSONValue.parse(bytes, limits: JSONLimits(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxBytes))
         else { return (nil, nil) }
-        let id = root["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let id = root["id"]?.stringValue.flatMap { $0.isEmpty || $0.utf8.count > limits.maxIDBytes ? nil : $0 }
         let app = root["app"]?.stringValue.flatMap { isValidAppName($0) ? $0 : nil }
         return (id, app)
     }

@@ -26,10 +26,16 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         self.nanoseconds = Int32(remainder)
     }
 
-    /// A timestamp from milliseconds since the epoch (APNs' 410 `timestamp`).
+    /// A timestamp from milliseconds since the epoch (APNs' 410 `timestamp`,
+    /// Herald's receipt header). Total over `Int64`: floor division, so no
+    /// value overflows.
     public init(millisecondsSinceEpoch milliseconds: Int64) {
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds + 1) / 1000 - 1
-        self.init(seconds: seconds, nanoseconds: (milliseconds - seconds * 1000) * 1_000_000)
+        var (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        if remainder < 0 {
+            seconds -= 1
+            remainder += 1000
+        }
+        self.init(seconds: seconds, nanoseconds: remainder * 1_000_000)
     }
 
     /// The Unix epoch.
@@ -37,10 +43,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Milliseconds since the epoch, rounded down (saturating).
     public var millisecondsSinceEpoch: Int64 {
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        guard !overflow else { return seconds > 0 ? .max : .min }
-        let (sum, overflow2) = scaled.addingReportingOverflow(Int64(nanoseconds / 1_000_000))
-        return overflow2 ? .max : sum
+        let milliseconds = Int128(seconds) * 1000 + Int128(nanoseconds / 1_000_000)
+        return Int64(clamping: milliseconds)
     }
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {

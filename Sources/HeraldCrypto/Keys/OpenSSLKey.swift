@@ -27,13 +27,19 @@ final class OpenSSLKey: @unchecked Sendable {
         return .other(String(cString: EVP_PKEY_get0_type_name(pointer)))
     }
 
-    /// Runs `body` with a memory BIO holding `bytes`.
+    /// Runs `body` with a memory BIO over `bytes` (not copied: the BIO lives
+    /// only while `body` runs). More than `Int32.max` bytes, which a memory BIO
+    /// cannot take, is an error, not a trap.
     static func withBIO<T>(_ bytes: [UInt8], _ body: (OpaquePointer) throws(CryptoError) -> T) throws(CryptoError) -> T {
-        let bio: OpaquePointer? = bytes.withUnsafeBytes { raw in BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) }
-        guard let bio else { throw CryptoError.openSSL("allocate BIO") }
-        defer { BIO_free(bio) }
-        // BIO_new_mem_buf does not copy: `bytes` must outlive the BIO, which the defer guarantees.
-        return try withExtendedLifetime(bytes) { () throws(CryptoError) -> T in try body(bio) }
+        guard let length = Int32(exactly: bytes.count) else {
+            throw CryptoError("read key", "\(bytes.count) bytes is too large for a key")
+        }
+        let result: Result<T, CryptoError> = bytes.withUnsafeBytes { raw in
+            guard let bio = BIO_new_mem_buf(raw.baseAddress, length) else { return .failure(CryptoError.openSSL("allocate BIO")) }
+            defer { BIO_free(bio) }
+            return Result { () throws(CryptoError) -> T in try body(bio) }
+        }
+        return try result.get()
     }
 
     /// Writes through `write` into a memory BIO and returns what it holds as text.

@@ -70,6 +70,17 @@ public struct PrivateKey: Sendable {
         }
     }
 
+    /// Signs a fixed message and verifies the signature with the public key,
+    /// so a key that loads but cannot sign what Herald needs (another curve,
+    /// an inconsistent key) is found at start-up, not at the first send.
+    public func proveItSigns() throws(CryptoError) {
+        let message = Array("herald start-up signing check".utf8)
+        let signature = try sign(message)
+        guard publicKey.verify(signature: signature, for: message) else {
+            throw CryptoError("prove the key signs", "its signature does not verify with its own public key")
+        }
+    }
+
     private func digestSign(_ message: [UInt8]) throws(CryptoError) -> [UInt8] {
         ERR_clear_error()
         guard let ctx = EVP_MD_CTX_new() else { throw CryptoError.openSSL("sign") }

@@ -21,6 +21,10 @@ enum OAuthTokenResponse {
         guard let value = object["access_token"]?.stringValue, !value.isEmpty else {
             throw malformed("no \"access_token\" string")
         }
+        // It goes into an authorization header: visible ASCII only (RFC 6750 b64token is a subset).
+        guard value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw malformed("\"access_token\" holds a space, control or non-ASCII character")
+        }
         guard let expiresIn = object["expires_in"]?.intValue, expiresIn > 0 else {
             throw malformed("no positive integer \"expires_in\"")
         }

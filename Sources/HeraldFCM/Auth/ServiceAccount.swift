@@ -63,9 +63,19 @@ public struct ServiceAccount: Sendable, CustomStringConvertible {
         guard case .rsa = key.kind else {
             throw FCMConfigurationError(source: source, message: "\"private_key\" is \(key.kind); expected an RSA key")
         }
+        do {
+            try key.proveItSigns()
+        } catch {
+            throw FCMConfigurationError(source: source, message: "\"private_key\" cannot sign: \(error)")
+        }
+        let tokenURI = object["token_uri"]?.stringValue ?? Self.defaultTokenURI
+        guard URLSecrets.userInfo(of: tokenURI) == nil else {
+            throw FCMConfigurationError(
+                source: source, message: "\"token_uri\" '\(URLSecrets.redacted(tokenURI))' carries user info (user:password@); remove it")
+        }
         self.init(
             projectID: object["project_id"]?.stringValue, clientEmail: clientEmail, privateKeyID: privateKeyID,
-            tokenURI: object["token_uri"]?.stringValue ?? Self.defaultTokenURI, privateKey: key)
+            tokenURI: tokenURI, privateKey: key)
     }
 
     public var description: String { "service account \(clientEmail) (key \(privateKeyID))" }

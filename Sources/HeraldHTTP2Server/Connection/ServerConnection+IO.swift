@@ -21,6 +21,7 @@ extension ServerConnection {
     /// Handles a readable socket: finishes the handshake, then reads until the
     /// socket would block (or the protocol stops wanting input).
     func handleReadable(buffer: UnsafeMutableRawBufferPointer, hangup: Bool) -> IOResult {
+        lastActivityAt = MonotonicClock.nanoseconds()
         if !handshakeComplete {
             if case .closed(let reason) = continueHandshake() { return .closed(reason: reason) }
             guard handshakeComplete else { return .open }

@@ -7,7 +7,8 @@ extension ServerConnection {
     }
 
     func receiveHeader(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID] else { return }
+        guard let stream = streams[streamID], admitHeaderField(of: stream, nameLength: name.count, valueLength: value.count)
+        else { return }
         let text = String(decoding: value, as: UTF8.self)
         if name.first == UInt8(ascii: ":") {
             switch String(decoding: name, as: UTF8.self) {
@@ -23,7 +24,7 @@ extension ServerConnection {
     }
 
     func receiveData(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID], !stream.bodyTooLarge else { return }
+        guard let stream = streams[streamID], !stream.bodyTooLarge, !stream.headerListTooLarge else { return }
         if stream.body.count + data.count > loop.maxRequestBodyBytes {
             stream.bodyTooLarge = true
             stream.body = []
@@ -38,7 +39,9 @@ extension ServerConnection {
     }
 
     func closeStream(_ streamID: Int32) {
-        streams.removeValue(forKey: streamID)
+        guard streams.removeValue(forKey: streamID) != nil else { return }
+        // Idleness starts when the last stream is done.
+        if streams.isEmpty { lastActivityAt = MonotonicClock.nanoseconds() }
     }
 
     func readResponseBody(

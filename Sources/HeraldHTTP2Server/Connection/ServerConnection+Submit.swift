@@ -60,11 +60,13 @@ extension ServerConnection {
             return nghttp2_submit_response(session, streamID, nva, count, &provider)
         }
         if rv != 0 { _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, HTTP2ErrorCode.internalError.rawValue) }
+        stream.answered = true
     }
 
     func submitReset(streamID: Int32, code: HTTP2ErrorCode) {
-        guard let session, streams[streamID] != nil else { return }
+        guard let session, let stream = streams[streamID] else { return }
         _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, code.rawValue)
+        stream.answered = true
     }
 
     func submitGoAway(lastStreamID: Int32, code: HTTP2ErrorCode, debugData: [UInt8]) {

@@ -35,6 +35,22 @@ final class ServerConnection {
     var resetsReceived = 0
     /// The error code of the GOAWAY nghttp2 sent, if any (diagnostics).
     var goAwaySentCode: UInt32?
+    /// Resets of streams the server had not answered yet (`rapidResetLimit`).
+    var resetBudget: ResetBudget
+    /// RST_STREAM frames the peer sent for streams not answered yet (diagnostics).
+    var unansweredResetsReceived = 0
+    /// When the connection last received bytes or finished its last stream
+    /// or request (MonotonicClock): the start of its idleness (`idleTimeout`).
+    var lastActivityAt: UInt64
+    /// By when the TLS handshake and the HTTP/2 client preface or the
+    /// current HTTP/1.1 request head must be complete (`headerTimeout`); nil
+    /// while nothing is awaited.
+    var headerDeadline: UInt64?
+    /// By when a connection that was sent its last frame (idle GOAWAY, rapid
+    /// reset) must be closed, whether or not the client took it.
+    var closeDeadline: UInt64?
+    /// The deadline of the one pending `.checkDeadlines` timer of this connection, if any.
+    var scheduledCheckAt: UInt64?
 
     var output: [UInt8] = []
     var outputOffset = 0
@@ -56,12 +72,15 @@ final class ServerConnection {
     private var tlsShutdownSent = false
     private(set) var isClosed = false
 
-    init(id: UInt64, fd: Int32, ssl: OpaquePointer?, loop: ServerEventLoop) {
+    init(id: UInt64, fd: Int32, ssl: OpaquePointer?, loop: ServerEventLoop, now: UInt64) {
         self.id = id
         self.fd = fd
         self.ssl = ssl
         self.loop = loop
         handshakeComplete = ssl == nil
+        resetBudget = ResetBudget(loop.configuration.rapidResetLimit, now: now)
+        lastActivityAt = now
+        headerDeadline = MonotonicClock.deadline(after: loop.configuration.headerTimeout, from: now)
         output.reserveCapacity(64 * 1024)
     }
 
@@ -129,7 +148,8 @@ final class ServerConnection {
     }
 
     /// Creates the nghttp2 server session and queues our SETTINGS, with the
-    /// stream limit the handler chooses for this connection.
+    /// stream limit the handler chooses for this connection and the header
+    /// list limit (`maxHeaderListBytes`; the HPACK table stays at 4096).
     private func startHTTP2() -> IOResult {
         var created: OpaquePointer?
         let callbacks = loop.callbacks
@@ -143,6 +163,9 @@ final class ServerConnection {
         var settings = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(clamping: max(0, limit))),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1 << 20),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
+                value: UInt32(clamping: max(0, loop.configuration.maxHeaderListBytes))),
         ]
         let submitted = nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         guard submitted == 0 else {

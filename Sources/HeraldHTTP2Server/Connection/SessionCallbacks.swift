@@ -47,8 +47,18 @@ final class SessionCallbacks {
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
             guard let frame, let userData else { return 0 }
             let type = frame.pointee.hd.type
-            if type == UInt8(NGHTTP2_RST_STREAM.rawValue) { ServerConnection.from(userData).resetsReceived += 1 }
-            guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) else { return 0 }
+            switch type {
+            case UInt8(NGHTTP2_RST_STREAM.rawValue):
+                ServerConnection.from(userData).receiveReset(streamID: frame.pointee.hd.stream_id)
+                return 0
+            case UInt8(NGHTTP2_SETTINGS.rawValue):
+                if frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 { ServerConnection.from(userData).receiveSettings() }
+                return 0
+            case UInt8(NGHTTP2_HEADERS.rawValue), UInt8(NGHTTP2_DATA.rawValue):
+                break
+            default:
+                return 0
+            }
             guard frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 else { return 0 }
             ServerConnection.from(userData).endStream(frame.pointee.hd.stream_id)
             return 0

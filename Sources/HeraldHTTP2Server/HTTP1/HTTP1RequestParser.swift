@@ -52,6 +52,12 @@ struct HTTP1RequestParser {
     /// Whether bytes are buffered that no request has consumed yet (a partial or pipelined request).
     var hasBufferedInput: Bool { start < input.count || head != nil }
 
+    /// Whether part of a request head is buffered, and not all of it.
+    var isReadingHead: Bool {
+        guard case .head = state else { return false }
+        return start < input.count
+    }
+
     /// Whether the buffered bytes hold any of the current request's body.
     var hasBufferedBody: Bool { head != nil && start < input.count }
 

@@ -6,6 +6,7 @@ extension ServerConnection {
         guard let http1 else { return .open }
         http1.parser.append(bytes)
         processHTTP1Input()
+        armHTTP1HeadDeadline()
         return .open
     }
 
@@ -26,8 +27,10 @@ extension ServerConnection {
             case nil:
                 return
             case .head(let head):
+                headerDeadline = nil
                 if head.expectsContinue, !http1.parser.hasBufferedBody { output.append(contentsOf: HTTP1ResponseWriter.continueLine) }
             case .request(let head, let body):
+                headerDeadline = nil
                 dispatchHTTP1(head, body: body)
             }
         }
@@ -86,6 +89,18 @@ extension ServerConnection {
         let closing = pending.closeRequested || http1.closeAfterAnswer
         HTTP1ResponseWriter.write(response, headOnly: pending.headOnly, closing: closing, into: &output)
         http1.state = closing ? .closing : .reading
+        lastActivityAt = MonotonicClock.nanoseconds()
         processHTTP1Input()
+        armHTTP1HeadDeadline()
+    }
+
+    /// A request head after the first has `headerTimeout` from when its
+    /// first bytes are taken in (the first one's deadline runs from accept):
+    /// a client cannot hold the connection by sending a head a byte at a time.
+    private func armHTTP1HeadDeadline() {
+        guard headerDeadline == nil, let http1, http1.isReading, http1.parser.isReadingHead else { return }
+        let deadline = MonotonicClock.deadline(after: loop.configuration.headerTimeout)
+        headerDeadline = deadline
+        loop.scheduleDeadlineCheck(for: self, at: deadline)
     }
 }

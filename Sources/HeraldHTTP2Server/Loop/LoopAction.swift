@@ -13,9 +13,14 @@ enum LoopAction: Sendable {
     case abortConnection(connectionID: UInt64)
 }
 
-/// What the loop's timer heap holds: a delayed answer, or the end of a
-/// lingering close's wait for the client.
+/// What the loop's timer heap holds: a delayed answer, the end of a
+/// lingering close's wait for the client, a connection's deadline check
+/// (header and idle timeouts), or the end of an accept back-off.
 enum LoopTimer {
     case respond(connectionID: UInt64, streamID: Int32, response: HTTP2Response)
     case endLinger(connectionID: UInt64)
+    /// The connection's one pending check, due `at` (an older one left in the heap is stale).
+    case checkDeadlines(connectionID: UInt64, at: UInt64)
+    /// Poll the listening socket again after `accept` failed for want of resources.
+    case resumeAccepting
 }

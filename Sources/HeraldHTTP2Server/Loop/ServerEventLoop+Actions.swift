@@ -8,7 +8,7 @@ extension ServerEventLoop {
             case .respond(let connectionID, let streamID, let response, let delay):
                 if let delay, delay > .zero {
                     timers.insert(
-                        deadline: MonotonicClock.nanoseconds() + MonotonicClock.nanoseconds(delay),
+                        deadline: MonotonicClock.deadline(after: delay),
                         .respond(connectionID: connectionID, streamID: streamID, response: response))
                 } else if let connection = connections[connectionID] {
                     connection.answer(streamID: streamID, response)
@@ -41,12 +41,12 @@ extension ServerEventLoop {
     private func beginShutdown(graceful: Bool) {
         guard shutdownDeadline == nil else { return }
         if listening {
-            epoll.remove(fd: listener.fd)
-            listener.close()
             listening = false
+            updateListenerRegistration()
+            listener.close()
         }
         if graceful {
-            shutdownDeadline = MonotonicClock.nanoseconds() + MonotonicClock.nanoseconds(configuration.shutdownGracePeriod)
+            shutdownDeadline = MonotonicClock.deadline(after: configuration.shutdownGracePeriod)
             for connection in Array(connections.values) {
                 if connection.beginGracefulClose() {
                     markDirty(connection)
@@ -73,6 +73,10 @@ extension ServerEventLoop {
             case .endLinger(let connectionID):
                 guard let connection = connections[connectionID] else { continue }
                 drop(connection, reason: "closed after the last answer (the client did not close)")
+            case .checkDeadlines(let connectionID, let at):
+                checkDeadlines(connectionID: connectionID, scheduledAt: at)
+            case .resumeAccepting:
+                acceptBackingOff = false
             }
         }
     }

@@ -9,7 +9,7 @@ import HeraldCore
 /// nothing else touches them. Other threads reach it only through the
 /// `ServerInbox` (actions + eventfd).
 final class ServerEventLoop {
-    private static let listenerID: UInt64 = 0
+    static let listenerID: UInt64 = 0
     private static let inboxID: UInt64 = 1
 
     let maxRequestBodyBytes: Int
@@ -30,7 +30,16 @@ final class ServerEventLoop {
     /// (`hasBufferedInput`): read again before the loop sleeps.
     var readAgain: [UInt64] = []
     private let readBuffer: UnsafeMutableRawBufferPointer
+    /// Until shutdown begins.
     var listening = true
+    /// Whether the listening socket is in the epoll set (`updateListenerRegistration`).
+    var listenerRegistered = false
+    /// After `accept` ran out of resources, until the `.resumeAccepting` timer.
+    var acceptBackingOff = false
+    /// Since when `accept` has been failing, and how often it was retried; nil once the backlog is drained.
+    var acceptBackoffEpisode: (since: UInt64, retries: Int)?
+    /// Whether the last log line about the connection cap said it was reached.
+    var reportedAtCap = false
     var shutdownDeadline: UInt64?
 
     init(
@@ -58,6 +67,7 @@ final class ServerEventLoop {
             finish()
             return
         }
+        listenerRegistered = true
         logger.info("HTTP/2 server listening", ["port": .int(listener.port), "tls": .bool(tls != nil)])
         while true {
             let timeout = inbox.prepareToSleep() && readAgain.isEmpty ? timeoutMilliseconds() : 0
@@ -75,6 +85,7 @@ final class ServerEventLoop {
             apply(inbox.take())
             fireTimers()
             flushDirty()
+            updateListenerRegistration()
             if let deadline = shutdownDeadline {
                 if connections.isEmpty { break }
                 if MonotonicClock.nanoseconds() >= deadline {
@@ -161,7 +172,7 @@ final class ServerEventLoop {
 
     /// Closes a lingering connection after `lingerTimeout` if its client has not closed by then.
     func scheduleLingerTimeout(for connection: ServerConnection) {
-        let deadline = MonotonicClock.nanoseconds() + MonotonicClock.nanoseconds(configuration.lingerTimeout)
+        let deadline = MonotonicClock.deadline(after: configuration.lingerTimeout)
         timers.insert(deadline: deadline, .endLinger(connectionID: connection.id))
     }
 
@@ -173,6 +184,7 @@ final class ServerEventLoop {
             "connection": .int(Int(connection.id)), "reason": .string(reason),
             "protocol": .string(connection.http1 != nil ? "http/1.1" : connection.session != nil ? "h2" : "none"),
             "requests": .int(connection.requestCount), "resets_received": .int(connection.resetsReceived),
+            "unanswered_resets_received": .int(connection.unansweredResetsReceived),
             "goaway_sent_code": .int(connection.goAwaySentCode.map { Int($0) } ?? -1),
         ])
     }

@@ -20,8 +20,15 @@ public struct HTTPClientConfiguration: Sendable {
     /// Whole-request timeout, queueing for a stream included, unless the request sets its own.
     public var requestTimeout: Duration
     public var connectTimeout: Duration
-    /// Response bodies above this fail with `.responseTooLarge` (memory cap).
+    /// Response bodies above this fail with `.responseTooLarge` (memory cap;
+    /// the nghttp2 engine resets the stream, libcurl aborts the transfer).
+    /// Default 1 MiB: APNs and FCM answers are a few hundred bytes.
     public var maxResponseBodyBytes: Int
+    /// Response header fields above this in total (names plus values,
+    /// pseudo-headers and interim 1xx responses included) fail with
+    /// `.responseTooLarge`, the stream reset or the transfer aborted.
+    /// Default 64 KiB.
+    public var maxResponseHeaderBytes: Int
     /// TCP keep-alive probes on idle connections (libcurl 7.88 sends HTTP/2
     /// PING only from `curl_easy_upkeep`, which does not reach a multi
     /// handle's connections, so TCP keep-alive is what keeps them warm).
@@ -53,8 +60,9 @@ public struct HTTPClientConfiguration: Sendable {
         maxResponseBodyBytes: Int = 1 << 20, keepAliveInterval: Duration = .seconds(30),
         maxIdleConnectionAge: Duration = .seconds(600), maxIdleHandles: Int = 256, maxInFlightRequests: Int = 256,
         coalescesWrites: Bool = true, tls: HTTPClientTLSConfiguration = HTTPClientTLSConfiguration(),
-        engine: Engine = .nghttp2, pacingWindow: Duration = .zero
+        engine: Engine = .nghttp2, pacingWindow: Duration = .zero, maxResponseHeaderBytes: Int = 64 << 10
     ) {
+        self.maxResponseHeaderBytes = maxResponseHeaderBytes
         self.pacingWindow = pacingWindow
         self.engine = engine
         self.maxConnectionsPerHost = maxConnectionsPerHost

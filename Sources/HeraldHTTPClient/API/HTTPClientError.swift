@@ -18,8 +18,12 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
         case certificateRejected
         /// Our own TLS material (CA file, client certificate, key, password) is unusable.
         case tlsConfiguration
-        /// The response body exceeded `maxResponseBodyBytes`.
+        /// The response's header fields exceeded `maxResponseHeaderBytes`, or
+        /// its body `maxResponseBodyBytes`.
         case responseTooLarge
+        /// The server did not agree to HTTP/2 (ALPN chose another protocol or
+        /// none); APNs and FCM speak nothing else, so nothing is sent.
+        case http2Unavailable
         /// The URL or method cannot be sent.
         case invalidRequest
         /// The waiting task was cancelled.
@@ -49,8 +53,28 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
     public var isRetryable: Bool {
         switch kind {
         case .connectFailed, .connectionLost, .timeout, .tlsHandshakeFailed, .shutdown: true
-        case .certificateRejected, .tlsConfiguration, .responseTooLarge, .invalidRequest, .cancelled, .other: false
+        case .certificateRejected, .tlsConfiguration, .responseTooLarge, .http2Unavailable, .invalidRequest, .cancelled, .other:
+            false
         }
+    }
+
+    /// A response whose header fields (names and values, pseudo-headers and
+    /// interim responses included) went past `limit` bytes.
+    static func responseHeadersTooLarge(host: String, limit: Int, curlCode: Int? = nil) -> HTTPClientError {
+        HTTPClientError(kind: .responseTooLarge, host: host, curlCode: curlCode, message: "response headers exceed \(limit) bytes")
+    }
+
+    /// A response whose body went past `limit` bytes.
+    static func responseBodyTooLarge(host: String, limit: Int, curlCode: Int? = nil) -> HTTPClientError {
+        HTTPClientError(kind: .responseTooLarge, host: host, curlCode: curlCode, message: "response body exceeds \(limit) bytes")
+    }
+
+    /// A TLS connection on which ALPN did not select `h2`; `selected` is what it chose, if anything.
+    static func http2Unavailable(host: String, selected: String?) -> HTTPClientError {
+        let chose = selected.map { "ALPN selected '\($0)'" } ?? "no protocol was selected in ALPN"
+        return HTTPClientError(
+            kind: .http2Unavailable, host: host,
+            message: "the server did not agree to HTTP/2 (\(chose)); APNs and FCM require it, nothing was sent")
     }
 
     public var description: String {

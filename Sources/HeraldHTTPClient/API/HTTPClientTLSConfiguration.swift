@@ -18,3 +18,13 @@ public struct HTTPClientTLSConfiguration: Sendable, Hashable {
         self.clientCertificate = clientCertificate
     }
 }
+
+extension HTTPClientTLSConfiguration {
+    /// Loads the CA file and client certificate (with its password) as a
+    /// connection would, without connecting: both engines read the same
+    /// files, so what loads here loads for either. Start-up uses it so a
+    /// broken file is an error there, not on every connection.
+    public func validate() throws(HTTPClientError) {
+        _ = try H2TLSContext(self)
+    }
+}

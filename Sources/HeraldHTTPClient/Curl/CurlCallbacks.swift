@@ -1,7 +1,8 @@
 import CCurl
 
 /// The C callbacks installed on every easy handle; each finds its `Transfer`
-/// through the user-data pointer libcurl passes back.
+/// through the user-data pointer libcurl passes back. (`CURL_PREREQFUNC_OK`
+/// is 0, `CURL_PREREQFUNC_ABORT` 1.)
 enum CurlCallbacks {
     static let write: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
         data, size, count, userData in
@@ -16,7 +17,15 @@ enum CurlCallbacks {
         data, size, count, userData in
         let total = size * count
         guard let userData, let data, total > 0 else { return total }
-        Transfer.from(userData).receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: total))
-        return total
+        let accepted = Transfer.from(userData).receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: total))
+        return accepted ? total : 0
+    }
+
+    /// `CURLOPT_PREREQFUNCTION`: the connection is up and nothing of the
+    /// request has been sent; aborts unless the connection speaks HTTP/2.
+    static let prerequest: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int32, Int32) -> Int32 = {
+        userData, _, _, _, _ in
+        guard let userData else { return 1 }
+        return Transfer.from(userData).connectionSpeaksHTTP2() ? 0 : 1
     }
 }

@@ -26,6 +26,10 @@ extension CurlEasy {
         set(CURLOPT_UPLOAD_BUFFERSIZE, 16384)
         _ = herald_curl_easy_setopt_write_function(handle, CurlCallbacks.write)
         _ = herald_curl_easy_setopt_header_function(handle, CurlCallbacks.header)
+        // HTTP/2 or nothing: CURL_HTTP_VERSION_2TLS alone falls back to HTTP/1.1 when ALPN does not say h2.
+        _ = herald_curl_easy_setopt_prereq_function(handle, CurlCallbacks.prerequest)
+        // A declared Content-Length over the limit fails before the body arrives.
+        _ = herald_curl_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseBodyBytes))
         if let caFile = configuration.tls.caFile {
             // CAINFO replaces the default bundle; CAPATH keeps the system store trusted too.
             set(CURLOPT_CAINFO, caFile)
@@ -58,6 +62,7 @@ extension CurlEasy {
         let context = UnsafeRawPointer(Unmanaged.passUnretained(transfer).toOpaque())
         set(CURLOPT_WRITEDATA, pointer: context)
         set(CURLOPT_HEADERDATA, pointer: context)
+        set(CURLOPT_PREREQDATA, pointer: context)
         set(CURLOPT_PRIVATE, pointer: UnsafeRawPointer(bitPattern: UInt(transfer.id)))
 
         var hasContentType = false
@@ -118,10 +123,15 @@ extension CurlEasy {
         set(CURLOPT_HTTPHEADER, pointer: nil)
         set(CURLOPT_WRITEDATA, pointer: nil)
         set(CURLOPT_HEADERDATA, pointer: nil)
+        set(CURLOPT_PREREQDATA, pointer: nil)
     }
 
+    /// `duration` in milliseconds for a `long` option: 0 for a negative one, saturating.
     static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
-        return max(0, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+        guard seconds >= 0 else { return 0 }
+        let (scaled, overflow) = Int(seconds).multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return Int(Int32.max) }
+        return min(Int(Int32.max), scaled + Int(attoseconds / 1_000_000_000_000_000))
     }
 }

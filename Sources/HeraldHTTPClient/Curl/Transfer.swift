@@ -1,4 +1,5 @@
 import CCurl
+import COpenSSL
 
 /// One request in flight on the loop thread: its easy handle, header list,
 /// deadline and the response being collected by libcurl's callbacks.
@@ -9,17 +10,28 @@ final class Transfer {
     /// CLOCK_MONOTONIC nanoseconds after which the loop fails the request itself.
     let deadline: UInt64
     let bodyLimit: Int
+    let headerLimit: Int
+    /// TLS (`https://`): the connection must have negotiated h2 in ALPN.
+    /// Cleartext requests use HTTP/2 with prior knowledge, nothing else.
+    let secure: Bool
     var headerList: UnsafeMutablePointer<curl_slist>?
     var responseHeaders: [(name: String, value: String)] = []
     var responseBody: [UInt8] = []
     var bodyLimitExceeded = false
+    /// Bytes of header names and values (and status lines) received so far.
+    var headerBytes = 0
+    var headerLimitExceeded = false
+    /// Set by the pre-request check when the connection is not HTTP/2: what ALPN said.
+    var http2Refusal: HTTPClientError?
 
-    init(pending: PendingRequest, url: String, easy: CurlEasy, deadline: UInt64, bodyLimit: Int) {
+    init(pending: PendingRequest, url: String, easy: CurlEasy, deadline: UInt64, bodyLimit: Int, headerLimit: Int) {
         self.pending = pending
         self.url = url
         self.easy = easy
         self.deadline = deadline
         self.bodyLimit = bodyLimit
+        self.headerLimit = headerLimit
+        secure = url.utf8.count >= 8 && url.utf8.prefix(8).map { $0 | 0x20 }.elementsEqual("https://".utf8.map { $0 | 0x20 })
     }
 
     deinit { curl_slist_free_all(headerList) }
@@ -33,22 +45,50 @@ final class Transfer {
         Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
     }
 
-    /// libcurl's header callback: one call per header line, status line included.
-    func receiveHeaderLine(_ line: UnsafeRawBufferPointer) {
+    /// libcurl's header callback: one call per header line, status line
+    /// included. Returns false (abort the transfer) past the header limit.
+    func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard !headerLimitExceeded else { return false }
         var end = line.count
         while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
-        guard end > 0 else { return }
+        guard end > 0 else { return true }
+        // Counted like the nghttp2 engine: names and values; the ": " and line ends are not.
+        let colonAt = line[0..<end].firstIndex(of: 0x3A)
+        headerBytes += colonAt == nil ? end : end - 2
+        guard headerBytes <= headerLimit else {
+            headerLimitExceeded = true
+            return false
+        }
         if end >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {
             // "HTTP/..." starts a new response (after a 1xx): forget earlier headers.
             responseHeaders.removeAll(keepingCapacity: true)
-            return
+            return true
         }
-        guard let colon = line[0..<end].firstIndex(of: 0x3A) else { return }
+        guard let colon = colonAt else { return true }
         var valueStart = colon + 1
         while valueStart < end, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
         let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
         let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<end]), as: UTF8.self)
         responseHeaders.append((name, value))
+        return true
+    }
+
+    /// libcurl's pre-request callback: whether the connection the request is
+    /// about to go out on speaks HTTP/2. For TLS that is ALPN's `h2`, read
+    /// from the connection's `SSL` (libcurl's OpenSSL backend); a connection
+    /// whose `SSL` cannot be read is refused too. Records the refusal.
+    func connectionSpeaksHTTP2() -> Bool {
+        guard secure else { return true }
+        let info = easy.infoPointer(CURLINFO_TLS_SSL_PTR)?.assumingMemoryBound(to: curl_tlssessioninfo.self)
+        guard let info, info.pointee.backend == CURLSSLBACKEND_OPENSSL, let internals = info.pointee.internals else {
+            http2Refusal = HTTPClientError(
+                kind: .http2Unavailable, host: host,
+                message: "libcurl gave no OpenSSL connection to check ALPN h2 on; nothing was sent")
+            return false
+        }
+        let alpn = ALPN.negotiatedH2(OpaquePointer(internals))
+        if !alpn.isH2 { http2Refusal = HTTPClientError.http2Unavailable(host: host, selected: alpn.selected) }
+        return alpn.isH2
     }
 
     /// libcurl's write callback: returns false (abort the transfer) past the body limit.

@@ -5,14 +5,31 @@ import Glibc
 /// What nghttp2 and the sockets report: data, stream ends, GOAWAY, failed
 /// and lost connections, deadlines, and the stop.
 extension H2ClientLoop {
-    func receiveData(_ session: OpaquePointer, streamID: Int32, _ data: UnsafeBufferPointer<UInt8>, on connection: H2Connection) {
-        guard let stream = connection.streams[streamID], !stream.isDone, !stream.bodyLimitExceeded else { return }
-        guard stream.body.count + data.count <= configuration.maxResponseBodyBytes else {
-            stream.bodyLimitExceeded = true
+    /// One response header field (trailers included); past
+    /// `maxResponseHeaderBytes` in total the stream is reset and the request fails.
+    func receiveHeader(
+        _ session: OpaquePointer, streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>,
+        on connection: H2Connection
+    ) {
+        guard let stream = connection.streams[streamID], !stream.isDone, !stream.limitExceeded else { return }
+        stream.headerBytes += name.count + value.count
+        guard stream.headerBytes <= configuration.maxResponseHeaderBytes else {
+            stream.limitExceeded = true
             _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
-            finish(stream, .failure(HTTPClientError(
-                kind: .responseTooLarge, host: stream.host,
-                message: "response body exceeds \(configuration.maxResponseBodyBytes) bytes")))
+            connection.needsFlush = true
+            finish(stream, .failure(.responseHeadersTooLarge(host: stream.host, limit: configuration.maxResponseHeaderBytes)))
+            return
+        }
+        stream.receiveHeader(name: name, value: value)
+    }
+
+    func receiveData(_ session: OpaquePointer, streamID: Int32, _ data: UnsafeBufferPointer<UInt8>, on connection: H2Connection) {
+        guard let stream = connection.streams[streamID], !stream.isDone, !stream.limitExceeded else { return }
+        guard stream.body.count + data.count <= configuration.maxResponseBodyBytes else {
+            stream.limitExceeded = true
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
+            connection.needsFlush = true
+            finish(stream, .failure(.responseBodyTooLarge(host: stream.host, limit: configuration.maxResponseBodyBytes)))
             return
         }
         stream.body.append(contentsOf: data)
@@ -32,6 +49,7 @@ extension H2ClientLoop {
             stream.refusals += 1
             stream.bodyOffset = 0
             stream.headers = []
+            stream.headerBytes = 0
             stream.body = []
             connection.origin.requeue(stream)
             return

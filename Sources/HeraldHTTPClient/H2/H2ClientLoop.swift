@@ -145,8 +145,7 @@ final class H2ClientLoop {
         switch connection.state {
         case .connecting:
             if let error = connection.finishConnect(tls: try? tls?.get(), keepAliveSeconds: keepAliveSeconds) {
-                connectionFailed(connection, HTTPClientError(
-                    kind: .connectFailed, host: connection.origin.hostAndPort, message: "could not connect: \(error)"))
+                connectionFailed(connection, error)
                 return
             }
             if connection.state == .connecting {
@@ -227,12 +226,6 @@ final class H2ClientLoop {
             completions.add(pending, .failure(HTTPClientError(
                 kind: .invalidRequest, host: URLHost.hostAndPort(of: request.url),
                 message: "not an absolute http:// or https:// URL: \(request.url)")))
-            return
-        }
-        if let name = H2RequestHeaders.malformedHeader(in: request) {
-            completions.add(pending, .failure(HTTPClientError(
-                kind: .invalidRequest, host: url.host + ":" + String(url.port),
-                message: "header '\(name)' is empty or holds CR, LF or NUL, which HTTP/2 forbids")))
             return
         }
         if url.secure, case .failure(let error) = tlsContext() {

@@ -114,33 +114,57 @@ final class H2Connection {
     }
 
     /// The socket became writable while connecting: finished, or failed (then the next address).
-    /// Returns an error text when no address is left.
-    func finishConnect(tls: H2TLSContext?, keepAliveSeconds: Int32) -> String? {
+    /// Returns the error when no address is left, or when the certificate
+    /// check cannot be set up (then nothing is sent on the connection).
+    func finishConnect(tls: H2TLSContext?, keepAliveSeconds: Int32) -> HTTPClientError? {
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
         if error != 0 {
             let address = addressIndex > 0 ? addresses[addressIndex - 1].text : origin.url.host
             lastConnectError = "\(address): \(String(cString: strerror(error)))"
-            return connectNext()
+            return connectNext().map {
+                HTTPClientError(kind: .connectFailed, host: origin.hostAndPort, message: "could not connect: \($0)")
+            }
         }
         _ = herald_tcp_keepalive(fd, keepAliveSeconds)
         guard let tls else {
             state = .handshaking
             return nil
         }
-        guard let ssl = SSL_new(tls.context) else { return "SSL_new failed: \(OpenSSLErrorText.drain())" }
+        guard let ssl = SSL_new(tls.context) else {
+            return HTTPClientError(kind: .other, host: origin.hostAndPort, message: "SSL_new failed: \(OpenSSLErrorText.drain())")
+        }
         self.ssl = ssl
         SSL_set_fd(ssl, fd)
-        let url = origin.url
-        if url.hostIsAddress {
-            X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), url.host)
-        } else {
-            _ = herald_ssl_set_tlsext_host_name(ssl, url.host)
-            SSL_set1_host(ssl, url.host)
+        if let refusal = Self.expectPeer(origin.url, on: ssl) {
+            return HTTPClientError(
+                kind: .invalidRequest, host: origin.hostAndPort,
+                message: "cannot check the server's certificate against host '\(origin.url.host)' (\(refusal)); nothing was sent")
         }
         SSL_set_connect_state(ssl)
         state = .handshaking
+        return nil
+    }
+
+    /// Tells OpenSSL which identity the server's certificate must prove: the
+    /// IP address of an address literal, else the name (and SNI). Returns
+    /// what OpenSSL refused, if anything: the handshake must then not start,
+    /// since OpenSSL would verify the chain but check no host at all.
+    static func expectPeer(_ url: H2URL, on ssl: OpaquePointer) -> String? {
+        ERR_clear_error()
+        if url.hostIsAddress {
+            guard let parameters = SSL_get0_param(ssl), X509_VERIFY_PARAM_set1_ip_asc(parameters, url.host) == 1 else {
+                return "not an IP address OpenSSL can check: \(OpenSSLErrorText.drain())"
+            }
+            return nil
+        }
+        guard herald_ssl_set_tlsext_host_name(ssl, url.host) == 1 else {
+            return "not a name for SNI: \(OpenSSLErrorText.drain())"
+        }
+        guard SSL_set1_host(ssl, url.host) == 1 else {
+            return "not a host name OpenSSL can check: \(OpenSSLErrorText.drain())"
+        }
         return nil
     }
 
@@ -155,14 +179,8 @@ final class H2Connection {
         ERR_clear_error()
         let rv = SSL_do_handshake(ssl)
         if rv == 1 {
-            var selected: UnsafePointer<UInt8>?
-            var selectedLength: UInt32 = 0
-            SSL_get0_alpn_selected(ssl, &selected, &selectedLength)
-            guard selectedLength == 2, let selected, selected[0] == UInt8(ascii: "h"), selected[1] == UInt8(ascii: "2") else {
-                return .failed(HTTPClientError(
-                    kind: .tlsHandshakeFailed, host: origin.hostAndPort,
-                    message: "the server did not agree to HTTP/2 in ALPN (APNs and FCM require it)"))
-            }
+            let alpn = ALPN.negotiatedH2(ssl)
+            guard alpn.isH2 else { return .failed(HTTPClientError.http2Unavailable(host: origin.hostAndPort, selected: alpn.selected)) }
             wantsWritable = false
             return .done
         }

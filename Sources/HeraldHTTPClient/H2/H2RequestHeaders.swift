@@ -3,23 +3,13 @@ import CNGHTTP2
 /// Turns an `HTTPClientRequest` into an HTTP/2 request on a session:
 /// pseudo-headers first, names lower-cased (RFC 9113 §8.2.1), connection-
 /// specific fields dropped (§8.2.2), `content-length` for a body, and the
-/// body through a data provider.
+/// body through a data provider. The fields have passed `HTTPFieldRule`
+/// in `HTTPClient.send`.
 enum H2RequestHeaders {
     /// Fields HTTP/2 forbids or carries otherwise (`host` becomes `:authority`).
     private static let dropped: [[UInt8]] = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "te"]
         .map { Array($0.utf8) }
     private static let contentLength = Array("content-length".utf8)
-
-    /// The first header whose name is empty or whose name or value holds
-    /// CR, LF or NUL (RFC 9113 §8.2.1 forbids them; a peer would reset the stream).
-    static func malformedHeader(in request: HTTPClientRequest) -> String? {
-        let forbidden: (UInt8) -> Bool = { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
-        for header in request.headers
-        where header.name.isEmpty || header.name.utf8.contains(where: forbidden) || header.value.utf8.contains(where: forbidden) {
-            return header.name
-        }
-        return nil
-    }
 
     /// Returns the stream id, or a negative nghttp2 error code.
     static func submit(_ stream: H2Stream, session: OpaquePointer) -> Int32 {

@@ -17,12 +17,13 @@ final class H2SessionCallbacks {
             return nil
         }
         callbacks = created
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
-            guard let frame, let name, let value, let userData,
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) { session, frame, name, nameLength, value, valueLength, _, userData in
+            guard let session, let frame, let name, let value, let userData,
                   frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-            guard let stream = H2Connection.from(userData).streams[frame.pointee.hd.stream_id] else { return 0 }
-            stream.receiveHeader(name: UnsafeBufferPointer(start: name, count: nameLength),
-                                 value: UnsafeBufferPointer(start: value, count: valueLength))
+            let connection = H2Connection.from(userData)
+            connection.loop.receiveHeader(
+                session, streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
+                value: UnsafeBufferPointer(start: value, count: valueLength), on: connection)
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { session, _, streamID, data, length, userData in

@@ -16,8 +16,10 @@ final class H2Stream {
     var status = 0
     var headers: [(name: String, value: String)] = []
     var body: [UInt8] = []
-    /// Set when the response was too large (the stream is reset).
-    var bodyLimitExceeded = false
+    /// Bytes of response header names and values so far (interim responses and trailers included).
+    var headerBytes = 0
+    /// Set when the response's headers or body were too large (the stream is reset).
+    var limitExceeded = false
     /// Times the server refused the stream unprocessed (REFUSED_STREAM or
     /// above a GOAWAY's last stream id) and it was sent again.
     var refusals = 0
@@ -38,8 +40,9 @@ final class H2Stream {
     /// Response headers: `:status` becomes `status`; an interim (1xx) block is dropped.
     func receiveHeader(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         if name.count == 7, name.elementsEqual(":status".utf8) {
+            // nghttp2 has checked it is three digits; the parse stays bounded whatever arrives.
             var code = 0
-            for byte in value where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+            for byte in value.prefix(3) where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
                 code = code * 10 + Int(byte - UInt8(ascii: "0"))
             }
             if status >= 100 && status < 200 { headers.removeAll() }

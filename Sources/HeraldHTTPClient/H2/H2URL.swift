@@ -4,10 +4,14 @@
 struct H2URL: Equatable {
     /// `https` (TLS, ALPN h2) or `http` (h2c with prior knowledge).
     let secure: Bool
-    /// The host as a resolver and certificate check want it (IPv6 without brackets).
+    /// The host as a resolver and certificate check want it: IPv6 without
+    /// brackets, IPv4 in any form libcurl accepts (`127.1`, `2130706433`,
+    /// `0x7f.0.0.1`) rewritten as a dotted quad (`IPv4Literal`), so both
+    /// engines connect to, and check the certificate for, the same address.
     let host: String
     let port: Int
-    /// `host[:port]` as written in the URL (the port only when it is not the scheme's default).
+    /// `host[:port]` as written in the URL (the port only when it is not the
+    /// scheme's default), the host canonical (an IPv4 literal as a dotted quad).
     let authority: String
     /// Path and query, at least `/`; the fragment is not sent.
     let path: String
@@ -15,8 +19,10 @@ struct H2URL: Equatable {
     /// The connection pool key: one pool per scheme, host and port.
     var origin: String { (secure ? "https://" : "http://") + host + ":" + String(port) }
 
-    /// Whether `host` is an IP literal (no SNI, IP address check of the certificate).
-    var hostIsAddress: Bool { H2URL.isAddressLiteral(host) }
+    /// Whether `host` is an IP literal (no SNI, IP address check of the
+    /// certificate): a bracketed IPv6 address or an IPv4 literal. Anything
+    /// else is a name (SNI, name check), even if made of digits and dots.
+    let hostIsAddress: Bool
 
     /// Nil when the URL is not an absolute `http://` or `https://` URL with a host.
     init?(_ url: String) {
@@ -37,13 +43,16 @@ struct H2URL: Equatable {
               bytes[index] != UInt8(ascii: "#") {
             // User information is not supported: a push URL never carries credentials.
             if bytes[index] == UInt8(ascii: "@") { return nil }
+            // No space or control character in a host (libcurl refuses them too).
+            if bytes[index] <= 0x20 || bytes[index] == 0x7F { return nil }
             index += 1
         }
         let authority = bytes[authorityStart..<index]
         guard !authority.isEmpty else { return nil }
         var host: ArraySlice<UInt8>
         var portText: ArraySlice<UInt8> = []
-        if authority.first == UInt8(ascii: "[") {
+        let bracketed = authority.first == UInt8(ascii: "[")
+        if bracketed {
             guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
             host = authority[(authority.startIndex + 1)..<close]
             let rest = authority[(close + 1)...]
@@ -71,10 +80,17 @@ struct H2URL: Equatable {
         if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
         guard !path.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
         self.secure = secure
-        self.host = String(decoding: host, as: UTF8.self)
         self.port = port
-        self.authority = String(decoding: authority, as: UTF8.self)
         self.path = path
+        if !bracketed, let address = IPv4Literal.canonical(host) {
+            self.host = address
+            self.authority = portText.isEmpty ? address : address + ":" + String(decoding: portText, as: UTF8.self)
+            hostIsAddress = true
+        } else {
+            self.host = String(decoding: host, as: UTF8.self)
+            self.authority = String(decoding: authority, as: UTF8.self)
+            hostIsAddress = bracketed
+        }
     }
 
     private static func hasPrefix(_ bytes: [UInt8], _ prefix: StaticString) -> Bool {
@@ -83,10 +99,5 @@ struct H2URL: Equatable {
         let start = prefix.utf8Start
         for offset in 0..<count where bytes[offset] | 0x20 != start[offset] | 0x20 { return false }
         return true
-    }
-
-    private static func isAddressLiteral(_ host: String) -> Bool {
-        if host.utf8.contains(UInt8(ascii: ":")) { return true }
-        return host.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
     }
 }

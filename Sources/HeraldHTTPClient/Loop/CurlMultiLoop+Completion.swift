@@ -13,11 +13,15 @@ extension CurlMultiLoop {
             return
         }
         multi.remove(transfer.easy)
-        if code == CURLE_OK {
-            let version = transfer.easy.info(CURLINFO_HTTP_VERSION)
+        if code == CURLE_OK, transfer.easy.info(CURLINFO_HTTP_VERSION) != CURL_HTTP_VERSION_2_0 {
+            // The pre-request check should have stopped it; an HTTP/1.x answer is never a success.
+            deliver(transfer.pending, .failure(HTTPClientError(
+                kind: .http2Unavailable, host: transfer.host,
+                message: "the server answered over HTTP/1.x, not HTTP/2, which APNs and FCM require")))
+        } else if code == CURLE_OK {
             let response = HTTPClientResponse(
                 status: transfer.easy.info(CURLINFO_RESPONSE_CODE), headers: transfer.responseHeaders,
-                body: transfer.responseBody, httpVersion: version == CURL_HTTP_VERSION_2_0 ? 2 : 1)
+                body: transfer.responseBody, httpVersion: 2)
             deliver(transfer.pending, .success(response))
         } else {
             let failure = error(for: code, transfer: transfer)
@@ -35,10 +39,12 @@ extension CurlMultiLoop {
     }
 
     func error(for code: CURLcode, transfer: Transfer) -> HTTPClientError {
-        if transfer.bodyLimitExceeded {
-            return HTTPClientError(
-                kind: .responseTooLarge, host: transfer.host, curlCode: Int(code.rawValue),
-                message: "response body exceeds \(configuration.maxResponseBodyBytes) bytes")
+        if let refusal = transfer.http2Refusal { return refusal }
+        if transfer.headerLimitExceeded {
+            return .responseHeadersTooLarge(host: transfer.host, limit: configuration.maxResponseHeaderBytes, curlCode: Int(code.rawValue))
+        }
+        if transfer.bodyLimitExceeded || code == CURLE_FILESIZE_EXCEEDED {
+            return .responseBodyTooLarge(host: transfer.host, limit: configuration.maxResponseBodyBytes, curlCode: Int(code.rawValue))
         }
         let text = transfer.easy.errorText
         return HTTPClientError(

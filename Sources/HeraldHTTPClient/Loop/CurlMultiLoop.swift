@@ -136,7 +136,8 @@ final class CurlMultiLoop {
             return
         }
         let transfer = Transfer(
-            pending: pending, url: request.url, easy: easy, deadline: deadline, bodyLimit: configuration.maxResponseBodyBytes)
+            pending: pending, url: request.url, easy: easy, deadline: deadline, bodyLimit: configuration.maxResponseBodyBytes,
+            headerLimit: configuration.maxResponseHeaderBytes)
         // libcurl gets what is left of the timeout.
         let now = LoopClock.now()
         var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(deadline > now ? deadline - now : 1)))

@@ -8,9 +8,13 @@ enum LoopClock {
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
+    /// `duration` in nanoseconds: 0 for a negative one, saturating at about
+    /// 292 years (a configured timeout can be any `Duration`).
     static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0 else { return 0 }
-        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        let (scaled, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .max / 2 }
+        return min(.max / 2, scaled + UInt64(attoseconds / 1_000_000_000))
     }
 }

@@ -2,10 +2,65 @@ import CHeraldShim
 import CMicroHTTPD
 import Glibc
 
-/// Serves `/metrics`, `/healthz` and `/readyz` on libmicrohttpd, which owns its
-/// own thread (epoll): a well-kept HTTP implementation rather than a
+/// Serves `/metrics`, `/healthz` and `/readyz` on libmicrohttpd, whose worker
+/// threads poll with epoll: a well-kept HTTP implementation rather than a
 /// hand-written parser. Handlers only read the registry and health state.
+///
+/// The port is reachable by whoever can reach the instance, so `Limits` keeps
+/// idle and slow clients from taking the connections a probe needs.
 public final class ObservabilityServer: Sendable {
+    /// What the listener allows its clients, so that idle or slow connections
+    /// from one address cannot keep `/healthz` from answering the next probe.
+    /// The defaults are documented in docs/metrics.md.
+    public struct Limits: Sendable, Equatable {
+        /// Connections open at once, all clients together. At the cap new
+        /// connections wait in the kernel's backlog until one closes.
+        public var maxConnections: Int
+        /// Connections open at once from one IP address; further ones are
+        /// accepted and closed at once. Kept well below `maxConnections`, so
+        /// one client cannot fill the cap.
+        public var maxConnectionsPerIP: Int
+        /// A connection with no traffic for this long is closed (whole seconds, at least 1).
+        public var idleTimeout: Duration
+        /// Bytes a connection may use for its request line and header fields;
+        /// a request whose head is larger is refused.
+        public var maxRequestHeaderBytes: Int
+        /// Worker threads, each serving its share of the connections.
+        public var threads: Int
+
+        public init(maxConnections: Int = 256, maxConnectionsPerIP: Int = 16, idleTimeout: Duration = .seconds(10),
+                    maxRequestHeaderBytes: Int = 16 << 10, threads: Int = 2) {
+            self.maxConnections = maxConnections
+            self.maxConnectionsPerIP = maxConnectionsPerIP
+            self.idleTimeout = idleTimeout
+            self.maxRequestHeaderBytes = maxRequestHeaderBytes
+            self.threads = threads
+        }
+
+        /// The values handed to libmicrohttpd, or what is out of range.
+        func daemonLimits() throws(ObservabilityError) -> herald_mhd_limits {
+            guard threads >= 1, threads <= 64 else { throw ObservabilityError("threads must be 1 to 64, found \(threads)") }
+            guard maxConnections >= threads, maxConnections <= 65_536 else {
+                throw ObservabilityError("maxConnections must be \(threads) (one per thread) to 65536, found \(maxConnections)")
+            }
+            guard (1...maxConnections).contains(maxConnectionsPerIP) else {
+                throw ObservabilityError("maxConnectionsPerIP must be 1 to maxConnections (\(maxConnections)), found \(maxConnectionsPerIP)")
+            }
+            let seconds = idleTimeout.components.seconds
+            guard seconds >= 1, seconds <= 86_400 else {
+                throw ObservabilityError("idleTimeout must be 1s to 24h, found \(idleTimeout)")
+            }
+            // libmicrohttpd needs room for its own bookkeeping beside the header bytes.
+            guard maxRequestHeaderBytes >= 1024, maxRequestHeaderBytes <= 1 << 20 else {
+                throw ObservabilityError("maxRequestHeaderBytes must be 1 KiB to 1 MiB, found \(maxRequestHeaderBytes)")
+            }
+            return herald_mhd_limits(
+                connection_limit: UInt32(maxConnections), per_ip_connection_limit: UInt32(maxConnectionsPerIP),
+                idle_timeout_seconds: UInt32(seconds), connection_memory_limit: maxRequestHeaderBytes,
+                threads: UInt32(threads))
+        }
+    }
+
     /// What the MHD thread needs; kept alive by the server until the daemon stops.
     final class Context: Sendable {
         let metrics: MetricsRegistry
@@ -40,12 +95,15 @@ public final class ObservabilityServer: Sendable {
     /// The port actually bound (the configured one, or the one chosen for port 0).
     public let port: Int
 
-    /// Starts listening on `host:port` (an IPv4 or IPv6 literal, or a name resolved once).
-    public init(host: String, port: Int, metrics: MetricsRegistry, health: HealthState) throws(ObservabilityError) {
-        let context = Unmanaged.passRetained(Context(metrics: metrics, health: health))
+    /// Starts listening on `host:port`: an IPv4 literal, an IPv6 literal with
+    /// or without brackets (`::` serves IPv4 too), or a name resolved once.
+    public init(host: String, port: Int, metrics: MetricsRegistry, health: HealthState,
+                limits: Limits = Limits()) throws(ObservabilityError) {
+        var daemonLimits = try limits.daemonLimits()
         let address = try SocketAddress(host: host, port: port)
+        let context = Unmanaged.passRetained(Context(metrics: metrics, health: health))
         let daemon = address.withSockaddr { sockaddr in
-            herald_mhd_start(sockaddr, ObservabilityServer.accessHandler, context.toOpaque())
+            herald_mhd_start(sockaddr, &daemonLimits, ObservabilityServer.accessHandler, context.toOpaque())
         }
         guard let daemon else {
             context.release()

@@ -2,7 +2,7 @@ import HeraldConfig
 import HeraldCore
 
 extension EventPlanner {
-    /// The planner for a loaded config: its routes, and each app's providers.
+    /// The planner for a loaded config: its routes, each app's providers, its retry policy.
     public init(config: LoadedConfig, limits: EventLimits = .default) {
         var apps: [String: Set<Provider>] = [:]
         for (name, app) in config.configuration.apps {
@@ -11,7 +11,8 @@ extension EventPlanner {
             if app.fcm != nil { providers.insert(.fcm) }
             apps[name] = providers
         }
-        self.init(router: config.router, apps: apps, limits: limits)
+        self.init(router: config.router, apps: apps, limits: limits,
+                  retryPolicy: RetryPolicy(settings: config.configuration.retry))
     }
 }
 

@@ -9,16 +9,35 @@ public struct EventPlanner: Sendable {
     /// For each configured app, the providers it has credentials for.
     public let apps: [String: Set<Provider>]
     public let limits: EventLimits
+    /// Bounds what Herald's own retry headers may claim (see ``receipt(of:now:)``).
+    public let retryPolicy: RetryPolicy
 
-    public init(router: Router, apps: [String: Set<Provider>], limits: EventLimits = .default) {
+    public init(router: Router, apps: [String: Set<Provider>], limits: EventLimits = .default,
+                retryPolicy: RetryPolicy = RetryPolicy(maxAttempts: 5, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)])) {
         self.router = router
         self.apps = apps
         self.limits = limits
+        self.retryPolicy = retryPolicy
+    }
+
+    /// The attempt and first receipt time of `incoming`, from Herald's retry
+    /// headers as far as they can be true. Any publisher can set those headers,
+    /// so: the attempt is at most `max_attempts` (a larger claim is the last
+    /// attempt); a receipt time counts only on a retry (attempt 2 or later),
+    /// never lies in the future, and lies at most the longest wait the retry
+    /// schedule allows before that attempt in the past (a retry that also sat
+    /// in a backed-up queue counts its ttl from a little later than it was
+    /// first received, never earlier). A forged pair can make an event look
+    /// like one of its own retries, no more.
+    public func receipt(of incoming: IncomingEvent, now: Timestamp) -> (attempt: Int, receivedAt: Timestamp) {
+        let attempt = min(incoming.claimedAttempt, max(1, retryPolicy.maxAttempts))
+        guard attempt > 1, let claimed = incoming.claimedReceivedAt else { return (attempt, now) }
+        let earliest = now + (.zero - retryPolicy.longestWait(before: attempt))
+        return (attempt, min(now, max(earliest, claimed)))
     }
 
     public func plan(_ incoming: IncomingEvent, now: Timestamp, newID: () -> String) -> EventPlan {
-        let attempt = incoming.attempt
-        let receivedAt = incoming.firstReceivedAt ?? now
+        let (attempt, receivedAt) = receipt(of: incoming, now: now)
         let fallbackID = incoming.messageID ?? newID()
         let event: Event
         do {

@@ -20,13 +20,16 @@ public struct IncomingEvent: Sendable {
         self.redelivered = redelivered
     }
 
-    /// Which delivery attempt this is: `x-herald-attempt`, else 1.
-    public var attempt: Int {
+    /// The attempt `x-herald-attempt` claims (at least 1; 1 when absent or not
+    /// a decimal number). Publishers can set any header, so the planner bounds
+    /// it (``EventPlanner/plan(_:now:newID:)``).
+    public var claimedAttempt: Int {
         headers[HeraldHeader.attempt].flatMap { Int($0) }.map { max(1, $0) } ?? 1
     }
 
-    /// When Herald first received the event (`x-herald-received-at`, epoch ms), if a retry carries it.
-    public var firstReceivedAt: Timestamp? {
+    /// The receipt time `x-herald-received-at` claims (epoch ms), if any; the
+    /// planner trusts it only within bounds.
+    public var claimedReceivedAt: Timestamp? {
         headers[HeraldHeader.receivedAt].flatMap { Int64($0) }.map(Timestamp.init(millisecondsSinceEpoch:))
     }
 }

@@ -22,6 +22,14 @@ public struct RetryPolicy: Sendable, Equatable {
         self.delays = delays.isEmpty ? [.seconds(5)] : delays
     }
 
+    /// The longest a message can have waited in delay queues before attempt
+    /// `attempt` arrives (every retry at the longest tier, as `Retry-After`
+    /// can ask): how far back a retry's receipt time may plausibly lie.
+    public func longestWait(before attempt: Int) -> Duration {
+        let retries = min(max(attempt, 1), maxAttempts) - 1
+        return (delays.max() ?? .zero) * retries
+    }
+
     /// What to do after attempt `attempt` (1-based) failed transiently.
     public func decision(afterFailedAttempt attempt: Int, retryAfter: Duration? = nil) -> Decision {
         guard attempt < maxAttempts else { return .exhausted }

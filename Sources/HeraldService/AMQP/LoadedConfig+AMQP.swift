@@ -23,7 +23,7 @@ extension LoadedConfig {
             tiers.append(RetryTier(delay: delay))
         }
         var topology = TopologyOptions(queueType: amqp.queueType == .quorum ? .quorum : .classic, bindings: amqp.bindings,
-                                       retryTiers: tiers)
+                                       deliveryLimit: amqp.deliveryLimit, retryTiers: tiers)
         topology.eventsExchange = amqp.eventsExchange
         topology.eventsQueue = amqp.queue
         topology.retryExchange = amqp.retryExchange

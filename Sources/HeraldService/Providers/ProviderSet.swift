@@ -7,9 +7,12 @@ import HeraldHTTPClient
 /// The push providers of every configured app, built once at start-up, on
 /// HTTP/2 clients shared by TLS identity (`SharedHTTPClients`).
 ///
-/// An app whose credentials cannot be loaded does not stop the others: its
-/// provider is recorded as unavailable with the reason, and its targets fail
-/// with that reason until the config is fixed.
+/// Every credential is loaded and proven as it will be used (a key signs, a
+/// certificate opens with its password, a service account's key is RSA and
+/// signs). One that cannot be is recorded in `unavailable` with the reason:
+/// `herald check` lists them, `herald run` refuses to start
+/// (`UnusableCredentialsError`) or, with `unusable_credentials: not_ready`,
+/// runs the other apps, fails `/readyz` and fails that app's targets.
 public final class ProviderSet: Sendable {
     /// One app's credentials for one provider.
     public struct Key: Hashable, Sendable, CustomStringConvertible {
@@ -20,6 +23,22 @@ public final class ProviderSet: Sendable {
             self.provider = provider
         }
         public var description: String { "\(app)/\(provider)" }
+        /// Where the credentials are in `config.yaml`: `apps.chat.apns`.
+        public var configPath: String { "apps.\(app).\(provider.rawValue)" }
+        /// The `/readyz` condition of these credentials: `credentials_chat_apns`.
+        public var readinessCondition: String { "credentials_\(app)_\(provider.rawValue)" }
+    }
+
+    /// `herald run` with `unusable_credentials: exit` (the default) and
+    /// credentials that cannot be used: one line per app and provider.
+    public struct UnusableCredentialsError: Error, Sendable, CustomStringConvertible {
+        public let reasons: [Key: String]
+
+        public var description: String {
+            let lines = ProviderSet.inOrder(reasons).map(\.reason)
+            return "credentials cannot be used (fix them, or set unusable_credentials: not_ready to run the other apps): "
+                + lines.joined(separator: "; ")
+        }
     }
 
     private let providers: [Key: any PushProvider]
@@ -54,7 +73,7 @@ public final class ProviderSet: Sendable {
                     apnsConfigurations.append((app, configuration))
                     shared.register(configuration.httpClientConfiguration, app: app)
                 } catch {
-                    unavailable[Key(app: app, provider: .apns)] = "apns credentials of app '\(app)' cannot be used: \(error)"
+                    unavailable[Key(app: app, provider: .apns)] = "apns credentials of app '\(app)' cannot be used: \(error.message)"
                 }
             }
             if let fcm = settings.fcm {
@@ -85,12 +104,17 @@ public final class ProviderSet: Sendable {
                 unavailable[Key(app: app, provider: .fcm)] = "fcm credentials of app '\(app)' cannot be used: \(error)"
             }
         }
-        for (key, reason) in unavailable.sorted(by: { $0.key.description < $1.key.description }) {
+        for (key, reason) in inOrder(unavailable) {
             logger.error("provider unavailable", ["app": .string(key.app), "provider": .string(key.provider.rawValue),
                                                   "reason": .string(reason)])
         }
         // A client no loaded provider uses is never started.
         return ProviderSet(providers: providers, clients: Array(used.values), unavailable: unavailable)
+    }
+
+    /// Unavailable credentials by app, then provider: the order they are logged and listed in.
+    public static func inOrder(_ reasons: [Key: String]) -> [(key: Key, reason: String)] {
+        reasons.sorted { $0.key.description < $1.key.description }.map { (key: $0.key, reason: $0.value) }
     }
 
     /// How many HTTP/2 clients (loop threads) the providers share.

@@ -43,8 +43,18 @@ public final class DeliveryService: Sendable {
 
     public func run() async throws {
         let settings = config.configuration
+        let refreshes = metrics.tokenRefreshes
+        let providers = ProviderSet.make(config: config, logger: logger) { provider, succeeded in
+            refreshes.labels(provider.rawValue, succeeded ? "success" : "failure").increment()
+        }
+        if !providers.unavailable.isEmpty && settings.unusableCredentials == .exit {
+            throw ProviderSet.UnusableCredentialsError(reasons: providers.unavailable)
+        }
         health.set("amqp_connected", false)
         health.set("consumer_active", false)
+        for (key, _) in ProviderSet.inOrder(providers.unavailable) {
+            health.set(key.readinessCondition, false)
+        }
         var server: ObservabilityServer?
         if let (host, port) = settings.http.hostAndPort {
             let started = try ObservabilityServer(host: host, port: port, metrics: metrics.registry, health: health)
@@ -53,10 +63,6 @@ public final class DeliveryService: Sendable {
         }
         defer { server?.close() }
 
-        let refreshes = metrics.tokenRefreshes
-        let providers = ProviderSet.make(config: config, logger: logger) { provider, succeeded in
-            refreshes.labels(provider.rawValue, succeeded ? "success" : "failure").increment()
-        }
         let connection = try AMQPConnection(configuration: try config.amqpConfiguration(), topology: config.topology,
                                             logger: logger.child("amqp"))
         let processor = EventProcessor(
@@ -212,6 +218,7 @@ public final class DeliveryService: Sendable {
         switch verdict {
         case .ack: connection.settleWithoutWaiting(delivery, .ack(multiple: false))
         case .requeue: connection.settleWithoutWaiting(delivery, .nack(multiple: false, requeue: true))
+        case .reject: connection.settleWithoutWaiting(delivery, .nack(multiple: false, requeue: false))
         }
     }
 }

@@ -16,6 +16,8 @@ final class EventProcessor: Sendable {
     enum Verdict: Sendable, Equatable {
         case ack
         case requeue(reason: String)
+        /// Settle without requeue: the events queue dead-letters it (`x-dead-letter-exchange`).
+        case reject(reason: String)
     }
 
     let planner: EventPlanner
@@ -110,6 +112,9 @@ final class EventProcessor: Sendable {
         connection.publish(messages(for: work, delivery: delivery)) { [self] failure in
             let eventID = work.plan.event?.id
             if let failure {
+                if failure.code == .invalidMessage {
+                    return deadLetter(delivery, eventID: eventID, because: failure, finish: finish)
+                }
                 logger.warning("event not settled: publishing its outcomes failed; the broker will redeliver it",
                                ["event_id": .string(eventID ?? delivery.messageID ?? ""), "error": .string("\(failure)")])
                 return finish(.requeue(reason: "\(failure)"))
@@ -124,6 +129,41 @@ final class EventProcessor: Sendable {
                 Task { self.logUndelivered(work) }
             }
             finish(.ack)
+        }
+    }
+
+    /// A message of the event's batch could not be carried by AMQP at all:
+    /// redelivering would fail the same way forever, so the event goes to the
+    /// dead-letter queue with the reason, and the delivery is acked once the
+    /// broker has it. When the dead letter cannot be carried either (the
+    /// event's own headers leave no room for the reason), it goes without the
+    /// event's headers; should even that be refused, the delivery is rejected
+    /// without requeue, which the events queue dead-letters itself.
+    private func deadLetter(_ delivery: AMQPDelivery, eventID: String?, because failure: AMQPError,
+                            finish: @escaping @Sendable (Verdict) -> Void) {
+        let reason = "an outcome or retry of this event could not be published: \(failure.detail)"
+        logger.error("event dead-lettered: AMQP cannot carry a message it produced",
+                     ["event_id": .string(eventID ?? delivery.messageID ?? ""), "error": .string("\(failure)")])
+        let full = RetryRouting.deadLetterMessage(for: delivery, error: reason, topology: topology)
+        var bare = full
+        bare.properties.headers = [RetryRouting.errorHeader: .string(reason + "; the event's own headers were dropped to make room")]
+        publishDeadLetter([full, bare][...], reason: reason, finish: finish)
+    }
+
+    /// Publishes the first of `candidates` AMQP can carry, then acks; rejects when none can be.
+    private func publishDeadLetter(_ candidates: ArraySlice<AMQPMessage>, reason: String,
+                                   finish: @escaping @Sendable (Verdict) -> Void) {
+        guard let message = candidates.first else { return finish(.reject(reason: reason)) }
+        connection.publish([message]) { [self] failure in
+            switch failure {
+            case nil:
+                metrics.deadLettered.labels("unpublishable").increment()
+                finish(.ack)
+            case let failure? where failure.code == .invalidMessage:
+                publishDeadLetter(candidates.dropFirst(), reason: reason, finish: finish)
+            case let failure?:
+                finish(.requeue(reason: "\(failure)"))
+            }
         }
     }
 

@@ -16,9 +16,9 @@ extension SimulatorSettings {
         let section = apns ?? APNs()
         var keys: [APNsSimulatorKey] = []
         for key in section.keys {
-            guard let pem = try? String(contentsOfFile: key.keyFile, encoding: .utf8) else {
-                throw SimulatorSetupError("apns.keys: cannot read key_file \(key.keyFile)")
-            }
+            let file: BoundedFile
+            do { file = try BoundedFile(path: key.keyFile, limit: .key) } catch { throw SimulatorSetupError("apns.keys: key_file \(error)") }
+            let pem = String(decoding: file.bytes, as: UTF8.self)
             do {
                 keys.append(APNsSimulatorKey(keyID: key.keyID, teamID: key.teamID, publicKey: try PublicKey(pem: pem)))
             } catch {

@@ -8,11 +8,10 @@ extension SimulatorSettings {
         guard let fcm, !fcm.serviceAccounts.isEmpty else { return nil }
         var accounts: [SimulatedServiceAccount] = []
         for file in fcm.serviceAccounts {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw SimulatorSetupError("fcm.service_accounts: cannot read \(file)")
-            }
+            let contents: BoundedFile
+            do { contents = try BoundedFile(path: file, limit: .key) } catch { throw SimulatorSetupError("fcm.service_accounts: \(error)") }
             do {
-                accounts.append(try SimulatedServiceAccount(serviceAccountJSON: String(decoding: data, as: UTF8.self)))
+                accounts.append(try SimulatedServiceAccount(serviceAccountJSON: String(decoding: contents.bytes, as: UTF8.self)))
             } catch {
                 throw SimulatorSetupError("fcm.service_accounts: \(file): \(error)")
             }

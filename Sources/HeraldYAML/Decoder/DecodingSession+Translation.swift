@@ -15,7 +15,7 @@ extension DecodingSession {
             }
             return positioned(context.debugDescription, context: context, node: node, path: path)
         case .keyNotFound(let key, let context):
-            return positioned("missing required key '\(key.stringValue)'", context: context, node: node, path: path)
+            return positioned("missing required key '\(key.stringValue.truncatedForMessage)'", context: context, node: node, path: path)
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return positioned(context.debugDescription, context: context, node: node, path: path)
         @unknown default:

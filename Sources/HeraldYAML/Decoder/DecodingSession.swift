@@ -108,7 +108,7 @@ final class DecodingSession {
             let entryPath = visit.path + [YAMLCodingKey(entry.key)]
             let error = YAMLError(
                 file: file, mark: entry.keyMark, path: entryPath,
-                message: "unknown key '\(entry.key)'" + Suggestions.hint(for: entry.key, among: visit.requested))
+                message: "unknown key '\(entry.key.truncatedForMessage)'" + Suggestions.hint(for: entry.key, among: visit.requested))
             return (error, CodingPathID(entryPath), Suggestions.closest(to: entry.key, among: visit.requested))
         }
     }

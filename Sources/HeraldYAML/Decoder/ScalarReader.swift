@@ -1,3 +1,4 @@
+import HeraldCore
 /// Reads one node as a Swift primitive, type-directed: the target type
 /// decides how the scalar's text is read, and every failure says what was
 /// expected and what was found, at the node's position.
@@ -16,7 +17,7 @@ struct ScalarReader {
         let text = try text(expecting: "a boolean (true or false)")
         if let value = ScalarSyntax.bool(text) { return value }
         if ScalarSyntax.isYAML11Boolean(text) {
-            throw fail("expected a boolean, found '\(text)' (write true or false; yes/no/on/off are not booleans here)")
+            throw fail("expected a boolean, found '\(text.truncatedForMessage)' (write true or false; yes/no/on/off are not booleans here)")
         }
         throw fail("expected a boolean (true or false), found \(node.foundDescription)")
     }

@@ -1,3 +1,4 @@
+import HeraldCore
 /// A keyed container over a mapping. Opening it records which keys the
 /// `CodingKey` type knows; every key asked for is recorded as a did-you-mean
 /// candidate; a missing required key is reported at the mapping. An optional
@@ -95,7 +96,7 @@ struct YAMLKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func value(for key: Key) throws(MissingKeyError) -> YAMLNode {
         session.noteRequested(key.stringValue, at: codingPath)
         guard let entry = entries[key.stringValue] else {
-            let error = session.error("missing required key '\(key.stringValue)'", at: node, path: codingPath)
+            let error = session.error("missing required key '\(key.stringValue.truncatedForMessage)'", at: node, path: codingPath)
             throw MissingKeyError(key: key.stringValue, error: error)
         }
         return entry.value

@@ -1,8 +1,10 @@
 import Foundation
+import HeraldCore
 
 extension YAMLDocument {
-    /// Reads and parses a UTF-8 file. A missing, unreadable or non-UTF-8
-    /// file is a `YAMLError` with line 0, named by `path` as given.
+    /// Reads and parses a UTF-8 file of at most `BoundedFile.Limit.config`.
+    /// A missing, unreadable, oversized or non-UTF-8 file is a `YAMLError`
+    /// with line 0, named by `path` as given.
     public init(
         contentsOfFile path: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -15,24 +17,22 @@ extension YAMLDocument {
         func failure(_ message: String) -> YAMLError {
             YAMLError(file: path, line: 0, column: 0, message: message)
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw failure("file not found")
+        let file: BoundedFile
+        do {
+            file = try BoundedFile(path: path, limit: .config)
+        } catch {
+            throw failure("the file \(error.problem)")
         }
-        guard !isDirectory.boolValue else { throw failure("is a directory, expected a YAML file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw failure("cannot read the file (permission denied or I/O error)")
-        }
-        if let offset = firstInvalidUTF8Offset(in: data) {
-            let byte = String(data[data.startIndex + offset], radix: 16)
+        if let offset = firstInvalidUTF8Offset(in: file.bytes) {
+            let byte = String(file.bytes[offset], radix: 16)
             throw failure("file is not valid UTF-8 (invalid byte 0x\(byte) at offset \(offset))")
         }
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: file.bytes, as: UTF8.self)
     }
 
     /// The byte offset of the first ill-formed UTF-8 sequence, if any.
-    static func firstInvalidUTF8Offset(in data: Data) -> Int? {
-        var iterator = data.makeIterator()
+    static func firstInvalidUTF8Offset(in bytes: [UInt8]) -> Int? {
+        var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         var offset = 0
         while true {

@@ -1,3 +1,4 @@
+import HeraldCore
 extension YAMLComposer {
     /// One part of a mapping as written: an explicit entry, or the entries
     /// a `<<` merge key brings in at that place.
@@ -22,7 +23,7 @@ extension YAMLComposer {
             let keyPath = path + [YAMLCodingKey(key.value)]
             if let first = explicit[key.value] {
                 throw YAMLError(file: file, mark: keyNode.mark, path: keyPath,
-                                message: "duplicate key '\(key.value)' (first defined at line \(first.line), column \(first.column))")
+                                message: "duplicate key '\(key.value.truncatedForMessage)' (first defined at line \(first.line), column \(first.column))")
             }
             explicit[key.value] = keyNode.mark
             let value = try composeNode(try parser.next(), path: keyPath, depth: depth + 1)

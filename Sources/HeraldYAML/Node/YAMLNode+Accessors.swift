@@ -36,13 +36,3 @@ extension YAMLNode {
         }
     }
 }
-
-extension String {
-    /// Scalars quoted in messages are cut so one error stays one line.
-    var truncatedForMessage: String {
-        let firstLine = prefix { $0 != "\n" }
-        if firstLine.count > 60 { return firstLine.prefix(57) + "..." }
-        if firstLine.count < count { return firstLine + "..." }
-        return self
-    }
-}

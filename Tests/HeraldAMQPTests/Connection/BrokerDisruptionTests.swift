@@ -176,4 +176,55 @@ struct BrokerDisruptionTests {
             try await connection.deleteQueue(queue)
         }
     }
+
+    /// `amqps://` without `ca_file` trusts the system store. rabbitmq-c's
+    /// context trusts nothing by itself, so this once failed for every broker
+    /// with a publicly trusted certificate. The "system store" here is the
+    /// test CA named by SSL_CERT_FILE, in a child `herald publish` (the
+    /// variable is read by OpenSSL, and setting it in this process would race
+    /// with other tests); without the variable the same command is refused.
+    @Test func amqpsWithoutACAFileTrustsTheSystemStore() async throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let herald = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("herald").path
+        let queue = TestBroker.uniqueName("system-trust")
+        let directory = DisruptiveBroker.tlsDirectory
+        let config = directory + "/\(queue).yaml"
+        try """
+            amqp:
+              url: amqps://guest:guest@localhost:\(DisruptiveBroker.tlsPort)/%2f
+              cert_file: \(directory)/client.pem
+              key_file: \(directory)/client.key
+            apps:
+              chat:
+                fcm:
+                  project_id: herald-dev
+                  service_account_file: \(repository.path)/.herald/dev/fcm-service-account.json
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let events = directory + "/\(queue).jsonl"
+        try "{\"id\": \"tls-1\"}\n".write(toFile: events, atomically: true, encoding: .utf8)
+        @Sendable func publish(trusting caFile: String?) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: herald)
+            process.arguments = ["publish", "--config", config, "--exchange", "", "--routing-key", queue, "--no-validate",
+                                 "--timeout", "3s", events]
+            var environment = ProcessInfo.processInfo.environment
+            environment["SSL_CERT_FILE"] = caFile
+            environment["SSL_CERT_DIR"] = caFile == nil ? "/nonexistent" : nil
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        try await TestBroker.withConnection(try Self.configuration()) { connection in
+            try await connection.declareQueue(queue, durable: false)
+            #expect(try publish(trusting: nil) != 0)
+            #expect(try await connection.messageCount(queue: queue) == 0)
+            #expect(try publish(trusting: directory + "/ca.pem") == 0)
+            #expect(try await connection.messageCount(queue: queue) == 1)
+            try await connection.deleteQueue(queue)
+        }
+    }
 }

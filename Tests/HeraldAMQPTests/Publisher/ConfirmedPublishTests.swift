@@ -72,6 +72,50 @@ struct ConfirmedPublishTests {
         }
     }
 
+    /// A message AMQP cannot carry fails alone; the connection stays up. A
+    /// 300-byte message-id once took the connection down, and the instance
+    /// reconnected and redelivered forever.
+    @Test func aMessageAMQPCannotCarryFailsAloneAndTheConnectionStays() async throws {
+        let queue = TestBroker.uniqueName("invalid")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue, durable: false)
+            let opened = connection.connectionsOpened
+            func message(_ body: String, _ change: (inout AMQPProperties) -> Void = { _ in }) -> AMQPMessage {
+                var properties = AMQPProperties()
+                change(&properties)
+                return AMQPMessage(exchange: "", routingKey: queue, body: body.bytes, properties: properties)
+            }
+            let invalid: [(AMQPMessage, String)] = [
+                (message("long id") { $0.messageID = String(repeating: "i", count: 300) },
+                 "message-id is 300 bytes, over the AMQP short-string limit of 255"),
+                (message("long key") { $0.headers[String(repeating: "k", count: 256)] = "v" },
+                 "header name \(String(repeating: "k", count: 40))… is 256 bytes, over the AMQP short-string limit of 255"),
+                (message("huge headers") { $0.headers["x-big"] = .string(String(repeating: "h", count: 200_000)) },
+                 "properties (headers included) are 200018 bytes, over the 131052 bytes a content header frame holds "
+                    + "(frame_max 131072)"),
+                (AMQPMessage(exchange: "", routingKey: String(repeating: "r", count: 256), body: []),
+                 "routing key is 256 bytes, over the AMQP short-string limit of 255"),
+            ]
+            for (bad, detail) in invalid {
+                let error = try await #require(throws: AMQPError.self) { try await connection.publish(bad) }
+                #expect(error.code == .invalidMessage)
+                #expect(error.detail == detail)
+                #expect(!error.isRetryable)
+            }
+            // In a batch, the good messages around a bad one are published.
+            let error = try await #require(throws: AMQPError.self) {
+                try await connection.publish([message("before"), invalid[0].0, message("after")])
+            }
+            #expect(error.code == .invalidMessage)
+            try await TestBroker.eventually("both good messages queued") {
+                try await connection.messageCount(queue: queue) == 2
+            }
+            #expect(connection.connectionsOpened == opened)
+            #expect(connection.isConnected)
+            try await connection.deleteQueue(queue)
+        }
+    }
+
     @Test func aBatchReturnsOnceEveryMessageIsConfirmedAndKeepsTheirOrder() async throws {
         let queue = TestBroker.uniqueName("batch")
         try await TestBroker.withConnection { connection in

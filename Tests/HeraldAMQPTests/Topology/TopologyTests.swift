@@ -55,6 +55,43 @@ struct TopologyTests {
         }
     }
 
+    /// A message that no consumer ever settles (each takes it, then dies) is
+    /// dead-lettered by the broker after the delivery limit: exactly once,
+    /// with the reason, and the events queue is empty afterwards.
+    @Test func aPoisonMessageReachesTheDeadLetterQueueOnceAfterTheDeliveryLimit() async throws {
+        var limited = TestBroker.topology(.quorum)
+        limited.deliveryLimit = 2
+        let topology = limited
+        try await TestBroker.withConnection(topology: topology) { admin in
+            try await admin.publish(exchange: topology.eventsExchange, routingKey: "chat.poison", body: "poison".bytes,
+                                    mandatory: true, messageID: "p1")
+            // Deliveries 1 to 3: the limit allows 2 returns; the third return dead-letters it.
+            for delivery in 1...3 {
+                let consumer = try await admin.consume(queue: topology.eventsQueue, prefetch: 1)
+                let taken = try await TestBroker.next(consumer)
+                #expect(taken.messageID == "p1")
+                #expect(taken.redelivered == (delivery > 1))
+                // Cancel first, so the returned message is not handed straight back to this consumer.
+                try await admin.cancel(consumer)
+                try await admin.reject(taken, requeue: true)
+            }
+            try await TestBroker.eventually("dead-lettered") {
+                try await admin.messageCount(queue: topology.deadLetterQueue) == 1
+            }
+            #expect(try await admin.messageCount(queue: topology.eventsQueue) == 0)
+            let dead = try await admin.consume(queue: topology.deadLetterQueue, prefetch: 5)
+            let parked = try await TestBroker.next(dead)
+            #expect(parked.messageID == "p1")
+            #expect(parked.body == "poison".bytes)
+            #expect(parked.headers["x-first-death-reason"] == .string("delivery_limit"))
+            try await admin.ack(parked)
+            // Exactly once: nothing else arrives.
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await admin.messageCount(queue: topology.deadLetterQueue) == 0)
+            try await TestBroker.delete(topology, on: admin)
+        }
+    }
+
     @Test func bindingsFromTheOptionsDecideWhatReachesTheEventsQueue() async throws {
         let topology = TestBroker.topology(.classic)
         try await TestBroker.withConnection(topology: topology) { connection in

@@ -65,6 +65,23 @@ import Testing
         #expect(sink.lines[0].hasSuffix(#""reason":"line1\nline2 \"q\" \u0001"}"#))
     }
 
+    /// An event id is publisher input: ESC, BEL, NUL, DEL and C1 controls in
+    /// it once reached logfmt lines raw, where a terminal acts on them.
+    @Test func controlCharactersFromInputNeverReachALineRaw() {
+        let hostile = "evt\u{1B}[31mred\u{07}\u{00}\u{7F}\u{9B}2J"
+        for format in [LogFormat.logfmt, .json] {
+            let (log, sink) = logger(format)
+            log.warning("not delivered", ["event_id": .string(hostile)])
+            let line = sink.lines[0]
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(format)")
+            #expect(line.contains(#"evt\u001B[31mred\u0007\u0000\u007F\u009B2J"#) || line.contains(#"evt\u001b[31mred\u0007\u0000\u007F\u009B2J"#),
+                    "\(format): \(line)")
+        }
+        let (log, sink) = logger(.logfmt)
+        log.info("x", ["path": #"C:\dir"#, "tab": "a\tb"])
+        #expect(sink.lines[0].hasSuffix(#"path="C:\\dir" tab="a\tb""#))
+    }
+
     @Test func levelNamesParse() {
         #expect(LogLevel(name: "warn") == .warning)
         #expect(LogLevel(name: "debug") == .debug)

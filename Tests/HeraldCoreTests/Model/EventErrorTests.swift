@@ -204,6 +204,34 @@ struct EventErrorTests {
         #expect(Event.identity(of: Array(#"["evt-1"]"#.utf8)) == (nil, nil))
     }
 
+    /// The id is every outcome's AMQP message-id, a short string: a longer one
+    /// once stopped the instance in a publish-and-reconnect loop.
+    @Test func anIDOverTheMessageIDLimitIsRejected() {
+        let long = String(repeating: "é", count: 128)  // 256 UTF-8 bytes
+        #expect(eventError(event(#""id":"\#(long)""#))
+            == "id: is 256 bytes, over the limit of 255 (it is the AMQP message-id of every outcome)")
+        #expect(eventError(event(#""id":"\#(String(repeating: "a", count: 255))""#)) == nil)
+        // A rejected outcome does not carry it either.
+        #expect(Event.identity(of: Array(#"{"id":"\#(long)","app":"chat"}"#.utf8)) == (nil, "chat"))
+    }
+
+    /// `context` is echoed in every outcome, all built at once: a 395 KB event
+    /// with a large context and many targets once took a gigabyte.
+    @Test func contextIsBoundedAloneAndAcrossAllOutcomes() {
+        let big = #"{"k":""# + String(repeating: "x", count: 4089) + #""}"#  // 4097 bytes
+        #expect(eventError(event(#""context":\#(big)"#))
+            == "context: is 4097 bytes serialized, over the limit of 4096 (it is echoed in every outcome)")
+        let fits = #"{"k":""# + String(repeating: "x", count: 4088) + #""}"#
+        #expect(eventError(event(#""context":\#(fits)"#)) == nil)
+        // 4096 bytes × 2049 outcomes (invalid targets too) = 8 392 704 bytes, over 8 MiB.
+        let targets = (0..<2048).map { #"{"provider":"fcm","token":"t\#($0)"}"# } + [#"{"provider":"fcm"}"#]
+        let body = #"{"targets":[\#(targets.joined(separator: ","))],"context":\#(fits)}"#
+        #expect(eventError(body) == "context: 4096 bytes echoed in each of 2049 outcomes is 8392704 bytes, over the limit "
+            + "of 8388608; make context smaller or split the targets over several events")
+        let fewer = #"{"targets":[\#(targets.dropLast().joined(separator: ","))],"context":\#(fits)}"#
+        #expect(eventError(fewer) == nil)
+    }
+
     @Test func moreTargetsThanTheLimitAreRejected() {
         let limits = EventLimits(maxBytes: 1 << 20, maxTargets: 2, maxJSONDepth: 32)
         let body = #"{"targets":[{"provider":"fcm","token":"a"},{"provider":"fcm","token":"b"},{"provider":"fcm","token":"c"}]}"#

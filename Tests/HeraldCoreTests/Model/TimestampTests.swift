@@ -101,4 +101,15 @@ struct TimestampTests {
         #expect(Timestamp(seconds: .min) + .seconds(-10) == Timestamp(seconds: .min))
         #expect(!late.rfc3339().isEmpty)
     }
+
+    /// Every Int64 is a valid millisecond count: the extremes (a forged header,
+    /// an APNs 410 body) once trapped in the conversion.
+    @Test(arguments: [Int64.min, Int64.min + 1, -1001, -1000, -999, -1, 0, 999, Int64.max])
+    func everyMillisecondCountConverts(_ milliseconds: Int64) {
+        let timestamp = Timestamp(millisecondsSinceEpoch: milliseconds)
+        #expect(timestamp.nanoseconds >= 0 && timestamp.nanoseconds < 1_000_000_000)
+        #expect(timestamp.nanoseconds % 1_000_000 == 0)
+        #expect(timestamp.millisecondsSinceEpoch == milliseconds)
+        #expect(!timestamp.rfc3339().isEmpty)
+    }
 }

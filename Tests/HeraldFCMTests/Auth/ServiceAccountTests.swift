@@ -44,6 +44,17 @@ import Testing
         }
     }
 
+    @Test func aTokenURIWithCredentialsIsRefusedWithThePasswordHidden() throws {
+        let json = try TestKeys.serviceAccountJSON(tokenURI: "https://user:hunter2@oauth2.example.com/token")
+        do {
+            _ = try ServiceAccount(json: json, source: "k")
+            Issue.record("a token_uri with user info was accepted")
+        } catch {
+            #expect(error.description == "k: \"token_uri\" 'https://user:***@oauth2.example.com/token' carries user info (user:password@); remove it")
+            #expect(!error.description.contains("hunter2"))
+        }
+    }
+
     @Test func makeTakesTheFileRelativeToTheConfigAndTheProjectFromTheKey() throws {
         let directory = try OpenSSLCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -64,7 +75,7 @@ import Testing
             try FCMProvider.make(settings: none, resolve: { $0 }, httpClient: HTTPClient(logger: logger), logger: logger)
         }
         let missing = try FCMSettingsFixture.decode("service_account_file: /nonexistent/sa.json\n")
-        #expect(throws: FCMConfigurationError(source: "/nonexistent/sa.json", message: "cannot read the service-account file")) {
+        #expect(throws: FCMConfigurationError(source: "/nonexistent/sa.json", message: "the service-account file does not exist")) {
             try FCMProvider.make(settings: missing, resolve: { $0 }, httpClient: HTTPClient(logger: logger), logger: logger)
         }
     }

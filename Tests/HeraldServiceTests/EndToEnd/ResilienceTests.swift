@@ -52,10 +52,10 @@ import Testing
         await results.close(deleting: config.queues)
     }
 
-    @Test func anAppWhoseCredentialsFailDoesNotStopTheOthers() async throws {
+    @Test func withUnusableCredentialsNotReadyAnAppWhoseKeyFailsDoesNotStopTheOthers() async throws {
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }
-        // A key file that looks like a PEM key (so `herald check` passes it) but is not one.
+        // A key file that looks like a PEM key but is not one.
         let brokenKey = simulator.directory + "/broken.p8"
         try "-----BEGIN PRIVATE KEY-----\nAAAAAAAA\n-----END PRIVATE KEY-----\n".write(toFile: brokenKey, atomically: true, encoding: .utf8)
         let config = try ServiceConfig(simulator: simulator, routes: """
@@ -72,10 +72,12 @@ import Testing
                   topic: com.example.broken
                   endpoint: \(simulator.baseURL)
                   ca_file: \(simulator.pki.caCertificatePath)
-            """)
+            """, topLevelExtra: "unusable_credentials: not_ready")
         let results = try await ResultsCollector(prefix: config.prefix)
         let running = RunningService(try config.load())
         #expect(await running.waitUntilConsuming())
+        #expect(running.service.health.report.contains("credentials_broken_apns FAILING"), "\(running.service.health.report)")
+        #expect(!running.service.health.isReady)
         let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
         let token = String(repeating: "ab", count: 32)
         try await publisher.publish(#"{"id": "to-broken", "provider": "apns", "token": "\#(token)"}"#, routingKey: "broken.x")

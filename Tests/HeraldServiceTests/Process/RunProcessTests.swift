@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HeraldCore
+import HeraldCrypto
 import Testing
 
 /// `herald run` as a real child process (the built `herald` executable):
@@ -202,6 +203,54 @@ import Testing
         child.send(SIGTERM)
         let exit = await child.waitForExit(timeout: .seconds(30))
         #expect(exit == .exited(0), "SIGTERM without a broker: \(exit.map(\.description) ?? "still running after 30 s")\n\(child.tail())")
+    }
+}
+
+extension RunProcessTests {
+    // MARK: 7. Credentials that cannot be used
+
+    /// A config whose app `broken` signs APNs with an RSA key (Apple's keys are P-256).
+    private func brokenCredentialsConfig(_ simulator: SimulatorHarness, port: Int, topLevel: String = "") throws -> ServiceConfig {
+        let rsaKey = simulator.directory + "/rsa-\(UInt32.random(in: 0...UInt32.max)).p8"
+        try PrivateKey.generateRSA().pkcs8PEM().write(toFile: rsaKey, atomically: true, encoding: .utf8)
+        #expect(chmod(rsaKey, 0o600) == 0)
+        let broken = ServiceConfig.apnsApp("broken", topic: "com.example.broken", simulator: simulator)
+            .replacingOccurrences(of: simulator.apnsKeyFile, with: rsaKey)
+        return try ServiceConfig(simulator: simulator, extraAppsYAML: broken, httpListen: "127.0.0.1:\(port)", logLevel: "notice",
+                                 topLevelExtra: topLevel)
+    }
+
+    @Test func anAppWhoseKeyCannotSignStopsTheStartNamingTheAppAndFile() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try brokenCredentialsConfig(simulator, port: try freeLocalPort())
+        let child = try HeraldProcess(config: config.file)
+        defer { child.kill() }
+        let exit = await child.waitForExit(timeout: .seconds(30))
+        #expect(exit == .exited(1), "\(exit.map(\.description) ?? "still running after 30 s")\n\(child.tail())")
+        let log = child.tail()
+        #expect(log.contains("apns credentials of app 'broken' cannot be used: key_file '\(simulator.directory)/rsa-"), "\(log)")
+        #expect(log.contains("the APNs signing key must be EC P-256 (a .p8 key), found RSA 2048-bit"), "\(log)")
+    }
+
+    @Test func withUnusableCredentialsNotReadyTheOtherAppsRunAndReadyzNamesTheApp() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let port = try freeLocalPort()
+        let config = try brokenCredentialsConfig(simulator, port: port, topLevel: "unusable_credentials: not_ready")
+        let child = try HeraldProcess(config: config.file)
+        defer { child.kill() }
+        let connected = await eventually(timeout: .seconds(30)) {
+            httpGet(port: port, path: "/readyz").map { $0.body.contains("consumer_active ok") } ?? false
+        }
+        try #require(connected, "never consumed:\n\(child.tail())")
+        let ready = httpGet(port: port, path: "/readyz")
+        #expect(ready?.status == 503, "\(String(describing: ready))")
+        #expect(ready?.body.contains("credentials_broken_apns FAILING") == true, "\(ready?.body ?? "no answer")")
+        #expect(ready?.body.contains("credentials_chat") == false, "\(ready?.body ?? "no answer")")
+        child.send(SIGTERM)
+        let exit = await child.waitForExit(timeout: .seconds(30))
+        #expect(exit == .exited(0), "\(exit.map(\.description) ?? "still running after 30 s")\n\(child.tail())")
     }
 }
 

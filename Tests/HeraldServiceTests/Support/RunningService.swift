@@ -18,11 +18,12 @@ final class RunningService: Sendable {
         task = Task { try await service.run() }
     }
 
-    /// Waits for the consumer to be active (the topology exists).
+    /// Waits for the consumer to be active (the topology exists), whether or
+    /// not every other readiness condition holds.
     func waitUntilConsuming(timeout: Duration = .seconds(20)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if service.health.isReady { return true }
+            if service.health.report.contains("consumer_active ok\n") { return true }
             try? await Task.sleep(for: .milliseconds(50))
         }
         return false

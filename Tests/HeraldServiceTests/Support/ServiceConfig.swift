@@ -16,7 +16,7 @@ struct ServiceConfig {
          delays: String = "[200ms]", publish: String = "[delivered, invalid_token, failed, retrying, expired, dropped, rejected]",
          shutdownDeadline: String = "10s", routes: String = "", extraAppsYAML: String = "", sharing other: ServiceConfig? = nil,
          amqpURL: String = ServiceConfig.brokerURL, httpListen: String = "127.0.0.1:0", providerTimeout: String = "5s",
-         logLevel: String = "warning", outcomesExtra: String = "") throws {
+         logLevel: String = "warning", outcomesExtra: String = "", amqpExtra: String = "", topLevelExtra: String = "") throws {
         prefix = other?.prefix ?? "test-\(UInt32.random(in: 0...UInt32.max))"
         file = simulator.directory + "/\(prefix)-\(UInt32.random(in: 0...UInt32.max)).yaml"
         try """
@@ -32,6 +32,7 @@ struct ServiceConfig {
               dead_letter_queue: \(prefix).dead
               results_exchange: \(prefix).results
               heartbeat: 10s
+            \(amqpExtra.isEmpty ? "" : "  " + amqpExtra)
             apps:
             \(Self.apnsApp("chat", topic: "com.example.chat", simulator: simulator, timeout: providerTimeout))
                 fcm:
@@ -46,6 +47,7 @@ struct ServiceConfig {
             http: {listen: "\(httpListen)"}
             log: {level: \(logLevel)}
             shutdown_deadline: \(shutdownDeadline)
+            \(topLevelExtra)
             """.write(toFile: file, atomically: true, encoding: .utf8)
     }
 

@@ -33,11 +33,11 @@ import HeraldYAML
     }
 
     @Test func missingFileIsAnErrorWithoutPosition() {
-        #expect(loadError("/nonexistent/config.yaml") == "/nonexistent/config.yaml: file not found")
+        #expect(loadError("/nonexistent/config.yaml") == "/nonexistent/config.yaml: the file does not exist")
     }
 
     @Test func directoryIsAnError() {
-        #expect(loadError(NSTemporaryDirectory()) == "\(NSTemporaryDirectory()): is a directory, expected a YAML file")
+        #expect(loadError(NSTemporaryDirectory()) == "\(NSTemporaryDirectory()): the file is a directory, expected a file")
     }
 
     @Test func invalidUTF8IsAnErrorWithLineZero() throws {
@@ -51,5 +51,23 @@ import HeraldYAML
             #expect(error.column == 0)
             #expect(error.description == "\(path): file is not valid UTF-8 (invalid byte 0xc3 at offset 9)")
         }
+    }
+
+    @Test func aFileOverTheConfigLimitIsRefusedBeforeItIsRead() throws {
+        let path = NSTemporaryDirectory() + "herald-yaml-\(UUID().uuidString).yaml"
+        // A sparse file: 5 MiB long, no disk used, and never read.
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("a: 1\n".utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 5 << 20)
+        try handle.close()
+        #expect(loadError(path) == "\(path): the file is 5 MiB, over the 4 MiB limit for such a file")
+    }
+
+    @Test func aFIFOIsNotReadAsAConfig() throws {
+        let path = NSTemporaryDirectory() + "herald-yaml-\(UUID().uuidString).fifo"
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(loadError(path) == "\(path): the file is not a regular file")
     }
 }

@@ -20,6 +20,24 @@ import HeraldYAML
             """) == "config.yaml:2:4: b: unknown alias '*nope' (no anchor '&nope' is defined before it)")
     }
 
+    @Test func aliasesOfAliasesPastTheNodeLimitAreAnErrorAtTheAliasThatCrossesIt() {
+        let tens = { (name: String) in Array(repeating: "*" + name, count: 10).joined(separator: ", ") }
+        let text = """
+            a: &a [x, x, x, x, x, x, x, x, x, x]
+            b: &b [\(tens("a"))]
+            c: &c [\(tens("b"))]
+            d: &d [\(tens("c"))]
+            e: &e [\(tens("d"))]
+            f: &f [\(tens("e"))]
+            g: &g [\(tens("f"))]
+            h: &h [\(tens("g"))]
+            i: [\(tens("h"))]
+            """
+        // 12 348 nodes up to d; each *d then adds 11 111, so the 8th one in e crosses 100 000.
+        #expect(loadErrorText(text) == "config.yaml:5:36: e[7]: the document grows past 100000 nodes at the alias '*d' "
+            + "(11111 nodes each time it is used), counting every alias as the nodes it repeats; aliases of aliases multiply (an alias bomb?)")
+    }
+
     @Test func mergeKeyCopiesEntriesAndExplicitKeysWin() throws {
         let doc = try load("""
             defaults: &defaults

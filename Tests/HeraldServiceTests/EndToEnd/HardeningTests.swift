@@ -1,0 +1,104 @@
+import HeraldAMQP
+import HeraldConfig
+import HeraldCore
+import HeraldService
+import Testing
+
+/// One message, header or answer must not stop an instance, loop, or be
+/// sent twice: each input here once did, end to end (real broker, simulator).
+@Suite(.serialized) struct HardeningTests {
+    static let token = String(repeating: "a1", count: 32)
+
+    func withService(
+        _ config: ServiceConfig, _ body: (ResultsCollector, TestPublisher) async throws -> Void
+    ) async throws {
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        try await results.watchDeadLetters(queue: "\(config.prefix).dead")
+        try await body(results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+
+    static func event(_ id: String) -> String {
+        #"{"id": "\#(id)", "app": "chat", "notification": {"title": "Hi"}, "targets": [{"provider": "apns", "token": "\#(token)"}]}"#
+    }
+
+    /// An id over 255 bytes once made every outcome publish fail, and the
+    /// instance reconnected and re-sent the notification forever.
+    @Test func anOverlongIDIsRejectedOnceAndTheInstanceGoesOn() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        try await withService(try ServiceConfig(simulator: simulator)) { results, publisher in
+            try await publisher.publish(Self.event(String(repeating: "x", count: 300)), messageID: "fallback-1")
+            try await publisher.publish(Self.event("after"))
+            #expect(await results.wait { $0.count >= 2 })
+            try await Task.sleep(for: .seconds(1))
+            let outcomes = results.all
+            #expect(outcomes.count == 2)
+            let rejected = try #require(outcomes.first { $0.outcome.status == .rejected })
+            #expect(rejected.outcome.eventID == "fallback-1")
+            #expect(rejected.outcome.reason == "id: is 300 bytes, over the limit of 255 (it is the AMQP message-id of every outcome)")
+            #expect(outcomes.contains { $0.outcome.eventID == "after" && $0.outcome.status == .delivered })
+            #expect(results.dead.count == 1)
+        }
+    }
+
+    /// The most negative receipt time once trapped (and again on every
+    /// restart); a forged attempt count is bounded by max_attempts.
+    @Test func forgedRetryHeadersNeitherCrashNorExpire() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        try await withService(try ServiceConfig(simulator: simulator)) { results, publisher in
+            let body = #"{"id": "forged", "app": "chat", "ttl": 60, "notification": {"title": "Hi"}, "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
+            try await results.connection.publish(
+                exchange: publisher.exchange, routingKey: "chat.message",
+                headers: ["x-herald-received-at": .int(Int64.min), RetryRouting.attemptHeader: .int(Int64.max)], body: Array(body.utf8),
+                mandatory: true)
+            try await publisher.publish(Self.event("after"))
+            #expect(await results.wait { $0.count >= 2 })
+            let forged = try #require(results.all.first { $0.outcome.eventID == "forged" })
+            #expect(forged.outcome.status == .delivered)
+            #expect(forged.outcome.attempt == 3)
+            #expect(results.all.contains { $0.outcome.eventID == "after" && $0.outcome.status == .delivered })
+        }
+    }
+
+    /// An event whose own headers leave no room in a frame for the dead
+    /// letter's reason: the dead letter goes without them, once, with the
+    /// reason, and the event is not redelivered.
+    @Test func anEventWhoseDeadLetterCannotCarryItsHeadersStillLeavesOnce() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        try await withService(try ServiceConfig(simulator: simulator)) { results, publisher in
+            let body = #"{"id": "crowded", "app": "nope", "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
+            try await results.connection.publish(
+                exchange: publisher.exchange, routingKey: "chat.message",
+                headers: ["x-big": .string(String(repeating: "h", count: 131_000))], body: Array(body.utf8), mandatory: true)
+            try await publisher.publish(Self.event("after"))
+            #expect(await results.wait { $0.count >= 2 })
+            #expect(await results.wait { _ in !results.dead.isEmpty })
+            try await Task.sleep(for: .seconds(1))
+            #expect(results.all.filter { $0.outcome.eventID == "crowded" }.map(\.outcome.status) == [.rejected])
+            #expect(results.dead.count == 1)
+            let dead = try #require(results.dead.first)
+            #expect(dead.headers["x-big"] == nil)
+            let error = dead.headers[RetryRouting.errorHeader]?.stringValue ?? ""
+            #expect(error.hasPrefix("an outcome or retry of this event could not be published: properties (headers included) are "))
+            #expect(error.hasSuffix("; the event's own headers were dropped to make room"))
+            #expect(try JSONValue.parse(dead.body)["id"]?.stringValue == "crowded")
+        }
+    }
+
+    /// `amqp.delivery_limit` (default 20) is declared on the events queue.
+    @Test func theEventsQueueIsDeclaredWithTheDeliveryLimit() throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let byDefault = try ServiceConfig(simulator: simulator, queueType: "quorum").load()
+        #expect(byDefault.topology.eventsQueueArguments["x-delivery-limit"] == .int(20))
+        #expect(byDefault.topology.eventsQueueArguments["x-dead-letter-exchange"] == .string("\(byDefault.configuration.amqp.deadLetterExchange)"))
+        let three = try ServiceConfig(simulator: simulator, queueType: "quorum", amqpExtra: "delivery_limit: 3").load()
+        #expect(three.topology.eventsQueueArguments["x-delivery-limit"] == .int(3))
+    }
+}
