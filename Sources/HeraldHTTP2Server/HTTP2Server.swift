@@ -22,7 +22,7 @@ public final class HTTP2Server: Sendable {
     private let logger: Logger
     private let listener: ListeningSocket
     private let inbox: ServerInbox
-    private let state = Mutex(RunState.idle)
+    private let state = Locked(RunState.idle)
     /// The loop thread's kernel thread id (0 until `run()` starts it), for
     /// diagnostics: its CPU time is in `/proc/self/task/<id>/stat`.
     let loopThreadID = Atomic<Int32>(0)

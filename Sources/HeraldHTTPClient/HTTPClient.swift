@@ -24,7 +24,7 @@ public final class HTTPClient: Sendable {
     private let logger: Logger
     private let queue: SubmissionQueue
     private let nextID = Atomic<UInt64>(1)
-    private let state = Mutex(RunState.idle)
+    private let state = Locked(RunState.idle)
 
     /// Runs tasks on the loop thread: prefer it for tasks that send many
     /// requests (`withTaskExecutorPreference(client.executor) { … }`) and never block.

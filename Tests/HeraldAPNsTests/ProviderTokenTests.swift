@@ -1,16 +1,15 @@
 import Foundation
 import HeraldAPNs
 import HeraldConfig
-import HeraldYAML
 import HeraldCore
 import HeraldCrypto
-import Synchronization
+import HeraldYAML
 import Testing
 
 /// A clock a test moves by hand.
 final class ManualClock: Sendable {
-    private let now: Mutex<Timestamp>
-    init(_ start: Timestamp) { now = Mutex(start) }
+    private let now: Locked<Timestamp>
+    init(_ start: Timestamp) { now = Locked(start) }
     func read() -> Timestamp { now.withLock { $0 } }
     func advance(_ duration: Duration) { now.withLock { $0 = $0 + duration } }
 }

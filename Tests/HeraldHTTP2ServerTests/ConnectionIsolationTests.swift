@@ -3,7 +3,6 @@ import HeraldCore
 import HeraldHTTP2Server
 import HeraldHTTPClient
 import HeraldTestSupport
-import Synchronization
 import Testing
 
 /// One connection's end, however it ends, is that connection's alone: a
@@ -132,7 +131,7 @@ import Testing
 
 /// What the long-lived client sent and which of its requests failed.
 final class Tally: Sendable {
-    private let state = Mutex((stopped: false, sent: 0, failures: [String]()))
+    private let state = Locked((stopped: false, sent: 0, failures: [String]()))
 
     var stopped: Bool { state.withLock { $0.stopped } }
     var sent: Int { state.withLock { $0.sent } }

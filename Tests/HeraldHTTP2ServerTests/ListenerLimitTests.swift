@@ -2,7 +2,6 @@ import Foundation
 import HeraldCore
 @testable import HeraldHTTP2Server
 import HeraldTestSupport
-import Synchronization
 import Testing
 
 /// The listener's limits against raw clients that misbehave on purpose:
@@ -534,7 +533,7 @@ struct ExecutableNotFound: Error, CustomStringConvertible {
 
 /// The paths a handler was called with, in order.
 final class CallLog: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     var entries: [String] { storage.withLock { $0 } }
 

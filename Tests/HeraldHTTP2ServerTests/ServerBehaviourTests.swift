@@ -11,7 +11,7 @@ private func client(_ pki: TestPKI, connections: Int = 1) -> HTTPClientConfigura
 
 /// The order in which concurrent requests completed.
 private final class CompletionLog: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     var entries: [String] { storage.withLock { $0 } }
 

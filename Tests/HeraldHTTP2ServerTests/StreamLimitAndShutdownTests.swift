@@ -2,13 +2,12 @@ import Foundation
 import HeraldCore
 import HeraldHTTP2Server
 import HeraldTestSupport
-import Synchronization
 import Testing
 
 /// Opens connections at 3 streams; `/raise` lifts its connection to 50;
 /// `/hold` is answered only when the test calls `release()`.
 final class LimitingHandler: HTTP2Handler {
-    private let held = Mutex<[(HTTP2Responder, HTTP2Response)]>([])
+    private let held = Locked<[(HTTP2Responder, HTTP2Response)]>([])
 
     var heldCount: Int { held.withLock { $0.count } }
 

@@ -3,7 +3,6 @@ import HeraldCore
 import HeraldHTTP2Server
 import HeraldHTTPClient
 import HeraldTestSupport
-import Synchronization
 
 /// Shared material for the client tests: one throwaway PKI per test process,
 /// a quiet logger, and helpers that run a server or client around a test body.
@@ -77,7 +76,7 @@ final class ConnectionRecorder: Sendable {
         var maxInFlight = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var connectionIDs: Set<UInt64> { state.withLock { $0.ids } }
     var maxInFlight: Int { state.withLock { $0.maxInFlight } }

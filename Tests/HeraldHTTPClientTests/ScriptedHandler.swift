@@ -1,11 +1,11 @@
+import HeraldCore
 import HeraldHTTP2Server
-import Synchronization
 
 /// Answers every request with one fixed response and keeps every request it
 /// saw, so a test can assert what reached the server (or that nothing did).
 final class ScriptedHandler: HTTP2Handler {
     private let response: HTTP2Response
-    private let seen = Mutex<[HTTP2Request]>([])
+    private let seen = Locked<[HTTP2Request]>([])
 
     init(_ response: HTTP2Response = HTTP2Response(status: 200)) { self.response = response }
 

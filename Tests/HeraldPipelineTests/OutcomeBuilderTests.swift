@@ -1,6 +1,5 @@
 import HeraldCore
 import HeraldPipeline
-import Synchronization
 import Testing
 
 @Suite struct OutcomeBuilderTests {
@@ -131,7 +130,7 @@ import Testing
 
 /// Reports of an `InvalidationGuard`, collected for assertions.
 final class ReportLog: Sendable {
-    private let reports = Mutex<[InvalidationGuard.Report]>([])
+    private let reports = Locked<[InvalidationGuard.Report]>([])
     func append(_ report: InvalidationGuard.Report) { reports.withLock { $0.append(report) } }
     var all: [InvalidationGuard.Report] { reports.withLock { $0 } }
 }

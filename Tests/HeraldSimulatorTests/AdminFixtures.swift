@@ -5,7 +5,6 @@ import HeraldFCM
 import HeraldHTTPClient
 import HeraldSimulator
 import HeraldTestSupport
-import Synchronization
 import Testing
 
 /// One RSA service account the simulated OAuth endpoint knows (generated once
@@ -157,7 +156,7 @@ func fcmErrorBody(status: Int, message: String, googleStatus: String, code: Stri
 /// each request the simulator stamps has its own known time.
 final class SteppingClock: Sendable {
     let start: Timestamp
-    private let reads = Mutex<Int64>(0)
+    private let reads = Locked<Int64>(0)
 
     init(start: Timestamp = Timestamp(seconds: Timestamp.now().seconds)) { self.start = start }
 

@@ -6,7 +6,6 @@ import HeraldHTTP2Server
 import HeraldHTTPClient
 import HeraldSimulator
 import HeraldTestSupport
-import Synchronization
 
 /// Shared material: one throwaway PKI, the team and key ids, a quiet logger.
 enum Fixtures {
@@ -127,8 +126,8 @@ func json(_ text: String) -> JSONObject {
 
 /// A clock that answers from a script, then the last value forever.
 final class ScriptedClock: Sendable {
-    private let values: Mutex<[Timestamp]>
-    init(_ values: [Timestamp]) { self.values = Mutex(values) }
+    private let values: Locked<[Timestamp]>
+    init(_ values: [Timestamp]) { self.values = Locked(values) }
     func read() -> Timestamp {
         values.withLock { values in values.count > 1 ? values.removeFirst() : values[0] }
     }

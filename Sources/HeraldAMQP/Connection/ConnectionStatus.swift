@@ -1,7 +1,7 @@
-import Synchronization
+import HeraldCore
 
 /// What async callers may know about the connection thread: connected or not,
-/// which connection, and whether it stopped. Shared under a `Mutex`.
+/// which connection, and whether it stopped. Shared under a `Locked`.
 final class ConnectionStatus: Sendable {
     private struct State {
         var connected = false
@@ -10,7 +10,7 @@ final class ConnectionStatus: Sendable {
         var waiters: [CheckedContinuation<Void, any Error>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var isConnected: Bool { state.withLock { $0.connected } }
     var generation: UInt64 { state.withLock { $0.generation } }

@@ -1,6 +1,5 @@
 import Glibc
 import HeraldCore
-import Synchronization
 
 /// The queue between async Swift and the connection thread, with a self-pipe
 /// that wakes the thread from `poll` when a command arrives (Glibc's Swift
@@ -15,7 +14,7 @@ final class Mailbox: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let readFD: Int32
     private let writeFD: Int32
 

@@ -1,4 +1,4 @@
-import Synchronization
+import HeraldCore
 
 /// Whoever waits for a batch of publishes to be confirmed: one continuation
 /// or callback for any number of messages, told once, when the last of them is
@@ -23,7 +23,7 @@ final class PublishWaiter: Sendable {
         var completion: Completion?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Waits for `count` settlements (at least one) before resuming `continuation`.
     convenience init(count: Int, continuation: CheckedContinuation<Void, any Error>) {
@@ -32,7 +32,7 @@ final class PublishWaiter: Sendable {
 
     /// Waits for `count` settlements (at least one) before reporting to `completion`.
     init(count: Int, completion: Completion) {
-        state = Mutex(State(remaining: max(1, count), completion: completion))
+        state = Locked(State(remaining: max(1, count), completion: completion))
     }
 
     /// Settles one message of the batch: `failure` nil when the broker confirmed it.

@@ -1,6 +1,5 @@
 import HeraldCore
 import HeraldCrypto
-import Synchronization
 
 /// Owns the provider token shared by every request of one APNs key: drives a
 /// `ProviderTokenCache` with an injected clock and signs when it says so.
@@ -10,7 +9,7 @@ import Synchronization
 public final class ProviderTokenManager: Sendable {
     private let signer: ProviderTokenSigner
     private let clock: @Sendable () -> Timestamp
-    private let state: Mutex<(cache: ProviderTokenCache, issuedCount: Int)>
+    private let state: Locked<(cache: ProviderTokenCache, issuedCount: Int)>
     private let onRefresh: CredentialRefreshHook?
 
     /// - Parameters:
@@ -21,7 +20,7 @@ public final class ProviderTokenManager: Sendable {
         self.signer = signer
         self.clock = clock
         self.onRefresh = onRefresh
-        state = Mutex((cache, 0))
+        state = Locked((cache, 0))
     }
 
     public var teamID: String { signer.teamID }

@@ -1,5 +1,5 @@
+import HeraldCore
 import HeraldCrypto
-import Synchronization
 
 /// One `ProviderTokenManager` per APNs signing key (team id + key id) in a
 /// process, shared by every app, connection and request that signs with it.
@@ -20,7 +20,7 @@ public final class ProviderTokenRegistry: Sendable {
         let publicKeyPEM: String
     }
 
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries = Locked<[Key: Entry]>([:])
 
     public init() {}
 

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import HeraldCore
 
 /// Where commands write: standard output for results, standard error for
 /// diagnostics. Injected so tests can read what a command printed.
@@ -27,7 +27,7 @@ public struct StandardConsole: Console {
 
 /// Collects output in memory, for tests.
 public final class CapturedConsole: Console {
-    private let storage = Mutex<(out: [String], err: [String])>(([], []))
+    private let storage = Locked<(out: [String], err: [String])>(([], []))
 
     public init() {}
 

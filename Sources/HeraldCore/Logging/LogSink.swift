@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// Where rendered log lines go. Passed into a `Logger` so tests can capture lines in memory.
 public protocol LogSink: Sendable {
@@ -27,7 +26,7 @@ public struct StandardErrorSink: LogSink {
 
 /// Keeps lines in memory; tests read them back to assert on what was logged.
 public final class MemoryLogSink: LogSink {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     public init() {}
 

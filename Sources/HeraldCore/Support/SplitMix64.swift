@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A tiny seeded random generator: the reconnect state machine stays a value
 /// type whose jitter tests can reproduce, and identifiers drawn per
@@ -28,10 +27,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 public final class SharedIdentifierRandom: Sendable {
     public static let shared = SharedIdentifierRandom()
 
-    private let generator: Mutex<SplitMix64>
+    private let generator: Locked<SplitMix64>
 
     public init(seed: UInt64 = UInt64.random(in: .min ... .max)) {
-        generator = Mutex(SplitMix64(seed: seed))
+        generator = Locked(SplitMix64(seed: seed))
     }
 
     /// The next 64 random bits.

@@ -1,6 +1,6 @@
 import CHeraldShim
 import Glibc
-import Synchronization
+import HeraldCore
 
 /// The event loop's mailbox: a locked queue of actions plus an eventfd that
 /// wakes the loop from `epoll_wait`.
@@ -17,7 +17,7 @@ final class ServerInbox: Sendable {
     }
 
     let eventFD: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() throws(HTTP2ServerError) {
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))

@@ -1,4 +1,4 @@
-import Synchronization
+import HeraldCore
 
 /// The meeting point of a waiting `send` and the loop thread: holds the
 /// continuation, and makes sure exactly one of completion, cancellation or
@@ -17,7 +17,7 @@ final class PendingRequest: Sendable {
     let url: String
     /// Whether the waiting task runs on `HTTPClientExecutor` (resumed straight from the loop).
     let resumesOnLoop: Bool
-    private let state = Mutex(State.created)
+    private let state = Locked(State.created)
 
     init(id: UInt64, url: String, resumesOnLoop: Bool) {
         self.id = id

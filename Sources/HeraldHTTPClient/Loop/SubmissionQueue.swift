@@ -1,7 +1,7 @@
 import CCurl
 import CHeraldShim
 import Glibc
-import Synchronization
+import HeraldCore
 
 /// The locked hand-over between other threads and the loop thread: requests
 /// to start, requests to cancel, and executor jobs to run (see
@@ -57,7 +57,7 @@ final class SubmissionQueue: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Written to wake the loop; -1 if no eventfd could be made.
     let wakeFD: Int32
 

@@ -1,10 +1,10 @@
-import Synchronization
+import HeraldCore
 
 /// What `/readyz` reports: a set of named conditions (broker connected,
 /// consumer active, ...) that must all hold for the instance to take traffic.
 /// `/healthz` only says the process answers.
 public final class HealthState: Sendable {
-    private let conditions = Mutex<[(name: String, ok: Bool)]>([])
+    private let conditions = Locked<[(name: String, ok: Bool)]>([])
 
     public init() {}
 

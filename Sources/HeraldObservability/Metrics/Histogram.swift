@@ -1,4 +1,4 @@
-import Synchronization
+import HeraldCore
 
 /// Observations sorted into cumulative buckets, with their sum and count:
 /// latencies, rendered as Prometheus `_bucket`, `_sum` and `_count`.
@@ -11,11 +11,11 @@ public final class Histogram: Sendable {
 
     /// Upper bounds, ascending; `+Inf` is implied.
     public let bounds: [Double]
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(bounds: [Double]) {
         self.bounds = bounds
-        state = Mutex(State(counts: Array(repeating: 0, count: bounds.count)))
+        state = Locked(State(counts: Array(repeating: 0, count: bounds.count)))
     }
 
     public func observe(_ value: Double) {

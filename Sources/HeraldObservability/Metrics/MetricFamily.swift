@@ -1,4 +1,4 @@
-import Synchronization
+import HeraldCore
 
 /// One metric name with its help text and its series, one per combination of
 /// label values. Series are created on first use and live as long as the registry.
@@ -8,7 +8,7 @@ public final class MetricFamily<Series: Sendable>: Sendable {
     public let labelNames: [String]
     let kind: String
     private let make: @Sendable () -> Series
-    private let series = Mutex<[[String]: Series]>([:])
+    private let series = Locked<[[String]: Series]>([:])
 
     init(name: String, help: String, labelNames: [String], kind: String, make: @escaping @Sendable () -> Series) {
         self.name = name

@@ -1,4 +1,4 @@
-import Synchronization
+import HeraldCore
 
 /// Every metric Herald exports, rendered in the Prometheus text exposition
 /// format (version 0.0.4) for `/metrics`.
@@ -12,7 +12,7 @@ public final class MetricsRegistry: Sendable {
         case histogram(MetricFamily<Histogram>)
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
 
     public init() {}
 

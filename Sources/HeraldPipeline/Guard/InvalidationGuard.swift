@@ -1,5 +1,4 @@
 import HeraldCore
-import Synchronization
 
 /// Stops one misconfigured app from telling upstream to delete good tokens.
 ///
@@ -94,7 +93,7 @@ public final class InvalidationGuard: Sendable {
     }
 
     public let policy: Policy
-    private let windows = Mutex<[Key: Window]>([:])
+    private let windows = Locked<[Key: Window]>([:])
     private let observer: @Sendable (Report) -> Void
 
     /// - Parameter observer: told when a key trips or clears and of every

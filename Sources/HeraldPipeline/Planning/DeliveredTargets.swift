@@ -1,5 +1,4 @@
 import HeraldCore
-import Synchronization
 
 /// Remembers, for a bounded number of recent events, which targets this
 /// instance already handled — delivered, refused or scheduled for retry, with
@@ -27,7 +26,7 @@ public final class DeliveredTargets: Sendable {
         var head = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     public let capacity: Int
 
     public init(capacity: Int = 100_000) { self.capacity = max(1, capacity) }

@@ -22,7 +22,7 @@ public final class DeliveryService: Sendable {
     private let logger: Logger
     private let clock: @Sendable () -> Timestamp
     private let stop = ShutdownSignal()
-    private let boundPort = Mutex<Int?>(nil)
+    private let boundPort = Locked<Int?>(nil)
     /// Set when `shutdown_deadline` has passed: received events not yet started are left unstarted.
     private let drainDeadlinePassed = Atomic<Bool>(false)
 

@@ -1,4 +1,4 @@
-import Synchronization
+import HeraldCore
 
 /// At most `limit` events processed at once. With a large `prefetch` the
 /// broker keeps its window full (it sends in bigger batches), while the events
@@ -16,12 +16,12 @@ final class EventSlots: Sendable {
     }
 
     let limit: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(limit: Int) {
         let limit = max(1, limit)
         self.limit = limit
-        state = Mutex(State(free: limit))
+        state = Locked(State(free: limit))
     }
 
     /// Takes a slot, waiting until one is free. Only one caller may wait at a time.

@@ -1,4 +1,4 @@
-import Synchronization
+import HeraldCore
 
 /// The `routing_key_class` label of `herald_events_consumed_total`: the routing
 /// key's first word (`chat` of `chat.message`), `none` for an empty key, and
@@ -6,7 +6,7 @@ import Synchronization
 /// whatever publishers send.
 final class RoutingKeyClasses: Sendable {
     static let limit = 32
-    private let seen = Mutex<Set<String>>([])
+    private let seen = Locked<Set<String>>([])
 
     func label(for routingKey: String) -> String {
         let word = routingKey.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""

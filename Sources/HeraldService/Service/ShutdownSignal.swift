@@ -1,4 +1,4 @@
-import Synchronization
+import HeraldCore
 
 /// A one-way switch many tasks can wait on: "stop taking new work".
 /// Waiting honours cancellation, so a waiter can race other work in a task group.
@@ -9,7 +9,7 @@ final class ShutdownSignal: Sendable {
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var isTriggered: Bool { state.withLock { $0.triggered } }
 

@@ -1,6 +1,5 @@
 import HeraldCore
 import HeraldCrypto
-import Synchronization
 
 /// Checks an `authorization: bearer <JWT>` header the way APNs does: ES256
 /// signature by a known key (`kid`), `iss` = that key's team, `iat` younger
@@ -58,7 +57,7 @@ struct APNsProviderTokenVerifier: Sendable {
 /// them all when `capacity` is reached (a provider has one or two live tokens
 /// per key, so the set stays small unless a client changes tokens per request).
 final class VerifiedTokens: Sendable {
-    private let entries = Mutex<[String: APNsProviderTokenVerifier.Verified]>([:])
+    private let entries = Locked<[String: APNsProviderTokenVerifier.Verified]>([:])
     let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }

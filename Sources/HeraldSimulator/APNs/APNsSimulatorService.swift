@@ -1,5 +1,4 @@
 import HeraldCore
-import Synchronization
 
 /// The APNs side of `herald simulate`: answers `POST /3/device/<token>` the
 /// way Apple does, checking authentication, headers, payload and token, and
@@ -14,14 +13,14 @@ public final class APNsSimulatorService: SimulatorService {
     public let configuration: APNsSimulatorConfiguration
     private let recorder: NotificationRecorder
     private let verifier: APNsProviderTokenVerifier
-    private let state = Mutex(APNsSimulatorState())
-    private let deadTokens: Mutex<[String: Timestamp]>
+    private let state = Locked(APNsSimulatorState())
+    private let deadTokens: Locked<[String: Timestamp]>
 
     public init(configuration: APNsSimulatorConfiguration, recorder: NotificationRecorder) {
         self.configuration = configuration
         self.recorder = recorder
         verifier = APNsProviderTokenVerifier(keys: configuration.keys, maxAge: configuration.providerTokenMaxAge)
-        deadTokens = Mutex(configuration.deadTokens)
+        deadTokens = Locked(configuration.deadTokens)
     }
 
     /// The token `herald check --online` probes credentials with: 32 zero

@@ -1,12 +1,11 @@
 import Glibc
 import HeraldCore
-import Synchronization
 
 /// Keeps every accepted notification and every refused request in memory
 /// (bounded) and optionally appends each delivered notification as a JSON line
 /// to a file, with per-provider, per-status counters.
 ///
-/// Shared by all simulated services; safe from any thread (one `Mutex`).
+/// Shared by all simulated services; safe from any thread (one `Locked`).
 public final class NotificationRecorder: Sendable {
     struct State {
         var accepted: Ring<RecordedNotification>
@@ -19,9 +18,9 @@ public final class NotificationRecorder: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let capacity: Int
-    private let file: Mutex<UnsafeMutablePointer<FILE>?>
+    private let file: Locked<UnsafeMutablePointer<FILE>?>
 
     /// - Parameters:
     ///   - capacity: notifications kept in memory, and as many refusals; older
@@ -33,8 +32,8 @@ public final class NotificationRecorder: Sendable {
     ///     JSON object per line (probes are not delivered, so not written).
     public init(capacity: Int = 100_000, jsonLinesPath: String? = nil) {
         self.capacity = max(1, capacity)
-        state = Mutex(State(capacity: max(1, capacity)))
-        file = Mutex(jsonLinesPath.flatMap { fopen($0, "a") })
+        state = Locked(State(capacity: max(1, capacity)))
+        file = Locked(jsonLinesPath.flatMap { fopen($0, "a") })
     }
 
     deinit {

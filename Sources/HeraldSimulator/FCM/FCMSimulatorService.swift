@@ -13,7 +13,7 @@ public final class FCMSimulatorService: SimulatorService {
     public let name = "fcm"
     public let tokens: SimulatedAccessTokens
     public let recorder: NotificationRecorder
-    private let state: Mutex<(settings: FCMSimulatorSettings, quota: QuotaWindow)>
+    private let state: Locked<(settings: FCMSimulatorSettings, quota: QuotaWindow)>
     private let random: @Sendable () -> Double
     private let sequence = Atomic<UInt64>(0)
 
@@ -22,7 +22,7 @@ public final class FCMSimulatorService: SimulatorService {
         settings: FCMSimulatorSettings, tokens: SimulatedAccessTokens, recorder: NotificationRecorder,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        state = Mutex((settings, QuotaWindow()))
+        state = Locked((settings, QuotaWindow()))
         self.tokens = tokens
         self.recorder = recorder
         self.random = random

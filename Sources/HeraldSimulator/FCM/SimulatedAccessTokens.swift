@@ -13,7 +13,7 @@ public final class SimulatedAccessTokens: Sendable {
         public var expiresAt: Timestamp
     }
 
-    private let grants = Mutex<[String: Grant]>([:])
+    private let grants = Locked<[String: Grant]>([:])
     private let issued = Atomic<Int>(0)
 
     public init() {}

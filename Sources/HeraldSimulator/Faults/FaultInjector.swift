@@ -1,5 +1,4 @@
 import HeraldCore
-import Synchronization
 
 /// Decides, request by request, which configured fault (if any) applies: none
 /// outside the faults' scope (their services and tokens); inside it the rate
@@ -47,12 +46,12 @@ public final class FaultInjector: Sendable {
         var window: (start: Timestamp, count: Int) = (.epoch, 0)
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let random: @Sendable () -> Double
 
     /// - Parameter random: a source of values in 0..<1 (injected so tests are deterministic).
     public init(faults: SimulatorFaults, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
-        state = Mutex(State(faults: faults))
+        state = Locked(State(faults: faults))
         self.random = random
     }
 

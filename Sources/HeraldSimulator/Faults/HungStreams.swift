@@ -1,5 +1,5 @@
+import HeraldCore
 import HeraldHTTP2Server
-import Synchronization
 
 /// Holds the responders of streams a `hang` fault leaves unanswered.
 ///
@@ -12,10 +12,10 @@ import Synchronization
 /// if it is still open (answering nothing on a closed stream or connection
 /// is harmless).
 final class HungStreams: Sendable {
-    private let responders: Mutex<Ring<HTTP2Responder>>
+    private let responders: Locked<Ring<HTTP2Responder>>
 
     init(capacity: Int = 10_000) {
-        responders = Mutex(Ring(capacity: max(1, capacity)))
+        responders = Locked(Ring(capacity: max(1, capacity)))
     }
 
     /// Keeps `responder` alive without answering it.

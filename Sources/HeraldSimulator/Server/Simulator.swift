@@ -1,6 +1,5 @@
 import HeraldCore
 import HeraldHTTP2Server
-import Synchronization
 
 /// The simulator's front door: an `HTTP2Handler` that turns each request
 /// (HTTP/2, or HTTP/1.1 where the service accepts it) into a
@@ -18,7 +17,7 @@ public final class Simulator: HTTP2Handler {
     private let clock: @Sendable () -> Timestamp
     private let logger: Logger
     /// Every connection that carried a request, and whether a service has decided its stream limit.
-    private let connections = Mutex([UInt64: Bool]())
+    private let connections = Locked([UInt64: Bool]())
     private let hungStreams = HungStreams()
 
     /// - Parameter clock: the time requests are stamped with (token ages, dead-token times).

@@ -1,4 +1,3 @@
-import Synchronization
 import HeraldAMQP
 import HeraldCore
 import Testing
@@ -13,7 +12,7 @@ struct LifecycleTests {
         try await connection.declareQueue(queue, durable: false)
         let consumer = try await connection.consume(queue: queue, prefetch: 1)
         try await connection.publish(exchange: "", routingKey: queue, body: "last".bytes)
-        let acked = Mutex(0)
+        let acked = Locked(0)
         let drained = Task {
             var count = 0
             for try await delivery in consumer.deliveries {

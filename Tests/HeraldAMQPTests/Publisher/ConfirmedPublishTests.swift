@@ -141,7 +141,7 @@ struct ConfirmedPublishTests {
         let queue = TestBroker.uniqueName("callback")
         try await TestBroker.withConnection { connection in
             try await connection.declareQueue(queue, durable: false, arguments: ["x-max-length": 3, "x-overflow": "reject-publish"])
-            let calls = Mutex<[(failure: AMQPError?, thread: String)]>([])
+            let calls = Locked<[(failure: AMQPError?, thread: String)]>([])
             let messages = (0..<3).map { AMQPMessage(exchange: "", routingKey: queue, body: "c\($0)".bytes) }
             let confirmed: AMQPError? = await withCheckedContinuation { continuation in
                 connection.publish(messages) { failure in

@@ -1,3 +1,4 @@
+import HeraldCore
 import Synchronization
 
 /// A counter shared by concurrent test tasks.
@@ -10,7 +11,7 @@ final class Counter: Sendable {
 
 /// A set of strings shared by concurrent test tasks.
 final class LockedSet: Sendable {
-    private let storage = Mutex<Set<String>>([])
+    private let storage = Locked<Set<String>>([])
 
     func insert(_ value: String) { storage.withLock { _ = $0.insert(value) } }
     var values: Set<String> { storage.withLock { $0 } }

@@ -1,12 +1,11 @@
 import HeraldCore
-import Synchronization
 
 /// A wall clock a test moves by hand, shared by the provider and the
 /// simulator, so expiry is tested without sleeping.
 final class ManualClock: Sendable {
-    private let current: Mutex<Timestamp>
+    private let current: Locked<Timestamp>
 
-    init(_ start: Timestamp = Timestamp(seconds: 1_796_032_800)) { current = Mutex(start) }
+    init(_ start: Timestamp = Timestamp(seconds: 1_796_032_800)) { current = Locked(start) }
 
     var now: Timestamp { current.withLock { $0 } }
 

@@ -1,15 +1,14 @@
 import HeraldAMQP
 import HeraldCore
-import Synchronization
 
 /// Reads everything published to a results exchange (and, optionally, a
 /// dead-letter queue) through our own AMQP client, for assertions.
 final class ResultsCollector: Sendable {
     let connection: AMQPConnection
-    private let outcomes = Mutex<[(routingKey: String, outcome: Outcome)]>([])
-    private let bodies = Mutex<[[UInt8]]>([])
-    private let deadLetters = Mutex<[AMQPDelivery]>([])
-    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let outcomes = Locked<[(routingKey: String, outcome: Outcome)]>([])
+    private let bodies = Locked<[[UInt8]]>([])
+    private let deadLetters = Locked<[AMQPDelivery]>([])
+    private let tasks = Locked<[Task<Void, Never>]>([])
     let queue: String
 
     init(prefix: String) async throws {

@@ -1,0 +1,47 @@
+import Glibc
+
+/// A value shared between threads, reached only while holding its lock: the
+/// one lock type in Herald.
+///
+/// It exists instead of the standard library's `Mutex` because ThreadSanitizer
+/// must see every lock. On Linux `Mutex` waits with raw `futex` system calls,
+/// which ThreadSanitizer does not intercept, so every value it guards would be
+/// reported as a race (`scripts/test-tsan`). `Locked` holds a
+/// `pthread_mutex_t`, which ThreadSanitizer follows, kept with the value in
+/// one allocation. Uncontended it costs a few dozen instructions more than
+/// `Mutex` per `withLock` (docs/fuzzing.md, "ThreadSanitizer").
+///
+/// The value is reached only through `withLock`; it is given at `init` as
+/// `sending`, so no other reference to it stays behind.
+public final class Locked<Value>: @unchecked Sendable {
+    private let buffer: Storage
+
+    public init(_ initialValue: sending Value) {
+        buffer = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in initialValue }, to: Storage.self)
+        buffer.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+        }
+    }
+
+    /// Runs `body` with the lock held and the value to read or change.
+    public func withLock<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try buffer.withUnsafeMutablePointers { (value: UnsafeMutablePointer<Value>, mutex: UnsafeMutablePointer<pthread_mutex_t>) throws(Failure) -> Result in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
+    }
+
+    /// The value and its mutex in one allocation, so the mutex never moves.
+    private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
+        deinit {
+            withUnsafeMutablePointerToElements { mutex in
+                pthread_mutex_destroy(mutex)
+                mutex.deinitialize(count: 1)
+            }
+        }
+    }
+}
