@@ -72,6 +72,7 @@ struct EchoHandler: HTTP2Handler {
 final class ConnectionRecorder: Sendable {
     private struct State {
         var ids: Set<UInt64> = []
+        var first: UInt64?
         var inFlight = 0
         var maxInFlight = 0
     }
@@ -81,9 +82,13 @@ final class ConnectionRecorder: Sendable {
     var connectionIDs: Set<UInt64> { state.withLock { $0.ids } }
     var maxInFlight: Int { state.withLock { $0.maxInFlight } }
 
+    /// Whether `connectionID` is the first connection a request arrived on.
+    func isFirst(_ connectionID: UInt64) -> Bool { state.withLock { $0.first == connectionID } }
+
     func arrived(_ connectionID: UInt64) {
         state.withLock {
             $0.ids.insert(connectionID)
+            if $0.first == nil { $0.first = connectionID }
             $0.inFlight += 1
             $0.maxInFlight = max($0.maxInFlight, $0.inFlight)
         }

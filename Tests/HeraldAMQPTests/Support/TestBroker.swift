@@ -46,7 +46,7 @@ enum TestBroker {
     }
 
     /// Receives the next delivery or fails after `timeout`.
-    static func next(_ consumer: AMQPConsumer, timeout: Duration = .seconds(5)) async throws -> AMQPDelivery {
+    static func next(_ consumer: AMQPConsumer, timeout: Duration = .seconds(20)) async throws -> AMQPDelivery {
         try await withThrowingTaskGroup(of: AMQPDelivery?.self) { group in
             group.addTask {
                 var iterator = consumer.deliveries.makeAsyncIterator()
@@ -65,7 +65,7 @@ enum TestBroker {
     }
 
     /// Waits until `condition` holds, polling; fails after `timeout`.
-    static func eventually(_ what: String, timeout: Duration = .seconds(10),
+    static func eventually(_ what: String, timeout: Duration = .seconds(30),
                            _ condition: @Sendable () async throws -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
