@@ -22,10 +22,11 @@ struct BrokerDisruptionTests {
             #expect(sink.lines.contains { $0.contains("amqp connected") && $0.contains(#""heartbeat_s":1"#) })
             try await DisruptiveBroker.freeze()
             let frozenAt = ContinuousClock.now
-            // Sent into the void: the frozen broker never confirms it. Its end is
-            // awaited with a bound: a publish issued only after the loss was
-            // noticed waits for the reconnection, which the frozen broker never
-            // allows, so an unbounded wait would hang the suite.
+            // Sent into the void: the frozen broker never confirms it. A publish the
+            // loop took only after it had noticed the loss (a loaded run can start
+            // the task that late) was never written: it waits for the new
+            // connection, which the frozen broker never allows, so its end is
+            // awaited with a bound and checked after the thaw.
             let ended = Locked<Result<Void, any Error>?>(nil)
             let unconfirmed = Task {
                 do {
@@ -36,25 +37,31 @@ struct BrokerDisruptionTests {
                 }
             }
             let noticed: Duration
-            let outcome: Result<Void, any Error>?
+            let whileFrozen: Result<Void, any Error>?
             do {
                 try await TestBroker.eventually("the silent broker is noticed", timeout: .seconds(8)) { !connection.isConnected }
                 noticed = ContinuousClock.now - frozenAt
-                try? await TestBroker.eventually("the unconfirmed publish ended", timeout: .seconds(20)) { ended.withLock { $0 != nil } }
-                outcome = ended.withLock { $0 }
+                try? await TestBroker.eventually("the unconfirmed publish ended", timeout: .seconds(5)) { ended.withLock { $0 != nil } }
+                whileFrozen = ended.withLock { $0 }
             } catch {
                 try await DisruptiveBroker.thaw()
                 throw error
             }
             try await DisruptiveBroker.thaw()
             await unconfirmed.value
-            guard case .failure(let error) = outcome, let failure = error as? AMQPError else {
-                Issue.record("the publish sent to the frozen broker should fail when the loss is noticed, got \(String(describing: outcome))")
-                return
+            switch whileFrozen {
+            case .failure(let error as AMQPError):
+                #expect(error.code == .connectionLost)
+                #expect(error.isRetryable)
+                #expect(error.detail.contains("publish again"))
+            case nil:
+                let afterThaw = ended.withLock { $0 }
+                #expect(afterThaw.map { if case .success = $0 { true } else { false } } == true,
+                        "a publish taken after the loss goes out on the next connection, got \(String(describing: afterThaw))")
+                print("[frozen] the publish was taken after the loss was noticed and went out after the thaw")
+            case let other:
+                Issue.record("the publish sent to the frozen broker should fail when the loss is noticed, got \(String(describing: other))")
             }
-            #expect(failure.code == .connectionLost)
-            #expect(failure.isRetryable)
-            #expect(failure.detail.contains("publish again"))
             #expect(noticed < .seconds(4), "a 1 s heartbeat should notice within ~2 s, took \(noticed)")
             #expect(sink.lines.contains { $0.contains("amqp connection lost") && $0.contains("heartbeat") },
                     "\(sink.lines.filter { $0.contains("lost") })")
