@@ -66,5 +66,9 @@ import Testing
         #expect(health.report == "amqp_connected ok\nconsumer_active FAILING\n")
         health.set("consumer_active", true)
         #expect(health.isReady)
+        health.set("amqp_connected", true, detail: "10.0.0.7:5672")
+        #expect(health.report == "amqp_connected ok 10.0.0.7:5672\nconsumer_active ok\n", "a detail follows the state")
+        health.set("amqp_connected", false)
+        #expect(health.report == "amqp_connected FAILING\nconsumer_active ok\n", "and is replaced with it")
     }
 }

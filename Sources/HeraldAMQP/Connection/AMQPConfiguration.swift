@@ -2,7 +2,14 @@
 /// authenticate, heartbeats, the confirm window and the reconnect policy.
 /// The lead maps `config.yaml`'s `amqp:` section onto it.
 public struct AMQPConfiguration: Sendable {
-    public var url: AMQPURL
+    /// The broker's addresses — one, or the nodes of a cluster — each with its
+    /// own credentials and scheme. Every connect tries them in turn, starting
+    /// after the node whose connection was lost, until one answers; the
+    /// back-off applies only when all of them failed. Never empty.
+    public var urls: [AMQPURL]
+    /// Shuffle `urls` once when the connection starts, so instances given the
+    /// same list spread over the nodes instead of all landing on the first.
+    public var shuffleURLs = false
     public var tls: AMQPTLSOptions
     /// Heartbeat interval proposed to the broker (the smaller of both sides wins); 0 disables.
     public var heartbeat: Duration
@@ -30,7 +37,7 @@ public struct AMQPConfiguration: Sendable {
         connectTimeout: Duration = .seconds(10), confirmWindow: Int = 512, reconnect: BackoffPolicy = BackoffPolicy(),
         shutdownGracePeriod: Duration = .seconds(5), connectionName: String = "herald"
     ) {
-        self.url = url
+        self.urls = [url]
         self.tls = tls
         self.heartbeat = heartbeat
         self.connectTimeout = connectTimeout

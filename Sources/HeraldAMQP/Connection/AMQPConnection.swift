@@ -77,6 +77,10 @@ public final class AMQPConnection: Sendable {
     /// `DeliveryTag.connection` holds this number for each delivery.
     public var connectionsOpened: UInt64 { status.generation }
 
+    /// The broker node (`host:port`) of the current connection, or of the last
+    /// one while reconnecting; nil before the first connect.
+    public var connectedNode: String? { status.node }
+
     /// Waits until a connection is open (the topology declared); throws if `run()` stopped.
     public func waitUntilConnected() async throws {
         try await status.waitUntilConnected()

@@ -79,14 +79,16 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
                   password: password, vhost: vhost)
     }
 
+    /// `host:port` (an IPv6 host in brackets): which node, without credentials or vhost.
+    public var node: String { "\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+
     /// The URL with the password masked, for logs and errors.
     public var description: String {
         let encodedVhost = vhost.utf8.map { byte -> String in
             let c = Character(Unicode.Scalar(byte))
             return (c.isLetter || c.isNumber || "-._~".contains(c)) && byte < 0x80 ? String(c) : "%" + hex(byte)
         }.joined()
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "\(tls ? "amqps" : "amqp")://\(user):***@\(shownHost):\(port)/\(encodedVhost)"
+        return "\(tls ? "amqps" : "amqp")://\(user):***@\(node)/\(encodedVhost)"
     }
 
     private func hex(_ byte: UInt8) -> String {

@@ -34,6 +34,7 @@ final class ConnectionLoop {
     var machine: ReconnectStateMachine
 
     var connection: RabbitConnection?
+    var addresses: BrokerAddresses
     /// Counts connections; a `DeliveryTag` from another generation is stale.
     var generation: UInt64 = 0
     var confirms = ConfirmTracker<PublishWaiter>()
@@ -66,6 +67,7 @@ final class ConnectionLoop {
         self.mailbox = mailbox
         self.status = status
         self.machine = ReconnectStateMachine(policy: configuration.reconnect)
+        self.addresses = BrokerAddresses(configuration.urls, shuffled: configuration.shuffleURLs)
     }
 
     var outboxIsEmpty: Bool { outboxHead >= outbox.count }
@@ -89,11 +91,10 @@ final class ConnectionLoop {
                         action = machine.shutdownRequested()
                     case .lost(let error):
                         tearDown(error)
+                        addresses.lost()
                         action = machine.connectionLost(at: .now)
                     }
                 } catch {
-                    logger.warning("amqp connect failed", ["error": .string(error.description),
-                                                             "url": .string(configuration.url.description)])
                     action = machine.connectFailed(at: .now, error: error)
                 }
             case .wait(let until), .tearDownAndWait(let until):
@@ -148,7 +149,7 @@ final class ConnectionLoop {
     /// Opens the connection and its channels, declares the topology and
     /// re-subscribes the consumers that survived the previous connection.
     private func connect() throws(AMQPError) {
-        let candidate = try RabbitConnection.open(configuration)
+        let (candidate, url) = try openFirstAnswering()
         try candidate.openChannel(Self.publishChannel)
         try candidate.confirmSelect(Self.publishChannel)
         try candidate.openChannel(Self.consumeChannel)
@@ -169,9 +170,26 @@ final class ConnectionLoop {
         blocked = false
         connection = candidate
         confirms.reset()
-        status.connected(generation: generation)
-        logger.info("amqp connected", ["url": .string(configuration.url.description), "connection": .int(Int(generation)),
+        status.connected(generation: generation, node: url.node)
+        logger.info("amqp connected", ["url": .string(url.description), "connection": .int(Int(generation)),
                                        "heartbeat_s": .int(candidate.heartbeatSeconds), "consumers": .int(consumers.count)])
+    }
+
+    /// Opens a connection to the first of the broker's addresses that answers,
+    /// trying each once in turn; throws the last address's failure when none does.
+    private func openFirstAnswering() throws(AMQPError) -> (RabbitConnection, AMQPURL) {
+        var lastError = AMQPError(.library, operation: "connect", detail: "no broker address is configured", isRetryable: false)
+        for (index, url) in addresses.inTurn {
+            do throws(AMQPError) {
+                let candidate = try RabbitConnection.open(configuration, url: url)
+                addresses.connected(to: index)
+                return (candidate, url)
+            } catch {
+                logger.warning("amqp connect failed", ["error": .string(error.description), "url": .string(url.description)])
+                lastError = error
+            }
+        }
+        throw lastError
     }
 
     /// Forgets the dead connection: unconfirmed publishes fail retryably, deliveries become stale.

@@ -6,6 +6,7 @@ final class ConnectionStatus: Sendable {
     private struct State {
         var connected = false
         var generation: UInt64 = 0
+        var node: String?
         var stopped: AMQPError?? = nil
         var waiters: [CheckedContinuation<Void, any Error>] = []
     }
@@ -14,11 +15,14 @@ final class ConnectionStatus: Sendable {
 
     var isConnected: Bool { state.withLock { $0.connected } }
     var generation: UInt64 { state.withLock { $0.generation } }
+    /// The node (`host:port`) connected to now, or last.
+    var node: String? { state.withLock { $0.node } }
 
-    func connected(generation: UInt64) {
+    func connected(generation: UInt64, node: String) {
         let waiters = state.withLock { state in
             state.connected = true
             state.generation = generation
+            state.node = node
             defer { state.waiters.removeAll() }
             return state.waiters
         }

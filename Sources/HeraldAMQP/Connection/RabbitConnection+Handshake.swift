@@ -4,11 +4,11 @@ extension RabbitConnection {
     /// The AMQP 0-9-1 connection handshake, done by hand because `amqp_login` is
     /// variadic (Swift cannot call it): protocol header, `start`/`start-ok` with
     /// SASL PLAIN, `tune`/`tune-ok`, `open`/`open-ok`, all within `connectTimeout`.
-    func handshake(_ configuration: AMQPConfiguration) throws(AMQPError) {
+    func handshake(_ configuration: AMQPConfiguration, url: AMQPURL) throws(AMQPError) {
         let deadline = ContinuousClock.now + configuration.connectTimeout
         try RabbitStatus.check(.code(amqp_send_header(state)), operation: "send protocol header")
         _ = try waitMethod(AMQP_CONNECTION_START_METHOD, deadline: deadline, operation: "connection.start")
-        try sendStartOk(configuration)
+        try sendStartOk(configuration, url: url)
         let tune = try waitMethod(AMQP_CONNECTION_TUNE_METHOD, deadline: deadline, operation: "connection.tune")
         guard let server = tune.decoded?.assumingMemoryBound(to: amqp_connection_tune_t.self).pointee else {
             throw AMQPError(.library, operation: "connection.tune", detail: "undecodable", isRetryable: true)
@@ -26,14 +26,14 @@ extension RabbitConnection {
         heartbeatSeconds = Int(heartbeat)
         scratch.recycle()
         var open = amqp_connection_open_t(
-            virtual_host: AMQPTableCodec.bytes(configuration.url.vhost, pool: scratch.pool),
+            virtual_host: AMQPTableCodec.bytes(url.vhost, pool: scratch.pool),
             capabilities: amqp_bytes_t(len: 0, bytes: nil), insist: 1)
         try sendMethod(channel: 0, method: AMQP_CONNECTION_OPEN_METHOD, &open, operation: "connection.open")
         _ = try waitMethod(AMQP_CONNECTION_OPEN_OK_METHOD, deadline: deadline,
-                           operation: "connection.open vhost \(configuration.url.vhost)")
+                           operation: "connection.open vhost \(url.vhost)")
     }
 
-    private func sendStartOk(_ configuration: AMQPConfiguration) throws(AMQPError) {
+    private func sendStartOk(_ configuration: AMQPConfiguration, url: AMQPURL) throws(AMQPError) {
         scratch.recycle()
         let pool = scratch.pool
         let properties: AMQPTable = [
@@ -47,9 +47,9 @@ extension RabbitConnection {
             ]),
         ]
         var response: [UInt8] = [0]
-        response += Array(configuration.url.user.utf8)
+        response += Array(url.user.utf8)
         response.append(0)
-        response += Array(configuration.url.password.utf8)
+        response += Array(url.password.utf8)
         var startOk = amqp_connection_start_ok_t(
             client_properties: AMQPTableCodec.encode(properties, into: pool),
             mechanism: AMQPTableCodec.bytes("PLAIN", pool: pool),

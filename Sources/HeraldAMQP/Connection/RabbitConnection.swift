@@ -29,21 +29,20 @@ final class RabbitConnection {
         destroy()
     }
 
-    /// Opens the socket (TCP or TLS) and performs the AMQP handshake.
-    static func open(_ configuration: AMQPConfiguration) throws(AMQPError) -> RabbitConnection {
+    /// Opens the socket (TCP or TLS) to `url` and performs the AMQP handshake.
+    static func open(_ configuration: AMQPConfiguration, url: AMQPURL) throws(AMQPError) -> RabbitConnection {
         guard let state = amqp_new_connection() else {
             throw AMQPError(.library, operation: "amqp_new_connection", detail: "out of memory", isRetryable: true)
         }
         let connection = RabbitConnection(state: state)
-        try connection.openSocket(configuration)
-        try connection.handshake(configuration)
+        try connection.openSocket(configuration, url: url)
+        try connection.handshake(configuration, url: url)
         var rpcTimeout = timeval(configuration.connectTimeout)
         amqp_set_rpc_timeout(state, &rpcTimeout)
         return connection
     }
 
-    private func openSocket(_ configuration: AMQPConfiguration) throws(AMQPError) {
-        let url = configuration.url
+    private func openSocket(_ configuration: AMQPConfiguration, url: AMQPURL) throws(AMQPError) {
         let socket: OpaquePointer?
         if url.tls {
             socket = amqp_ssl_socket_new(state)

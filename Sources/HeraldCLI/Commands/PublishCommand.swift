@@ -91,7 +91,7 @@ public struct PublishCommand: Command {
                 // Bounds only the wait for the broker; publishing a large file may take longer.
                 try await Task.sleep(for: timeout)
                 if connection.isConnected { return nil }
-                throw PublishTimeout(url: config.configuration.amqp.url, timeout: timeout)
+                throw PublishTimeout(addresses: config.configuration.amqp.addresses, timeout: timeout)
             }
             group.addTask {
                 try await connection.waitUntilConnected()
@@ -105,14 +105,16 @@ public struct PublishCommand: Command {
                     return count
                 }
             }
-            throw PublishTimeout(url: config.configuration.amqp.url, timeout: timeout)
+            throw PublishTimeout(addresses: config.configuration.amqp.addresses, timeout: timeout)
         }
     }
 }
 
 /// The broker did not answer in time.
 struct PublishTimeout: Error, CustomStringConvertible {
-    let url: String
+    let addresses: [String]
     let timeout: Duration
-    var description: String { "no broker answered at \(URLSecrets.redacted(url)) within \(timeout)" }
+    var description: String {
+        "no broker answered at \(addresses.map(URLSecrets.redacted).joined(separator: ", ")) within \(timeout)"
+    }
 }

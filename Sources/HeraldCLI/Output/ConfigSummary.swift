@@ -10,7 +10,7 @@ struct ConfigSummary {
     init(_ loaded: LoadedConfig) {
         let c = loaded.configuration
         var lines = ["\(loaded.file): OK"]
-        lines.append("  amqp: \(URLSecrets.redacted(c.amqp.url)), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)")
+        lines.append("  amqp: \(c.amqp.addresses.map(URLSecrets.redacted).joined(separator: ", ")), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)")
         for name in c.apps.keys.sorted() {
             guard let app = c.apps[name] else { continue }
             var parts: [String] = []

@@ -9,7 +9,13 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         case classic
     }
 
+    /// The broker, when it is one address.
     public var url: String
+    /// The broker's addresses when it is a cluster (`urls:`, instead of `url`):
+    /// tried in turn on every connect and reconnect (docs/scaling.md).
+    public var urls: [String]
+    /// Shuffle `urls` at start, so instances spread over the nodes.
+    public var shuffle: Bool
     public var prefetch: Int
     /// Events processed at once; received events beyond it wait their turn as
     /// messages. Effective value: `min(prefetch, concurrency)`.
@@ -36,6 +42,14 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     public var certFile: String?
     public var keyFile: String?
 
+    /// Every address Herald may connect to: `urls` when given, else `url`.
+    public var addresses: [String] { urls.isEmpty ? [url] : urls }
+
+    /// Where `addresses[index]` is written in the config.
+    public func addressKey(_ index: Int, in path: ConfigPath) -> ConfigPath {
+        urls.isEmpty ? path.key("url") : path.key("urls").index(index)
+    }
+
     /// How many events are processed at once: `concurrency`, never more than `prefetch`.
     public var effectiveConcurrency: Int { min(prefetch, concurrency) }
 
@@ -43,6 +57,8 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
 
     public init() {
         url = AMQPSettings.defaultURL
+        urls = []
+        shuffle = true
         prefetch = 256
         concurrency = 512
         queue = "herald.events"
@@ -59,7 +75,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case url, prefetch, concurrency, queue, bindings, heartbeat
+        case url, urls, shuffle, prefetch, concurrency, queue, bindings, heartbeat
         case queueType = "queue_type"
         case ackDelay = "ack_delay"
         case deliveryLimit = "delivery_limit"
@@ -77,6 +93,20 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = AMQPSettings()
         url = try c.decodeIfPresent(String.self, forKey: .url) ?? d.url
+        urls = try c.decodeIfPresent([String].self, forKey: .urls) ?? d.urls
+        if c.contains(.urls) {
+            if c.contains(.url) {
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: c.codingPath + [CodingKeys.urls],
+                    debugDescription: "set either url (one address) or urls (the nodes of a cluster), not both"))
+            }
+            if urls.isEmpty {
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: c.codingPath + [CodingKeys.urls],
+                    debugDescription: "expected at least one address"))
+            }
+        }
+        shuffle = try c.decodeIfPresent(Bool.self, forKey: .shuffle) ?? d.shuffle
         prefetch = try c.decodeIfPresent(Int.self, forKey: .prefetch) ?? d.prefetch
         concurrency = try c.decodeIfPresent(Int.self, forKey: .concurrency) ?? d.concurrency
         queue = try c.decodeIfPresent(String.self, forKey: .queue) ?? d.queue

@@ -3,14 +3,17 @@ import Foundation
 
 extension ConfigValidator {
     func validateAMQP(_ amqp: AMQPSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
-        if let components = URLComponents(string: amqp.url), let scheme = components.scheme {
-            if scheme != "amqp" && scheme != "amqps" {
-                issues.append(.init(.error, at: path.key("url"), "expected an amqp:// or amqps:// URL, found scheme '\(scheme.truncatedForMessage)'"))
-            } else if components.host?.isEmpty ?? true {
-                issues.append(.init(.error, at: path.key("url"), "the URL names no host"))
+        for (index, address) in amqp.addresses.enumerated() {
+            let at = amqp.addressKey(index, in: path)
+            if let components = URLComponents(string: address), let scheme = components.scheme {
+                if scheme != "amqp" && scheme != "amqps" {
+                    issues.append(.init(.error, at: at, "expected an amqp:// or amqps:// URL, found scheme '\(scheme.truncatedForMessage)'"))
+                } else if components.host?.isEmpty ?? true {
+                    issues.append(.init(.error, at: at, "the URL names no host"))
+                }
+            } else {
+                issues.append(.init(.error, at: at, "expected an amqp:// or amqps:// URL"))
             }
-        } else {
-            issues.append(.init(.error, at: path.key("url"), "expected an amqp:// or amqps:// URL"))
         }
         checkRange(amqp.prefetch, 1...65535, at: path.key("prefetch"), into: &issues)
         checkRange(amqp.concurrency, 1...65535, at: path.key("concurrency"), into: &issues)
@@ -46,8 +49,9 @@ extension ConfigValidator {
         case (nil, nil):
             break
         }
-        if (amqp.caFile != nil || amqp.certFile != nil), !amqp.url.hasPrefix("amqps://") {
-            issues.append(.init(.warning, at: path.key("url"), "TLS files are set but the URL is not amqps://, so they are not used"))
+        if (amqp.caFile != nil || amqp.certFile != nil), !amqp.addresses.contains(where: { $0.hasPrefix("amqps://") }) {
+            issues.append(.init(.warning, at: amqp.addressKey(0, in: path),
+                                "TLS files are set but no address is amqps://, so they are not used"))
         }
     }
 }

@@ -15,6 +15,7 @@ public struct HeraldMetrics: Sendable {
     public let inflightEvents: MetricFamily<Gauge>
     public let inflightRequests: MetricFamily<Gauge>
     public let amqpConnected: MetricFamily<Gauge>
+    public let amqpNode: MetricFamily<Gauge>
     public let consumerActive: MetricFamily<Gauge>
     /// Provider-token (APNs JWT) and access-token (FCM OAuth) refreshes, by `result` (`success`, `failure`).
     public let tokenRefreshes: MetricFamily<Counter>
@@ -44,6 +45,8 @@ public struct HeraldMetrics: Sendable {
         inflightRequests = registry.gauge("herald_inflight_requests", help: "Provider requests awaiting an answer.",
                                           labels: ["provider"])
         amqpConnected = registry.gauge("herald_amqp_connected", help: "1 while connected to the broker.")
+        amqpNode = registry.gauge("herald_amqp_node", help: "1 for the broker node connected to now, 0 for nodes connected to before.",
+                                  labels: ["node"])
         consumerActive = registry.gauge("herald_consumer_active", help: "1 while consuming the events queue.")
         tokenRefreshes = registry.counter("herald_token_refreshes_total", help: "Provider credential refreshes.",
                                           labels: ["provider", "result"])

@@ -2,13 +2,16 @@ import HeraldAMQP
 import HeraldConfig
 
 extension LoadedConfig {
-    /// The broker connection the `amqp:` section describes (URL, heartbeat, ack delay, TLS files), paced by `io_pacing`.
+    /// The broker connection the `amqp:` section describes (its addresses, heartbeat, ack delay, TLS files), paced by `io_pacing`.
     public func amqpConfiguration(connectionName: String = "herald") throws(AMQPError) -> AMQPConfiguration {
         let amqp = configuration.amqp
         let tls = AMQPTLSOptions(caFile: amqp.caFile.map(resolve), certificateFile: amqp.certFile.map(resolve),
                                  keyFile: amqp.keyFile.map(resolve))
-        var configuration = AMQPConfiguration(url: try AMQPURL(amqp.url), tls: tls, heartbeat: amqp.heartbeat.duration,
+        let urls = try amqp.addresses.map { address throws(AMQPError) in try AMQPURL(address) }
+        var configuration = AMQPConfiguration(url: urls[0], tls: tls, heartbeat: amqp.heartbeat.duration,
                                               connectionName: connectionName)
+        configuration.urls = urls
+        configuration.shuffleURLs = amqp.shuffle
         configuration.ackDelay = amqp.ackDelay.duration
         configuration.pacingWindow = self.configuration.ioPacing.duration
         return configuration

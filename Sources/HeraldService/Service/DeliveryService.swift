@@ -120,10 +120,17 @@ public final class DeliveryService: Sendable {
 
     /// Keeps `/readyz` and the connection gauges current until shutdown.
     private func watchConnection(_ connection: AMQPConnection) async {
+        var shownNode: String?
         while !stop.isTriggered {
             let connected = connection.isConnected
-            health.set("amqp_connected", connected)
+            let node = connection.connectedNode
+            health.set("amqp_connected", connected, detail: node)
             metrics.amqpConnected.labels().set(connected)
+            if node != shownNode, let node {
+                if let shownNode { metrics.amqpNode.labels(shownNode).set(false) }
+                metrics.amqpNode.labels(node).set(true)
+                shownNode = node
+            }
             try? await Task.sleep(for: .milliseconds(200))
         }
         health.set("consumer_active", false)

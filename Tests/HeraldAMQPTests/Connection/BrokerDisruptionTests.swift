@@ -176,7 +176,7 @@ struct BrokerDisruptionTests {
 
     @Test func tlsConnectionWithClientCertificateWorksAndWithoutOneIsRefused() async throws {
         var configuration = try Self.configuration()
-        configuration.url = try AMQPURL(DisruptiveBroker.tlsURL)
+        configuration.urls = [try AMQPURL(DisruptiveBroker.tlsURL)]
         configuration.reconnect.maxAttempts = 1
         configuration.tls = AMQPTLSOptions(caFile: DisruptiveBroker.tlsDirectory + "/ca.pem")
         let withoutCertificate = try AMQPConnection(configuration: configuration,

@@ -26,11 +26,13 @@ import Testing
 
         // 1. /metrics, parsed by prometheus_client.
         let port = try #require(running.service.metricsPort)
-        // Outcomes reach the results queue a moment before the event is acked and counted.
+        // Outcomes reach the results queue a moment before the event is acked and
+        // counted; the connection gauges follow the connection within 200 ms.
         var scraped = ""
         for _ in 0..<100 {
             scraped = try await runTool("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/metrics"]).output
-            if scraped.contains("herald_event_duration_seconds_count 3\n") && scraped.contains("herald_inflight_events 0\n") { break }
+            if scraped.contains("herald_event_duration_seconds_count 3\n") && scraped.contains("herald_inflight_events 0\n")
+                && scraped.contains("herald_amqp_connected 1\n") { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         let parser = """
@@ -51,6 +53,7 @@ import Testing
             "herald_events_consumed_total{routing_key_class=chat} 3.0",
             "herald_dead_lettered_total{reason=rejected} 1.0",
             "herald_amqp_connected{} 1.0",
+            "herald_amqp_node{node=127.0.0.1:5672} 1.0",
             "herald_consumer_active{} 1.0",
             "herald_provider_request_duration_seconds_count{provider=fcm} 2.0",
             "herald_event_duration_seconds_count{} 3.0",
@@ -63,7 +66,7 @@ import Testing
             #expect(samples.contains(line + "\n"), "missing \(line)")
         }
         let ready = try await runTool("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/readyz"]).output
-        #expect(ready == "amqp_connected ok\nconsumer_active ok\n")
+        #expect(ready == "amqp_connected ok 127.0.0.1:5672\nconsumer_active ok\n", "the report names the broker node")
 
         // 2. Every published outcome validates against schemas/outcome.schema.json.
         let validator = """

@@ -15,7 +15,8 @@ import Testing
     @Test func acceptedCredentialsPass() async throws {
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }
-        let config = try ServiceConfig(simulator: simulator)
+        // A bound reached only if the simulator never answers: a loaded full suite can take seconds per request.
+        let config = try ServiceConfig(simulator: simulator, providerTimeout: "30s")
         let (status, output) = await check(config.file)
         #expect(status == 0, "\(output)")
         #expect(output.contains("  online: chat/apns: ok: credentials accepted"))
@@ -25,7 +26,8 @@ import Testing
     @Test func aKeyAppleDoesNotKnowIsRefused() async throws {
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }
-        let config = try ServiceConfig(simulator: simulator)
+        // A bound reached only if the simulator never answers: a loaded full suite can take seconds per request.
+        let config = try ServiceConfig(simulator: simulator, providerTimeout: "30s")
         // Replace the APNs key with another valid P-256 key the simulator has never seen.
         try PrivateKey.generateP256().pkcs8PEM().write(toFile: simulator.apnsKeyFile, atomically: true, encoding: .utf8)
         let (status, output) = await check(config.file)
