@@ -47,12 +47,18 @@ public struct TestPKI: Sendable {
         serverKeyPath = directory + "/server.key"
     }
 
+    /// A file name of its own per call: tests issue certificates for the same
+    /// name concurrently, and one's files must not overwrite another's.
+    private static func uniqueBase(_ prefix: String, _ commonName: String) -> String {
+        prefix + commonName.filter { $0.isLetter || $0.isNumber } + "-" + String(UInt64.random(in: 1...UInt64.max), radix: 16)
+    }
+
     /// Issues a client certificate (for APNs certificate authentication) and
     /// bundles it with its key as PKCS#12 protected by `pkcs12Password`.
     public func makeClientCertificate(
         commonName: String, pkcs12Password: String = "herald-test"
     ) throws(TestPKIError) -> TestClientCertificate {
-        let base = directory + "/client-" + commonName.filter { $0.isLetter || $0.isNumber }
+        let base = Self.uniqueBase(directory + "/client-", commonName)
         let certificate = TestClientCertificate(
             certificatePath: base + ".pem", keyPath: base + ".key", pkcs12Path: base + ".p12",
             pkcs12Password: pkcs12Password, commonName: commonName)
@@ -72,9 +78,7 @@ public struct TestPKI: Sendable {
     public func makeServerCertificate(
         commonName: String, subjectAltNames: [String]
     ) throws(TestPKIError) -> (certificatePath: String, keyPath: String) {
-        // A file name of its own per call: tests issue certificates for the same name concurrently.
-        let base = directory + "/server-" + commonName.filter { $0.isLetter || $0.isNumber } + "-"
-            + String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        let base = Self.uniqueBase(directory + "/server-", commonName)
         let paths = (certificatePath: base + ".pem", keyPath: base + ".key")
         try issue(
             commonName: commonName, keyPath: paths.keyPath, certificatePath: paths.certificatePath,
