@@ -5,7 +5,7 @@
 /// in which case the next connect starts at the node after it (the lost node is
 /// likely the one going away). With one address this is always that address.
 struct BrokerAddresses {
-    private(set) var urls: [AMQPURL]
+    private let urls: [AMQPURL]
     private var start = 0
 
     /// `shuffled` spreads instances given the same list over the nodes.

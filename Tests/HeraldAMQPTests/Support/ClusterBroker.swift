@@ -1,5 +1,3 @@
-import Testing
-
 /// The local three-node RabbitMQ cluster of `scripts/rabbitmq cluster`
 /// (herald-c1..3@localhost on 127.0.0.1:5701-5703), for failover tests.
 enum ClusterBroker {
@@ -15,28 +13,4 @@ enum ClusterBroker {
     static func restart(_ node: Int) async throws {
         try await ScriptRunner.run(ScriptRunner.rabbitmqScript, ["cluster", "restart", "\(node)"])
     }
-}
-
-/// Starts the cluster before a suite and stops it after, even on failure
-/// (every node is started again first, so the next start finds them in order).
-struct ClusterBrokerTrait: SuiteTrait, TestScoping {
-    var isRecursive: Bool { false }
-
-    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        try await ClusterBroker.start()
-        do {
-            try await function()
-        } catch {
-            try? await ClusterBroker.start()
-            try? await ClusterBroker.stopAll()
-            throw error
-        }
-        try await ClusterBroker.start()
-        try await ClusterBroker.stopAll()
-    }
-}
-
-extension Trait where Self == ClusterBrokerTrait {
-    /// Runs the suite against the local three-node cluster (see `ClusterBroker`).
-    static var cluster: Self { ClusterBrokerTrait() }
 }

@@ -1,6 +1,4 @@
 import Foundation
-import Glibc
-import Testing
 
 /// A RabbitMQ node of our own (port 5681, `herald-disrupt@localhost`), for tests
 /// that stop, restart or freeze the broker, so they never disturb the shared
@@ -43,26 +41,4 @@ enum DisruptiveBroker {
             "HERALD_RABBITMQ_DIR": directory, "HERALD_AMQP_PORT": String(port), "RABBITMQ_NODENAME": node,
         ])
     }
-}
-
-/// Starts the disruptive node before a suite and stops it after, even on failure.
-struct DisruptiveBrokerTrait: SuiteTrait, TestScoping {
-    var isRecursive: Bool { false }
-
-    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        try await DisruptiveBroker.start()
-        do {
-            try await function()
-        } catch {
-            try? await DisruptiveBroker.thaw()
-            try? await DisruptiveBroker.stop()
-            throw error
-        }
-        try await DisruptiveBroker.stop()
-    }
-}
-
-extension Trait where Self == DisruptiveBrokerTrait {
-    /// Runs the suite against its own RabbitMQ node (see `DisruptiveBroker`).
-    static var ownBroker: Self { DisruptiveBrokerTrait() }
 }
