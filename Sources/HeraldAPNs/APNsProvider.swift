@@ -113,6 +113,7 @@ public final class APNsProvider: PushProvider {
                 logger.error("apns request cannot be sent", ["kind": .string(error.kind.rawValue), "host": .string(error.host)])
                 return .refused(DeliveryResult(.failed, reason: reason, latency: latency))
             }
+            if error.answerLost { throw .noAnswer(timedOut: error.kind == .timeout, transport: reason, latency: latency) }
             throw DeliveryFailure(reason: reason, latency: latency)
         } catch {
             throw DeliveryFailure(reason: "\(error)", latency: ContinuousClock.now - start)

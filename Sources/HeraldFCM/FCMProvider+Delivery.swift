@@ -80,6 +80,7 @@ extension FCMProvider {
             throw DeliveryFailure(reason: "transport: \(error)", latency: latency)
         }
         let reason = "transport \(error.kind.rawValue): \(error.message)"
+        if error.answerLost { throw .noAnswer(timedOut: error.kind == .timeout, transport: reason, latency: latency) }
         if error.isRetryable || error.kind == .cancelled {
             throw DeliveryFailure(reason: reason, latency: latency)
         }

@@ -234,6 +234,16 @@ import Testing
         #expect(off.configuration.ioPacing.milliseconds == 0)
     }
 
+    @Test func timeoutRetriesDefaultToOneAndAreRangeChecked() throws {
+        let fixture = try ConfigFixture()
+        #expect(try fixture.load(ConfigFixture.minimal).configuration.apps["chat"]?.timeoutRetries == 1)
+        let none = try fixture.load(ConfigFixture.minimal.replacingOccurrences(of: "  chat:\n", with: "  chat:\n    timeout_retries: 0\n"))
+        #expect(none.configuration.apps["chat"]?.timeoutRetries == 0)
+        #expect(fixture.errors(ConfigFixture.minimal.replacingOccurrences(of: "  chat:\n", with: "  chat:\n    timeout_retries: 9\n")) == [
+            "DIR/config.yaml:3:22: apps.chat.timeout_retries: expected a number from 0 to 5, found 9",
+        ])
+    }
+
     @Test func retryOutcomesHTTPAndLogAreRangeChecked() throws {
         let fixture = try ConfigFixture()
         let errors = fixture.errors(ConfigFixture.minimal + """

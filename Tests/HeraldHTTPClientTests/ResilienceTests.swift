@@ -43,7 +43,8 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
     return condition()
 }
 
-private func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPClientError? {
+/// The `HTTPClientError` `body` fails with; nil when it succeeds.
+func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPClientError? {
     do {
         _ = try await body()
         return nil

@@ -149,6 +149,35 @@ import Testing
     }
 }
 
+extension InFlightLimitTests {
+    /// Whether a timed-out request was written decides whether sending it
+    /// again may duplicate it (`answerLost`): one still waiting for its slot was not.
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases)
+    func aTimeoutTellsARequestWrittenFromOneThatNeverLeft(engine: HTTPClientConfiguration.Engine) async throws {
+        let pki = try Fixtures.pki.get()
+        var router = HTTP2Router()
+        router.on("POST", "/slow") { _, responder in responder.respond(HTTP2Response(status: 200), after: .milliseconds(900)) }
+        router.on("POST", "/hang") { _, responder in responder.respond(HTTP2Response(status: 200), after: .seconds(60)) }
+        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
+        var configuration = Fixtures.clientConfiguration(pki, engine: engine)
+        configuration.maxInFlightRequests = 1
+        let (waiting, written) = try await withRunning(server) {
+            try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
+                let url = "https://127.0.0.1:\(server.port)"
+                // The slow request holds the only slot; the next one times out waiting for it.
+                async let slow = client.send(HTTPClientRequest(url: url + "/slow", timeout: .seconds(5)))
+                try await Task.sleep(for: .milliseconds(100))
+                let waiting = await clientError { try await client.send(HTTPClientRequest(url: url + "/hang", timeout: .milliseconds(200))) }
+                #expect(try await slow.status == 200)
+                let written = await clientError { try await client.send(HTTPClientRequest(url: url + "/hang", timeout: .milliseconds(300))) }
+                return (waiting, written)
+            }
+        }
+        #expect(waiting?.kind == .timeout && waiting?.answerLost == false, "\(String(describing: waiting))")
+        #expect(written?.kind == .timeout && written?.answerLost == true, "\(String(describing: written))")
+    }
+}
+
 /// Failures before any byte reaches a server: they name the host and say whether a retry can help.
 @Suite struct AddressingTests {
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)

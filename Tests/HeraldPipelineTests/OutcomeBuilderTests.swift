@@ -114,18 +114,6 @@ import Testing
         #expect(guardian.isTripped(.init(app: "chat", provider: .fcm)))
         #expect(OutcomeBuilder.outcome(for: .result(bad), of: other, attempt: 1, at: at, invalidationGuard: guardian).status == .invalidToken)
     }
-
-    @Test func deliveredTargetsAreRememberedWithinCapacity() {
-        let memory = DeliveredTargets(capacity: 3)
-        let t = { (i: Int) in Target(provider: .fcm, address: .token("t\(i)")) }
-        for i in 0..<10 { memory.remember(eventID: "e", target: t(i)) }
-        #expect(memory.count == 3)
-        #expect(memory.contains(eventID: "e", target: t(9)))
-        #expect(!memory.contains(eventID: "e", target: t(6)))
-        #expect(!memory.contains(eventID: "other", target: t(9)))
-        memory.remember(eventID: "e", target: t(9))
-        #expect(memory.count == 3)
-    }
 }
 
 /// Reports of an `InvalidationGuard`, collected for assertions.

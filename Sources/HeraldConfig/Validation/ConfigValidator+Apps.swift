@@ -17,6 +17,7 @@ extension ConfigValidator {
             if app.apns == nil && app.fcm == nil {
                 issues.append(.init(.error, at: appPath, "app '\(name.truncatedForMessage)' has no provider: give it an apns or fcm section (or both)"))
             }
+            checkRange(app.timeoutRetries, 0...5, at: appPath.key("timeout_retries"), into: &issues)
             if let apns = app.apns { validateAPNs(apns, at: appPath.key("apns"), into: &issues) }
             if let fcm = app.fcm { validateFCM(fcm, at: appPath.key("fcm"), into: &issues) }
         }

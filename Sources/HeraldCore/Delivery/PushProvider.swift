@@ -136,14 +136,29 @@ public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// The provider asked for this wait (`Retry-After`); the retry delay is at least this.
     public var retryAfter: Duration?
     public var latency: Duration?
+    /// The request was written but no answer came: the provider may have
+    /// accepted the notification (see ``noAnswer(timedOut:transport:latency:)``).
+    public var answerLost: Bool
 
     public init(reason: String, detail: String? = nil, providerStatus: Int? = nil, retryAfter: Duration? = nil,
-                latency: Duration? = nil) {
+                latency: Duration? = nil, answerLost: Bool = false) {
         self.reason = reason
         self.detail = detail
         self.providerStatus = providerStatus
         self.retryAfter = retryAfter
         self.latency = latency
+        self.answerLost = answerLost
+    }
+
+    /// A request written to the provider whose answer never came — it timed
+    /// out, or the connection went — so the provider may have accepted it:
+    /// the one wording every provider uses, with the transport's own error as
+    /// the detail.
+    public static func noAnswer(timedOut: Bool, transport: String, latency: Duration?) -> DeliveryFailure {
+        DeliveryFailure(
+            reason: timedOut ? "no answer within the timeout; the provider may have accepted it"
+                : "no answer before the connection was lost; the provider may have accepted it",
+            detail: DeliveryDetail.bounded(transport), latency: latency, answerLost: true)
     }
 
     public var description: String { providerStatus.map { "\(reason) (HTTP \($0))" } ?? reason }

@@ -5,7 +5,8 @@ extension Outcome {
     /// The outcome as a JSON object, keys in the schema's order: `event_id`,
     /// `app`, `provider`, `token`|`fid`|`topic`|`condition`, `status`, `reason`, `detail`,
     /// `provider_status`, `invalidated_at`, `next_attempt_at`,
-    /// `provider_message_id`, `attempt`, `latency_ms`, `at`, `context`.
+    /// `provider_message_id`, `attempt`, `uncertain`, `redelivered`, `latency_ms`, `at`, `context`
+    /// (`uncertain` and `redelivered` only when true).
     ///
     /// `at` always has milliseconds (`2026-11-30T10:00:01.234Z`);
     /// `invalidated_at` and `next_attempt_at` drop a zero fraction
@@ -38,6 +39,8 @@ extension Outcome {
         if let nextAttemptAt { sink.string("next_attempt_at", Self.format(nextAttemptAt)) }
         if let providerMessageID { sink.string("provider_message_id", providerMessageID) }
         sink.number("attempt", JSONNumber(attempt))
+        if uncertain { sink.value("uncertain", .bool(true)) }
+        if redelivered { sink.value("redelivered", .bool(true)) }
         if let latencyMs, let number = JSONNumber((latencyMs * 1000).rounded() / 1000) { sink.number("latency_ms", number) }
         sink.string("at", at.rfc3339(fractionDigits: 3))
         if let context { sink.value("context", context) }
@@ -98,6 +101,8 @@ extension Outcome {
         outcome.nextAttemptAt = try timestamp(fields, "next_attempt_at")
         outcome.providerMessageID = try fields.string("provider_message_id")
         outcome.attempt = try fields.nonNegativeInt("attempt") ?? 1
+        outcome.uncertain = try fields.bool("uncertain") ?? false
+        outcome.redelivered = try fields.bool("redelivered") ?? false
         if let latency = fields.value("latency_ms") {
             guard let milliseconds = latency.doubleValue else {
                 throw .mismatch("latency_ms", expected: "a number", found: latency)

@@ -31,6 +31,15 @@ public struct Outcome: Sendable, Hashable {
     public var providerMessageID: String?
     /// Which delivery attempt this was, from 1.
     public var attempt: Int
+    /// No answer came from the provider (a timeout, or the connection lost
+    /// after the request was written), even after the timeout retries: the
+    /// provider may have accepted the notification. Upstream should not send
+    /// it again by other means.
+    public var uncertain: Bool = false
+    /// The event was delivered to Herald again (the broker's redelivered flag,
+    /// or a result Herald remembered from the first delivery and publishes
+    /// again): this outcome may repeat one already published.
+    public var redelivered: Bool = false
     /// Time spent on the provider request, in milliseconds; `nil` when no
     /// request was made (expired, dropped, rejected).
     public var latencyMs: Double?

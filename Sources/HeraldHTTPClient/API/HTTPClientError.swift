@@ -41,12 +41,23 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
     public let curlCode: Int?
     /// libcurl's error buffer text (or `curl_easy_strerror`), or our own explanation.
     public let message: String
+    /// The request had gone to the connection (written, at least in part)
+    /// when it failed: the server may have acted on it.
+    public let requestWritten: Bool
 
-    public init(kind: Kind, host: String, curlCode: Int? = nil, message: String) {
+    public init(kind: Kind, host: String, curlCode: Int? = nil, message: String, requestWritten: Bool = false) {
         self.kind = kind
         self.host = host
         self.curlCode = curlCode
         self.message = message
+        self.requestWritten = requestWritten
+    }
+
+    /// The request was written and its answer never came (a timeout, or the
+    /// connection or stream lost): the server may have accepted it, so
+    /// sending it again may duplicate it.
+    public var answerLost: Bool {
+        requestWritten && (kind == .timeout || kind == .connectionLost)
     }
 
     /// Whether the same request may succeed if sent again (on a new connection).

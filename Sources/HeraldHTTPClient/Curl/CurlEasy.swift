@@ -48,6 +48,14 @@ final class CurlEasy {
         return value
     }
 
+    /// The transfer got as far as sending its request (libcurl recorded a
+    /// pre-transfer time): a failure after that may have reached the server.
+    var reachedTransfer: Bool {
+        var microseconds: curl_off_t = 0
+        _ = herald_curl_easy_getinfo_off(handle, CURLINFO_PRETRANSFER_TIME_T, &microseconds)
+        return microseconds > 0
+    }
+
     func infoPointer(_ item: CURLINFO) -> UnsafeMutableRawPointer? {
         var value: UnsafeMutableRawPointer?
         _ = herald_curl_easy_getinfo_ptr(handle, item, &value)

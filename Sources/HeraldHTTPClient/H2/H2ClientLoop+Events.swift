@@ -57,7 +57,7 @@ extension H2ClientLoop {
         let reason = errorCode == NGHTTP2_NO_ERROR.rawValue
             ? "the stream ended without a complete response"
             : "the server reset the stream (\(String(cString: nghttp2_http2_strerror(errorCode))))"
-        finish(stream, .failure(HTTPClientError(kind: .connectionLost, host: stream.host, message: reason)))
+        finish(stream, .failure(HTTPClientError(kind: .connectionLost, host: stream.host, message: reason, requestWritten: true)))
     }
 
     func goAwayReceived(on connection: H2Connection, errorCode: UInt32) {
@@ -88,7 +88,7 @@ extension H2ClientLoop {
         let streams = connection.streams.values
         for stream in streams where !stream.isDone {
             finish(stream, .failure(HTTPClientError(
-                kind: .connectionLost, host: stream.host, message: "the connection was lost: \(reason)")))
+                kind: .connectionLost, host: stream.host, message: "the connection was lost: \(reason)", requestWritten: true)))
         }
         logger.debug("HTTP/2 connection lost", ["host": .string(connection.origin.hostAndPort), "reason": .string(reason)])
         let origin = connection.origin
@@ -116,7 +116,8 @@ extension H2ClientLoop {
     func housekeeping(_ now: UInt64) {
         for stream in active.values where stream.deadline <= now {
             let waited = stream.connection == nil ? " waiting for a connection or stream" : ""
-            let error = HTTPClientError(kind: .timeout, host: stream.host, message: "no response within \(stream.timeout)\(waited)")
+            let error = HTTPClientError(kind: .timeout, host: stream.host, message: "no response within \(stream.timeout)\(waited)",
+                                        requestWritten: stream.connection != nil)
             finish(stream, .failure(error))
             resetOnWire(stream)
         }

@@ -49,7 +49,7 @@ extension CurlMultiLoop {
         let text = transfer.easy.errorText
         return HTTPClientError(
             kind: CurlErrorClassifier.kind(of: code), host: transfer.host, curlCode: Int(code.rawValue),
-            message: text.isEmpty ? CurlErrorClassifier.text(of: code) : text)
+            message: text.isEmpty ? CurlErrorClassifier.text(of: code) : text, requestWritten: transfer.easy.reachedTransfer)
     }
 
     /// Fails requests past their deadline that libcurl has not (e.g. still queued for a stream).
@@ -62,7 +62,8 @@ extension CurlMultiLoop {
             active.removeValue(forKey: transfer.id)
             multi.remove(transfer.easy)
             transfer.pending.finish(.failure(HTTPClientError(
-                kind: .timeout, host: transfer.host, message: "no response before the request timeout")))
+                kind: .timeout, host: transfer.host, message: "no response before the request timeout",
+                requestWritten: transfer.easy.reachedTransfer)))
             recycle(transfer.easy)
         }
     }

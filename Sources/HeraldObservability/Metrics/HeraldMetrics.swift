@@ -7,6 +7,8 @@ public struct HeraldMetrics: Sendable {
     /// One per target outcome: `provider`, `app`, `status`.
     public let notifications: MetricFamily<Counter>
     public let retries: MetricFamily<Counter>
+    /// Requests sent again at once because their answer was lost (`apps.*.timeout_retries`).
+    public let timeoutRetries: MetricFamily<Counter>
     /// Messages sent to the dead-letter queue, by reason class (`rejected`, `retries_exhausted`).
     public let deadLettered: MetricFamily<Counter>
     public let providerRequestDuration: MetricFamily<Histogram>
@@ -34,6 +36,10 @@ public struct HeraldMetrics: Sendable {
                                          labels: ["provider", "app", "status"])
         retries = registry.counter("herald_retries_total", help: "Targets scheduled for another attempt.",
                                    labels: ["provider", "app"])
+        timeoutRetries = registry.counter(
+            "herald_timeout_retries_total",
+            help: "Provider requests sent again at once because their answer was lost (timeout, or connection lost after writing).",
+            labels: ["provider", "app"])
         deadLettered = registry.counter("herald_dead_lettered_total", help: "Messages sent to the dead-letter queue.",
                                         labels: ["reason"])
         providerRequestDuration = registry.histogram("herald_provider_request_duration_seconds",

@@ -118,6 +118,7 @@ public enum OutcomeBuilder {
         outcome.detail = failure.detail
         outcome.providerStatus = failure.providerStatus
         outcome.latencyMs = milliseconds(failure.latency)
+        outcome.uncertain = failure.answerLost
         return outcome
     }
 }

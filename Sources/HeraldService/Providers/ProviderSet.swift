@@ -45,11 +45,15 @@ public final class ProviderSet: Sendable {
     private let clients: [HTTPClient]
     /// Why a configured provider is not available, by app and provider.
     public let unavailable: [Key: String]
+    /// `apps.<app>.timeout_retries`, by app.
+    private let timeoutRetries: [String: Int]
 
-    init(providers: [Key: any PushProvider], clients: [HTTPClient], unavailable: [Key: String]) {
+    init(providers: [Key: any PushProvider], clients: [HTTPClient], unavailable: [Key: String],
+         timeoutRetries: [String: Int] = [:]) {
         self.providers = providers
         self.clients = clients
         self.unavailable = unavailable
+        self.timeoutRetries = timeoutRetries
     }
 
     /// Builds a provider for every app and provider in `config`, on HTTP/2
@@ -109,7 +113,8 @@ public final class ProviderSet: Sendable {
                                                   "reason": .string(reason)])
         }
         // A client no loaded provider uses is never started.
-        return ProviderSet(providers: providers, clients: Array(used.values), unavailable: unavailable)
+        return ProviderSet(providers: providers, clients: Array(used.values), unavailable: unavailable,
+                           timeoutRetries: config.configuration.apps.mapValues(\.timeoutRetries))
     }
 
     /// Unavailable credentials by app, then provider: the order they are logged and listed in.
@@ -122,6 +127,11 @@ public final class ProviderSet: Sendable {
 
     /// Each client's `io_pacing` window.
     var clientPacingWindows: [Duration] { clients.map(\.configuration.pacingWindow) }
+
+    /// How many times a send of `app` whose answer was lost is sent again at once, before the retry policy takes over.
+    public func timeoutRetries(app: String) -> Int {
+        timeoutRetries[app] ?? AppSettings.defaultTimeoutRetries
+    }
 
     /// The provider delivering `app`'s notifications through `provider`, if it loaded.
     public func provider(app: String, _ provider: Provider) -> (any PushProvider)? {

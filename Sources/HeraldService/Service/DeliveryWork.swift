@@ -5,30 +5,51 @@ import HeraldPipeline
 /// (grouped by delay tier) and those out of attempts.
 struct DeliveryWork: Sendable {
     let plan: EventPlan
+    /// The delivery is a redelivery: every outcome says so.
+    let redelivered: Bool
     var outcomes: [Outcome]
     var retries: [Duration: [Target]] = [:]
     var exhausted: [(target: Target, reason: String)] = []
-    /// Targets that got an answer (delivered, refused, or scheduled for retry): once the
-    /// outcomes are confirmed, a redelivery of this event must not send them again.
-    var handledTargets: [Target] = []
+    /// What each target that got an answer (delivered, refused, or scheduled
+    /// for retry) produced: confirmed, a redelivery skips them; unconfirmed, it
+    /// publishes them again (`DeliveredTargets`).
+    var results: [TargetResult] = []
 
-    init(plan: EventPlan) {
+    init(plan: EventPlan, redelivered: Bool) {
         self.plan = plan
+        self.redelivered = redelivered
         outcomes = plan.outcomes
+        if redelivered {
+            for index in outcomes.indices { outcomes[index].redelivered = true }
+        }
     }
 
     mutating func record(_ answer: ProviderAnswer, for send: EventPlan.Send, attempt: Int,
                          policy: RetryPolicy, invalidationGuard: InvalidationGuard?, at now: Timestamp) {
-        handledTargets.append(send.target)
         var decision = RetryPolicy.Decision.exhausted
+        var next = TargetResult.Next.none
         if case .failure(let failure) = answer {
             decision = policy.decision(afterFailedAttempt: attempt, retryAfter: failure.retryAfter)
             switch decision {
-            case .retry(_, let delay): retries[delay, default: []].append(send.target)
-            case .exhausted: exhausted.append((send.target, failure.description))
+            case .retry(_, let delay): next = .retry(after: delay)
+            case .exhausted: next = .exhausted(reason: failure.description)
             }
         }
-        outcomes.append(OutcomeBuilder.outcome(
-            for: answer, of: send, attempt: attempt, at: now, decision: decision, invalidationGuard: invalidationGuard))
+        let outcome = OutcomeBuilder.outcome(
+            for: answer, of: send, attempt: attempt, at: now, decision: decision, invalidationGuard: invalidationGuard)
+        add(TargetResult(target: send.target, outcome: outcome, next: next))
+    }
+
+    /// Adds a target's result: decided now, or remembered from an earlier delivery whose publishing failed.
+    mutating func add(_ result: TargetResult) {
+        var result = result
+        if redelivered { result.outcome.redelivered = true }
+        results.append(result)
+        outcomes.append(result.outcome)
+        switch result.next {
+        case .none: break
+        case .retry(let delay): retries[delay, default: []].append(result.target)
+        case .exhausted(let reason): exhausted.append((result.target, reason))
+        }
     }
 }

@@ -9,8 +9,9 @@ import HeraldPipeline
 /// then say the delivery may be acked.
 ///
 /// - Important: Nothing is lost. If any publish fails, the answer is
-///   `.requeue`: the broker redelivers the event, and targets this instance
-///   already delivered are not sent again (`DeliveredTargets`).
+///   `.requeue`: the broker redelivers the event; targets this instance
+///   already handled are not sent again, and what came of them is published
+///   again (`DeliveredTargets`).
 final class EventProcessor: Sendable {
     /// What to do with the AMQP delivery once processing is over.
     enum Verdict: Sendable, Equatable {
@@ -77,8 +78,9 @@ final class EventProcessor: Sendable {
         // Planning and message building are synchronous and kept out of line, so
         // their locals need not live in this task's async frame (one per event in
         // flight); measured: peak RSS at prefetch 1024 within noise of before.
-        let (plan, sends) = plan(delivery)
-        var work = DeliveryWork(plan: plan)
+        let (plan, sends, remembered) = plan(delivery)
+        var work = DeliveryWork(plan: plan, redelivered: delivery.redelivered)
+        for result in remembered { work.add(result) }
         if sends.count == 1, let send = sends.first {
             // One target (the common case): no child task to create and keep.
             work.record(await deliver(send, attempt: plan.attempt), for: send, attempt: plan.attempt, policy: retryPolicy,
@@ -105,8 +107,9 @@ final class EventProcessor: Sendable {
     }
 
     /// Publishes outcomes, retries and dead letters as one batch; once all are
-    /// settled, remembers the handled targets and counts the outcomes (only
-    /// then: a failed batch means the broker redelivers the event) and calls
+    /// settled, remembers the handled targets as confirmed and counts the
+    /// outcomes (only then: a failed batch means the broker redelivers the
+    /// event, and the results are kept for that redelivery) and calls
     /// `finish` — on the connection's thread.
     private func publish(_ work: DeliveryWork, delivery: AMQPDelivery, finish: @escaping @Sendable (Verdict) -> Void) {
         connection.publish(messages(for: work, delivery: delivery)) { [self] failure in
@@ -115,12 +118,15 @@ final class EventProcessor: Sendable {
                 if failure.code == .invalidMessage {
                     return deadLetter(delivery, eventID: eventID, because: failure, finish: finish)
                 }
+                if let eventID {
+                    delivered.keepUnconfirmed(eventID: eventID, attempt: work.plan.attempt, results: work.results)
+                }
                 logger.warning("event not settled: publishing its outcomes failed; the broker will redeliver it",
                                ["event_id": .string(eventID ?? delivery.messageID ?? ""), "error": .string("\(failure)")])
                 return finish(.requeue(reason: "\(failure)"))
             }
-            for target in work.handledTargets {
-                delivered.remember(eventID: eventID ?? "", target: target)
+            if let eventID {
+                delivered.confirm(eventID: eventID, attempt: work.plan.attempt, targets: work.results.lazy.map(\.target))
             }
             count(work)
             // Log lines are written on the pool: a slow log sink must never hold
@@ -167,23 +173,33 @@ final class EventProcessor: Sendable {
         }
     }
 
-    /// Decodes and plans `delivery`; returns the plan and the sends still to make
-    /// (a redelivery skips the targets this instance already handled).
+    /// Decodes and plans `delivery`; returns the plan, the sends still to make
+    /// and the results remembered from an earlier delivery whose publishing
+    /// failed (a redelivery sends no target this instance already handled).
     @inline(never)
-    private func plan(_ delivery: AMQPDelivery) -> (EventPlan, [EventPlan.Send]) {
+    private func plan(_ delivery: AMQPDelivery) -> (EventPlan, [EventPlan.Send], [TargetResult]) {
         let incoming = IncomingEvent(
             body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
             messageID: delivery.messageID, redelivered: delivery.redelivered)
         metrics.eventsConsumed.labels(routingKeyClasses.label(for: delivery.routingKey)).increment()
         let plan = planner.plan(incoming, now: clock(), newID: newID)
-        let sends = plan.sends.filter { send in
-            !(incoming.redelivered && delivered.contains(eventID: send.event.id, target: send.target))
+        guard incoming.redelivered else { return (plan, plan.sends, []) }
+        var sends: [EventPlan.Send] = []
+        var remembered: [TargetResult] = []
+        for send in plan.sends {
+            switch delivered.memory(eventID: send.event.id, attempt: plan.attempt, target: send.target) {
+            case .unknown: sends.append(send)
+            case .confirmed: break
+            case .unconfirmed(let result): remembered.append(result)
+            }
         }
         if sends.count < plan.sends.count {
-            logger.info("redelivered event: skipping targets already handled",
-                        ["event_id": .string(plan.event?.id ?? ""), "skipped": .int(plan.sends.count - sends.count)])
+            logger.info("redelivered event: not sending again the targets already handled", [
+                "event_id": .string(plan.event?.id ?? ""), "confirmed": .int(plan.sends.count - sends.count - remembered.count),
+                "published_again": .int(remembered.count),
+            ])
         }
-        return (plan, sends)
+        return (plan, sends, remembered)
     }
 
     private func deliver(_ send: EventPlan.Send, attempt: Int) async -> ProviderAnswer {
@@ -201,13 +217,19 @@ final class EventProcessor: Sendable {
         let providerSeries = series.provider(send.target.provider)
         providerSeries.inflightRequests.increment()
         defer { providerSeries.inflightRequests.decrement() }
-        do {
-            let result = try await provider.send(notification, attempt: attempt)
-            if let latency = result.latency { providerSeries.requestDuration.observe(latency) }
-            return .result(result)
-        } catch {
-            if let latency = error.latency { providerSeries.requestDuration.observe(latency) }
-            return .failure(error)
+        // A request whose answer was lost is sent again as it was (same apns-id) before the retry policy takes over.
+        var resendsLeft = providers.timeoutRetries(app: send.app)
+        while true {
+            do {
+                let result = try await provider.send(notification, attempt: attempt)
+                if let latency = result.latency { providerSeries.requestDuration.observe(latency) }
+                return .result(result)
+            } catch {
+                if let latency = error.latency { providerSeries.requestDuration.observe(latency) }
+                guard error.answerLost, resendsLeft > 0 else { return .failure(error) }
+                resendsLeft -= 1
+                metrics.timeoutRetries.labels(send.target.provider.rawValue, send.app).increment()
+            }
         }
     }
 

@@ -1,54 +1,122 @@
 import Foundation
 import HeraldAMQP
+import HeraldConfig
 import HeraldCore
 import HeraldObservability
 import HeraldPipeline
+import HeraldSimulator
 @testable import HeraldService
 import Testing
 
 @Suite(.serialized) struct ServiceResilienceTests {
+    /// An `EventProcessor` on its own connection, with the redelivery memory given.
+    struct Processor {
+        let processor: EventProcessor
+        let stop: @Sendable () async -> Void
+
+        init(_ loaded: LoadedConfig, topology: TopologyOptions, memory: DeliveredTargets) async throws {
+            let connection = try AMQPConnection(configuration: try loaded.amqpConfiguration(), topology: loaded.topology,
+                                                logger: Logger(label: "test", level: .error))
+            let runner = Task { try await connection.run() }
+            try await connection.waitUntilConnected()
+            let providers = ProviderSet.make(config: loaded, logger: Logger(label: "test", level: .error))
+            let clients = Task { try await providers.run() }
+            processor = EventProcessor(
+                planner: EventPlanner(config: loaded), providers: providers,
+                retryPolicy: RetryPolicy(settings: loaded.configuration.retry), publishStatuses: Set(Outcome.Status.allCases),
+                topology: topology, connection: connection, delivered: memory, invalidationGuard: nil,
+                metrics: HeraldMetrics(version: "test"), logger: Logger(label: "test", level: .error),
+                clock: { Timestamp.now() }, newID: { "generated" })
+            stop = {
+                providers.shutdown()
+                connection.shutdown()
+                _ = try? await runner.value
+                _ = try? await clients.value
+            }
+        }
+    }
+
+    static func delivery(_ body: String, prefix: String, redelivered: Bool, tag: UInt64) -> AMQPDelivery {
+        AMQPDelivery(body: Array(body.utf8), exchange: "\(prefix).events", routingKey: "chat.message", redelivered: redelivered,
+                     tag: DeliveryTag(value: tag, connection: 0), consumerTag: "test", properties: AMQPProperties())
+    }
+
     @Test func aRedeliveredEventDoesNotNotifyTargetsAlreadyHandled() async throws {
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         let loaded = try config.load()
         let results = try await ResultsCollector(prefix: config.prefix)
-        let connection = try AMQPConnection(configuration: try loaded.amqpConfiguration(), topology: loaded.topology,
-                                            logger: Logger(label: "test", level: .error))
-        let runner = Task { try await connection.run() }
-        try await connection.waitUntilConnected()
-        let providers = ProviderSet.make(config: loaded, logger: Logger(label: "test", level: .error))
-        let clients = Task { try await providers.run() }
-        let processor = EventProcessor(
-            planner: EventPlanner(config: loaded), providers: providers, retryPolicy: RetryPolicy(settings: loaded.configuration.retry),
-            publishStatuses: Set(Outcome.Status.allCases), topology: loaded.topology, connection: connection,
-            delivered: DeliveredTargets(), invalidationGuard: nil, metrics: HeraldMetrics(version: "test"),
-            logger: Logger(label: "test", level: .error),
-            clock: { Timestamp.now() }, newID: { "generated" })
+        let fixture = try await Processor(loaded, topology: loaded.topology, memory: DeliveredTargets())
+        let processor = fixture.processor
 
-        let body = Array(#"{"id": "once", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#.utf8)
-        func delivery(redelivered: Bool, tag: UInt64) -> AMQPDelivery {
-            AMQPDelivery(body: body, exchange: "\(config.prefix).events", routingKey: "chat.message", redelivered: redelivered,
-                         tag: DeliveryTag(value: tag, connection: 0), consumerTag: "test", properties: AMQPProperties())
-        }
-        #expect(await processor.process(delivery(redelivered: false, tag: 1)) == .ack)
+        let body = #"{"id": "once", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#
+        #expect(await processor.process(Self.delivery(body, prefix: config.prefix, redelivered: false, tag: 1)) == .ack)
         #expect(simulator.recorder.notifications.count == 2)
         #expect(await results.wait { $0.count == 2 })
+        #expect(results.all.allSatisfy { !$0.outcome.redelivered })
 
         // The broker redelivers it (say our ack was lost): nothing is sent or published again.
-        #expect(await processor.process(delivery(redelivered: true, tag: 2)) == .ack)
+        #expect(await processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 2)) == .ack)
         try await Task.sleep(for: .milliseconds(300))
         #expect(simulator.recorder.notifications.count == 2)
         #expect(results.all.count == 2)
 
         // A new delivery of the same id that is not a redelivery (a publisher's retry) is delivered.
-        #expect(await processor.process(delivery(redelivered: false, tag: 3)) == .ack)
+        #expect(await processor.process(Self.delivery(body, prefix: config.prefix, redelivered: false, tag: 3)) == .ack)
         #expect(simulator.recorder.notifications.count == 4)
 
-        providers.shutdown()
-        connection.shutdown()
-        _ = try? await runner.value
-        _ = try? await clients.value
+        await fixture.stop()
+        await results.close(deleting: config.queues)
+    }
+
+    @Test func whenPublishingOutcomesFailsTheRedeliveryPublishesThemAgainWithoutSendingTwice() async throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator, delays: "[30s]")
+        let loaded = try config.load()
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let memory = DeliveredTargets()
+        // The first processor publishes to a results exchange that does not exist: the broker refuses the batch.
+        var missing = loaded.topology
+        missing.resultsExchange = "\(config.prefix).missing"
+        let failing = try await Processor(loaded, topology: missing, memory: memory)
+        let working = try await Processor(loaded, topology: loaded.topology, memory: memory)
+        simulator.faults.replace(with: SimulatorFaults(errorRate: 1, errorStatus: 503, services: ["fcm"], tokens: ["busy"]))
+
+        let body = #"{"id": "lost-confirms", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "busy"}]}"#
+        let first = await failing.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: false, tag: 1))
+        guard case .requeue(let reason) = first else {
+            Issue.record("expected the event to be requeued, got \(first)")
+            return
+        }
+        #expect(reason.contains("404"), "\(reason)")
+        #expect(simulator.recorder.notifications.count == 1)
+        let fcmAnswers = { simulator.recorder.counters.filter { $0.key.hasPrefix("fcm.") } }
+        let answered = fcmAnswers()
+        #expect(answered == ["fcm.200": 1, "fcm.503": 1], "\(answered)")
+
+        // The broker redelivers it: both results are published, marked redelivered, and nothing is sent again;
+        // the retry of the unavailable target is scheduled once (its retry message is published now).
+        #expect(await working.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 2)) == .ack)
+        #expect(await results.wait { $0.count == 2 })
+        let outcomes = Dictionary(uniqueKeysWithValues: results.all.map { ($0.outcome.address?.value ?? "", $0.outcome) })
+        #expect(outcomes["a"]?.status == .delivered)
+        #expect(outcomes["busy"]?.status == .retrying)
+        #expect(outcomes.values.allSatisfy { $0.redelivered })
+        #expect(results.rawBodies.allSatisfy { String(decoding: $0, as: UTF8.self).contains(#""redelivered":true"#) })
+        #expect(fcmAnswers() == answered)
+        let retryQueue = try #require(config.queues.first { $0.hasSuffix(".retry.30s") })
+        #expect(try await results.connection.messageCount(queue: retryQueue) == 1)
+
+        // Once confirmed, a further redelivery finds nothing to do.
+        #expect(await working.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 3)) == .ack)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(results.all.count == 2)
+        #expect(fcmAnswers() == answered)
+
+        await failing.stop()
+        await working.stop()
         await results.close(deleting: config.queues)
     }
 

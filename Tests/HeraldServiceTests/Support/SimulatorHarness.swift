@@ -18,6 +18,8 @@ final class SimulatorHarness: Sendable {
     let recorder: NotificationRecorder
     let apns: APNsSimulatorService
     let fcm: FCMSimulatorService
+    /// Faults in force (none at first): errors, resets, hangs for some services or tokens.
+    let faults = FaultInjector(faults: .none)
     let apnsKeyFile: String
     let serviceAccountFile: String
     private let serverTask: Task<Void, any Error>
@@ -50,7 +52,7 @@ final class SimulatorHarness: Sendable {
         fcm = FCMSimulatorService(settings: FCMSimulatorSettings(projectIDs: [Self.project], tokenErrors: Dictionary(deadFCMTokens.map { ($0, .unregistered) }, uniquingKeysWith: { first, _ in first })),
                                   tokens: tokens, recorder: recorder)
         let logger = Logger(label: "test-simulator", level: .error)
-        let simulator = Simulator(services: [apns, oauth, fcm], recorder: recorder, faults: FaultInjector(faults: .none), logger: logger)
+        let simulator = Simulator(services: [apns, oauth, fcm], recorder: recorder, faults: faults, logger: logger)
         server = try HTTP2Server(
             configuration: HTTP2ServerConfiguration(
                 tls: HTTP2ServerTLSConfiguration(certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath)),
