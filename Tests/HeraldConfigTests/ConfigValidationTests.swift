@@ -234,6 +234,30 @@ import Testing
         #expect(off.configuration.ioPacing.milliseconds == 0)
     }
 
+    @Test func aRegistryIsAnSQLiteFileOrAPostgreSQLServer() throws {
+        let fixture = try ConfigFixture()
+        #expect(try fixture.load(ConfigFixture.minimal).configuration.registry == nil, "no section: no registry")
+        let sqlite = try fixture.load(ConfigFixture.minimal + "registry: {backend: sqlite, path: devices.db}\n")
+        #expect(sqlite.configuration.registry == RegistrySettings(backend: .sqlite, path: "devices.db"))
+        let postgres = try fixture.load(ConfigFixture.minimal + "registry: {backend: postgres, url: \"postgres://h:${PW}@db:5432/herald\", pool: 8}\n",
+                                        environment: ["PW": "s3cret"])
+        #expect(postgres.configuration.registry?.url == "postgres://h:s3cret@db:5432/herald")
+        #expect(postgres.configuration.registry?.pool == 8)
+
+        #expect(fixture.errors(ConfigFixture.minimal + "registry: {backend: sqlite, url: \"postgres://db/x\"}\n") == [
+            "DIR/config.yaml:10:11: registry.path: backend sqlite needs the database file: path: herald-registry.db",
+            "DIR/config.yaml:10:34: registry.url: 'url' does not apply to backend sqlite",
+        ])
+        #expect(fixture.errors(ConfigFixture.minimal + "registry: {backend: postgres, url: \"mysql://u:pw@db/x\", pool: 0, path: a.db}\n") == [
+            "DIR/config.yaml:10:36: registry.url: expected a postgres:// or postgresql:// URL, found 'mysql://u:***@db/x'",
+            "DIR/config.yaml:10:63: registry.pool: expected a number from 1 to 64, found 0",
+            "DIR/config.yaml:10:72: registry.path: 'path' does not apply to backend postgres",
+        ])
+        let unknown = fixture.errors(ConfigFixture.minimal + "registry: {backend: mongo}\n")
+        #expect(unknown.contains("DIR/config.yaml:10:21: registry.backend: unknown value 'mongo' (expected one of: sqlite, postgres)"),
+                "\(unknown)")
+    }
+
     @Test func timeoutRetriesDefaultToOneAndAreRangeChecked() throws {
         let fixture = try ConfigFixture()
         #expect(try fixture.load(ConfigFixture.minimal).configuration.apps["chat"]?.timeoutRetries == 1)

@@ -20,6 +20,8 @@ public struct Configuration: Sendable, Equatable, Decodable {
     public var ioPacing: ConfigDuration
     /// What `herald run` does when an app's credentials cannot be used.
     public var unusableCredentials: UnusableCredentials
+    /// The device registry's database; nil: no registry.
+    public var registry: RegistrySettings?
 
     /// `unusable_credentials:` — an app whose key cannot sign (or whose
     /// certificate or service account cannot be loaded) at start-up.
@@ -36,6 +38,7 @@ public struct Configuration: Sendable, Equatable, Decodable {
         case shutdownDeadline = "shutdown_deadline"
         case ioPacing = "io_pacing"
         case unusableCredentials = "unusable_credentials"
+        case registry
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,5 +53,6 @@ public struct Configuration: Sendable, Equatable, Decodable {
         shutdownDeadline = try c.decodeIfPresent(ConfigDuration.self, forKey: .shutdownDeadline) ?? .seconds(25)
         ioPacing = try c.decodeIfPresent(ConfigDuration.self, forKey: .ioPacing) ?? ConfigDuration(milliseconds: 2)
         unusableCredentials = try c.decodeIfPresent(UnusableCredentials.self, forKey: .unusableCredentials) ?? .exit
+        registry = try c.decodeIfPresent(RegistrySettings.self, forKey: .registry)
     }
 }

@@ -15,6 +15,33 @@ extension ConfigValidator {
         }
     }
 
+    func validateRegistry(_ registry: RegistrySettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
+        let misplaced: [(String, Bool)]
+        switch registry.backend {
+        case .sqlite:
+            if registry.path?.isEmpty ?? true {
+                issues.append(.init(.error, at: path.key("path"), "backend sqlite needs the database file: path: herald-registry.db"))
+            }
+            misplaced = [("url", registry.url != nil), ("pool", registry.pool != nil)]
+        case .postgres:
+            if let url = registry.url {
+                let scheme = url.prefix { $0 != ":" }
+                if !url.contains("://") || !["postgres", "postgresql"].contains(scheme) {
+                    issues.append(.init(.error, at: path.key("url"),
+                                        "expected a postgres:// or postgresql:// URL, found '\(URLSecrets.redacted(url).truncatedForMessage)'"))
+                }
+            } else {
+                issues.append(.init(.error, at: path.key("url"),
+                                    "backend postgres needs the server: url: postgres://herald:${HERALD_DB_PASSWORD}@db:5432/herald"))
+            }
+            if let pool = registry.pool { checkRange(pool, 1...64, at: path.key("pool"), into: &issues) }
+            misplaced = [("path", registry.path != nil)]
+        }
+        for (key, present) in misplaced where present {
+            issues.append(.init(.error, at: path.key(key), "'\(key)' does not apply to backend \(registry.backend.rawValue)"))
+        }
+    }
+
     func validateOutcomes(_ outcomes: OutcomeSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
         var seen = Set<String>()
         for (i, status) in outcomes.publish.enumerated() {

@@ -23,6 +23,7 @@ public struct ConfigValidator: Sendable {
         let router = routingRules(config, into: &issues)
         validateRetry(config.retry, at: .root.key("retry"), into: &issues)
         validateOutcomes(config.outcomes, at: .root.key("outcomes"), into: &issues)
+        if let registry = config.registry { validateRegistry(registry, at: .root.key("registry"), into: &issues) }
         if config.http.hostAndPort == nil {
             issues.append(.init(.error, at: .root.key("http").key("listen"),
                                 "expected host:port with a port from 0 (any free port) to 65535, found '\(config.http.listen.truncatedForMessage)'"))
