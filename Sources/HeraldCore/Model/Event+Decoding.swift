@@ -51,10 +51,11 @@ extension Event {
         let fields = FieldReader(object: root, path: "")
         try fields.rejectUnknownKeys(allowed: fieldNames)
 
-        let (targets, invalidTargets) = try decodeTargets(fields, limits: limits)
+        let (targets, channels, invalidTargets) = try decodeTargets(fields, limits: limits)
         var event = Event(
             id: try decodeID(fields, limits: limits) ?? fallbackID,
             targets: targets,
+            channels: channels,
             invalidTargets: invalidTargets
         )
         event.app = try decodeApp(fields)
@@ -75,7 +76,8 @@ extension Event {
         if let fcm = try fields.object("fcm") {
             event.fcm = try decodeFCMOverrides(FieldReader(object: fcm, path: "fcm"))
         }
-        event.context = try decodeContext(fields, outcomes: targets.count + invalidTargets.count, limits: limits)
+        // A channel counts once here: how many devices it reaches is known only when it is expanded.
+        event.context = try decodeContext(fields, outcomes: targets.count + channels.count + invalidTargets.count, limits: limits)
         return event
     }
 

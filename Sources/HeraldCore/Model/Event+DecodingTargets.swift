@@ -1,4 +1,7 @@
 // Decoding `targets`, or the top-level shorthand `provider` + one address.
+// An element of `targets` is a device (`provider` + one address, with the
+// `channel` it was reached through when a retry carries it) or a registry
+// channel (`channel`, optionally `providers`).
 //
 // Problems with the list as a whole (missing, not an array, empty, too long,
 // mixed with the shorthand) refuse the event. A problem inside one target
@@ -6,6 +9,10 @@
 
 extension Event {
     static let targetFieldNames = ["provider"] + Target.Address.fieldNames
+    /// The fields of a device element of `targets`.
+    static let deviceTargetFieldNames = targetFieldNames + ["channel"]
+    /// The fields of a channel element of `targets`.
+    static let channelTargetFieldNames = ["channel", "providers"]
 
     /// The longest device token or FID accepted, in bytes: APNs tokens are 32
     /// bytes (64 hex digits) today and Apple says they may grow; FCM
@@ -14,13 +21,14 @@ extension Event {
 
     static func decodeTargets(
         _ fields: FieldReader, limits: EventLimits
-    ) throws(EventError) -> (targets: [Target], invalid: [InvalidTarget]) {
+    ) throws(EventError) -> (targets: [Target], channels: [ChannelTarget], invalid: [InvalidTarget]) {
         let shorthand = targetFieldNames.filter { fields.value($0) != nil }
         guard let value = fields.value("targets") else {
             guard !shorthand.isEmpty else {
                 throw EventError(field: "targets", message: "missing; give \"targets\" or the shorthand \"provider\" + \"token\"")
             }
-            return split(decodeTarget(fields, index: 0, name: "event"))
+            let (targets, invalid) = split(decodeTarget(fields, index: 0, name: "event"))
+            return (targets, [], invalid)
         }
         if let first = shorthand.first {
             throw EventError(
@@ -39,6 +47,7 @@ extension Event {
         }
         var targets: [Target] = []
         targets.reserveCapacity(elements.count)
+        var channels: [ChannelTarget] = []
         var invalid: [InvalidTarget] = []
         for (index, element) in elements.enumerated() {
             let path = "targets[\(index)]"
@@ -48,10 +57,19 @@ extension Event {
                 continue
             }
             let targetFields = FieldReader(object: object, path: path)
+            if object["channel"] != nil, object["provider"] == nil {
+                do throws(EventError) {
+                    try targetFields.rejectUnknownKeys(allowed: channelTargetFieldNames)
+                    channels.append(try decodeChannelTarget(targetFields))
+                } catch {
+                    invalid.append(invalidTarget(targetFields, index: index, error: error, verdict: .failed))
+                }
+                continue
+            }
             let decoded: DecodedTarget
             do throws(EventError) {
-                try targetFields.rejectUnknownKeys(allowed: targetFieldNames)
-                decoded = decodeTarget(targetFields, index: index, name: path)
+                try targetFields.rejectUnknownKeys(allowed: deviceTargetFieldNames)
+                decoded = try decodeTarget(targetFields, index: index, name: path).reachedThrough(decodeChannelName(targetFields))
             } catch {
                 decoded = .invalid(invalidTarget(targetFields, index: index, error: error, verdict: .failed))
             }
@@ -60,7 +78,35 @@ extension Event {
             case .invalid(let problem): invalid.append(problem)
             }
         }
-        return (targets, invalid)
+        return (targets, channels, invalid)
+    }
+
+    /// `{"channel": "user:42", "providers": ["apns"]}`.
+    private static func decodeChannelTarget(_ fields: FieldReader) throws(EventError) -> ChannelTarget {
+        guard let channel = try decodeChannelName(fields) else {
+            throw EventError(field: fields.path("channel"), message: "missing")
+        }
+        guard let value = fields.value("providers") else { return ChannelTarget(channel: channel) }
+        guard case .array(let elements) = value, !elements.isEmpty else {
+            throw .mismatch(fields.path("providers"), expected: "a non-empty array of provider names (\(acceptedProviders))", found: value)
+        }
+        var providers = Set<Provider>()
+        for (index, element) in elements.enumerated() {
+            guard case .string(let name) = element, let provider = Provider(eventName: name) else {
+                throw .mismatch(fields.path("providers") + "[\(index)]", expected: "a provider name (\(acceptedProviders))", found: element)
+            }
+            providers.insert(provider)
+        }
+        return ChannelTarget(channel: channel, providers: providers)
+    }
+
+    /// The element's `channel`, checked as a channel name; nil when absent.
+    private static func decodeChannelName(_ fields: FieldReader) throws(EventError) -> String? {
+        guard let channel = try fields.string("channel") else { return nil }
+        if let problem = ChannelTarget.problem(withName: channel) {
+            throw EventError(field: fields.path("channel"), message: problem)
+        }
+        return channel
     }
 
     private static func split(_ decoded: DecodedTarget) -> (targets: [Target], invalid: [InvalidTarget]) {
@@ -74,6 +120,19 @@ extension Event {
     private enum DecodedTarget {
         case valid(Target)
         case invalid(InvalidTarget)
+
+        /// The same, remembering the channel the device was reached through.
+        func reachedThrough(_ channel: String?) -> DecodedTarget {
+            guard let channel else { return self }
+            switch self {
+            case .valid(var target):
+                target.channel = channel
+                return .valid(target)
+            case .invalid(var problem):
+                problem.channel = channel
+                return .invalid(problem)
+            }
+        }
     }
 
     private static let acceptedProviders = EventError.list(Provider.acceptedNames)
@@ -177,7 +236,8 @@ extension Event {
         let address = Target.Address.fieldNames.lazy.compactMap { field in
             fields.value(field)?.stringValue.flatMap { Target.Address(field: field, value: $0) }
         }.first
-        return InvalidTarget(index: index, provider: provider, address: address, error: error, verdict: verdict)
+        return InvalidTarget(index: index, provider: provider, address: address, channel: fields.value("channel")?.stringValue,
+                             error: error, verdict: verdict)
     }
 
     private static func isHex(_ text: String) -> Bool {

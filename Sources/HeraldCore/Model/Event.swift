@@ -31,6 +31,14 @@ public struct Event: Sendable, Hashable {
             yield &storage.fields.targets
         }
     }
+    /// Registry channels to expand into their devices when delivering.
+    public var channels: [ChannelTarget] {
+        _read { yield storage.fields.channels }
+        _modify {
+            makeUnique()
+            yield &storage.fields.channels
+        }
+    }
     /// Targets that can never be delivered as written (a malformed token, a
     /// bad topic, an unknown provider): each gets its own terminal outcome,
     /// and the event's other targets are sent as usual.
@@ -147,6 +155,7 @@ public struct Event: Sendable, Hashable {
         id: String,
         app: String? = nil,
         targets: [Target],
+        channels: [ChannelTarget] = [],
         invalidTargets: [InvalidTarget] = [],
         notification: Notification? = nil,
         data: JSONObject? = nil,
@@ -162,7 +171,7 @@ public struct Event: Sendable, Hashable {
         context: JSONObject? = nil
     ) {
         storage = Storage(Fields(
-            id: id, app: app, targets: targets, invalidTargets: invalidTargets, notification: notification, data: data, pushType: pushType,
+            id: id, app: app, targets: targets, channels: channels, invalidTargets: invalidTargets, notification: notification, data: data, pushType: pushType,
             priority: priority, expiry: expiry, collapseID: collapseID, contentAvailable: contentAvailable,
             mutableContent: mutableContent, excludeTokens: excludeTokens, apns: apns, fcm: fcm, context: context))
     }
@@ -202,6 +211,7 @@ public struct Event: Sendable, Hashable {
         var id: String
         var app: String?
         var targets: [Target]
+        var channels: [ChannelTarget]
         var invalidTargets: [InvalidTarget]
         var notification: Notification?
         var data: JSONObject?

@@ -26,14 +26,18 @@ public struct InvalidTarget: Sendable, Hashable {
     public var provider: Provider?
     /// The token, FID, topic or condition exactly as given, when it is a string.
     public var address: Target.Address?
+    /// The channel the target names, when it names one as a string.
+    public var channel: String?
     /// What is wrong, with the field's path (`targets[2].token: ...`).
     public var error: EventError
     public var verdict: Verdict
 
-    public init(index: Int, provider: Provider?, address: Target.Address?, error: EventError, verdict: Verdict) {
+    public init(index: Int, provider: Provider?, address: Target.Address?, channel: String? = nil, error: EventError,
+                verdict: Verdict) {
         self.index = index
         self.provider = provider
         self.address = address
+        self.channel = channel
         self.error = error
         self.verdict = verdict
     }

@@ -3,10 +3,10 @@
 
 extension Outcome {
     /// The outcome as a JSON object, keys in the schema's order: `event_id`,
-    /// `app`, `provider`, `token`|`fid`|`topic`|`condition`, `status`, `reason`, `detail`,
-    /// `provider_status`, `invalidated_at`, `next_attempt_at`,
+    /// `app`, `provider`, `token`|`fid`|`topic`|`condition`, `channel`, `status`, `reason`, `detail`,
+    /// `provider_status`, `invalidated_at`, `unregistered`, `next_attempt_at`,
     /// `provider_message_id`, `attempt`, `uncertain`, `redelivered`, `latency_ms`, `at`, `context`
-    /// (`uncertain` and `redelivered` only when true).
+    /// (`unregistered`, `uncertain` and `redelivered` only when true).
     ///
     /// `at` always has milliseconds (`2026-11-30T10:00:01.234Z`);
     /// `invalidated_at` and `next_attempt_at` drop a zero fraction
@@ -31,11 +31,13 @@ extension Outcome {
         if let app { sink.string("app", app) }
         if let provider { sink.string("provider", provider.rawValue) }
         if let address { sink.string(address.field, address.value) }
+        if let channel { sink.string("channel", channel) }
         sink.string("status", status.rawValue)
         if let reason { sink.string("reason", reason) }
         if let detail { sink.string("detail", detail) }
         if let providerStatus { sink.number("provider_status", JSONNumber(providerStatus)) }
         if let invalidatedAt { sink.string("invalidated_at", Self.format(invalidatedAt)) }
+        if unregistered { sink.value("unregistered", .bool(true)) }
         if let nextAttemptAt { sink.string("next_attempt_at", Self.format(nextAttemptAt)) }
         if let providerMessageID { sink.string("provider_message_id", providerMessageID) }
         sink.number("attempt", JSONNumber(attempt))
@@ -101,6 +103,8 @@ extension Outcome {
         outcome.nextAttemptAt = try timestamp(fields, "next_attempt_at")
         outcome.providerMessageID = try fields.string("provider_message_id")
         outcome.attempt = try fields.nonNegativeInt("attempt") ?? 1
+        outcome.channel = try fields.string("channel")
+        outcome.unregistered = try fields.bool("unregistered") ?? false
         outcome.uncertain = try fields.bool("uncertain") ?? false
         outcome.redelivered = try fields.bool("redelivered") ?? false
         if let latency = fields.value("latency_ms") {

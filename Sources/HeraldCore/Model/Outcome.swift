@@ -12,6 +12,8 @@ public struct Outcome: Sendable, Hashable {
     public var provider: Provider?
     /// The target's token, FID, topic or condition, as the event gave it.
     public var address: Target.Address?
+    /// The registry channel the device was reached through, when a channel target reached it.
+    public var channel: String?
     /// The provider's reason (`Unregistered`, `UNREGISTERED`), or Herald's
     /// (the validation error of a rejected event, the dropping rule's reason).
     public var reason: String?
@@ -24,6 +26,9 @@ public struct Outcome: Sendable, Hashable {
     public var providerStatus: Int?
     /// When the provider says the token stopped being valid (APNs 410 `timestamp`).
     public var invalidatedAt: Timestamp?
+    /// For `invalid_token`: the device was removed from the registry (every
+    /// channel of its app), so upstream need not remove it itself.
+    public var unregistered: Bool = false
     /// For `retrying`: when the next attempt is due. An absolute time, like
     /// every time in an outcome, so a consumer reading late still knows.
     public var nextAttemptAt: Timestamp?
@@ -88,6 +93,7 @@ public struct Outcome: Sendable, Hashable {
             status: status, eventID: event.id, app: event.app, provider: target.provider, address: target.address,
             attempt: attempt, at: at, context: event.context.map { .object($0) }
         )
+        channel = target.channel
     }
 
     /// `<status>.<provider>.<app>`, e.g. `invalid_token.apns.chat`; upstream

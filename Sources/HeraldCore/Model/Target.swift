@@ -59,13 +59,17 @@ public struct Target: Sendable, Hashable {
 
     public var provider: Provider
     public var address: Address
+    /// The registry channel this device was reached through (a channel
+    /// target's expansion), echoed in its outcome and kept in its retry.
+    public var channel: String?
 
     /// A target as given. ``Event/decode(_:fallbackID:limits:)`` validates
     /// what events carry (no APNs topics, hex APNs tokens); code building
     /// targets itself is trusted to do the same.
-    public init(provider: Provider, address: Address) {
+    public init(provider: Provider, address: Address, channel: String? = nil) {
         self.provider = provider
         self.address = address
+        self.channel = channel
     }
 
     /// The device token, if the target is addressed by one (not by a FID).

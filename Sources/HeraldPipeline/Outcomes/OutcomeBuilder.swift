@@ -32,9 +32,11 @@ public enum OutcomeBuilder {
     /// The terminal outcome of a target the event could not address
     /// (`invalid_token` for a malformed token, `failed` otherwise); nothing was sent.
     public static func outcome(for invalid: InvalidTarget, event: Event, app: String?, attempt: Int, at now: Timestamp) -> Outcome {
-        Outcome(
+        var outcome = Outcome(
             status: invalid.status, eventID: event.id, app: app, provider: invalid.provider, address: invalid.address,
             reason: invalid.reason, detail: invalid.detail, attempt: attempt, at: now, context: event.context.map { .object($0) })
+        outcome.channel = invalid.channel
+        return outcome
     }
 
     static func base(_ send: EventPlan.Send, attempt: Int, at: Timestamp, status: Outcome.Status) -> Outcome {

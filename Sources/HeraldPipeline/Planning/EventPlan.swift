@@ -21,6 +21,17 @@ public struct EventPlan: Sendable {
         }
     }
 
+    /// A channel target to expand into the devices of `app` registered on it.
+    public struct Expansion: Sendable, Hashable {
+        public var target: ChannelTarget
+        public var app: String
+
+        public init(target: ChannelTarget, app: String) {
+            self.target = target
+            self.app = app
+        }
+    }
+
     /// The decoded event; nil when the body could not be decoded at all.
     public var event: Event?
     public var attempt: Int
@@ -35,4 +46,7 @@ public struct EventPlan: Sendable {
     /// replaying it never notifies the targets that were delivered. Empty when
     /// the event as a whole was refused (its body is dead-lettered as received).
     public var deadLetterTargets: [Target] = []
+    /// The event's channel targets, for the service to expand through the
+    /// registry (each device then planned with ``EventPlanner/plan(_:of:_:excluded:at:into:)``).
+    public var expansions: [Expansion] = []
 }

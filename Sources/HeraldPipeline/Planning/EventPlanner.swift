@@ -57,9 +57,36 @@ public struct EventPlanner: Sendable {
             plan.outcomes.append(OutcomeBuilder.outcome(
                 for: invalid, event: event, app: app(of: invalid, in: event, incoming), attempt: attempt, at: now))
         }
-        let excluded = event.excluded
-        var rejections: [String] = []
-        for target in event.targets {
+        self.plan(event.targets, of: event, incoming, excluded: event.excluded, at: now, into: &plan)
+        for channel in event.channels {
+            func failed(_ reason: String) {
+                var outcome = Outcome(status: .failed, eventID: event.id, app: event.app, reason: reason, attempt: attempt, at: now,
+                                      context: event.context.map { .object($0) })
+                outcome.channel = channel.channel
+                plan.outcomes.append(outcome)
+            }
+            guard let app = event.app else {
+                failed("no app: a channel target is expanded among the devices of the event's app, and the event names none")
+                continue
+            }
+            guard apps[app] != nil else {
+                failed("unknown app '\(app)'" + Suggestions.didYouMean(app, among: apps.keys.sorted()))
+                continue
+            }
+            plan.expansions.append(EventPlan.Expansion(target: channel, app: app))
+        }
+        return plan
+    }
+
+    /// Plans `targets` of `event` into `plan`: each is dropped (excluded, or
+    /// by a route), rejected (no app, an unknown app, no credentials for its
+    /// provider), expired, or becomes a send. Used for the event's own
+    /// targets and for the devices a channel target expands to.
+    public func plan(_ targets: some Sequence<Target>, of event: Event, _ incoming: IncomingEvent, excluded: ExcludedTokens,
+                     at now: Timestamp, into plan: inout EventPlan) {
+        let attempt = plan.attempt
+        let receivedAt = plan.receivedAt
+        for target in targets {
             func outcome(_ status: Outcome.Status, _ reason: String, app: String? = event.app) -> Outcome {
                 var o = Outcome(status, event: event, target: target, attempt: attempt, at: now)
                 o.app = app
@@ -67,7 +94,7 @@ public struct EventPlanner: Sendable {
                 return o
             }
             func reject(_ reason: String, app: String?) {
-                rejections.append(reason)
+                plan.deadLetterReason = plan.deadLetterReason.map { $0 + "; " + reason } ?? reason
                 plan.deadLetterTargets.append(target)
                 plan.outcomes.append(outcome(.rejected, reason, app: app))
             }
@@ -106,10 +133,6 @@ public struct EventPlanner: Sendable {
             }
             plan.sends.append(EventPlan.Send(target: target, event: routed, app: app, rule: decision.rule))
         }
-        if !rejections.isEmpty {
-            plan.deadLetterReason = rejections.joined(separator: "; ")
-        }
-        return plan
     }
 
     /// What would keep `body` from being delivered as written, checked exactly

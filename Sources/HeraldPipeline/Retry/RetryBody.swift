@@ -14,8 +14,11 @@ public enum RetryBody {
         for key in ["provider"] + Target.Address.fieldNames { object[key] = nil }
         object["id"] = .string(eventID)
         object["targets"] = .array(targets.map { target in
-            .object(JSONObject([("provider", .string(target.provider.rawValue)),
-                                (target.address.field, .string(target.address.value))]))
+            var members: [(String, JSONValue)] = [("provider", .string(target.provider.rawValue)),
+                                                 (target.address.field, .string(target.address.value))]
+            // A device a channel reached keeps its channel: the retry goes to it alone, not to the channel again.
+            if let channel = target.channel { members.append(("channel", .string(channel))) }
+            return .object(JSONObject(members))
         })
         return JSONValue.object(object).serialized
     }

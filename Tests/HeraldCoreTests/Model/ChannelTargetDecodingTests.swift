@@ -1,0 +1,54 @@
+import HeraldCore
+import Testing
+
+/// Channel targets (`{"channel": ...}`) beside device targets, and devices
+/// that carry the channel they were reached through (a retry's targets).
+@Suite struct ChannelTargetDecodingTests {
+    func decode(_ targets: String) throws -> Event {
+        try Event.decode(Array(#"{"id": "e", "app": "chat", "targets": \#(targets)}"#.utf8), fallbackID: "m")
+    }
+
+    @Test func channelTargetsAreKeptApartFromDevices() throws {
+        let event = try decode(#"""
+            [{"channel": "user:42"}, {"channel": "room:général", "providers": ["apns", "android"]},
+             {"provider": "fcm", "token": "t-1", "channel": "user:42"}, {"provider": "fcm", "token": "t-2"}]
+            """#)
+        #expect(event.channels == [ChannelTarget(channel: "user:42"), ChannelTarget(channel: "room:général", providers: [.apns, .fcm])])
+        #expect(event.targets == [Target(provider: .fcm, address: .token("t-1"), channel: "user:42"),
+                                  Target(provider: .fcm, address: .token("t-2"))])
+        #expect(event.invalidTargets.isEmpty)
+    }
+
+    @Test func aBadChannelTargetIsThatTargetsProblemOnly() throws {
+        let long = String(repeating: "x", count: 256)
+        let event = try decode(#"""
+            [{"channel": ""}, {"channel": "\#(long)"}, {"channel": "a\u0007b"}, {"channel": 42},
+             {"channel": "x", "providers": ["hms"]}, {"channel": "x", "providers": []}, {"channel": "x", "token": "t"},
+             {"provider": "fcm", "token": "t", "channel": ""}, {"channel": "ok"}]
+            """#)
+        #expect(event.channels == [ChannelTarget(channel: "ok")])
+        #expect(event.invalidTargets.map(\.error.description) == [
+            "targets[0].channel: is empty; a channel name has 1 to 255 bytes",
+            "targets[1].channel: is 256 bytes, over the limit of 255",
+            "targets[2].channel: contains a control character",
+            "targets[3].channel: expected a string, found 42",
+            #"targets[4].providers[0]: expected a provider name (apns, fcm, ios or android), found "hms""#,
+            "targets[5].providers: expected a non-empty array of provider names (apns, fcm, ios or android), found an array",
+            "targets[6].token: unknown field (expected channel or providers)",
+            "targets[7].channel: is empty; a channel name has 1 to 255 bytes",
+        ])
+        #expect(event.invalidTargets.map(\.channel) == ["", long, "a\u{07}b", nil, "x", "x", "x", ""])
+        #expect(event.invalidTargets.allSatisfy { $0.verdict == .failed })
+    }
+
+    @Test func anOutcomeEchoesTheChannelAndSaysWhenTheDeviceWasUnregistered() throws {
+        let event = try decode(#"[{"provider": "apns", "token": "ab", "channel": "user:42"}]"#)
+        let target = try #require(event.targets.first)
+        var outcome = Outcome(.invalidToken, event: event, target: target, at: Timestamp(seconds: 1_796_032_800))
+        outcome.unregistered = true
+        let text = String(decoding: outcome.encoded, as: UTF8.self)
+        #expect(text.contains(#""token":"ab","channel":"user:42","status":"invalid_token","unregistered":true,"#), "\(text)")
+        let decoded = try Outcome.decode(outcome.encoded)
+        #expect(decoded.channel == "user:42" && decoded.unregistered)
+    }
+}
