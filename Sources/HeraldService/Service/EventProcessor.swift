@@ -81,6 +81,9 @@ final class EventProcessor: Sendable {
         let (plan, sends, remembered) = plan(delivery)
         var work = DeliveryWork(plan: plan, redelivered: delivery.redelivered)
         for result in remembered { work.add(result) }
+        for expansion in plan.expansions {
+            work.outcomes.append(Self.unexpanded(expansion, of: plan, at: clock(), redelivered: delivery.redelivered))
+        }
         if sends.count == 1, let send = sends.first {
             // One target (the common case): no child task to create and keep.
             work.record(await deliver(send, attempt: plan.attempt), for: send, attempt: plan.attempt, policy: retryPolicy,
@@ -290,6 +293,16 @@ final class EventProcessor: Sendable {
         }
         if work.plan.deadLetterReason != nil { metrics.deadLettered.labels("rejected").increment() }
         if !work.exhausted.isEmpty { metrics.deadLettered.labels("retries_exhausted").increment() }
+    }
+
+    /// The outcome of a channel target when Herald has no registry to expand it with.
+    static func unexpanded(_ expansion: EventPlan.Expansion, of plan: EventPlan, at now: Timestamp, redelivered: Bool) -> Outcome {
+        var outcome = Outcome(status: .failed, eventID: plan.event?.id ?? "", app: expansion.app,
+                              reason: "no registry: channel targets need a registry: section in the config (docs/registry.md)",
+                              attempt: plan.attempt, at: now, context: plan.event?.context.map { .object($0) })
+        outcome.channel = expansion.target.channel
+        outcome.redelivered = redelivered
+        return outcome
     }
 
     /// Statuses that get a warning line each.
