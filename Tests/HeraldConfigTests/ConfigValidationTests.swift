@@ -237,16 +237,15 @@ import Testing
     @Test func retryOutcomesHTTPAndLogAreRangeChecked() throws {
         let fixture = try ConfigFixture()
         let errors = fixture.errors(ConfigFixture.minimal + """
-            amqp: {prefetch: 0, url: "http://x", queue: amq.mine, concurrency: 0}
+            amqp: {prefetch: 0, queue: amq.mine, concurrency: 0}
             retry: {max_attempts: 0, delays: [50ms]}
             outcomes: {publish: [deliverd]}
             http: {listen: "localhost"}
             """)
         #expect(errors == [
             "DIR/config.yaml:10:18: amqp.prefetch: expected a number from 1 to 65535, found 0",
-            "DIR/config.yaml:10:26: amqp.url: expected an amqp:// or amqps:// URL, found scheme 'http'",
-            "DIR/config.yaml:10:45: amqp.queue: 'amq.mine' is not a usable name (1 to 255 bytes, not starting with 'amq.', which RabbitMQ reserves)",
-            "DIR/config.yaml:10:68: amqp.concurrency: expected a number from 1 to 65535, found 0",
+            "DIR/config.yaml:10:28: amqp.queue: 'amq.mine' is not a usable name (1 to 255 bytes, not starting with 'amq.', which RabbitMQ reserves)",
+            "DIR/config.yaml:10:51: amqp.concurrency: expected a number from 1 to 65535, found 0",
             "DIR/config.yaml:11:23: retry.max_attempts: expected a number from 1 to 100, found 0",
             "DIR/config.yaml:11:35: retry.delays[0]: a retry delay must be at least 100ms, found 50ms",
             "DIR/config.yaml:12:22: outcomes.publish[0]: unknown outcome status 'deliverd' (did you mean 'delivered'?) (expected one of: delivered, invalid_token, failed, retrying, expired, dropped, rejected)",

@@ -1,20 +1,10 @@
 import HeraldCore
-import Foundation
 
 extension ConfigValidator {
+    /// The addresses themselves are not checked here: `AMQPURL` (HeraldAMQP)
+    /// is the one parser that decides, and the commands ask it right after
+    /// loading (`LoadedConfig.amqpConfiguration()`).
     func validateAMQP(_ amqp: AMQPSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
-        for (index, address) in amqp.addresses.enumerated() {
-            let at = amqp.addressKey(index, in: path)
-            if let components = URLComponents(string: address), let scheme = components.scheme {
-                if scheme != "amqp" && scheme != "amqps" {
-                    issues.append(.init(.error, at: at, "expected an amqp:// or amqps:// URL, found scheme '\(scheme.truncatedForMessage)'"))
-                } else if components.host?.isEmpty ?? true {
-                    issues.append(.init(.error, at: at, "the URL names no host"))
-                }
-            } else {
-                issues.append(.init(.error, at: at, "expected an amqp:// or amqps:// URL"))
-            }
-        }
         checkRange(amqp.prefetch, 1...65535, at: path.key("prefetch"), into: &issues)
         checkRange(amqp.concurrency, 1...65535, at: path.key("concurrency"), into: &issues)
         checkRange(amqp.deliveryLimit, 1...1000, at: path.key("delivery_limit"), into: &issues)

@@ -43,6 +43,7 @@ public final class DeliveryService: Sendable {
 
     public func run() async throws {
         let settings = config.configuration
+        let amqpConfiguration = try config.amqpConfiguration()
         let refreshes = metrics.tokenRefreshes
         let providers = ProviderSet.make(config: config, logger: logger) { provider, succeeded in
             refreshes.labels(provider.rawValue, succeeded ? "success" : "failure").increment()
@@ -63,7 +64,7 @@ public final class DeliveryService: Sendable {
         }
         defer { server?.close() }
 
-        let connection = try AMQPConnection(configuration: try config.amqpConfiguration(), topology: config.topology,
+        let connection = try AMQPConnection(configuration: amqpConfiguration, topology: config.topology,
                                             logger: logger.child("amqp"))
         let processor = EventProcessor(
             planner: EventPlanner(config: config), providers: providers, retryPolicy: RetryPolicy(settings: settings.retry),
