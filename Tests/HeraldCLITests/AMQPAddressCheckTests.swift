@@ -92,6 +92,17 @@ struct AMQPAddressCheckTests {
             """)
     }
 
+    @Test func theURLOfAMappingIsNamedByItsKey() async throws {
+        let dir = try configDirectory(amqp: "urls: [{url: 'amqps://herald:s3cret@broker:0'}]")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let console = CapturedConsole()
+        #expect(await HeraldCommandLine().run(["check", "--config", dir + "/config.yaml"], environment: [:], console: console) == 1)
+        #expect(console.stderr.replacingOccurrences(of: dir, with: "DIR") == """
+            DIR/config.yaml: amqp.urls[0].url: 'amqps://herald:***@broker:0' is not a usable AMQP URL: port must be 1-65535
+            DIR/config.yaml: 1 error
+            """)
+    }
+
     @Test func oneAddressInAmqpURLIsNamedAsSuch() async throws {
         let dir = try configDirectory(amqp: "url: 'amqp://herald:s3cret@broker:70000/%2f'")
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -91,7 +91,7 @@ public struct PublishCommand: Command {
                 // Bounds only the wait for the broker; publishing a large file may take longer.
                 try await Task.sleep(for: timeout)
                 if connection.isConnected { return nil }
-                throw PublishTimeout(addresses: broker.urls, timeout: timeout)
+                throw PublishTimeout(addresses: broker.addresses.map(\.url), timeout: timeout)
             }
             group.addTask {
                 try await connection.waitUntilConnected()
@@ -105,7 +105,7 @@ public struct PublishCommand: Command {
                     return count
                 }
             }
-            throw PublishTimeout(addresses: broker.urls, timeout: timeout)
+            throw PublishTimeout(addresses: broker.addresses.map(\.url), timeout: timeout)
         }
     }
 }

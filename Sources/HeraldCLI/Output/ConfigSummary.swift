@@ -13,7 +13,7 @@ struct ConfigSummary {
     init(_ loaded: LoadedConfig, broker: AMQPConfiguration) {
         let c = loaded.configuration
         var lines = ["\(loaded.file): OK"]
-        lines.append("  amqp: \(broker.urls.map(\.description).joined(separator: ", ")), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)")
+        lines.append("  amqp: \(broker.addresses.map(\.url.description).joined(separator: ", ")), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)")
         for name in c.apps.keys.sorted() {
             guard let app = c.apps[name] else { continue }
             var parts: [String] = []

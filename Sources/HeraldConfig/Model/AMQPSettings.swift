@@ -12,8 +12,9 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     /// The broker, when it is one address.
     public var url: String
     /// The broker's addresses when it is a cluster (`urls:`, instead of `url`):
-    /// tried in turn on every connect and reconnect (docs/scaling.md).
-    public var urls: [String]
+    /// tried in turn on every connect and reconnect (docs/scaling.md), each
+    /// with TLS files of its own if it names any.
+    public var urls: [AMQPAddressSettings]
     /// Shuffle `urls` at start, so instances spread over the nodes.
     public var shuffle: Bool
     public var prefetch: Int
@@ -36,18 +37,34 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     /// How long an event's ack may wait for others to leave with it as one
     /// `multiple` ack (0: each turn's acks at its end). See docs/amqp.md.
     public var ackDelay: ConfigDuration
-    /// Extra trust root for `amqps://` brokers.
+    /// Extra trust root for `amqps://` brokers (a node of `urls` may name its own).
     public var caFile: String?
-    /// Client certificate and key for `amqps://` brokers that require one.
+    /// Client certificate and key for `amqps://` brokers that require one (a node of `urls` may name its own).
     public var certFile: String?
     public var keyFile: String?
 
     /// Every address Herald may connect to: `urls` when given, else `url`.
-    public var addresses: [String] { urls.isEmpty ? [url] : urls }
+    public var addresses: [AMQPAddressSettings] { urls.isEmpty ? [AMQPAddressSettings(url: url)] : urls }
 
-    /// Where `addresses[index]` is written in the config.
+    /// Where `addresses[index]` is written in the config (the entry; its
+    /// keys are below it).
     public func addressKey(_ index: Int, in path: ConfigPath) -> ConfigPath {
         urls.isEmpty ? path.key("url") : path.key("urls").index(index)
+    }
+
+    /// Where the URL of `addresses[index]` is written: the entry, or its `url` key.
+    public func urlKey(_ index: Int, in path: ConfigPath) -> ConfigPath {
+        let entry = addressKey(index, in: path)
+        return addresses[index].isMapping ? entry.key("url") : entry
+    }
+
+    /// The TLS files a connection to `address` uses: the node's own CA file,
+    /// else the section's; the node's client certificate and key as a pair,
+    /// else the section's pair.
+    public func tlsFiles(for address: AMQPAddressSettings) -> AMQPTLSFiles {
+        let ownPair = address.certFile != nil || address.keyFile != nil
+        return AMQPTLSFiles(caFile: address.caFile ?? caFile, certFile: ownPair ? address.certFile : certFile,
+                            keyFile: ownPair ? address.keyFile : keyFile)
     }
 
     /// How many events are processed at once: `concurrency`, never more than `prefetch`.
@@ -93,14 +110,15 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = AMQPSettings()
         url = try c.decodeIfPresent(String.self, forKey: .url) ?? d.url
-        urls = try c.decodeIfPresent([String].self, forKey: .urls) ?? d.urls
+        let listed = try c.decodeIfPresent([AMQPAddressSettings].self, forKey: .urls)
+        urls = listed ?? d.urls
         if c.contains(.urls) {
             if c.contains(.url) {
                 throw DecodingError.dataCorrupted(.init(
                     codingPath: c.codingPath + [CodingKeys.urls],
                     debugDescription: "set either url (one address) or urls (the nodes of a cluster), not both"))
             }
-            if urls.isEmpty {
+            if listed?.isEmpty == true {
                 throw DecodingError.dataCorrupted(.init(
                     codingPath: c.codingPath + [CodingKeys.urls],
                     debugDescription: "expected at least one address"))

@@ -3,7 +3,8 @@ import HeraldConfig
 import HeraldCore
 
 extension LoadedConfig {
-    /// The broker connection the `amqp:` section describes (its addresses, heartbeat, ack delay, TLS files), paced by `io_pacing`.
+    /// The broker connection the `amqp:` section describes (its addresses, each
+    /// with its TLS files; heartbeat, ack delay), paced by `io_pacing`.
     ///
     /// Every address is parsed by `AMQPURL`, the one rule for what an AMQP
     /// address is: `herald check` calls this too, so it refuses exactly what
@@ -11,22 +12,22 @@ extension LoadedConfig {
     /// - Throws: `AMQPAddressError` naming every address `AMQPURL` refuses.
     public func amqpConfiguration(connectionName: String = "herald") throws(AMQPAddressError) -> AMQPConfiguration {
         let amqp = configuration.amqp
-        let tls = AMQPTLSOptions(caFile: amqp.caFile.map(resolve), certificateFile: amqp.certFile.map(resolve),
-                                 keyFile: amqp.keyFile.map(resolve))
-        var urls: [AMQPURL] = []
+        var addresses: [AMQPAddress] = []
         var problems: [AMQPAddressError.Problem] = []
         for (index, address) in amqp.addresses.enumerated() {
+            let files = amqp.tlsFiles(for: address)
+            let tls = AMQPTLSOptions(caFile: files.caFile.map(resolve), certificateFile: files.certFile.map(resolve),
+                                     keyFile: files.keyFile.map(resolve))
             do {
-                urls.append(try AMQPURL(address))
+                addresses.append(AMQPAddress(try AMQPURL(address.url), tls: tls))
             } catch {
-                problems.append(.init(path: amqp.addressKey(index, in: .root.key("amqp")), shown: URLSecrets.redacted(address),
+                problems.append(.init(path: amqp.urlKey(index, in: .root.key("amqp")), shown: URLSecrets.redacted(address.url),
                                       reason: error.detail))
             }
         }
-        guard problems.isEmpty, let first = urls.first else { throw AMQPAddressError(problems: problems) }
-        var configuration = AMQPConfiguration(url: first, tls: tls, heartbeat: amqp.heartbeat.duration,
-                                              connectionName: connectionName)
-        configuration.urls = urls
+        guard problems.isEmpty, let first = addresses.first else { throw AMQPAddressError(problems: problems) }
+        var configuration = AMQPConfiguration(url: first.url, heartbeat: amqp.heartbeat.duration, connectionName: connectionName)
+        configuration.addresses = addresses
         configuration.shuffleURLs = amqp.shuffle
         configuration.ackDelay = amqp.ackDelay.duration
         configuration.pacingWindow = self.configuration.ioPacing.duration
@@ -60,7 +61,7 @@ extension LoadedConfig {
 public struct AMQPAddressError: Error, Sendable, CustomStringConvertible {
     /// One refused address.
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
-        /// Where it is written: `amqp.url` or `amqp.urls[i]`.
+        /// Where it is written: `amqp.url`, `amqp.urls[i]` or `amqp.urls[i].url`.
         public let path: ConfigPath
         /// The address as written, its password masked (`URLSecrets`).
         public let shown: String

@@ -7,7 +7,7 @@ import Testing
 struct ClusterFailoverTests {
     static func configuration(shuffled: Bool = false) throws -> AMQPConfiguration {
         var configuration = try TestBroker.configuration(url: ClusterBroker.url(1), heartbeat: .seconds(5))
-        configuration.urls = try ClusterBroker.nodes.map { try AMQPURL(ClusterBroker.url($0)) }
+        configuration.addresses = try ClusterBroker.nodes.map { AMQPAddress(try AMQPURL(ClusterBroker.url($0))) }
         configuration.shuffleURLs = shuffled
         configuration.reconnect = BackoffPolicy(initial: .milliseconds(100), maximum: .milliseconds(400), maxAttempts: 100)
         return configuration

@@ -176,16 +176,16 @@ struct BrokerDisruptionTests {
 
     @Test func tlsConnectionWithClientCertificateWorksAndWithoutOneIsRefused() async throws {
         var configuration = try Self.configuration()
-        configuration.urls = [try AMQPURL(DisruptiveBroker.tlsURL)]
+        configuration.addresses = [AMQPAddress(try AMQPURL(DisruptiveBroker.tlsURL),
+                                               tls: AMQPTLSOptions(caFile: DisruptiveBroker.tlsDirectory + "/ca.pem"))]
         configuration.reconnect.maxAttempts = 1
-        configuration.tls = AMQPTLSOptions(caFile: DisruptiveBroker.tlsDirectory + "/ca.pem")
         let withoutCertificate = try AMQPConnection(configuration: configuration,
                                                     logger: Logger(label: "test", sink: MemoryLogSink()))
         let refused = try await #require(throws: AMQPError.self) { try await withoutCertificate.run() }
         #expect(refused.operation.contains("connect") || refused.operation.contains("connection"), "\(refused)")
 
-        configuration.tls.certificateFile = DisruptiveBroker.tlsDirectory + "/client.pem"
-        configuration.tls.keyFile = DisruptiveBroker.tlsDirectory + "/client.key"
+        configuration.addresses[0].tls.certificateFile = DisruptiveBroker.tlsDirectory + "/client.pem"
+        configuration.addresses[0].tls.keyFile = DisruptiveBroker.tlsDirectory + "/client.key"
         let queue = TestBroker.uniqueName("tls")
         try await TestBroker.withConnection(configuration) { connection in
             try await connection.declareQueue(queue, durable: false)
@@ -195,6 +195,36 @@ struct BrokerDisruptionTests {
             #expect(delivery.body == "over tls".bytes)
             try await connection.ack(delivery)
             try await connection.deleteQueue(queue)
+        }
+    }
+
+    /// Each address connects with its own TLS files: an address whose CA file
+    /// names a CA that did not sign the broker's certificate is refused, one
+    /// with the CA that did answers. Two addresses of the same node (the
+    /// broker's certificate names localhost only), in both orders, so the
+    /// file follows the address, not its place in the list.
+    @Test func eachAddressConnectsWithItsOwnCAFile() async throws {
+        let directory = DisruptiveBroker.tlsDirectory
+        func address(caFile: String) throws -> AMQPAddress {
+            AMQPAddress(try AMQPURL(DisruptiveBroker.tlsURL),
+                        tls: AMQPTLSOptions(caFile: directory + "/" + caFile, certificateFile: directory + "/client.pem",
+                                            keyFile: directory + "/client.key"))
+        }
+        for wrongFirst in [true, false] {
+            var configuration = try Self.configuration()
+            let wrong = try address(caFile: "other-ca.pem"), right = try address(caFile: "ca.pem")
+            configuration.addresses = wrongFirst ? [wrong, right] : [right, wrong]
+            let sink = MemoryLogSink()
+            let node = try await TestBroker.withConnection(configuration, logger: Logger(label: "test.amqp", level: .info, sink: sink)) {
+                $0.connectedNode
+            }
+            #expect(node == "localhost:\(DisruptiveBroker.tlsPort)")
+            let refusals = sink.lines.filter { $0.contains("amqp connect failed") }
+            if wrongFirst {
+                #expect(refusals.count == 1 && refusals.allSatisfy { $0.contains("SSL peer cert verification failed") }, "\(refusals)")
+            } else {
+                #expect(refusals.isEmpty, "the first address, with the right CA, answers: \(refusals)")
+            }
         }
     }
 
