@@ -34,6 +34,10 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     public var deadLetterQueue: String
     public var resultsExchange: String
     public var heartbeat: ConfigDuration
+    /// How long the broker lets a consumer hold an event unacked before it
+    /// takes it back (`x-consumer-timeout`); 0 leaves the broker's own
+    /// setting. Must exceed the longest Herald holds one (`ConfigValidator`).
+    public var consumerTimeout: ConfigDuration
     /// How long an event's ack may wait for others to leave with it as one
     /// `multiple` ack (0: each turn's acks at its end). See docs/amqp.md.
     public var ackDelay: ConfigDuration
@@ -88,6 +92,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         deadLetterQueue = "herald.dead"
         resultsExchange = "herald.results"
         heartbeat = .seconds(30)
+        consumerTimeout = .seconds(1800)
         ackDelay = ConfigDuration(milliseconds: 5)
     }
 
@@ -95,6 +100,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         case url, urls, shuffle, prefetch, concurrency, queue, bindings, heartbeat
         case queueType = "queue_type"
         case ackDelay = "ack_delay"
+        case consumerTimeout = "consumer_timeout"
         case deliveryLimit = "delivery_limit"
         case eventsExchange = "events_exchange"
         case retryExchange = "retry_exchange"
@@ -138,6 +144,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         resultsExchange = try c.decodeIfPresent(String.self, forKey: .resultsExchange) ?? d.resultsExchange
         heartbeat = try c.decodeIfPresent(ConfigDuration.self, forKey: .heartbeat) ?? d.heartbeat
         ackDelay = try c.decodeIfPresent(ConfigDuration.self, forKey: .ackDelay) ?? d.ackDelay
+        consumerTimeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .consumerTimeout) ?? d.consumerTimeout
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
         certFile = try c.decodeIfPresent(String.self, forKey: .certFile)
         keyFile = try c.decodeIfPresent(String.self, forKey: .keyFile)

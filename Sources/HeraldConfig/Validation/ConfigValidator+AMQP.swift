@@ -43,6 +43,37 @@ extension ConfigValidator {
         }
     }
 
+    /// `amqp.consumer_timeout`: 0 (the broker's own) or 1m to 24h (RabbitMQ
+    /// checks the timeout once a minute and supports nothing shorter), and a
+    /// warning when it does not exceed `longestHold(_:)`: the broker would
+    /// take back events Herald is still working on and deliver them again.
+    func validateConsumerTimeout(_ config: Configuration, into issues: inout [ConfigIssue]) {
+        let timeout = config.amqp.consumerTimeout
+        let at = ConfigPath.root.key("amqp").key("consumer_timeout")
+        guard timeout.milliseconds != 0 else { return }
+        guard (60_000...86_400_000).contains(timeout.milliseconds) else {
+            issues.append(.init(.error, at: at,
+                                "expected 0s (the broker's own) or 1m to 24h, found \(timeout) (RabbitMQ checks it once a minute)"))
+            return
+        }
+        let hold = Self.longestHold(config)
+        if timeout <= hold {
+            issues.append(.init(.warning, at: at,
+                                "\(timeout) does not exceed the \(hold) Herald may hold an event (4 x the longest provider timeout"
+                                + " + shutdown_deadline): the broker would take events back while they are being delivered"))
+        }
+    }
+
+    /// The longest Herald holds an event unacked of its own accord: four
+    /// provider requests (an FCM send that gets a 401 fetches a token, sends,
+    /// fetches again and sends again, each bounded by the app's `timeout`),
+    /// then, if a shutdown began meanwhile, `shutdown_deadline`.
+    static func longestHold(_ config: Configuration) -> ConfigDuration {
+        let timeouts = config.apps.values.flatMap { [$0.apns?.timeout, $0.fcm?.timeout].compactMap { $0 } }
+        let longest = timeouts.max() ?? ConfigDuration(milliseconds: 0)
+        return ConfigDuration(milliseconds: 4 * longest.milliseconds + config.shutdownDeadline.milliseconds)
+    }
+
     /// `ca_file`, `cert_file` and `key_file` below `path` (the section, or one
     /// address of `urls`): each file readable within its limit, the
     /// certificate and key given together.

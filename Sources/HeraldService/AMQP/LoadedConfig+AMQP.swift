@@ -43,7 +43,9 @@ extension LoadedConfig {
             tiers.append(RetryTier(delay: delay))
         }
         var topology = TopologyOptions(queueType: amqp.queueType == .quorum ? .quorum : .classic, bindings: amqp.bindings,
-                                       deliveryLimit: amqp.deliveryLimit, retryTiers: tiers)
+                                       deliveryLimit: amqp.deliveryLimit,
+                                       consumerTimeout: amqp.consumerTimeout.milliseconds == 0 ? nil : amqp.consumerTimeout.duration,
+                                       retryTiers: tiers)
         topology.eventsExchange = amqp.eventsExchange
         topology.eventsQueue = amqp.queue
         topology.retryExchange = amqp.retryExchange

@@ -147,7 +147,8 @@ public final class DeliveryService: Sendable {
             try? await Task.sleep(for: .milliseconds(100))
         }
         guard !stop.isTriggered else { return }
-        let consumer = try await connection.consume(queue: settings.amqp.queue, prefetch: UInt16(clamping: settings.amqp.prefetch))
+        let consumer = try await connection.consume(queue: settings.amqp.queue, prefetch: UInt16(clamping: settings.amqp.prefetch),
+                                                    arguments: config.topology.eventsConsumerArguments)
         health.set("consumer_active", true)
         metrics.consumerActive.labels().set(true)
         logger.notice("consuming", ["queue": .string(settings.amqp.queue)])

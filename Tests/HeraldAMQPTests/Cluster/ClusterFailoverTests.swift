@@ -35,7 +35,7 @@ struct ClusterFailoverTests {
         let total = 400
         let sink = MemoryLogSink()
         try await TestBroker.withConnection(try Self.configuration(), logger: Logger(label: "test.amqp", level: .info, sink: sink)) { connection in
-            try await connection.declareQueue(queue, durable: true, arguments: ["x-queue-type": "quorum"])
+            try await connection.declareQueue(queue, arguments: ["x-queue-type": "quorum"])
             #expect(connection.connectedNode == "127.0.0.1:5701", "the list's first node, unshuffled")
             var republished = try await Self.publish(0..<(total / 2), to: queue, on: connection)
 

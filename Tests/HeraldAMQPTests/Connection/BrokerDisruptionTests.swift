@@ -18,7 +18,7 @@ struct BrokerDisruptionTests {
         let logger = Logger(label: "test.amqp", level: .info, sink: sink)
         let queue = TestBroker.uniqueName("frozen")
         try await TestBroker.withConnection(try Self.configuration(heartbeat: .seconds(1)), logger: logger) { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             #expect(sink.lines.contains { $0.contains("amqp connected") && $0.contains(#""heartbeat_s":1"#) })
             try await DisruptiveBroker.freeze()
             let frozenAt = ContinuousClock.now
@@ -77,7 +77,7 @@ struct BrokerDisruptionTests {
         let queue = TestBroker.uniqueName("restart-consume")
         let total = 60
         try await TestBroker.withConnection(try Self.configuration()) { connection in
-            try await connection.declareQueue(queue, durable: true, arguments: ["x-queue-type": "classic"])
+            try await connection.declareQueue(queue, arguments: ["x-queue-type": "classic"])
             for index in 0..<total {
                 try await connection.publish(exchange: "", routingKey: queue, body: "m-\(index)".bytes, mandatory: true,
                                              messageID: "m-\(index)")
@@ -120,7 +120,7 @@ struct BrokerDisruptionTests {
         let restarted = Counter()
         let confirmedIDs = LockedSet()
         try await TestBroker.withConnection(try Self.configuration()) { connection in
-            try await connection.declareQueue(queue, durable: true, arguments: ["x-queue-type": "quorum"])
+            try await connection.declareQueue(queue, arguments: ["x-queue-type": "quorum"])
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for worker in 0..<25 {
                     group.addTask {
@@ -188,7 +188,7 @@ struct BrokerDisruptionTests {
         configuration.addresses[0].tls.keyFile = DisruptiveBroker.tlsDirectory + "/client.key"
         let queue = TestBroker.uniqueName("tls")
         try await TestBroker.withConnection(configuration) { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let consumer = try await connection.consume(queue: queue, prefetch: 1)
             try await connection.publish(exchange: "", routingKey: queue, body: "over tls".bytes, mandatory: true)
             let delivery = try await TestBroker.next(consumer)
@@ -270,7 +270,7 @@ struct BrokerDisruptionTests {
             return process.terminationStatus
         }
         try await TestBroker.withConnection(try Self.configuration()) { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             #expect(try publish(trusting: nil) != 0)
             #expect(try await connection.messageCount(queue: queue) == 0)
             #expect(try publish(trusting: directory + "/ca.pem") == 0)

@@ -105,6 +105,24 @@ import Testing
         #expect(!windows.isEmpty && windows.allSatisfy { $0 == .milliseconds(5) }, "\(windows)")
     }
 
+    /// `amqp.consumer_timeout` (default 30m) reaches the events queue's
+    /// arguments and, for a quorum queue, its consumer's; `0s` sets neither.
+    @Test func theConsumerTimeoutReachesTheEventsQueueAndItsConsumer() throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let quorum = try ServiceConfig(simulator: simulator, queueType: "quorum").load().topology
+        #expect(quorum.consumerTimeout == .seconds(1800))
+        #expect(quorum.eventsQueueArguments["x-consumer-timeout"] == .int(1_800_000))
+        #expect(quorum.eventsConsumerArguments == ["x-consumer-timeout": .int(1_800_000)])
+        let classic = try ServiceConfig(simulator: simulator, queueType: "classic", amqpExtra: "consumer_timeout: 1h").load().topology
+        #expect(classic.eventsQueueArguments["x-consumer-timeout"] == .int(3_600_000))
+        #expect(classic.eventsConsumerArguments == [:], "RabbitMQ 4.3 refuses it on a classic queue's consumer")
+        let off = try ServiceConfig(simulator: simulator, queueType: "quorum", amqpExtra: "consumer_timeout: 0s").load().topology
+        #expect(off.consumerTimeout == nil)
+        #expect(off.eventsQueueArguments["x-consumer-timeout"] == nil)
+        #expect(off.eventsConsumerArguments == [:])
+    }
+
     /// Each address gets its own TLS files (the node's where it names them,
     /// else the section's), resolved against the config file's directory.
     @Test func eachAddressReachesTheConnectionWithItsOwnTLSFiles() throws {
