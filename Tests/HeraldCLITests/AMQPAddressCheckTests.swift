@@ -27,14 +27,13 @@ struct AMQPAddressCheckTests {
         return dir
     }
 
-    func configDirectory(urls: [String]) throws -> String {
-        try configDirectory(amqp: "urls: [\(urls.map { "'\($0)'" }.joined(separator: ", "))]")
-    }
+    /// The `amqp:` line listing `urls`.
+    func urlsLine(_ urls: [String]) -> String { "urls: [\(urls.map { "'\($0)'" }.joined(separator: ", "))]" }
 
-    /// `herald <command> --config` of a config whose second address is `url`:
-    /// status, stdout and stderr (the directory written as DIR).
-    func herald(_ command: String, secondURL url: String) async throws -> (Int32, String, String) {
-        let dir = try configDirectory(urls: ["amqp://guest:guest@127.0.0.1:5672/%2f", url])
+    /// `herald <command> --config` of a config whose `amqp:` section is
+    /// `amqp`: status, stdout and stderr (the directory written as DIR).
+    func herald(_ command: String, amqp: String) async throws -> (Int32, String, String) {
+        let dir = try configDirectory(amqp: amqp)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let console = CapturedConsole()
         let status = await HeraldCommandLine().run([command, "--config", dir + "/config.yaml"], environment: [:], console: console)
@@ -72,7 +71,7 @@ struct AMQPAddressCheckTests {
             DIR/config.yaml: 1 error
             """
         for command in ["check", "run"] {
-            let (status, stdout, stderr) = try await herald(command, secondURL: url)
+            let (status, stdout, stderr) = try await herald(command, amqp: urlsLine(["amqp://guest:guest@127.0.0.1:5672/%2f", url]))
             #expect(status == 1, "herald \(command)")
             #expect(stdout == "", "herald \(command)")
             #expect(stderr == expected, "herald \(command)")
@@ -81,37 +80,24 @@ struct AMQPAddressCheckTests {
     }
 
     @Test func everyRefusedAddressIsReportedInOneRun() async throws {
-        let dir = try configDirectory(urls: ["amqp://node1:0", "amqp://node2", "amqp://node3/a/b"])
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let console = CapturedConsole()
-        #expect(await HeraldCommandLine().run(["check", "--config", dir + "/config.yaml"], environment: [:], console: console) == 1)
-        #expect(console.stderr.replacingOccurrences(of: dir, with: "DIR") == """
+        let (status, _, stderr) = try await herald("check", amqp: urlsLine(["amqp://node1:0", "amqp://node2", "amqp://node3/a/b"]))
+        #expect(status == 1)
+        #expect(stderr == """
             DIR/config.yaml: amqp.urls[0]: 'amqp://node1:0' is not a usable AMQP URL: port must be 1-65535
             DIR/config.yaml: amqp.urls[2]: 'amqp://node3/a/b' is not a usable AMQP URL: vhost must be one path segment (write / as %2f)
             DIR/config.yaml: 2 errors
             """)
     }
 
-    @Test func theURLOfAMappingIsNamedByItsKey() async throws {
-        let dir = try configDirectory(amqp: "urls: [{url: 'amqps://herald:s3cret@broker:0'}]")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let console = CapturedConsole()
-        #expect(await HeraldCommandLine().run(["check", "--config", dir + "/config.yaml"], environment: [:], console: console) == 1)
-        #expect(console.stderr.replacingOccurrences(of: dir, with: "DIR") == """
-            DIR/config.yaml: amqp.urls[0].url: 'amqps://herald:***@broker:0' is not a usable AMQP URL: port must be 1-65535
-            DIR/config.yaml: 1 error
-            """)
-    }
-
-    @Test func oneAddressInAmqpURLIsNamedAsSuch() async throws {
-        let dir = try configDirectory(amqp: "url: 'amqp://herald:s3cret@broker:70000/%2f'")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let console = CapturedConsole()
-        #expect(await HeraldCommandLine().run(["check", "--config", dir + "/config.yaml"], environment: [:], console: console) == 1)
-        #expect(console.stderr.replacingOccurrences(of: dir, with: "DIR") == """
-            DIR/config.yaml: amqp.url: 'amqp://herald:***@broker:70000/%2f' is not a usable AMQP URL: port must be 1-65535
-            DIR/config.yaml: 1 error
-            """)
+    /// `amqp.url`, an entry of `amqp.urls`, or the `url` of an entry written as a mapping.
+    @Test(arguments: [
+        ("url: 'amqp://herald:s3cret@broker:70000/%2f'", "amqp.url: 'amqp://herald:***@broker:70000/%2f'"),
+        ("urls: [{url: 'amqps://herald:s3cret@broker:0'}]", "amqp.urls[0].url: 'amqps://herald:***@broker:0'"),
+    ])
+    func aRefusedAddressIsNamedWhereItIsWritten(amqp: String, named: String) async throws {
+        let (status, _, stderr) = try await herald("check", amqp: amqp)
+        #expect(status == 1)
+        #expect(stderr == "DIR/config.yaml: \(named) is not a usable AMQP URL: port must be 1-65535\nDIR/config.yaml: 1 error")
     }
 
     /// An unescaped @ or : in a password is part of it (the user info ends at
@@ -119,7 +105,7 @@ struct AMQPAddressCheckTests {
     @Test func aPasswordWithAtAndColonIsAcceptedAndMasked() async throws {
         let keys = try await CheckCommandTests().devKeys()
         defer { try? FileManager.default.removeItem(atPath: keys) }
-        let dir = try configDirectory(urls: ["amqp://herald:s3@c:ret@broker/%2f", "amqps://[::1]:5671/prod%2Feu"])
+        let dir = try configDirectory(amqp: urlsLine(["amqp://herald:s3@c:ret@broker/%2f", "amqps://[::1]:5671/prod%2Feu"]))
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.removeItem(atPath: dir + "/sa.json")
         try FileManager.default.copyItem(atPath: keys + "/fcm-service-account.json", toPath: dir + "/sa.json")

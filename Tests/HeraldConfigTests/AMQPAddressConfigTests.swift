@@ -53,10 +53,11 @@ struct AMQPAddressConfigTests {
                 - {url: "amqps://u:p@node3:5671/%2f", cert_file: node3.pem, key_file: node3.key}
             """).configuration.amqp
         #expect(amqp.addresses.map(\.url) == ["amqps://u:p@node1:5671/%2f", "amqps://u:p@node2:5671/%2f", "amqps://u:p@node3:5671/%2f"])
-        #expect(amqp.addresses.map(amqp.tlsFiles(for:)) == [
-            AMQPTLSFiles(caFile: "ca.pem", certFile: "client.pem", keyFile: "client.key"),
-            AMQPTLSFiles(caFile: "node2-ca.pem", certFile: "client.pem", keyFile: "client.key"),
-            AMQPTLSFiles(caFile: "ca.pem", certFile: "node3.pem", keyFile: "node3.key"),
+        let files = amqp.addresses.map(amqp.withTLSFiles).map { [$0.caFile, $0.certFile, $0.keyFile] }
+        #expect(files == [
+            ["ca.pem", "client.pem", "client.key"],
+            ["node2-ca.pem", "client.pem", "client.key"],
+            ["ca.pem", "node3.pem", "node3.key"],
         ])
         #expect(amqp.urlKey(0, in: .root.key("amqp")).description == "amqp.urls[0]")
         #expect(amqp.urlKey(1, in: .root.key("amqp")).description == "amqp.urls[1].url")

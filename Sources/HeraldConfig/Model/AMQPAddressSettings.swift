@@ -13,6 +13,9 @@ public struct AMQPAddressSettings: Sendable, Equatable, Decodable {
     /// Written as a mapping (so its URL is at `url` below the entry), not as a string.
     public var isMapping: Bool
 
+    /// Whether the entry names a TLS file of its own.
+    public var namesTLSFiles: Bool { caFile != nil || certFile != nil || keyFile != nil }
+
     public init(url: String) {
         self.url = url
         isMapping = false
@@ -44,19 +47,5 @@ public struct AMQPAddressSettings: Sendable, Equatable, Decodable {
         certFile = try c.decodeIfPresent(String.self, forKey: .certFile)
         keyFile = try c.decodeIfPresent(String.self, forKey: .keyFile)
         isMapping = true
-    }
-}
-
-/// The TLS files one `amqps://` connection uses, as written in the config
-/// (relative paths not yet resolved).
-public struct AMQPTLSFiles: Sendable, Equatable {
-    public var caFile: String?
-    public var certFile: String?
-    public var keyFile: String?
-
-    public init(caFile: String? = nil, certFile: String? = nil, keyFile: String? = nil) {
-        self.caFile = caFile
-        self.certFile = certFile
-        self.keyFile = keyFile
     }
 }

@@ -62,13 +62,17 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         return addresses[index].isMapping ? entry.key("url") : entry
     }
 
-    /// The TLS files a connection to `address` uses: the node's own CA file,
-    /// else the section's; the node's client certificate and key as a pair,
-    /// else the section's pair.
-    public func tlsFiles(for address: AMQPAddressSettings) -> AMQPTLSFiles {
-        let ownPair = address.certFile != nil || address.keyFile != nil
-        return AMQPTLSFiles(caFile: address.caFile ?? caFile, certFile: ownPair ? address.certFile : certFile,
-                            keyFile: ownPair ? address.keyFile : keyFile)
+    /// `address` with the TLS files a connection to it uses: the node's own
+    /// CA file, else the section's; the node's client certificate and key as
+    /// a pair, else the section's pair.
+    public func withTLSFiles(_ address: AMQPAddressSettings) -> AMQPAddressSettings {
+        var connection = address
+        connection.caFile = address.caFile ?? caFile
+        if address.certFile == nil && address.keyFile == nil {
+            connection.certFile = certFile
+            connection.keyFile = keyFile
+        }
+        return connection
     }
 
     /// How many events are processed at once: `concurrency`, never more than `prefetch`.

@@ -27,17 +27,16 @@ extension ConfigValidator {
         if amqp.ackDelay.milliseconds > 1000 {
             issues.append(.init(.error, at: path.key("ack_delay"), "expected 0 (off) to 1s, found \(amqp.ackDelay)"))
         }
-        validateTLSFiles(AMQPTLSFiles(caFile: amqp.caFile, certFile: amqp.certFile, keyFile: amqp.keyFile), at: path,
-                         into: &issues)
+        validateTLSFiles(caFile: amqp.caFile, certFile: amqp.certFile, keyFile: amqp.keyFile, at: path, into: &issues)
         if (amqp.caFile != nil || amqp.certFile != nil), !amqp.addresses.contains(where: { $0.url.hasPrefix("amqps://") }) {
             issues.append(.init(.warning, at: amqp.addressKey(0, in: path),
                                 "TLS files are set but no address is amqps://, so they are not used"))
         }
         for (index, address) in amqp.addresses.enumerated() where address.isMapping {
             let entry = amqp.addressKey(index, in: path)
-            let own = AMQPTLSFiles(caFile: address.caFile, certFile: address.certFile, keyFile: address.keyFile)
-            validateTLSFiles(own, at: entry, into: &issues)
-            if own != AMQPTLSFiles(), !address.url.hasPrefix("amqps://") {
+            validateTLSFiles(caFile: address.caFile, certFile: address.certFile, keyFile: address.keyFile, at: entry,
+                             into: &issues)
+            if address.namesTLSFiles, !address.url.hasPrefix("amqps://") {
                 issues.append(.init(.warning, at: entry, "TLS files are set but the URL is not amqps://, so they are not used"))
             }
         }
@@ -77,9 +76,10 @@ extension ConfigValidator {
     /// `ca_file`, `cert_file` and `key_file` below `path` (the section, or one
     /// address of `urls`): each file readable within its limit, the
     /// certificate and key given together.
-    private func validateTLSFiles(_ files: AMQPTLSFiles, at path: ConfigPath, into issues: inout [ConfigIssue]) {
-        if let ca = files.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
-        switch (files.certFile, files.keyFile) {
+    private func validateTLSFiles(caFile: String?, certFile: String?, keyFile: String?, at path: ConfigPath,
+                                  into issues: inout [ConfigIssue]) {
+        if let ca = caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
+        switch (certFile, keyFile) {
         case (let cert?, let key?):
             _ = readFile(cert, at: path.key("cert_file"), what: "client certificate", limit: .certificate, into: &issues)
             _ = readFile(key, at: path.key("key_file"), what: "client key", limit: .key, secret: true, into: &issues)

@@ -15,7 +15,7 @@ extension LoadedConfig {
         var addresses: [AMQPAddress] = []
         var problems: [AMQPAddressError.Problem] = []
         for (index, address) in amqp.addresses.enumerated() {
-            let files = amqp.tlsFiles(for: address)
+            let files = amqp.withTLSFiles(address)
             let tls = AMQPTLSOptions(caFile: files.caFile.map(resolve), certificateFile: files.certFile.map(resolve),
                                      keyFile: files.keyFile.map(resolve))
             do {
