@@ -61,7 +61,7 @@ func report(_ name: String, count: Int, elapsed: Duration, extra: String = "") {
 func runBench(_ options: Options, _ connection: AMQPConnection) async throws {
     switch options.command {
     case "setup":
-        try await connection.declareQueue(options.queue, durable: true, arguments: ["x-queue-type": "classic"])
+        try await connection.declareQueue(options.queue, arguments: ["x-queue-type": "classic"])
         try await connection.purgeQueue(options.queue)
     case "teardown":
         try await connection.deleteQueue(options.queue)

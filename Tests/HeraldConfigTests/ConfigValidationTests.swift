@@ -271,22 +271,41 @@ import Testing
     @Test func retryOutcomesHTTPAndLogAreRangeChecked() throws {
         let fixture = try ConfigFixture()
         let errors = fixture.errors(ConfigFixture.minimal + """
-            amqp: {prefetch: 0, url: "http://x", queue: amq.mine, concurrency: 0}
+            amqp: {prefetch: 0, queue: amq.mine, concurrency: 0}
             retry: {max_attempts: 0, delays: [50ms]}
             outcomes: {publish: [deliverd]}
             http: {listen: "localhost"}
             """)
         #expect(errors == [
             "DIR/config.yaml:10:18: amqp.prefetch: expected a number from 1 to 65535, found 0",
-            "DIR/config.yaml:10:26: amqp.url: expected an amqp:// or amqps:// URL, found scheme 'http'",
-            "DIR/config.yaml:10:45: amqp.queue: 'amq.mine' is not a usable name (1 to 255 bytes, not starting with 'amq.', which RabbitMQ reserves)",
-            "DIR/config.yaml:10:68: amqp.concurrency: expected a number from 1 to 65535, found 0",
+            "DIR/config.yaml:10:28: amqp.queue: 'amq.mine' is not a usable name (1 to 255 bytes, not starting with 'amq.', which RabbitMQ reserves)",
+            "DIR/config.yaml:10:51: amqp.concurrency: expected a number from 1 to 65535, found 0",
             "DIR/config.yaml:11:23: retry.max_attempts: expected a number from 1 to 100, found 0",
             "DIR/config.yaml:11:35: retry.delays[0]: a retry delay must be at least 100ms, found 50ms",
             "DIR/config.yaml:12:22: outcomes.publish[0]: unknown outcome status 'deliverd' (did you mean 'delivered'?) (expected one of: delivered, invalid_token, failed, retrying, expired, dropped, rejected)",
             "DIR/config.yaml:13:16: http.listen: expected host:port with a port from 0 (any free port) to 65535, found 'localhost'",
             "DIR/config.yaml:12:21: outcomes.publish: warning: invalid_token outcomes are not published, so upstream never learns which tokens are dead",
         ])
+    }
+
+    /// `amqp.consumer_timeout`: 0s or 1m to 24h; a value not above the
+    /// longest hold (4 x the longest provider timeout + shutdown_deadline) is a warning.
+    @Test func consumerTimeoutIsRangeCheckedAndWarnedWhenNotAboveTheLongestHold() throws {
+        let fixture = try ConfigFixture()
+        #expect(try fixture.load(ConfigFixture.minimal).configuration.amqp.consumerTimeout == .seconds(1800), "30m by default")
+        #expect(try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 0s}\n").warnings.isEmpty)
+        #expect(fixture.errors(ConfigFixture.minimal + "amqp: {consumer_timeout: 30s}\n") == [
+            "DIR/config.yaml:10:26: amqp.consumer_timeout: expected 0s (the broker's own) or 1m to 24h, found 30s (RabbitMQ checks it once a minute)",
+        ])
+        #expect(fixture.errors(ConfigFixture.minimal + "amqp: {consumer_timeout: 25h}\n").count == 1)
+        // 4 x 10s (the default provider timeout) + 25s (shutdown_deadline) = 1m5s.
+        let warned = try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 1m}\n").warnings.map(\.description)
+        #expect(warned.map { $0.replacingOccurrences(of: fixture.directory, with: "DIR") } == [
+            "DIR/config.yaml:10:26: amqp.consumer_timeout: warning: 1m does not exceed the 1m5s Herald may hold an event"
+                + " (4 x the longest provider timeout + shutdown_deadline): the broker would take events back while they are being delivered",
+        ])
+        #expect(try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 2m}\n").warnings.isEmpty)
+        #expect(try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 2m}\nshutdown_deadline: 2m\n").warnings.count == 1)
     }
 
     @Test func unknownLogLevelListsTheLevels() throws {

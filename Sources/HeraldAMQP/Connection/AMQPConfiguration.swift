@@ -3,14 +3,13 @@
 /// The lead maps `config.yaml`'s `amqp:` section onto it.
 public struct AMQPConfiguration: Sendable {
     /// The broker's addresses — one, or the nodes of a cluster — each with its
-    /// own credentials and scheme. Every connect tries them in turn, starting
-    /// after the node whose connection was lost, until one answers; the
-    /// back-off applies only when all of them failed. Never empty.
-    public var urls: [AMQPURL]
-    /// Shuffle `urls` once when the connection starts, so instances given the
-    /// same list spread over the nodes instead of all landing on the first.
+    /// own credentials, scheme and TLS files. Every connect tries them in turn,
+    /// starting after the node whose connection was lost, until one answers;
+    /// the back-off applies only when all of them failed. Never empty.
+    public var addresses: [AMQPAddress]
+    /// Shuffle `addresses` once when the connection starts, so instances given
+    /// the same list spread over the nodes instead of all landing on the first.
     public var shuffleURLs = false
-    public var tls: AMQPTLSOptions
     /// Heartbeat interval proposed to the broker (the smaller of both sides wins); 0 disables.
     public var heartbeat: Duration
     /// Limit for TCP connect, TLS and the AMQP handshake.
@@ -37,8 +36,7 @@ public struct AMQPConfiguration: Sendable {
         connectTimeout: Duration = .seconds(10), confirmWindow: Int = 512, reconnect: BackoffPolicy = BackoffPolicy(),
         shutdownGracePeriod: Duration = .seconds(5), connectionName: String = "herald"
     ) {
-        self.urls = [url]
-        self.tls = tls
+        self.addresses = [AMQPAddress(url, tls: tls)]
         self.heartbeat = heartbeat
         self.connectTimeout = connectTimeout
         self.confirmWindow = max(1, confirmWindow)

@@ -14,9 +14,11 @@ extension AMQPConnection {
         }
     }
 
-    public func declareQueue(_ name: String, durable: Bool = true, arguments: AMQPTable = [:]) async throws {
+    /// Declares `name`, durable unless `lifetime` says exclusive (there is no
+    /// transient non-exclusive queue: `QueueLifetime`).
+    public func declareQueue(_ name: String, lifetime: QueueLifetime = .durable, arguments: AMQPTable = [:]) async throws {
         _ = try await admin("queue.declare") { connection, channel throws(AMQPError) in
-            try connection.declareQueue(channel, name: name, durable: durable, arguments: arguments)
+            try connection.declareQueue(channel, name: name, lifetime: lifetime, arguments: arguments)
             return .none
         }
     }
@@ -52,7 +54,7 @@ extension AMQPConnection {
     /// Messages ready in `queue` (not counting unacked ones); throws 404 when it does not exist.
     public func messageCount(queue: String) async throws -> Int {
         let result = try await admin("queue.declare passive") { connection, channel throws(AMQPError) in
-            .count(try connection.declareQueue(channel, name: queue, durable: true, passive: true))
+            .count(try connection.declareQueue(channel, name: queue, lifetime: .durable, passive: true))
         }
         guard case .count(let count) = result else { return 0 }
         return Int(count)

@@ -1,9 +1,17 @@
 /// A parsed `amqp://` or `amqps://` URL, per RabbitMQ's URI spec:
 /// `amqp[s]://[user[:password]@]host[:port][/vhost]`, every part percent-decoded
-/// (`%2f` is the default vhost `/`).
+/// (`%2f` is the default vhost `/`). This parser is the one rule for what an
+/// AMQP address is: whatever reads addresses from elsewhere (a config file)
+/// asks it, so a URL is never accepted in one place and refused in another.
 ///
 /// An absent or empty vhost means `/` (RabbitMQ has no vhost named "").
-/// IPv6 hosts go in brackets: `amqp://[::1]:5672`.
+/// IPv6 hosts go in brackets: `amqp://[::1]:5672`. The user info ends at the
+/// last `@` before the host and the password at its first `:`, so an
+/// unescaped `@` or `:` in a password is read as part of it; `/`, `?` and `#`
+/// must be escaped (`%2F`, `%3F`, `%23`). Refused: no host, a query (its
+/// parameters are not read, so none would take effect), a `#`, a host name
+/// with characters no host name has, a port outside 1-65535, and bad
+/// percent-encoding.
 public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
     public var tls: Bool
     public var host: String
@@ -38,7 +46,13 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
         } else {
             throw invalid("scheme must be amqp:// or amqps://")
         }
-        if let query = rest.firstIndex(of: "?") { rest = rest[..<query] }
+        if rest.contains("?") {
+            throw invalid("a query (?...) is not read, so its parameters would not take effect"
+                          + " (a ? in a user name or password is written %3F)")
+        }
+        if rest.contains("#") {
+            throw invalid("'#' has no place in an AMQP URL (a # in a user name or password is written %23)")
+        }
         var vhost = "/"
         if let slash = rest.firstIndex(of: "/") {
             let path = rest[rest.index(after: slash)...]
@@ -68,15 +82,19 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
             guard let close = rest.firstIndex(of: "]") else { throw invalid("unclosed [ in IPv6 host") }
             host = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
-            if after.hasPrefix(":") { port = Int(after.dropFirst()) ?? -1 } else if !after.isEmpty { throw invalid("junk after IPv6 host") }
+            if after.hasPrefix(":") { port = Self.port(after.dropFirst()) } else if !after.isEmpty { throw invalid("junk after IPv6 host") }
+            if !host.utf8.allSatisfy(Self.isIPv6Byte) { throw invalid("the IPv6 host has a character IPv6 addresses cannot have") }
         } else if let colon = rest.lastIndex(of: ":") {
             host = rest[..<colon]
-            port = Int(rest[rest.index(after: colon)...]) ?? -1
+            port = Self.port(rest[rest.index(after: colon)...])
         }
         if let port, !(1...65535).contains(port) { throw invalid("port must be 1-65535") }
+        guard !host.isEmpty else { throw invalid("the URL names no host") }
+        if !rest.hasPrefix("["), !host.utf8.allSatisfy(Self.isHostNameByte) {
+            throw invalid("the host name has a character host names cannot have")
+        }
         guard let decodedHost = Self.percentDecoded(host) else { throw invalid("bad percent-encoding in host") }
-        self.init(tls: tls, host: decodedHost.isEmpty ? "localhost" : decodedHost, port: port, user: user,
-                  password: password, vhost: vhost)
+        self.init(tls: tls, host: decodedHost, port: port, user: user, password: password, vhost: vhost)
     }
 
     /// `host:port` (an IPv6 host in brackets): which node, without credentials or vhost.
@@ -110,6 +128,24 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
             }
         }
         return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The digits after the host's `:`; -1 (refused) when there are none or anything else is there.
+    private static func port(_ text: Substring) -> Int {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return -1 }
+        return Int(text) ?? -1
+    }
+
+    private static func isIPv6Byte(_ byte: UInt8) -> Bool {
+        hexValue(byte) != nil || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+    }
+
+    /// RFC 3986 `reg-name` (and IPv4): unreserved, sub-delims and the `%` of a percent-escape.
+    private static func isHostNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "-._~!$&'()*+,;=%".utf8.contains(byte)
+        }
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

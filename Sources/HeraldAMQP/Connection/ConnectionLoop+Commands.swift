@@ -142,7 +142,7 @@ extension ConnectionLoop {
             adminChannelOpen = true
         }
         do throws(AMQPError) {
-            try connection.declareQueue(Self.adminChannel, name: queue, durable: true, passive: true)
+            try connection.declareQueue(Self.adminChannel, name: queue, lifetime: .durable, passive: true)
             return nil
         } catch where error.code == .channelClosed {
             try connection.sendChannelCloseOk(Self.adminChannel)

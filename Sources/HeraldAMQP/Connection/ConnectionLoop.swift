@@ -67,7 +67,7 @@ final class ConnectionLoop {
         self.mailbox = mailbox
         self.status = status
         self.machine = ReconnectStateMachine(policy: configuration.reconnect)
-        self.addresses = BrokerAddresses(configuration.urls, shuffled: configuration.shuffleURLs)
+        self.addresses = BrokerAddresses(configuration.addresses, shuffled: configuration.shuffleURLs)
     }
 
     var outboxIsEmpty: Bool { outboxHead >= outbox.count }
@@ -176,12 +176,14 @@ final class ConnectionLoop {
     }
 
     /// Opens a connection to the first of the broker's addresses that answers,
-    /// trying each once in turn; throws the last address's failure when none does.
+    /// trying each once in turn with its own TLS files; throws the last
+    /// address's failure when none does.
     private func openFirstAnswering() throws(AMQPError) -> (RabbitConnection, AMQPURL) {
         var lastError = AMQPError(.library, operation: "connect", detail: "no broker address is configured", isRetryable: false)
-        for (index, url) in addresses.inTurn {
+        for (index, address) in addresses.inTurn {
+            let url = address.url
             do throws(AMQPError) {
-                let candidate = try RabbitConnection.open(configuration, url: url)
+                let candidate = try RabbitConnection.open(configuration, address: address)
                 addresses.connected(to: index)
                 return (candidate, url)
             } catch {

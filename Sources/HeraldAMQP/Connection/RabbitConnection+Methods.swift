@@ -92,11 +92,13 @@ extension RabbitConnection {
 
     /// Declares a queue (or, `passive`, checks it exists); returns its ready message count.
     @discardableResult
-    func declareQueue(_ channel: UInt16, name: String, durable: Bool, exclusive: Bool = false, autoDelete: Bool = false,
-                      passive: Bool = false, arguments: AMQPTable = [:]) throws(AMQPError) -> UInt32 {
+    /// Durable or exclusive (`QueueLifetime`), never auto-delete; `passive` only checks that the queue exists.
+    func declareQueue(_ channel: UInt16, name: String, lifetime: QueueLifetime, passive: Bool = false,
+                      arguments: AMQPTable = [:]) throws(AMQPError) -> UInt32 {
         scratch.recycle()
-        let ok = amqp_queue_declare(state, channel, bytes(name), passive ? 1 : 0, durable ? 1 : 0, exclusive ? 1 : 0,
-                                    autoDelete ? 1 : 0, AMQPTableCodec.encode(arguments, into: scratch.pool))
+        let durable: amqp_boolean_t = lifetime == .durable ? 1 : 0
+        let ok = amqp_queue_declare(state, channel, bytes(name), passive ? 1 : 0, durable, lifetime == .exclusive ? 1 : 0,
+                                    0, AMQPTableCodec.encode(arguments, into: scratch.pool))
         try checkReply("queue.declare \(name)")
         return ok?.pointee.message_count ?? 0
     }

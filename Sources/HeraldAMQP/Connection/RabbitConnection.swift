@@ -29,27 +29,28 @@ final class RabbitConnection {
         destroy()
     }
 
-    /// Opens the socket (TCP or TLS) to `url` and performs the AMQP handshake.
-    static func open(_ configuration: AMQPConfiguration, url: AMQPURL) throws(AMQPError) -> RabbitConnection {
+    /// Opens the socket (TCP, or TLS with the address's own files) to `address` and performs the AMQP handshake.
+    static func open(_ configuration: AMQPConfiguration, address: AMQPAddress) throws(AMQPError) -> RabbitConnection {
         guard let state = amqp_new_connection() else {
             throw AMQPError(.library, operation: "amqp_new_connection", detail: "out of memory", isRetryable: true)
         }
         let connection = RabbitConnection(state: state)
-        try connection.openSocket(configuration, url: url)
-        try connection.handshake(configuration, url: url)
+        try connection.openSocket(configuration, address: address)
+        try connection.handshake(configuration, url: address.url)
         var rpcTimeout = timeval(configuration.connectTimeout)
         amqp_set_rpc_timeout(state, &rpcTimeout)
         return connection
     }
 
-    private func openSocket(_ configuration: AMQPConfiguration, url: AMQPURL) throws(AMQPError) {
+    private func openSocket(_ configuration: AMQPConfiguration, address: AMQPAddress) throws(AMQPError) {
+        let url = address.url
         let socket: OpaquePointer?
         if url.tls {
             socket = amqp_ssl_socket_new(state)
             guard let socket else {
                 throw AMQPError(.library, operation: "amqp_ssl_socket_new", detail: "cannot create TLS socket", isRetryable: false)
             }
-            let tls = configuration.tls
+            let tls = address.tls
             // rabbitmq-c's context trusts nothing of its own accord: load the system
             // store (OpenSSL's default paths, which honour SSL_CERT_FILE and
             // SSL_CERT_DIR), then the configured CA file on top.

@@ -5,19 +5,19 @@
 /// in which case the next connect starts at the node after it (the lost node is
 /// likely the one going away). With one address this is always that address.
 struct BrokerAddresses {
-    private let urls: [AMQPURL]
+    private let addresses: [AMQPAddress]
     private var start = 0
 
     /// `shuffled` spreads instances given the same list over the nodes.
-    init(_ urls: [AMQPURL], shuffled: Bool) {
-        self.urls = shuffled ? urls.shuffled() : urls
+    init(_ addresses: [AMQPAddress], shuffled: Bool) {
+        self.addresses = shuffled ? addresses.shuffled() : addresses
     }
 
     /// The addresses in the order this connect tries them, with their positions.
-    var inTurn: [(index: Int, url: AMQPURL)] {
-        (0..<urls.count).map { offset in
-            let index = (start + offset) % urls.count
-            return (index, urls[index])
+    var inTurn: [(index: Int, address: AMQPAddress)] {
+        (0..<addresses.count).map { offset in
+            let index = (start + offset) % addresses.count
+            return (index, addresses[index])
         }
     }
 
@@ -26,6 +26,6 @@ struct BrokerAddresses {
 
     /// The connection to the node at `start` was lost: the next connect starts after it.
     mutating func lost() {
-        if !urls.isEmpty { start = (start + 1) % urls.count }
+        if !addresses.isEmpty { start = (start + 1) % addresses.count }
     }
 }

@@ -16,10 +16,7 @@ public struct RetryTier: Sendable, Equatable, Hashable {
     }
 
     /// The delay in whole milliseconds, as `x-message-ttl` wants it.
-    public var milliseconds: Int64 {
-        let (seconds, attoseconds) = delay.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
+    public var milliseconds: Int64 { delay.wholeMilliseconds }
 
     static func label(_ delay: Duration) -> String {
         let ms = RetryTier(name: "", delay: delay).milliseconds

@@ -2,11 +2,28 @@ extension TopologyOptions {
     /// Arguments of the events queue: dead-letters to `deadLetterExchange` (reject
     /// without requeue, delivery limit). Quorum queues dead-letter at-least-once,
     /// which RabbitMQ allows only with `x-overflow: reject-publish`.
+    ///
+    /// `x-consumer-timeout` (both types) is read by RabbitMQ 3.12 and later
+    /// (4.3 and later: quorum queues only) and accepted and ignored by 3.10
+    /// and 3.11, which know no such argument. No version compares it on a
+    /// redeclaration, so a queue that exists keeps the value it was created
+    /// with; `eventsConsumerArguments` covers that case from 4.3 on.
     public var eventsQueueArguments: AMQPTable {
         var arguments = baseArguments
         arguments["x-dead-letter-exchange"] = .string(deadLetterExchange)
         if queueType == .quorum, let deliveryLimit { arguments["x-delivery-limit"] = .int(Int64(deliveryLimit)) }
+        if let consumerTimeout { arguments["x-consumer-timeout"] = .int(consumerTimeout.wholeMilliseconds) }
         return arguments
+    }
+
+    /// Arguments of the `basic.consume` on the events queue: for a quorum
+    /// queue, `x-consumer-timeout`, which RabbitMQ 4.3 and later apply to
+    /// that consumer whatever the queue was declared with (earlier versions
+    /// accept and ignore it). Nothing for a classic queue: 4.3 refuses the
+    /// argument there (`PRECONDITION_FAILED`, it is a quorum queue's alone).
+    public var eventsConsumerArguments: AMQPTable {
+        guard queueType == .quorum, let consumerTimeout else { return [:] }
+        return ["x-consumer-timeout": .int(consumerTimeout.wholeMilliseconds)]
     }
 
     /// Arguments of a delay queue: messages expire after the tier's delay and are

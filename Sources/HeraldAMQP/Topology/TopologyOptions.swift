@@ -11,6 +11,11 @@ public struct TopologyOptions: Sendable, Equatable {
     public var bindings: [String]
     /// Quorum only: deliveries after which a message is dead-lettered as poison (`x-delivery-limit`).
     public var deliveryLimit: Int?
+    /// How long a consumer of `eventsQueue` may hold a delivery unacked
+    /// before the broker takes it back (`x-consumer-timeout`, see
+    /// `eventsQueueArguments` and `eventsConsumerArguments`); nil leaves the
+    /// broker's own setting (a policy, or `consumer_timeout` in rabbitmq.conf).
+    public var consumerTimeout: Duration?
     /// Headers exchange that routes a retry to its delay tier by the `herald-retry-tier` header.
     public var retryExchange: String
     /// Delay queues are named `<retryQueuePrefix>.<tier name>`.
@@ -24,7 +29,7 @@ public struct TopologyOptions: Sendable, Equatable {
 
     public init(
         prefix: String = "herald", queueType: QueueType = .quorum, bindings: [String] = ["#"], deliveryLimit: Int? = nil,
-        retryTiers: [RetryTier] = [.init(delay: .seconds(5)), .init(delay: .seconds(30)), .init(delay: .seconds(120)),
+        consumerTimeout: Duration? = nil, retryTiers: [RetryTier] = [.init(delay: .seconds(5)), .init(delay: .seconds(30)), .init(delay: .seconds(120)),
                                    .init(delay: .seconds(600))]
     ) {
         eventsExchange = prefix + ".events"
@@ -32,6 +37,7 @@ public struct TopologyOptions: Sendable, Equatable {
         self.queueType = queueType
         self.bindings = bindings
         self.deliveryLimit = deliveryLimit
+        self.consumerTimeout = consumerTimeout
         retryExchange = prefix + ".retry"
         retryQueuePrefix = prefix + ".retry"
         self.retryTiers = retryTiers

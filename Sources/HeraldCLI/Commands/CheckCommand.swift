@@ -15,7 +15,8 @@ public struct CheckCommand: Command {
         Usage: herald check [--config FILE] [--online]
 
         Parses and validates FILE: YAML syntax, ${VAR} expansion, every key and
-        type, references between sections (routes naming apps), exactly one
+        type, the AMQP addresses (parsed as herald run connects to them),
+        references between sections (routes naming apps), exactly one
         credential per provider, and that every credential is usable: key
         files within their size limits, an APNs key that is EC P-256 and
         signs, a certificate that opens with its password, a service account
@@ -51,7 +52,9 @@ public struct CheckCommand: Command {
             console.err("herald check: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        guard let loaded = loadConfig(file, environment: environment, console: console) else { return ExitStatus.failure }
+        // loadConfig has parsed the AMQP addresses already and reported any it refuses.
+        guard let loaded = loadConfig(file, environment: environment, console: console),
+              let broker = try? loaded.amqpConfiguration() else { return ExitStatus.failure }
         // The credentials are loaded and proven as `herald run` loads them.
         let providers = ProviderSet.make(config: loaded, logger: Logger(label: "herald.check", level: .critical))
         guard providers.unavailable.isEmpty else {
@@ -60,7 +63,7 @@ public struct CheckCommand: Command {
             }
             return ExitStatus.failure
         }
-        console.out(ConfigSummary(loaded).text)
+        console.out(ConfigSummary(loaded, broker: broker).text)
         guard online else { return ExitStatus.success }
         let results = await CredentialProbe.run(config: loaded, logger: Logger(label: "herald.check", level: .critical))
         for result in results { console.out("  online: \(result)") }

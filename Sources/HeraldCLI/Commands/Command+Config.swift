@@ -1,4 +1,5 @@
 import HeraldConfig
+import HeraldService
 
 extension ParsedArguments {
     /// The config file a command reads: `--config`, else `$HERALD_CONFIG`, else `config.yaml`.
@@ -8,14 +9,25 @@ extension ParsedArguments {
 }
 
 extension Command {
-    /// Loads and validates `file`; on failure prints every problem and returns nil
-    /// (the caller exits with `ExitStatus.failure`).
+    /// Loads and validates `file`, then parses its AMQP addresses as `herald
+    /// run` connects to them (`amqpConfiguration()`, whose `AMQPURL` is the one
+    /// rule for them); on failure prints every problem and returns nil (the
+    /// caller exits with `ExitStatus.failure`).
     func loadConfig(_ file: String, environment: [String: String], console: any Console) -> LoadedConfig? {
+        let loaded: LoadedConfig
         do {
-            return try ConfigLoader.load(file: file, environment: environment)
+            loaded = try ConfigLoader.load(file: file, environment: environment)
         } catch {
             console.err(error.description)
             return nil
         }
+        do {
+            _ = try loaded.amqpConfiguration()
+        } catch {
+            for problem in error.problems { console.err("\(loaded.file): \(problem)") }
+            console.err("\(loaded.file): \(error.problems.count) error\(error.problems.count == 1 ? "" : "s")")
+            return nil
+        }
+        return loaded
     }
 }

@@ -80,8 +80,8 @@ public struct PublishCommand: Command {
             try batch.check { planner.problems(in: $0, routingKey: routingKey) }
         }
         let logger = Logger(label: "herald", level: .warning, format: config.configuration.log.format)
-        let connection = try AMQPConnection(configuration: try config.amqpConfiguration(connectionName: "herald publish"),
-                                            topology: config.topology, logger: logger)
+        let broker = try config.amqpConfiguration(connectionName: "herald publish")
+        let connection = try AMQPConnection(configuration: broker, topology: config.topology, logger: logger)
         return try await withThrowingTaskGroup(of: Int?.self) { group in
             group.addTask {
                 try await connection.run()
@@ -91,7 +91,7 @@ public struct PublishCommand: Command {
                 // Bounds only the wait for the broker; publishing a large file may take longer.
                 try await Task.sleep(for: timeout)
                 if connection.isConnected { return nil }
-                throw PublishTimeout(addresses: config.configuration.amqp.addresses, timeout: timeout)
+                throw PublishTimeout(addresses: broker.addresses.map(\.url), timeout: timeout)
             }
             group.addTask {
                 try await connection.waitUntilConnected()
@@ -105,16 +105,16 @@ public struct PublishCommand: Command {
                     return count
                 }
             }
-            throw PublishTimeout(addresses: config.configuration.amqp.addresses, timeout: timeout)
+            throw PublishTimeout(addresses: broker.addresses.map(\.url), timeout: timeout)
         }
     }
 }
 
 /// The broker did not answer in time.
 struct PublishTimeout: Error, CustomStringConvertible {
-    let addresses: [String]
+    let addresses: [AMQPURL]
     let timeout: Duration
     var description: String {
-        "no broker answered at \(addresses.map(URLSecrets.redacted).joined(separator: ", ")) within \(timeout)"
+        "no broker answered at \(addresses.map(\.description).joined(separator: ", ")) within \(timeout)"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldAMQP
 import HeraldConfig
 import HeraldCore
 
@@ -7,10 +8,12 @@ import HeraldCore
 struct ConfigSummary {
     let text: String
 
-    init(_ loaded: LoadedConfig) {
+    /// `broker` is `loaded.amqpConfiguration()`: the addresses are shown as
+    /// `herald run` reads them (`AMQPURL`, password masked).
+    init(_ loaded: LoadedConfig, broker: AMQPConfiguration) {
         let c = loaded.configuration
         var lines = ["\(loaded.file): OK"]
-        lines.append("  amqp: \(c.amqp.addresses.map(URLSecrets.redacted).joined(separator: ", ")), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)")
+        lines.append("  amqp: \(broker.addresses.map(\.url.description).joined(separator: ", ")), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)")
         for name in c.apps.keys.sorted() {
             guard let app = c.apps[name] else { continue }
             var parts: [String] = []

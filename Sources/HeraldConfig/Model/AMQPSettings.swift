@@ -12,8 +12,9 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     /// The broker, when it is one address.
     public var url: String
     /// The broker's addresses when it is a cluster (`urls:`, instead of `url`):
-    /// tried in turn on every connect and reconnect (docs/scaling.md).
-    public var urls: [String]
+    /// tried in turn on every connect and reconnect (docs/scaling.md), each
+    /// with TLS files of its own if it names any.
+    public var urls: [AMQPAddressSettings]
     /// Shuffle `urls` at start, so instances spread over the nodes.
     public var shuffle: Bool
     public var prefetch: Int
@@ -33,21 +34,45 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     public var deadLetterQueue: String
     public var resultsExchange: String
     public var heartbeat: ConfigDuration
+    /// How long the broker lets a consumer hold an event unacked before it
+    /// takes it back (`x-consumer-timeout`); 0 leaves the broker's own
+    /// setting. Must exceed the longest Herald holds one (`ConfigValidator`).
+    public var consumerTimeout: ConfigDuration
     /// How long an event's ack may wait for others to leave with it as one
     /// `multiple` ack (0: each turn's acks at its end). See docs/amqp.md.
     public var ackDelay: ConfigDuration
-    /// Extra trust root for `amqps://` brokers.
+    /// Extra trust root for `amqps://` brokers (a node of `urls` may name its own).
     public var caFile: String?
-    /// Client certificate and key for `amqps://` brokers that require one.
+    /// Client certificate and key for `amqps://` brokers that require one (a node of `urls` may name its own).
     public var certFile: String?
     public var keyFile: String?
 
     /// Every address Herald may connect to: `urls` when given, else `url`.
-    public var addresses: [String] { urls.isEmpty ? [url] : urls }
+    public var addresses: [AMQPAddressSettings] { urls.isEmpty ? [AMQPAddressSettings(url: url)] : urls }
 
-    /// Where `addresses[index]` is written in the config.
+    /// Where `addresses[index]` is written in the config (the entry; its
+    /// keys are below it).
     public func addressKey(_ index: Int, in path: ConfigPath) -> ConfigPath {
         urls.isEmpty ? path.key("url") : path.key("urls").index(index)
+    }
+
+    /// Where the URL of `addresses[index]` is written: the entry, or its `url` key.
+    public func urlKey(_ index: Int, in path: ConfigPath) -> ConfigPath {
+        let entry = addressKey(index, in: path)
+        return addresses[index].isMapping ? entry.key("url") : entry
+    }
+
+    /// `address` with the TLS files a connection to it uses: the node's own
+    /// CA file, else the section's; the node's client certificate and key as
+    /// a pair, else the section's pair.
+    public func withTLSFiles(_ address: AMQPAddressSettings) -> AMQPAddressSettings {
+        var connection = address
+        connection.caFile = address.caFile ?? caFile
+        if address.certFile == nil && address.keyFile == nil {
+            connection.certFile = certFile
+            connection.keyFile = keyFile
+        }
+        return connection
     }
 
     /// How many events are processed at once: `concurrency`, never more than `prefetch`.
@@ -71,6 +96,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         deadLetterQueue = "herald.dead"
         resultsExchange = "herald.results"
         heartbeat = .seconds(30)
+        consumerTimeout = .seconds(1800)
         ackDelay = ConfigDuration(milliseconds: 5)
     }
 
@@ -78,6 +104,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         case url, urls, shuffle, prefetch, concurrency, queue, bindings, heartbeat
         case queueType = "queue_type"
         case ackDelay = "ack_delay"
+        case consumerTimeout = "consumer_timeout"
         case deliveryLimit = "delivery_limit"
         case eventsExchange = "events_exchange"
         case retryExchange = "retry_exchange"
@@ -93,14 +120,15 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = AMQPSettings()
         url = try c.decodeIfPresent(String.self, forKey: .url) ?? d.url
-        urls = try c.decodeIfPresent([String].self, forKey: .urls) ?? d.urls
+        let listed = try c.decodeIfPresent([AMQPAddressSettings].self, forKey: .urls)
+        urls = listed ?? d.urls
         if c.contains(.urls) {
             if c.contains(.url) {
                 throw DecodingError.dataCorrupted(.init(
                     codingPath: c.codingPath + [CodingKeys.urls],
                     debugDescription: "set either url (one address) or urls (the nodes of a cluster), not both"))
             }
-            if urls.isEmpty {
+            if listed?.isEmpty == true {
                 throw DecodingError.dataCorrupted(.init(
                     codingPath: c.codingPath + [CodingKeys.urls],
                     debugDescription: "expected at least one address"))
@@ -120,6 +148,7 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         resultsExchange = try c.decodeIfPresent(String.self, forKey: .resultsExchange) ?? d.resultsExchange
         heartbeat = try c.decodeIfPresent(ConfigDuration.self, forKey: .heartbeat) ?? d.heartbeat
         ackDelay = try c.decodeIfPresent(ConfigDuration.self, forKey: .ackDelay) ?? d.ackDelay
+        consumerTimeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .consumerTimeout) ?? d.consumerTimeout
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
         certFile = try c.decodeIfPresent(String.self, forKey: .certFile)
         keyFile = try c.decodeIfPresent(String.self, forKey: .keyFile)

@@ -1,20 +1,10 @@
 import HeraldCore
-import Foundation
 
 extension ConfigValidator {
+    /// The addresses themselves are not checked here: `AMQPURL` (HeraldAMQP)
+    /// is the one parser that decides, and the commands ask it right after
+    /// loading (`LoadedConfig.amqpConfiguration()`).
     func validateAMQP(_ amqp: AMQPSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
-        for (index, address) in amqp.addresses.enumerated() {
-            let at = amqp.addressKey(index, in: path)
-            if let components = URLComponents(string: address), let scheme = components.scheme {
-                if scheme != "amqp" && scheme != "amqps" {
-                    issues.append(.init(.error, at: at, "expected an amqp:// or amqps:// URL, found scheme '\(scheme.truncatedForMessage)'"))
-                } else if components.host?.isEmpty ?? true {
-                    issues.append(.init(.error, at: at, "the URL names no host"))
-                }
-            } else {
-                issues.append(.init(.error, at: at, "expected an amqp:// or amqps:// URL"))
-            }
-        }
         checkRange(amqp.prefetch, 1...65535, at: path.key("prefetch"), into: &issues)
         checkRange(amqp.concurrency, 1...65535, at: path.key("concurrency"), into: &issues)
         checkRange(amqp.deliveryLimit, 1...1000, at: path.key("delivery_limit"), into: &issues)
@@ -37,8 +27,59 @@ extension ConfigValidator {
         if amqp.ackDelay.milliseconds > 1000 {
             issues.append(.init(.error, at: path.key("ack_delay"), "expected 0 (off) to 1s, found \(amqp.ackDelay)"))
         }
-        if let ca = amqp.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
-        switch (amqp.certFile, amqp.keyFile) {
+        validateTLSFiles(caFile: amqp.caFile, certFile: amqp.certFile, keyFile: amqp.keyFile, at: path, into: &issues)
+        if (amqp.caFile != nil || amqp.certFile != nil), !amqp.addresses.contains(where: { $0.url.hasPrefix("amqps://") }) {
+            issues.append(.init(.warning, at: amqp.addressKey(0, in: path),
+                                "TLS files are set but no address is amqps://, so they are not used"))
+        }
+        for (index, address) in amqp.addresses.enumerated() where address.isMapping {
+            let entry = amqp.addressKey(index, in: path)
+            validateTLSFiles(caFile: address.caFile, certFile: address.certFile, keyFile: address.keyFile, at: entry,
+                             into: &issues)
+            if address.namesTLSFiles, !address.url.hasPrefix("amqps://") {
+                issues.append(.init(.warning, at: entry, "TLS files are set but the URL is not amqps://, so they are not used"))
+            }
+        }
+    }
+
+    /// `amqp.consumer_timeout`: 0 (the broker's own) or 1m to 24h (RabbitMQ
+    /// checks the timeout once a minute and supports nothing shorter), and a
+    /// warning when it does not exceed `longestHold(_:)`: the broker would
+    /// take back events Herald is still working on and deliver them again.
+    func validateConsumerTimeout(_ config: Configuration, into issues: inout [ConfigIssue]) {
+        let timeout = config.amqp.consumerTimeout
+        let at = ConfigPath.root.key("amqp").key("consumer_timeout")
+        guard timeout.milliseconds != 0 else { return }
+        guard (60_000...86_400_000).contains(timeout.milliseconds) else {
+            issues.append(.init(.error, at: at,
+                                "expected 0s (the broker's own) or 1m to 24h, found \(timeout) (RabbitMQ checks it once a minute)"))
+            return
+        }
+        let hold = Self.longestHold(config)
+        if timeout <= hold {
+            issues.append(.init(.warning, at: at,
+                                "\(timeout) does not exceed the \(hold) Herald may hold an event (4 x the longest provider timeout"
+                                + " + shutdown_deadline): the broker would take events back while they are being delivered"))
+        }
+    }
+
+    /// The longest Herald holds an event unacked of its own accord: four
+    /// provider requests (an FCM send that gets a 401 fetches a token, sends,
+    /// fetches again and sends again, each bounded by the app's `timeout`),
+    /// then, if a shutdown began meanwhile, `shutdown_deadline`.
+    static func longestHold(_ config: Configuration) -> ConfigDuration {
+        let timeouts = config.apps.values.flatMap { [$0.apns?.timeout, $0.fcm?.timeout].compactMap { $0 } }
+        let longest = timeouts.max() ?? ConfigDuration(milliseconds: 0)
+        return ConfigDuration(milliseconds: 4 * longest.milliseconds + config.shutdownDeadline.milliseconds)
+    }
+
+    /// `ca_file`, `cert_file` and `key_file` below `path` (the section, or one
+    /// address of `urls`): each file readable within its limit, the
+    /// certificate and key given together.
+    private func validateTLSFiles(caFile: String?, certFile: String?, keyFile: String?, at path: ConfigPath,
+                                  into issues: inout [ConfigIssue]) {
+        if let ca = caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
+        switch (certFile, keyFile) {
         case (let cert?, let key?):
             _ = readFile(cert, at: path.key("cert_file"), what: "client certificate", limit: .certificate, into: &issues)
             _ = readFile(key, at: path.key("key_file"), what: "client key", limit: .key, secret: true, into: &issues)
@@ -48,10 +89,6 @@ extension ConfigValidator {
             issues.append(.init(.error, at: path.key("key_file"), "key_file needs cert_file too"))
         case (nil, nil):
             break
-        }
-        if (amqp.caFile != nil || amqp.certFile != nil), !amqp.addresses.contains(where: { $0.hasPrefix("amqps://") }) {
-            issues.append(.init(.warning, at: amqp.addressKey(0, in: path),
-                                "TLS files are set but no address is amqps://, so they are not used"))
         }
     }
 }

@@ -19,6 +19,7 @@ public struct ConfigValidator: Sendable {
     public func validate(_ config: Configuration) -> (issues: [ConfigIssue], router: Router?) {
         var issues: [ConfigIssue] = []
         validateAMQP(config.amqp, at: .root.key("amqp"), into: &issues)
+        validateConsumerTimeout(config, into: &issues)
         validateApps(config.apps, into: &issues)
         let router = routingRules(config, into: &issues)
         validateRetry(config.retry, at: .root.key("retry"), into: &issues)

@@ -1,16 +1,33 @@
 import HeraldAMQP
 import HeraldConfig
+import HeraldCore
 
 extension LoadedConfig {
-    /// The broker connection the `amqp:` section describes (its addresses, heartbeat, ack delay, TLS files), paced by `io_pacing`.
-    public func amqpConfiguration(connectionName: String = "herald") throws(AMQPError) -> AMQPConfiguration {
+    /// The broker connection the `amqp:` section describes (its addresses, each
+    /// with its TLS files; heartbeat, ack delay), paced by `io_pacing`.
+    ///
+    /// Every address is parsed by `AMQPURL`, the one rule for what an AMQP
+    /// address is: `herald check` calls this too, so it refuses exactly what
+    /// `herald run` would.
+    /// - Throws: `AMQPAddressError` naming every address `AMQPURL` refuses.
+    public func amqpConfiguration(connectionName: String = "herald") throws(AMQPAddressError) -> AMQPConfiguration {
         let amqp = configuration.amqp
-        let tls = AMQPTLSOptions(caFile: amqp.caFile.map(resolve), certificateFile: amqp.certFile.map(resolve),
-                                 keyFile: amqp.keyFile.map(resolve))
-        let urls = try amqp.addresses.map { address throws(AMQPError) in try AMQPURL(address) }
-        var configuration = AMQPConfiguration(url: urls[0], tls: tls, heartbeat: amqp.heartbeat.duration,
-                                              connectionName: connectionName)
-        configuration.urls = urls
+        var addresses: [AMQPAddress] = []
+        var problems: [AMQPAddressError.Problem] = []
+        for (index, address) in amqp.addresses.enumerated() {
+            let files = amqp.withTLSFiles(address)
+            let tls = AMQPTLSOptions(caFile: files.caFile.map(resolve), certificateFile: files.certFile.map(resolve),
+                                     keyFile: files.keyFile.map(resolve))
+            do {
+                addresses.append(AMQPAddress(try AMQPURL(address.url), tls: tls))
+            } catch {
+                problems.append(.init(path: amqp.urlKey(index, in: .root.key("amqp")), shown: URLSecrets.redacted(address.url),
+                                      reason: error.detail))
+            }
+        }
+        guard problems.isEmpty, let first = addresses.first else { throw AMQPAddressError(problems: problems) }
+        var configuration = AMQPConfiguration(url: first.url, heartbeat: amqp.heartbeat.duration, connectionName: connectionName)
+        configuration.addresses = addresses
         configuration.shuffleURLs = amqp.shuffle
         configuration.ackDelay = amqp.ackDelay.duration
         configuration.pacingWindow = self.configuration.ioPacing.duration
@@ -26,7 +43,9 @@ extension LoadedConfig {
             tiers.append(RetryTier(delay: delay))
         }
         var topology = TopologyOptions(queueType: amqp.queueType == .quorum ? .quorum : .classic, bindings: amqp.bindings,
-                                       deliveryLimit: amqp.deliveryLimit, retryTiers: tiers)
+                                       deliveryLimit: amqp.deliveryLimit,
+                                       consumerTimeout: amqp.consumerTimeout.milliseconds == 0 ? nil : amqp.consumerTimeout.duration,
+                                       retryTiers: tiers)
         topology.eventsExchange = amqp.eventsExchange
         topology.eventsQueue = amqp.queue
         topology.retryExchange = amqp.retryExchange
@@ -36,4 +55,27 @@ extension LoadedConfig {
         topology.resultsExchange = amqp.resultsExchange
         return topology
     }
+}
+
+/// Addresses in `amqp.url` or `amqp.urls` that `AMQPURL` refuses, each named
+/// by where it is written, so `herald check` and `herald run` report the same
+/// lines for the same config.
+public struct AMQPAddressError: Error, Sendable, CustomStringConvertible {
+    /// One refused address.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// Where it is written: `amqp.url`, `amqp.urls[i]` or `amqp.urls[i].url`.
+        public let path: ConfigPath
+        /// The address as written, its password masked (`URLSecrets`).
+        public let shown: String
+        /// What `AMQPURL` found wrong.
+        public let reason: String
+
+        public var description: String { "\(path): '\(shown.truncatedForMessage)' is not a usable AMQP URL: \(reason)" }
+    }
+
+    /// Never empty.
+    public let problems: [Problem]
+
+    /// One line per refused address.
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
 }

@@ -43,6 +43,7 @@ public final class DeliveryService: Sendable {
 
     public func run() async throws {
         let settings = config.configuration
+        let amqpConfiguration = try config.amqpConfiguration()
         let refreshes = metrics.tokenRefreshes
         let providers = ProviderSet.make(config: config, logger: logger) { provider, succeeded in
             refreshes.labels(provider.rawValue, succeeded ? "success" : "failure").increment()
@@ -63,7 +64,7 @@ public final class DeliveryService: Sendable {
         }
         defer { server?.close() }
 
-        let connection = try AMQPConnection(configuration: try config.amqpConfiguration(), topology: config.topology,
+        let connection = try AMQPConnection(configuration: amqpConfiguration, topology: config.topology,
                                             logger: logger.child("amqp"))
         let processor = EventProcessor(
             planner: EventPlanner(config: config), providers: providers, retryPolicy: RetryPolicy(settings: settings.retry),
@@ -146,7 +147,8 @@ public final class DeliveryService: Sendable {
             try? await Task.sleep(for: .milliseconds(100))
         }
         guard !stop.isTriggered else { return }
-        let consumer = try await connection.consume(queue: settings.amqp.queue, prefetch: UInt16(clamping: settings.amqp.prefetch))
+        let consumer = try await connection.consume(queue: settings.amqp.queue, prefetch: UInt16(clamping: settings.amqp.prefetch),
+                                                    arguments: config.topology.eventsConsumerArguments)
         health.set("consumer_active", true)
         metrics.consumerActive.labels().set(true)
         logger.notice("consuming", ["queue": .string(settings.amqp.queue)])

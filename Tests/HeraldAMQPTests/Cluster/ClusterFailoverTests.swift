@@ -7,7 +7,7 @@ import Testing
 struct ClusterFailoverTests {
     static func configuration(shuffled: Bool = false) throws -> AMQPConfiguration {
         var configuration = try TestBroker.configuration(url: ClusterBroker.url(1), heartbeat: .seconds(5))
-        configuration.urls = try ClusterBroker.nodes.map { try AMQPURL(ClusterBroker.url($0)) }
+        configuration.addresses = try ClusterBroker.nodes.map { AMQPAddress(try AMQPURL(ClusterBroker.url($0))) }
         configuration.shuffleURLs = shuffled
         configuration.reconnect = BackoffPolicy(initial: .milliseconds(100), maximum: .milliseconds(400), maxAttempts: 100)
         return configuration
@@ -35,7 +35,7 @@ struct ClusterFailoverTests {
         let total = 400
         let sink = MemoryLogSink()
         try await TestBroker.withConnection(try Self.configuration(), logger: Logger(label: "test.amqp", level: .info, sink: sink)) { connection in
-            try await connection.declareQueue(queue, durable: true, arguments: ["x-queue-type": "quorum"])
+            try await connection.declareQueue(queue, arguments: ["x-queue-type": "quorum"])
             #expect(connection.connectedNode == "127.0.0.1:5701", "the list's first node, unshuffled")
             var republished = try await Self.publish(0..<(total / 2), to: queue, on: connection)
 

@@ -1,4 +1,5 @@
 import HeraldAMQP
+import HeraldCore
 import Testing
 
 @Suite("AMQP URLs")
@@ -45,11 +46,46 @@ struct AMQPURLTests {
         ("amqp://h:99999/", "port must be 1-65535"),
         ("amqp://h/a/b", "vhost must be one path segment (write / as %2f)"),
         ("amqp://h/%zz", "bad percent-encoding in vhost"),
+        ("amqp://h/%C3%28", "bad percent-encoding in vhost"),
+        ("amqp://h:", "port must be 1-65535"),
+        ("amqp://h:+5", "port must be 1-65535"),
+        ("amqp://", "the URL names no host"),
+        ("amqp://u:p@:5672", "the URL names no host"),
+        ("amqp://h o", "the host name has a character host names cannot have"),
+        ("amqp://[::g]", "the IPv6 host has a character IPv6 addresses cannot have"),
+        ("amqps://h/?verify=verify_none",
+         "a query (?...) is not read, so its parameters would not take effect (a ? in a user name or password is written %3F)"),
+        ("amqp://u:p#w@h", "'#' has no place in an AMQP URL (a # in a user name or password is written %23)"),
     ])
     func malformedURLsAreRejectedWithTheReason(text: String, reason: String) throws {
         let error = try #require(throws: AMQPError.self) { try AMQPURL(text) }
         #expect(error.code == .invalidArgument)
         #expect(error.detail == reason)
         #expect(!error.isRetryable)
+    }
+
+    /// The user info ends at the last @ before the host, the user name at the first :.
+    @Test func anUnescapedAtOrColonInThePasswordIsPartOfIt() throws {
+        let url = try AMQPURL("amqp://u:p@h:p@host")
+        #expect(url.user == "u")
+        #expect(url.password == "p@h:p")
+        #expect(url.host == "host")
+    }
+
+    /// URLSecrets (HeraldCore, which shows URLs as written) masks every
+    /// password AMQPURL reads from them, and those of URLs it refuses for a
+    /// delimiter in the password.
+    @Test func urlSecretsMasksEveryPasswordAMQPURLReads() {
+        let passwords = ["s3cret", "p@ss", "p:ss", "a@b:c", "p%40ss", "pa/ss", "pa?ss", "pa#ss", "x"]
+        for password in passwords {
+            for text in ["amqp://herald:\(password)@broker", "amqps://herald:\(password)@broker:5671/%2f",
+                         "amqp://herald:\(password)@[::1]:5672/v", "amqp://herald:\(password)@broker/v@h"] {
+                let shown = URLSecrets.redacted(text)
+                #expect(!shown.contains(password), "\(text) is shown as \(shown)")
+                if let url = try? AMQPURL(text) {
+                    #expect(!shown.contains(url.password), "\(text): AMQPURL reads password \(url.password), shown as \(shown)")
+                }
+            }
+        }
     }
 }

@@ -18,7 +18,7 @@ struct BrokerDisruptionTests {
         let logger = Logger(label: "test.amqp", level: .info, sink: sink)
         let queue = TestBroker.uniqueName("frozen")
         try await TestBroker.withConnection(try Self.configuration(heartbeat: .seconds(1)), logger: logger) { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             #expect(sink.lines.contains { $0.contains("amqp connected") && $0.contains(#""heartbeat_s":1"#) })
             try await DisruptiveBroker.freeze()
             let frozenAt = ContinuousClock.now
@@ -77,7 +77,7 @@ struct BrokerDisruptionTests {
         let queue = TestBroker.uniqueName("restart-consume")
         let total = 60
         try await TestBroker.withConnection(try Self.configuration()) { connection in
-            try await connection.declareQueue(queue, durable: true, arguments: ["x-queue-type": "classic"])
+            try await connection.declareQueue(queue, arguments: ["x-queue-type": "classic"])
             for index in 0..<total {
                 try await connection.publish(exchange: "", routingKey: queue, body: "m-\(index)".bytes, mandatory: true,
                                              messageID: "m-\(index)")
@@ -120,7 +120,7 @@ struct BrokerDisruptionTests {
         let restarted = Counter()
         let confirmedIDs = LockedSet()
         try await TestBroker.withConnection(try Self.configuration()) { connection in
-            try await connection.declareQueue(queue, durable: true, arguments: ["x-queue-type": "quorum"])
+            try await connection.declareQueue(queue, arguments: ["x-queue-type": "quorum"])
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for worker in 0..<25 {
                     group.addTask {
@@ -176,25 +176,55 @@ struct BrokerDisruptionTests {
 
     @Test func tlsConnectionWithClientCertificateWorksAndWithoutOneIsRefused() async throws {
         var configuration = try Self.configuration()
-        configuration.urls = [try AMQPURL(DisruptiveBroker.tlsURL)]
+        configuration.addresses = [AMQPAddress(try AMQPURL(DisruptiveBroker.tlsURL),
+                                               tls: AMQPTLSOptions(caFile: DisruptiveBroker.tlsDirectory + "/ca.pem"))]
         configuration.reconnect.maxAttempts = 1
-        configuration.tls = AMQPTLSOptions(caFile: DisruptiveBroker.tlsDirectory + "/ca.pem")
         let withoutCertificate = try AMQPConnection(configuration: configuration,
                                                     logger: Logger(label: "test", sink: MemoryLogSink()))
         let refused = try await #require(throws: AMQPError.self) { try await withoutCertificate.run() }
         #expect(refused.operation.contains("connect") || refused.operation.contains("connection"), "\(refused)")
 
-        configuration.tls.certificateFile = DisruptiveBroker.tlsDirectory + "/client.pem"
-        configuration.tls.keyFile = DisruptiveBroker.tlsDirectory + "/client.key"
+        configuration.addresses[0].tls.certificateFile = DisruptiveBroker.tlsDirectory + "/client.pem"
+        configuration.addresses[0].tls.keyFile = DisruptiveBroker.tlsDirectory + "/client.key"
         let queue = TestBroker.uniqueName("tls")
         try await TestBroker.withConnection(configuration) { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let consumer = try await connection.consume(queue: queue, prefetch: 1)
             try await connection.publish(exchange: "", routingKey: queue, body: "over tls".bytes, mandatory: true)
             let delivery = try await TestBroker.next(consumer)
             #expect(delivery.body == "over tls".bytes)
             try await connection.ack(delivery)
             try await connection.deleteQueue(queue)
+        }
+    }
+
+    /// Each address connects with its own TLS files: an address whose CA file
+    /// names a CA that did not sign the broker's certificate is refused, one
+    /// with the CA that did answers. Two addresses of the same node (the
+    /// broker's certificate names localhost only), in both orders, so the
+    /// file follows the address, not its place in the list.
+    @Test func eachAddressConnectsWithItsOwnCAFile() async throws {
+        let directory = DisruptiveBroker.tlsDirectory
+        func address(caFile: String) throws -> AMQPAddress {
+            AMQPAddress(try AMQPURL(DisruptiveBroker.tlsURL),
+                        tls: AMQPTLSOptions(caFile: directory + "/" + caFile, certificateFile: directory + "/client.pem",
+                                            keyFile: directory + "/client.key"))
+        }
+        for wrongFirst in [true, false] {
+            var configuration = try Self.configuration()
+            let wrong = try address(caFile: "other-ca.pem"), right = try address(caFile: "ca.pem")
+            configuration.addresses = wrongFirst ? [wrong, right] : [right, wrong]
+            let sink = MemoryLogSink()
+            let node = try await TestBroker.withConnection(configuration, logger: Logger(label: "test.amqp", level: .info, sink: sink)) {
+                $0.connectedNode
+            }
+            #expect(node == "localhost:\(DisruptiveBroker.tlsPort)")
+            let refusals = sink.lines.filter { $0.contains("amqp connect failed") }
+            if wrongFirst {
+                #expect(refusals.count == 1 && refusals.allSatisfy { $0.contains("SSL peer cert verification failed") }, "\(refusals)")
+            } else {
+                #expect(refusals.isEmpty, "the first address, with the right CA, answers: \(refusals)")
+            }
         }
     }
 
@@ -240,7 +270,7 @@ struct BrokerDisruptionTests {
             return process.terminationStatus
         }
         try await TestBroker.withConnection(try Self.configuration()) { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             #expect(try publish(trusting: nil) != 0)
             #expect(try await connection.messageCount(queue: queue) == 0)
             #expect(try publish(trusting: directory + "/ca.pem") == 0)

@@ -9,7 +9,7 @@ struct LifecycleTests {
         let connection = try AMQPConnection(configuration: try TestBroker.configuration(),
                                             logger: Logger(label: "test", sink: MemoryLogSink()))
         let runner = Task { try await connection.run() }
-        try await connection.declareQueue(queue, durable: false)
+        try await connection.declareQueue(queue)
         let consumer = try await connection.consume(queue: queue, prefetch: 1)
         try await connection.publish(exchange: "", routingKey: queue, body: "last".bytes)
         let acked = Locked(0)
@@ -41,7 +41,7 @@ struct LifecycleTests {
     @Test func deletingTheQueueEndsItsConsumerStreamWithConsumerCancelled() async throws {
         let queue = TestBroker.uniqueName("deleted")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let consumer = try await connection.consume(queue: queue, prefetch: 1)
             try await connection.deleteQueue(queue)
             let error = try await #require(throws: AMQPError.self) {
@@ -57,7 +57,7 @@ struct LifecycleTests {
         let queue = TestBroker.uniqueName("early")
         let connection = try AMQPConnection(configuration: try TestBroker.configuration(),
                                             logger: Logger(label: "test", sink: MemoryLogSink()))
-        async let declared: Void = connection.declareQueue(queue, durable: false)
+        async let declared: Void = connection.declareQueue(queue)
         try await Task.sleep(for: .milliseconds(50))
         let runner = Task { try await connection.run() }
         try await declared

@@ -7,7 +7,7 @@ struct ConsumeAckTests {
     @Test func publishedMessageArrivesWithItsPropertiesAndLeavesTheQueueWhenAcked() async throws {
         let queue = TestBroker.uniqueName("ack")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let consumer = try await connection.consume(queue: queue, prefetch: 10)
             try await connection.publish(
                 exchange: "", routingKey: queue, headers: ["x-herald-attempt": 3, "tenant": "acme"],
@@ -30,10 +30,41 @@ struct ConsumeAckTests {
         }
     }
 
+    /// `basic.qos` is per consumer (global 0): two consumers on the one
+    /// consume channel each get their own prefetch of deliveries, where a
+    /// channel-wide (global) limit would share one between them. RabbitMQ 4.3
+    /// refuses global QoS by default and quorum queues never allowed it.
+    @Test func prefetchIsPerConsumerNotPerChannel() async throws {
+        let queue = TestBroker.uniqueName("prefetch")
+        try await TestBroker.withConnection { connection in
+            try await connection.declareQueue(queue)
+            for index in 0..<10 { try await connection.publish(exchange: "", routingKey: queue, body: "m\(index)".bytes) }
+            let first = try await connection.consume(queue: queue, prefetch: 2)
+            let second = try await connection.consume(queue: queue, prefetch: 2)
+            var held: [AMQPDelivery] = []
+            for consumer in [first, second] {
+                held.append(try await TestBroker.next(consumer))
+                held.append(try await TestBroker.next(consumer))
+            }
+            let consumers = try await BrokerInspection.consumers(of: queue)
+            #expect(consumers[first.tag]?.prefetchCount == 2)
+            #expect(consumers[second.tag]?.prefetchCount == 2)
+            let channel = try await BrokerInspection.channel(try #require(consumers[first.tag]?.channel))
+            #expect(channel?.globalPrefetchCount == 0)
+            // Four out (two each), none more while they are unacked: six still ready.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await connection.messageCount(queue: queue) == 6)
+            for delivery in held { try await connection.ack(delivery) }
+            try await connection.cancel(first)
+            try await connection.cancel(second)
+            try await connection.deleteQueue(queue)
+        }
+    }
+
     @Test func nackWithRequeueRedeliversTheMessageFlaggedRedelivered() async throws {
         let queue = TestBroker.uniqueName("nack")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let consumer = try await connection.consume(queue: queue, prefetch: 1)
             try await connection.publish(exchange: "", routingKey: queue, body: "again".bytes)
             let first = try await TestBroker.next(consumer)
@@ -50,7 +81,7 @@ struct ConsumeAckTests {
     @Test func settlementsQueuedWithoutWaitingAreWrittenBeforeTheConnectionCloses() async throws {
         let queue = TestBroker.uniqueName("nowait")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             for body in ["acked", "requeued"] { try await connection.publish(exchange: "", routingKey: queue, body: body.bytes) }
             let consumer = try await connection.consume(queue: queue, prefetch: 10)
             let acked = try await TestBroker.next(consumer)
@@ -75,7 +106,7 @@ struct ConsumeAckTests {
     @Test func acksTakenTogetherNeverSettleADeliveryLeftUnacked() async throws {
         let queue = TestBroker.uniqueName("coalesced")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             for index in 1...6 { try await connection.publish(exchange: "", routingKey: queue, body: "\(index)".bytes) }
             let consumer = try await connection.consume(queue: queue, prefetch: 10)
             var received: [AMQPDelivery] = []
@@ -103,7 +134,7 @@ struct ConsumeAckTests {
         var configuration = try TestBroker.configuration()
         configuration.pacingWindow = .milliseconds(2)
         try await TestBroker.withConnection(configuration) { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let consumer = try await connection.consume(queue: queue, prefetch: 50)
             // One confirmed publish at a time: each confirm and each delivery waits for a pass of the paced thread.
             let receiving = Task {
@@ -126,7 +157,7 @@ struct ConsumeAckTests {
     @Test func ackWithMultipleSettlesEveryEarlierDelivery() async throws {
         let queue = TestBroker.uniqueName("multi")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let consumer = try await connection.consume(queue: queue, prefetch: 10)
             for index in 0..<3 { try await connection.publish(exchange: "", routingKey: queue, body: "\(index)".bytes) }
             var received: [AMQPDelivery] = []
@@ -143,7 +174,7 @@ struct ConsumeAckTests {
     @Test func secondAckOfADeliveryIsRefusedWithoutBreakingTheChannel() async throws {
         let queue = TestBroker.uniqueName("twice")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let consumer = try await connection.consume(queue: queue, prefetch: 10)
             try await connection.publish(exchange: "", routingKey: queue, body: "one".bytes)
             let first = try await TestBroker.next(consumer)
@@ -164,7 +195,7 @@ struct ConsumeAckTests {
     @Test func consumingAMissingQueueFailsWith404AndSparesOtherConsumers() async throws {
         let queue = TestBroker.uniqueName("present")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let consumer = try await connection.consume(queue: queue, prefetch: 10)
             let error = try await #require(throws: AMQPError.self) {
                 _ = try await connection.consume(queue: TestBroker.uniqueName("absent"), prefetch: 1)

@@ -9,7 +9,7 @@ struct ConfirmedPublishTests {
     @Test func publishToAFullRejectPublishQueueFailsWithABrokerNack() async throws {
         let queue = TestBroker.uniqueName("full")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false, arguments: ["x-max-length": 1, "x-overflow": "reject-publish"])
+            try await connection.declareQueue(queue, arguments: ["x-max-length": 1, "x-overflow": "reject-publish"])
             try await connection.publish(exchange: "", routingKey: queue, body: "fits".bytes)
             let error = try await #require(throws: AMQPError.self) {
                 try await connection.publish(exchange: "", routingKey: queue, body: "overflows".bytes)
@@ -44,7 +44,7 @@ struct ConfirmedPublishTests {
         let queue = TestBroker.uniqueName("mixed")
         try await TestBroker.withConnection { connection in
             try await connection.declareExchange(exchange, type: "direct", durable: false)
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             try await connection.bindQueue(queue, exchange: exchange, routingKey: "routed")
             let outcomes = try await withThrowingTaskGroup(of: (Int, AMQPError.Code?).self) { group in
                 for index in 0..<40 {
@@ -78,7 +78,7 @@ struct ConfirmedPublishTests {
     @Test func aMessageAMQPCannotCarryFailsAloneAndTheConnectionStays() async throws {
         let queue = TestBroker.uniqueName("invalid")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let opened = connection.connectionsOpened
             func message(_ body: String, _ change: (inout AMQPProperties) -> Void = { _ in }) -> AMQPMessage {
                 var properties = AMQPProperties()
@@ -119,7 +119,7 @@ struct ConfirmedPublishTests {
     @Test func aBatchReturnsOnceEveryMessageIsConfirmedAndKeepsTheirOrder() async throws {
         let queue = TestBroker.uniqueName("batch")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let messages = (0..<5).map { AMQPMessage(exchange: "", routingKey: queue, body: "b\($0)".bytes) }
             try await connection.publish(messages)
             // Returned means confirmed: the broker holds all five already.
@@ -140,7 +140,7 @@ struct ConfirmedPublishTests {
     @Test func aBatchWithACallbackIsReportedOnceOnTheConnectionThreadAfterEveryConfirm() async throws {
         let queue = TestBroker.uniqueName("callback")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false, arguments: ["x-max-length": 3, "x-overflow": "reject-publish"])
+            try await connection.declareQueue(queue, arguments: ["x-max-length": 3, "x-overflow": "reject-publish"])
             let calls = Locked<[(failure: AMQPError?, thread: String)]>([])
             let messages = (0..<3).map { AMQPMessage(exchange: "", routingKey: queue, body: "c\($0)".bytes) }
             let confirmed: AMQPError? = await withCheckedContinuation { continuation in
@@ -183,7 +183,7 @@ struct ConfirmedPublishTests {
     @Test func aBatchWrittenAtOnceArrivesFrameForFrameWithPropertiesAndLargeBodies() async throws {
         let queue = TestBroker.uniqueName("frames")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             // Bodies from empty to several frames (frame_max is 128 KiB), headers of every kind.
             let sizes = [0, 1, 131_064, 131_065, 400_000]
             let messages = sizes.enumerated().map { index, size in
@@ -223,7 +223,7 @@ struct ConfirmedPublishTests {
         let queue = TestBroker.uniqueName("batchmixed")
         try await TestBroker.withConnection { connection in
             try await connection.declareExchange(exchange, type: "direct", durable: false)
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             try await connection.bindQueue(queue, exchange: exchange, routingKey: "routed")
             let messages = ["routed", "unrouted", "routed"].map {
                 AMQPMessage(exchange: exchange, routingKey: $0, body: $0.bytes)
@@ -240,7 +240,7 @@ struct ConfirmedPublishTests {
     @Test func publishToAMissingExchangeFailsWith404AndTheNextPublishWorks() async throws {
         let queue = TestBroker.uniqueName("after404")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let error = try await #require(throws: AMQPError.self) {
                 try await connection.publish(exchange: TestBroker.uniqueName("missing"), routingKey: "k", body: "x".bytes)
             }
@@ -259,7 +259,7 @@ struct ConfirmedPublishTests {
         let queue = TestBroker.uniqueName("bystander")
         let missing = TestBroker.uniqueName("missing")
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             let outcomes = try await withThrowingTaskGroup(of: (String, AMQPError?).self) { group in
                 for index in 0..<50 {
                     group.addTask {
@@ -290,7 +290,7 @@ struct ConfirmedPublishTests {
         var configuration = try TestBroker.configuration()
         configuration.confirmWindow = 200
         try await TestBroker.withConnection(configuration) { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<1000 {
                     group.addTask {
@@ -307,7 +307,7 @@ struct ConfirmedPublishTests {
     @Test func idleConnectionSurvivesOneSecondHeartbeats() async throws {
         let queue = TestBroker.uniqueName("idle")
         try await TestBroker.withConnection(try TestBroker.configuration(heartbeat: .seconds(1))) { connection in
-            try await connection.declareQueue(queue, durable: false)
+            try await connection.declareQueue(queue)
             // The broker closes a connection that misses two heartbeats (2 s here).
             try await Task.sleep(for: .milliseconds(3500))
             try await connection.publish(exchange: "", routingKey: queue, body: "alive".bytes, mandatory: true)

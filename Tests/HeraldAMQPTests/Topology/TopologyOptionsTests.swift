@@ -28,6 +28,18 @@ struct TopologyOptionsTests {
         #expect(topology.eventsQueueArguments == ["x-queue-type": "classic", "x-dead-letter-exchange": "herald.dead"])
     }
 
+    @Test func theConsumerTimeoutIsAQueueArgumentOfBothTypesAndAConsumerArgumentOfQuorumOnly() {
+        var topology = TopologyOptions(consumerTimeout: .seconds(1800))
+        #expect(topology.eventsQueueArguments["x-consumer-timeout"] == 1_800_000)
+        #expect(topology.eventsConsumerArguments == ["x-consumer-timeout": 1_800_000])
+        #expect(topology.retryQueueArguments(for: topology.retryTiers[0])["x-consumer-timeout"] == nil, "nobody consumes a delay queue")
+        topology.queueType = .classic
+        #expect(topology.eventsQueueArguments["x-consumer-timeout"] == 1_800_000)
+        #expect(topology.eventsConsumerArguments == [:])
+        topology.consumerTimeout = nil
+        #expect(topology.eventsQueueArguments["x-consumer-timeout"] == nil)
+    }
+
     @Test func tierNamesFollowTheirDelays() {
         #expect([5, 30, 120, 600, 3600].map { RetryTier(delay: .seconds($0)).name } == ["5s", "30s", "2m", "10m", "1h"])
         #expect(RetryTier(delay: .milliseconds(1500)).name == "1500ms")

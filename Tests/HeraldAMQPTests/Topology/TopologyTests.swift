@@ -1,4 +1,4 @@
-import HeraldAMQP
+@testable import HeraldAMQP
 import HeraldCore
 import Testing
 
@@ -116,7 +116,7 @@ struct TopologyTests {
     @Test func aQueueDeclaredDifferentlyFailsStartupWithPreconditionFailed() async throws {
         let classic = TestBroker.topology(.classic)
         try await TestBroker.withConnection { connection in
-            try await connection.declareQueue(classic.eventsQueue, durable: true, arguments: ["x-queue-type": "classic"])
+            try await connection.declareQueue(classic.eventsQueue, arguments: ["x-queue-type": "classic"])
         }
         var topology = classic
         topology.queueType = .quorum
@@ -126,7 +126,99 @@ struct TopologyTests {
         #expect(error.replyCode == 406)
         #expect(error.operation == "queue.declare \(topology.eventsQueue)")
         #expect(error.detail.contains("PRECONDITION_FAILED"))
+        #expect(error.detail.contains("inequivalent arg"))
+        #expect(error.detail.hasSuffix("; " + TopologyDeclarer.mismatchHint))
         #expect(!error.isRetryable)
         try await TestBroker.withConnection { connection in try await TestBroker.delete(classic, on: connection) }
+    }
+
+    /// The delivery limit is an argument RabbitMQ compares: changing it on an
+    /// existing queue stops the start with the broker's reason and what to do.
+    @Test func aChangedDeliveryLimitFailsTheDeclarationWithTheReasonAndTheWayOut() async throws {
+        var topology = TestBroker.topology(.quorum)
+        topology.deliveryLimit = 20
+        try await TestBroker.withConnection(topology: topology) { _ in }
+        topology.deliveryLimit = 5
+        let changed = topology
+        let error = try await #require(throws: AMQPError.self) {
+            try await TestBroker.withConnection(topology: changed) { _ in }
+        }
+        #expect(error.replyCode == 406)
+        #expect(error.operation == "queue.declare \(topology.eventsQueue)")
+        #expect(error.detail.contains("inequivalent arg 'x-delivery-limit'"), "\(error)")
+        #expect(error.detail.contains("drain and delete the queue so it is declared anew"))
+        try await TestBroker.withConnection { connection in try await TestBroker.delete(changed, on: connection) }
+    }
+
+    /// RabbitMQ 4.3 refuses queues that are neither durable nor exclusive; every
+    /// queue Herald's topology declares is durable (and neither exclusive nor auto-delete).
+    @Test(arguments: QueueType.allCases)
+    func everyQueueOfTheTopologyIsDurable(queueType: QueueType) async throws {
+        let topology = TestBroker.topology(queueType)
+        try await TestBroker.withConnection(topology: topology) { connection in
+            let queues = try await BrokerInspection.queues(topology.queues)
+            #expect(Set(queues.keys) == Set(topology.queues))
+            for (name, queue) in queues {
+                #expect(queue.durable && !queue.exclusive && !queue.autoDelete, "\(name): \(queue)")
+                #expect(queue.arguments["x-queue-type"] == queueType.rawValue, "\(name)")
+            }
+            try await TestBroker.delete(topology, on: connection)
+        }
+    }
+
+    /// `x-consumer-timeout` on the events queue and, for a quorum queue, on its
+    /// consumer: 3.10 and 3.11 know neither, so they must accept them (a quorum
+    /// queue refuses only arguments another queue type knows); 3.12 and later
+    /// read the queue's, 4.3 and later the consumer's (docs/amqp.md).
+    @Test(arguments: QueueType.allCases)
+    func theConsumerTimeoutIsDeclaredOnTheEventsQueueAndItsConsumer(queueType: QueueType) async throws {
+        var topology = TestBroker.topology(queueType)
+        topology.consumerTimeout = .seconds(1800)
+        let declared = topology
+        try await TestBroker.withConnection(topology: declared) { connection in
+            let queue = try #require(try await BrokerInspection.queues([declared.eventsQueue])[declared.eventsQueue])
+            #expect(queue.arguments["x-consumer-timeout"] == "1800000")
+            let consumer = try await connection.consume(queue: declared.eventsQueue, prefetch: 5,
+                                                        arguments: declared.eventsConsumerArguments)
+            let registered = try await BrokerInspection.consumers(of: declared.eventsQueue)[consumer.tag]
+            #expect(registered?.arguments["x-consumer-timeout"] == (queueType == .quorum ? "1800000" : nil))
+            try await connection.cancel(consumer)
+            try await TestBroker.delete(declared, on: connection)
+        }
+    }
+
+    /// Why `x-consumer-timeout` is safe where no queue type knows it: a quorum
+    /// queue refuses an argument that another queue type knows
+    /// (`x-max-priority`, a classic queue's) with 406, and accepts one no type knows.
+    @Test func aQuorumQueueRefusesAnotherTypesArgumentButNotAnUnknownOne() async throws {
+        let refused = TestBroker.uniqueName("priority"), accepted = TestBroker.uniqueName("unknown-arg")
+        try await TestBroker.withConnection { connection in
+            let error = try await #require(throws: AMQPError.self) {
+                try await connection.declareQueue(refused, arguments: ["x-queue-type": "quorum", "x-max-priority": 5])
+            }
+            #expect(error.replyCode == 406)
+            #expect(error.detail.contains("invalid arg 'x-max-priority'"), "\(error)")
+            try await connection.declareQueue(accepted, arguments: ["x-queue-type": "quorum", "x-herald-no-such-argument": 1])
+            try await connection.deleteQueue(accepted)
+        }
+    }
+
+    /// RabbitMQ does not compare `x-consumer-timeout` when a queue is declared
+    /// again (it is in no queue type's list of arguments), so a changed
+    /// consumer timeout never stops the start, and the queue keeps the value
+    /// it was created with.
+    @Test func aChangedConsumerTimeoutIsNeitherRefusedNorAppliedToTheExistingQueue() async throws {
+        var topology = TestBroker.topology(.quorum)
+        topology.consumerTimeout = .seconds(1800)
+        try await TestBroker.withConnection(topology: topology) { _ in }
+        for changed in [Duration.seconds(3600), nil] {
+            topology.consumerTimeout = changed
+            let redeclared = topology
+            try await TestBroker.withConnection(topology: redeclared) { _ in }
+        }
+        let declared = topology
+        let queue = try await BrokerInspection.queues([declared.eventsQueue])[declared.eventsQueue]
+        #expect(queue?.arguments["x-consumer-timeout"] == "1800000")
+        try await TestBroker.withConnection { connection in try await TestBroker.delete(declared, on: connection) }
     }
 }

@@ -61,6 +61,23 @@ import Testing
         #expect(URLSecrets.redacted("https://user@host/") == "https://user@host/")
     }
 
+    /// The authority ends where AMQPURL ends it (the first / or ?), so an
+    /// unescaped @, : or # in a password is masked with the rest of it.
+    @Test func aPasswordHoldingAtColonOrHashIsMaskedWhole() {
+        #expect(URLSecrets.redacted("amqp://u:p@ss:w@h:5672/v") == "amqp://u:***@h:5672/v")
+        #expect(URLSecrets.redacted("amqp://u:pa#ss@h/%2f") == "amqp://u:***@h/%2f")
+        #expect(URLSecrets.redacted("amqp://h#u:pw@x") == "amqp://h#u:***@x")
+        #expect(URLSecrets.userInfo(of: "https://h#frag@x") == "h#frag")
+    }
+
+    /// A / or ? in a password cuts the authority short, so no parser reads it
+    /// as a password; it is masked up to the URL's last @ all the same.
+    @Test func aPasswordHoldingSlashOrQuestionMarkIsMaskedToo() {
+        #expect(URLSecrets.redacted("amqp://u:pa/ss@h/%2f") == "amqp://u:***@h/%2f")
+        #expect(URLSecrets.redacted("amqp://u:pa?ss@h") == "amqp://u:***@h")
+        #expect(URLSecrets.redacted("amqp://h/v@x") == "amqp://h/v@x", "no : before the @: nothing to mask")
+    }
+
     @Test func userInfoIsFoundOnlyInTheAuthority() {
         #expect(URLSecrets.userInfo(of: "https://user:pw@host/token") == "user:pw")
         #expect(URLSecrets.userInfo(of: "https://user@host") == "user")

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldAMQP
 import HeraldConfig
 import HeraldCore
 import HeraldHTTPClient
@@ -102,5 +103,51 @@ import Testing
         #expect(try loaded.amqpConfiguration().pacingWindow == .milliseconds(5))
         let windows = ProviderSet.make(config: loaded, logger: Logger(label: "test", level: .error)).clientPacingWindows
         #expect(!windows.isEmpty && windows.allSatisfy { $0 == .milliseconds(5) }, "\(windows)")
+    }
+
+    /// `amqp.consumer_timeout` (default 30m) reaches the events queue's
+    /// arguments and, for a quorum queue, its consumer's; `0s` sets neither.
+    @Test func theConsumerTimeoutReachesTheEventsQueueAndItsConsumer() throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let quorum = try ServiceConfig(simulator: simulator, queueType: "quorum").load().topology
+        #expect(quorum.consumerTimeout == .seconds(1800))
+        #expect(quorum.eventsQueueArguments["x-consumer-timeout"] == .int(1_800_000))
+        #expect(quorum.eventsConsumerArguments == ["x-consumer-timeout": .int(1_800_000)])
+        let classic = try ServiceConfig(simulator: simulator, queueType: "classic", amqpExtra: "consumer_timeout: 1h").load().topology
+        #expect(classic.eventsQueueArguments["x-consumer-timeout"] == .int(3_600_000))
+        #expect(classic.eventsConsumerArguments == [:], "RabbitMQ 4.3 refuses it on a classic queue's consumer")
+        let off = try ServiceConfig(simulator: simulator, queueType: "quorum", amqpExtra: "consumer_timeout: 0s").load().topology
+        #expect(off.consumerTimeout == nil)
+        #expect(off.eventsQueueArguments["x-consumer-timeout"] == nil)
+        #expect(off.eventsConsumerArguments == [:])
+    }
+
+    /// Each address gets its own TLS files (the node's where it names them,
+    /// else the section's), resolved against the config file's directory.
+    @Test func eachAddressReachesTheConnectionWithItsOwnTLSFiles() throws {
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator)
+        let directory = (config.file as NSString).deletingLastPathComponent
+        for name in ["ca.pem", "node2-ca.pem", "client.pem", "client.key"] {
+            try "x".write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory + "/" + name)
+        }
+        let text = try String(contentsOfFile: config.file, encoding: .utf8)
+        try text.replacingOccurrences(of: "  url: \(ServiceConfig.brokerURL)\n", with: """
+              ca_file: ca.pem
+              urls:
+                - amqps://u:p@node1:5671/%2f
+                - {url: "amqps://v:q@node2:5671/%2f", ca_file: node2-ca.pem, cert_file: client.pem, key_file: client.key}
+
+            """).write(toFile: config.file, atomically: true, encoding: .utf8)
+        let addresses = try config.load().amqpConfiguration().addresses
+        #expect(addresses.map(\.url.node) == ["node1:5671", "node2:5671"])
+        #expect(addresses.map(\.tls) == [
+            AMQPTLSOptions(caFile: directory + "/ca.pem"),
+            AMQPTLSOptions(caFile: directory + "/node2-ca.pem", certificateFile: directory + "/client.pem",
+                           keyFile: directory + "/client.key"),
+        ])
     }
 }

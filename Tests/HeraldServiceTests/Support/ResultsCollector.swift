@@ -19,7 +19,8 @@ final class ResultsCollector: Sendable {
         tasks.withLock { $0.append(Task { await runner.value }) }
         try await connection.waitUntilConnected()
         try await connection.declareExchange("\(prefix).results", type: "topic")
-        try await connection.declareQueue(queue, durable: false)
+        // Exclusive: gone with this connection even if the test never reaches close().
+        try await connection.declareQueue(queue, lifetime: .exclusive)
         try await connection.bindQueue(queue, exchange: "\(prefix).results", routingKey: "#")
         let consumer = try await connection.consume(queue: queue, prefetch: 500)
         let reader = Task { [self] in
