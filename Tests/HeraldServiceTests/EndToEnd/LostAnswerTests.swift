@@ -22,7 +22,7 @@ import Testing
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }
         simulator.faults.replace(with: SimulatorFaults(hangRate: 1, services: ["apns"], tokens: [Self.token]))
-        let config = try ServiceConfig(simulator: simulator, maxAttempts: 1, providerTimeout: "1s")
+        let config = try ServiceConfig(simulator: simulator, maxAttempts: 1, providerTimeout: "3s")
         // Both HTTP/2 engines tell a request written from one never sent.
         let yaml = try String(contentsOfFile: config.file, encoding: .utf8)
         let patched = yaml.replacingOccurrences(of: "topic: com.example.chat\n", with: "topic: com.example.chat\n      http_engine: \(engine)\n")
@@ -60,7 +60,7 @@ import Testing
         defer { simulator.stop() }
         simulator.faults.replace(with: SimulatorFaults(hangRate: 1, services: ["apns"], tokens: [Self.token]))
         let config = try ServiceConfig(simulator: simulator, maxAttempts: 2, delays: "[30s]",
-                                       extraAppsYAML: "    timeout_retries: 0", providerTimeout: "1s")
+                                       extraAppsYAML: "    timeout_retries: 0", providerTimeout: "3s")
         let results = try await ResultsCollector(prefix: config.prefix)
         let running = RunningService(try config.load())
         #expect(await running.waitUntilConsuming())
