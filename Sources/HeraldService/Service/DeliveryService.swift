@@ -156,6 +156,8 @@ public final class DeliveryService: Sendable {
         let inflight = metrics.inflightEvents.labels()
         let slots = EventSlots(limit: settings.amqp.effectiveConcurrency)
         var deadlineTimer: Task<Void, any Error>?
+        // Set when the consumer ended without a shutdown (the broker cancelled it).
+        var consumerFailure: (any Error)?
         // A discarding group: finished event tasks are freed at once (a plain task
         // group keeps every finished child until it is awaited).
         await withDiscardingTaskGroup { work in
@@ -187,7 +189,11 @@ public final class DeliveryService: Sendable {
                     }
                 }
             } catch {
-                logger.warning("consumer stopped", ["error": .string("\(error)")])
+                if !stop.isTriggered {
+                    logger.error("the broker stopped the consumer: draining, then exiting with an error so a supervisor restarts Herald",
+                                 ["error": .string("\(error)")])
+                    consumerFailure = error
+                }
             }
             stop.trigger()
             health.set("consumer_active", false)
@@ -199,6 +205,7 @@ public final class DeliveryService: Sendable {
         // down at the deadline fails what is left, which frees the slots too).
         await slots.waitUntilAllFree()
         deadlineTimer?.cancel()
+        if let consumerFailure { throw consumerFailure }
     }
 
     /// Events in flight get at most `shutdown_deadline` to finish; what is not

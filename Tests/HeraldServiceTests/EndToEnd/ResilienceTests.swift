@@ -120,6 +120,29 @@ import Testing
         await results.close(deleting: config.queues)
     }
 
+    @Test func aConsumerTheBrokerCancelsEndsTheRunWithAnErrorForTheSupervisor() async throws {
+        // RabbitMQ cancels a consumer whose queue is deleted, and on 4.3 one whose
+        // consumer timeout fires: Herald must not then stop as if asked to (exit 0).
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator)
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let service = DeliveryService(config: try config.load(), logger: Logger(label: "test", level: .critical))
+        let run = Task { try await service.run() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !service.health.report.contains("consumer_active ok\n"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await results.connection.deleteQueue("\(config.prefix).events")
+        do {
+            try await run.value
+            Issue.record("run() returned normally after the broker cancelled its consumer")
+        } catch let error as AMQPError {
+            #expect(error.code == .consumerCancelled, "\(error)")
+        }
+        await results.close(deleting: config.queues)
+    }
+
     @Test func withUnusableCredentialsNotReadyAnAppWhoseKeyFailsDoesNotStopTheOthers() async throws {
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }
