@@ -10,6 +10,7 @@ import PackageDescription
 /// - `HeraldService` (`herald run`: the provider set, the consume → deliver → publish loop)
 /// - `HeraldAMQP` (consumer, confirmed publisher, topology, reconnect) on rabbitmq-c
 /// - `HeraldPipeline` (per-event decisions), `HeraldObservability` (metrics, health on libmicrohttpd)
+/// - `HeraldRegistry` (devices on channels: the store, on SQLite or PostgreSQL)
 /// - `HeraldConfig` (config.yaml model and validation) on `HeraldYAML` (libyaml + Decoder)
 /// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT) on OpenSSL
 /// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, no C, no I/O
@@ -33,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CHeraldShim", dependencies: ["CCurl", "COpenSSL", "CMicroHTTPD"]),
 
         // MARK: Herald
@@ -50,6 +53,7 @@ let package = Package(
             dependencies: ["HeraldCore", "HeraldCrypto", "HeraldYAML", "HeraldConfig", "HeraldHTTP2Server", "COpenSSL", "CHeraldShim"]),
         .target(name: "HeraldObservability", dependencies: ["HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
         .target(name: "HeraldPipeline", dependencies: ["HeraldCore", "HeraldConfig"]),
+        .target(name: "HeraldRegistry", dependencies: ["HeraldCore", "CSQLite", "CPostgres"]),
         .target(
             name: "HeraldService",
             dependencies: [
@@ -77,7 +81,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "CLibrariesTests",
-            dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CMicroHTTPD", "CHeraldShim"]),
+            dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CMicroHTTPD", "CHeraldShim", "CSQLite", "CPostgres"]),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
@@ -112,6 +116,7 @@ let package = Package(
         .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore"]),
+        .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport", "CPostgres"]),
         .testTarget(
             name: "HeraldServiceTests",
             dependencies: [

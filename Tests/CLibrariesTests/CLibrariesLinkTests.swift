@@ -2,7 +2,9 @@ import CCurl
 import CHeraldShim
 import CNGHTTP2
 import COpenSSL
+import CPostgres
 import CRabbitMQ
+import CSQLite
 import CYAML
 import Testing
 
@@ -72,5 +74,16 @@ import Testing
             #expect(kinds.contains(YAML_MAPPING_START_EVENT))
             #expect(kinds.last == YAML_STREAM_END_EVENT)
         }
+    }
+
+    @Test func sqliteHasWhatTheRegistryUses() {
+        // STRICT tables (3.37), RETURNING (3.35); threads own their connections.
+        #expect(sqlite3_libversion_number() >= 3_037_000, "SQLite \(String(cString: sqlite3_libversion()))")
+        #expect(sqlite3_threadsafe() != 0)
+    }
+
+    @Test func libpqIsThreadSafe() {
+        #expect(PQlibVersion() >= 110_000, "libpq \(PQlibVersion())")
+        #expect(PQisthreadsafe() == 1)
     }
 }

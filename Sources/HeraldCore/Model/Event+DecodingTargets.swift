@@ -17,7 +17,7 @@ extension Event {
     /// The longest device token or FID accepted, in bytes: APNs tokens are 32
     /// bytes (64 hex digits) today and Apple says they may grow; FCM
     /// registration tokens are about 160 characters, FIDs 22.
-    static let maxTokenBytes = 4096
+    public static let maxTokenBytes = 4096
 
     static func decodeTargets(
         _ fields: FieldReader, limits: EventLimits

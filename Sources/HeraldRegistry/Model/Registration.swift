@@ -1,0 +1,30 @@
+import HeraldCore
+
+/// One device on one channel, as the store keeps it: what publishing to the
+/// channel expands to, with the APNs overrides the device registered with.
+///
+/// Times are kept to the microsecond (PostgreSQL's precision, and the
+/// SQLite backend's too), so a registration read back has its times
+/// truncated to whole microseconds.
+public struct Registration: Sendable, Equatable {
+    public var device: DeviceKey
+    public var channel: String
+    /// `production` or `sandbox`: the APNs environment this device's token
+    /// belongs to, instead of the app's configured one; nil uses the app's.
+    public var environment: String?
+    /// The APNs topic (bundle ID) for this device instead of the app's; nil uses the app's.
+    public var topic: String?
+    public var createdAt: Timestamp
+    /// When the overrides last changed, or the membership moved to a new token.
+    public var updatedAt: Timestamp
+
+    public init(device: DeviceKey, channel: String, environment: String?, topic: String?, createdAt: Timestamp,
+                updatedAt: Timestamp) {
+        self.device = device
+        self.channel = channel
+        self.environment = environment
+        self.topic = topic
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}

@@ -1,0 +1,27 @@
+/// The bounds the store enforces, so one device or one channel cannot grow
+/// without end: one place for every number, handed to a store at creation
+/// (tests use small ones to reach them).
+public struct RegistryLimits: Sendable, Hashable {
+    /// The most channels one device (app, provider, address) may be on.
+    public var maxChannelsPerDevice: Int
+    /// The most devices one channel of one app may hold.
+    public var maxDevicesPerChannel: Int
+    /// The longest channel name, in UTF-8 bytes.
+    public var maxChannelBytes: Int
+    /// The longest app name and APNs topic, in UTF-8 bytes.
+    public var maxNameBytes: Int
+    /// The most registrations one page of ``RegistryStore/devices(app:channel:providers:after:limit:)`` may ask for.
+    public var maxPageSize: Int
+
+    /// 1000 channels per device, 1,000,000 devices per channel, 255-byte names, pages of up to 10,000.
+    public static let `default` = RegistryLimits(maxChannelsPerDevice: 1000, maxDevicesPerChannel: 1_000_000)
+
+    public init(maxChannelsPerDevice: Int, maxDevicesPerChannel: Int, maxChannelBytes: Int = 255, maxNameBytes: Int = 255,
+                maxPageSize: Int = 10_000) {
+        self.maxChannelsPerDevice = maxChannelsPerDevice
+        self.maxDevicesPerChannel = maxDevicesPerChannel
+        self.maxChannelBytes = maxChannelBytes
+        self.maxNameBytes = maxNameBytes
+        self.maxPageSize = maxPageSize
+    }
+}

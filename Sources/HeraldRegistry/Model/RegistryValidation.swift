@@ -1,0 +1,106 @@
+import HeraldCore
+
+/// The checks every store runs on its arguments before touching the
+/// database, with the messages ``RegistryError/Kind/invalidInput`` carries.
+struct RegistryValidation: Sendable {
+    /// The APNs environments a registration may name.
+    static let environments = ["production", "sandbox"]
+
+    let limits: RegistryLimits
+
+    func app(_ app: String, _ operation: String) throws(RegistryError) {
+        try name(app, what: "app", maxBytes: limits.maxNameBytes, operation)
+    }
+
+    func channel(_ channel: String, _ operation: String) throws(RegistryError) {
+        try name(channel, what: "channel", maxBytes: limits.maxChannelBytes, operation)
+    }
+
+    /// The channels of one call: at least one, each valid, at most a device's worth.
+    func channels(_ channels: [String], _ operation: String) throws(RegistryError) {
+        guard !channels.isEmpty else { throw invalid("no channels given; give at least one", operation) }
+        for channel in channels { try self.channel(channel, operation) }
+        let distinct = Set(channels.map { Array($0.utf8) }).count
+        guard distinct <= limits.maxChannelsPerDevice else {
+            throw RegistryError(.limitExceeded, operation: operation, message:
+                "\(distinct) channels given; a device may be on at most \(limits.maxChannelsPerDevice) (RegistryLimits.maxChannelsPerDevice)")
+        }
+    }
+
+    /// A device address: a token, or a FID on FCM; never a topic or condition.
+    func device(_ device: DeviceKey, _ operation: String) throws(RegistryError) {
+        try app(device.app, operation)
+        try address(device.address, provider: device.provider, operation)
+    }
+
+    func address(_ address: Target.Address, provider: Provider, _ operation: String) throws(RegistryError) {
+        switch (provider, address) {
+        case (_, .topic), (_, .condition):
+            throw invalid("a \(address.field) is not a device; register a device token\(provider == .fcm ? " or FID" : "")", operation)
+        case (.apns, .fid):
+            throw invalid("APNs has no FIDs; an APNs device is a \"token\"", operation)
+        default: break
+        }
+        let value = address.value
+        guard !value.isEmpty else { throw invalid("the device \(address.field) is empty", operation) }
+        guard value.utf8.count <= Event.maxTokenBytes else {
+            throw invalid("the device \(address.field) is \(value.utf8.count) bytes, over the limit of \(Event.maxTokenBytes)", operation)
+        }
+        guard value.everyByte({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw invalid("the device \(address.field) has a character other than printable ASCII", operation)
+        }
+        if provider == .apns, !value.everyByte({ $0.isHexDigit }) {
+            throw invalid("an APNs device token is hexadecimal, found \"\(value.truncatedForMessage)\"", operation)
+        }
+    }
+
+    /// The APNs overrides: only for APNs devices; a known environment, a topic like a bundle ID.
+    func overrides(environment: String?, topic: String?, provider: Provider, _ operation: String) throws(RegistryError) {
+        if provider != .apns, environment != nil || topic != nil {
+            throw invalid("environment and topic override APNs settings; an \(provider) device has neither", operation)
+        }
+        if let environment, !Self.environments.contains(environment) {
+            throw invalid("unknown APNs environment \"\(environment.truncatedForMessage)\" (expected production or sandbox)", operation)
+        }
+        if let topic {
+            try name(topic, what: "topic", maxBytes: limits.maxNameBytes, operation)
+            guard topic.everyByte({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw invalid("topic \"\(topic.truncatedForMessage)\" has a character other than printable ASCII", operation)
+            }
+        }
+    }
+
+    func pageSize(_ limit: Int, _ operation: String) throws(RegistryError) {
+        guard (1...limits.maxPageSize).contains(limit) else {
+            throw invalid("page size \(limit) is out of range (1-\(limits.maxPageSize), RegistryLimits.maxPageSize)", operation)
+        }
+    }
+
+    /// 1 to `maxBytes` bytes of UTF-8 without control characters (C0, DEL, C1).
+    private func name(_ text: String, what: String, maxBytes: Int, _ operation: String) throws(RegistryError) {
+        guard !text.isEmpty else { throw invalid("\(what) is empty", operation) }
+        guard text.utf8.count <= maxBytes else {
+            throw invalid("\(what) \"\(text.truncatedForMessage)\" is \(text.utf8.count) bytes, over the limit of \(maxBytes)", operation)
+        }
+        // Not quoted: the text would carry the control character into logs.
+        if let index = text.unicodeScalars.firstIndex(where: { $0.properties.generalCategory == .control }) {
+            let code = String(text.unicodeScalars[index].value, radix: 16, uppercase: true)
+            let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
+            let offset = text.utf8.distance(from: text.utf8.startIndex, to: index)
+            throw invalid("\(what) has a control character (U+\(padded)) at byte \(offset); control characters are not allowed", operation)
+        }
+    }
+
+    private func invalid(_ message: String, _ operation: String) -> RegistryError {
+        RegistryError(.invalidInput, operation: operation, message: message)
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
+    }
+}

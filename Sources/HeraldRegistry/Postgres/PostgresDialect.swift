@@ -1,0 +1,117 @@
+/// The registry's SQL for PostgreSQL (11 or newer; tested on 15).
+///
+/// Times are `timestamptz` columns (readable in psql), exchanged as integer
+/// microseconds since the epoch through `time(_:)` and `micros(_:)`.
+/// Transactions are READ COMMITTED; what makes concurrent instances safe is
+/// the advisory locks (`lockMigrations`, `lockDevice`) and the row lock an
+/// upsert takes on a channel's count (see `RegistryOperations`). Channel
+/// order is byte order (`COLLATE "C"`), as on SQLite.
+enum PostgresDialect {
+    static let registrations = "herald_registrations"
+    static let channels = "herald_channels"
+    static let versions = "herald_schema_migrations"
+
+    /// The key of the migrations' advisory lock: two 32-bit keys ("HRLD", 1),
+    /// a key space apart from the devices' single 64-bit keys.
+    static let migrationLock = "1213353028, 1"
+
+    /// The device columns and their placeholders, parameters 1-4.
+    private static let device = "app = $1 AND provider = $2 AND address_kind = $3 AND address = $4"
+
+    /// A `timestamptz` from the microseconds in `parameter`.
+    private static func time(_ parameter: String) -> String {
+        "(timestamptz 'epoch' + \(parameter)::bigint * interval '1 microsecond')"
+    }
+
+    /// The microseconds since the epoch of a `timestamptz` column (exact: `extract` is numeric).
+    private static func micros(_ column: String) -> String {
+        "(extract(epoch FROM \(column)) * 1000000)::bigint"
+    }
+
+    static let sql = RegistrySQL(
+        backend: "PostgreSQL",
+        begin: SQLStatement(registrations, "BEGIN"),
+        commit: SQLStatement(registrations, "COMMIT"),
+        rollback: SQLStatement(registrations, "ROLLBACK"),
+        lockMigrations: SQLStatement(versions, "SELECT pg_advisory_xact_lock(\(migrationLock))"),
+        createMigrationsTable: SQLStatement(versions, """
+            CREATE TABLE IF NOT EXISTS herald_schema_migrations (
+                version integer PRIMARY KEY,
+                applied_at timestamptz NOT NULL
+            )
+            """),
+        appliedVersions: SQLStatement(versions, "SELECT version FROM herald_schema_migrations ORDER BY version"),
+        recordVersion: SQLStatement(versions, "INSERT INTO herald_schema_migrations (version, applied_at) VALUES ($1, now())"),
+        migrations: [
+            Migration(version: 1, statements: [
+                SQLStatement(registrations, """
+                    CREATE TABLE herald_registrations (
+                        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                        app text NOT NULL,
+                        channel text NOT NULL,
+                        provider text NOT NULL,
+                        address_kind text NOT NULL,
+                        address text NOT NULL,
+                        environment text,
+                        topic text,
+                        created_at timestamptz NOT NULL,
+                        updated_at timestamptz NOT NULL,
+                        CONSTRAINT herald_registrations_member UNIQUE (app, channel, provider, address_kind, address)
+                    )
+                    """),
+                SQLStatement(registrations, """
+                    CREATE INDEX herald_registrations_device ON herald_registrations (app, provider, address_kind, address)
+                    """),
+                SQLStatement(registrations, "CREATE INDEX herald_registrations_channel ON herald_registrations (app, channel, id)"),
+                SQLStatement(channels, """
+                    CREATE TABLE herald_channels (
+                        app text NOT NULL,
+                        channel text NOT NULL,
+                        devices bigint NOT NULL CHECK (devices >= 0),
+                        PRIMARY KEY (app, channel)
+                    )
+                    """),
+            ]),
+        ],
+        lockDevice: SQLStatement(registrations, "SELECT pg_advisory_xact_lock($1::bigint)"),
+        deviceChannels: SQLStatement(registrations, """
+            SELECT channel, environment, topic FROM herald_registrations WHERE \(device) ORDER BY channel COLLATE "C"
+            """),
+        insertMembership: SQLStatement(registrations, """
+            INSERT INTO herald_registrations
+                (app, provider, address_kind, address, channel, environment, topic, created_at, updated_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, \(time("$8")), \(time("$8")))
+            ON CONFLICT (app, channel, provider, address_kind, address) DO UPDATE
+                SET environment = EXCLUDED.environment, topic = EXCLUDED.topic, updated_at = EXCLUDED.updated_at
+            """),
+        updateOverrides: SQLStatement(registrations, """
+            UPDATE herald_registrations SET environment = $6, topic = $7, updated_at = \(time("$8"))
+            WHERE \(device) AND channel = $5
+            """),
+        moveMembership: SQLStatement(registrations, """
+            UPDATE herald_registrations SET address_kind = $6, address = $7, updated_at = \(time("$8"))
+            WHERE \(device) AND channel = $5
+            """),
+        deleteMembership: SQLStatement(registrations, "DELETE FROM herald_registrations WHERE \(device) AND channel = $5 RETURNING id"),
+        deleteDevice: SQLStatement(registrations, "DELETE FROM herald_registrations WHERE \(device) RETURNING channel"),
+        addToChannel: SQLStatement(channels, """
+            INSERT INTO herald_channels AS c (app, channel, devices) VALUES ($1, $2, 1)
+            ON CONFLICT (app, channel) DO UPDATE SET devices = c.devices + 1 WHERE c.devices < $3
+            RETURNING devices
+            """),
+        removeFromChannel: SQLStatement(channels, """
+            UPDATE herald_channels SET devices = devices - 1 WHERE app = $1 AND channel = $2 RETURNING devices
+            """),
+        dropEmptyChannel: SQLStatement(channels, "DELETE FROM herald_channels WHERE app = $1 AND channel = $2 AND devices <= 0"),
+        channelDevices: SQLStatement(channels, "SELECT devices FROM herald_channels WHERE app = $1 AND channel = $2"),
+        appRegistrations: SQLStatement(channels, "SELECT coalesce(sum(devices), 0)::bigint FROM herald_channels WHERE app = $1"),
+        page: { providers in
+            let filter = RegistrySQL.providerFilter(providers) { "$\($0)" }
+            return SQLStatement(registrations, """
+                SELECT id, provider, address_kind, address, environment, topic, \(micros("created_at")), \(micros("updated_at"))
+                FROM herald_registrations
+                WHERE app = $1 AND channel = $2 AND id > $3\(filter)
+                ORDER BY id LIMIT $4
+                """)
+        })
+}

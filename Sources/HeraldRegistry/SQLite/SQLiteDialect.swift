@@ -1,0 +1,103 @@
+/// The registry's SQL for SQLite (3.37 or newer: `STRICT` tables, `RETURNING`, upserts).
+///
+/// Times are INTEGER microseconds since the epoch. `BEGIN IMMEDIATE` takes
+/// the database's one write lock at the start of every write transaction,
+/// which serializes writers (of every process using the file), so no
+/// statement needs a lock of its own. Text compares byte for byte (BINARY).
+enum SQLiteDialect {
+    static let registrations = "herald_registrations"
+    static let channels = "herald_channels"
+    static let versions = "herald_schema_migrations"
+
+    /// The device columns and their placeholders, parameters 1-4.
+    private static let device = "app = ?1 AND provider = ?2 AND address_kind = ?3 AND address = ?4"
+
+    static let sql = RegistrySQL(
+        backend: "SQLite",
+        begin: SQLStatement(registrations, "BEGIN IMMEDIATE"),
+        commit: SQLStatement(registrations, "COMMIT"),
+        rollback: SQLStatement(registrations, "ROLLBACK"),
+        lockMigrations: nil,
+        createMigrationsTable: SQLStatement(versions, """
+            CREATE TABLE IF NOT EXISTS herald_schema_migrations (
+                version INTEGER PRIMARY KEY,
+                applied_at TEXT NOT NULL
+            ) STRICT
+            """),
+        appliedVersions: SQLStatement(versions, "SELECT version FROM herald_schema_migrations ORDER BY version"),
+        recordVersion: SQLStatement(versions, """
+            INSERT INTO herald_schema_migrations (version, applied_at) VALUES (?1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+            """),
+        migrations: [
+            Migration(version: 1, statements: [
+                SQLStatement(registrations, """
+                    CREATE TABLE herald_registrations (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        app TEXT NOT NULL,
+                        channel TEXT NOT NULL,
+                        provider TEXT NOT NULL,
+                        address_kind TEXT NOT NULL,
+                        address TEXT NOT NULL,
+                        environment TEXT,
+                        topic TEXT,
+                        created_at INTEGER NOT NULL,
+                        updated_at INTEGER NOT NULL,
+                        CONSTRAINT herald_registrations_member UNIQUE (app, channel, provider, address_kind, address)
+                    ) STRICT
+                    """),
+                SQLStatement(registrations, """
+                    CREATE INDEX herald_registrations_device ON herald_registrations (app, provider, address_kind, address)
+                    """),
+                SQLStatement(registrations, "CREATE INDEX herald_registrations_channel ON herald_registrations (app, channel, id)"),
+                SQLStatement(channels, """
+                    CREATE TABLE herald_channels (
+                        app TEXT NOT NULL,
+                        channel TEXT NOT NULL,
+                        devices INTEGER NOT NULL CHECK (devices >= 0),
+                        PRIMARY KEY (app, channel)
+                    ) STRICT, WITHOUT ROWID
+                    """),
+            ]),
+        ],
+        lockDevice: nil,
+        deviceChannels: SQLStatement(registrations, """
+            SELECT channel, environment, topic FROM herald_registrations WHERE \(device) ORDER BY channel
+            """),
+        insertMembership: SQLStatement(registrations, """
+            INSERT INTO herald_registrations
+                (app, provider, address_kind, address, channel, environment, topic, created_at, updated_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
+            ON CONFLICT (app, channel, provider, address_kind, address) DO UPDATE
+                SET environment = excluded.environment, topic = excluded.topic, updated_at = excluded.updated_at
+            """),
+        updateOverrides: SQLStatement(registrations, """
+            UPDATE herald_registrations SET environment = ?6, topic = ?7, updated_at = ?8 WHERE \(device) AND channel = ?5
+            """),
+        moveMembership: SQLStatement(registrations, """
+            UPDATE herald_registrations SET address_kind = ?6, address = ?7, updated_at = ?8 WHERE \(device) AND channel = ?5
+            """),
+        deleteMembership: SQLStatement(registrations, """
+            DELETE FROM herald_registrations WHERE \(device) AND channel = ?5 RETURNING id
+            """),
+        deleteDevice: SQLStatement(registrations, "DELETE FROM herald_registrations WHERE \(device) RETURNING channel"),
+        addToChannel: SQLStatement(channels, """
+            INSERT INTO herald_channels (app, channel, devices) VALUES (?1, ?2, 1)
+            ON CONFLICT (app, channel) DO UPDATE SET devices = devices + 1 WHERE devices < ?3
+            RETURNING devices
+            """),
+        removeFromChannel: SQLStatement(channels, """
+            UPDATE herald_channels SET devices = devices - 1 WHERE app = ?1 AND channel = ?2 RETURNING devices
+            """),
+        dropEmptyChannel: SQLStatement(channels, "DELETE FROM herald_channels WHERE app = ?1 AND channel = ?2 AND devices <= 0"),
+        channelDevices: SQLStatement(channels, "SELECT devices FROM herald_channels WHERE app = ?1 AND channel = ?2"),
+        appRegistrations: SQLStatement(channels, "SELECT coalesce(sum(devices), 0) FROM herald_channels WHERE app = ?1"),
+        page: { providers in
+            let filter = RegistrySQL.providerFilter(providers) { "?\($0)" }
+            return SQLStatement(registrations, """
+                SELECT id, provider, address_kind, address, environment, topic, created_at, updated_at
+                FROM herald_registrations
+                WHERE app = ?1 AND channel = ?2 AND id > ?3\(filter)
+                ORDER BY id LIMIT ?4
+                """)
+        })
+}

@@ -1,0 +1,282 @@
+import HeraldCore
+
+/// The store's operations, written once for both backends against their
+/// `RegistrySQL`, each run by a pool thread on its connection, inside one
+/// transaction where it writes.
+///
+/// Concurrency (several Herald instances on one PostgreSQL): every change to
+/// a device first takes the device's lock (`lockDevice`, a transaction-scoped
+/// advisory lock on PostgreSQL; SQLite's `BEGIN IMMEDIATE` already admits one
+/// writer at a time). Reading the device's memberships, deciding what is
+/// created, updated or merged, and checking the per-device channel limit are
+/// then one read-modify-write that no other change to that device can
+/// interleave with. A lock rather than one clever statement, because the
+/// answer (created, updated or unchanged per channel) and the limit both need
+/// the device's rows as they stand, and `replaceToken` must see two devices
+/// at once. The per-channel limit is one statement that cannot race: the
+/// channel's count row is incremented only `WHERE devices < limit`, under
+/// that row's lock (`addToChannel`).
+///
+/// Lock order, so two transactions never wait on each other: device locks
+/// first (two in `replaceToken`, in key order), then channel count rows in
+/// byte order of the channel names.
+struct RegistryOperations: Sendable {
+    let sql: RegistrySQL
+    let limits: RegistryLimits
+
+    func register(_ db: any SQLConnection, _ device: DeviceKey, channels: [String], environment: String?, topic: String?,
+                  at time: Timestamp) throws(RegistryError) -> [String: RegistryChange] {
+        let operation = "register"
+        return try transaction(db, operation) { () throws(RegistryError) in
+            try lock([device], db, operation)
+            let current = try memberships(of: device, db, operation)
+            var changes: [String: RegistryChange] = [:]
+            var joining: [String] = []
+            for channel in Self.distinctInByteOrder(channels) {
+                guard let overrides = current[Array(channel.utf8)] else {
+                    joining.append(channel)
+                    continue
+                }
+                if overrides == Overrides(environment: environment, topic: topic) {
+                    changes[channel] = .unchanged
+                } else {
+                    _ = try db.run(sql.updateOverrides, device.parameters + [
+                        .text(channel), .optional(environment), .optional(topic), .integer(time.microsecondsSinceEpoch),
+                    ], operation: operation)
+                    changes[channel] = .updated
+                }
+            }
+            let total = current.count + joining.count
+            guard total <= limits.maxChannelsPerDevice else {
+                throw RegistryError(.limitExceeded, operation: operation, message:
+                    "device \(device) is on \(current.count) channels and would be on \(total); a device may be on at most "
+                    + "\(limits.maxChannelsPerDevice) (RegistryLimits.maxChannelsPerDevice)")
+            }
+            for channel in joining {
+                try join(channel, device, db, operation)
+                _ = try db.run(sql.insertMembership, device.parameters + [
+                    .text(channel), .optional(environment), .optional(topic), .integer(time.microsecondsSinceEpoch),
+                ], operation: operation)
+                changes[channel] = .created
+            }
+            return changes
+        }
+    }
+
+    func unregister(_ db: any SQLConnection, _ device: DeviceKey, channels: [String]) throws(RegistryError) -> RegistryChange {
+        let operation = "unregister"
+        return try transaction(db, operation) { () throws(RegistryError) in
+            try lock([device], db, operation)
+            var removed = 0
+            for channel in Self.distinctInByteOrder(channels) {
+                let rows = try db.run(sql.deleteMembership, device.parameters + [.text(channel)], operation: operation)
+                guard !rows.isEmpty else { continue }
+                try leave(channel, app: device.app, db, operation)
+                removed += 1
+            }
+            return removed == 0 ? .notFound : .removed(count: removed)
+        }
+    }
+
+    func unregisterDevice(_ db: any SQLConnection, _ device: DeviceKey) throws(RegistryError) -> RegistryChange {
+        let operation = "unregisterDevice"
+        return try transaction(db, operation) { () throws(RegistryError) in
+            try lock([device], db, operation)
+            let rows = try db.run(sql.deleteDevice, device.parameters, operation: operation)
+            let channels = try rows.map { row throws(RegistryError) in try text(row, 0, sql.deleteDevice, operation) }
+            for channel in Self.distinctInByteOrder(channels) { try leave(channel, app: device.app, db, operation) }
+            return rows.isEmpty ? .notFound : .removed(count: rows.count)
+        }
+    }
+
+    /// Moves every membership of `device` to `newDevice` (same app and
+    /// provider); where `newDevice` is already on the channel, its own
+    /// membership stays and the old one goes.
+    func replaceToken(_ db: any SQLConnection, _ device: DeviceKey, with newDevice: DeviceKey,
+                      at time: Timestamp) throws(RegistryError) -> RegistryChange {
+        let operation = "replaceToken"
+        return try transaction(db, operation) { () throws(RegistryError) in
+            try lock([device, newDevice], db, operation)
+            let old = try memberships(of: device, db, operation)
+            guard !old.isEmpty else { return .notFound }
+            if device == newDevice { return .unchanged }
+            let existing = try memberships(of: newDevice, db, operation)
+            let total = existing.count + old.keys.count(where: { existing[$0] == nil })
+            guard total <= limits.maxChannelsPerDevice else {
+                throw RegistryError(.limitExceeded, operation: operation, message:
+                    "device \(newDevice) is on \(existing.count) channels and would be on \(total) with those of \(device); "
+                    + "a device may be on at most \(limits.maxChannelsPerDevice) (RegistryLimits.maxChannelsPerDevice)")
+            }
+            for channelBytes in old.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                let channel = String(decoding: channelBytes, as: UTF8.self)
+                if existing[channelBytes] != nil {
+                    _ = try db.run(sql.deleteMembership, device.parameters + [.text(channel)], operation: operation)
+                    try leave(channel, app: device.app, db, operation)
+                } else {
+                    _ = try db.run(sql.moveMembership, device.parameters + [
+                        .text(channel), .text(newDevice.address.field), .text(newDevice.address.value),
+                        .integer(time.microsecondsSinceEpoch),
+                    ], operation: operation)
+                }
+            }
+            return .updated
+        }
+    }
+
+    func channels(_ db: any SQLConnection, of device: DeviceKey) throws(RegistryError) -> [String] {
+        let operation = "channels"
+        return try db.run(sql.deviceChannels, device.parameters, operation: operation).map { row throws(RegistryError) in
+            try text(row, 0, sql.deviceChannels, operation)
+        }
+    }
+
+    func devices(_ db: any SQLConnection, app: String, channel: String, providers: [Provider]?, after cursor: RegistryCursor?,
+                 limit: Int) throws(RegistryError) -> RegistryPage {
+        let operation = "devices"
+        let statement = sql.page(providers?.count ?? 0)
+        // One more than asked tells whether another page follows.
+        var parameters: [SQLParameter] = [.text(app), .text(channel), .integer(cursor?.lastID ?? 0), .integer(Int64(limit) + 1)]
+        parameters += (providers ?? []).map { .text($0.rawValue) }
+        let rows = try db.run(statement, parameters, operation: operation)
+        var registrations: [Registration] = []
+        var lastID: Int64 = 0
+        for row in rows.prefix(limit) {
+            lastID = try integer(row, 0, statement, operation)
+            let providerName = try text(row, 1, statement, operation)
+            let kind = try text(row, 2, statement, operation)
+            guard let provider = Provider(rawValue: providerName),
+                  let address = Target.Address(field: kind, value: try text(row, 3, statement, operation)), address.isDevice
+            else {
+                throw RegistryError(.internal, operation: operation, message:
+                    "\(statement.table) row \(lastID) has provider \"\(providerName)\" and address kind \"\(kind)\", which this Herald does not know")
+            }
+            registrations.append(Registration(
+                device: DeviceKey(app: app, provider: provider, address: address), channel: channel,
+                environment: row[4], topic: row[5],
+                createdAt: Timestamp(microsecondsSinceEpoch: try integer(row, 6, statement, operation)),
+                updatedAt: Timestamp(microsecondsSinceEpoch: try integer(row, 7, statement, operation))))
+        }
+        return RegistryPage(registrations: registrations, next: rows.count > limit ? RegistryCursor(lastID: lastID) : nil)
+    }
+
+    func count(_ db: any SQLConnection, app: String, channel: String?) throws(RegistryError) -> Int {
+        let operation = "count"
+        let (statement, parameters): (SQLStatement, [SQLParameter]) = if let channel {
+            (sql.channelDevices, [.text(app), .text(channel)])
+        } else {
+            (sql.appRegistrations, [.text(app)])
+        }
+        guard let row = try db.run(statement, parameters, operation: operation).first else { return 0 }
+        return Int(try integer(row, 0, statement, operation))
+    }
+
+    // MARK: Steps
+
+    /// A device's APNs overrides on one channel.
+    private struct Overrides: Equatable {
+        var environment: String?
+        var topic: String?
+    }
+
+    /// Runs `body` in a write transaction, committed when it returns and
+    /// rolled back when it throws; a conflict PostgreSQL reports (deadlock,
+    /// serialization failure) is retried, at most three attempts in all.
+    func transaction<T>(_ db: any SQLConnection, _ operation: String,
+                        _ body: () throws(RegistryError) -> T) throws(RegistryError) -> T {
+        var attempt = 1
+        while true {
+            do throws(RegistryError) {
+                _ = try db.run(sql.begin, [], operation: operation)
+                let value = try body()
+                _ = try db.run(sql.commit, [], operation: operation)
+                return value
+            } catch {
+                // A failed rollback leaves the connection unusable (`isUsable`): the pool replaces it.
+                _ = try? db.run(sql.rollback, [], operation: operation)
+                guard error.kind == .conflict, attempt < 3 else { throw error }
+                attempt += 1
+            }
+        }
+    }
+
+    /// Takes the devices' locks, in key order.
+    private func lock(_ devices: [DeviceKey], _ db: any SQLConnection, _ operation: String) throws(RegistryError) {
+        guard let statement = sql.lockDevice else { return }
+        for key in Set(devices.map(\.lockKey)).sorted() {
+            _ = try db.run(statement, [.integer(key)], operation: operation)
+        }
+    }
+
+    /// The device's channels (as UTF-8 bytes, how the databases compare them) and overrides.
+    private func memberships(of device: DeviceKey, _ db: any SQLConnection,
+                             _ operation: String) throws(RegistryError) -> [[UInt8]: Overrides] {
+        var memberships: [[UInt8]: Overrides] = [:]
+        for row in try db.run(sql.deviceChannels, device.parameters, operation: operation) {
+            memberships[Array(try text(row, 0, sql.deviceChannels, operation).utf8)] = Overrides(environment: row[1], topic: row[2])
+        }
+        return memberships
+    }
+
+    /// Counts one more device on the channel, or fails when it is full.
+    private func join(_ channel: String, _ device: DeviceKey, _ db: any SQLConnection, _ operation: String) throws(RegistryError) {
+        let limit = Int64(limits.maxDevicesPerChannel)
+        let rows = try db.run(sql.addToChannel, [.text(device.app), .text(channel), .integer(limit)], operation: operation)
+        guard !rows.isEmpty else {
+            throw RegistryError(.limitExceeded, operation: operation, message:
+                "channel \"\(channel)\" of app \"\(device.app)\" holds \(limits.maxDevicesPerChannel) devices, the most a channel may hold "
+                + "(RegistryLimits.maxDevicesPerChannel); device \(device) was not added")
+        }
+    }
+
+    /// Counts one device fewer on the channel, forgetting it at zero.
+    private func leave(_ channel: String, app: String, _ db: any SQLConnection, _ operation: String) throws(RegistryError) {
+        let rows = try db.run(sql.removeFromChannel, [.text(app), .text(channel)], operation: operation)
+        if let row = rows.first, try integer(row, 0, sql.removeFromChannel, operation) <= 0 {
+            _ = try db.run(sql.dropEmptyChannel, [.text(app), .text(channel)], operation: operation)
+        }
+    }
+
+    /// The strings once each (by their bytes), in byte order: the order channel rows are locked in.
+    private static func distinctInByteOrder(_ strings: [String]) -> [String] {
+        var seen = Set<[UInt8]>()
+        return strings.filter { seen.insert(Array($0.utf8)).inserted }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    private func text(_ row: [String?], _ column: Int, _ statement: SQLStatement,
+                      _ operation: String) throws(RegistryError) -> String {
+        guard column < row.count, let value = row[column] else {
+            throw RegistryError(.internal, operation: operation, message: "\(statement.table): column \(column) of a row is missing or NULL")
+        }
+        return value
+    }
+
+    private func integer(_ row: [String?], _ column: Int, _ statement: SQLStatement,
+                         _ operation: String) throws(RegistryError) -> Int64 {
+        let value = try text(row, column, statement, operation)
+        guard let number = Int64(value) else {
+            throw RegistryError(.internal, operation: operation, message: "\(statement.table): expected an integer in column \(column), found \"\(value)\"")
+        }
+        return number
+    }
+}
+
+extension DeviceKey {
+    /// Parameters 1-4 of every statement about a device.
+    var parameters: [SQLParameter] {
+        [.text(app), .text(provider.rawValue), .text(address.field), .text(address.value)]
+    }
+
+    /// The key of the device's PostgreSQL advisory lock: FNV-1a over its
+    /// fields. Two devices sharing a key only wait for each other.
+    var lockKey: Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for field in [app, provider.rawValue, address.field, address.value] {
+            for byte in field.utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            hash = (hash ^ 0xff) &* 0x0000_0100_0000_01b3  // a separator no UTF-8 text contains
+        }
+        return Int64(bitPattern: hash)
+    }
+}

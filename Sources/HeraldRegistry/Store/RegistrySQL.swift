@@ -1,0 +1,62 @@
+/// Every statement the registry runs, written once per backend
+/// (`SQLiteDialect.sql`, `PostgresDialect.sql`); `RegistryOperations` and
+/// `Migrator` are written once against it.
+///
+/// Placeholders are numbered and mean the same on both backends. A device is
+/// always parameters 1-4: app, provider, address kind (`token`, `fid`),
+/// address. Times are microseconds since the Unix epoch.
+struct RegistrySQL: Sendable {
+    /// `SQLite` or `PostgreSQL`, for messages.
+    let backend: String
+
+    /// Starts a transaction that will write (SQLite takes the write lock at once).
+    let begin: SQLStatement
+    let commit: SQLStatement
+    let rollback: SQLStatement
+
+    /// Serializes migrations between instances for the transaction; nil where
+    /// `begin` already does (SQLite).
+    let lockMigrations: SQLStatement?
+    let createMigrationsTable: SQLStatement
+    /// → version, ascending.
+    let appliedVersions: SQLStatement
+    /// (version).
+    let recordVersion: SQLStatement
+    /// Ascending versions, each applied in the same transaction as its record.
+    let migrations: [Migration]
+
+    /// (lock key): serializes every change to one device for the transaction;
+    /// nil where `begin` already serializes all writers (SQLite).
+    let lockDevice: SQLStatement?
+    /// (device) → channel, environment, topic; ordered by channel, byte for byte.
+    let deviceChannels: SQLStatement
+    /// (device, channel, environment, topic, time): adds a membership.
+    let insertMembership: SQLStatement
+    /// (device, channel, environment, topic, time).
+    let updateOverrides: SQLStatement
+    /// (device, channel, new address kind, new address, time): the membership now belongs to the new address.
+    let moveMembership: SQLStatement
+    /// (device, channel) → id of the removed row, if any.
+    let deleteMembership: SQLStatement
+    /// (device) → channel of each removed row.
+    let deleteDevice: SQLStatement
+    /// (app, channel, limit) → the channel's new device count; no row when it already holds `limit`.
+    let addToChannel: SQLStatement
+    /// (app, channel) → the channel's new device count.
+    let removeFromChannel: SQLStatement
+    /// (app, channel): forgets a channel whose count reached zero.
+    let dropEmptyChannel: SQLStatement
+    /// (app, channel) → devices; no row for a channel without devices.
+    let channelDevices: SQLStatement
+    /// (app) → registrations of the app (the sum over its channels).
+    let appRegistrations: SQLStatement
+    /// (app, channel, after id, limit, then one provider name per `providers` count)
+    /// → id, provider, address kind, address, environment, topic, created, updated; ascending id.
+    let page: @Sendable (_ providers: Int) -> SQLStatement
+
+    /// ` AND provider IN (…)` with `count` placeholders from parameter 5 on
+    /// (`placeholder` spells one in the backend's syntax); empty for none.
+    static func providerFilter(_ count: Int, placeholder: (Int) -> String) -> String {
+        count == 0 ? "" : " AND provider IN (" + (5..<5 + count).map(placeholder).joined(separator: ", ") + ")"
+    }
+}

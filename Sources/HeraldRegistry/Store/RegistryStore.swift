@@ -1,0 +1,50 @@
+import HeraldCore
+
+/// Where Herald keeps which devices are on which channels, so an event can
+/// name a channel (`user:42`, `room:general`) instead of listing tokens.
+///
+/// Two implementations: ``SQLiteRegistryStore`` for one instance and
+/// development, ``PostgresRegistryStore`` for several instances sharing one
+/// database (docs/registry.md). Both validate their arguments the same way,
+/// enforce ``RegistryLimits``, and do every change in one transaction, safe
+/// against other instances doing the same at once. Channel names compare
+/// byte for byte.
+public protocol RegistryStore: Sendable {
+    /// Brings the schema up to date; the versions applied now (empty when it
+    /// already was). Idempotent, and safe when several instances run it at once.
+    func migrate() async throws(RegistryError) -> [Int]
+
+    /// Puts the device on each of `channels` with these APNs overrides (nil:
+    /// the app's settings); per channel, whether that created the membership,
+    /// changed its overrides, or found it as asked. Fails as a whole (nothing
+    /// written) past a limit.
+    func register(_ device: DeviceKey, channels: [String], environment: String?, topic: String?,
+                  at: Timestamp) async throws(RegistryError) -> [String: RegistryChange]
+
+    /// Takes the device off those of `channels` it is on: `.removed(count:)`, or `.notFound` for none.
+    func unregister(_ device: DeviceKey, channels: [String]) async throws(RegistryError) -> RegistryChange
+
+    /// Takes the device off every channel of its app (an uninstalled app, a dead token).
+    func unregisterDevice(_ device: DeviceKey) async throws(RegistryError) -> RegistryChange
+
+    /// Moves every membership of the device to `new` (a refreshed token of the
+    /// same app and provider), keeping ids and overrides; where `new` is
+    /// already on a channel, its own membership stays. `.updated`, `.unchanged`
+    /// when `new` is the device's address, `.notFound` when it is on no channel.
+    func replaceToken(_ device: DeviceKey, with new: Target.Address, at: Timestamp) async throws(RegistryError) -> RegistryChange
+
+    /// The device's channels, in byte order.
+    func channels(of device: DeviceKey) async throws(RegistryError) -> [String]
+
+    /// One page of a channel's devices in a stable order (keyset pagination on an internal id), `providers` nil = all.
+    /// A device that joins during a walk may or may not be in it; one that
+    /// stays on the channel is returned exactly once.
+    func devices(app: String, channel: String, providers: Set<Provider>?, after cursor: RegistryCursor?,
+                 limit: Int) async throws(RegistryError) -> RegistryPage
+
+    /// The devices on the channel, or with `channel` nil the app's registrations (memberships) on all channels.
+    func count(app: String, channel: String?) async throws(RegistryError) -> Int
+
+    /// Refuses further calls; calls already made finish, then the connections are closed.
+    func close()
+}

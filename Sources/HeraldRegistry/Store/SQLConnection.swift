@@ -1,0 +1,40 @@
+/// One statement of a backend's SQL, with the table it works on for error
+/// messages. The text has placeholders only (`?1`, `$1`): values always
+/// travel as bound parameters.
+struct SQLStatement: Sendable, Hashable {
+    let table: String
+    let text: String
+
+    init(_ table: String, _ text: String) {
+        self.table = table
+        self.text = text
+    }
+}
+
+/// A value bound to a statement's placeholder.
+enum SQLParameter: Sendable, Hashable {
+    case text(String)
+    case integer(Int64)
+    case null
+
+    /// `.text`, or `.null` for nil.
+    static func optional(_ text: String?) -> SQLParameter { text.map { .text($0) } ?? .null }
+}
+
+/// One open database connection, used only by the thread that opened it
+/// (`ConnectionPool`): neither sqlite3 nor PGconn handles may be shared.
+///
+/// Rows come back as text, nil for NULL: both backends give every column as
+/// text, and `RegistryOperations` reads the few integer columns from it.
+protocol SQLConnection: AnyObject {
+    /// Runs one statement; its rows (none for a statement without results).
+    /// Failures carry `operation` and name the statement's table.
+    func run(_ statement: SQLStatement, _ parameters: [SQLParameter], operation: String) throws(RegistryError) -> [[String?]]
+
+    /// False when the connection is known to be lost or left inside a
+    /// transaction: the pool closes it and opens another for the next job.
+    var isUsable: Bool { get }
+
+    /// Frees the handle; the connection is not used afterwards.
+    func close()
+}

@@ -1,0 +1,43 @@
+import HeraldCore
+import HeraldRegistry
+import Testing
+
+/// migrate(): versions applied once, concurrently safe, and what a store says without it.
+@Suite struct MigrationTests {
+    @Test(arguments: Backend.allCases) func migrateAppliesEachVersionOnce(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { database in
+            let store = try database.makeStore()
+            defer { store.close() }
+            #expect(try await store.migrate() == [1])
+            #expect(try await store.migrate() == [])
+            let second = try database.makeStore()
+            defer { second.close() }
+            #expect(try await second.migrate() == [])
+        }
+    }
+
+    @Test(arguments: Backend.allCases) func migratingAtOnceFromTwoStoresAppliesOnce(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { database in
+            let stores = try (0..<2).map { _ in try database.makeStore() }
+            defer { stores.forEach { $0.close() } }
+            let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for store in stores { group.addTask { try await store.migrate() } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(applied.sorted { $0.count < $1.count } == [[], [1]])
+            _ = try await stores[0].register(Devices.fcm(1), channels: ["c"], environment: nil, topic: nil, at: Devices.time())
+            #expect(try await stores[1].count(app: "chat", channel: "c") == 1)
+        }
+    }
+
+    @Test(arguments: Backend.allCases) func anUnmigratedDatabaseSaysSo(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { database in
+            let store = try database.makeStore()
+            defer { store.close() }
+            let error = await registryError { () throws(RegistryError) in try await store.count(app: "chat", channel: "c") }
+            #expect(error?.kind == .migration)
+            #expect(error?.message.contains("herald_channels") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("run migrate() first") == true)
+        }
+    }
+}
