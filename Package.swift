@@ -58,7 +58,7 @@ let package = Package(
             name: "HeraldService",
             dependencies: [
                 "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldHTTPClient",
-                "HeraldObservability",
+                "HeraldObservability", "HeraldRegistry",
             ]),
         .target(
             name: "HeraldCLI",
@@ -121,7 +121,7 @@ let package = Package(
             name: "HeraldServiceTests",
             dependencies: [
                 "HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport",
-                "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability",
+                "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry",
             ]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport"]),
     ],

@@ -27,6 +27,15 @@ public struct HeraldMetrics: Sendable {
     /// Invalid-token answers the guard reported as `failed` instead.
     public let invalidationsHeldBack: MetricFamily<Counter>
     public let buildInfo: MetricFamily<Gauge>
+    /// Registry calls by `operation` (`expand`, `prune`, `register`, ...) and `result` (`ok`, `error`).
+    public let registryOperations: MetricFamily<Counter>
+    public let registryOperationDuration: MetricFamily<Histogram>
+    /// Devices one channel target reached (after de-duplication).
+    public let channelExpansionSize: MetricFamily<Histogram>
+    /// Devices removed from the registry after an `invalid_token` answer.
+    public let registryPrunes: MetricFamily<Counter>
+    /// Registrations (memberships) per app, sampled.
+    public let registrations: MetricFamily<Gauge>
 
     public init(registry: MetricsRegistry = MetricsRegistry(), version: String) {
         self.registry = registry
@@ -67,6 +76,18 @@ public struct HeraldMetrics: Sendable {
             "herald_invalidations_held_back_total",
             help: "Invalid-token answers reported as failed by the invalidation guard instead of invalidating the token.",
             labels: ["provider", "app"])
+        registryOperations = registry.counter("herald_registry_operations_total", help: "Device registry calls.",
+                                              labels: ["operation", "result"])
+        registryOperationDuration = registry.histogram("herald_registry_operation_duration_seconds",
+                                                       help: "Time a device registry call took.", labels: ["operation"])
+        channelExpansionSize = registry.histogram(
+            "herald_channel_expansion_devices", help: "Devices one channel target reached.",
+            buckets: [1, 2, 5, 10, 50, 100, 1000, 10_000, 100_000, 1_000_000])
+        registryPrunes = registry.counter("herald_registry_prunes_total",
+                                          help: "Devices removed from the registry after an invalid_token answer.",
+                                          labels: ["provider", "app"])
+        registrations = registry.gauge("herald_registrations", help: "Registrations (device-channel memberships) per app, sampled.",
+                                       labels: ["app"])
         buildInfo = registry.gauge("herald_build_info", help: "Always 1; the version label tells which Herald runs.",
                                    labels: ["version"])
         buildInfo.labels(version).set(1)

@@ -49,4 +49,10 @@ public struct EventPlan: Sendable {
     /// The event's channel targets, for the service to expand through the
     /// registry (each device then planned with ``EventPlanner/plan(_:of:_:excluded:at:into:)``).
     public var expansions: [Expansion] = []
+
+    /// A plan of the same event, attempt and receipt with nothing in it yet:
+    /// what a page of a channel's devices is planned into.
+    public var emptied: EventPlan {
+        EventPlan(event: event, attempt: attempt, receivedAt: receivedAt, sends: [], outcomes: [])
+    }
 }

@@ -4,6 +4,7 @@ import HeraldConfig
 import HeraldCore
 import HeraldObservability
 import HeraldPipeline
+import HeraldRegistry
 import Synchronization
 
 /// `herald run`: consumes the events queue and turns every event into
@@ -56,6 +57,15 @@ public final class DeliveryService: Sendable {
         for (key, _) in ProviderSet.inOrder(providers.unavailable) {
             health.set(key.readinessCondition, false)
         }
+        // The registry's schema is brought up to date before any event is taken:
+        // a registry that cannot be migrated stops Herald with the reason.
+        let registry = try config.registryStore()
+        defer { registry?.close() }
+        if let registry {
+            let applied = try await registry.migrate()
+            if !applied.isEmpty { logger.notice("registry migrated", ["versions": .string(applied.map(String.init).joined(separator: ","))]) }
+            health.set("registry", true)
+        }
         var server: ObservabilityServer?
         if let (host, port) = settings.http.hostAndPort {
             let started = try ObservabilityServer(host: host, port: port, metrics: metrics.registry, health: health)
@@ -70,7 +80,7 @@ public final class DeliveryService: Sendable {
             planner: EventPlanner(config: config), providers: providers, retryPolicy: RetryPolicy(settings: settings.retry),
             publishStatuses: Set(settings.outcomes.publish.compactMap(Outcome.Status.init(rawValue:))),
             topology: config.topology, connection: connection, delivered: DeliveredTargets(),
-            invalidationGuard: makeInvalidationGuard(), metrics: metrics, logger: logger, clock: clock, newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) })
+            invalidationGuard: makeInvalidationGuard(), registry: registry, metrics: metrics, logger: logger, clock: clock, newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) })
         logger.notice("herald starting", ["queue": .string(settings.amqp.queue), "prefetch": .int(settings.amqp.prefetch),
                                           "apps": .int(settings.apps.count)])
 
@@ -78,6 +88,7 @@ public final class DeliveryService: Sendable {
             group.addTask { try await providers.run() }
             group.addTask { try await connection.run() }
             group.addTask { await self.watchConnection(connection) }
+            if let registry { group.addTask { await self.sampleRegistrations(registry) } }
             group.addTask {
                 try await self.consume(connection: connection, processor: processor)
                 // Consuming is over: stop the rest.
@@ -116,6 +127,25 @@ public final class DeliveryService: Sendable {
             case .heldBack(let key):
                 metrics.invalidationsHeldBack.labels(key.provider.rawValue, key.app).increment()
             }
+        }
+    }
+
+    /// Keeps `herald_registrations{app}` current (every 30 s) and the
+    /// `registry` readiness condition with it, until shutdown.
+    private func sampleRegistrations(_ registry: any RegistryStore) async {
+        while !stop.isTriggered {
+            var reachable = true
+            for app in config.configuration.apps.keys.sorted() {
+                do {
+                    metrics.registrations.labels(app).set(try await registry.count(app: app, channel: nil))
+                } catch {
+                    reachable = false
+                    logger.warning("the registry cannot be reached", ["error": .string("\(error)")])
+                    break
+                }
+            }
+            health.set("registry", reachable)
+            for _ in 0..<150 where !stop.isTriggered { try? await Task.sleep(for: .milliseconds(200)) }
         }
     }
 

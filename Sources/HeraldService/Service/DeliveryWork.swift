@@ -1,13 +1,15 @@
 import HeraldCore
 import HeraldPipeline
 
-/// What processing one event produced: its outcomes, the targets to retry
-/// (grouped by delay tier) and those out of attempts.
+/// What processing one event (or one page of a channel's devices) produced:
+/// its outcomes, the targets to retry (grouped by delay tier) and those out
+/// of attempts.
 struct DeliveryWork: Sendable {
     let plan: EventPlan
     /// The delivery is a redelivery: every outcome says so.
     let redelivered: Bool
-    var outcomes: [Outcome]
+    /// Outcomes decided without a provider: the plan's, and channel targets that could not be expanded.
+    private(set) var decided: [Outcome]
     var retries: [Duration: [Target]] = [:]
     var exhausted: [(target: Target, reason: String)] = []
     /// What each target that got an answer (delivered, refused, or scheduled
@@ -18,10 +20,17 @@ struct DeliveryWork: Sendable {
     init(plan: EventPlan, redelivered: Bool) {
         self.plan = plan
         self.redelivered = redelivered
-        outcomes = plan.outcomes
-        if redelivered {
-            for index in outcomes.indices { outcomes[index].redelivered = true }
-        }
+        decided = []
+        for outcome in plan.outcomes { add(decided: outcome) }
+    }
+
+    /// Every outcome, in order: those decided without a provider, then the targets' results.
+    var outcomes: [Outcome] { decided + results.map(\.outcome) }
+
+    mutating func add(decided outcome: Outcome) {
+        var outcome = outcome
+        if redelivered { outcome.redelivered = true }
+        decided.append(outcome)
     }
 
     mutating func record(_ answer: ProviderAnswer, for send: EventPlan.Send, attempt: Int,
@@ -45,7 +54,6 @@ struct DeliveryWork: Sendable {
         var result = result
         if redelivered { result.outcome.redelivered = true }
         results.append(result)
-        outcomes.append(result.outcome)
         switch result.next {
         case .none: break
         case .retry(let delay): retries[delay, default: []].append(result.target)

@@ -2,6 +2,7 @@ import HeraldAMQP
 import HeraldCore
 import HeraldObservability
 import HeraldPipeline
+import HeraldRegistry
 
 /// Carries one event from the queue to its outcomes: plan it, deliver each
 /// target through its app's provider, then publish — and have the broker
@@ -29,6 +30,8 @@ final class EventProcessor: Sendable {
     let connection: AMQPConnection
     let delivered: DeliveredTargets
     let invalidationGuard: InvalidationGuard?
+    /// The device registry channel targets expand through and dead tokens are removed from; nil: none configured.
+    let registry: (any RegistryStore)?
     let metrics: HeraldMetrics
     let logger: Logger
     let clock: @Sendable () -> Timestamp
@@ -38,7 +41,7 @@ final class EventProcessor: Sendable {
 
     init(planner: EventPlanner, providers: ProviderSet, retryPolicy: RetryPolicy, publishStatuses: Set<Outcome.Status>,
          topology: TopologyOptions, connection: AMQPConnection, delivered: DeliveredTargets,
-         invalidationGuard: InvalidationGuard?, metrics: HeraldMetrics, logger: Logger,
+         invalidationGuard: InvalidationGuard?, registry: (any RegistryStore)? = nil, metrics: HeraldMetrics, logger: Logger,
          clock: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String) {
         self.planner = planner
         self.providers = providers
@@ -48,6 +51,7 @@ final class EventProcessor: Sendable {
         self.connection = connection
         self.delivered = delivered
         self.invalidationGuard = invalidationGuard
+        self.registry = registry
         self.metrics = metrics
         self.series = PipelineSeries(metrics: metrics, apps: planner.apps.keys)
         self.logger = logger
@@ -61,19 +65,50 @@ final class EventProcessor: Sendable {
     /// no task waits for the confirms, and the ack `finish` queues leaves in
     /// the same turn of that thread.
     func process(_ delivery: AMQPDelivery, finish: @escaping @Sendable (Verdict) -> Void) async {
-        let work = await deliver(delivery)
-        publish(work, delivery: delivery, finish: finish)
+        switch await prepare(delivery) {
+        case .success(let work): publish(work, delivery: delivery, finish: finish)
+        case .failure(let stopped): finish(.requeue(reason: stopped.reason))
+        }
     }
 
     /// `process(_:finish:)` for a caller that waits for the verdict.
     func process(_ delivery: AMQPDelivery) async -> Verdict {
-        let work = await deliver(delivery)
-        return await withCheckedContinuation { continuation in
-            publish(work, delivery: delivery) { continuation.resume(returning: $0) }
+        switch await prepare(delivery) {
+        case .success(let work):
+            return await withCheckedContinuation { continuation in
+                publish(work, delivery: delivery) { continuation.resume(returning: $0) }
+            }
+        case .failure(let stopped):
+            return .requeue(reason: stopped.reason)
         }
     }
 
-    /// Every target of `delivery` sent (or refused), as the work to publish.
+    /// Why a channel expansion stopped before its end: the event is requeued.
+    struct ExpansionStopped: Error {
+        let reason: String
+    }
+
+    /// Every target of `delivery` sent (or refused), as the work to publish;
+    /// channel targets expanded and their devices' outcomes already published
+    /// page by page.
+    private func prepare(_ delivery: AMQPDelivery) async -> Result<DeliveryWork, ExpansionStopped> {
+        var work = await deliver(delivery)
+        guard let registry else { return .success(work) }
+        if !work.plan.expansions.isEmpty {
+            let expander = ChannelExpander(processor: self, registry: registry, delivery: delivery)
+            if let stopped = await expander.expand(work) {
+                logger.warning("event not settled: expanding its channels stopped; the broker will redeliver it",
+                               ["event_id": .string(work.plan.event?.id ?? ""), "error": .string(stopped.reason)])
+                // Not at once: a registry that is down would be asked again in a loop.
+                try? await Task.sleep(for: ChannelExpander.retryPause)
+                return .failure(stopped)
+            }
+        }
+        await prune(&work, registry: registry)
+        return .success(work)
+    }
+
+    /// Every target of `delivery` but its channels sent (or refused), as the work to publish.
     private func deliver(_ delivery: AMQPDelivery) async -> DeliveryWork {
         // Planning and message building are synchronous and kept out of line, so
         // their locals need not live in this task's async frame (one per event in
@@ -81,9 +116,16 @@ final class EventProcessor: Sendable {
         let (plan, sends, remembered) = plan(delivery)
         var work = DeliveryWork(plan: plan, redelivered: delivery.redelivered)
         for result in remembered { work.add(result) }
-        for expansion in plan.expansions {
-            work.outcomes.append(Self.unexpanded(expansion, of: plan, at: clock(), redelivered: delivery.redelivered))
+        if registry == nil {
+            for expansion in plan.expansions { work.add(decided: Self.unexpanded(expansion, of: plan, at: clock())) }
         }
+        await deliver(sends, into: &work)
+        return work
+    }
+
+    /// Sends `sends` (concurrently) and records each answer in `work`.
+    func deliver(_ sends: [EventPlan.Send], into work: inout DeliveryWork) async {
+        let plan = work.plan
         if sends.count == 1, let send = sends.first {
             // One target (the common case): no child task to create and keep.
             work.record(await deliver(send, attempt: plan.attempt), for: send, attempt: plan.attempt, policy: retryPolicy,
@@ -105,8 +147,34 @@ final class EventProcessor: Sendable {
                 }
             }
         }
+    }
 
-        return work
+    /// Removes from the registry every device an `invalid_token` outcome of
+    /// `work` is about (every channel of its app), and says so in the outcome.
+    /// A failure to remove is logged; the outcome still tells upstream.
+    func prune(_ work: inout DeliveryWork, registry: any RegistryStore) async {
+        for index in work.results.indices where work.results[index].outcome.status == .invalidToken {
+            let outcome = work.results[index].outcome
+            guard !outcome.unregistered, let app = outcome.app, let provider = outcome.provider,
+                  let address = outcome.address, address.isDevice else { continue }
+            let device = DeviceKey(app: app, provider: provider, address: address)
+            let started = ContinuousClock.now
+            do {
+                let change = try await registry.unregisterDevice(device)
+                metrics.registryOperations.labels("prune", "ok").increment()
+                metrics.registryOperationDuration.labels("prune").observe(ContinuousClock.now - started)
+                if case .removed = change {
+                    work.results[index].outcome.unregistered = true
+                    metrics.registryPrunes.labels(provider.rawValue, app).increment()
+                }
+            } catch {
+                metrics.registryOperations.labels("prune", "error").increment()
+                logger.warning("a dead device could not be removed from the registry", [
+                    "event_id": .string(outcome.eventID), "app": .string(app), "provider": .string(provider.rawValue),
+                    "token": .token(address.value), "error": .string("\(error)"),
+                ])
+            }
+        }
     }
 
     /// Publishes outcomes, retries and dead letters as one batch; once all are
@@ -181,28 +249,39 @@ final class EventProcessor: Sendable {
     /// failed (a redelivery sends no target this instance already handled).
     @inline(never)
     private func plan(_ delivery: AMQPDelivery) -> (EventPlan, [EventPlan.Send], [TargetResult]) {
-        let incoming = IncomingEvent(
-            body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
-            messageID: delivery.messageID, redelivered: delivery.redelivered)
+        let incoming = Self.incoming(delivery)
         metrics.eventsConsumed.labels(routingKeyClasses.label(for: delivery.routingKey)).increment()
         let plan = planner.plan(incoming, now: clock(), newID: newID)
-        guard incoming.redelivered else { return (plan, plan.sends, []) }
-        var sends: [EventPlan.Send] = []
+        let (sends, remembered) = unhandled(plan.sends, of: plan, redelivered: incoming.redelivered)
+        return (plan, sends, remembered)
+    }
+
+    static func incoming(_ delivery: AMQPDelivery) -> IncomingEvent {
+        IncomingEvent(body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
+                      messageID: delivery.messageID, redelivered: delivery.redelivered)
+    }
+
+    /// Of `sends`, those still to make, and the results remembered for the
+    /// others whose publishing failed: on a redelivery, no target this
+    /// instance already handled is sent again.
+    func unhandled(_ sends: [EventPlan.Send], of plan: EventPlan, redelivered: Bool) -> ([EventPlan.Send], [TargetResult]) {
+        guard redelivered else { return (sends, []) }
+        var left: [EventPlan.Send] = []
         var remembered: [TargetResult] = []
-        for send in plan.sends {
+        for send in sends {
             switch delivered.memory(eventID: send.event.id, attempt: plan.attempt, target: send.target) {
-            case .unknown: sends.append(send)
+            case .unknown: left.append(send)
             case .confirmed: break
             case .unconfirmed(let result): remembered.append(result)
             }
         }
-        if sends.count < plan.sends.count {
+        if left.count < sends.count {
             logger.info("redelivered event: not sending again the targets already handled", [
-                "event_id": .string(plan.event?.id ?? ""), "confirmed": .int(plan.sends.count - sends.count - remembered.count),
+                "event_id": .string(plan.event?.id ?? ""), "confirmed": .int(sends.count - left.count - remembered.count),
                 "published_again": .int(remembered.count),
             ])
         }
-        return (plan, sends, remembered)
+        return (left, remembered)
     }
 
     private func deliver(_ send: EventPlan.Send, attempt: Int) async -> ProviderAnswer {
@@ -238,7 +317,7 @@ final class EventProcessor: Sendable {
 
     /// Every message one event's processing publishes: outcomes, retries, dead letters.
     @inline(never)
-    private func messages(for work: DeliveryWork, delivery: AMQPDelivery) -> [AMQPMessage] {
+    func messages(for work: DeliveryWork, delivery: AMQPDelivery) -> [AMQPMessage] {
         var messages: [AMQPMessage] = []
         for outcome in work.outcomes where publishStatuses.contains(outcome.status) {
             var properties = AMQPProperties()
@@ -283,7 +362,7 @@ final class EventProcessor: Sendable {
     }
 
     /// Counts an event's outcomes, retries and dead letters (metrics only: cheap, lock-free or briefly locked).
-    private func count(_ work: DeliveryWork) {
+    func count(_ work: DeliveryWork) {
         for outcome in work.outcomes {
             series.notifications(provider: outcome.provider, app: outcome.app, status: outcome.status).increment()
             if publishStatuses.contains(outcome.status) { series.published(outcome.status).increment() }
@@ -296,12 +375,11 @@ final class EventProcessor: Sendable {
     }
 
     /// The outcome of a channel target when Herald has no registry to expand it with.
-    static func unexpanded(_ expansion: EventPlan.Expansion, of plan: EventPlan, at now: Timestamp, redelivered: Bool) -> Outcome {
+    static func unexpanded(_ expansion: EventPlan.Expansion, of plan: EventPlan, at now: Timestamp) -> Outcome {
         var outcome = Outcome(status: .failed, eventID: plan.event?.id ?? "", app: expansion.app,
                               reason: "no registry: channel targets need a registry: section in the config (docs/registry.md)",
                               attempt: plan.attempt, at: now, context: plan.event?.context.map { .object($0) })
         outcome.channel = expansion.target.channel
-        outcome.redelivered = redelivered
         return outcome
     }
 
@@ -313,7 +391,7 @@ final class EventProcessor: Sendable {
         }
     }
 
-    private func logUndelivered(_ work: DeliveryWork) {
+    func logUndelivered(_ work: DeliveryWork) {
         for outcome in work.outcomes where Self.isLogged(outcome.status) {
             let line = logger.with([
                 "event_id": .string(outcome.eventID), "app": .string(outcome.app ?? "unknown"),

@@ -1,8 +1,111 @@
+import Foundation
 import HeraldCore
+import HeraldRegistry
 import Testing
 
-/// Channel targets through the running service.
+/// Channel targets through the running service: expanded through a real
+/// registry (an SQLite file the test writes to beside Herald), delivered to
+/// the simulator, one outcome per device with the channel echoed.
 @Suite(.serialized) struct ChannelTargetTests {
+    static let apns1 = String(repeating: "a1", count: 32)
+    static let apns2 = String(repeating: "b2", count: 32)
+    static let dead = String(repeating: "dd", count: 32)
+
+    /// A service with a registry, the store the test registers devices in, and the results.
+    struct Fixture {
+        let simulator: SimulatorHarness
+        let config: ServiceConfig
+        let store: any RegistryStore
+        let results: ResultsCollector
+        let running: RunningService
+        let publisher: TestPublisher
+
+        init(deadAPNsTokens: [String] = []) async throws {
+            simulator = try SimulatorHarness(deadAPNsTokens: deadAPNsTokens)
+            let path = simulator.directory + "/registry.sqlite"
+            config = try ServiceConfig(simulator: simulator, topLevelExtra: "registry: {backend: sqlite, path: \(path)}")
+            store = try SQLiteRegistryStore(path: path)
+            _ = try await store.migrate()
+            results = try await ResultsCollector(prefix: config.prefix)
+            running = RunningService(try config.load())
+            publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+        }
+
+        func register(_ provider: Provider, _ token: String, on channels: [String]) async throws {
+            _ = try await store.register(DeviceKey(app: "chat", provider: provider, address: .token(token)), channels: channels,
+                                         environment: nil, topic: nil, at: Timestamp.now())
+        }
+
+        func stop() async throws {
+            try await running.stop()
+            store.close()
+            await results.close(deleting: config.queues)
+            simulator.stop()
+        }
+    }
+
+    @Test func aChannelEventReachesEveryRegisteredDeviceOnceAndSparesTheSender() async throws {
+        let f = try await Fixture()
+        try await f.register(.apns, Self.apns1, on: ["user:42"])
+        try await f.register(.apns, Self.apns2, on: ["user:42", "room:general"])
+        try await f.register(.fcm, "fcm-1", on: ["user:42"])
+        #expect(await f.running.waitUntilConsuming())
+
+        try await f.publisher.publish(#"""
+            {"id": "c1", "app": "chat", "targets": [{"channel": "user:42"}], "notification": {"title": "hi"}}
+            """#)
+        #expect(await f.results.wait { $0.count == 3 })
+        #expect(f.results.all.allSatisfy { $0.outcome.status == .delivered && $0.outcome.channel == "user:42" })
+        #expect(Set(f.results.all.compactMap { $0.outcome.address?.value }) == [Self.apns1, Self.apns2, "fcm-1"])
+
+        // The sender excluded; a device on two channels of one event notified once.
+        try await f.publisher.publish(#"""
+            {"id": "c2", "app": "chat", "exclude_tokens": ["fcm-1"], "targets": [{"channel": "user:42"}, {"channel": "room:general"}],
+             "notification": {"title": "hi"}}
+            """#)
+        #expect(await f.results.wait { $0.filter { $0.outcome.eventID == "c2" }.count == 3 })
+        let second = f.results.all.map(\.outcome).filter { $0.eventID == "c2" }
+        #expect(second.filter { $0.status == .delivered }.count == 2)
+        #expect(second.filter { $0.status == .dropped }.map(\.address) == [.token("fcm-1")])
+        #expect(f.simulator.recorder.notifications.count == 5)
+        try await f.stop()
+    }
+
+    @Test func aDeadTokenIsUnregisteredAndTheNextChannelEventSkipsIt() async throws {
+        let f = try await Fixture(deadAPNsTokens: [Self.dead])
+        try await f.register(.apns, Self.apns1, on: ["user:7"])
+        try await f.register(.apns, Self.dead, on: ["user:7", "room:other"])
+        #expect(await f.running.waitUntilConsuming())
+
+        try await f.publisher.publish(#"{"id": "d1", "app": "chat", "targets": [{"channel": "user:7"}], "notification": {"title": "hi"}}"#)
+        #expect(await f.results.wait { $0.count == 2 })
+        let dead = try #require(f.results.all.first { $0.outcome.status == .invalidToken }?.outcome)
+        #expect(dead.address == .token(Self.dead) && dead.unregistered && dead.channel == "user:7")
+        #expect(try await f.store.channels(of: DeviceKey(app: "chat", provider: .apns, address: .token(Self.dead))).isEmpty,
+                "removed from every channel of its app")
+
+        try await f.publisher.publish(#"{"id": "d2", "app": "chat", "targets": [{"channel": "user:7"}], "notification": {"title": "hi"}}"#)
+        #expect(await f.results.wait { $0.count == 3 })
+        #expect(f.results.all.last?.outcome.address == .token(Self.apns1))
+        #expect(f.running.service.metrics.registry.render().contains(#"herald_registry_prunes_total{provider="apns",app="chat"} 1"#))
+        try await f.stop()
+    }
+
+    @Test func aChannelLargerThanAPageIsDeliveredToEachDeviceOnce() async throws {
+        let f = try await Fixture()
+        let count = 1000 * 2 + 500
+        for i in 0..<count { try await f.register(.fcm, "fcm-\(i)", on: ["room:big"]) }
+        #expect(await f.running.waitUntilConsuming())
+        try await f.publisher.publish(#"{"id": "big", "app": "chat", "targets": [{"channel": "room:big"}], "data": {"k": "v"}}"#)
+        #expect(await f.results.wait(timeout: .seconds(60)) { $0.count >= count })
+        try await Task.sleep(for: .milliseconds(300))
+        let tokens = f.results.all.compactMap { $0.outcome.address?.value }
+        #expect(tokens.count == count)
+        #expect(Set(tokens).count == count)
+        #expect(f.results.all.allSatisfy { $0.outcome.status == .delivered })
+        try await f.stop()
+    }
+
     @Test func withoutARegistryAChannelTargetFailsAloneNamingTheChannel() async throws {
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }

@@ -1,0 +1,97 @@
+import HeraldAMQP
+import HeraldCore
+import HeraldPipeline
+import HeraldRegistry
+
+/// Expands an event's channel targets through the registry a page at a
+/// time: each page of devices is planned like the event's own targets,
+/// delivered, and its outcomes (with retries and dead letters) published and
+/// confirmed before the next page is read, so a channel of 100 000 devices
+/// is delivered in bounded memory. A device reached through several channels
+/// of one event, or also named as a target, is notified once.
+///
+/// The event is acked only after every page (and the event's own batch) is
+/// confirmed; a page that cannot be read or published stops the expansion
+/// and the event is redelivered, when this instance's redelivery memory
+/// keeps the confirmed pages' devices from being notified again.
+struct ChannelExpander {
+    /// Devices read per page.
+    static let pageSize = 1000
+    /// How long an event whose expansion stopped is held before it is requeued.
+    static let retryPause: Duration = .seconds(1)
+
+    let processor: EventProcessor
+    let registry: any RegistryStore
+    let delivery: AMQPDelivery
+
+    /// A device as the registry and providers tell devices apart.
+    struct Device: Hashable {
+        let provider: Provider
+        let address: Target.Address
+    }
+
+    /// Expands every channel target of `work`'s plan; nil when all were
+    /// delivered and published, else why it stopped.
+    func expand(_ work: DeliveryWork) async -> EventProcessor.ExpansionStopped? {
+        guard let event = work.plan.event else { return nil }
+        let incoming = EventProcessor.incoming(delivery)
+        let excluded = event.excluded
+        var seen = Set(event.targets.map { Device(provider: $0.provider, address: $0.address) })
+        for expansion in work.plan.expansions {
+            var cursor: RegistryCursor?
+            var reached = 0
+            repeat {
+                let page: RegistryPage
+                let started = ContinuousClock.now
+                do {
+                    page = try await registry.devices(app: expansion.app, channel: expansion.target.channel,
+                                                      providers: expansion.target.providers, after: cursor, limit: Self.pageSize)
+                    processor.metrics.registryOperations.labels("expand", "ok").increment()
+                    processor.metrics.registryOperationDuration.labels("expand").observe(ContinuousClock.now - started)
+                } catch {
+                    processor.metrics.registryOperations.labels("expand", "error").increment()
+                    return .init(reason: "reading channel '\(expansion.target.channel.truncatedForMessage)' of app '\(expansion.app)': \(error)")
+                }
+                var devices: [Target] = []
+                for registration in page.registrations
+                where seen.insert(Device(provider: registration.device.provider, address: registration.device.address)).inserted {
+                    devices.append(Target(provider: registration.device.provider, address: registration.device.address,
+                                          channel: expansion.target.channel))
+                }
+                reached += devices.count
+                if let stopped = await deliver(devices, of: event, incoming, excluded: excluded, after: work.plan) {
+                    return stopped
+                }
+                cursor = page.next
+            } while cursor != nil
+            processor.metrics.channelExpansionSize.labels().observe(Double(reached))
+        }
+        return nil
+    }
+
+    /// Plans, delivers and publishes one page of a channel's devices.
+    private func deliver(_ devices: [Target], of event: Event, _ incoming: IncomingEvent, excluded: ExcludedTokens,
+                         after plan: EventPlan) async -> EventProcessor.ExpansionStopped? {
+        guard !devices.isEmpty else { return nil }
+        var pagePlan = plan.emptied
+        processor.planner.plan(devices, of: event, incoming, excluded: excluded, at: processor.clock(), into: &pagePlan)
+        var work = DeliveryWork(plan: pagePlan, redelivered: delivery.redelivered)
+        let (sends, remembered) = processor.unhandled(pagePlan.sends, of: pagePlan, redelivered: delivery.redelivered)
+        for result in remembered { work.add(result) }
+        await processor.deliver(sends, into: &work)
+        await processor.prune(&work, registry: registry)
+        do {
+            try await processor.connection.publish(processor.messages(for: work, delivery: delivery))
+        } catch {
+            processor.delivered.keepUnconfirmed(eventID: event.id, attempt: plan.attempt, results: work.results)
+            return .init(reason: "publishing the outcomes of a page of channel devices: \(error)")
+        }
+        processor.delivered.confirm(eventID: event.id, attempt: plan.attempt, targets: work.results.lazy.map { $0.target })
+        processor.count(work)
+        if work.outcomes.contains(where: { EventProcessor.isLogged($0.status) }) {
+            let logged = work
+            Task { processor.logUndelivered(logged) }
+        }
+        return nil
+    }
+}
