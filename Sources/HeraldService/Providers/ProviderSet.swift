@@ -47,14 +47,20 @@ public final class ProviderSet: Sendable {
     public let unavailable: [Key: String]
     /// `apps.<app>.timeout_retries`, by app.
     private let timeoutRetries: [String: Int]
+    /// `apps.<app>.apns.environment` (`production`, `sandbox`), by app.
+    private let apnsEnvironments: [String: String]
 
     init(providers: [Key: any PushProvider], clients: [HTTPClient], unavailable: [Key: String],
-         timeoutRetries: [String: Int] = [:]) {
+         timeoutRetries: [String: Int] = [:], apnsEnvironments: [String: String] = [:]) {
         self.providers = providers
         self.clients = clients
         self.unavailable = unavailable
         self.timeoutRetries = timeoutRetries
+        self.apnsEnvironments = apnsEnvironments
     }
+
+    /// The APNs environment `app` delivers to, if it has APNs credentials.
+    public func apnsEnvironment(app: String) -> String? { apnsEnvironments[app] }
 
     /// Builds a provider for every app and provider in `config`, on HTTP/2
     /// clients shared by TLS identity (`SharedHTTPClients`).
@@ -114,7 +120,8 @@ public final class ProviderSet: Sendable {
         }
         // A client no loaded provider uses is never started.
         return ProviderSet(providers: providers, clients: Array(used.values), unavailable: unavailable,
-                           timeoutRetries: config.configuration.apps.mapValues(\.timeoutRetries))
+                           timeoutRetries: config.configuration.apps.mapValues(\.timeoutRetries),
+                           apnsEnvironments: config.configuration.apps.compactMapValues { $0.apns?.environment.rawValue })
     }
 
     /// Unavailable credentials by app, then provider: the order they are logged and listed in.

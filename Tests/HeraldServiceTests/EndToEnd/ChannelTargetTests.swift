@@ -91,6 +91,23 @@ import Testing
         try await f.stop()
     }
 
+    @Test func aRegistrationsTopicIsUsedAndAnotherEnvironmentIsRefusedWithoutSending() async throws {
+        let f = try await Fixture()
+        _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(Self.apns1)), channels: ["user:9"],
+                                       environment: nil, topic: "com.example.chat.beta", at: Timestamp.now())
+        _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(Self.apns2)), channels: ["user:9"],
+                                       environment: "sandbox", topic: nil, at: Timestamp.now())
+        #expect(await f.running.waitUntilConsuming())
+        try await f.publisher.publish(#"{"id": "o1", "app": "chat", "targets": [{"channel": "user:9"}], "notification": {"title": "hi"}}"#)
+        #expect(await f.results.wait { $0.count == 2 })
+        let outcomes = Dictionary(uniqueKeysWithValues: f.results.all.map { ($0.outcome.address?.value ?? "", $0.outcome) })
+        #expect(outcomes[Self.apns1]?.status == .delivered)
+        #expect(f.simulator.recorder.notifications.map { $0.headers["apns-topic"] } == ["com.example.chat.beta"])
+        #expect(outcomes[Self.apns2]?.status == .failed)
+        #expect(outcomes[Self.apns2]?.reason == "registered for the APNs sandbox environment, but app 'chat' delivers to production")
+        try await f.stop()
+    }
+
     @Test func aChannelLargerThanAPageIsDeliveredToEachDeviceOnce() async throws {
         let f = try await Fixture()
         let count = 1000 * 2 + 500
