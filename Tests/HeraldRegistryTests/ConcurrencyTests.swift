@@ -81,5 +81,4 @@ import Testing
             #expect(try await stores[1].channels(of: Devices.apns(1)).count == 10)
         }
     }
-
 }

@@ -148,7 +148,8 @@ struct RegistryOperations: Sendable {
                   let address = Target.Address(field: kind, value: try text(row, 3, statement, operation)), address.isDevice
             else {
                 throw RegistryError(.internal, operation: operation, message:
-                    "\(statement.table) row \(lastID) has provider \"\(providerName)\" and address kind \"\(kind)\", which this Herald does not know")
+                    "\(statement.table) row \(lastID) has provider \"\(providerName)\" and address kind \"\(kind)\", "
+                    + "which this Herald does not know")
             }
             registrations.append(Registration(
                 device: DeviceKey(app: app, provider: provider, address: address), channel: channel,
