@@ -16,7 +16,7 @@ public struct RegistryLimits: Sendable, Hashable {
     /// 1000 channels per device, 1,000,000 devices per channel, 255-byte names, pages of up to 10,000.
     public static let `default` = RegistryLimits(maxChannelsPerDevice: 1000, maxDevicesPerChannel: 1_000_000)
 
-    public init(maxChannelsPerDevice: Int, maxDevicesPerChannel: Int, maxChannelBytes: Int = 255, maxNameBytes: Int = 255,
+    public init(maxChannelsPerDevice: Int, maxDevicesPerChannel: Int, maxChannelBytes: Int = ChannelTarget.maxNameBytes, maxNameBytes: Int = 255,
                 maxPageSize: Int = 10_000) {
         self.maxChannelsPerDevice = maxChannelsPerDevice
         self.maxDevicesPerChannel = maxDevicesPerChannel
