@@ -1,0 +1,44 @@
+# Register one device on channels in Herald's registry (the `amqp` Hex package).
+#
+#   elixir register.exs <device-token> <channel> [channel ...]
+#
+# Persistent command plus publisher confirms: Herald applies it, publishes a
+# registered.* result on herald.results, and only then acks it. Then an event
+# with "targets": [%{"channel" => "user:42"}] reaches the device (docs/registry.md).
+Mix.install([{:amqp, "~> 3.3"}, {:jason, "~> 1.4"}])
+
+{token, channels} =
+  case System.argv() do
+    [token | channels] when channels != [] -> {token, channels}
+    _ -> raise "usage: elixir register.exs <device-token> <channel> [channel ...]"
+  end
+
+url = System.get_env("HERALD_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2f")
+id = "reg-" <> Base.encode16(:crypto.strong_rand_bytes(8), case: :lower)
+command = %{id: id, app: "chat", provider: "apns", token: token, channels: channels}
+
+{:ok, conn} = AMQP.Connection.open(url)
+{:ok, chan} = AMQP.Channel.open(conn)
+# Herald declares it too (when its config has a registry: section).
+:ok = AMQP.Exchange.declare(chan, "herald.registry", :topic, durable: true)
+:ok = AMQP.Confirm.select(chan)
+:ok = AMQP.Basic.return(chan, self())
+
+:ok =
+  AMQP.Basic.publish(chan, "herald.registry", "register", Jason.encode!(command),
+    content_type: "application/json",
+    persistent: true,
+    message_id: id,
+    mandatory: true
+  )
+
+true = AMQP.Confirm.wait_for_confirms(chan, 10_000)
+
+receive do
+  {:basic_return, _payload, _meta} ->
+    raise "no queue is bound to herald.registry; does Herald's config have a registry: section?"
+after
+  0 -> IO.puts("sent #{id}: register on #{Enum.join(channels, ", ")}")
+end
+
+AMQP.Connection.close(conn)

@@ -1,0 +1,94 @@
+// Command register puts one device on channels in Herald's registry (amqp091-go).
+//
+//	go run ./register <device-token> <channel> [channel ...]
+//
+// A persistent command on a confirm channel: Herald applies it, publishes a
+// registered.* result on herald.results, and only then acks it. Then an event
+// with "targets": [{"channel": "user:42"}] reaches the device (docs/registry.md).
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+	"time"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+)
+
+type command struct {
+	ID       string   `json:"id"` // echoed as command_id in the result
+	App      string   `json:"app"`
+	Provider string   `json:"provider"`
+	Token    string   `json:"token"`
+	Channels []string `json:"channels"`
+}
+
+func main() {
+	if len(os.Args) < 3 {
+		log.Fatal("usage: register <device-token> <channel> [channel ...]")
+	}
+	url := os.Getenv("HERALD_AMQP_URL")
+	if url == "" {
+		url = "amqp://guest:guest@127.0.0.1:5672/%2f"
+	}
+	raw := make([]byte, 8)
+	if _, err := rand.Read(raw); err != nil {
+		log.Fatal(err)
+	}
+	id := "reg-" + hex.EncodeToString(raw)
+	body, err := json.Marshal(command{ID: id, App: "chat", Provider: "apns", Token: os.Args[1], Channels: os.Args[2:]})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	conn, err := amqp.Dial(url)
+	if err != nil {
+		log.Fatalf("connect: %v", err)
+	}
+	defer conn.Close()
+	ch, err := conn.Channel()
+	if err != nil {
+		log.Fatalf("channel: %v", err)
+	}
+	// Herald declares it too (when its config has a registry: section).
+	if err := ch.ExchangeDeclare("herald.registry", "topic", true, false, false, false, nil); err != nil {
+		log.Fatalf("declare: %v", err)
+	}
+	if err := ch.Confirm(false); err != nil {
+		log.Fatalf("confirm mode: %v", err)
+	}
+	confirms := ch.NotifyPublish(make(chan amqp.Confirmation, 1))
+	returns := ch.NotifyReturn(make(chan amqp.Return, 1))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = ch.PublishWithContext(ctx, "herald.registry", "register", true, false, amqp.Publishing{
+		ContentType:  "application/json",
+		DeliveryMode: amqp.Persistent,
+		MessageId:    id,
+		Body:         body,
+	})
+	if err != nil {
+		log.Fatalf("publish: %v", err)
+	}
+	select {
+	case confirm := <-confirms:
+		if !confirm.Ack {
+			log.Fatal("register: the broker refused the command (nack)")
+		}
+	case <-ctx.Done():
+		log.Fatal("register: no confirm from the broker")
+	}
+	select {
+	case <-returns:
+		log.Fatal("register: no queue is bound to herald.registry; does Herald's config have a registry: section?")
+	default:
+	}
+	fmt.Printf("sent %s: register on %s\n", id, strings.Join(os.Args[2:], ", "))
+}
