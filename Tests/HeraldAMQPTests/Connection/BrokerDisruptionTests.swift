@@ -1,6 +1,7 @@
 import Foundation
 import HeraldAMQP
 import HeraldCore
+import HeraldTestSupport
 import Testing
 
 /// Tests that stop, restart or freeze a broker: they run serialized on a node of their own.
