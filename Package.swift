@@ -16,7 +16,8 @@ import PackageDescription
 /// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, no C, no I/O
 /// - `C*` system-library targets, one per C library, plus `CHeraldShim` for
 ///   what Swift cannot call (variadic functions, macros).
-/// - `HeraldTestSupport` (throwaway CA and certificates) and `herald-bench` serve tests and benchmarks.
+/// - `HeraldTestSupport` (throwaway CA and certificates, the scripts that run test brokers, turns at the
+///   local RabbitMQ cluster) and `herald-bench` serve tests and benchmarks.
 let package = Package(
     name: "Herald",
     platforms: [.macOS(.v14)],
@@ -113,7 +114,7 @@ let package = Package(
                 "HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server",
                 "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldCore",
             ]),
-        .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ"]),
+        .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ", "HeraldTestSupport"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore"]),
         .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport", "CPostgres"]),

@@ -8,9 +8,7 @@ extension ConnectionLoop {
         }
         let replay = deferred
         deferred.removeAll()
-        for command in replay {
-            if let error = execute(command, on: connection) { return .lost(error) }
-        }
+        if let error = execute(replay, on: connection) { return .lost(error) }
         if let error = flushAcks(connection) { return .lost(error) }
         let idleWait = pollInterval(heartbeat: connection.heartbeatSeconds)
         var wake = Mailbox.Wake.socketReadable
@@ -25,10 +23,9 @@ extension ConnectionLoop {
                 if let error = readFrames(connection) { return .lost(error) }
             }
             connection.releaseBuffersIfIdle()
-            for command in mailbox.drain() {
-                foundWork = true
-                if let error = execute(command, on: connection) { return .lost(error) }
-            }
+            let commands = mailbox.drain()
+            if !commands.isEmpty { foundWork = true }
+            if let error = execute(commands, on: connection) { return .lost(error) }
             if let error = flushAcksIfDue(connection) { return .lost(error) }
             if let error = flushOutbox(connection) { return .lost(error) }
             if shutdownRequested {
@@ -46,6 +43,22 @@ extension ConnectionLoop {
             }
             pacing.passBegins()
         }
+    }
+
+    /// Runs `commands` in order until one finds the connection broken. The
+    /// ones after it go back to the mailbox: once the connection is torn down,
+    /// the loop takes them as it takes every command while disconnected (a
+    /// publish waits for the next connection, a settlement is refused as stale,
+    /// an admin command or a consume is run on the next connection), so none
+    /// is left waiting forever.
+    private func execute(_ commands: [Command], on connection: RabbitConnection) -> AMQPError? {
+        for (index, command) in commands.enumerated() {
+            if let error = execute(command, on: connection) {
+                mailbox.putBack(commands[(index + 1)...])
+                return error
+            }
+        }
+        return nil
     }
 
     /// Short enough that our heartbeats go out on time even when nothing else happens.

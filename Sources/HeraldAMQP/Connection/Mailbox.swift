@@ -53,6 +53,14 @@ final class Mailbox: Sendable {
         return true
     }
 
+    /// Returns commands `drain` took but the connection thread did not run to
+    /// the front of the queue, for its next `drain` (only that thread calls
+    /// this, so the mailbox is not closed yet).
+    func putBack(_ commands: ArraySlice<Command>) {
+        guard !commands.isEmpty else { return }
+        state.withLock { $0.commands.insert(contentsOf: commands, at: 0) }
+    }
+
     /// Takes every queued command, oldest first.
     func drain() -> [Command] {
         state.withLock { state in

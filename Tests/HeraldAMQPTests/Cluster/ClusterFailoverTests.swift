@@ -1,5 +1,6 @@
 import HeraldAMQP
 import HeraldCore
+import HeraldTestSupport
 import Testing
 
 /// Failover between the nodes of a real three-node cluster, on a quorum queue.

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldAMQP
 import HeraldCore
+import HeraldTestSupport
 import Testing
 
 /// Tests that stop, restart or freeze a broker: they run serialized on a node of their own.
@@ -111,6 +112,37 @@ struct BrokerDisruptionTests {
             #expect(redelivered >= 10)
             try await connection.cancel(consumer)
             #expect(try await connection.messageCount(queue: queue) == 0)
+            try await connection.deleteQueue(queue)
+        }
+    }
+
+    /// The connection takes the commands queued for it together and runs them
+    /// in turn; when one of them finds the connection gone, the others taken
+    /// with it must still end (run on the next connection or fail), never wait
+    /// forever. Many callers asking at once make such batches.
+    @Test func everyCommandTakenWithOneThatFindsTheConnectionGoneEnds() async throws {
+        let queue = TestBroker.uniqueName("batch")
+        let callers = 50
+        try await TestBroker.withConnection(try Self.configuration()) { connection in
+            try await connection.declareQueue(queue, durable: true, arguments: ["x-queue-type": "classic"])
+            let ended = Counter()
+            let calls = Counter()
+            for _ in 0..<callers {
+                Task {
+                    // Until the connection after the restart is up, and once more on it.
+                    var last = false
+                    while !last {
+                        last = connection.connectionsOpened >= 2
+                        _ = try? await connection.messageCount(queue: queue)
+                        calls.increment()
+                    }
+                    ended.increment()
+                }
+            }
+            try await TestBroker.eventually("calls under way") { calls.value >= callers * 4 }
+            try await DisruptiveBroker.stopApp()
+            try await DisruptiveBroker.startApp()
+            #expect(await poll(timeout: .seconds(30)) { ended.value == callers }, "\(ended.value) of \(callers) callers done")
             try await connection.deleteQueue(queue)
         }
     }

@@ -1,4 +1,6 @@
 import Foundation
+import HeraldTestSupport
+import Testing
 
 /// A RabbitMQ node of our own (port 5681, `herald-disrupt@localhost`), for tests
 /// that stop, restart or freeze the broker, so they never disturb the shared
@@ -40,5 +42,15 @@ enum DisruptiveBroker {
         try await ScriptRunner.run(executable, arguments, environment: [
             "HERALD_RABBITMQ_DIR": directory, "HERALD_AMQP_PORT": String(port), "RABBITMQ_NODENAME": node,
         ])
+    }
+}
+
+extension Trait where Self == BrokerScopeTrait {
+    /// Runs the suite against its own RabbitMQ node (see `DisruptiveBroker`).
+    static var ownBroker: Self {
+        BrokerScopeTrait(start: { try await DisruptiveBroker.start() }, stop: {
+            try? await DisruptiveBroker.thaw()
+            try await DisruptiveBroker.stop()
+        })
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldAMQP
 import HeraldCore
+import HeraldTestSupport
 
 /// The shared test broker on 127.0.0.1:5672 (or `HERALD_AMQP_URL`), and helpers
 /// that give every test its own uniquely named queues and exchanges.
@@ -47,38 +48,17 @@ enum TestBroker {
 
     /// Receives the next delivery or fails after `timeout`.
     static func next(_ consumer: AMQPConsumer, timeout: Duration = .seconds(20)) async throws -> AMQPDelivery {
-        try await withThrowingTaskGroup(of: AMQPDelivery?.self) { group in
-            group.addTask {
-                var iterator = consumer.deliveries.makeAsyncIterator()
-                return try await iterator.next()
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let delivery = first else {
-                throw TestFailure("no delivery on \(consumer.queue) within \(timeout)")
-            }
-            return delivery
+        try await within(timeout, "delivery on \(consumer.queue)") {
+            var iterator = consumer.deliveries.makeAsyncIterator()
+            return try await iterator.next()
         }
     }
 
     /// Waits until `condition` holds, polling; fails after `timeout`.
     static func eventually(_ what: String, timeout: Duration = .seconds(30),
                            _ condition: @Sendable () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw TestFailure("timed out waiting until \(what)")
+        guard try await poll(timeout: timeout, until: condition) else { throw TestFailure("timed out waiting until \(what)") }
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 extension String {

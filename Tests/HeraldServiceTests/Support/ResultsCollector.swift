@@ -11,8 +11,10 @@ final class ResultsCollector: Sendable {
     private let tasks = Locked<[Task<Void, Never>]>([])
     let queue: String
 
-    init(prefix: String) async throws {
-        connection = try AMQPConnection(configuration: try AMQPConfiguration(url: "amqp://guest:guest@127.0.0.1:5672/%2f"),
+    /// Reads from the broker at `url`; on a cluster, pick a node the test does
+    /// not stop (the collector does not follow a lost node).
+    init(prefix: String, url: String = ServiceConfig.brokerURL) async throws {
+        connection = try AMQPConnection(configuration: try AMQPConfiguration(url: url),
                                         logger: Logger(label: "test-results", level: .error))
         queue = "\(prefix).results.all"
         let runner = Task { [connection] in try? await connection.run() }

@@ -7,16 +7,23 @@ import HeraldService
 final class RunningService: Sendable {
     let service: DeliveryService
     let config: LoadedConfig
-    /// What the service logged (warnings and above), for assertions.
-    let logs = MemoryLogSink()
+    /// What the service logged (warnings and above, unless `logLevel` says otherwise), for assertions.
+    let logs = TimedLogSink()
     private let task: Task<Void, any Error>
+    private let returned = Locked(false)
 
-    init(_ config: LoadedConfig) {
+    init(_ config: LoadedConfig, logLevel: LogLevel = .warning) {
         self.config = config
-        service = DeliveryService(config: config, logger: Logger(label: "herald-test", level: .warning, sink: logs))
+        service = DeliveryService(config: config, logger: Logger(label: "herald-test", level: logLevel, sink: logs))
         let service = service
-        task = Task { try await service.run() }
+        task = Task { [returned] in
+            defer { returned.withLock { $0 = true } }
+            try await service.run()
+        }
     }
+
+    /// Whether `run()` has returned or thrown.
+    var hasReturned: Bool { returned.withLock { $0 } }
 
     /// Waits for the consumer to be active (the topology exists), whether or
     /// not every other readiness condition holds.

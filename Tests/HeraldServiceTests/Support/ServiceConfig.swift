@@ -5,7 +5,9 @@ import HeraldConfig
 /// broker without sharing queues), pointing at a `SimulatorHarness`.
 ///
 /// `sharing` reuses another config's names (two instances on one queue, each
-/// with its own file, e.g. its own `httpListen`).
+/// with its own file, e.g. its own `httpListen`). `amqpURLs`, when given,
+/// replaces `amqpURL` with the nodes of a cluster, tried in this order
+/// (`shuffle: false`).
 struct ServiceConfig {
     static let brokerURL = "amqp://guest:guest@127.0.0.1:5672/%2f"
 
@@ -15,13 +17,14 @@ struct ServiceConfig {
     init(simulator: SimulatorHarness, queueType: String = "classic", prefetch: Int = 64, concurrency: Int = 512, maxAttempts: Int = 3,
          delays: String = "[200ms]", publish: String = "[delivered, invalid_token, failed, retrying, expired, dropped, rejected]",
          shutdownDeadline: String = "10s", routes: String = "", extraAppsYAML: String = "", sharing other: ServiceConfig? = nil,
-         amqpURL: String = ServiceConfig.brokerURL, httpListen: String = "127.0.0.1:0", providerTimeout: String = "5s",
+         amqpURL: String = ServiceConfig.brokerURL, amqpURLs: [String] = [], httpListen: String = "127.0.0.1:0", providerTimeout: String = "5s",
          logLevel: String = "warning", outcomesExtra: String = "", amqpExtra: String = "", topLevelExtra: String = "") throws {
         prefix = other?.prefix ?? "test-\(UInt32.random(in: 0...UInt32.max))"
         file = simulator.directory + "/\(prefix)-\(UInt32.random(in: 0...UInt32.max)).yaml"
+        let address = amqpURLs.isEmpty ? "url: \(amqpURL)" : "urls: [\(amqpURLs.joined(separator: ", "))]\n  shuffle: false"
         try """
             amqp:
-              url: \(amqpURL)
+              \(address)
               prefetch: \(prefetch)
               concurrency: \(concurrency)
               queue_type: \(queueType)

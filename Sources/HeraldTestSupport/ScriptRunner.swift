@@ -2,12 +2,12 @@ import Foundation
 import Glibc
 
 /// Runs the project's scripts (and `kill`) from tests that manage brokers.
-enum ScriptRunner {
+public enum ScriptRunner {
     /// `scripts/rabbitmq`, found from this file or `HERALD_SCRIPTS_DIR`.
-    static var rabbitmqScript: String {
+    public static var rabbitmqScript: String {
         if let dir = ProcessInfo.processInfo.environment["HERALD_SCRIPTS_DIR"] { return dir + "/rabbitmq" }
         var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { root.deleteLastPathComponent() }
+        for _ in 0..<3 { root.deleteLastPathComponent() }
         return root.appendingPathComponent("scripts/rabbitmq").path
     }
 
@@ -18,7 +18,7 @@ enum ScriptRunner {
     /// `waitUntilExit` never returned once the script had started the broker in
     /// the background.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
         let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
