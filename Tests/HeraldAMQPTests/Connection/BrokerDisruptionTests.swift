@@ -124,7 +124,7 @@ struct BrokerDisruptionTests {
         let queue = TestBroker.uniqueName("batch")
         let callers = 50
         try await TestBroker.withConnection(try Self.configuration()) { connection in
-            try await connection.declareQueue(queue, durable: true, arguments: ["x-queue-type": "classic"])
+            try await connection.declareQueue(queue, arguments: ["x-queue-type": "classic"])
             let ended = Counter()
             let calls = Counter()
             for _ in 0..<callers {

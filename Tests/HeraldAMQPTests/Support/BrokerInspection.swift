@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestSupport
 
 /// What the shared broker says about its queues, consumers and channels,
 /// through `scripts/rabbitmq ctl` (the node on 127.0.0.1:5672), for tests
