@@ -37,6 +37,7 @@ final class EventProcessor: Sendable {
     let clock: @Sendable () -> Timestamp
     let newID: @Sendable () -> String
     let routingKeyClasses = RoutingKeyClasses()
+    let inFlight = EventsInFlight()
     let series: PipelineSeries
 
     init(planner: EventPlanner, providers: ProviderSet, retryPolicy: RetryPolicy, publishStatuses: Set<Outcome.Status>,
@@ -65,21 +66,20 @@ final class EventProcessor: Sendable {
     /// no task waits for the confirms, and the ack `finish` queues leaves in
     /// the same turn of that thread.
     func process(_ delivery: AMQPDelivery, finish: @escaping @Sendable (Verdict) -> Void) async {
-        switch await prepare(delivery) {
-        case .success(let work): publish(work, delivery: delivery, finish: finish)
-        case .failure(let stopped): finish(.requeue(reason: stopped.reason))
+        let (work, stopped) = await prepare(delivery)
+        let key = EventsInFlight.key(work.plan)
+        let done: @Sendable (Verdict) -> Void = { [inFlight] verdict in
+            if let key { inFlight.leave(key) }
+            finish(verdict)
         }
+        if let stopped { return done(.requeue(reason: stopped.reason)) }
+        publish(work, delivery: delivery, finish: done)
     }
 
     /// `process(_:finish:)` for a caller that waits for the verdict.
     func process(_ delivery: AMQPDelivery) async -> Verdict {
-        switch await prepare(delivery) {
-        case .success(let work):
-            return await withCheckedContinuation { continuation in
-                publish(work, delivery: delivery) { continuation.resume(returning: $0) }
-            }
-        case .failure(let stopped):
-            return .requeue(reason: stopped.reason)
+        await withCheckedContinuation { continuation in
+            Task { await self.process(delivery) { continuation.resume(returning: $0) } }
         }
     }
 
@@ -91,9 +91,9 @@ final class EventProcessor: Sendable {
     /// Every target of `delivery` sent (or refused), as the work to publish;
     /// channel targets expanded and their devices' outcomes already published
     /// page by page.
-    private func prepare(_ delivery: AMQPDelivery) async -> Result<DeliveryWork, ExpansionStopped> {
+    private func prepare(_ delivery: AMQPDelivery) async -> (DeliveryWork, ExpansionStopped?) {
         var work = await deliver(delivery)
-        guard let registry else { return .success(work) }
+        guard let registry else { return (work, nil) }
         if !work.plan.expansions.isEmpty {
             let expander = ChannelExpander(processor: self, registry: registry, delivery: delivery)
             if let stopped = await expander.expand(work) {
@@ -101,11 +101,11 @@ final class EventProcessor: Sendable {
                                ["event_id": .string(work.plan.event?.id ?? ""), "error": .string(stopped.reason)])
                 // Not at once: a registry that is down would be asked again in a loop.
                 try? await Task.sleep(for: ChannelExpander.retryPause)
-                return .failure(stopped)
+                return (work, stopped)
             }
         }
         await prune(&work, registry: registry)
-        return .success(work)
+        return (work, nil)
     }
 
     /// Every target of `delivery` but its channels sent (or refused), as the work to publish.
@@ -113,7 +113,14 @@ final class EventProcessor: Sendable {
         // Planning and message building are synchronous and kept out of line, so
         // their locals need not live in this task's async frame (one per event in
         // flight); measured: peak RSS at prefetch 1024 within noise of before.
-        let (plan, sends, remembered) = plan(delivery)
+        let plan = plan(delivery)
+        // The event's own delivery may still be in flight (its connection was
+        // lost): what it did is known once it is over.
+        if let key = EventsInFlight.key(plan) {
+            if delivery.redelivered { await inFlight.waitUntilIdle(key) }
+            inFlight.enter(key)
+        }
+        let (sends, remembered) = unhandled(plan.sends, of: plan, redelivered: delivery.redelivered)
         var work = DeliveryWork(plan: plan, redelivered: delivery.redelivered)
         for result in remembered { work.add(result) }
         if registry == nil {
@@ -244,16 +251,11 @@ final class EventProcessor: Sendable {
         }
     }
 
-    /// Decodes and plans `delivery`; returns the plan, the sends still to make
-    /// and the results remembered from an earlier delivery whose publishing
-    /// failed (a redelivery sends no target this instance already handled).
+    /// Decodes and plans `delivery`.
     @inline(never)
-    private func plan(_ delivery: AMQPDelivery) -> (EventPlan, [EventPlan.Send], [TargetResult]) {
-        let incoming = Self.incoming(delivery)
+    private func plan(_ delivery: AMQPDelivery) -> EventPlan {
         metrics.eventsConsumed.labels(routingKeyClasses.label(for: delivery.routingKey)).increment()
-        let plan = planner.plan(incoming, now: clock(), newID: newID)
-        let (sends, remembered) = unhandled(plan.sends, of: plan, redelivered: incoming.redelivered)
-        return (plan, sends, remembered)
+        return planner.plan(Self.incoming(delivery), now: clock(), newID: newID)
     }
 
     static func incoming(_ delivery: AMQPDelivery) -> IncomingEvent {

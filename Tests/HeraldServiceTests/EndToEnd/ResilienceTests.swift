@@ -70,6 +70,32 @@ import Testing
         await results.close(deleting: config.queues)
     }
 
+    @Test func aRedeliveryOfAnEventStillInFlightWaitsForItAndSendsNothingAgain() async throws {
+        // The connection an event came on is lost while it is being delivered:
+        // the broker redelivers it at once, and the first delivery goes on.
+        let simulator = try SimulatorHarness()
+        defer { simulator.stop() }
+        simulator.faults.replace(with: SimulatorFaults(services: ["fcm"], latency: ConfigDuration(milliseconds: 400)))
+        let config = try ServiceConfig(simulator: simulator)
+        let loaded = try config.load()
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let fixture = try await Processor(loaded, topology: loaded.topology, memory: DeliveredTargets())
+        let body = #"{"id": "in-flight", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#
+
+        async let first = fixture.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: false, tag: 1))
+        try await Task.sleep(for: .milliseconds(100))
+        let again = await fixture.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 2))
+        #expect(await first == .ack)
+        #expect(again == .ack)
+        #expect(simulator.recorder.notifications.count == 2, "each device notified once")
+        #expect(await results.wait { $0.count == 2 })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(results.all.count == 2)
+
+        await fixture.stop()
+        await results.close(deleting: config.queues)
+    }
+
     @Test func whenPublishingOutcomesFailsTheRedeliveryPublishesThemAgainWithoutSendingTwice() async throws {
         let simulator = try SimulatorHarness()
         defer { simulator.stop() }
