@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// The bounds the store enforces, so one device or one channel cannot grow
 /// without end: one place for every number, handed to a store at creation
 /// (tests use small ones to reach them).
