@@ -75,7 +75,7 @@ let package = Package(
             name: "herald-bench",
             dependencies: [
                 "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs",
-                "HeraldFCM",
+                "HeraldFCM", "HeraldRegistry",
             ]),
         .executableTarget(name: "herald-bench-amqp", dependencies: ["HeraldAMQP", "HeraldCore"]),
 

@@ -223,7 +223,10 @@ def wait_ready(port, proc, timeout=30.0):
 
 
 class Bench:
-    def __init__(self, args):
+    """Herald, the simulator and the loadgen for one run; `kind` names the run's directory, .build/<kind>/<run id>
+    (bench/channel.py uses it too)."""
+
+    def __init__(self, args, kind="e2e"):
         self.a = args
         self.bin = args.herald or os.path.join(ROOT, ".build/release/herald")
         self.amqp_bench = os.path.join(ROOT, ".build/release/herald-bench-amqp")
@@ -231,7 +234,7 @@ class Bench:
         self.ref = os.path.join(ROOT, ".build/bench/curl-ref")
         self.dev = os.path.join(ROOT, ".herald/dev")
         self.run_id = f"{time.strftime('%H%M%S')}-{os.getpid()}"
-        self.work = os.path.join(ROOT, ".build/e2e", self.run_id)
+        self.work = os.path.join(ROOT, ".build", kind, self.run_id)
         os.makedirs(self.work, exist_ok=True)
         self.url = args.amqp_url
         self.broker = broker_pid()
@@ -300,7 +303,7 @@ class Bench:
         subprocess.run([self.loadgen, "delete", self.url, *targets], capture_output=True)
 
     # ---- Herald ----
-    def herald_config(self, n, prefetch, queue_type, apns_conns, fcm_conns, metrics_port):
+    def herald_config(self, n, prefetch, queue_type, apns_conns, fcm_conns, metrics_port, extra=""):
         key = os.path.join(self.dev, "apns-AuthKey.p8")
         ca = os.path.join(self.dev, "ca.pem")
         endpoint = f"https://127.0.0.1:{self.port}"
@@ -342,16 +345,19 @@ log: {{level: warning, format: json}}
 """
         if self.a.config_extra:
             text += self.a.config_extra.replace("\\n", "\n") + "\n"
+        text += extra
         path = os.path.join(self.work, f"herald-{n['queue']}.yaml")
         with open(path, "w") as f:
             f.write(text)
         return path
 
-    def start_herald(self, n, prefetch=256, queue_type="quorum", apns_conns=2, fcm_conns=1, instances=1):
+    def start_herald(self, n, prefetch=256, queue_type="quorum", apns_conns=2, fcm_conns=1, instances=1, extra=""):
+        """Starts `instances` Herald processes on the point's names and waits until they are ready; `extra` is
+        YAML appended to their config."""
         procs = []
         for i in range(instances):
             metrics = free_port(0)
-            config = self.herald_config(n, prefetch, queue_type, apns_conns, fcm_conns, metrics)
+            config = self.herald_config(n, prefetch, queue_type, apns_conns, fcm_conns, metrics, extra)
             out = open(os.path.join(self.work, f"herald-{self.point_no}-{i}.log"), "w")
             proc = subprocess.Popen([self.bin, "run", "--config", config], stdout=out, stderr=subprocess.STDOUT)
             if not wait_ready(metrics, proc):
@@ -385,6 +391,14 @@ log: {{level: warning, format: json}}
             time.sleep(0.05)
         return [proc]
 
+    def warm_up(self, n):
+        """300 events through the point (not measured): connections, TLS, provider tokens, OAuth, cold caches."""
+        warm = subprocess.run([self.loadgen, "run", self.url, n["events"], n["results"], "300", "0", "100",
+                               "999", DEAD_APNS], capture_output=True, text=True)
+        if warm.returncode != 0:
+            raise SystemExit(f"warm-up failed: {warm.stderr} {warm.stdout}")
+        time.sleep(0.2)
+
     # ---- one end-to-end point ----
     def point(self, label, system="herald", events=None, rate=0, prefetch=256, queue_type=None, apns_conns=2,
               fcm_conns=1, instances=1, window=None, burn_cores=0.0):
@@ -398,12 +412,7 @@ log: {{level: warning, format: json}}
                 procs = self.start_echo(n, prefetch, queue_type)
             else:
                 procs = self.start_peer(n, prefetch, queue_type)
-            # Warm-up (not measured): connections, TLS, provider tokens, OAuth, JIT-free but cold caches.
-            warm = subprocess.run([self.loadgen, "run", self.url, n["events"], n["results"], "300", "0", "100",
-                                   "999", DEAD_APNS], capture_output=True, text=True)
-            if warm.returncode != 0:
-                raise SystemExit(f"warm-up failed: {warm.stderr} {warm.stdout}")
-            time.sleep(0.2)
+            self.warm_up(n)
             window = window or max(2 * prefetch * instances, 256)
             pids = [p.pid for p in procs]
             rss0 = sum(vm_rss_mb(p) for p in pids)

@@ -9,13 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/rabbitmq start >&2
-scripts/dev-keys >/dev/null
-echo "e2e: building (release)" >&2
-swift build -c release --product herald 2>&1 | tail -1 >&2
-swift build -c release --product herald-bench-amqp 2>&1 | tail -1 >&2
-mkdir -p .build/bench
-cc -O2 -Wall -o .build/bench/loadgen bench/loadgen/loadgen.c -lrabbitmq -lpthread
+bench/prepare.sh herald herald-bench-amqp
 cc -O2 -o .build/bench/curl-ref bench/curl-reference/ref.c $(pkg-config --cflags --libs libcurl)
 
 if [ ! -x bench/.venv/bin/python ] || ! bench/.venv/bin/python -c 'import aio_pika, aioapns, httpx, h2, jwt, matplotlib' 2>/dev/null; then

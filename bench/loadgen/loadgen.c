@@ -10,7 +10,11 @@
  *       all back. Each event's context carries {"bench_seq":n,"bench_t":"<µs>"}
  *       (publish time, CLOCK_REALTIME); a second connection consumes every
  *       outcome from RESULTS_EXCHANGE and records publish->outcome latency.
- *       Prints one JSON object.
+ *       Prints one JSON object. LOADGEN_EVENTS=FILE takes the COUNT events
+ *       from FILE instead, one per line as "OUTCOMES JSON" (the outcomes the
+ *       event is to produce, e.g. a channel's devices); each JSON carries
+ *       "bench_seq":<line number from 0> and "bench_t":"0000000000000000"
+ *       in its context.
  *   loadgen fill  URL QUEUE QUEUE_TYPE COUNT SEED
  *       Declares QUEUE (classic|quorum) and puts COUNT events in it (confirmed).
  *   loadgen floor URL QUEUE RESULTS_EXCHANGE COUNT PREFETCH BROKER_PID
@@ -225,6 +229,32 @@ static struct event make_event(long seq, const char *dead_apns) {
     return event;
 }
 
+/* The COUNT events of a LOADGEN_EVENTS file (see `run` above). */
+static void read_events(const char *path, struct event *events, long count) {
+    FILE *file = fopen(path, "r");
+    if (!file) die("cannot open LOADGEN_EVENTS");
+    char *line = NULL;
+    size_t capacity = 0;
+    for (long i = 0; i < count; i++) {
+        ssize_t length = getline(&line, &capacity, file);
+        if (length <= 0) die("LOADGEN_EVENTS has fewer lines than COUNT");
+        if (line[length - 1] == '\n') line[--length] = 0;
+        char *json = strchr(line, ' ');
+        if (!json) die("LOADGEN_EVENTS: a line is not \"OUTCOMES JSON\"");
+        json++;
+        static const char key[] = "\"bench_t\":\"";
+        char *digits = memmem(json, line + length - json, key, sizeof key - 1);
+        if (!digits) die("LOADGEN_EVENTS: an event has no \"bench_t\" in its context");
+        events[i].length = line + length - json;
+        events[i].body = malloc(events[i].length + 1);
+        memcpy(events[i].body, json, events[i].length + 1);
+        events[i].time_offset = digits + sizeof key - 1 - json;
+        events[i].targets = atoi(line);
+    }
+    free(line);
+    fclose(file);
+}
+
 static void stamp(struct event *event, int64_t us) {
     char digits[17];
     snprintf(digits, sizeof digits, "%016lld", (long long)us);
@@ -376,8 +406,9 @@ static int run_load(int argc, char **argv) {
     only_provider = getenv("LOADGEN_PROVIDERS");
     run.events = calloc(run.count, sizeof *run.events);
     run.remaining = calloc(run.count, sizeof *run.remaining);
+    if (getenv("LOADGEN_EVENTS")) read_events(getenv("LOADGEN_EVENTS"), run.events, run.count);
     for (long i = 0; i < run.count; i++) {
-        run.events[i] = make_event(i, argv[9]);
+        if (!getenv("LOADGEN_EVENTS")) run.events[i] = make_event(i, argv[9]);
         run.remaining[i] = run.events[i].targets;
         run.expected_outcomes += run.events[i].targets;
     }

@@ -60,8 +60,13 @@ enum SQLiteDialect {
             ]),
         ],
         lockDevice: nil,
+        // INDEXED BY: the device's few rows through herald_registrations_device.
+        // SQLite's planner would otherwise take herald_registrations_channel
+        // (app=?) for its channel order and read every registration of the
+        // app, once per `register`, `replaceToken` and `channels(of:)`.
         deviceChannels: SQLStatement(registrations, """
-            SELECT channel, environment, topic FROM herald_registrations WHERE \(device) ORDER BY channel
+            SELECT channel, environment, topic FROM herald_registrations INDEXED BY herald_registrations_device
+            WHERE \(device) ORDER BY channel
             """),
         insertMembership: SQLStatement(registrations, """
             INSERT INTO herald_registrations
