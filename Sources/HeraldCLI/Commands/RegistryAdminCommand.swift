@@ -257,7 +257,7 @@ private struct Session {
             do {
                 providers = try FieldReader(object: ["provider": .string(name)], path: "").provider("provider").map { [$0] }
             } catch {
-                throw RegistryAdminFailure(RegistryCommandError(field: error.field, message: error.message))
+                throw RegistryAdminFailure(error)
             }
         }
         var limit = RegistryAdminCommand.defaultPageSize

@@ -4,7 +4,8 @@
 ///
 /// A refused event becomes a `rejected` outcome and goes to the dead-letter
 /// queue with ``description`` in `x-herald-error`, so the message must let
-/// the sender fix the event without reading Herald's code.
+/// the sender fix the event without reading Herald's code. A refused registry
+/// command is said the same way (`RegistryCommandError` is this type).
 public struct EventError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where: a path like `targets[1].token`, `notification.badge`, `body`
     /// (the bytes themselves) or `event` (the document as a whole).

@@ -76,6 +76,11 @@ public struct RegistryCommand: Sendable, Equatable {
     /// The longest `id`: it becomes the AMQP `message-id` (a short string) of the result.
     public static let maxIDBytes = EventLimits.default.maxIDBytes
 
+    /// `id` when it can be a command's id (and its result's `message-id`): not empty, at most ``maxIDBytes``.
+    static func usableID(_ id: String) -> String? {
+        id.isEmpty || id.utf8.count > maxIDBytes ? nil : id
+    }
+
     /// The kind a routing key names.
     public static func kind(_ routingKey: String) throws(RegistryCommandError) -> Kind {
         if let kind = Kind(rawValue: routingKey) { return kind }
@@ -104,14 +109,14 @@ public struct RegistryCommand: Sendable, Equatable {
         }
         let fields = FieldReader(object: root, path: "")
         try refuseForeignFields(fields, kind: kind)
-        let id = try decodeID(fields) ?? fallbackID.flatMap { $0.isEmpty || $0.utf8.count > maxIDBytes ? nil : $0 }
+        let id = try decodeID(fields) ?? fallbackID.flatMap(usableID)
         let device = try rules.device(in: root)
         let operation = kind.rawValue
         switch kind {
         case .register:
             let channels = try rules.channels(try channelList(fields), operation)
-            let environment = try reading { () throws(EventError) in try fields.string("environment") }
-            let topic = try reading { () throws(EventError) in try fields.string("topic") }
+            let environment = try fields.string("environment")
+            let topic = try fields.string("topic")
             if device.provider == .fcm, topic != nil {
                 throw RegistryCommandError(field: "topic", message: "is the APNs topic (bundle ID) a device registers with; "
                                            + "an FCM topic is not a device, register a device token or FID")
@@ -129,7 +134,7 @@ public struct RegistryCommand: Sendable, Equatable {
         case .unregisterDevice:
             return RegistryCommand(id: id, device: device, action: .unregisterDevice)
         case .replaceToken:
-            guard let newToken = try reading({ () throws(EventError) in try fields.string("new_token") }) else {
+            guard let newToken = try fields.string("new_token") else {
                 throw RegistryCommandError(field: "new_token", message: "missing; give the device's new token")
             }
             let address = Target.Address.token(newToken)
@@ -198,7 +203,7 @@ public struct RegistryCommand: Sendable, Equatable {
         if fields.value("condition") != nil {
             throw RegistryCommandError(field: "condition", message: "a condition is not a device; register a device token or FID")
         }
-        try reading { () throws(EventError) in try fields.rejectUnknownKeys(allowed: fieldNames) }
+        try fields.rejectUnknownKeys(allowed: fieldNames)
         let allowed = ["id"] + Rules.deviceFields + kind.ownFields
         // `null` is absent, as in events: a serializer's `"new_token": null` on a register is harmless.
         guard let key = fields.object.keys.first(where: { !allowed.contains($0) && fields.value($0) != nil }) else { return }
@@ -208,7 +213,7 @@ public struct RegistryCommand: Sendable, Equatable {
     }
 
     private static func decodeID(_ fields: FieldReader) throws(RegistryCommandError) -> String? {
-        guard let id = try reading({ () throws(EventError) in try fields.string("id", nonEmpty: true) }) else { return nil }
+        guard let id = try fields.string("id", nonEmpty: true) else { return nil }
         guard id.utf8.count <= maxIDBytes else {
             throw RegistryCommandError(field: "id", message: "is \(id.utf8.count) bytes, over the limit of \(maxIDBytes) "
                                        + "(it is the AMQP message-id of the result)")
@@ -217,19 +222,10 @@ public struct RegistryCommand: Sendable, Equatable {
     }
 
     private static func channelList(_ fields: FieldReader) throws(RegistryCommandError) -> [String] {
-        guard let channels = try reading({ () throws(EventError) in try fields.stringArray("channels") }) else {
+        guard let channels = try fields.stringArray("channels") else {
             throw RegistryCommandError(field: "channels", message: "missing; give at least one channel")
         }
         return channels
-    }
-
-    /// `body`'s result, its ``EventError`` (a `FieldReader` type mismatch) as a ``RegistryCommandError``.
-    static func reading<T>(_ body: () throws(EventError) -> T) throws(RegistryCommandError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw RegistryCommandError(error)
-        }
     }
 }
 
@@ -264,11 +260,11 @@ extension RegistryCommand {
         /// an app Herald has, a provider it has credentials for, a device address.
         public func device(in object: JSONObject) throws(RegistryCommandError) -> DeviceKey {
             let fields = FieldReader(object: object, path: "")
-            guard let app = try reading({ () throws(EventError) in try fields.string("app") }) else {
+            guard let app = try fields.string("app") else {
                 throw RegistryCommandError(field: "app", message: "missing; give one of \(EventError.list(apps.keys.sorted()))")
             }
             try self.app(app)
-            guard let provider = try reading({ () throws(EventError) in try fields.provider("provider") }) else {
+            guard let provider = try fields.provider("provider") else {
                 throw RegistryCommandError(field: "provider", message: "missing; expected \(EventError.list(Provider.acceptedNames))")
             }
             if let providers = apps[app], !providers.contains(provider) {
@@ -283,7 +279,7 @@ extension RegistryCommand {
             guard let field = present.first else {
                 throw RegistryCommandError(field: "command", message: "has neither \"token\" nor \"fid\"; give the device's token (or FID on FCM)")
             }
-            guard let value = try reading({ () throws(EventError) in try fields.string(field) }) else {
+            guard let value = try fields.string(field) else {
                 throw RegistryCommandError(field: field, message: "missing")
             }
             let address: Target.Address = field == "fid" ? .fid(value) : .token(value)

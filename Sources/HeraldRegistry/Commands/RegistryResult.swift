@@ -101,13 +101,12 @@ public struct RegistryResult: Sendable, Equatable {
     /// `registry_rejected.*.<app>` learns of its own commands.
     public static func rejected(_ error: RegistryCommandError, body: [UInt8], routingKey: String, fallbackID: String?,
                                 at time: Timestamp) -> RegistryResult {
-        let valid: (String) -> String? = { $0.isEmpty || $0.utf8.count > RegistryCommand.maxIDBytes ? nil : $0 }
         var result = RegistryResult(status: .rejected, command: routingKey.isEmpty ? nil : routingKey,
-                                    commandID: fallbackID.flatMap(valid), at: time)
+                                    commandID: fallbackID.flatMap(RegistryCommand.usableID), at: time)
         result.reason = error.description
         guard body.count <= RegistryCommand.maxBytes,
               case .object(let root)? = try? JSONValue.parse(body, limits: RegistryCommand.jsonLimits) else { return result }
-        if let id = root["id"]?.stringValue.flatMap(valid) { result.commandID = id }
+        if let id = root["id"]?.stringValue.flatMap(RegistryCommand.usableID) { result.commandID = id }
         result.app = root["app"]?.stringValue.flatMap { Event.isValidAppName($0) ? $0 : nil }
         result.provider = root["provider"]?.stringValue.flatMap(Provider.init(eventName:))
         let address: (String) -> String? = { $0.utf8.count > Event.maxTokenBytes ? nil : $0 }

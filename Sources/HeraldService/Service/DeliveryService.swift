@@ -195,13 +195,7 @@ public final class DeliveryService: Sendable {
 
     private func consume(connection: AMQPConnection, processor: EventProcessor) async throws {
         let settings = config.configuration
-        // Wait for the broker, or for a shutdown while it is still away (polled:
-        // the connection's own wait cannot be cancelled).
-        while !connection.isConnected {
-            if stop.isTriggered { return }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        guard !stop.isTriggered else { return }
+        guard await brokerConnected(connection) else { return }
         let consumer = try await connection.consume(queue: settings.amqp.queue, prefetch: UInt16(clamping: settings.amqp.prefetch),
                                                     arguments: config.topology.eventsConsumerArguments)
         health.set("consumer_active", true)
@@ -244,11 +238,8 @@ public final class DeliveryService: Sendable {
                     }
                 }
             } catch {
-                if !stop.isTriggered {
-                    logger.error("the broker stopped the consumer: draining, then exiting with an error so a supervisor restarts Herald",
-                                 ["error": .string("\(error)")])
-                    consumerFailure = error
-                }
+                consumerFailure = brokerStopped(
+                    "the broker stopped the consumer: draining, then exiting with an error so a supervisor restarts Herald", error)
             }
             stop.trigger()
             health.set("consumer_active", false)
@@ -269,11 +260,7 @@ public final class DeliveryService: Sendable {
     /// while the next is applied. A broker-side cancel stops Herald as the
     /// events consumer's does.
     private func consumeCommands(queue: String, connection: AMQPConnection, processor: RegistryCommandProcessor) async throws {
-        while !connection.isConnected {
-            if stop.isTriggered { return }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        guard !stop.isTriggered else { return }
+        guard await brokerConnected(connection) else { return }
         let consumer = try await connection.consume(queue: queue, prefetch: RegistryCommandProcessor.prefetch,
                                                     arguments: config.topology.eventsConsumerArguments)
         health.set("registry_consumer_active", true)
@@ -295,17 +282,33 @@ public final class DeliveryService: Sendable {
                     }
                 }
             } catch {
-                if !stop.isTriggered {
-                    logger.error("the broker stopped the registry commands consumer: draining, then exiting with an error so a supervisor restarts Herald",
-                                 ["error": .string("\(error)")])
-                    consumerFailure = error
-                }
+                consumerFailure = brokerStopped(
+                    "the broker stopped the registry commands consumer: draining, then exiting with an error so a supervisor restarts Herald",
+                    error)
             }
             stop.trigger()
             health.set("registry_consumer_active", false)
         }
         await unsettled.waitUntilAllFree()
         if let consumerFailure { throw consumerFailure }
+    }
+
+    /// Waits for the broker, or for a shutdown while it is still away (polled:
+    /// the connection's own wait cannot be cancelled); false after a shutdown.
+    private func brokerConnected(_ connection: AMQPConnection) async -> Bool {
+        while !connection.isConnected {
+            if stop.isTriggered { return false }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return !stop.isTriggered
+    }
+
+    /// A consumer's stream ended with `error`: the failure Herald exits with
+    /// when the broker ended it (logged as `message`), nil when a shutdown did.
+    private func brokerStopped(_ message: StaticString, _ error: any Error) -> (any Error)? {
+        guard !stop.isTriggered else { return nil }
+        logger.error(message, ["error": .string("\(error)")])
+        return error
     }
 
     /// Events in flight get at most `shutdown_deadline` to finish; what is not

@@ -97,7 +97,7 @@ import Testing
     @Test(arguments: Backend.allCases) func replaceTokenMovesEveryMembership(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { database in
             let f = try await Fixture(database)
-            try await f.command("register", #"{"app": "chat", "provider": "apns", "token": "\#(Self.apns1)", "channels": ["user:7", "room:a"], "environment": "sandbox"}"#)
+            try await f.command("register", #"{"app": "chat", "provider": "apns", "token": "\#(Self.apns1)", "channels": ["user:7", "room:a"], "environment": "production"}"#)
             #expect(await f.results.waitForRegistryResults { $0.count == 1 })
             try await f.command("replace_token", #"{"id": "swap", "app": "chat", "provider": "apns", "token": "\#(Self.apns1)", "new_token": "\#(Self.apns3)"}"#)
             #expect(await f.results.waitForRegistryResults { $0.count == 2 })
@@ -107,12 +107,13 @@ import Testing
             #expect(try await f.store.channels(of: Self.device(.apns, Self.apns1)).isEmpty)
             #expect(try await f.store.channels(of: Self.device(.apns, Self.apns3)) == ["room:a", "user:7"])
             let moved = try await f.store.devices(app: "chat", channel: "room:a", providers: nil, after: nil, limit: 10)
-            #expect(moved.registrations.map(\.environment) == ["sandbox"], "the overrides moved with the memberships")
+            #expect(moved.registrations.map(\.environment) == ["production"], "the overrides moved with the memberships")
 
             try await f.events.publish(#"{"id": "e2", "app": "chat", "targets": [{"channel": "user:7"}, {"channel": "room:a"}], "notification": {"title": "hi"}}"#)
             #expect(await f.results.wait { $0.count == 1 })
             try await Task.sleep(for: .milliseconds(300))
             #expect(f.results.all.map { $0.outcome.address } == [.token(Self.apns3)], "one device, reached once")
+            #expect(f.results.all.map { $0.outcome.status } == [.delivered])
             #expect(f.simulator.recorder.notifications.map(\.target) == [Self.apns3])
             try await f.stop()
         }
