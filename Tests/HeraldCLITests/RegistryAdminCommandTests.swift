@@ -115,7 +115,7 @@ import Testing
             let cases: [([String], String)] = [
                 (["add", "--provider", "fcm", "--token", "t", "--channel", "a"], "herald registry add: --app: missing; give one of chat or shop"),
                 (["add", "--app", "chta", "--provider", "fcm", "--token", "t", "--channel", "a"],
-                 #"herald registry add: --app: unknown app "chta" (did you mean "chat"?; Herald has chat or shop)"#),
+                 #"herald registry add: --app: unknown app "chta" (did you mean "chat"?; apps: chat, shop)"#),
                 (["add", "--app", "shop", "--provider", "apns", "--token", Self.token, "--channel", "a"],
                  #"herald registry add: --provider: app "shop" has no apns credentials (it has fcm)"#),
                 (["add", "--app", "chat", "--provider", "fcm", "--channel", "a"],

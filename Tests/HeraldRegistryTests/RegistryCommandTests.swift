@@ -58,7 +58,7 @@ import Testing
             (#"{"provider": "fcm", "token": "t", "channels": ["a"]}"#, "register", "app: missing; give one of chat or shop"),
             (#"{"app": 7}"#, "register", "app: expected a string, found 7"),
             (#"{"app": "chta", "provider": "fcm", "token": "t", "channels": ["a"]}"#, "register",
-             #"app: unknown app "chta" (did you mean "chat"?; Herald has chat or shop)"#),
+             #"app: unknown app "chta" (did you mean "chat"?; apps: chat, shop)"#),
             (#"{"app": "chat", "token": "t", "channels": ["a"]}"#, "register", "provider: missing; expected apns, fcm, ios or android"),
             (#"{"app": "chat", "provider": "apn", "token": "t", "channels": ["a"]}"#, "register",
              #"provider: unknown provider "apn" (expected apns, fcm, ios or android; did you mean "apns"?)"#),

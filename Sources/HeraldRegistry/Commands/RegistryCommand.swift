@@ -231,7 +231,7 @@ public struct RegistryCommand: Sendable, Equatable {
 
 extension RegistryCommand {
     /// What a command is checked against besides its own fields: the apps
-    /// Herald has (from its config), the providers each has credentials for,
+    /// Herald delivers for, the providers each has credentials for,
     /// and the store's limits. The CLI checks its arguments with the same.
     public struct Rules: Sendable {
         /// Each app Herald has, with the providers it can deliver through.
@@ -253,7 +253,7 @@ extension RegistryCommand {
             guard apps[app] == nil else { return }
             let known = apps.keys.sorted()
             let hint = Suggestions.closest(to: app, among: known).map { "did you mean \(JSONText.quoted($0))?; " } ?? ""
-            throw RegistryCommandError(field: "app", message: "unknown app \(JSONText.quoted(app)) (\(hint)Herald has \(EventError.list(known)))")
+            throw RegistryCommandError(field: "app", message: "unknown app \(JSONText.quoted(app)) (\(hint)apps: \(known.joined(separator: ", ")))")
         }
 
         /// The device `object`'s `app`, `provider` and `token` or `fid` name:

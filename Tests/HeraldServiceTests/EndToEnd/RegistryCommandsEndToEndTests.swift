@@ -130,7 +130,7 @@ import Testing
                 ("register", "not json", "body: invalid literal at byte 0 (line 1, column 1): expected null"),
                 ("register", #"{"app": "chat", "provider": "fcm", "token": 42, "channels": ["a"]}"#, "token: expected a string, found 42"),
                 ("register", #"{"app": "chta", "provider": "fcm", "token": "t", "channels": ["a"]}"#,
-                 #"app: unknown app "chta" (did you mean "chat"?; Herald has chat)"#),
+                 #"app: unknown app "chta" (did you mean "chat"?; apps: chat)"#),
                 ("register", #"{"app": "chat", "provider": "hms", "token": "t", "channels": ["a"]}"#,
                  #"provider: unknown provider "hms" (expected apns, fcm, ios or android)"#),
                 ("register", #"{"app": "chat", "provider": "fcm", "condition": "'a' in topics", "channels": ["a"]}"#,
@@ -240,10 +240,8 @@ import Testing
 
     /// Messages in `queue`, ready and unacked, as the broker counts them (`scripts/rabbitmq ctl`).
     static func messages(in queue: String) async throws -> Int? {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let listed = try await runTool(root.appendingPathComponent("scripts/rabbitmq").path, ["ctl", "-q", "list_queues", "name", "messages"])
-        return listed.output.split(separator: "\n").lazy.map { $0.split(separator: "\t") }
+        let listed = try await ScriptRunner.run(ScriptRunner.rabbitmqScript, ["ctl", "-q", "list_queues", "name", "messages"])
+        return listed.split(separator: "\n").lazy.map { $0.split(separator: "\t") }
             .first { $0.first.map(String.init) == queue }.flatMap { $0.last.flatMap { Int($0) } }
     }
 
