@@ -4,7 +4,7 @@ import PackageDescription
 /// Herald: a push-notification delivery service (RabbitMQ in, APNs and FCM out).
 ///
 /// Layout, outermost first:
-/// - `herald` (executable) → `HeraldCLI` (commands: check, send, simulate, version)
+/// - `herald` (executable) → `HeraldCLI` (commands: check, publish, registry, run, send, simulate, version)
 /// - `HeraldAPNs`, `HeraldFCM` (providers) on `HeraldHTTPClient` (HTTP/2 client on nghttp2 + OpenSSL, or libcurl)
 /// - `HeraldSimulator` (simulated APNs, FCM and Google OAuth) on `HeraldHTTP2Server` (nghttp2 + OpenSSL)
 /// - `HeraldService` (`herald run`: the provider set, the consume → deliver → publish loop)
@@ -17,7 +17,7 @@ import PackageDescription
 /// - `C*` system-library targets, one per C library, plus `CHeraldShim` for
 ///   what Swift cannot call (variadic functions, macros).
 /// - `HeraldTestSupport` (throwaway CA and certificates, the scripts that run test brokers, turns at the
-///   local RabbitMQ cluster) and `herald-bench` serve tests and benchmarks.
+///   local RabbitMQ cluster, registry test databases) and `herald-bench` serve tests and benchmarks.
 let package = Package(
     name: "Herald",
     platforms: [.macOS(.v14)],
@@ -65,12 +65,12 @@ let package = Package(
             name: "HeraldCLI",
             dependencies: [
                 "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldSimulator", "HeraldService",
-                "HeraldHTTPClient", "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML", "CJemalloc",
+                "HeraldRegistry", "HeraldHTTPClient", "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML", "CJemalloc",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 
         // MARK: Test and benchmark support
-        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldHTTP2Server"]),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldHTTP2Server", "HeraldRegistry", "CPostgres"]),
         .executableTarget(
             name: "herald-bench",
             dependencies: [
@@ -117,14 +117,14 @@ let package = Package(
         .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ", "HeraldTestSupport"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore"]),
-        .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport", "CPostgres"]),
+        .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport"]),
         .testTarget(
             name: "HeraldServiceTests",
             dependencies: [
                 "HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport",
                 "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry",
             ]),
-        .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

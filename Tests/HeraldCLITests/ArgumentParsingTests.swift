@@ -11,6 +11,13 @@ import Testing
         #expect(parsed.positionals == ["event.json", "--literal"])
     }
 
+    @Test func aRepeatableOptionKeepsEveryValueInOrder() throws {
+        let parsed = try ParsedArguments.parse(["--channel", "a", "--channel=b", "--app", "x", "--app", "y"],
+                                               options: ["channel", "app"], flags: [], repeatable: ["channel"])
+        #expect(parsed.repeated == ["channel": ["a", "b"]])
+        #expect(parsed.options == ["channel": "b", "app": "y"])
+    }
+
     @Test func dashIsAPositional() throws {
         #expect(try ParsedArguments.parse(["-"], options: [], flags: []).positionals == ["-"])
     }

@@ -258,6 +258,19 @@ import Testing
                 "\(unknown)")
     }
 
+    @Test func registryCommandsHaveAnExchangeAndAQueueOfTheirOwn() throws {
+        let fixture = try ConfigFixture()
+        let defaults = try fixture.load(ConfigFixture.minimal).configuration.amqp
+        #expect(defaults.registryExchange == "herald.registry" && defaults.registryQueue == "herald.registry")
+        let named = try fixture.load(ConfigFixture.minimal + "amqp: {registry_exchange: x.commands, registry_queue: x.commands}\n")
+        #expect(named.configuration.amqp.registryExchange == "x.commands" && named.configuration.amqp.registryQueue == "x.commands")
+        let shared = fixture.errors(ConfigFixture.minimal + "amqp: {registry_exchange: herald.events, registry_queue: amq.x}\n")
+        #expect(shared.contains { $0.hasSuffix("amqp.registry_exchange: 'herald.events' is also amqp.events_exchange; give registry commands names of their own") },
+                "\(shared)")
+        #expect(shared.contains { $0.hasSuffix("amqp.registry_queue: 'amq.x' is not a usable name (1 to 255 bytes, not starting with 'amq.', which RabbitMQ reserves)") },
+                "\(shared)")
+    }
+
     @Test func timeoutRetriesDefaultToOneAndAreRangeChecked() throws {
         let fixture = try ConfigFixture()
         #expect(try fixture.load(ConfigFixture.minimal).configuration.apps["chat"]?.timeoutRetries == 1)

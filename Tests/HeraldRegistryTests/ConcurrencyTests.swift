@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldRegistry
+import HeraldTestSupport
 import Testing
 
 /// Two stores on one database, as two Herald instances: no lost or doubled

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldRegistry
+import HeraldTestSupport
 import Testing
 
 /// unregister, unregisterDevice, replaceToken and channels(of:).

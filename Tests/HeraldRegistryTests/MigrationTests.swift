@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldRegistry
+import HeraldTestSupport
 import Testing
 
 /// migrate(): versions applied once, concurrently safe, and what a store says without it.

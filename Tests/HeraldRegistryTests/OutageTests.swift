@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldRegistry
+import HeraldTestSupport
 import Testing
 
 /// A PostgreSQL that goes away and comes back: calls fail `.unavailable`

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldRegistry
+import HeraldTestSupport
 import Testing
 
 /// devices(app:channel:...): keyset pages in a stable order, filtered by provider.

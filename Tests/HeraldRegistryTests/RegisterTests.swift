@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldRegistry
+import HeraldTestSupport
 import Testing
 
 /// register: idempotent per channel, the overrides it keeps, and what it refuses.

@@ -17,6 +17,14 @@ enum TopologyDeclarer {
             try connection.bindQueue(channel, queue: topology.eventsQueue, exchange: topology.eventsExchange, routingKey: key)
         }
 
+        if let registry = topology.registryCommands {
+            try connection.declareExchange(channel, name: registry.exchange, type: "topic", durable: true)
+            try declareQueue(registry.queue, arguments: topology.registryQueueArguments, on: connection, channel: channel)
+            for key in registry.routingKeys {
+                try connection.bindQueue(channel, queue: registry.queue, exchange: registry.exchange, routingKey: key)
+            }
+        }
+
         for tier in topology.retryTiers {
             let queue = topology.retryQueue(for: tier)
             try declareQueue(queue, arguments: topology.retryQueueArguments(for: tier), on: connection, channel: channel)

@@ -26,6 +26,13 @@ extension TopologyOptions {
         return ["x-consumer-timeout": .int(consumerTimeout.wholeMilliseconds)]
     }
 
+    /// Arguments of the registry commands queue: the events queue's, so it
+    /// has the same type, dead-letter exchange, delivery limit (quorum) and
+    /// consumer timeout; a command refused without requeue or delivered too
+    /// often goes to `deadLetterExchange` as a poison event does. Its
+    /// consumer takes ``eventsConsumerArguments`` likewise.
+    public var registryQueueArguments: AMQPTable { eventsQueueArguments }
+
     /// Arguments of a delay queue: messages expire after the tier's delay and are
     /// dead-lettered to `eventsExchange` with their own (original) routing key,
     /// because no `x-dead-letter-routing-key` is set.

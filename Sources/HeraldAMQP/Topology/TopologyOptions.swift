@@ -26,6 +26,8 @@ public struct TopologyOptions: Sendable, Equatable {
     public var deadLetterQueue: String
     /// Topic exchange outcomes are published to.
     public var resultsExchange: String
+    /// Where registry commands arrive; nil (Herald has no registry): none of it is declared.
+    public var registryCommands: RegistryCommandTopology?
 
     public init(
         prefix: String = "herald", queueType: QueueType = .quorum, bindings: [String] = ["#"], deliveryLimit: Int? = nil,
@@ -49,7 +51,36 @@ public struct TopologyOptions: Sendable, Equatable {
     public func retryQueue(for tier: RetryTier) -> String { retryQueuePrefix + "." + tier.name }
 
     /// Every queue this topology declares.
-    public var queues: [String] { [eventsQueue, deadLetterQueue] + retryTiers.map(retryQueue(for:)) }
+    public var queues: [String] {
+        [eventsQueue, deadLetterQueue] + retryTiers.map(retryQueue(for:)) + (registryCommands.map { [$0.queue] } ?? [])
+    }
     /// Every exchange this topology declares.
-    public var exchanges: [String] { [eventsExchange, retryExchange, deadLetterExchange, resultsExchange] }
+    public var exchanges: [String] {
+        [eventsExchange, retryExchange, deadLetterExchange, resultsExchange] + (registryCommands.map { [$0.exchange] } ?? [])
+    }
+}
+
+/// The exchange and queue registry commands arrive on (docs/registry.md,
+/// "Managing registrations"): a topic exchange, and a durable queue of the
+/// events queue's type and dead-lettering (``TopologyOptions/registryQueueArguments``)
+/// bound for each command's routing key. Part of the topology only when
+/// Herald has a registry to apply the commands to.
+public struct RegistryCommandTopology: Sendable, Equatable {
+    /// Topic exchange senders publish commands to.
+    public var exchange: String
+    /// The queue Herald consumes them from.
+    public var queue: String
+    /// The routing keys binding `queue` to `exchange`: one per kind of command.
+    public var routingKeys: [String]
+
+    public init(exchange: String, queue: String, routingKeys: [String]) {
+        self.exchange = exchange
+        self.queue = queue
+        self.routingKeys = routingKeys
+    }
+
+    /// `<prefix>.registry` for both, as ``TopologyOptions`` names its own.
+    public init(prefix: String = "herald", routingKeys: [String]) {
+        self.init(exchange: prefix + ".registry", queue: prefix + ".registry", routingKeys: routingKeys)
+    }
 }

@@ -6,13 +6,17 @@ import HeraldCore
 /// did-you-mean instead of being silently ignored.
 public struct ParsedArguments: Sendable, Equatable {
     public var options: [String: String] = [:]
+    /// Every value of each repeatable option, in order (`--channel a --channel b`); `options` holds the last.
+    public var repeated: [String: [String]] = [:]
     public var flags: Set<String> = []
     public var positionals: [String] = []
 
     /// Parses `arguments` given the option names that take a value and the flags that don't.
     /// Accepts `--name value`, `--name=value`, `-h`/`--help`, and `--` to end options.
+    /// An option of `repeatable` (each also in `options`) may be given
+    /// several times; another given twice keeps its last value.
     public static func parse(
-        _ arguments: [String], options: Set<String>, flags: Set<String>
+        _ arguments: [String], options: Set<String>, flags: Set<String>, repeatable: Set<String> = []
     ) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
@@ -36,14 +40,17 @@ public struct ParsedArguments: Sendable, Equatable {
                 name = String(name[..<eq])
             }
             if options.contains(name) {
+                let value: String
                 if let inlineValue {
-                    parsed.options[name] = inlineValue
+                    value = inlineValue
                 } else if index < arguments.count {
-                    parsed.options[name] = arguments[index]
+                    value = arguments[index]
                     index += 1
                 } else {
                     throw UsageError("option --\(name) needs a value")
                 }
+                parsed.options[name] = value
+                if repeatable.contains(name) { parsed.repeated[name, default: []].append(value) }
             } else if flags.contains(name) {
                 guard inlineValue == nil else { throw UsageError("option --\(name) takes no value") }
                 parsed.flags.insert(name)

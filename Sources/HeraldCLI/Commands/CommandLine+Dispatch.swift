@@ -8,7 +8,9 @@ public struct HeraldCommandLine: Sendable {
         self.commands = commands
     }
 
-    public static let standardCommands: [any Command] = [CheckCommand(), PublishCommand(), RunCommand(), SendCommand(), SimulateCommand(), VersionCommand()]
+    public static let standardCommands: [any Command] = [
+        CheckCommand(), PublishCommand(), RegistryAdminCommand(), RunCommand(), SendCommand(), SimulateCommand(), VersionCommand(),
+    ]
 
     public var overview: String {
         let width = commands.map(\.name.count).max() ?? 0

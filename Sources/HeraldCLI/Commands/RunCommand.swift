@@ -20,7 +20,10 @@ public struct RunCommand: Command {
         queue), applies the routing rules, delivers each target through its
         app's APNs or FCM credentials, publishes one outcome per target to the
         results exchange, schedules retries for transient failures, and acks
-        the event only once the broker confirmed all of it.
+        the event only once the broker confirmed all of it. With a registry:
+        section it also consumes the registry commands queue: each command is
+        applied to the registry, its result published, and it is acked only
+        after both (docs/registry.md).
 
         Starts even while the broker is down (it retries; /readyz says so). On
         SIGTERM or SIGINT it stops consuming, lets events in flight finish for

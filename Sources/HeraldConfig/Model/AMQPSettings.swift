@@ -33,6 +33,9 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
     public var deadLetterExchange: String
     public var deadLetterQueue: String
     public var resultsExchange: String
+    /// With a `registry:` section: the topic exchange registry commands are published to, and the queue Herald consumes them from.
+    public var registryExchange: String
+    public var registryQueue: String
     public var heartbeat: ConfigDuration
     /// How long the broker lets a consumer hold an event unacked before it
     /// takes it back (`x-consumer-timeout`); 0 leaves the broker's own
@@ -95,6 +98,8 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         deadLetterExchange = "herald.dead"
         deadLetterQueue = "herald.dead"
         resultsExchange = "herald.results"
+        registryExchange = "herald.registry"
+        registryQueue = "herald.registry"
         heartbeat = .seconds(30)
         consumerTimeout = .seconds(1800)
         ackDelay = ConfigDuration(milliseconds: 5)
@@ -111,6 +116,8 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         case deadLetterExchange = "dead_letter_exchange"
         case deadLetterQueue = "dead_letter_queue"
         case resultsExchange = "results_exchange"
+        case registryExchange = "registry_exchange"
+        case registryQueue = "registry_queue"
         case caFile = "ca_file"
         case certFile = "cert_file"
         case keyFile = "key_file"
@@ -146,6 +153,8 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         deadLetterExchange = try c.decodeIfPresent(String.self, forKey: .deadLetterExchange) ?? d.deadLetterExchange
         deadLetterQueue = try c.decodeIfPresent(String.self, forKey: .deadLetterQueue) ?? d.deadLetterQueue
         resultsExchange = try c.decodeIfPresent(String.self, forKey: .resultsExchange) ?? d.resultsExchange
+        registryExchange = try c.decodeIfPresent(String.self, forKey: .registryExchange) ?? d.registryExchange
+        registryQueue = try c.decodeIfPresent(String.self, forKey: .registryQueue) ?? d.registryQueue
         heartbeat = try c.decodeIfPresent(ConfigDuration.self, forKey: .heartbeat) ?? d.heartbeat
         ackDelay = try c.decodeIfPresent(ConfigDuration.self, forKey: .ackDelay) ?? d.ackDelay
         consumerTimeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .consumerTimeout) ?? d.consumerTimeout

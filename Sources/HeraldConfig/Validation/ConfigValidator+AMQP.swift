@@ -11,11 +11,22 @@ extension ConfigValidator {
         let names: [(String, String)] = [
             ("queue", amqp.queue), ("events_exchange", amqp.eventsExchange), ("retry_exchange", amqp.retryExchange),
             ("dead_letter_exchange", amqp.deadLetterExchange), ("dead_letter_queue", amqp.deadLetterQueue),
-            ("results_exchange", amqp.resultsExchange),
+            ("results_exchange", amqp.resultsExchange), ("registry_exchange", amqp.registryExchange),
+            ("registry_queue", amqp.registryQueue),
         ]
         for (key, name) in names where name.isEmpty || name.utf8.count > 255 || name.hasPrefix("amq.") {
             issues.append(.init(.error, at: path.key(key),
                                 "'\(name.truncatedForMessage)' is not a usable name (1 to 255 bytes, not starting with 'amq.', which RabbitMQ reserves)"))
+        }
+        // The registry's exchange bound as another would route commands and events into each other's queues.
+        let others: [(String, String, String)] = [
+            ("registry_exchange", amqp.registryExchange, "events_exchange"), ("registry_exchange", amqp.registryExchange, "retry_exchange"),
+            ("registry_exchange", amqp.registryExchange, "dead_letter_exchange"),
+            ("registry_exchange", amqp.registryExchange, "results_exchange"), ("registry_queue", amqp.registryQueue, "queue"),
+            ("registry_queue", amqp.registryQueue, "dead_letter_queue"),
+        ]
+        for (key, name, other) in others where names.contains(where: { $0.0 == other && $0.1 == name }) {
+            issues.append(.init(.error, at: path.key(key), "'\(name.truncatedForMessage)' is also amqp.\(other); give registry commands names of their own"))
         }
         if amqp.bindings.isEmpty {
             issues.append(.init(.error, at: path.key("bindings"), "no bindings: the queue would receive no events (use [\"#\"] for all)"))

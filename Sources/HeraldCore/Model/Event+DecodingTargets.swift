@@ -148,21 +148,14 @@ extension Event {
         func badToken(_ error: EventError) -> DecodedTarget {
             .invalid(invalidTarget(fields, index: index, error: error, verdict: .invalidToken))
         }
-        // Built per target only for an error message: a static, computed once.
-        let accepted = acceptedProviders
-        guard let providerValue = fields.value("provider") else {
-            return failed(EventError(field: fields.path("provider"), message: "missing; expected \(accepted)"))
-        }
-        guard case .string(let providerName) = providerValue else {
-            return failed(.mismatch(fields.path("provider"), expected: "a provider name (\(accepted))", found: providerValue))
-        }
-        guard let provider = Provider(eventName: providerName) else {
-            let hint = Suggestions.closest(to: providerName, among: Provider.acceptedNames)
-                .map { "; did you mean \(JSONText.quoted($0))?" } ?? ""
-            return failed(EventError(
-                field: fields.path("provider"),
-                message: "unknown provider \(JSONText.quoted(providerName)) (expected \(accepted)\(hint))"
-            ))
+        let provider: Provider
+        do throws(EventError) {
+            guard let named = try fields.provider("provider") else {
+                return failed(EventError(field: fields.path("provider"), message: "missing; expected \(acceptedProviders)"))
+            }
+            provider = named
+        } catch {
+            return failed(error)
         }
 
         let present = Target.Address.fieldNames.filter { fields.value($0) != nil }

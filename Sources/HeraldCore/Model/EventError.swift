@@ -4,7 +4,8 @@
 ///
 /// A refused event becomes a `rejected` outcome and goes to the dead-letter
 /// queue with ``description`` in `x-herald-error`, so the message must let
-/// the sender fix the event without reading Herald's code.
+/// the sender fix the event without reading Herald's code. A refused registry
+/// command is said the same way (`RegistryCommandError` is this type).
 public struct EventError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where: a path like `targets[1].token`, `notification.badge`, `body`
     /// (the bytes themselves) or `event` (the document as a whole).
@@ -23,13 +24,13 @@ public struct EventError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension EventError {
     /// `expected <expected>, found <value>`.
-    static func mismatch(_ field: String, expected: String, found value: JSONValue) -> EventError {
+    package static func mismatch(_ field: String, expected: String, found value: JSONValue) -> EventError {
         EventError(field: field, message: "expected \(expected), found \(describe(value))")
     }
 
     /// A value as a message shows it: strings and numbers literally
     /// (shortened), containers by kind.
-    static func describe(_ value: JSONValue) -> String {
+    package static func describe(_ value: JSONValue) -> String {
         switch value {
         case .null: "null"
         case .bool(let flag): flag ? "true" : "false"
@@ -40,7 +41,7 @@ extension EventError {
     }
 
     /// `"a", "b" or "c"`-style list of names for messages.
-    static func list(_ names: [String], quoted: Bool = false) -> String {
+    package static func list(_ names: [String], quoted: Bool = false) -> String {
         let shown = quoted ? names.map { JSONText.quoted($0) } : names
         guard shown.count > 1, let last = shown.last else { return shown.first ?? "" }
         return shown.dropLast().joined(separator: ", ") + " or " + last

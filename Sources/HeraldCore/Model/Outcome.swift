@@ -107,7 +107,10 @@ public struct Outcome: Sendable, Hashable {
         "\(status.rawValue).\(provider?.rawValue ?? "unknown").\(Self.routingWord(app))"
     }
 
-    private static func routingWord(_ word: String?) -> String {
+    /// A routing key's word for `word`: `unknown` when absent or empty,
+    /// `.`, `*` and `#` as `_` so the key keeps its words (registry results'
+    /// keys are made the same way).
+    package static func routingWord(_ word: String?) -> String {
         guard let word, !word.isEmpty else { return "unknown" }
         guard word.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "#") }) else {
             return word

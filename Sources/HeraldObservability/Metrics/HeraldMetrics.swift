@@ -36,6 +36,8 @@ public struct HeraldMetrics: Sendable {
     public let registryPrunes: MetricFamily<Counter>
     /// Registrations (memberships) per app, sampled.
     public let registrations: MetricFamily<Gauge>
+    /// Registry commands settled, by `command` (`register`, ..., `unknown`) and `result` (`registered`, ..., `registry_rejected`).
+    public let registryCommands: MetricFamily<Counter>
 
     public init(registry: MetricsRegistry = MetricsRegistry(), version: String) {
         self.registry = registry
@@ -88,6 +90,9 @@ public struct HeraldMetrics: Sendable {
                                           labels: ["provider", "app"])
         registrations = registry.gauge("herald_registrations", help: "Registrations (device-channel memberships) per app, sampled.",
                                        labels: ["app"])
+        registryCommands = registry.counter("herald_registry_commands_total",
+                                            help: "Registry commands applied or refused, their result published and confirmed.",
+                                            labels: ["command", "result"])
         buildInfo = registry.gauge("herald_build_info", help: "Always 1; the version label tells which Herald runs.",
                                    labels: ["version"])
         buildInfo.labels(version).set(1)

@@ -52,6 +52,10 @@ struct RegistryValidation: Sendable {
         if provider == .apns, !value.everyByte({ $0.isHexDigit }) {
             throw invalid("an APNs device token is hexadecimal, found \"\(value.truncatedForMessage)\"", operation)
         }
+        // As events check FID targets: a FID outside this alphabet is never a device.
+        if case .fid = address, !Base64URL.isUnpadded(value) {
+            throw invalid("a FID is URL-safe base64 (letters, digits, '-', '_'), found \"\(value.truncatedForMessage)\"", operation)
+        }
     }
 
     /// The APNs overrides: only for APNs devices; a known environment, a topic like a bundle ID.

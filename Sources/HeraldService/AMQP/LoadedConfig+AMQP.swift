@@ -1,6 +1,7 @@
 import HeraldAMQP
 import HeraldConfig
 import HeraldCore
+import HeraldRegistry
 
 extension LoadedConfig {
     /// The broker connection the `amqp:` section describes (its addresses, each
@@ -35,7 +36,8 @@ extension LoadedConfig {
     }
 
     /// The exchanges and queues Herald declares: names from `amqp:`, one delay
-    /// queue per distinct `retry.delays` entry.
+    /// queue per distinct `retry.delays` entry, and with a `registry:` section
+    /// the registry commands' exchange and queue.
     public var topology: TopologyOptions {
         let amqp = configuration.amqp
         var tiers: [RetryTier] = []
@@ -53,6 +55,10 @@ extension LoadedConfig {
         topology.deadLetterExchange = amqp.deadLetterExchange
         topology.deadLetterQueue = amqp.deadLetterQueue
         topology.resultsExchange = amqp.resultsExchange
+        if configuration.registry != nil {
+            topology.registryCommands = RegistryCommandTopology(exchange: amqp.registryExchange, queue: amqp.registryQueue,
+                                                                routingKeys: RegistryCommand.Kind.allCases.map(\.rawValue))
+        }
         return topology
     }
 }

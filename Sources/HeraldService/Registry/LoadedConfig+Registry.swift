@@ -1,4 +1,5 @@
 import HeraldConfig
+import HeraldCore
 import HeraldRegistry
 
 extension LoadedConfig {
@@ -12,5 +13,12 @@ extension LoadedConfig {
         case .postgres:
             return try PostgresRegistryStore(url: settings.url ?? "", poolSize: settings.pool ?? RegistrySettings.defaultPool)
         }
+    }
+
+    /// What registry commands (AMQP and `herald registry`) are checked
+    /// against: the config's apps, each with the providers it has credentials
+    /// for, and the limits the store above enforces.
+    public var registryRules: RegistryCommand.Rules {
+        RegistryCommand.Rules(apps: configuration.apps.mapValues { Set($0.providers.compactMap(Provider.init(rawValue:))) })
     }
 }

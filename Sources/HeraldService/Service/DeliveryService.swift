@@ -81,6 +81,15 @@ public final class DeliveryService: Sendable {
             publishStatuses: Set(settings.outcomes.publish.compactMap(Outcome.Status.init(rawValue:))),
             topology: config.topology, connection: connection, delivered: DeliveredTargets(),
             invalidationGuard: makeInvalidationGuard(), registry: registry, metrics: metrics, logger: logger, clock: clock, newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) })
+        // Registry commands have a consumer of their own, so a burst of events never holds up a registration.
+        let commands = registry.flatMap { store in
+            config.topology.registryCommands.map { topology in
+                (queue: topology.queue, processor: RegistryCommandProcessor(
+                    store: store, rules: config.registryRules, topology: config.topology, connection: connection,
+                    metrics: metrics, logger: logger, clock: clock))
+            }
+        }
+        if commands != nil { health.set("registry_consumer_active", false) }
         logger.notice("herald starting", ["queue": .string(settings.amqp.queue), "prefetch": .int(settings.amqp.prefetch),
                                           "apps": .int(settings.apps.count)])
 
@@ -90,10 +99,26 @@ public final class DeliveryService: Sendable {
             group.addTask { await self.watchConnection(connection) }
             if let registry { group.addTask { await self.sampleRegistrations(registry) } }
             group.addTask {
-                try await self.consume(connection: connection, processor: processor)
-                // Consuming is over: stop the rest.
-                connection.shutdown()
-                providers.shutdown()
+                // Whichever consumer ends first stops the other (`stop`); both drain before the connection goes.
+                try await withThrowingTaskGroup(of: Void.self) { consumers in
+                    consumers.addTask { try await self.consume(connection: connection, processor: processor) }
+                    if let commands {
+                        consumers.addTask {
+                            try await self.consumeCommands(queue: commands.queue, connection: connection, processor: commands.processor)
+                        }
+                    }
+                    var failure: (any Error)?
+                    while let finished = await consumers.nextResult() {
+                        if case .failure(let error) = finished, failure == nil {
+                            failure = error
+                            self.stop.trigger()
+                        }
+                    }
+                    // Consuming is over: stop the rest.
+                    connection.shutdown()
+                    providers.shutdown()
+                    if let failure { throw failure }
+                }
             }
             do {
                 while let _ = try await group.next() {}
@@ -170,13 +195,7 @@ public final class DeliveryService: Sendable {
 
     private func consume(connection: AMQPConnection, processor: EventProcessor) async throws {
         let settings = config.configuration
-        // Wait for the broker, or for a shutdown while it is still away (polled:
-        // the connection's own wait cannot be cancelled).
-        while !connection.isConnected {
-            if stop.isTriggered { return }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        guard !stop.isTriggered else { return }
+        guard await brokerConnected(connection) else { return }
         let consumer = try await connection.consume(queue: settings.amqp.queue, prefetch: UInt16(clamping: settings.amqp.prefetch),
                                                     arguments: config.topology.eventsConsumerArguments)
         health.set("consumer_active", true)
@@ -219,11 +238,8 @@ public final class DeliveryService: Sendable {
                     }
                 }
             } catch {
-                if !stop.isTriggered {
-                    logger.error("the broker stopped the consumer: draining, then exiting with an error so a supervisor restarts Herald",
-                                 ["error": .string("\(error)")])
-                    consumerFailure = error
-                }
+                consumerFailure = brokerStopped(
+                    "the broker stopped the consumer: draining, then exiting with an error so a supervisor restarts Herald", error)
             }
             stop.trigger()
             health.set("consumer_active", false)
@@ -236,6 +252,63 @@ public final class DeliveryService: Sendable {
         await slots.waitUntilAllFree()
         deadlineTimer?.cancel()
         if let consumerFailure { throw consumerFailure }
+    }
+
+    /// Consumes the registry commands queue until shutdown: one command at a
+    /// time, in queue order (a register followed by an unregister of the same
+    /// device is applied in that order), each acked from its result's confirm
+    /// while the next is applied. A broker-side cancel stops Herald as the
+    /// events consumer's does.
+    private func consumeCommands(queue: String, connection: AMQPConnection, processor: RegistryCommandProcessor) async throws {
+        guard await brokerConnected(connection) else { return }
+        let consumer = try await connection.consume(queue: queue, prefetch: RegistryCommandProcessor.prefetch,
+                                                    arguments: config.topology.eventsConsumerArguments)
+        health.set("registry_consumer_active", true)
+        logger.notice("consuming registry commands", ["queue": .string(queue)])
+        // Commands whose result is not yet settled; at shutdown their acks are awaited.
+        let unsettled = EventSlots(limit: Int(RegistryCommandProcessor.prefetch))
+        var consumerFailure: (any Error)?
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                await self.stop.wait()
+                try? await connection.cancel(consumer)
+            }
+            do {
+                for try await delivery in consumer.deliveries {
+                    await unsettled.acquire()
+                    await processor.process(delivery) { verdict in
+                        self.settle(delivery, verdict, connection: connection)
+                        unsettled.release()
+                    }
+                }
+            } catch {
+                consumerFailure = brokerStopped(
+                    "the broker stopped the registry commands consumer: draining, then exiting with an error so a supervisor restarts Herald",
+                    error)
+            }
+            stop.trigger()
+            health.set("registry_consumer_active", false)
+        }
+        await unsettled.waitUntilAllFree()
+        if let consumerFailure { throw consumerFailure }
+    }
+
+    /// Waits for the broker, or for a shutdown while it is still away (polled:
+    /// the connection's own wait cannot be cancelled); false after a shutdown.
+    private func brokerConnected(_ connection: AMQPConnection) async -> Bool {
+        while !connection.isConnected {
+            if stop.isTriggered { return false }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return !stop.isTriggered
+    }
+
+    /// A consumer's stream ended with `error`: the failure Herald exits with
+    /// when the broker ended it (logged as `message`), nil when a shutdown did.
+    private func brokerStopped(_ message: StaticString, _ error: any Error) -> (any Error)? {
+        guard !stop.isTriggered else { return nil }
+        logger.error(message, ["error": .string("\(error)")])
+        return error
     }
 
     /// Events in flight get at most `shutdown_deadline` to finish; what is not

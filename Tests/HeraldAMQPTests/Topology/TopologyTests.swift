@@ -221,4 +221,37 @@ struct TopologyTests {
         #expect(queue?.arguments["x-consumer-timeout"] == "1800000")
         try await TestBroker.withConnection { connection in try await TestBroker.delete(declared, on: connection) }
     }
+    /// With registry commands: their topic exchange and a durable queue of
+    /// the events queue's type and dead-lettering, bound for each command's
+    /// key alone; a command rejected without requeue reaches the dead-letter queue.
+    @Test(arguments: QueueType.allCases)
+    func registryCommandsHaveAnExchangeAndAQueueLikeTheEventsQueue(queueType: QueueType) async throws {
+        var topology = TestBroker.topology(queueType)
+        topology.deliveryLimit = 7
+        let prefix = String(topology.eventsQueue.dropLast(".events".count))
+        topology.registryCommands = RegistryCommandTopology(prefix: prefix, routingKeys: ["register", "unregister"])
+        let declared = topology
+        #expect(declared.registryCommands?.queue == prefix + ".registry")
+        #expect(declared.queues.contains(prefix + ".registry") && declared.exchanges.contains(prefix + ".registry"))
+        try await TestBroker.withConnection(topology: declared) { connection in
+            let queue = try #require(try await BrokerInspection.queues([prefix + ".registry"])[prefix + ".registry"])
+            #expect(queue.durable && !queue.exclusive && !queue.autoDelete)
+            #expect(queue.arguments["x-queue-type"] == queueType.rawValue)
+            #expect(queue.arguments["x-dead-letter-exchange"] == declared.deadLetterExchange)
+            #expect(queue.arguments["x-delivery-limit"] == (queueType == .quorum ? "7" : nil))
+            let consumer = try await connection.consume(queue: prefix + ".registry", prefetch: 5)
+            try await connection.publish(exchange: prefix + ".registry", routingKey: "register", body: "{}".bytes, mandatory: true)
+            await #expect(throws: AMQPError.self, "only the commands' keys are bound") {
+                try await connection.publish(exchange: prefix + ".registry", routingKey: "chat.message", body: "{}".bytes, mandatory: true)
+            }
+            let command = try await TestBroker.next(consumer)
+            #expect(command.routingKey == "register")
+            try await connection.reject(command, requeue: false)
+            let dead = try await connection.consume(queue: declared.deadLetterQueue, prefetch: 5)
+            let parked = try await TestBroker.next(dead)
+            #expect(parked.headers["x-first-death-queue"] == .string(prefix + ".registry"))
+            try await connection.ack(parked)
+            try await TestBroker.delete(declared, on: connection)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldRegistry
+import HeraldTestSupport
 
 /// Devices and times for registry tests.
 enum Devices {

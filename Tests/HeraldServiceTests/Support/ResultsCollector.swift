@@ -7,6 +7,7 @@ final class ResultsCollector: Sendable {
     let connection: AMQPConnection
     private let outcomes = Locked<[(routingKey: String, outcome: Outcome)]>([])
     private let bodies = Locked<[[UInt8]]>([])
+    private let registry = Locked<[(routingKey: String, result: JSONObject, messageID: String?)]>([])
     private let deadLetters = Locked<[AMQPDelivery]>([])
     private let tasks = Locked<[Task<Void, Never>]>([])
     let queue: String
@@ -31,6 +32,8 @@ final class ResultsCollector: Sendable {
                     self.bodies.withLock { $0.append(delivery.body) }
                     if let outcome = try? Outcome.decode(delivery.body) {
                         self.outcomes.withLock { $0.append((delivery.routingKey, outcome)) }
+                    } else if case .object(let result)? = try? JSONValue.parse(delivery.body), result["result"] != nil {
+                        self.registry.withLock { $0.append((delivery.routingKey, result, delivery.messageID)) }
                     }
                     try? await self.connection.ack(delivery)
                 }
@@ -54,6 +57,19 @@ final class ResultsCollector: Sendable {
     }
 
     var all: [(routingKey: String, outcome: Outcome)] { outcomes.withLock { $0 } }
+    /// The registry commands' results, as JSON objects.
+    var registryResults: [(routingKey: String, result: JSONObject, messageID: String?)] { registry.withLock { $0 } }
+
+    /// Waits (up to `timeout`) until `condition` holds over the registry results received.
+    func waitForRegistryResults(timeout: Duration = .seconds(20),
+                                until condition: ([(routingKey: String, result: JSONObject, messageID: String?)]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(registryResults) { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return condition(registryResults)
+    }
     /// The outcome messages exactly as published.
     var rawBodies: [[UInt8]] { bodies.withLock { $0 } }
     var dead: [AMQPDelivery] { deadLetters.withLock { $0 } }

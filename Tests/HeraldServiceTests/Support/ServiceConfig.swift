@@ -34,6 +34,8 @@ struct ServiceConfig {
               dead_letter_exchange: \(prefix).dead
               dead_letter_queue: \(prefix).dead
               results_exchange: \(prefix).results
+              registry_exchange: \(prefix).registry
+              registry_queue: \(prefix).registry
               heartbeat: 10s
             \(amqpExtra.isEmpty ? "" : "  " + amqpExtra)
             apps:
@@ -76,6 +78,6 @@ struct ServiceConfig {
 
     /// Every queue the topology declares, for clean-up.
     var queues: [String] {
-        ["\(prefix).events", "\(prefix).dead"] + ["200ms", "300ms", "500ms", "1s", "5s", "30s", "2m", "10m"].map { "\(prefix).retry.\($0)" }
+        ["\(prefix).events", "\(prefix).dead", "\(prefix).registry"] + ["200ms", "300ms", "500ms", "1s", "5s", "30s", "2m", "10m"].map { "\(prefix).retry.\($0)" }
     }
 }

@@ -2,28 +2,27 @@ import CPostgres
 import Foundation
 import HeraldCore
 import HeraldRegistry
-import HeraldTestSupport
-import Testing
 
-/// The two registry backends; every behaviour test runs on both.
-enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+/// The two registry backends; every behaviour test runs on both (the
+/// registry's own tests, the CLI's and the service's).
+public enum Backend: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite
     case postgres
 
-    var testDescription: String { rawValue }
+    public var description: String { rawValue }
 }
 
 /// A database of one test's own, so tests run in parallel: a fresh SQLite
 /// file in a temporary directory, or a fresh schema on the test server
 /// (`scripts/postgres`), reached through `search_path` in the URL.
-struct TestDatabase: Sendable {
-    let backend: Backend
+public struct TestDatabase: Sendable {
+    public let backend: Backend
     /// The SQLite file, or the PostgreSQL URL with the schema.
-    let location: String
+    public let location: String
     private let cleanup: @Sendable () async -> Void
 
     /// A store on this database; several stores may share it (several instances).
-    func makeStore(limits: RegistryLimits = .default, poolSize: Int = 4) throws -> any RegistryStore {
+    public func makeStore(limits: RegistryLimits = .default, poolSize: Int = 4) throws -> any RegistryStore {
         switch backend {
         case .sqlite: try SQLiteRegistryStore(path: location, limits: limits)
         case .postgres: try PostgresRegistryStore(url: location, poolSize: poolSize, limits: limits)
@@ -31,7 +30,7 @@ struct TestDatabase: Sendable {
     }
 
     /// Runs `body` with a database of its own, removed afterwards.
-    static func with<T>(_ backend: Backend, server: TestServer = .shared,
+    public static func with<T>(_ backend: Backend, server: TestServer = .shared,
                         _ body: (TestDatabase) async throws -> T) async throws -> T {
         let database = try await make(backend, server: server)
         do {
@@ -45,7 +44,7 @@ struct TestDatabase: Sendable {
     }
 
     /// Runs `body` with a migrated store on a database of its own.
-    static func withStore<T>(_ backend: Backend, limits: RegistryLimits = .default,
+    public static func withStore<T>(_ backend: Backend, limits: RegistryLimits = .default,
                              _ body: (any RegistryStore) async throws -> T) async throws -> T {
         try await with(backend) { database in
             let store = try database.makeStore(limits: limits)
@@ -76,26 +75,28 @@ struct TestDatabase: Sendable {
 
 /// A PostgreSQL server `scripts/postgres` runs: the shared test server, or
 /// one of a test's own (its own directory and port) that it may stop.
-struct TestServer: Sendable {
+public struct TestServer: Sendable {
     /// `HERALD_POSTGRES_DIR` and `HERALD_POSTGRES_PORT` for the script; empty for the shared server.
-    let environment: [String: String]
+    public let environment: [String: String]
+
+    public init(environment: [String: String]) { self.environment = environment }
 
     /// The server scripts/test starts (127.0.0.1:5433), or `HERALD_POSTGRES_URL`.
-    static let shared = TestServer(environment: [:])
+    public static let shared = TestServer(environment: [:])
 
-    func url() async throws -> String {
+    public func url() async throws -> String {
         if environment.isEmpty, let url = ProcessInfo.processInfo.environment["HERALD_POSTGRES_URL"] { return url }
         return try await script("url").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func start() async throws { try await script("start") }
-    func stop() async throws { try await script("stop") }
+    public func start() async throws { try await script("start") }
+    public func stop() async throws { try await script("stop") }
 
     /// Runs `scripts/postgres COMMAND` for this server; throws with its output when it fails.
     @discardableResult
-    func script(_ command: String) async throws -> String {
+    public func script(_ command: String) async throws -> String {
         var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { root.deleteLastPathComponent() }
+        for _ in 0..<3 { root.deleteLastPathComponent() }
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let run = try await runTool("/usr/bin/env", assignments + [root.appendingPathComponent("scripts/postgres").path, command])
         guard run.status == 0 else { throw TestFailure("scripts/postgres \(command) failed (\(run.status)): \(run.output)") }
@@ -104,8 +105,8 @@ struct TestServer: Sendable {
 }
 
 /// Statements the tests run themselves (schemas), over libpq.
-enum PostgresAdmin {
-    static func execute(_ url: String, _ sql: String) async throws {
+public enum PostgresAdmin {
+    public static func execute(_ url: String, _ sql: String) async throws {
         let failure: String? = await onOwnThread {
             guard let connection = PQconnectdb(url) else { return "out of memory" }
             defer { PQfinish(connection) }
@@ -117,9 +118,4 @@ enum PostgresAdmin {
         }
         if let failure { throw TestFailure("\(sql): \(failure)") }
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

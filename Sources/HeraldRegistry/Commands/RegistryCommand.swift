@@ -1,0 +1,344 @@
+import HeraldCore
+
+/// One change to the registry asked for from outside Herald: a message on the
+/// `herald.registry` queue, or a `herald registry` command line. Decoding and
+/// checking happen here alone, so both ways refuse the same input with the
+/// same words, before the store is touched, and ``apply(to:at:)`` gives both
+/// the same semantics (docs/registry.md, "Managing registrations").
+///
+/// The kind comes from the AMQP routing key (or the CLI's subcommand); the
+/// JSON body names the device and what to do to it:
+/// `{"app": "chat", "provider": "apns", "token": "…", "channels": ["user:42"]}`.
+public struct RegistryCommand: Sendable, Equatable {
+    /// What a command does; its name is the routing key it is published with.
+    public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
+        /// Puts the device on channels (`RegistryStore.register`).
+        case register
+        /// Takes the device off channels (`RegistryStore.unregister`).
+        case unregister
+        /// Takes the device off every channel of its app (`RegistryStore.unregisterDevice`).
+        case unregisterDevice = "unregister_device"
+        /// Moves the device's memberships to its new token (`RegistryStore.replaceToken`).
+        case replaceToken = "replace_token"
+
+        /// The body fields of this kind besides `id` and the device's.
+        var ownFields: [String] {
+            switch self {
+            case .register: ["channels", "environment", "topic"]
+            case .unregister: ["channels"]
+            case .unregisterDevice: []
+            case .replaceToken: ["new_token"]
+            }
+        }
+
+        public var description: String { rawValue }
+    }
+
+    /// What the command does to its device, with what each kind needs.
+    public enum Action: Sendable, Equatable {
+        /// Channels in the order given, without repeats; the APNs overrides (nil: the app's).
+        case register(channels: [String], environment: String?, topic: String?)
+        /// Channels in the order given, without repeats.
+        case unregister(channels: [String])
+        case unregisterDevice
+        /// The device's new address.
+        case replaceToken(with: Target.Address)
+    }
+
+    /// The sender's id for the command (`id`, else the AMQP message-id), echoed as `command_id`.
+    public var id: String?
+    public var device: DeviceKey
+    public var action: Action
+
+    /// A command as given; ``decode(json:kind:fallbackID:rules:)`` checks
+    /// what senders send, code building a command itself is trusted to.
+    public init(id: String? = nil, device: DeviceKey, action: Action) {
+        self.id = id
+        self.device = device
+        self.action = action
+    }
+
+    public var kind: Kind {
+        switch action {
+        case .register: .register
+        case .unregister: .unregister
+        case .unregisterDevice: .unregisterDevice
+        case .replaceToken: .replaceToken
+        }
+    }
+
+    /// Every field a command body may have (each kind takes some of them).
+    public static let fieldNames = ["id"] + Rules.deviceFields + ["channels", "environment", "topic", "new_token"]
+    /// The largest body, in bytes: a device's 1000 channels of 255 bytes fit with room to spare.
+    public static let maxBytes = 1 << 20
+    /// The deepest nesting a body needs is 2 (an array in the object); a little room beyond.
+    static let jsonLimits = JSONLimits(maxDepth: 8, maxBytes: maxBytes)
+    /// The longest `id`: it becomes the AMQP `message-id` (a short string) of the result.
+    public static let maxIDBytes = EventLimits.default.maxIDBytes
+
+    /// `id` when it can be a command's id (and its result's `message-id`): not empty, at most ``maxIDBytes``.
+    static func usableID(_ id: String) -> String? {
+        id.isEmpty || id.utf8.count > maxIDBytes ? nil : id
+    }
+
+    /// The kind a routing key names.
+    public static func kind(_ routingKey: String) throws(RegistryCommandError) -> Kind {
+        if let kind = Kind(rawValue: routingKey) { return kind }
+        let names = Kind.allCases.map(\.rawValue)
+        let hint = Suggestions.closest(to: routingKey, among: names).map { "did you mean \(JSONText.quoted($0))?" }
+            ?? "expected \(EventError.list(names))"
+        throw RegistryCommandError(field: "routing_key", message: "unknown command \(JSONText.quoted(routingKey)) (\(hint))")
+    }
+
+    /// Decodes and checks a command body that arrived with `routingKey`.
+    ///
+    /// - Parameter fallbackID: the id when the body has none (the AMQP `message-id`).
+    /// - Throws: ``RegistryCommandError`` naming the first problem; the size
+    ///   is checked before any parsing.
+    public static func decode(_ body: [UInt8], routingKey: String, fallbackID: String?,
+                              rules: Rules) throws(RegistryCommandError) -> RegistryCommand {
+        let kind = try kind(routingKey)
+        return try decode(json: try parse(body), kind: kind, fallbackID: fallbackID, rules: rules)
+    }
+
+    /// Decodes and checks an already parsed body of a command of `kind`.
+    public static func decode(json: JSONValue, kind: Kind, fallbackID: String?,
+                              rules: Rules) throws(RegistryCommandError) -> RegistryCommand {
+        guard case .object(let root) = json else {
+            throw RegistryCommandError(field: "command", message: "expected a JSON object, found \(json.kindDescription)")
+        }
+        let fields = FieldReader(object: root, path: "")
+        try refuseForeignFields(fields, kind: kind)
+        let id = try decodeID(fields) ?? fallbackID.flatMap(usableID)
+        let device = try rules.device(in: root)
+        let operation = kind.rawValue
+        switch kind {
+        case .register:
+            let channels = try rules.channels(try channelList(fields), operation)
+            let environment = try fields.string("environment")
+            let topic = try fields.string("topic")
+            if device.provider == .fcm, topic != nil {
+                throw RegistryCommandError(field: "topic", message: "is the APNs topic (bundle ID) a device registers with; "
+                                           + "an FCM topic is not a device, register a device token or FID")
+            }
+            try rules.checked("environment") { () throws(RegistryError) in
+                try rules.validation.overrides(environment: environment, topic: nil, provider: device.provider, operation)
+            }
+            try rules.checked("topic") { () throws(RegistryError) in
+                try rules.validation.overrides(environment: nil, topic: topic, provider: device.provider, operation)
+            }
+            return RegistryCommand(id: id, device: device, action: .register(channels: channels, environment: environment, topic: topic))
+        case .unregister:
+            let channels = try rules.channels(try channelList(fields), operation)
+            return RegistryCommand(id: id, device: device, action: .unregister(channels: channels))
+        case .unregisterDevice:
+            return RegistryCommand(id: id, device: device, action: .unregisterDevice)
+        case .replaceToken:
+            guard let newToken = try fields.string("new_token") else {
+                throw RegistryCommandError(field: "new_token", message: "missing; give the device's new token")
+            }
+            let address = Target.Address.token(newToken)
+            try rules.checked("new_token") { () throws(RegistryError) in
+                try rules.validation.address(address, provider: device.provider, operation)
+            }
+            return RegistryCommand(id: id, device: device, action: .replaceToken(with: address))
+        }
+    }
+
+    /// Applies the command to `store` (one call, one transaction) and says
+    /// what it did, as the result to publish.
+    public func apply(to store: any RegistryStore, at time: Timestamp) async throws(RegistryError) -> RegistryResult {
+        var result = RegistryResult(status: .registered, command: kind.rawValue, commandID: id, at: time)
+        result.app = device.app
+        result.provider = device.provider
+        result.address = device.address
+        switch action {
+        case .register(let channels, let environment, let topic):
+            let changes = try await store.register(device, channels: channels, environment: environment, topic: topic, at: time)
+            result.channels = channels.map { RegistryResult.ChannelChange(channel: $0, change: changes[$0]) }
+            result.change = RegistryChange.summary(of: changes.values)
+        case .unregister(let channels):
+            result.status = .unregistered
+            result.channels = channels.map { RegistryResult.ChannelChange(channel: $0, change: nil) }
+            result.change = try await store.unregister(device, channels: channels)
+        case .unregisterDevice:
+            result.status = .unregistered
+            result.change = try await store.unregisterDevice(device)
+        case .replaceToken(let new):
+            result.status = .replaced
+            result.newAddress = new
+            result.change = try await store.replaceToken(device, with: new, at: time)
+        }
+        return result
+    }
+
+    /// The store's refusal of this command (a limit it enforces, an argument
+    /// it refuses) as the field it concerns; any other failure that is not
+    /// retryable as the registry's.
+    public func refusal(_ error: RegistryError) -> RegistryCommandError {
+        guard error.kind == .limitExceeded || error.kind == .invalidInput else {
+            return RegistryCommandError(field: "registry", message: "\(error.message) (\(error.kind.rawValue))")
+        }
+        let field = switch action {
+        case .register, .unregister: "channels"
+        case .replaceToken: "new_token"
+        case .unregisterDevice: "command"
+        }
+        return RegistryCommandError(field: field, message: error.message)
+    }
+
+    static func parse(_ body: [UInt8]) throws(RegistryCommandError) -> JSONValue {
+        guard body.count <= maxBytes else {
+            throw RegistryCommandError(field: "body", message: "command is \(body.count) bytes, over the limit of \(maxBytes)")
+        }
+        do throws(JSONError) {
+            return try JSONValue.parse(body, limits: jsonLimits)
+        } catch {
+            throw RegistryCommandError(field: "body", message: error.description)
+        }
+    }
+
+    /// Refuses an unknown field (with a suggestion), and a field of another kind.
+    private static func refuseForeignFields(_ fields: FieldReader, kind: Kind) throws(RegistryCommandError) {
+        if fields.value("condition") != nil {
+            throw RegistryCommandError(field: "condition", message: "a condition is not a device; register a device token or FID")
+        }
+        try fields.rejectUnknownKeys(allowed: fieldNames)
+        let allowed = ["id"] + Rules.deviceFields + kind.ownFields
+        // `null` is absent, as in events: a serializer's `"new_token": null` on a register is harmless.
+        guard let key = fields.object.keys.first(where: { !allowed.contains($0) && fields.value($0) != nil }) else { return }
+        let owners = Kind.allCases.filter { $0.ownFields.contains(key) }.map(\.rawValue)
+        let named = owners.count < 2 ? owners.joined() : owners.dropLast().joined(separator: ", ") + " and " + (owners.last ?? "")
+        throw RegistryCommandError(field: key, message: "is not a field of \(kind) (only \(named) take\(owners.count == 1 ? "s" : "") it)")
+    }
+
+    private static func decodeID(_ fields: FieldReader) throws(RegistryCommandError) -> String? {
+        guard let id = try fields.string("id", nonEmpty: true) else { return nil }
+        guard id.utf8.count <= maxIDBytes else {
+            throw RegistryCommandError(field: "id", message: "is \(id.utf8.count) bytes, over the limit of \(maxIDBytes) "
+                                       + "(it is the AMQP message-id of the result)")
+        }
+        return id
+    }
+
+    private static func channelList(_ fields: FieldReader) throws(RegistryCommandError) -> [String] {
+        guard let channels = try fields.stringArray("channels") else {
+            throw RegistryCommandError(field: "channels", message: "missing; give at least one channel")
+        }
+        return channels
+    }
+}
+
+extension RegistryCommand {
+    /// What a command is checked against besides its own fields: the apps
+    /// Herald delivers for, the providers each has credentials for,
+    /// and the store's limits. The CLI checks its arguments with the same.
+    public struct Rules: Sendable {
+        /// Each app Herald has, with the providers it can deliver through.
+        public var apps: [String: Set<Provider>]
+        public var limits: RegistryLimits
+
+        public init(apps: [String: Set<Provider>], limits: RegistryLimits = .default) {
+            self.apps = apps
+            self.limits = limits
+        }
+
+        /// The fields naming the device.
+        static let deviceFields = ["app", "provider", "token", "fid"]
+
+        var validation: RegistryValidation { RegistryValidation(limits: limits) }
+
+        /// `app`: one of Herald's apps.
+        public func app(_ app: String) throws(RegistryCommandError) {
+            guard apps[app] == nil else { return }
+            let known = apps.keys.sorted()
+            let hint = Suggestions.closest(to: app, among: known).map { "did you mean \(JSONText.quoted($0))?; " } ?? ""
+            throw RegistryCommandError(field: "app", message: "unknown app \(JSONText.quoted(app)) (\(hint)apps: \(known.joined(separator: ", ")))")
+        }
+
+        /// The device `object`'s `app`, `provider` and `token` or `fid` name:
+        /// an app Herald has, a provider it has credentials for, a device address.
+        public func device(in object: JSONObject) throws(RegistryCommandError) -> DeviceKey {
+            let fields = FieldReader(object: object, path: "")
+            guard let app = try fields.string("app") else {
+                throw RegistryCommandError(field: "app", message: "missing; give one of \(EventError.list(apps.keys.sorted()))")
+            }
+            try self.app(app)
+            guard let provider = try fields.provider("provider") else {
+                throw RegistryCommandError(field: "provider", message: "missing; expected \(EventError.list(Provider.acceptedNames))")
+            }
+            if let providers = apps[app], !providers.contains(provider) {
+                let configured = Provider.allCases.filter(providers.contains).map(\.rawValue)
+                throw RegistryCommandError(field: "provider", message: "app \(JSONText.quoted(app)) has no \(provider) credentials "
+                                           + "(it has \(configured.isEmpty ? "none" : EventError.list(configured)))")
+            }
+            let present = ["token", "fid"].filter { fields.value($0) != nil }
+            guard present.count < 2 else {
+                throw RegistryCommandError(field: "command", message: "has both \"token\" and \"fid\"; give exactly one")
+            }
+            guard let field = present.first else {
+                throw RegistryCommandError(field: "command", message: "has neither \"token\" nor \"fid\"; give the device's token (or FID on FCM)")
+            }
+            guard let value = try fields.string(field) else {
+                throw RegistryCommandError(field: field, message: "missing")
+            }
+            let address: Target.Address = field == "fid" ? .fid(value) : .token(value)
+            try checked(field) { () throws(RegistryError) in try validation.address(address, provider: provider, "device") }
+            return DeviceKey(app: app, provider: provider, address: address)
+        }
+
+        /// `names` as channel names (each checked, at most a device's worth),
+        /// in their order without repeats (compared byte for byte, as the store does).
+        public func channels(_ names: [String], _ operation: String) throws(RegistryCommandError) -> [String] {
+            guard !names.isEmpty else {
+                throw RegistryCommandError(field: "channels", message: "is empty; give at least one channel")
+            }
+            var seen = Set<[UInt8]>()
+            var distinct: [String] = []
+            for (index, name) in names.enumerated() {
+                try checked("channels[\(index)]") { () throws(RegistryError) in try validation.channel(name, operation) }
+                if seen.insert(Array(name.utf8)).inserted { distinct.append(name) }
+            }
+            try checked("channels") { () throws(RegistryError) in try validation.channels(distinct, operation) }
+            return distinct
+        }
+
+        /// One channel name, as `field` (`channel`) reports it.
+        public func channel(_ name: String, field: String) throws(RegistryCommandError) {
+            try checked(field) { () throws(RegistryError) in try validation.channel(name, "channel") }
+        }
+
+        /// `body`, a store's argument check, with its error reported as `field`'s.
+        func checked(_ field: String, _ body: () throws(RegistryError) -> Void) throws(RegistryCommandError) {
+            do {
+                try body()
+            } catch {
+                throw RegistryCommandError(field: field, message: error.message)
+            }
+        }
+    }
+}
+
+extension RegistryChange {
+    /// The change's name in results: `created`, `updated`, `unchanged`, `removed`, `not_found`.
+    public var name: String {
+        switch self {
+        case .created: "created"
+        case .updated: "updated"
+        case .unchanged: "unchanged"
+        case .removed: "removed"
+        case .notFound: "not_found"
+        }
+    }
+
+    /// What registering on several channels did as a whole: `created` when
+    /// any membership was created, else `updated` when any changed, else `unchanged`.
+    static func summary(of changes: some Sequence<RegistryChange>) -> RegistryChange {
+        var summary = RegistryChange.unchanged
+        for change in changes {
+            if change == .created { return .created }
+            if change == .updated { summary = .updated }
+        }
+        return summary
+    }
+}
