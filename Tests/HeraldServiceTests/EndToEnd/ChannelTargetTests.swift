@@ -1,11 +1,13 @@
 import Foundation
 import HeraldCore
 import HeraldRegistry
+import HeraldTestSupport
 import Testing
 
 /// Channel targets through the running service: expanded through a real
-/// registry (an SQLite file the test writes to beside Herald), delivered to
-/// the simulator, one outcome per device with the channel echoed.
+/// registry (an SQLite file, or a PostgreSQL schema of the test's own, that
+/// the test writes to beside Herald), delivered to the simulator, one
+/// outcome per device with the channel echoed.
 @Suite(.serialized) struct ChannelTargetTests {
     static let apns1 = String(repeating: "a1", count: 32)
     static let apns2 = String(repeating: "b2", count: 32)
@@ -20,11 +22,14 @@ import Testing
         let running: RunningService
         let publisher: TestPublisher
 
-        init(deadAPNsTokens: [String] = []) async throws {
+        init(_ database: TestDatabase, deadAPNsTokens: [String] = []) async throws {
             simulator = try SimulatorHarness(deadAPNsTokens: deadAPNsTokens)
-            let path = simulator.directory + "/registry.sqlite"
-            config = try ServiceConfig(simulator: simulator, topLevelExtra: "registry: {backend: sqlite, path: \(path)}")
-            store = try SQLiteRegistryStore(path: path)
+            let registry = switch database.backend {
+            case .sqlite: "{backend: sqlite, path: \(database.location)}"
+            case .postgres: "{backend: postgres, url: \"\(database.location)\"}"
+            }
+            config = try ServiceConfig(simulator: simulator, topLevelExtra: "registry: \(registry)")
+            store = try database.makeStore()
             _ = try await store.migrate()
             results = try await ResultsCollector(prefix: config.prefix)
             running = RunningService(try config.load())
@@ -44,10 +49,14 @@ import Testing
         }
     }
 
-    @Test func aChannelEventReachesEveryRegisteredDeviceOnceAndSparesTheSender() async throws {
-        let f = try await Fixture()
-        try await f.register(.apns, Self.apns1, on: ["user:42"])
-        try await f.register(.apns, Self.apns2, on: ["user:42", "room:general"])
+    @Test(arguments: Backend.allCases)
+    func aChannelEventReachesEveryRegisteredDeviceOnceAndSparesTheSender(backend: Backend) async throws {
+        try await TestDatabase.with(backend) { try await Self.reachesEveryDeviceOnce(Fixture($0)) }
+    }
+
+    static func reachesEveryDeviceOnce(_ f: Fixture) async throws {
+        try await f.register(.apns, ChannelTargetTests.apns1, on: ["user:42"])
+        try await f.register(.apns, ChannelTargetTests.apns2, on: ["user:42", "room:general"])
         try await f.register(.fcm, "fcm-1", on: ["user:42"])
         #expect(await f.running.waitUntilConsuming())
 
@@ -56,7 +65,7 @@ import Testing
             """#)
         #expect(await f.results.wait { $0.count == 3 })
         #expect(f.results.all.allSatisfy { $0.outcome.status == .delivered && $0.outcome.channel == "user:42" })
-        #expect(Set(f.results.all.compactMap { $0.outcome.address?.value }) == [Self.apns1, Self.apns2, "fcm-1"])
+        #expect(Set(f.results.all.compactMap { $0.outcome.address?.value }) == [ChannelTargetTests.apns1, ChannelTargetTests.apns2, "fcm-1"])
 
         // The sender excluded; a device on two channels of one event notified once.
         try await f.publisher.publish(#"""
@@ -71,45 +80,56 @@ import Testing
         try await f.stop()
     }
 
-    @Test func aDeadTokenIsUnregisteredAndTheNextChannelEventSkipsIt() async throws {
-        let f = try await Fixture(deadAPNsTokens: [Self.dead])
-        try await f.register(.apns, Self.apns1, on: ["user:7"])
-        try await f.register(.apns, Self.dead, on: ["user:7", "room:other"])
+    @Test(arguments: Backend.allCases)
+    func aDeadTokenIsUnregisteredAndTheNextChannelEventSkipsIt(backend: Backend) async throws {
+        try await TestDatabase.with(backend) { try await Self.unregistersTheDeadToken(Fixture($0, deadAPNsTokens: [ChannelTargetTests.dead])) }
+    }
+
+    static func unregistersTheDeadToken(_ f: Fixture) async throws {
+        try await f.register(.apns, ChannelTargetTests.apns1, on: ["user:7"])
+        try await f.register(.apns, ChannelTargetTests.dead, on: ["user:7", "room:other"])
         #expect(await f.running.waitUntilConsuming())
 
         try await f.publisher.publish(#"{"id": "d1", "app": "chat", "targets": [{"channel": "user:7"}], "notification": {"title": "hi"}}"#)
         #expect(await f.results.wait { $0.count == 2 })
         let dead = try #require(f.results.all.first { $0.outcome.status == .invalidToken }?.outcome)
-        #expect(dead.address == .token(Self.dead) && dead.unregistered && dead.channel == "user:7")
-        #expect(try await f.store.channels(of: DeviceKey(app: "chat", provider: .apns, address: .token(Self.dead))).isEmpty,
+        #expect(dead.address == .token(ChannelTargetTests.dead) && dead.unregistered && dead.channel == "user:7")
+        #expect(try await f.store.channels(of: DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.dead))).isEmpty,
                 "removed from every channel of its app")
 
         try await f.publisher.publish(#"{"id": "d2", "app": "chat", "targets": [{"channel": "user:7"}], "notification": {"title": "hi"}}"#)
         #expect(await f.results.wait { $0.count == 3 })
-        #expect(f.results.all.last?.outcome.address == .token(Self.apns1))
+        #expect(f.results.all.last?.outcome.address == .token(ChannelTargetTests.apns1))
         #expect(f.running.service.metrics.registry.render().contains(#"herald_registry_prunes_total{provider="apns",app="chat"} 1"#))
         try await f.stop()
     }
 
     @Test func aRegistrationsTopicIsUsedAndAnotherEnvironmentIsRefusedWithoutSending() async throws {
-        let f = try await Fixture()
-        _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(Self.apns1)), channels: ["user:9"],
+        try await TestDatabase.with(.sqlite) { try await Self.usesTheRegistrationsOverrides(Fixture($0)) }
+    }
+
+    static func usesTheRegistrationsOverrides(_ f: Fixture) async throws {
+        _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.apns1)), channels: ["user:9"],
                                        environment: nil, topic: "com.example.chat.beta", at: Timestamp.now())
-        _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(Self.apns2)), channels: ["user:9"],
+        _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.apns2)), channels: ["user:9"],
                                        environment: "sandbox", topic: nil, at: Timestamp.now())
         #expect(await f.running.waitUntilConsuming())
         try await f.publisher.publish(#"{"id": "o1", "app": "chat", "targets": [{"channel": "user:9"}], "notification": {"title": "hi"}}"#)
         #expect(await f.results.wait { $0.count == 2 })
         let outcomes = Dictionary(uniqueKeysWithValues: f.results.all.map { ($0.outcome.address?.value ?? "", $0.outcome) })
-        #expect(outcomes[Self.apns1]?.status == .delivered)
+        #expect(outcomes[ChannelTargetTests.apns1]?.status == .delivered)
         #expect(f.simulator.recorder.notifications.map { $0.headers["apns-topic"] } == ["com.example.chat.beta"])
-        #expect(outcomes[Self.apns2]?.status == .failed)
-        #expect(outcomes[Self.apns2]?.reason == "registered for the APNs sandbox environment, but app 'chat' delivers to production")
+        #expect(outcomes[ChannelTargetTests.apns2]?.status == .failed)
+        #expect(outcomes[ChannelTargetTests.apns2]?.reason == "registered for the APNs sandbox environment, but app 'chat' delivers to production")
         try await f.stop()
     }
 
-    @Test func aChannelLargerThanAPageIsDeliveredToEachDeviceOnce() async throws {
-        let f = try await Fixture()
+    @Test(arguments: Backend.allCases)
+    func aChannelLargerThanAPageIsDeliveredToEachDeviceOnce(backend: Backend) async throws {
+        try await TestDatabase.with(backend) { try await Self.deliversPageByPage(Fixture($0)) }
+    }
+
+    static func deliversPageByPage(_ f: Fixture) async throws {
         let count = 1000 * 2 + 500
         for i in 0..<count { try await f.register(.fcm, "fcm-\(i)", on: ["room:big"]) }
         #expect(await f.running.waitUntilConsuming())
