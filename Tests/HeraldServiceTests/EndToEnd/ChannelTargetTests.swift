@@ -130,11 +130,13 @@ import Testing
     }
 
     static func deliversPageByPage(_ f: Fixture) async throws {
-        let count = 1000 * 2 + 500
+        // Two pages of the expander's 1000: the second one short.
+        let count = 1000 + 100
         for i in 0..<count { try await f.register(.fcm, "fcm-\(i)", on: ["room:big"]) }
         #expect(await f.running.waitUntilConsuming())
         try await f.publisher.publish(#"{"id": "big", "app": "chat", "targets": [{"channel": "room:big"}], "data": {"k": "v"}}"#)
-        #expect(await f.results.wait(timeout: .seconds(60)) { $0.count >= count })
+        // A bound for a ThreadSanitizer run on two shared cores, not an expected time.
+        #expect(await f.results.wait(timeout: .seconds(300)) { $0.count >= count })
         try await Task.sleep(for: .milliseconds(300))
         let tokens = f.results.all.compactMap { $0.outcome.address?.value }
         #expect(tokens.count == count)
