@@ -24,8 +24,17 @@ struct DeliveryWork: Sendable {
         for outcome in plan.outcomes { add(decided: outcome) }
     }
 
-    /// Every outcome, in order: those decided without a provider, then the targets' results.
-    var outcomes: [Outcome] { decided + results.map(\.outcome) }
+    /// Every outcome, in order: those decided without a provider, then the
+    /// targets' results. Read in place (it runs several times per event):
+    /// no array of them is built.
+    var outcomes: Outcomes { Outcomes(decided: decided.makeIterator(), results: results.makeIterator()) }
+
+    struct Outcomes: Sequence, IteratorProtocol {
+        var decided: IndexingIterator<[Outcome]>
+        var results: IndexingIterator<[TargetResult]>
+
+        mutating func next() -> Outcome? { decided.next() ?? results.next()?.outcome }
+    }
 
     mutating func add(decided outcome: Outcome) {
         var outcome = outcome
