@@ -25,11 +25,23 @@ public struct APNsProviderConfiguration: Sendable {
     ) {
         self.engine = engine
         self.bundleID = bundleID
-        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.baseURL = Self.withoutTrailingSlash(baseURL)
         self.authentication = authentication
         self.requestTimeout = requestTimeout
         self.caFile = caFile
         self.connections = connections
+    }
+
+    /// The same credentials and settings, sending to `baseURL` (the other
+    /// APNs environment's host).
+    public func sending(to baseURL: String) -> APNsProviderConfiguration {
+        var copy = self
+        copy.baseURL = Self.withoutTrailingSlash(baseURL)
+        return copy
+    }
+
+    private static func withoutTrailingSlash(_ url: String) -> String {
+        url.hasSuffix("/") ? String(url.dropLast()) : url
     }
 
     /// Loads the key (or names the certificate) from `settings`.

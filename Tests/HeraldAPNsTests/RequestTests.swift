@@ -10,6 +10,16 @@ import Testing
         try APNsRequest(event: event, target: event.targets[0], bundleID: chatApp, now: now, apnsID: id)
     }
 
+    /// A registered device's own topic replaces the app's bundle id, push-type suffix and all.
+    @Test func aDevicesTopicReplacesTheBundleID() throws {
+        var target = Target(provider: .apns, address: .token("ab"))
+        target.apns.topic = "com.example.chat.beta"
+        let event = try Event.decode(Array(#"{"id": "e", "push_type": "voip", "provider": "apns", "token": "ab", "data": {"k": 1}}"#.utf8),
+                                     fallbackID: "m")
+        let request = try APNsRequest(event: event, target: target, bundleID: chatApp, now: now, apnsID: id)
+        #expect(request.headers.topic == "com.example.chat.beta.voip")
+    }
+
     func headers(_ event: Event) throws -> [String] {
         try request(event).headers.fields.map { "\($0.name): \($0.value)" }
     }

@@ -102,6 +102,37 @@ import Testing
         ])
     }
 
+    /// `endpoints` sends each APNs environment's devices to a host of its own;
+    /// the app's own environment is given once, and a mistyped one is an unknown key.
+    @Test func apnsEndpointsArePerEnvironment() throws {
+        let fixture = try ConfigFixture()
+        let both = ConfigFixture.minimal.replacingOccurrences(
+            of: "topic: com.example.chat",
+            with: "topic: com.example.chat\n      endpoint: https://127.0.0.1:2197\n      endpoints: {production: https://127.0.0.1:2198, sandbox: http://127.0.0.1:2199}")
+        #expect(fixture.errors(both) == [
+            "DIR/config.yaml:9:31: apps.chat.apns.endpoints.production: endpoint and endpoints.production both give the production endpoint; give one",
+            "DIR/config.yaml:9:64: apps.chat.apns.endpoints.sandbox: expected an https:// URL, found 'http://127.0.0.1:2199' (Herald never sends notifications in clear text)",
+        ])
+        let typo = ConfigFixture.minimal.replacingOccurrences(
+            of: "topic: com.example.chat", with: "topic: com.example.chat\n      endpoints: {sandbx: https://127.0.0.1:2199}")
+        #expect(fixture.errors(typo).first?.contains("unknown key 'sandbx' (did you mean 'sandbox'?)") == true, "\(fixture.errors(typo))")
+    }
+
+    @Test func theOtherAPNsEnvironmentIsAppleUnlessAnEndpointReplacesIt() throws {
+        func settings(_ extra: String) throws -> APNsSettings {
+            let fixture = try ConfigFixture()
+            let yaml = ConfigFixture.minimal.replacingOccurrences(of: "topic: com.example.chat", with: "topic: com.example.chat" + extra)
+            return try #require(try fixture.load(yaml).configuration.apps["chat"]?.apns)
+        }
+        let apple = try settings("")
+        #expect(apple.baseURL(for: .production) == "https://api.push.apple.com")
+        #expect(apple.baseURL(for: .sandbox) == "https://api.sandbox.push.apple.com")
+        let simulator = try settings("\n      endpoint: https://127.0.0.1:2197")
+        #expect(simulator.baseURL(for: .production) == "https://127.0.0.1:2197" && simulator.baseURL(for: .sandbox) == nil)
+        let both = try settings("\n      endpoint: https://127.0.0.1:2197\n      endpoints: {sandbox: https://127.0.0.1:2198}")
+        #expect(both.baseURL(for: .sandbox) == "https://127.0.0.1:2198")
+    }
+
     @Test func credentialsInAnEndpointOrTokenURIAreRefusedWithThePasswordHidden() throws {
         let fixture = try ConfigFixture()
         try fixture.write("fcm.json", """

@@ -50,6 +50,16 @@ import Testing
         #expect(try Event.decode(body, fallbackID: "other").targets == targets)
     }
 
+    /// A registered device's channel, APNs environment and topic stay with its retry.
+    @Test func aRetryKeepsADevicesChannelEnvironmentAndTopic() throws {
+        let targets = [Target(provider: .apns, address: .token("ab"), channel: "user:42",
+                              apns: APNsDeviceOverrides(environment: .sandbox, topic: "com.example.beta"))]
+        let body = try #require(RetryBody.make(original: Array(#"{"app":"chat","targets":[{"channel":"user:42"}]}"#.utf8),
+                                               eventID: "e", targets: targets))
+        #expect(String(decoding: body, as: UTF8.self) == #"{"app":"chat","targets":[{"provider":"apns","token":"ab","channel":"user:42","environment":"sandbox","apns_topic":"com.example.beta"}],"id":"e"}"#)
+        #expect(try Event.decode(body, fallbackID: "other").targets == targets)
+    }
+
     @Test func retryBodyOfGarbageIsNil() {
         #expect(RetryBody.make(original: Array("[1]".utf8), eventID: "x", targets: []) == nil)
     }

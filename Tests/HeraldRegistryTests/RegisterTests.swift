@@ -66,7 +66,7 @@ import Testing
                 (await refusal(DeviceKey(app: "chat", provider: .fcm, address: .token("a b")), ["c"]), "other than printable ASCII"),
                 (await refusal(DeviceKey(app: "", provider: .fcm, address: .token("t")), ["c"]), "app is empty"),
                 (await refusal(device, ["c"], environment: "staging"), "unknown APNs environment \"staging\""),
-                (await refusal(device, ["c"], topic: ""), "topic is empty"),
+                (await refusal(device, ["c"], topic: ""), #"topic "" is empty"#),
                 (await refusal(Devices.fcm(1), ["c"], environment: "production"), "an fcm device has neither"),
             ]
             for (error, expected) in cases {

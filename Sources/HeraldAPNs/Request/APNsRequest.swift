@@ -24,7 +24,8 @@ public struct APNsRequest: Sendable {
                 reason: APNsReason.missingDeviceToken.rawValue,
                 message: "an APNs target needs a device token, found a \(target.address.field)")
         }
-        let headers = APNsRequestHeaders(event: event, bundleID: bundleID, now: now, apnsID: apnsID)
+        // A device registered with a topic of its own is sent with it in place of the app's bundle id.
+        let headers = APNsRequestHeaders(event: event, bundleID: target.apns.topic ?? bundleID, now: now, apnsID: apnsID)
         try headers.checkFields()
         if let collapseID = headers.value(APNsHeaderName.collapseID), collapseID.utf8.count > APNsHeaderName.maxCollapseIDBytes {
             throw DeliveryRejection(

@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// An app's `apns:` section: how Herald authenticates to Apple and where it connects.
 ///
 /// - Important: Exactly one authentication mode: token auth (`key_file` or
@@ -6,18 +8,7 @@
 public struct APNsSettings: Sendable, Equatable, Decodable {
     /// Which Apple host a provider talks to; a device token from a development
     /// build only works against sandbox.
-    public enum Environment: String, Sendable, Decodable, CaseIterable {
-        case production
-        case sandbox
-
-        /// Apple's host for this environment (port 443; 2197 also works).
-        public var host: String {
-            switch self {
-            case .production: "api.push.apple.com"
-            case .sandbox: "api.sandbox.push.apple.com"
-            }
-        }
-    }
+    public typealias Environment = APNsEnvironment
 
     public var teamID: String?
     public var keyID: String?
@@ -30,6 +21,8 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
     public var environment: Environment
     /// Overrides the host chosen by `environment` (the simulator, a proxy).
     public var endpoint: String?
+    /// Overrides each environment's host: `endpoints: {production: URL, sandbox: URL}`.
+    public var endpoints: Endpoints
     public var caFile: String?
     /// HTTP/2 connections kept open to Apple.
     public var connections: Int
@@ -38,7 +31,7 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
     public var timeout: ConfigDuration
 
     enum CodingKeys: String, CodingKey {
-        case topic, environment, endpoint, connections, timeout
+        case topic, environment, endpoint, endpoints, connections, timeout
         case teamID = "team_id"
         case keyID = "key_id"
         case keyFile = "key_file"
@@ -60,6 +53,7 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
         topic = try c.decode(String.self, forKey: .topic)
         environment = try c.decodeIfPresent(Environment.self, forKey: .environment) ?? .production
         endpoint = try c.decodeIfPresent(String.self, forKey: .endpoint)
+        endpoints = try c.decodeIfPresent(Endpoints.self, forKey: .endpoints) ?? Endpoints()
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
         connections = try c.decodeIfPresent(Int.self, forKey: .connections) ?? 2
         httpEngine = try HTTPEngineSetting.decode(c, .httpEngine)
@@ -83,6 +77,36 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
         }
     }
 
-    /// The base URL requests go to: `endpoint`, else Apple's host for `environment`.
-    public var baseURL: String { endpoint ?? "https://\(environment.host)" }
+    /// Where devices of each environment are sent, when not Apple's host:
+    /// the simulator (one per environment), a proxy.
+    public struct Endpoints: Sendable, Equatable, Decodable {
+        public var production: String?
+        public var sandbox: String?
+
+        public init(production: String? = nil, sandbox: String? = nil) {
+            self.production = production
+            self.sandbox = sandbox
+        }
+
+        public subscript(environment: Environment) -> String? {
+            switch environment {
+            case .production: production
+            case .sandbox: sandbox
+            }
+        }
+    }
+
+    /// The base URL the app's own environment is sent to: its entry in
+    /// `endpoints`, else `endpoint`, else Apple's host.
+    public var baseURL: String { endpoints[environment] ?? endpoint ?? "https://\(environment.host)" }
+
+    /// The base URL devices of `environment` are sent to; nil for the other
+    /// environment when `endpoint` replaces Apple's host without an
+    /// `endpoints` entry for it (Herald never sends past a configured
+    /// simulator or proxy to Apple on its own).
+    public func baseURL(for environment: Environment) -> String? {
+        if environment == self.environment { return baseURL }
+        if let configured = endpoints[environment] { return configured }
+        return endpoint == nil ? "https://\(environment.host)" : nil
+    }
 }

@@ -69,6 +69,14 @@ extension ConfigValidator {
             issues.append(.init(.error, at: path.key("topic"), "expected the app's bundle id (e.g. com.example.chat), found '\(apns.topic.truncatedForMessage)'"))
         }
         if let endpoint = apns.endpoint { checkHTTPSURL(endpoint, at: path.key("endpoint"), into: &issues) }
+        for environment in APNsSettings.Environment.allCases {
+            guard let endpoint = apns.endpoints[environment] else { continue }
+            let at = path.key("endpoints").key(environment.rawValue)
+            checkHTTPSURL(endpoint, at: at, into: &issues)
+            if environment == apns.environment, apns.endpoint != nil {
+                issues.append(.init(.error, at: at, "endpoint and endpoints.\(environment.rawValue) both give the \(environment.rawValue) endpoint; give one"))
+            }
+        }
         if let ca = apns.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
         checkRange(apns.connections, 1...64, at: path.key("connections"), into: &issues)
         if apns.timeout.milliseconds <= 0 {

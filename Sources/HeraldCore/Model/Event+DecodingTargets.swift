@@ -1,7 +1,8 @@
 // Decoding `targets`, or the top-level shorthand `provider` + one address.
 // An element of `targets` is a device (`provider` + one address, with the
-// `channel` it was reached through when a retry carries it) or a registry
-// channel (`channel`, optionally `providers`).
+// `channel` it was reached through when a retry carries it, and for APNs the
+// token's own `environment` and `apns_topic`) or a registry channel
+// (`channel`, optionally `providers`).
 //
 // Problems with the list as a whole (missing, not an array, empty, too long,
 // mixed with the shorthand) refuse the event. A problem inside one target
@@ -10,7 +11,7 @@
 extension Event {
     static let targetFieldNames = ["provider"] + Target.Address.fieldNames
     /// The fields of a device element of `targets`.
-    static let deviceTargetFieldNames = targetFieldNames + ["channel"]
+    static let deviceTargetFieldNames = targetFieldNames + ["channel", APNsDeviceOverrides.environmentField, APNsDeviceOverrides.topicField]
     /// The fields of a channel element of `targets`.
     static let channelTargetFieldNames = ["channel", "providers"]
 
@@ -70,6 +71,7 @@ extension Event {
             do throws(EventError) {
                 try targetFields.rejectUnknownKeys(allowed: deviceTargetFieldNames)
                 decoded = try decodeTarget(targetFields, index: index, name: path).reachedThrough(decodeChannelName(targetFields))
+                    .with(decodeAPNsDevice(targetFields))
             } catch {
                 decoded = .invalid(invalidTarget(targetFields, index: index, error: error, verdict: .failed))
             }
@@ -109,6 +111,31 @@ extension Event {
         return channel
     }
 
+    /// An APNs device's `environment` and `apns_topic`; refused on another provider's target.
+    private static func decodeAPNsDevice(_ fields: FieldReader) throws(EventError) -> APNsDeviceOverrides {
+        var overrides = APNsDeviceOverrides()
+        let environmentField = APNsDeviceOverrides.environmentField
+        if let name = try fields.string(environmentField) {
+            guard let environment = APNsEnvironment(rawValue: name) else {
+                throw .mismatch(fields.path(environmentField), expected: APNsEnvironment.expected, found: .string(name))
+            }
+            overrides.environment = environment
+        }
+        let topicField = APNsDeviceOverrides.topicField
+        if let topic = try fields.string(topicField) {
+            if let problem = APNsDeviceOverrides.problem(withTopic: topic) {
+                throw EventError(field: fields.path(topicField), message: problem)
+            }
+            overrides.topic = topic
+        }
+        if !overrides.isEmpty, let provider = fields.value("provider")?.stringValue.flatMap(Provider.init(eventName:)),
+           provider != .apns {
+            let field = overrides.environment != nil ? environmentField : topicField
+            throw EventError(field: fields.path(field), message: "is for APNs targets only, not \(provider) targets")
+        }
+        return overrides
+    }
+
     private static func split(_ decoded: DecodedTarget) -> (targets: [Target], invalid: [InvalidTarget]) {
         switch decoded {
         case .valid(let target): ([target], [])
@@ -132,6 +159,13 @@ extension Event {
                 problem.channel = channel
                 return .invalid(problem)
             }
+        }
+
+        /// The same, with an APNs device's own environment and topic.
+        func with(_ apns: APNsDeviceOverrides) -> DecodedTarget {
+            guard !apns.isEmpty, case .valid(var target) = self else { return self }
+            target.apns = apns
+            return .valid(target)
         }
     }
 

@@ -62,14 +62,19 @@ public struct Target: Sendable, Hashable {
     /// The registry channel this device was reached through (a channel
     /// target's expansion), echoed in its outcome and kept in its retry.
     public var channel: String?
+    /// An APNs device's own environment and topic (a registration's
+    /// overrides, or the event's `environment` and `apns_topic`); empty for
+    /// every other target.
+    public var apns: APNsDeviceOverrides
 
     /// A target as given. ``Event/decode(_:fallbackID:limits:)`` validates
     /// what events carry (no APNs topics, hex APNs tokens); code building
     /// targets itself is trusted to do the same.
-    public init(provider: Provider, address: Address, channel: String? = nil) {
+    public init(provider: Provider, address: Address, channel: String? = nil, apns: APNsDeviceOverrides = APNsDeviceOverrides()) {
         self.provider = provider
         self.address = address
         self.channel = channel
+        self.apns = apns
     }
 
     /// The device token, if the target is addressed by one (not by a FID).

@@ -18,6 +18,11 @@ public enum RetryBody {
                                                  (target.address.field, .string(target.address.value))]
             // A device a channel reached keeps its channel: the retry goes to it alone, not to the channel again.
             if let channel = target.channel { members.append(("channel", .string(channel))) }
+            // And its APNs environment and topic, so the retry goes where the first attempt went.
+            if let environment = target.apns.environment {
+                members.append((APNsDeviceOverrides.environmentField, .string(environment.rawValue)))
+            }
+            if let topic = target.apns.topic { members.append((APNsDeviceOverrides.topicField, .string(topic))) }
             return .object(JSONObject(members))
         })
         return JSONValue.object(object).serialized

@@ -10,7 +10,7 @@ public struct RegistryLimits: Sendable, Hashable {
     public var maxDevicesPerChannel: Int
     /// The longest channel name, in UTF-8 bytes.
     public var maxChannelBytes: Int
-    /// The longest app name and APNs topic, in UTF-8 bytes.
+    /// The longest app name, in UTF-8 bytes (an APNs topic is checked by `APNsDeviceOverrides`).
     public var maxNameBytes: Int
     /// The most registrations one page of ``RegistryStore/devices(app:channel:providers:after:limit:)`` may ask for.
     public var maxPageSize: Int

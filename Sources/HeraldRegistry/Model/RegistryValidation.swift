@@ -3,8 +3,6 @@ import HeraldCore
 /// The checks every store runs on its arguments before touching the
 /// database, with the messages ``RegistryError/Kind/invalidInput`` carries.
 struct RegistryValidation: Sendable {
-    /// The APNs environments a registration may name.
-    static let environments = ["production", "sandbox"]
 
     let limits: RegistryLimits
 
@@ -63,14 +61,11 @@ struct RegistryValidation: Sendable {
         if provider != .apns, environment != nil || topic != nil {
             throw invalid("environment and topic override APNs settings; an \(provider) device has neither", operation)
         }
-        if let environment, !Self.environments.contains(environment) {
-            throw invalid("unknown APNs environment \"\(environment.truncatedForMessage)\" (expected production or sandbox)", operation)
+        if let environment, APNsEnvironment(rawValue: environment) == nil {
+            throw invalid("unknown APNs environment \"\(environment.truncatedForMessage)\" (expected \(APNsEnvironment.expected))", operation)
         }
-        if let topic {
-            try name(topic, what: "topic", maxBytes: limits.maxNameBytes, operation)
-            guard topic.everyByte({ $0 > 0x20 && $0 < 0x7F }) else {
-                throw invalid("topic \"\(topic.truncatedForMessage)\" has a character other than printable ASCII", operation)
-            }
+        if let topic, let problem = APNsDeviceOverrides.problem(withTopic: topic) {
+            throw invalid("topic \"\(topic.truncatedForMessage)\" \(problem)", operation)
         }
     }
 

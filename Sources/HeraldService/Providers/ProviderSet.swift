@@ -47,20 +47,25 @@ public final class ProviderSet: Sendable {
     public let unavailable: [Key: String]
     /// `apps.<app>.timeout_retries`, by app.
     private let timeoutRetries: [String: Int]
-    /// `apps.<app>.apns.environment` (`production`, `sandbox`), by app.
-    private let apnsEnvironments: [String: String]
+    /// Each APNs app's provider for the environment other than its own, for
+    /// devices whose token belongs there (same credentials and client, the
+    /// other host), or why there is none.
+    private let otherAPNsEnvironments: [String: OtherEnvironment]
+
+    /// An APNs app's way to the environment it is not configured for.
+    struct OtherEnvironment {
+        let environment: APNsEnvironment
+        let provider: Result<any PushProvider, UnavailableProvider>
+    }
 
     init(providers: [Key: any PushProvider], clients: [HTTPClient], unavailable: [Key: String],
-         timeoutRetries: [String: Int] = [:], apnsEnvironments: [String: String] = [:]) {
+         timeoutRetries: [String: Int] = [:], otherAPNsEnvironments: [String: OtherEnvironment] = [:]) {
         self.providers = providers
         self.clients = clients
         self.unavailable = unavailable
         self.timeoutRetries = timeoutRetries
-        self.apnsEnvironments = apnsEnvironments
+        self.otherAPNsEnvironments = otherAPNsEnvironments
     }
-
-    /// The APNs environment `app` delivers to, if it has APNs credentials.
-    public func apnsEnvironment(app: String) -> String? { apnsEnvironments[app] }
 
     /// Builds a provider for every app and provider in `config`, on HTTP/2
     /// clients shared by TLS identity (`SharedHTTPClients`).
@@ -69,7 +74,7 @@ public final class ProviderSet: Sendable {
                             onRefresh: @escaping @Sendable (Provider, Bool) -> Void = { _, _ in }) -> ProviderSet {
         var unavailable: [Key: String] = [:]
         // First what each provider needs of its client, so shared clients are made once with every sharer known.
-        var apnsConfigurations: [(app: String, configuration: APNsProviderConfiguration)] = []
+        var apnsConfigurations: [(app: String, settings: APNsSettings, configuration: APNsProviderConfiguration)] = []
         var fcmSettings: [(app: String, settings: FCMSettings, client: HTTPClientConfiguration)] = []
         // Apps signing with one APNs key share its provider token (Apple allows one per key).
         let providerTokens = ProviderTokenRegistry()
@@ -80,7 +85,7 @@ public final class ProviderSet: Sendable {
                 do {
                     let configuration = try APNsProviderConfiguration(
                         settings: apns, resolvePath: config.resolve, onRefresh: { onRefresh(.apns, $0) }, tokens: providerTokens)
-                    apnsConfigurations.append((app, configuration))
+                    apnsConfigurations.append((app, apns, configuration))
                     shared.register(configuration.httpClientConfiguration, app: app)
                 } catch {
                     unavailable[Key(app: app, provider: .apns)] = "apns credentials of app '\(app)' cannot be used: \(error.message)"
@@ -95,12 +100,26 @@ public final class ProviderSet: Sendable {
         let clients = shared.clients(logger: logger)
         var used: [SharedHTTPClients.Key: HTTPClient] = [:]
         var providers: [Key: any PushProvider] = [:]
-        for (app, configuration) in apnsConfigurations {
+        var otherAPNsEnvironments: [String: OtherEnvironment] = [:]
+        for (app, settings, configuration) in apnsConfigurations {
             let key = SharedHTTPClients.Key(configuration.httpClientConfiguration)
             guard let client = clients[key] else { continue }
-            providers[Key(app: app, provider: .apns)] = APNsProvider(
-                configuration: configuration, client: client, logger: logger.with(["app": .string(app)]))
+            let appLogger = logger.with(["app": .string(app)])
+            providers[Key(app: app, provider: .apns)] = APNsProvider(configuration: configuration, client: client, logger: appLogger)
             used[key] = client
+            // The same credentials and client reach the other environment's host: Apple's keys and
+            // universal certificates serve both. Its connections open on its first device.
+            let other = settings.environment.other
+            let provider: Result<any PushProvider, UnavailableProvider>
+            if let baseURL = settings.baseURL(for: other) {
+                provider = .success(APNsProvider(configuration: configuration.sending(to: baseURL), client: client,
+                                                 logger: appLogger.with(["environment": .string(other.rawValue)])))
+            } else {
+                provider = .failure(UnavailableProvider(reason:
+                    "app '\(app)' has no endpoint for APNs \(other.rawValue) devices: apps.\(app).apns.endpoint replaces "
+                    + "Apple's \(settings.environment.rawValue) host only; set apps.\(app).apns.endpoints.\(other.rawValue)"))
+            }
+            otherAPNsEnvironments[app] = OtherEnvironment(environment: other, provider: provider)
         }
         for (app, settings, clientConfiguration) in fcmSettings {
             let key = SharedHTTPClients.Key(clientConfiguration)
@@ -121,7 +140,7 @@ public final class ProviderSet: Sendable {
         // A client no loaded provider uses is never started.
         return ProviderSet(providers: providers, clients: Array(used.values), unavailable: unavailable,
                            timeoutRetries: config.configuration.apps.mapValues(\.timeoutRetries),
-                           apnsEnvironments: config.configuration.apps.compactMapValues { $0.apns?.environment.rawValue })
+                           otherAPNsEnvironments: otherAPNsEnvironments)
     }
 
     /// Unavailable credentials by app, then provider: the order they are logged and listed in.
@@ -143,6 +162,26 @@ public final class ProviderSet: Sendable {
     /// The provider delivering `app`'s notifications through `provider`, if it loaded.
     public func provider(app: String, _ provider: Provider) -> (any PushProvider)? {
         providers[Key(app: app, provider: provider)]
+    }
+
+    /// The provider delivering `app`'s notification to `target`: for an APNs
+    /// device of the environment other than the app's, the one sending to
+    /// that environment's host. Else why there is none.
+    public func provider(app: String, for target: Target) -> Result<any PushProvider, UnavailableProvider> {
+        let key = Key(app: app, provider: target.provider)
+        guard let provider = providers[key] else {
+            return .failure(UnavailableProvider(reason: unavailable[key] ?? "app '\(app)' has no \(target.provider) provider"))
+        }
+        guard target.provider == .apns, let environment = target.apns.environment,
+              let other = otherAPNsEnvironments[app], other.environment == environment
+        else { return .success(provider) }
+        return other.provider
+    }
+
+    /// Why a target's provider is not there: the reason its `failed` outcome gives.
+    public struct UnavailableProvider: Error, Sendable, CustomStringConvertible {
+        public let reason: String
+        public var description: String { reason }
     }
 
     /// Runs every HTTP client's loop thread until `shutdown()` or cancellation.

@@ -53,15 +53,13 @@ struct ChannelExpander {
                     return .init(reason: "reading channel '\(expansion.target.channel.truncatedForMessage)' of app '\(expansion.app)': \(error)")
                 }
                 var devices: [Target] = []
-                var registrations: [Device: Registration] = [:]
                 for registration in page.registrations {
                     let device = Device(provider: registration.device.provider, address: registration.device.address)
                     guard seen.insert(device).inserted else { continue }
-                    devices.append(Target(provider: device.provider, address: device.address, channel: expansion.target.channel))
-                    registrations[device] = registration
+                    devices.append(Self.target(device, registration, channel: expansion.target.channel))
                 }
                 reached += devices.count
-                if let stopped = await deliver(devices, registrations, of: event, incoming, excluded: excluded, after: work.plan) {
+                if let stopped = await deliver(devices, of: event, incoming, excluded: excluded, after: work.plan) {
                     return stopped
                 }
                 cursor = page.next
@@ -71,46 +69,23 @@ struct ChannelExpander {
         return nil
     }
 
-    /// The APNs overrides a device registered with: its `topic` becomes the
-    /// request's `apns-topic`; an `environment` other than the app's cannot be
-    /// reached with the app's connection, so that device gets a `failed`
-    /// outcome saying so — never a request whose `BadDeviceToken` answer would
-    /// unregister a good token.
-    private func applyOverrides(_ registrations: [Device: Registration], to plan: inout EventPlan) {
-        var kept: [EventPlan.Send] = []
-        for var send in plan.sends {
-            guard send.target.provider == .apns,
-                  let registration = registrations[Device(provider: send.target.provider, address: send.target.address)]
-            else {
-                kept.append(send)
-                continue
-            }
-            let appEnvironment = processor.providers.apnsEnvironment(app: send.app) ?? "production"
-            if let environment = registration.environment, environment != appEnvironment {
-                var outcome = Outcome(.failed, event: send.event, target: send.target, attempt: plan.attempt, at: processor.clock())
-                outcome.app = send.app
-                outcome.reason = "registered for the APNs \(environment) environment, but app '\(send.app)' delivers to \(appEnvironment)"
-                outcome.detail = "register the device with the app that has \(environment) credentials, or without an environment"
-                plan.outcomes.append(outcome)
-                continue
-            }
-            if let topic = registration.topic {
-                var overrides = send.event.apns ?? APNsOverrides()
-                overrides.headers["apns-topic"] = topic
-                send.event.apns = overrides
-            }
-            kept.append(send)
+    /// The target of a registered device: reached through `channel`, with
+    /// its registration's APNs environment and topic, which its retries keep.
+    static func target(_ device: Device, _ registration: Registration, channel: String) -> Target {
+        var target = Target(provider: device.provider, address: device.address, channel: channel)
+        if device.provider == .apns {
+            target.apns = APNsDeviceOverrides(environment: registration.environment.flatMap(APNsEnvironment.init(rawValue:)),
+                                              topic: registration.topic)
         }
-        plan.sends = kept
+        return target
     }
 
     /// Plans, delivers and publishes one page of a channel's devices.
-    private func deliver(_ devices: [Target], _ registrations: [Device: Registration], of event: Event, _ incoming: IncomingEvent,
+    private func deliver(_ devices: [Target], of event: Event, _ incoming: IncomingEvent,
                          excluded: ExcludedTokens, after plan: EventPlan) async -> EventProcessor.ExpansionStopped? {
         guard !devices.isEmpty else { return nil }
         var pagePlan = plan.emptied
         processor.planner.plan(devices, of: event, incoming, excluded: excluded, at: processor.clock(), into: &pagePlan)
-        applyOverrides(registrations, to: &pagePlan)
         var work = DeliveryWork(plan: pagePlan, redelivered: delivery.redelivered)
         let (sends, remembered) = processor.unhandled(pagePlan.sends, of: pagePlan, redelivered: delivery.redelivered)
         for result in remembered { work.add(result) }

@@ -287,10 +287,10 @@ final class EventProcessor: Sendable {
     }
 
     private func deliver(_ send: EventPlan.Send, attempt: Int) async -> ProviderAnswer {
-        guard let provider = providers.provider(app: send.app, send.target.provider) else {
-            let reason = providers.unavailable[ProviderSet.Key(app: send.app, provider: send.target.provider)]
-                ?? "app '\(send.app)' has no \(send.target.provider) provider"
-            return .unavailable(reason)
+        let provider: any PushProvider
+        switch providers.provider(app: send.app, for: send.target) {
+        case .success(let found): provider = found
+        case .failure(let unavailable): return .unavailable(unavailable.reason)
         }
         let notification: PreparedNotification
         do {

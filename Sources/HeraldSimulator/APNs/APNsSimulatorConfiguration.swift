@@ -22,16 +22,16 @@ public struct APNsSimulatorConfiguration: Sendable {
     public var perTokenLimit: Int?
     public var perTokenWindow: Duration
     /// The environment this simulator plays (Apple's production or sandbox host).
-    public var environment: APNsSimulatorEnvironment
+    public var environment: APNsEnvironment
     /// Tokens that exist in one environment only (lower-case hex): sent to the
     /// other, they are answered 400 BadDeviceToken, as Apple does.
-    public var tokenEnvironments: [String: APNsSimulatorEnvironment]
+    public var tokenEnvironments: [String: APNsEnvironment]
 
     public init(
         keys: [APNsSimulatorKey] = [], bundleIDs: [String] = [], deadTokens: [String: Timestamp] = [:],
         providerTokenMaxAge: Duration = .seconds(3600), minimumTokenUpdateInterval: Duration = .zero,
-        perTokenLimit: Int? = nil, perTokenWindow: Duration = .seconds(1), environment: APNsSimulatorEnvironment = .production,
-        tokenEnvironments: [String: APNsSimulatorEnvironment] = [:]
+        perTokenLimit: Int? = nil, perTokenWindow: Duration = .seconds(1), environment: APNsEnvironment = .production,
+        tokenEnvironments: [String: APNsEnvironment] = [:]
     ) {
         self.environment = environment
         self.tokenEnvironments = Dictionary(tokenEnvironments.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
@@ -43,11 +43,4 @@ public struct APNsSimulatorConfiguration: Sendable {
         self.perTokenLimit = perTokenLimit
         self.perTokenWindow = perTokenWindow
     }
-}
-
-/// Apple's two APNs environments: a device token issued for an app built for
-/// one (development builds: sandbox) is refused by the other with BadDeviceToken.
-public enum APNsSimulatorEnvironment: String, Sendable, Hashable {
-    case production
-    case sandbox
 }

@@ -36,16 +36,16 @@ extension SimulatorSettings {
             }
             dead[token.token] = timestamp
         }
-        let environment: APNsSimulatorEnvironment
+        let environment: APNsEnvironment
         switch section.environment {
         case nil: environment = .production
         case let name?:
-            guard let known = APNsSimulatorEnvironment(rawValue: name) else {
+            guard let known = APNsEnvironment(rawValue: name) else {
                 throw SimulatorSetupError("apns.environment: expected production or sandbox, found \"\(name)\"")
             }
             environment = known
         }
-        var environments: [String: APNsSimulatorEnvironment] = [:]
+        var environments: [String: APNsEnvironment] = [:]
         for token in section.sandboxTokens { environments[token] = .sandbox }
         for token in section.productionTokens { environments[token] = .production }
         return APNsSimulatorConfiguration(

@@ -52,3 +52,30 @@ import Testing
         #expect(decoded.channel == "user:42" && decoded.unregistered)
     }
 }
+
+/// An APNs device target's own `environment` and `apns_topic` (a
+/// registration's overrides, kept in its retries, or given by a publisher).
+@Suite struct APNsDeviceTargetTests {
+    func decode(_ targets: String) throws -> Event {
+        try Event.decode(Array(#"{"id": "e", "app": "chat", "targets": \#(targets)}"#.utf8), fallbackID: "m")
+    }
+
+    @Test func anAPNsTargetMayNameItsEnvironmentAndTopic() throws {
+        let event = try decode(#"[{"provider": "apns", "token": "ab", "environment": "sandbox", "apns_topic": "com.example.chat.beta"}]"#)
+        #expect(event.targets == [Target(provider: .apns, address: .token("ab"),
+                                         apns: APNsDeviceOverrides(environment: .sandbox, topic: "com.example.chat.beta"))])
+    }
+
+    @Test func aBadEnvironmentOrTopicIsThatTargetsProblem() throws {
+        let event = try decode(#"""
+            [{"provider": "apns", "token": "ab", "environment": "staging"}, {"provider": "apns", "token": "ab", "apns_topic": "a b"},
+             {"provider": "fcm", "token": "t", "environment": "sandbox"}, {"provider": "apns", "token": "cd"}]
+            """#)
+        #expect(event.targets == [Target(provider: .apns, address: .token("cd"))])
+        #expect(event.invalidTargets.map(\.error.description) == [
+            #"targets[0].environment: expected production or sandbox, found "staging""#,
+            "targets[1].apns_topic: has a character other than printable ASCII (a bundle ID such as com.example.app)",
+            "targets[2].environment: is for APNs targets only, not fcm targets",
+        ])
+    }
+}

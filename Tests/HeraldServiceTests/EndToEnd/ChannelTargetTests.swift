@@ -22,8 +22,9 @@ import Testing
         let running: RunningService
         let publisher: TestPublisher
 
-        init(_ database: TestDatabase, deadAPNsTokens: [String] = []) async throws {
-            simulator = try SimulatorHarness(deadAPNsTokens: deadAPNsTokens)
+        init(_ database: TestDatabase, deadAPNsTokens: [String] = [], sandboxAPNsTokens: [String] = [], sandboxHost: Bool = false)
+            async throws {
+            simulator = try SimulatorHarness(deadAPNsTokens: deadAPNsTokens, sandboxAPNsTokens: sandboxAPNsTokens, sandboxHost: sandboxHost)
             let registry = switch database.backend {
             case .sqlite: "{backend: sqlite, path: \(database.location)}"
             case .postgres: "{backend: postgres, url: \"\(database.location)\"}"
@@ -104,24 +105,51 @@ import Testing
         try await f.stop()
     }
 
-    @Test func aRegistrationsTopicIsUsedAndAnotherEnvironmentIsRefusedWithoutSending() async throws {
-        try await TestDatabase.with(.sqlite) { try await Self.usesTheRegistrationsOverrides(Fixture($0)) }
+    static let sandboxToken = String(repeating: "5e", count: 32)
+
+    @Test func aRegistrationsTopicIsUsedAndASandboxDeviceIsSentToTheSandbox() async throws {
+        try await TestDatabase.with(.sqlite) {
+            try await Self.usesTheRegistrationsOverrides(Fixture($0, sandboxAPNsTokens: [Self.sandboxToken], sandboxHost: true))
+        }
     }
 
     static func usesTheRegistrationsOverrides(_ f: Fixture) async throws {
+        let sandbox = try #require(f.simulator.sandbox)
         _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.apns1)), channels: ["user:9"],
                                        environment: nil, topic: "com.example.chat.beta", at: Timestamp.now())
-        _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.apns2)), channels: ["user:9"],
+        _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(Self.sandboxToken)), channels: ["user:9"],
                                        environment: "sandbox", topic: nil, at: Timestamp.now())
         #expect(await f.running.waitUntilConsuming())
         try await f.publisher.publish(#"{"id": "o1", "app": "chat", "targets": [{"channel": "user:9"}], "notification": {"title": "hi"}}"#)
         #expect(await f.results.wait { $0.count == 2 })
-        let outcomes = Dictionary(uniqueKeysWithValues: f.results.all.map { ($0.outcome.address?.value ?? "", $0.outcome) })
-        #expect(outcomes[ChannelTargetTests.apns1]?.status == .delivered)
+        #expect(f.results.all.allSatisfy { $0.outcome.status == .delivered }, "\(f.results.all.map(\.outcome))")
         #expect(f.simulator.recorder.notifications.map { $0.headers["apns-topic"] } == ["com.example.chat.beta"])
-        #expect(outcomes[ChannelTargetTests.apns2]?.status == .failed)
-        #expect(outcomes[ChannelTargetTests.apns2]?.reason == "registered for the APNs sandbox environment, but app 'chat' delivers to production")
+        #expect(sandbox.recorder.notifications.map { $0.headers["apns-topic"] } == ["com.example.chat"], "the sandbox device, at the sandbox host")
+
+        // A publisher may say so of an explicit token too.
+        try await f.publisher.publish(#"""
+            {"id": "o2", "app": "chat", "targets": [{"provider": "apns", "token": "\#(Self.sandboxToken)", "environment": "sandbox"}],
+             "notification": {"title": "hi"}}
+            """#)
+        #expect(await f.results.wait { $0.count == 3 })
+        #expect(f.results.all.last?.outcome.status == .delivered && sandbox.recorder.notifications.count == 2)
         try await f.stop()
+    }
+
+    @Test func aSandboxDeviceOfAnAppWithoutASandboxEndpointFailsWithoutBeingSent() async throws {
+        try await TestDatabase.with(.sqlite) { f in
+            let f = try await Fixture(f)
+            _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(Self.sandboxToken)), channels: ["user:9"],
+                                           environment: "sandbox", topic: nil, at: Timestamp.now())
+            #expect(await f.running.waitUntilConsuming())
+            try await f.publisher.publish(#"{"id": "o3", "app": "chat", "targets": [{"channel": "user:9"}], "notification": {"title": "hi"}}"#)
+            #expect(await f.results.wait { $0.count == 1 })
+            let outcome = try #require(f.results.all.first?.outcome)
+            #expect(outcome.status == .failed && !outcome.unregistered)
+            #expect(outcome.reason == "app 'chat' has no endpoint for APNs sandbox devices: apps.chat.apns.endpoint replaces Apple's production host only; set apps.chat.apns.endpoints.sandbox")
+            #expect(f.simulator.recorder.notifications.isEmpty)
+            try await f.stop()
+        }
     }
 
     @Test(arguments: Backend.allCases)

@@ -69,7 +69,7 @@ struct ServiceConfig {
               endpoint: \(simulator.baseURL)
               ca_file: \(simulator.pki.caCertificatePath)
               timeout: \(timeout)
-        """
+        """ + (simulator.sandbox.map { "\n      endpoints: {sandbox: \($0.baseURL)}" } ?? "")
     }
 
     func load() throws -> LoadedConfig {

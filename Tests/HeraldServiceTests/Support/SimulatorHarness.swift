@@ -23,12 +23,23 @@ final class SimulatorHarness: Sendable {
     let apnsKeyFile: String
     let serviceAccountFile: String
     private let serverTask: Task<Void, any Error>
+    /// A second APNs simulator playing Apple's sandbox (same key and tokens), when asked for.
+    let sandbox: Sandbox?
+
+    /// The sandbox APNs host: its server and what it accepted.
+    struct Sandbox: Sendable {
+        let server: HTTP2Server
+        let recorder: NotificationRecorder
+        let task: Task<Void, any Error>
+        var baseURL: String { "https://localhost:\(server.port)" }
+    }
 
     /// - Parameters:
     ///   - sandboxAPNsTokens: tokens of the sandbox only: the simulator plays production and answers them BadDeviceToken.
     ///   - tokenUpdateInterval: Apple's rule against a team's new provider token within 20 minutes of its last.
+    ///   - sandboxHost: also serve a sandbox APNs host (``sandbox``), where `sandboxAPNsTokens` are good.
     init(deadAPNsTokens: [String] = [], deadFCMTokens: [String] = [], sandboxAPNsTokens: [String] = [],
-         tokenUpdateInterval: Duration = .zero) throws {
+         tokenUpdateInterval: Duration = .zero, sandboxHost: Bool = false) throws {
         directory = NSTemporaryDirectory() + "herald-service-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         pki = try TestPKI.make()
@@ -59,6 +70,21 @@ final class SimulatorHarness: Sendable {
             handler: simulator, logger: logger)
         let serverRef = server
         serverTask = Task { try await serverRef.run() }
+        if sandboxHost {
+            let sandboxRecorder = NotificationRecorder()
+            let service = APNsSimulatorService(
+                configuration: APNsSimulatorConfiguration(
+                    keys: [APNsSimulatorKey(keyID: Self.keyID, teamID: Self.teamID, publicKey: apnsKey.publicKey)],
+                    environment: .sandbox, tokenEnvironments: Dictionary(uniqueKeysWithValues: sandboxAPNsTokens.map { ($0, .sandbox) })),
+                recorder: sandboxRecorder)
+            let sandboxServer = try HTTP2Server(
+                configuration: HTTP2ServerConfiguration(
+                    tls: HTTP2ServerTLSConfiguration(certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath)),
+                handler: Simulator(services: [service], recorder: sandboxRecorder, logger: logger), logger: logger)
+            sandbox = Sandbox(server: sandboxServer, recorder: sandboxRecorder, task: Task { try await sandboxServer.run() })
+        } else {
+            sandbox = nil
+        }
 
         let accountJSON: JSONValue = [
             "type": "service_account", "project_id": .string(Self.project), "private_key_id": "key-1",
@@ -74,6 +100,8 @@ final class SimulatorHarness: Sendable {
     func stop() {
         server.shutdown(graceful: false)
         serverTask.cancel()
+        sandbox?.server.shutdown(graceful: false)
+        sandbox?.task.cancel()
         pki.remove()
         try? FileManager.default.removeItem(atPath: directory)
     }
