@@ -1,5 +1,15 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// Herald's release version: the first line of VERSION beside this manifest,
+/// compiled into `herald version` and `herald_build_info` (CHeraldShim's `herald_version`).
+let heraldVersion: String = {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("VERSION")
+    let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+    let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    return line.isEmpty ? "unknown" : line
+}()
 
 /// Herald: a push-notification delivery service (RabbitMQ in, APNs and FCM out).
 ///
@@ -37,7 +47,9 @@ let package = Package(
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "CHeraldShim", dependencies: ["CCurl", "COpenSSL", "CMicroHTTPD"]),
+        .target(
+            name: "CHeraldShim", dependencies: ["CCurl", "COpenSSL", "CMicroHTTPD"],
+            cSettings: [.define("HERALD_VERSION", to: "\"\(heraldVersion)\"")]),
 
         // MARK: Herald
         .target(name: "HeraldCore"),
@@ -59,7 +71,7 @@ let package = Package(
             name: "HeraldService",
             dependencies: [
                 "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldHTTPClient",
-                "HeraldObservability", "HeraldRegistry",
+                "HeraldObservability", "HeraldRegistry", "CHeraldShim",
             ]),
         .target(
             name: "HeraldCLI",

@@ -120,3 +120,7 @@ void herald_set_thread_name(const char *name) {
 int herald_gettid(void) {
     return (int)syscall(SYS_gettid);
 }
+
+// MARK: build
+
+const char *herald_version(void) { return HERALD_VERSION; }

@@ -246,11 +246,14 @@ import Testing
         #expect(console.stderr.contains("Usage: herald <command> [options]"))
     }
 
-    @Test func versionNamesTheLibraries() async {
+    @Test func versionNamesTheReleaseAndTheLibraries() async throws {
         let (status, console) = await herald(["version"])
         #expect(status == 0)
         let lines = console.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == "herald \(VersionCommand.version)")
+        let versionFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../VERSION").standardizedFileURL
+        let released = try String(contentsOf: versionFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(lines.first == "herald \(released)", "herald version prints the VERSION file's release")
         for library in ["libcurl 7.", "tls OpenSSL/3.", "nghttp2 1.", "rabbitmq-c 0.11", "libyaml 0.2", "jemalloc 5."] {
             #expect(lines.contains { $0.hasPrefix("  " + library) }, "no line for \(library) in \(lines)")
         }

@@ -95,4 +95,9 @@ void herald_set_thread_name(const char *name);
 /// The calling thread's kernel thread id (gettid(2), which Swift's Glibc does not import): its /proc/self/task/<id>.
 int herald_gettid(void);
 
+// MARK: build
+
+/// Herald's release version (the repository's VERSION file, defined by Package.swift as HERALD_VERSION).
+const char *herald_version(void);
+
 #endif

@@ -96,5 +96,6 @@ public struct HeraldMetrics: Sendable {
         buildInfo = registry.gauge("herald_build_info", help: "Always 1; the version label tells which Herald runs.",
                                    labels: ["version"])
         buildInfo.labels(version).set(1)
+        ProcessMetrics.register(on: registry)
     }
 }

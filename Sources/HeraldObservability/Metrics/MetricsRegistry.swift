@@ -10,6 +10,7 @@ public final class MetricsRegistry: Sendable {
         case counter(MetricFamily<Counter>)
         case gauge(MetricFamily<Gauge>)
         case histogram(MetricFamily<Histogram>)
+        case collector(@Sendable () -> [SampledMetric])
     }
 
     private let entries = Locked<[Entry]>([])
@@ -38,6 +39,12 @@ public final class MetricsRegistry: Sendable {
         return family
     }
 
+    /// Registers metrics whose values are read when `/metrics` is scraped
+    /// (the process's CPU time and memory) rather than updated by Herald's code.
+    public func collect(_ sample: @escaping @Sendable () -> [SampledMetric]) {
+        entries.withLock { $0.append(.collector(sample)) }
+    }
+
     /// The whole registry in the text exposition format.
     public func render() -> String {
         var out = ""
@@ -59,6 +66,12 @@ public final class MetricsRegistry: Sendable {
                     line(f.name + "_bucket", f.labelNames + ["le"], values + ["+Inf"], "\(snapshot.count)", into: &out)
                     line(f.name + "_sum", f.labelNames, values, Self.number(snapshot.sum), into: &out)
                     line(f.name + "_count", f.labelNames, values, "\(snapshot.count)", into: &out)
+                }
+            case .collector(let sample):
+                for metric in sample() {
+                    guard let value = metric.value else { continue }
+                    out += "# HELP \(metric.name) \(Self.escapeHelp(metric.help))\n# TYPE \(metric.name) \(metric.kind)\n"
+                    line(metric.name, [], [], Self.number(value), into: &out)
                 }
             }
         }
@@ -110,5 +123,21 @@ public final class MetricsRegistry: Sendable {
             }
         }
         return out
+    }
+}
+
+/// One unlabelled value a collector read at scrape time; nil leaves it out of that scrape.
+public struct SampledMetric: Sendable {
+    public let name: String
+    public let help: String
+    /// `gauge` or `counter`.
+    public let kind: String
+    public let value: Double?
+
+    public init(name: String, help: String, kind: String, value: Double?) {
+        self.name = name
+        self.help = help
+        self.kind = kind
+        self.value = value
     }
 }

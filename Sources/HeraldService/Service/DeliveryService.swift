@@ -341,8 +341,3 @@ public final class DeliveryService: Sendable {
         }
     }
 }
-
-/// Herald's version, as `herald version` and `herald_build_info` report it.
-public enum HeraldVersion {
-    public static let current = "0.1.0"
-}

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldService
 import HeraldTestSupport
 import Testing
 
@@ -46,6 +47,10 @@ import Testing
         let parsed = try await runTool("/usr/bin/python3", ["-c", parser], input: Data(scraped.utf8))
         let (status, samples) = (parsed.status, parsed.output)
         #expect(status == 0, "prometheus_client could not parse /metrics: \(samples)")
+        let metricsDoc = try String(contentsOfFile: Self.repositoryRoot + "/docs/metrics.md", encoding: .utf8)
+        MetricsDocumentation.expectAgreement(scrape: scraped, markdown: metricsDoc)
+        #expect(samples.contains("process_resident_memory_bytes{} "), "no process_resident_memory_bytes in \(samples)")
+        #expect(samples.contains("process_open_fds{} "))
         for line in [
             "herald_notifications_total{app=chat,provider=fcm,status=delivered} 2.0",
             "herald_notifications_total{app=chat,provider=apns,status=invalid_token} 1.0",
@@ -58,7 +63,7 @@ import Testing
             "herald_provider_request_duration_seconds_count{provider=fcm} 2.0",
             "herald_event_duration_seconds_count{} 3.0",
             "herald_inflight_events{} 0.0",
-            "herald_build_info{version=0.1.0} 1.0",
+            "herald_build_info{version=\(HeraldVersion.current)} 1.0",
             "herald_token_refreshes_total{provider=fcm,result=success} 1.0",
             "herald_token_refreshes_total{provider=apns,result=success} 1.0",
             "herald_outcomes_published_total{status=delivered} 2.0",
