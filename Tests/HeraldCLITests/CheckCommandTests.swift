@@ -230,8 +230,10 @@ import Testing
     @Test func overviewListsCommands() async {
         let (status, console) = await herald(["--help"])
         #expect(status == 0)
-        #expect(console.stdout.contains("  check     Validate a config file and the key files it names"))
-        #expect(console.stdout.contains("  version   Print Herald's version and its libraries' versions"))
+        // Summaries line up two spaces after the longest command name ("completion").
+        #expect(console.stdout.contains("  check       Validate a config file and the key files it names"))
+        #expect(console.stdout.contains("  completion  Print a bash or zsh completion script"))
+        #expect(console.stdout.contains("  version     Print Herald's version and its libraries' versions"))
     }
 
     @Test func unknownCommandSuggests() async {
