@@ -103,7 +103,7 @@ struct AMQPAddressCheckTests {
     /// An unescaped @ or : in a password is part of it (the user info ends at
     /// the last @, the user name at the first :), and masked where shown.
     @Test func aPasswordWithAtAndColonIsAcceptedAndMasked() async throws {
-        let keys = try await CheckCommandTests().devKeys()
+        let keys = try await devKeys()
         defer { try? FileManager.default.removeItem(atPath: keys) }
         let dir = try configDirectory(amqp: urlsLine(["amqp://herald:s3@c:ret@broker/%2f", "amqps://[::1]:5671/prod%2Feu"]))
         defer { try? FileManager.default.removeItem(atPath: dir) }

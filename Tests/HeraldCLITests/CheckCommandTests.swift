@@ -4,8 +4,6 @@ import HeraldTestSupport
 import Testing
 
 @Suite struct CheckCommandTests {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
 
     /// Runs `herald <arguments>` in-process and returns its status and output.
     func herald(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, CapturedConsole) {
@@ -14,27 +12,18 @@ import Testing
         return (status, console)
     }
 
-    /// Throwaway simulator keys made by the repository's own script, in a fresh directory
-    /// (run off the cooperative pool: key generation takes a moment).
-    func devKeys() async throws -> String {
-        let dir = NSTemporaryDirectory() + "herald-devkeys-\(UInt64.random(in: 0...UInt64.max))"
-        let run = try await runTool(Self.repositoryRoot + "/scripts/dev-keys", [dir])
-        #expect(run.status == 0, "\(run.output)")
-        return dir
-    }
-
     @Test func repositoryConfigPasses() async throws {
         let keys = try await devKeys()
         defer { try? FileManager.default.removeItem(atPath: keys) }
         let (status, console) = await herald(
-            ["check", "--config", Self.repositoryRoot + "/config.yaml"],
+            ["check", "--config", repositoryRoot + "/config.yaml"],
             environment: ["APNS_KEY_FILE": keys + "/apns-AuthKey.p8",
                           "FCM_SERVICE_ACCOUNT_FILE": keys + "/fcm-service-account.json", "HERALD_CA_FILE": keys + "/ca.pem",
                           "HERALD_AMQP_URL": "amqp://herald:s3cret@broker:5672/%2f"])
         #expect(console.stderr == "")
         #expect(status == 0)
         let out = console.stdout
-        #expect(out.hasPrefix(Self.repositoryRoot + "/config.yaml: OK\n"))
+        #expect(out.hasPrefix(repositoryRoot + "/config.yaml: OK\n"))
         #expect(out.contains("  amqp: amqp://herald:***@broker:5672/%2F, queue herald.events (quorum), prefetch 256"))
         #expect(out.contains("  app chat: apns (token auth, team HERALDTEAM, key HERALDKEY1, topic com.example.chat, production, https://127.0.0.1:2197), fcm (project herald-dev, https://127.0.0.1:2197)"))
         #expect(out.contains("  routes: quiet-marketing, default"))
@@ -89,34 +78,6 @@ import Testing
             DIR/config.yaml:9:17: retry.max_attempts: expected an integer, found 'five'
             DIR/config.yaml: 3 errors
             """)
-    }
-
-    /// Runs `herald simulate` in-process on a free port with the dev keys in `keys`
-    /// (their CA and server certificate, their service account) while `body` runs.
-    func withSimulator(keys: String, extraArguments: [String] = [], _ body: (_ port: Int) async throws -> Void) async throws {
-        let console = CapturedConsole()
-        let simulate = Task {
-            await HeraldCommandLine().run(
-                ["simulate", "--listen", "127.0.0.1:0", "--tls-dir", keys, "--fcm-service-account", keys + "/fcm-service-account.json"]
-                    + extraArguments,
-                environment: [:], console: console)
-        }
-        var port: Int?
-        for _ in 0..<500 where port == nil {
-            let line = console.stdout.split(separator: "\n").first { $0.contains("listening on https://127.0.0.1:") }
-            port = line.flatMap { Int($0.split(separator: ":").last ?? "") }
-            if port == nil { try? await Task.sleep(for: .milliseconds(10)) }
-        }
-        let outcome: Result<Void, any Error>
-        do {
-            try await body(try #require(port, "herald simulate did not start: \(console.stderr)"))
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
-        }
-        simulate.cancel()
-        #expect(await simulate.value == 0)
-        try outcome.get()
     }
 
     @Test func onlineProvesTheFCMProjectAndNamesAMisspeltOne() async throws {
@@ -252,9 +213,7 @@ import Testing
         let (status, console) = await herald(["version"])
         #expect(status == 0)
         let lines = console.stdout.split(separator: "\n").map(String.init)
-        let versionFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../VERSION").standardizedFileURL
-        let released = try String(contentsOf: versionFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let released = try String(contentsOfFile: repositoryRoot + "/VERSION", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(lines.first == "herald \(released)", "herald version prints the VERSION file's release")
         for library in ["libcurl 7.", "tls OpenSSL/3.", "nghttp2 1.", "rabbitmq-c 0.11", "libyaml 0.2", "jemalloc 5."] {
             #expect(lines.contains { $0.hasPrefix("  " + library) }, "no line for \(library) in \(lines)")

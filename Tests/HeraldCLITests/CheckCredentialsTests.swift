@@ -12,7 +12,7 @@ import Testing
     /// A directory with the repository's dev keys plus `extra` files, and a
     /// config for app `chat` whose APNs key is `apnsKey` and service account `account`.
     private func check(apnsKey: String, account: String, prepare: (String) async throws -> Void) async throws -> (Int32, String, String) {
-        let dir = try await checks.devKeys()
+        let dir = try await devKeys()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try await prepare(dir)
         let yaml = """

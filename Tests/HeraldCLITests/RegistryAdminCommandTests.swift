@@ -165,6 +165,6 @@ import Testing
         #expect(help.status == 0 && help.out.hasPrefix("Usage: herald registry <subcommand>"))
         let overview = CapturedConsole()
         _ = await HeraldCommandLine().run(["--help"], environment: [:], console: overview)
-        #expect(overview.stdout.contains("  registry  Manage the device registry: migrate, add, remove, replace, list, count"))
+        #expect(overview.stdout.contains("  registry    Manage the device registry: migrate, add, remove, replace, list, count"))
     }
 }

@@ -9,7 +9,7 @@ public struct HeraldCommandLine: Sendable {
     }
 
     public static let standardCommands: [any Command] = [
-        CheckCommand(), CompletionCommand(), PublishCommand(), RegistryAdminCommand(), RunCommand(), SendCommand(), SimulateCommand(),
+        CheckCommand(), CompletionCommand(), InitCommand(), PublishCommand(), RegistryAdminCommand(), RunCommand(), SendCommand(), SimulateCommand(),
         VersionCommand(),
     ]
 

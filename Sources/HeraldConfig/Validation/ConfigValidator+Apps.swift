@@ -24,7 +24,7 @@ extension ConfigValidator {
     }
 
     /// Apple's Team IDs and Key IDs are 10 upper-case letters and digits.
-    static func isAppleIdentifier(_ s: String) -> Bool {
+    public static func isAppleIdentifier(_ s: String) -> Bool {
         s.utf8.count == 10 && s.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
     }
 
