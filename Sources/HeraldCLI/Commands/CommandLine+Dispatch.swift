@@ -9,7 +9,8 @@ public struct HeraldCommandLine: Sendable {
     }
 
     public static let standardCommands: [any Command] = [
-        CheckCommand(), PublishCommand(), RegistryAdminCommand(), RunCommand(), SendCommand(), SimulateCommand(), VersionCommand(),
+        CheckCommand(), DeadCommand(), PublishCommand(), RegistryAdminCommand(), RunCommand(), SendCommand(), SimulateCommand(), TailCommand(),
+        VersionCommand(),
     ]
 
     public var overview: String {
