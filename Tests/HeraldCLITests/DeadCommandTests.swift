@@ -137,7 +137,8 @@ import Testing
         if let pid { _ = try await BrokerCommandFixture.rabbitmqctl(["close_connection", pid, "test: dropped mid-replay"]) }
         let status = await replay.value
         #expect(status == 1, "the replay finished before the connection was closed: \(console.stdout.suffix(200))")
-        #expect(console.stderr.contains("stay in \(fixture.topology.deadLetterQueue)"), "\(console.stderr)")
+        #expect(console.stderr.hasPrefix("herald dead replay: stopped at "), "\(console.stderr)")
+        #expect(console.stderr.contains("in \(fixture.topology.deadLetterQueue)"), "\(console.stderr)")
 
         try await fixture.withConnection { connection in
             let dead = try await connection.messageCount(queue: fixture.topology.deadLetterQueue)
