@@ -4,7 +4,7 @@ import PackageDescription
 /// Herald: a push-notification delivery service (RabbitMQ in, APNs and FCM out).
 ///
 /// Layout, outermost first:
-/// - `herald` (executable) → `HeraldCLI` (commands: check, publish, registry, run, send, simulate, version)
+/// - `herald` (executable) → `HeraldCLI` (commands: check, dead, publish, registry, run, send, simulate, tail, version)
 /// - `HeraldAPNs`, `HeraldFCM` (providers) on `HeraldHTTPClient` (HTTP/2 client on nghttp2 + OpenSSL, or libcurl)
 /// - `HeraldSimulator` (simulated APNs, FCM and Google OAuth) on `HeraldHTTP2Server` (nghttp2 + OpenSSL)
 /// - `HeraldService` (`herald run`: the provider set, the consume → deliver → publish loop)

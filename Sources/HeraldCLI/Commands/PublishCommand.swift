@@ -5,7 +5,8 @@ import HeraldPipeline
 import HeraldService
 
 /// `herald publish`: puts event files on the events exchange, confirmed by the
-/// broker — how an operator injects a test event or replays dead letters.
+/// broker — how an operator injects a test event (dead letters go back with
+/// `herald dead replay`, which knows where each came from).
 public struct PublishCommand: Command {
     public init() {}
 
