@@ -90,4 +90,16 @@ import Testing
         #expect(console.stdout == String(decoding: outcome.encoded, as: UTF8.self))
         await fixture.cleanUp()
     }
+
+    /// Registry results, channel devices and bodies that are not JSON print in the same columns.
+    @Test func registryResultsChannelsAndUnreadableBodiesFitTheColumns() {
+        let registered = ResultLine(body: Array(#"{"command": "register", "command_id": "cmd-1", "result": "registered", "provider": "fcm", "token": "fcm-token-of-a-phone"}"#.utf8),
+                                    routingKey: "registered.fcm.chat")
+        #expect(registered.text == "cmd-1                 fcm       fcm-toke…                   registered")
+        let channel = ResultLine(body: Array(#"{"event_id": "e", "provider": "apns", "token": "abcdef0123456789", "channel": "user:42", "status": "failed", "reason": "BadTopic", "detail": "topic disallowed"}"#.utf8),
+                                 routingKey: "failed.apns.chat")
+        #expect(channel.text == "e                     apns      abcdef01… (user:42)         failed             BadTopic: topic disallowed")
+        let junk = ResultLine(body: Array("not json".utf8), routingKey: "debug.apns.chat")
+        #expect(junk.text == "-                     -         -                           debug.apns.chat    (8 bytes that are not a JSON object)")
+    }
 }

@@ -50,14 +50,15 @@ struct BrokerTarget: Sendable {
     }
 
     /// Connects (waiting at most `timeout` for the broker to answer), runs
-    /// `body`, and closes the connection, whatever `body` did. Broker
-    /// messages below warnings stay out of the operator's terminal.
+    /// `body`, and closes the connection, whatever `body` did. The
+    /// connection's own log stays out of the operator's terminal but for
+    /// critical lines: the command reports every failure itself.
     func withConnection<T: Sendable>(timeout: Duration,
                                      _ body: @escaping @Sendable (AMQPConnection) async throws -> T) async throws -> T {
         var configuration = configuration
         // An operator command does not wait out a broker that is down: it says so.
         configuration.reconnect.maxAttempts = configuration.reconnect.maxAttempts ?? 3
-        let logger = Logger(label: "herald", level: .error, format: logFormat)
+        let logger = Logger(label: "herald", level: .critical, format: logFormat)
         let connection = try AMQPConnection(configuration: configuration, logger: logger)
         let addresses = configuration.addresses.map(\.url)
         return try await withThrowingTaskGroup(of: T?.self) { group in

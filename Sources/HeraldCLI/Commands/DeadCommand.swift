@@ -44,7 +44,7 @@ public struct DeadCommand: Command {
         Options:
           --config FILE   the config file (default: config.yaml, or $HERALD_CONFIG)
           --amqp URL      the broker, e.g. amqp://guest:guest@127.0.0.1:5672/%2f (the documented
-                          names unless --config is given too)
+                          names unless --config or $HERALD_CONFIG is given too)
           --limit N       read at most N dead letters (list, show, replay)
           --json          list: one JSON object per dead letter
           --all           replay: every dead letter read

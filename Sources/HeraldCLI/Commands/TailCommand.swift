@@ -35,7 +35,7 @@ public struct TailCommand: Command {
 
         The broker and the exchange's name come from the config's amqp: section;
         --amqp URL takes the broker from the command line instead (with the
-        documented names unless --config is given too).
+        documented names unless --config or $HERALD_CONFIG is given too).
 
         Options:
           --status S,S...  only these statuses (comma-separated, or the option repeated)
