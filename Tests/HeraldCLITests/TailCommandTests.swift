@@ -102,4 +102,23 @@ import Testing
         let junk = ResultLine(body: Array("not json".utf8), routingKey: "debug.apns.chat")
         #expect(junk.text == "-                     -         -                           debug.apns.chat    (8 bytes that are not a JSON object)")
     }
+
+    /// Its queue dies with its connection: when the broker drops the
+    /// connection, it says outcomes were missed and exits 1 instead of
+    /// resuming with a gap.
+    @Test func aLostConnectionEndsItWithAnErrorThatSaysOutcomesWereMissed() async throws {
+        let fixture = try BrokerCommandFixture("tail-drop")
+        let console = CapturedConsole()
+        let tail = Task { await fixture.herald(["tail", "--config", fixture.configFile], console: console) }
+        #expect(await poll(timeout: .seconds(20)) { console.stderr.contains("Ctrl-C to stop") }, "\(console.stderr)")
+        let name = "herald tail \(fixture.topology.resultsExchange)"
+        let connections = try await BrokerCommandFixture.rabbitmqctl(["list_connections", "pid", "client_properties"])
+        let pid = connections.split(separator: "\n").first { $0.contains(name) }?.split(separator: "\t").first.map(String.init)
+        #expect(pid != nil, "\(connections)")
+        if let pid { _ = try await BrokerCommandFixture.rabbitmqctl(["close_connection", pid, "test: dropped"]) }
+        #expect(await tail.value == 1)
+        #expect(console.stderr.hasSuffix("the connection to the broker was lost and the private queue with it, so outcomes"
+                                         + " published meanwhile were missed; run herald tail again"), "\(console.stderr)")
+        await fixture.cleanUp()
+    }
 }

@@ -119,8 +119,10 @@ public struct TailCommand: Command {
             console.err("herald tail: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        guard let target = BrokerTarget.resolve(parsed, connectionName: "herald tail", environment: environment,
+        guard var target = BrokerTarget.resolve(parsed, connectionName: "herald tail", environment: environment,
                                                 console: console, command: self) else { return ExitStatus.failure }
+        // Which exchange, in the broker's list of connections (the management UI, rabbitmqctl list_connections).
+        target.configuration.connectionName = "herald tail \(target.topology.resultsExchange)"
         let json = parsed.flags.contains("json")
         let stopper = Stopper()
         let signals = stopper.stopOnSignals()
@@ -138,25 +140,35 @@ public struct TailCommand: Command {
                 console.err("herald tail: \(exchange) with \(bindings.joined(separator: ", ")); Ctrl-C to stop")
                 if !json { console.out(ResultLine.header.text) }
                 var printed = 0
-                for try await delivery in consumer.deliveries {
-                    console.out(json ? String(decoding: delivery.body, as: UTF8.self)
-                                     : ResultLine(body: delivery.body, routingKey: delivery.routingKey).text)
-                    connection.settleWithoutWaiting(delivery, .ack(multiple: false))
-                    printed += 1
-                    if let limit, printed >= limit { break }
+                do {
+                    for try await delivery in consumer.deliveries {
+                        console.out(json ? String(decoding: delivery.body, as: UTF8.self)
+                                         : ResultLine(body: delivery.body, routingKey: delivery.routingKey).text)
+                        connection.settleWithoutWaiting(delivery, .ack(multiple: false))
+                        printed += 1
+                        if let limit, printed >= limit { break }
+                    }
+                } catch {
+                    throw TailInterrupted(cause: error)
                 }
                 return printed
             }
             return ExitStatus.success
         } catch {
             if stopper.stopped { return ExitStatus.success }
-            var message = "herald tail: \(error)"
-            if let amqp = error as? AMQPError, amqp.replyCode == 404, amqp.operation.hasPrefix("basic.consume") || amqp.code == .consumerCancelled {
-                message += " (the connection was lost and its private queue with it; outcomes published meanwhile were missed)"
-            }
-            console.err(message)
+            console.err("herald tail: \(error)")
             return ExitStatus.failure
         }
+    }
+}
+
+/// The subscription ended under `herald tail`: its queue lived only as long
+/// as its connection, so a reconnect cannot resume it without a gap.
+struct TailInterrupted: Error, CustomStringConvertible {
+    let cause: any Error
+    var description: String {
+        "the subscription ended (\(cause)): the connection to the broker was lost and the private queue with it,"
+            + " so outcomes published meanwhile were missed; run herald tail again"
     }
 }
 
