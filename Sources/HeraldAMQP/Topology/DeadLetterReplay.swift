@@ -19,8 +19,10 @@ import HeraldCore
 public enum DeadLetterReplay {
     /// Herald's headers that describe the dead-lettering itself; a replayed copy drops them.
     public static let deadLetterHeaders: Set<String> = [HeraldHeader.error, HeraldHeader.exchange, HeraldHeader.deadLetteredAt]
+    /// How often a quorum queue delivered the message before (failed deliveries, from RabbitMQ 4.3 on).
+    public static let deliveryCountHeader = "x-delivery-count"
     /// Headers a quorum queue adds to what it delivers; a replayed copy drops them.
-    public static let brokerDeliveryHeaders: Set<String> = ["x-delivery-count", "x-acquired-count"]
+    public static let brokerDeliveryHeaders: Set<String> = [deliveryCountHeader, "x-acquired-count"]
 
     /// The exchange and routing key `delivery` (read from the dead-letter queue) was first published with.
     public static func origin(of delivery: AMQPDelivery, topology: TopologyOptions) -> (exchange: String, routingKey: String) {

@@ -69,7 +69,7 @@ struct BrokerTarget: Sendable {
             group.addTask {
                 try await Task.sleep(for: timeout)
                 if connection.isConnected || connection.connectionsOpened > 0 { return nil }
-                throw PublishTimeout(addresses: addresses, timeout: timeout)
+                throw BrokerTimeout(addresses: addresses, timeout: timeout)
             }
             group.addTask {
                 try await connection.waitUntilConnected()
@@ -83,7 +83,7 @@ struct BrokerTarget: Sendable {
                     return value
                 }
             }
-            throw PublishTimeout(addresses: addresses, timeout: timeout)
+            throw BrokerTimeout(addresses: addresses, timeout: timeout)
         }
     }
 }
@@ -96,5 +96,14 @@ extension ParsedArguments {
             throw UsageError("--timeout: expected a duration like 5s, found '\(text)'")
         }
         return value.duration
+    }
+}
+
+/// No broker answered within a command's `--timeout`.
+struct BrokerTimeout: Error, CustomStringConvertible {
+    let addresses: [AMQPURL]
+    let timeout: Duration
+    var description: String {
+        "no broker answered at \(addresses.map(\.description).joined(separator: ", ")) within \(timeout)"
     }
 }

@@ -62,7 +62,7 @@ struct DeadLetter: Sendable {
 
     /// How often the queue has delivered it before (a quorum queue's `x-delivery-count`).
     var deliveryCount: Int {
-        delivery.headers["x-delivery-count"]?.intValue.map { Int(clamping: $0) } ?? 0
+        delivery.headers[DeadLetterReplay.deliveryCountHeader]?.intValue.map { Int(clamping: $0) } ?? 0
     }
 
     /// The newest entry of the broker's `x-death` history.
