@@ -27,11 +27,11 @@ public struct TailCommand: Command {
 
         The filters become the queue's bindings, <status>.<provider>.<app> with
         * for what is not filtered: --status invalid_token,failed --provider apns
-        binds invalid_token.apns.* and failed.apns.*. Without --status, one
-        binding per delivery status (\(Self.outcomeStatuses.joined(separator: ", "))),
-        so registry results and anything else on the exchange stay out; name
-        registry statuses (\(Self.registryStatuses.joined(separator: ", "))) in
-        --status to see those.
+        binds invalid_token.apns.* and failed.apns.*. Without --status it binds
+        each delivery status, so registry results and anything else on the
+        exchange stay out; name registry statuses in --status to see those.
+          delivery statuses: \(Self.outcomeStatuses.joined(separator: ", "))
+          registry statuses: \(Self.registryStatuses.joined(separator: ", "))
 
         The broker and the exchange's name come from the config's amqp: section;
         --amqp URL takes the broker from the command line instead (with the
