@@ -179,5 +179,6 @@ import Testing
         let (unknown, other) = await fixture.herald(["dead", "lst"])
         #expect(unknown == 64)
         #expect(other.stderr.hasPrefix("herald dead: unknown subcommand 'lst' (did you mean 'list'?)"))
+        try? FileManager.default.removeItem(atPath: fixture.directory)
     }
 }

@@ -31,6 +31,7 @@ import Testing
         let (count, countConsole) = await fixture.herald(["tail", "--count", "0"])
         #expect(count == 64)
         #expect(countConsole.stderr.hasPrefix("herald tail: --count: expected a positive integer, found '0'"))
+        try? FileManager.default.removeItem(atPath: fixture.directory)
     }
 
     /// Outcomes published while it runs come out as aligned lines, tokens
