@@ -14,7 +14,7 @@ let heraldVersion: String = {
 /// Herald: a push-notification delivery service (RabbitMQ in, APNs and FCM out).
 ///
 /// Layout, outermost first:
-/// - `herald` (executable) → `HeraldCLI` (commands: check, publish, registry, run, send, simulate, version)
+/// - `herald` (executable) → `HeraldCLI` (commands: check, dead, publish, registry, run, send, simulate, tail, version)
 /// - `HeraldAPNs`, `HeraldFCM` (providers) on `HeraldHTTPClient` (HTTP/2 client on nghttp2 + OpenSSL, or libcurl)
 /// - `HeraldSimulator` (simulated APNs, FCM and Google OAuth) on `HeraldHTTP2Server` (nghttp2 + OpenSSL)
 /// - `HeraldService` (`herald run`: the provider set, the consume → deliver → publish loop)
@@ -136,7 +136,8 @@ let package = Package(
                 "HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport",
                 "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry",
             ]),
-        .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore"]),
+        .testTarget(
+            name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,6 +23,20 @@ extension AMQPConnection {
         }
     }
 
+    /// Declares a queue the broker names, exclusive to this connection and
+    /// auto-deleted, and returns its name: a private subscription to an
+    /// exchange (`herald tail`). It dies with the connection, so a consumer of
+    /// it ends with 404 after a reconnect instead of resuming.
+    public func declareServerNamedQueue(arguments: AMQPTable = [:]) async throws -> String {
+        let result = try await admin("queue.declare (server-named)") { connection, channel throws(AMQPError) in
+            .name(try connection.declareServerNamedQueue(channel, arguments: arguments))
+        }
+        guard case .name(let name) = result else {
+            throw AMQPError(.library, operation: "queue.declare (server-named)", detail: "no queue name came back", isRetryable: false)
+        }
+        return name
+    }
+
     public func bindQueue(_ queue: String, exchange: String, routingKey: String, arguments: AMQPTable = [:]) async throws {
         _ = try await admin("queue.bind") { connection, channel throws(AMQPError) in
             try connection.bindQueue(channel, queue: queue, exchange: exchange, routingKey: routingKey, arguments: arguments)
@@ -44,11 +58,14 @@ extension AMQPConnection {
         }
     }
 
-    public func purgeQueue(_ name: String) async throws {
-        _ = try await admin("queue.purge") { connection, channel throws(AMQPError) in
-            try connection.purgeQueue(channel, name: name)
-            return .none
+    /// Deletes every ready message of `name` (unacked ones stay); returns how many it deleted.
+    @discardableResult
+    public func purgeQueue(_ name: String) async throws -> Int {
+        let result = try await admin("queue.purge") { connection, channel throws(AMQPError) in
+            .count(try connection.purgeQueue(channel, name: name))
         }
+        guard case .count(let count) = result else { return 0 }
+        return Int(count)
     }
 
     /// Messages ready in `queue` (not counting unacked ones); throws 404 when it does not exist.

@@ -30,4 +30,5 @@ enum Command: Sendable {
 enum AdminResult: Sendable {
     case none
     case count(UInt32)
+    case name(String)
 }

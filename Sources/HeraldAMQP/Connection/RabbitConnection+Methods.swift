@@ -103,6 +103,20 @@ extension RabbitConnection {
         return ok?.pointee.message_count ?? 0
     }
 
+    /// Declares a queue the broker names, exclusive to this connection and
+    /// auto-deleted (with the connection, or when its last consumer is
+    /// cancelled); returns the name the broker gave it.
+    func declareServerNamedQueue(_ channel: UInt16, arguments: AMQPTable = [:]) throws(AMQPError) -> String {
+        scratch.recycle()
+        let ok = amqp_queue_declare(state, channel, amqp_bytes_t(len: 0, bytes: nil), 0, 0, 1, 1, AMQPTableCodec.encode(arguments, into: scratch.pool))
+        try checkReply("queue.declare (server-named)")
+        guard let name = ok.map({ String(amqpBytes: $0.pointee.queue) }), !name.isEmpty else {
+            throw AMQPError(.library, operation: "queue.declare (server-named)", detail: "the broker named no queue",
+                            isRetryable: true)
+        }
+        return name
+    }
+
     func bindQueue(_ channel: UInt16, queue: String, exchange: String, routingKey: String, arguments: AMQPTable = [:]) throws(AMQPError) {
         scratch.recycle()
         _ = amqp_queue_bind(state, channel, bytes(queue), bytes(exchange), bytes(routingKey),
@@ -122,9 +136,12 @@ extension RabbitConnection {
         try checkReply("exchange.delete \(name)")
     }
 
-    func purgeQueue(_ channel: UInt16, name: String) throws(AMQPError) {
+    /// Deletes every ready message of `name`; returns how many there were.
+    @discardableResult
+    func purgeQueue(_ channel: UInt16, name: String) throws(AMQPError) -> UInt32 {
         scratch.recycle()
-        _ = amqp_queue_purge(state, channel, bytes(name))
+        let ok = amqp_queue_purge(state, channel, bytes(name))
         try checkReply("queue.purge \(name)")
+        return ok?.pointee.message_count ?? 0
     }
 }

@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// One message delivered to a consumer, copied out of rabbitmq-c's buffers.
 /// Settle it exactly once with `AMQPConnection.ack/nack/reject(_:)`.
 public struct AMQPDelivery: Sendable {
@@ -28,7 +30,7 @@ public struct AMQPDelivery: Sendable {
 
     /// Herald's retry count (`x-herald-attempt`), nil on a first delivery.
     public var attempt: Int? {
-        headers[RetryRouting.attemptHeader]?.intValue.map { Int($0) }
-            ?? headers[RetryRouting.attemptHeader]?.stringValue.flatMap { Int($0) }
+        headers[HeraldHeader.attempt]?.intValue.map { Int($0) }
+            ?? headers[HeraldHeader.attempt]?.stringValue.flatMap { Int($0) }
     }
 }

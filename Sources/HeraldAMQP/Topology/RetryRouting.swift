@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// How Herald schedules a retry and dead-letters a poison event, in one place.
 ///
 /// A retry is published to the retry exchange (type `headers`) with the
@@ -12,17 +14,16 @@
 ///   history with no rejection in between (dead-letter cycle detection), and a
 ///   copied history would make that depend on whatever queues a deployment adds.
 ///   The attempt count lives in `x-herald-attempt` instead.
+///
+/// Herald's own header names (`x-herald-attempt`, `x-herald-error`, ...) are
+/// `HeraldHeader`'s.
 public enum RetryRouting {
-    /// Attempt number of the next delivery (first retry: 2).
-    public static let attemptHeader = "x-herald-attempt"
     /// Routing header the retry exchange matches (not `x-` prefixed: the headers
     /// exchange ignores `x-` binding arguments).
     public static let tierHeader = "herald-retry-tier"
-    /// Why an event was dead-lettered.
-    public static let errorHeader = "x-herald-error"
 
     /// Headers RabbitMQ adds when dead-lettering; never copied into a republished message.
-    static let brokerDeathHeaders: Set<String> = [
+    public static let brokerDeathHeaders: Set<String> = [
         "x-death", "x-first-death-exchange", "x-first-death-queue", "x-first-death-reason",
         "x-last-death-exchange", "x-last-death-queue", "x-last-death-reason",
     ]
@@ -32,7 +33,7 @@ public enum RetryRouting {
                                      topology: TopologyOptions) -> AMQPMessage {
         var properties = delivery.properties
         properties.headers = delivery.headers.filter { !brokerDeathHeaders.contains($0.key) }
-        properties.headers[attemptHeader] = .int(Int64(attempt))
+        properties.headers[HeraldHeader.attempt] = .int(Int64(attempt))
         properties.headers[tierHeader] = .string(tier.name)
         properties.persistent = true
         return AMQPMessage(exchange: topology.retryExchange, routingKey: delivery.routingKey, body: delivery.body,
@@ -44,16 +45,25 @@ public enum RetryRouting {
     public static let maxErrorBytes = 4096
 
     /// The message that parks `delivery` in the dead-letter queue with `error`
-    /// (cut to ``maxErrorBytes``).
-    public static func deadLetterMessage(for delivery: AMQPDelivery, error: String,
-                                         topology: TopologyOptions) -> AMQPMessage {
+    /// (cut to ``maxErrorBytes``), the exchange it was delivered from (where
+    /// a replay sends it back, ``replayMessage(for:topology:)``) and `at`.
+    public static func deadLetterMessage(for delivery: AMQPDelivery, error: String, topology: TopologyOptions,
+                                         at: Timestamp = .now()) -> AMQPMessage {
         var properties = delivery.properties
         properties.headers = delivery.headers.filter { !brokerDeathHeaders.contains($0.key) }
         properties.headers[tierHeader] = nil
-        properties.headers[errorHeader] = .string(bounded(error))
+        properties.headers.merge(deadLetterHeaders(error: error, exchange: delivery.exchange, at: at)) { $1 }
         properties.persistent = true
         return AMQPMessage(exchange: topology.deadLetterExchange, routingKey: delivery.routingKey, body: delivery.body,
                            properties: properties)
+    }
+
+    /// The headers that say why, from where and when Herald dead-lettered a
+    /// message: `x-herald-error` (cut to ``maxErrorBytes``),
+    /// `x-herald-exchange`, `x-herald-dead-lettered-at`.
+    public static func deadLetterHeaders(error: String, exchange: String, at: Timestamp) -> AMQPTable {
+        [HeraldHeader.error: .string(bounded(error)), HeraldHeader.exchange: .string(exchange),
+         HeraldHeader.deadLetteredAt: .int(at.millisecondsSinceEpoch)]
     }
 
     /// `error` if it fits in ``maxErrorBytes``, else its start (on a character

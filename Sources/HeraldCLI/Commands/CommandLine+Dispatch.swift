@@ -9,7 +9,8 @@ public struct HeraldCommandLine: Sendable {
     }
 
     public static let standardCommands: [any Command] = [
-        CheckCommand(), CompletionCommand(), InitCommand(), PublishCommand(), RegistryAdminCommand(), RunCommand(), SendCommand(), SimulateCommand(),
+        CheckCommand(), CompletionCommand(), DeadCommand(), InitCommand(), PublishCommand(), RegistryAdminCommand(), RunCommand(),
+        SendCommand(), SimulateCommand(), TailCommand(),
         VersionCommand(),
     ]
 

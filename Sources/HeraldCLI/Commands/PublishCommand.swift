@@ -5,7 +5,8 @@ import HeraldPipeline
 import HeraldService
 
 /// `herald publish`: puts event files on the events exchange, confirmed by the
-/// broker — how an operator injects a test event or replays dead letters.
+/// broker — how an operator injects a test event (dead letters go back with
+/// `herald dead replay`, which knows where each came from).
 public struct PublishCommand: Command {
     public init() {}
 
@@ -37,7 +38,7 @@ public struct PublishCommand: Command {
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         let file: String, routingKey: String, exchange: String?, configFile: String
-        var timeout = Duration.seconds(10)
+        let timeout: Duration
         var validate = true
         do {
             let parsed = try ParsedArguments.parse(arguments, options: ["config", "routing-key", "exchange", "timeout"],
@@ -47,12 +48,7 @@ public struct PublishCommand: Command {
             guard parsed.positionals.count == 1, let input = parsed.positionals.first else {
                 throw UsageError("give exactly one event file, or - for standard input")
             }
-            if let text = parsed.options["timeout"] {
-                guard let value = ConfigDuration(parsing: text) else {
-                    throw UsageError("--timeout: expected a duration like 5s, found '\(text)'")
-                }
-                timeout = value.duration
-            }
+            timeout = try parsed.brokerTimeout()
             (file, routingKey, exchange) = (input, key, parsed.options["exchange"])
             validate = !parsed.flags.contains("no-validate")
             configFile = parsed.configFile(environment: environment)
@@ -91,7 +87,7 @@ public struct PublishCommand: Command {
                 // Bounds only the wait for the broker; publishing a large file may take longer.
                 try await Task.sleep(for: timeout)
                 if connection.isConnected { return nil }
-                throw PublishTimeout(addresses: broker.addresses.map(\.url), timeout: timeout)
+                throw BrokerTimeout(addresses: broker.addresses.map(\.url), timeout: timeout)
             }
             group.addTask {
                 try await connection.waitUntilConnected()
@@ -105,16 +101,7 @@ public struct PublishCommand: Command {
                     return count
                 }
             }
-            throw PublishTimeout(addresses: broker.addresses.map(\.url), timeout: timeout)
+            throw BrokerTimeout(addresses: broker.addresses.map(\.url), timeout: timeout)
         }
-    }
-}
-
-/// The broker did not answer in time.
-struct PublishTimeout: Error, CustomStringConvertible {
-    let addresses: [AMQPURL]
-    let timeout: Duration
-    var description: String {
-        "no broker answered at \(addresses.map(\.description).joined(separator: ", ")) within \(timeout)"
     }
 }

@@ -33,13 +33,3 @@ public struct IncomingEvent: Sendable {
         headers[HeraldHeader.receivedAt].flatMap { Int64($0) }.map(Timestamp.init(millisecondsSinceEpoch:))
     }
 }
-
-/// AMQP header names Herald sets on the messages it republishes.
-public enum HeraldHeader {
-    /// The delivery attempt the message carries (1 for the first, set on retries).
-    public static let attempt = "x-herald-attempt"
-    /// When Herald first received the event, epoch milliseconds: `ttl` counts from it across retries.
-    public static let receivedAt = "x-herald-received-at"
-    /// Why a message was dead-lettered (`herald.dead`).
-    public static let error = "x-herald-error"
-}

@@ -230,7 +230,8 @@ final class EventProcessor: Sendable {
                      ["event_id": .string(eventID ?? delivery.messageID ?? ""), "error": .string("\(failure)")])
         let full = RetryRouting.deadLetterMessage(for: delivery, error: reason, topology: topology)
         var bare = full
-        bare.properties.headers = [RetryRouting.errorHeader: .string(reason + "; the event's own headers were dropped to make room")]
+        bare.properties.headers = RetryRouting.deadLetterHeaders(
+            error: reason + "; the event's own headers were dropped to make room", exchange: delivery.exchange, at: .now())
         publishDeadLetter([full, bare][...], reason: reason, finish: finish)
     }
 

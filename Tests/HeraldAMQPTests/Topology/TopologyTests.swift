@@ -254,4 +254,28 @@ struct TopologyTests {
             try await TestBroker.delete(declared, on: connection)
         }
     }
+
+    /// A server-named queue is the broker's name, private to its connection,
+    /// and gone when the connection closes.
+    @Test func aServerNamedQueueIsPrivateToItsConnectionAndGoesWithIt() async throws {
+        let exchange = TestBroker.uniqueName("tail")
+        let name = try await TestBroker.withConnection { connection in
+            try await connection.declareExchange(exchange, type: "topic", durable: false)
+            let name = try await connection.declareServerNamedQueue()
+            #expect(name.hasPrefix("amq.gen-"), "\(name)")
+            try await connection.bindQueue(name, exchange: exchange, routingKey: "delivered.*.*")
+            let consumer = try await connection.consume(queue: name, prefetch: 5)
+            try await connection.publish(exchange: exchange, routingKey: "failed.apns.chat", body: "no".bytes)
+            try await connection.publish(exchange: exchange, routingKey: "delivered.apns.chat", body: "yes".bytes)
+            let delivery = try await TestBroker.next(consumer)
+            #expect(delivery.body == "yes".bytes)
+            #expect(delivery.routingKey == "delivered.apns.chat")
+            try await connection.ack(delivery)
+            try await connection.deleteExchange(exchange)
+            return name
+        }
+        _ = try await TestBroker.withConnection { connection in
+            await #expect(throws: AMQPError.self) { _ = try await connection.messageCount(queue: name) }
+        }
+    }
 }

@@ -54,7 +54,7 @@ import Testing
             let body = #"{"id": "forged", "app": "chat", "ttl": 60, "notification": {"title": "Hi"}, "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
             try await results.connection.publish(
                 exchange: publisher.exchange, routingKey: "chat.message",
-                headers: ["x-herald-received-at": .int(Int64.min), RetryRouting.attemptHeader: .int(Int64.max)], body: Array(body.utf8),
+                headers: [HeraldHeader.receivedAt: .int(Int64.min), HeraldHeader.attempt: .int(Int64.max)], body: Array(body.utf8),
                 mandatory: true)
             try await publisher.publish(Self.event("after"))
             #expect(await results.wait { $0.count >= 2 })
@@ -84,7 +84,7 @@ import Testing
             #expect(results.dead.count == 1)
             let dead = try #require(results.dead.first)
             #expect(dead.headers["x-big"] == nil)
-            let error = dead.headers[RetryRouting.errorHeader]?.stringValue ?? ""
+            let error = dead.headers[HeraldHeader.error]?.stringValue ?? ""
             #expect(error.hasPrefix("an outcome or retry of this event could not be published: properties (headers included) are "))
             #expect(error.hasSuffix("; the event's own headers were dropped to make room"))
             #expect(try JSONValue.parse(dead.body)["id"]?.stringValue == "crowded")

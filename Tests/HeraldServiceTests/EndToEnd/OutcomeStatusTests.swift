@@ -53,7 +53,7 @@ import Testing
         #expect(byKey["poison-1/-"]?.reason?.hasPrefix("body: ") == true)
         // The poison message is parked in the dead-letter queue with the error.
         #expect(await results.wait { _ in !results.dead.isEmpty })
-        #expect(results.dead.first?.headers["x-herald-error"]?.stringValue?.hasPrefix("body: ") == true)
+        #expect(results.dead.first?.headers[HeraldHeader.error]?.stringValue?.hasPrefix("body: ") == true)
         #expect(String(decoding: results.dead.first?.body ?? [], as: UTF8.self) == "not json at all")
 
         try await running.stop()

@@ -149,7 +149,7 @@ import Testing
             #expect(Set(results.all.map(\.routingKey)) == ["delivered.apns.ios-only", "rejected.fcm.ios-only"])
             #expect(await results.wait { _ in !results.dead.isEmpty })
             let dead = try #require(results.dead.first)
-            #expect(dead.headers["x-herald-error"]?.stringValue == "app 'ios-only' has no fcm credentials")
+            #expect(dead.headers[HeraldHeader.error]?.stringValue == "app 'ios-only' has no fcm credentials")
             let body = try JSONValue.parse(dead.body)
             #expect(body["id"]?.stringValue == "part")
             #expect(body["targets"] == [["provider": "fcm", "token": "fcm-1"]])

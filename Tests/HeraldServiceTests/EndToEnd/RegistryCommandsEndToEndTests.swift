@@ -174,7 +174,7 @@ import Testing
             #expect(Set(dead.compactMap(\.messageID)) == Set((0..<bad.count).map { "bad-\($0)" } + ["bad-key"]))
             let parked = try #require(dead.first { $0.messageID == "bad-0" })
             #expect(parked.body == Array("not json".utf8))
-            #expect(parked.headers[RetryRouting.errorHeader]
+            #expect(parked.headers[HeraldHeader.error]
                 == .string("registry command refused: body: invalid literal at byte 0 (line 1, column 1): expected null"))
             #expect(try await f.results.connection.messageCount(queue: "\(f.config.prefix).registry") == 0)
             #expect(try await f.store.count(app: "chat", channel: nil) == 0)

@@ -65,7 +65,7 @@ import Testing
         #expect(failed.outcome.providerStatus == 500)
         // The dead letter holds the event with only the target that never made it.
         let dead = try #require(results.dead.first)
-        #expect(dead.headers["x-herald-error"]?.stringValue == "retries exhausted after 2 attempts: fcm token: INTERNAL (HTTP 500)")
+        #expect(dead.headers[HeraldHeader.error]?.stringValue == "retries exhausted after 2 attempts: fcm token: INTERNAL (HTTP 500)")
         let parked = try Event.decode(dead.body, fallbackID: "")
         #expect(parked.id == "doomed")
         #expect(parked.targets == [Target(provider: .fcm, address: .token("f"))])

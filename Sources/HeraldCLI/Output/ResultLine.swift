@@ -1,0 +1,67 @@
+import HeraldCore
+
+/// One message of the results exchange as `herald tail` prints it: the
+/// event's (or registry command's) id, the provider, the target with device
+/// tokens and FIDs masked as logs mask them (`LogValue.mask`), the status and
+/// the reason, in columns of fixed width so a stream of lines stays aligned.
+///
+/// It reads the JSON itself rather than decoding an `Outcome`, so delivery
+/// outcomes (`event_id`, `status`) and registry results (`command_id`,
+/// `result`) print alike, and a body that is not what either schema says
+/// still prints its routing key.
+struct ResultLine {
+    let id: String
+    let provider: String
+    let target: String
+    let status: String
+    let reason: String
+
+    /// Column widths: an id or target that is longer is printed whole (id) or cut (target).
+    static let widths = (id: 20, provider: 8, target: 26, status: 17)
+    static let header = ResultLine(id: "EVENT", provider: "PROVIDER", target: "TARGET", status: "STATUS", reason: "REASON")
+
+    init(id: String, provider: String, target: String, status: String, reason: String) {
+        self.id = id
+        self.provider = provider
+        self.target = target
+        self.status = status
+        self.reason = reason
+    }
+
+    /// The line for a body delivered with `routingKey`.
+    init(body: [UInt8], routingKey: String) {
+        guard case .object(let object)? = try? JSONValue.parse(body) else {
+            self.init(id: "-", provider: "-", target: "-", status: routingKey,
+                      reason: "(\(body.count) bytes that are not a JSON object)")
+            return
+        }
+        func text(_ key: String) -> String? { object[key]?.stringValue }
+        var target = "-"
+        if let token = text("token") ?? text("fid") {
+            target = LogValue.mask(token: token)
+        } else if let address = text("topic") ?? text("condition") {
+            target = address
+        }
+        if let channel = text("channel") { target = target == "-" ? channel : "\(target) (\(channel))" }
+        var reason = text("reason") ?? ""
+        if let detail = text("detail"), !detail.isEmpty { reason += reason.isEmpty ? detail : ": \(detail)" }
+        self.init(id: text("event_id") ?? text("command_id") ?? "-", provider: text("provider") ?? "-",
+                  target: target, status: text("status") ?? text("result") ?? routingKey, reason: reason)
+    }
+
+    var text: String {
+        let widths = Self.widths
+        let columns = [Self.pad(id, widths.id), Self.pad(provider, widths.provider),
+                       Self.pad(Self.cut(target, widths.target), widths.target), Self.pad(status, widths.status)]
+        let line = columns.joined(separator: "  ") + "  " + reason
+        return reason.isEmpty ? String(line.reversed().drop(while: { $0 == " " }).reversed()) : line
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private static func cut(_ text: String, _ width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(width - 1)) + "…"
+    }
+}

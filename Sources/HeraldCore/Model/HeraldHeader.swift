@@ -1,0 +1,17 @@
+/// AMQP header names Herald sets on the messages it republishes (retries,
+/// dead letters), in one place for every module that writes or reads them:
+/// the pipeline, the AMQP layer's retry routing, and the operator commands.
+public enum HeraldHeader {
+    /// The delivery attempt the message carries (1 for the first, set on retries).
+    public static let attempt = "x-herald-attempt"
+    /// When Herald first received the event, epoch milliseconds: `ttl` counts from it across retries.
+    public static let receivedAt = "x-herald-received-at"
+    /// Why a message was dead-lettered (`herald.dead`).
+    public static let error = "x-herald-error"
+    /// On a dead letter Herald parked itself: the exchange the message was
+    /// delivered from (the events or the registry exchange), where
+    /// `herald dead replay` republishes it.
+    public static let exchange = "x-herald-exchange"
+    /// On a dead letter Herald parked itself: when, epoch milliseconds.
+    public static let deadLetteredAt = "x-herald-dead-lettered-at"
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HeraldAMQP
+import HeraldCLI
+import HeraldCore
+import HeraldTestSupport
+
+/// A config of its own for a test of a command that talks to the shared
+/// broker: every exchange and queue named with a prefix no other test uses,
+/// a connection of the test's own to set up and inspect the broker, and the
+/// broker's own rabbitmqctl.
+struct BrokerCommandFixture {
+    static let url = ProcessInfo.processInfo.environment["HERALD_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"
+
+    let prefix: String
+    let queueType: QueueType
+    let directory: String
+    var configFile: String { directory + "/config.yaml" }
+
+    init(_ purpose: String, queueType: QueueType = .classic) throws {
+        self.queueType = queueType
+        prefix = "test-\(purpose)-\(String(UInt64.random(in: 0 ... .max), radix: 36))"
+        directory = NSTemporaryDirectory() + prefix
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try """
+            amqp:
+              url: \(Self.url)
+              queue_type: \(queueType.rawValue)
+              queue: \(prefix).events
+              events_exchange: \(prefix).events
+              retry_exchange: \(prefix).retry
+              dead_letter_exchange: \(prefix).dead
+              dead_letter_queue: \(prefix).dead
+              results_exchange: \(prefix).results
+            apps:
+              chat:
+                fcm:
+                  project_id: p
+                  service_account_json: '{"type": "service_account", "client_email": "a@b", "private_key": "-----BEGIN PRIVATE KEY-----\\nAA\\n-----END PRIVATE KEY-----\\n", "private_key_id": "k", "token_uri": "https://127.0.0.1/token"}'
+            """.write(toFile: configFile, atomically: true, encoding: .utf8)
+    }
+
+    /// The names the config gives, as `herald run` declares them.
+    var topology: TopologyOptions {
+        TopologyOptions(prefix: prefix, queueType: queueType, retryTiers: [])
+    }
+
+    /// Runs `herald <arguments>` in this process, as the `herald` binary does.
+    func herald(_ arguments: [String]) async -> (status: Int32, console: CapturedConsole) {
+        let console = CapturedConsole()
+        return (await herald(arguments, console: console), console)
+    }
+
+    /// Runs `herald <arguments>` writing to `console`, which the test can read while it runs.
+    func herald(_ arguments: [String], console: CapturedConsole) async -> Int32 {
+        await HeraldCommandLine().run(arguments, environment: [:], console: console)
+    }
+
+    /// Runs `body` on a connection of the test's own, with the topology declared.
+    func withConnection<T: Sendable>(_ body: @Sendable (AMQPConnection) async throws -> T) async throws -> T {
+        var configuration = try AMQPConfiguration(url: Self.url)
+        configuration.connectionName = "test \(prefix)"
+        let topology = self.topology
+        let connection = try AMQPConnection(configuration: configuration, topology: topology,
+                                            logger: Logger(label: "test", level: .error, sink: MemoryLogSink()))
+        let runner = Task { try await connection.run() }
+        do {
+            try await connection.waitUntilConnected()
+            let result = try await body(connection)
+            connection.shutdown()
+            try await runner.value
+            return result
+        } catch {
+            connection.shutdown()
+            _ = try? await runner.value
+            throw error
+        }
+    }
+
+    /// Takes every message of `queue` out (acked), in order.
+    static func drain(_ queue: String, on connection: AMQPConnection, expecting count: Int) async throws -> [AMQPDelivery] {
+        guard count > 0 else { return [] }
+        let consumer = try await connection.consume(queue: queue, prefetch: 500)
+        let taken = try await within(.seconds(30), "\(count) messages from \(queue)") { () async throws -> [AMQPDelivery]? in
+            var taken: [AMQPDelivery] = []
+            for try await delivery in consumer.deliveries {
+                try await connection.ack(delivery)
+                taken.append(delivery)
+                if taken.count >= count { break }
+            }
+            return taken
+        }
+        try await connection.cancel(consumer)
+        return taken
+    }
+
+    /// Deletes what the test declared.
+    func cleanUp() async {
+        _ = try? await withConnection { connection in
+            for queue in topology.queues { try? await connection.deleteQueue(queue) }
+            for exchange in topology.exchanges { try? await connection.deleteExchange(exchange) }
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs `scripts/rabbitmq ctl -q ...`, the test broker's rabbitmqctl.
+    static func rabbitmqctl(_ arguments: [String]) async throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try await runTool(root.appendingPathComponent("scripts/rabbitmq").path, ["ctl", "-q"] + arguments).output
+    }
+}

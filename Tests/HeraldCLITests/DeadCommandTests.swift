@@ -1,0 +1,184 @@
+import Foundation
+import HeraldAMQP
+import HeraldCLI
+import HeraldCore
+import HeraldTestSupport
+import Testing
+
+/// `herald dead` against the shared broker, each test on a dead-letter queue
+/// of its own. Serialized: one test closes the connection of its command by
+/// name, and must find only its own.
+@Suite(.serialized) struct DeadCommandTests {
+    /// Parks `count` events in the dead-letter queue as Herald does (refused,
+    /// with `x-herald-error` and the exchange they came from).
+    static func park(_ count: Int, in fixture: BrokerCommandFixture, routingKey: String = "chat.message",
+                     exchange: String? = nil, error: String = "targets: is empty; give at least one target") async throws {
+        let topology = fixture.topology
+        try await fixture.withConnection { connection in
+            var messages: [AMQPMessage] = []
+            for index in 0..<count {
+                let delivery = AMQPDelivery(
+                    body: Array(#"{"id": "evt-\#(index)", "app": "chat", "targets": []}"#.utf8), exchange: exchange ?? topology.eventsExchange,
+                    routingKey: routingKey, redelivered: false, tag: DeliveryTag(value: 1, connection: 1), consumerTag: "c",
+                    properties: AMQPProperties(contentType: "application/json", headers: ["tenant": "acme"], persistent: true,
+                                               messageID: "evt-\(index)"))
+                messages.append(RetryRouting.deadLetterMessage(for: delivery, error: error, topology: topology,
+                                                               at: Timestamp(seconds: 1_700_000_000)))
+            }
+            for start in stride(from: 0, to: messages.count, by: 500) {
+                try await connection.publish(Array(messages[start..<min(start + 500, messages.count)]), mandatory: true)
+            }
+        }
+    }
+
+    static func count(_ queue: String, in fixture: BrokerCommandFixture) async throws -> Int {
+        try await fixture.withConnection { try await $0.messageCount(queue: queue) }
+    }
+
+    /// list shows Herald's dead letters and the broker's (rejected, with
+    /// x-death), leaves them in the queue, and gives the same IDs each time.
+    @Test(arguments: [QueueType.classic, .quorum])
+    func listShowsTheDeadLettersWithoutRemovingThem(queueType: QueueType) async throws {
+        let fixture = try BrokerCommandFixture("dead-list", queueType: queueType)
+        try await Self.park(1, in: fixture)
+        try await fixture.withConnection { connection in
+            let consumer = try await connection.consume(queue: fixture.topology.eventsQueue, prefetch: 1)
+            try await connection.publish(exchange: fixture.topology.eventsExchange, routingKey: "chat.poison",
+                                         body: Array(#"{"id": "evt-poison"}"#.utf8), mandatory: true)
+            var deliveries = consumer.deliveries.makeAsyncIterator()
+            guard let delivery = try await deliveries.next() else { throw TestFailure("no delivery of the poison event") }
+            try await connection.reject(delivery, requeue: false)
+        }
+        #expect(try await poll(timeout: .seconds(10)) { try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 2 })
+
+        let (status, console) = await fixture.herald(["dead", "list", "--config", fixture.configFile])
+        #expect(status == 0, "\(console.stderr)")
+        let lines = console.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(console.stdout)")
+        #expect(lines.first?.hasPrefix("ID          EVENT") == true, "\(console.stdout)")
+        let parked = lines.first { $0.contains("evt-0") } ?? ""
+        #expect(parked.contains("chat.message  2023-11-14T22:13:20Z  targets: is empty; give at least one target"), "\(parked)")
+        let poison = lines.first { $0.contains("evt-poison") } ?? ""
+        #expect(poison.contains("chat.poison"), "\(poison)")
+        #expect(poison.hasSuffix("rejected by \(fixture.topology.eventsQueue)"), "\(poison)")
+        #expect(try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 2)
+
+        let (again, second) = await fixture.herald(["dead", "list", "--config", fixture.configFile, "--json"])
+        #expect(again == 0)
+        let ids = lines.dropFirst().map { String($0.prefix(10)) }
+        for id in ids { #expect(second.stdout.contains(#""id":"\#(id)""#), "\(second.stdout)") }
+        #expect(second.stdout.contains(#""replay_exchange":"\#(fixture.topology.eventsExchange)""#))
+
+        let poisonID = String(poison.prefix(6))  // a unique prefix will do
+        let (shown, show) = await fixture.herald(["dead", "show", poisonID, "--config", fixture.configFile])
+        #expect(shown == 0, "\(show.stderr)")
+        #expect(show.stdout.contains("replays to:     exchange \(fixture.topology.eventsExchange), routing key chat.poison"), "\(show.stdout)")
+        #expect(show.stdout.contains("  x-first-death-reason: rejected"), "\(show.stdout)")
+        #expect(show.stdout.hasSuffix(#"{"id": "evt-poison"}"#), "\(show.stdout)")
+        #expect(try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 2)
+
+        let (missing, none) = await fixture.herald(["dead", "show", "ffffffffff", "--config", fixture.configFile])
+        #expect(missing == 1)
+        #expect(none.stderr == "herald dead show: no dead letter ffffffffff among the 2 read")
+        await fixture.cleanUp()
+    }
+
+    /// replay puts the chosen dead letter back on its exchange with its
+    /// routing key, without the headers of its dead-lettering, and takes it
+    /// out of the queue; one that cannot be republished stays.
+    @Test func replayRepublishesToTheOriginalRoutingKeyAndRemovesOnlyWhatWasConfirmed() async throws {
+        let fixture = try BrokerCommandFixture("dead-replay")
+        try await Self.park(1, in: fixture)
+        try await Self.park(1, in: fixture, routingKey: "register", exchange: fixture.prefix + ".registry", error: "refused")
+        let (_, listed) = await fixture.herald(["dead", "list", "--config", fixture.configFile])
+        let lines = listed.stdout.split(separator: "\n").map(String.init)
+        let event = String((lines.first { $0.contains("chat.message") } ?? "").prefix(10))
+        let command = String((lines.first { $0.contains("register") } ?? "").prefix(10))
+
+        let (status, console) = await fixture.herald(["dead", "replay", event, command, "--config", fixture.configFile])
+        #expect(status == 1)
+        #expect(console.stdout.contains("replayed \(event) to \(fixture.topology.eventsExchange) with routing key chat.message"))
+        #expect(console.stdout.hasSuffix("replayed 1 dead letter; 1 could not be and stay in \(fixture.topology.deadLetterQueue)"),
+                "\(console.stdout)")
+        #expect(console.stderr.contains("herald dead replay: \(command) stays in \(fixture.topology.deadLetterQueue)"), "\(console.stderr)")
+        #expect(console.stderr.contains("404"), "\(console.stderr)")
+
+        try await fixture.withConnection { connection in
+            let replayed = try await BrokerCommandFixture.drain(fixture.topology.eventsQueue, on: connection, expecting: 1)
+            #expect(replayed.first?.routingKey == "chat.message")
+            #expect(replayed.first?.body == Array(#"{"id": "evt-0", "app": "chat", "targets": []}"#.utf8))
+            #expect(replayed.first?.headers == ["tenant": "acme"])
+            #expect(replayed.first?.messageID == "evt-0")
+            let left = try await BrokerCommandFixture.drain(fixture.topology.deadLetterQueue, on: connection, expecting: 1)
+            #expect(left.first?.routingKey == "register")
+            #expect(try await connection.messageCount(queue: fixture.topology.deadLetterQueue) == 0)
+        }
+        await fixture.cleanUp()
+    }
+
+    /// The broker drops the command's connection in the middle of a replay:
+    /// every dead letter is afterwards still in the queue, or republished, or both.
+    @Test func nothingIsLostWhenTheConnectionDropsMidReplay() async throws {
+        let fixture = try BrokerCommandFixture("dead-drop")
+        let total = 3000
+        try await Self.park(total, in: fixture)
+        let console = CapturedConsole()
+        let replay = Task {
+            await fixture.herald(["dead", "replay", "--all", "--limit", String(total), "--config", fixture.configFile], console: console)
+        }
+        let started = try await poll(timeout: .seconds(30)) {
+            try await Self.count(fixture.topology.eventsQueue, in: fixture) > 0
+        }
+        #expect(started)
+        let name = "herald dead replay \(fixture.topology.deadLetterQueue)"
+        let connections = try await BrokerCommandFixture.rabbitmqctl(["list_connections", "pid", "client_properties"])
+        let pid = connections.split(separator: "\n").first { $0.contains(name) }?.split(separator: "\t").first.map(String.init)
+        #expect(pid != nil, "\(connections)")
+        if let pid { _ = try await BrokerCommandFixture.rabbitmqctl(["close_connection", pid, "test: dropped mid-replay"]) }
+        let status = await replay.value
+        #expect(status == 1, "the replay finished before the connection was closed: \(console.stdout.suffix(200))")
+        #expect(console.stderr.hasPrefix("herald dead replay: stopped at "), "\(console.stderr)")
+        #expect(console.stderr.contains("in \(fixture.topology.deadLetterQueue)"), "\(console.stderr)")
+
+        try await fixture.withConnection { connection in
+            let dead = try await connection.messageCount(queue: fixture.topology.deadLetterQueue)
+            let replayed = try await connection.messageCount(queue: fixture.topology.eventsQueue)
+            #expect(dead > 0 && replayed > 0, "dead \(dead), replayed \(replayed)")
+            var ids = Set<String>()
+            for queue in [fixture.topology.deadLetterQueue, fixture.topology.eventsQueue] {
+                let count = queue == fixture.topology.eventsQueue ? replayed : dead
+                for delivery in try await BrokerCommandFixture.drain(queue, on: connection, expecting: count) {
+                    ids.insert(delivery.messageID ?? "")
+                }
+            }
+            #expect(ids == Set((0..<total).map { "evt-\($0)" }), "missing: \(Set((0..<total).map { "evt-\($0)" }).subtracting(ids).sorted().prefix(5))")
+        }
+        await fixture.cleanUp()
+    }
+
+    /// purge without --yes says how many and deletes nothing; with it, deletes them.
+    @Test func purgeDeletesOnlyWithYes() async throws {
+        let fixture = try BrokerCommandFixture("dead-purge")
+        try await Self.park(2, in: fixture)
+        let (refused, console) = await fixture.herald(["dead", "purge", "--config", fixture.configFile])
+        #expect(refused == 1)
+        #expect(console.stderr == "herald dead purge: would delete 2 dead letters from \(fixture.topology.deadLetterQueue); run it with --yes to delete them")
+        #expect(try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 2)
+        let (purged, yes) = await fixture.herald(["dead", "purge", "--yes", "--config", fixture.configFile])
+        #expect(purged == 0, "\(yes.stderr)")
+        #expect(yes.stdout == "deleted 2 dead letters from \(fixture.topology.deadLetterQueue)")
+        #expect(try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 0)
+        await fixture.cleanUp()
+    }
+
+    @Test func replayNeedsIDsOrAll() async throws {
+        let fixture = try BrokerCommandFixture("dead-usage")
+        let (status, console) = await fixture.herald(["dead", "replay", "--config", fixture.configFile])
+        #expect(status == 64)
+        #expect(console.stderr.hasPrefix("herald dead: give the IDs to replay, or --all"))
+        let (unknown, other) = await fixture.herald(["dead", "lst"])
+        #expect(unknown == 64)
+        #expect(other.stderr.hasPrefix("herald dead: unknown subcommand 'lst' (did you mean 'list'?)"))
+        try? FileManager.default.removeItem(atPath: fixture.directory)
+    }
+}
