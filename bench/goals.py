@@ -3,7 +3,7 @@
     python3 bench/goals.py .build/e2e/<run> [.build/e2e/<run> ...]
 
 Reads each run's report.md (the lines e2e.py writes under "Ratios"), prints a column per run with
-the goals met in bold, then how many runs met each goal. bench/README.md's round tables come from it.
+the goals met in bold, then how many runs met each goal. bench/README.md's goal table comes from it.
 """
 import re
 import sys

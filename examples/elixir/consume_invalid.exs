@@ -6,6 +6,14 @@
 # <status>.<provider>.<app>; "invalid_token.#" selects every app's dead
 # tokens ("invalid_token.*.chat" for one). Delivery is at least once, so
 # deleting must be idempotent. Body schema: schemas/outcome.schema.json.
+#
+# The queue is durable and named (a quorum queue) on purpose: a service that
+# deletes dead tokens must not miss the outcomes published while it is down,
+# so the queue outlives this process and goes on collecting invalid_token
+# outcomes until it is deleted. After trying the example, delete it:
+# `rabbitmqctl delete_queue chat-backend.invalid-tokens`. To watch outcomes
+# only while a program runs, use a server-named exclusive queue instead:
+# `AMQP.Queue.declare(chan, "", exclusive: true)`.
 Mix.install([{:amqp, "~> 3.3"}, {:jason, "~> 1.4"}])
 
 defmodule InvalidTokens do
@@ -15,7 +23,8 @@ defmodule InvalidTokens do
     {:ok, conn} = AMQP.Connection.open(url)
     {:ok, chan} = AMQP.Channel.open(conn)
     :ok = AMQP.Exchange.declare(chan, "herald.results", :topic, durable: true)
-    # Durable and replicated: outcomes published while this service is down wait for it.
+    # Durable, named and replicated: outcomes published while this service is down
+    # wait for it (it stays until deleted; see the header).
     {:ok, _} =
       AMQP.Queue.declare(chan, @queue,
         durable: true,

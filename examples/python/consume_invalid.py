@@ -11,6 +11,14 @@ service would delete it from its database.
 
 Delivery is at least once: the same outcome can arrive twice, so deleting
 must be idempotent (deleting a token that is already gone is fine).
+
+The queue is durable and named (a quorum queue) on purpose: a service that
+deletes dead tokens must not miss the outcomes published while it is down,
+so the queue outlives this process and goes on collecting `invalid_token`
+outcomes until it is deleted. After trying the example, delete it:
+`rabbitmqctl delete_queue chat-backend.invalid-tokens` (or the management
+UI). To watch outcomes only while a program runs, declare a server-named
+exclusive queue instead: `channel.queue_declare("", exclusive=True)`.
 """
 import argparse
 import json
@@ -48,7 +56,8 @@ def delete_token(outcome):
 connection = pika.BlockingConnection(pika.URLParameters(args.url))
 channel = connection.channel()
 channel.exchange_declare(args.exchange, exchange_type="topic", durable=True)  # same arguments as Herald
-# Durable and replicated: outcomes published while this service is down wait for it.
+# Durable, named and replicated: outcomes published while this service is down
+# wait for it (it stays until deleted; see the docstring).
 channel.queue_declare(args.queue, durable=True, arguments={"x-queue-type": "quorum"})
 channel.queue_bind(args.queue, args.exchange, routing_key=args.binding)
 channel.basic_qos(prefetch_count=50)

@@ -7,6 +7,14 @@
 # <status>.<provider>.<app>; `invalid_token.#` selects every app's dead tokens
 # (`invalid_token.*.chat` for one). Delivery is at least once: deleting must
 # be idempotent. Body schema: schemas/outcome.schema.json.
+#
+# The queue is durable and named (a quorum queue) on purpose: a service that
+# deletes dead tokens must not miss the outcomes published while it is down,
+# so the queue outlives this process and goes on collecting invalid_token
+# outcomes until it is deleted. After trying the example, delete it:
+# `rabbitmqctl delete_queue chat-backend.invalid-tokens`. To watch outcomes
+# only while a program runs, use a server-named exclusive queue instead:
+# `channel.queue("", exclusive: true)`.
 require "bunny"
 require "json"
 
@@ -17,7 +25,8 @@ connection.start
 channel = connection.create_channel
 channel.prefetch(50)
 results = channel.topic("herald.results", durable: true)
-# Durable and replicated: outcomes published while this service is down wait for it.
+# Durable, named and replicated: outcomes published while this service is down
+# wait for it (it stays until deleted; see the header).
 queue = channel.queue("chat-backend.invalid-tokens", durable: true, arguments: { "x-queue-type" => "quorum" })
 queue.bind(results, routing_key: "invalid_token.#")
 

@@ -179,7 +179,8 @@ public struct Event: Sendable, Hashable {
     /// The members, shared between copies until one of them changes. An
     /// event is copied into every target's send and prepared request; copying
     /// and destroying fifteen members each time (and the structs holding
-    /// them) was ~8% of the pool's profile samples (perf, 30 November).
+    /// them) would be ~8% of the pool's profile samples (`perf` of an
+    /// end-to-end run).
     /// Members are read in place (`_read`, so reading `notification?.title`
     /// copies nothing) and changed in place once the box is unique (`_modify`).
     private var storage: Storage

@@ -7,8 +7,9 @@ import Glibc
 /// messages come a few hundred microseconds apart: each wake-up is a context
 /// switch on the loop thread, a wake-up system call by whoever queued the
 /// work, and downstream a pool thread woken for each continuation the pass
-/// resumes. On a 2-core machine shared with the broker, pacing took ~25–30%
-/// off Herald's CPU per notification at half its maximum rate (bench/README.md).
+/// resumes. On a 2-core machine shared with the broker, pacing takes ~25–30%
+/// off Herald's CPU per notification at half its maximum rate (`bench/e2e.sh`;
+/// docs/configuration.md, `io_pacing`, gives the machines).
 ///
 /// While busy, a paced loop looks for work once per `window` instead: where
 /// it would sleep, it naps until `window` after its previous pass began,

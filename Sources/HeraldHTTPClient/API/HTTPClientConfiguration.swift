@@ -11,11 +11,12 @@ public struct HTTPClientConfiguration: Sendable {
     }
 
     public var engine: Engine
-    /// Connections opened to one origin at most (CURLMOPT_MAX_HOST_CONNECTIONS);
-    /// further requests wait for a free stream.
+    /// Connections opened to one origin at most (under libcurl,
+    /// CURLMOPT_MAX_HOST_CONNECTIONS); further requests wait for a free stream.
     public var maxConnectionsPerHost: Int
-    /// Streams multiplexed on one connection at most (CURLMOPT_MAX_CONCURRENT_STREAMS);
-    /// the server's SETTINGS_MAX_CONCURRENT_STREAMS lowers it further.
+    /// Streams multiplexed on one connection at most (under libcurl,
+    /// CURLMOPT_MAX_CONCURRENT_STREAMS); the server's
+    /// SETTINGS_MAX_CONCURRENT_STREAMS lowers it further.
     public var maxConcurrentStreamsPerConnection: Int
     /// Whole-request timeout, queueing for a stream included, unless the request sets its own.
     public var requestTimeout: Duration
@@ -29,22 +30,29 @@ public struct HTTPClientConfiguration: Sendable {
     /// `.responseTooLarge`, the stream reset or the transfer aborted.
     /// Default 64 KiB.
     public var maxResponseHeaderBytes: Int
-    /// TCP keep-alive probes on idle connections (libcurl 7.88 sends HTTP/2
-    /// PING only from `curl_easy_upkeep`, which does not reach a multi
-    /// handle's connections, so TCP keep-alive is what keeps them warm).
+    /// Keep-alive of idle connections. The nghttp2 engine sends an HTTP/2
+    /// PING on a connection idle this long and drops it when the PING is not
+    /// answered within another interval; both engines also set TCP
+    /// keep-alive probes at this interval (libcurl 7.88 sends PING only from
+    /// `curl_easy_upkeep`, which does not reach a multi handle's connections,
+    /// so under libcurl TCP keep-alive is what keeps them warm).
     public var keepAliveInterval: Duration
-    /// Idle connections older than this are not reused (CURLOPT_MAXAGE_CONN).
+    /// Idle connections older than this are closed rather than reused (under
+    /// libcurl, CURLOPT_MAXAGE_CONN).
     public var maxIdleConnectionAge: Duration
-    /// Easy handles kept for reuse after their transfer ends.
+    /// Easy handles kept for reuse after their transfer ends (libcurl engine only).
     public var maxIdleHandles: Int
-    /// Requests handed to libcurl at once; more wait in a queue (each one in
-    /// libcurl holds an easy handle, tens of KiB). Enough to keep every
-    /// connection's streams busy at provider latencies; raise it for slow peers.
+    /// Requests the loop has in flight at once; more wait in a queue
+    /// (`WaitingRoom`), their timeout counting. Each one in flight holds its
+    /// stream's buffers (under libcurl, an easy handle of tens of KiB).
+    /// Enough to keep every connection's streams busy at provider latencies;
+    /// raise it for slow peers.
     public var maxInFlightRequests: Int
     /// Corks each connection's socket and flushes it once per loop pass, so
     /// the frames of the requests started together share TCP segments
     /// instead of one segment per HTTP/2 frame (`SocketCork`). On by
-    /// default; off only to compare.
+    /// default; off only to compare. The libcurl engine only: the nghttp2
+    /// engine always writes each connection's frames once per loop pass.
     public var coalescesWrites: Bool
     /// While busy, the loop looks for work once per this window instead of
     /// waking for every request and response (`LoopPacing`): fewer wake-ups at

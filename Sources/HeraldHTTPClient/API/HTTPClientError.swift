@@ -1,5 +1,6 @@
 /// Why a request got no response, with what a caller needs to act on it:
-/// the host, libcurl's code and error text, and whether retrying can help.
+/// the host, what failed (with libcurl's code under the libcurl engine), and
+/// whether retrying can help.
 ///
 /// A response with any HTTP status is not an error; only transport failures
 /// (connection, TLS, timeout, stream reset, GOAWAY, limits, cancellation) are.
@@ -30,7 +31,7 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
         case cancelled
         /// The client was shut down before the request finished.
         case shutdown
-        /// Anything else libcurl reported.
+        /// Anything else the engine reported (an OpenSSL, nghttp2, epoll or libcurl failure).
         case other
     }
 
@@ -39,7 +40,8 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
     public let host: String
     /// libcurl's `CURLcode`, when the failure came from libcurl.
     public let curlCode: Int?
-    /// libcurl's error buffer text (or `curl_easy_strerror`), or our own explanation.
+    /// What failed: the engine's explanation (under libcurl, its error buffer
+    /// text or `curl_easy_strerror`).
     public let message: String
     /// The request had gone to the connection (written, at least in part)
     /// when it failed: the server may have acted on it.

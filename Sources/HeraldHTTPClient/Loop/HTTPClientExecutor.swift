@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 
-/// Runs tasks on the client's own loop thread, between libcurl passes.
+/// Runs tasks on the client's own loop thread, between loop passes.
 ///
 /// A task that sends many requests can prefer this executor
 /// (`withTaskExecutorPreference(client.executor) { … }`): it then resumes on
@@ -10,7 +10,7 @@ import Synchronization
 /// request crosses threads twice (to the loop and back to the cooperative
 /// pool), which costs a few microseconds of CPU in context switches.
 ///
-/// - Important: Code running on this executor runs on the curl thread: it
+/// - Important: Code running on this executor runs on the loop thread: it
 ///   must not block, or every request of the client waits.
 public final class HTTPClientExecutor: TaskExecutor, Sendable {
     private let queue: SubmissionQueue

@@ -6,15 +6,16 @@ import HeraldCore
 /// The locked hand-over between other threads and the loop thread: requests
 /// to start, requests to cancel, and executor jobs to run (see
 /// `HTTPClientExecutor`), plus the wake-up: a producer wakes the loop only
-/// while it sleeps in `curl_multi_poll`, and only once per sleep.
+/// while it sleeps (in `epoll_wait`, or `curl_multi_poll` under libcurl), and
+/// only once per sleep.
 ///
-/// The wake-up is a write to an eventfd the loop polls beside libcurl's
-/// sockets, made after the lock is released: at moderate rates the loop is
+/// The wake-up is a write to an eventfd the loop polls beside its
+/// connections' sockets, made after the lock is released: at moderate rates the loop is
 /// asleep at almost every submission, and a system call under the lock made
 /// the pool threads and the loop queue behind it (6% of the pool's and 3% of
 /// the loop's samples at 2 250 events/s). The eventfd lives as long as this
-/// queue, which every producer holds. Should the eventfd not be available,
-/// `curl_multi_wakeup` is called under the lock instead, where the multi
+/// queue, which every producer holds. Should the eventfd not be available
+/// to the libcurl loop, `curl_multi_wakeup` is called under the lock instead, where the multi
 /// handle's address lives while the loop runs, so it cannot race
 /// `curl_multi_cleanup`.
 final class SubmissionQueue: Sendable {

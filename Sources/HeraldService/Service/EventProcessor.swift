@@ -112,7 +112,7 @@ final class EventProcessor: Sendable {
     private func deliver(_ delivery: AMQPDelivery) async -> DeliveryWork {
         // Planning and message building are synchronous and kept out of line, so
         // their locals need not live in this task's async frame (one per event in
-        // flight); measured: peak RSS at prefetch 1024 within noise of before.
+        // flight); measured, the effect on peak RSS at prefetch 1024 is within noise.
         let plan = plan(delivery)
         // The event's own delivery may still be in flight (its connection was
         // lost): what it did is known once it is over.

@@ -50,8 +50,8 @@ struct FCMMessageValidator {
     static let apnsPayload: FieldPath = "message.apns.payload"
 
     /// A dotted field path from `message`, split once (lookups run for every
-    /// request the simulator answers; splitting per lookup was a quarter of
-    /// its CPU under benchmark load).
+    /// request the simulator answers; splitting per lookup would cost a
+    /// quarter of its CPU under benchmark load).
     struct FieldPath: ExpressibleByStringLiteral, CustomStringConvertible, Sendable {
         let description: String
         /// The components after `message`.

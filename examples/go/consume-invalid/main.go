@@ -7,6 +7,14 @@
 // <status>.<provider>.<app>; "invalid_token.#" selects every app's dead
 // tokens ("invalid_token.*.chat" for one). Delivery is at least once, so
 // deleting must be idempotent. Body schema: schemas/outcome.schema.json.
+//
+// The queue is durable and named (a quorum queue) on purpose: a service that
+// deletes dead tokens must not miss the outcomes published while it is down,
+// so the queue outlives this process and goes on collecting invalid_token
+// outcomes until it is deleted. After trying the example, delete it:
+// `rabbitmqctl delete_queue chat-backend.invalid-tokens`. To watch outcomes
+// only while a program runs, use a server-named exclusive queue instead:
+// ch.QueueDeclare("", false, true, true, false, nil).
 package main
 
 import (
@@ -50,7 +58,8 @@ func main() {
 	if err := ch.ExchangeDeclare("herald.results", "topic", true, false, false, false, nil); err != nil {
 		log.Fatalf("declare exchange: %v", err)
 	}
-	// Durable and replicated: outcomes published while this service is down wait for it.
+	// Durable, named and replicated: outcomes published while this service is down
+	// wait for it (it stays until deleted; see the package comment).
 	if _, err := ch.QueueDeclare(queue, true, false, false, false, amqp.Table{"x-queue-type": "quorum"}); err != nil {
 		log.Fatalf("declare queue: %v", err)
 	}
