@@ -81,6 +81,7 @@ struct EventErrorTests {
         (#""collapse_id":1"#, "collapse_id: expected a non-empty string, found 1"),
         (#""content_available":"yes""#, #"content_available: expected true or false, found "yes""#),
         (#""mutable_content":1"#, "mutable_content: expected true or false, found 1"),
+        (#""debug":"yes""#, #"debug: expected true or false, found "yes""#),
         (#""exclude_tokens":"t""#, #"exclude_tokens: expected an array of strings, found "t""#),
         (#""exclude_tokens":["a",{}]"#, "exclude_tokens[1]: expected a string, found an object"),
         (#""apns":[]"#, "apns: expected an object, found an array"),
