@@ -59,7 +59,7 @@ import Testing
         #expect(!message.bodyTruncated)
     }
 
-    @Test func theRecorderKeepsTimingsAndAtMostTheBoundOfExchanges() {
+    @Test func theRecorderKeepsTimingsAndAtMostTheBoundOfExchanges() throws {
         let recorder = DeliveryTraceRecorder(target: Target(provider: .apns, address: .token(Self.token)))
         let first = recorder.sent(method: "POST", url: "https://h/3/device/\(Self.token)",
                                   headers: [("authorization", "bearer " + Self.jwt)], body: [])
