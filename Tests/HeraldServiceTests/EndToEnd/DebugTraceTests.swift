@@ -37,12 +37,15 @@ import Testing
             """)
         try await publisher.publish(#"{"id": "by-route", "provider": "fcm", "token": "\#(Self.fcmToken)", "notification": {"body": "x"}}"#,
                                     routingKey: "support.ticket")
+        // Refused before any request: its delivery record has the outcome and no exchange.
+        try await publisher.publish(#"{"id": "too-big", "app": "chat", "debug": true, "provider": "apns", "token": "\#(Self.apnsToken)", "data": {"blob": "\#(String(repeating: "x", count: 5000))"}}"#)
         try await publisher.publish(#"{"id": "plain", "app": "chat", "provider": "apns", "token": "\#(Self.apnsToken)", "notification": {"body": "x"}}"#)
 
-        let expectedOutcomes: Set<String> = ["dbg/apns", "dbg/fcm", "by-route/fcm", "plain/apns"]
+        let expectedOutcomes: Set<String> = ["dbg/apns", "dbg/fcm", "by-route/fcm", "too-big/apns", "plain/apns"]
         #expect(await results.wait { got in Set(got.map { "\($0.outcome.eventID)/\($0.outcome.provider?.rawValue ?? "-")" }).isSuperset(of: expectedOutcomes) })
         let expectedTraces: Set<String> = ["dbg debug.route.chat", "dbg debug.apns.chat", "dbg debug.fcm.chat",
-                                           "by-route debug.route.chat", "by-route debug.fcm.chat"]
+                                           "by-route debug.route.chat", "by-route debug.fcm.chat",
+                                           "too-big debug.route.chat", "too-big debug.apns.chat"]
         func traceKeys() -> Set<String> { Set(results.traces.map { "\($0.record["event_id"]?.stringValue ?? "-") \($0.routingKey)" }) }
         #expect(await results.wait { _ in traceKeys().isSuperset(of: expectedTraces) })
         // Exactly those: one record each, and none for the event that did not ask.
@@ -83,6 +86,11 @@ import Testing
         #expect(fcmExchange["request"]?["headers"]?["authorization"] == "Bearer [redacted]")
         #expect(fcmExchange["response"]?["status"] == 200)
         #expect(fcmExchange["response"]?["body"]?.stringValue?.contains("projects/\(SimulatorHarness.project)/messages/") == true)
+
+        let tooBig = try trace("too-big", "debug.apns.chat")
+        #expect(tooBig["outcome"]?["status"] == "failed")
+        #expect(tooBig["outcome"]?["reason"]?.stringValue?.hasPrefix("PayloadTooLarge") == true)
+        #expect(tooBig["exchanges"] == [])
 
         // No secret in any byte of any record: no JWT, no access token, no key material, no whole device token.
         let keyLines = try [simulator.apnsKeyFile, simulator.serviceAccountFile].flatMap { path in
