@@ -45,7 +45,7 @@ public final class APNsProvider: PushProvider {
         while true {
             let response: HTTPClientResponse
             let latency: Duration
-            switch try await send(request, bearer: bearer) {
+            switch try await send(request, bearer: bearer, trace: notification.trace) {
             case .response(let answered, let took):
                 (response, latency) = (answered, took)
             case .refused(let result):
@@ -95,20 +95,25 @@ public final class APNsProvider: PushProvider {
     }
 
     /// Sends one request. Transport failures worth retrying (connection lost,
-    /// timeout, GOAWAY, cancellation) are thrown as `DeliveryFailure`.
-    private func send(_ request: APNsRequest, bearer: String?) async throws(DeliveryFailure) -> Sent {
+    /// timeout, GOAWAY, cancellation) are thrown as `DeliveryFailure`. With a
+    /// `trace`, the request as sent and its answer are recorded there.
+    private func send(_ request: APNsRequest, bearer: String?, trace: DeliveryTraceRecorder?) async throws(DeliveryFailure) -> Sent {
         var headers = request.headers.fields
         if let bearer { headers.insert((name: APNsHeaderName.authorization, value: "bearer " + bearer), at: 0) }
         let http = HTTPClientRequest(
             method: "POST", url: configuration.baseURL + request.path, headers: headers, body: request.body,
             timeout: configuration.requestTimeout)
+        let traced = trace?.sent(http)
         let start = ContinuousClock.now
         do {
             let response = try await client.send(http)
-            return .response(response, ContinuousClock.now - start)
+            let latency = ContinuousClock.now - start
+            if let trace, let traced { trace.answered(traced, response) }
+            return .response(response, latency)
         } catch let error as HTTPClientError {
             let latency = ContinuousClock.now - start
             let reason = "\(error.kind.rawValue): \(error.message)"
+            if let trace, let traced { trace.failed(traced, error: reason) }
             guard error.isRetryable || error.kind == .cancelled else {
                 logger.error("apns request cannot be sent", ["kind": .string(error.kind.rawValue), "host": .string(error.host)])
                 return .refused(DeliveryResult(.failed, reason: reason, latency: latency))
@@ -116,6 +121,7 @@ public final class APNsProvider: PushProvider {
             if error.answerLost { throw .noAnswer(timedOut: error.kind == .timeout, transport: reason, latency: latency) }
             throw DeliveryFailure(reason: reason, latency: latency)
         } catch {
+            if let trace, let traced { trace.failed(traced, error: "\(error)") }
             throw DeliveryFailure(reason: "\(error)", latency: ContinuousClock.now - start)
         }
     }

@@ -6,7 +6,7 @@ extension FCMProvider {
     /// once more with a fresh one; a second 401 is `failed`.
     public func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
         guard let body = notification.request as? [UInt8] else { return DeliveryResult(.failed, reason: "WrongProvider") }
-        return try await send(body, to: notification.target, attempt: attempt, afterRefresh: false)
+        return try await send(body, to: notification.target, attempt: attempt, afterRefresh: false, trace: notification.trace)
     }
 
     /// The logger for lines about one send (built only when a line is written).
@@ -17,7 +17,7 @@ extension FCMProvider {
     }
 
     private func send(
-        _ body: [UInt8], to target: Target, attempt: Int, afterRefresh: Bool
+        _ body: [UInt8], to target: Target, attempt: Int, afterRefresh: Bool, trace: DeliveryTraceRecorder?
     ) async throws(DeliveryFailure) -> DeliveryResult {
         let token: AccessToken
         do {
@@ -28,14 +28,19 @@ extension FCMProvider {
             if error.isRetryable { throw DeliveryFailure(reason: reason, providerStatus: error.status) }
             return DeliveryResult(.failed, reason: reason, providerStatus: error.status)
         }
+        let request = sendRequest(body, token: token)
+        // A traced target records the request as sent (redacted as it is recorded) and its answer.
+        let traced = trace?.sent(request)
         let started = ContinuousClock.now
         let response: HTTPClientResponse
         do {
-            response = try await http.send(sendRequest(body, token: token))
+            response = try await http.send(request)
         } catch {
+            if let trace, let traced { trace.failed(traced, error: "\(error)") }
             return try Self.transportOutcome(error, latency: ContinuousClock.now - started)
         }
         let latency = ContinuousClock.now - started
+        if let trace, let traced { trace.answered(traced, response) }
         let answer = FCMAnswer.classify(
             status: response.status, retryAfterHeader: response.header("retry-after"), body: response.body, target: target.address,
             now: now())
@@ -61,7 +66,7 @@ extension FCMProvider {
                     providerStatus: response.status, latency: latency)
             }
             log(target, attempt).notice("FCM access token refused; refreshing once", ["reason": .string(reason)])
-            return try await send(body, to: target, attempt: attempt, afterRefresh: true)
+            return try await send(body, to: target, attempt: attempt, afterRefresh: true, trace: trace)
         }
     }
 

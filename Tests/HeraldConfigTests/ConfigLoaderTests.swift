@@ -111,6 +111,21 @@ import Testing
         }
     }
 
+    /// `set: {debug: true}` and `defaults: {debug: …}` reach the rule (docs/debug-trace.md).
+    @Test func aRouteMaySetOrDefaultTheDebugTrace() throws {
+        let fixture = try ConfigFixture()
+        let loaded = try fixture.load(ConfigFixture.minimal + """
+            routes:
+              - name: trace-support
+                match: {routing_key: "support.#"}
+                set: {debug: true}
+              - name: quiet
+                defaults: {debug: false}
+            """)
+        #expect(loaded.router.rules.map(\.set.debug) == [true, nil])
+        #expect(loaded.router.rules.map(\.defaults.debug) == [nil, false])
+    }
+
     @Test func validationIssuesWhereDecodingFailedAreLeftOut() throws {
         let fixture = try ConfigFixture()
         // team_id of the wrong type decodes as absent; "token auth needs team_id" would describe that, not the file.

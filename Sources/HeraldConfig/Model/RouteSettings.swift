@@ -91,9 +91,10 @@ public struct OverrideSettings: Sendable, Equatable, Decodable {
     public var sound: String?
     public var contentAvailable: Bool?
     public var mutableContent: Bool?
+    public var debug: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case priority, ttl, sound
+        case priority, ttl, sound, debug
         case pushType = "push_type"
         case collapseID = "collapse_id"
         case contentAvailable = "content_available"

@@ -124,6 +124,7 @@ extension ConfigValidator {
             issues.append(.init(.error, at: path.key("collapse_id"), "is \(id.utf8.count) bytes; APNs allows at most 64"))
         }
         return EventOverrides(priority: priority, ttl: s.ttl, pushType: pushType, collapseID: s.collapseID,
-                              sound: s.sound, contentAvailable: s.contentAvailable, mutableContent: s.mutableContent)
+                              sound: s.sound, contentAvailable: s.contentAvailable, mutableContent: s.mutableContent,
+                              debug: s.debug)
     }
 }

@@ -44,6 +44,9 @@ public struct PreparedNotification: Sendable {
     /// The provider's own request (an `APNsRequest`, an FCM request body); only
     /// the provider that prepared it reads it.
     public let request: any Sendable
+    /// Set by the pipeline only for a target whose event asked for a debug
+    /// trace: the provider records each request it sends and its answer here.
+    public var trace: DeliveryTraceRecorder?
 
     public init(event: Event, target: Target, request: any Sendable) {
         self.event = event

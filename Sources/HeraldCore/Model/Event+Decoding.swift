@@ -5,7 +5,7 @@ extension Event {
     /// Every top-level field an event may have.
     static let fieldNames = ["id", "app", "targets"] + targetFieldNames + [
         "notification", "data", "push_type", "priority", "ttl", "expires_at", "collapse_id", "content_available",
-        "mutable_content", "exclude_tokens", "apns", "fcm", "context",
+        "mutable_content", "exclude_tokens", "apns", "fcm", "context", "debug",
     ]
 
     /// Decodes and validates an event body.
@@ -69,6 +69,7 @@ extension Event {
         event.collapseID = try fields.string("collapse_id", nonEmpty: true)
         event.contentAvailable = try fields.bool("content_available") ?? false
         event.mutableContent = try fields.bool("mutable_content")
+        event.debug = try fields.bool("debug") ?? false
         event.excludeTokens = Set(try fields.stringArray("exclude_tokens") ?? [])
         if let apns = try fields.object("apns") {
             event.apns = try decodeAPNsOverrides(FieldReader(object: apns, path: "apns"))

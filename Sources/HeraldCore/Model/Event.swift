@@ -142,6 +142,17 @@ public struct Event: Sendable, Hashable {
             yield &storage.fields.fcm
         }
     }
+    /// Publish a debug trace of this event's delivery (docs/debug-trace.md):
+    /// the routing decision and, per target, the request as sent (secrets
+    /// redacted) and the provider's answer. Off unless the event or a
+    /// route's `set`/`defaults` turns it on.
+    public var debug: Bool {
+        _read { yield storage.fields.debug }
+        _modify {
+            makeUnique()
+            yield &storage.fields.debug
+        }
+    }
     /// Opaque to Herald; echoed in every outcome.
     public var context: JSONObject? {
         _read { yield storage.fields.context }
@@ -168,12 +179,14 @@ public struct Event: Sendable, Hashable {
         excludeTokens: Set<String> = [],
         apns: APNsOverrides? = nil,
         fcm: JSONObject? = nil,
-        context: JSONObject? = nil
+        context: JSONObject? = nil,
+        debug: Bool = false
     ) {
         storage = Storage(Fields(
             id: id, app: app, targets: targets, channels: channels, invalidTargets: invalidTargets, notification: notification, data: data, pushType: pushType,
             priority: priority, expiry: expiry, collapseID: collapseID, contentAvailable: contentAvailable,
-            mutableContent: mutableContent, excludeTokens: excludeTokens, apns: apns, fcm: fcm, context: context))
+            mutableContent: mutableContent, excludeTokens: excludeTokens, apns: apns, fcm: fcm, context: context,
+            debug: debug))
     }
 
     /// The members, shared between copies until one of them changes. An
@@ -226,6 +239,7 @@ public struct Event: Sendable, Hashable {
         var apns: APNsOverrides?
         var fcm: JSONObject?
         var context: JSONObject?
+        var debug: Bool
     }
 }
 

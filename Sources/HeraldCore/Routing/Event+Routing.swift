@@ -22,6 +22,7 @@ extension Event {
         if let v = o.sound { setSound(v) }
         if let v = o.contentAvailable { contentAvailable = v }
         if let v = o.mutableContent { mutableContent = v }
+        if let v = o.debug { debug = v }
     }
 
     mutating func fill(from o: EventOverrides) {
@@ -32,6 +33,14 @@ extension Event {
         if notification?.sound == nil, let v = o.sound { setSound(v) }
         if !contentAvailable, let v = o.contentAvailable { contentAvailable = v }
         if mutableContent == nil { mutableContent = o.mutableContent }
+        if !debug, let v = o.debug { debug = v }
+    }
+
+    /// Whether the event as routed by `decision` asks for a debug trace
+    /// (what ``applying(_:)`` would give), without building the routed event:
+    /// a dropped target is traced too.
+    public func debug(after decision: RouteDecision) -> Bool {
+        decision.set.debug ?? (debug || decision.defaults.debug == true)
     }
 
     private mutating func setSound(_ name: String) {

@@ -8,10 +8,13 @@ public struct EventOverrides: Sendable, Equatable {
     public var sound: String?
     public var contentAvailable: Bool?
     public var mutableContent: Bool?
+    /// Turns the event's debug trace on (or off) for the targets the rule matches.
+    public var debug: Bool?
 
     public init(
         priority: Priority? = nil, ttl: Int? = nil, pushType: PushType? = nil, collapseID: String? = nil,
-        sound: String? = nil, contentAvailable: Bool? = nil, mutableContent: Bool? = nil
+        sound: String? = nil, contentAvailable: Bool? = nil, mutableContent: Bool? = nil,
+        debug: Bool? = nil
     ) {
         self.priority = priority
         self.ttl = ttl
@@ -20,6 +23,7 @@ public struct EventOverrides: Sendable, Equatable {
         self.sound = sound
         self.contentAvailable = contentAvailable
         self.mutableContent = mutableContent
+        self.debug = debug
     }
 
     public var isEmpty: Bool { self == EventOverrides() }

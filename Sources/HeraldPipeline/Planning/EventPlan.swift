@@ -12,12 +12,15 @@ public struct EventPlan: Sendable {
         public var app: String
         /// The route that matched, if any.
         public var rule: String?
+        /// The event asked for a debug trace and this target gets a delivery record (docs/debug-trace.md).
+        public var traced: Bool
 
-        public init(target: Target, event: Event, app: String, rule: String? = nil) {
+        public init(target: Target, event: Event, app: String, rule: String? = nil, traced: Bool = false) {
             self.target = target
             self.event = event
             self.app = app
             self.rule = rule
+            self.traced = traced
         }
     }
 
@@ -49,6 +52,9 @@ public struct EventPlan: Sendable {
     /// The event's channel targets, for the service to expand through the
     /// registry (each device then planned with ``EventPlanner/plan(_:of:_:excluded:at:into:)``).
     public var expansions: [Expansion] = []
+    /// The routing of each target, kept only when the event (or a route) asked
+    /// for a debug trace: nil otherwise, so an event without one pays nothing.
+    public var routeTrace: RouteTrace?
 
     /// A plan of the same event, attempt and receipt with nothing in it yet:
     /// what a page of a channel's devices is planned into.

@@ -100,30 +100,39 @@ public struct EventPlanner: Sendable {
             }
             if excluded.contains(target) {
                 plan.outcomes.append(outcome(.dropped, "\(target.address.field) is in exclude_tokens"))
+                if event.debug { plan.traceRoute(target, decision: nil, result: .excluded, routingKey: incoming.routingKey) }
                 continue
             }
             let decision = router.route(RoutingSubject(event: event, target: target, routingKey: incoming.routingKey,
                                                        headers: incoming.headers))
+            // A debug trace is asked for by the event or by the matching rule (`set: {debug: true}`).
+            let debug = event.debug(after: decision)
             if let drop = decision.drop {
                 plan.outcomes.append(outcome(.dropped, drop.description, app: decision.app))
+                if debug { plan.traceRoute(target, decision: decision, result: .dropped(reason: drop.description), routingKey: incoming.routingKey) }
                 continue
             }
+            func refuse(_ reason: String, app: String?) {
+                reject(reason, app: app)
+                if debug { plan.traceRoute(target, decision: decision, result: .rejected(reason: reason), routingKey: incoming.routingKey) }
+            }
             guard let app = decision.app else {
-                reject("no app: the event names none and no route chose one", app: nil)
+                refuse("no app: the event names none and no route chose one", app: nil)
                 continue
             }
             guard let providers = apps[app] else {
-                reject("unknown app '\(app)'" + Suggestions.didYouMean(app, among: apps.keys.sorted()), app: app)
+                refuse("unknown app '\(app)'" + Suggestions.didYouMean(app, among: apps.keys.sorted()), app: app)
                 continue
             }
             guard providers.contains(target.provider) else {
-                reject("app '\(app)' has no \(target.provider) credentials", app: app)
+                refuse("app '\(app)' has no \(target.provider) credentials", app: app)
                 continue
             }
             var routed = event.applying(decision)
             // Expiry is judged after routing: a route's `set: {ttl: ...}` counts.
             if routed.isExpired(at: now, receivedAt: receivedAt) {
                 plan.outcomes.append(outcome(.expired, "past its ttl before it could be sent", app: app))
+                if debug { plan.traceRoute(target, decision: decision, result: .expired, routingKey: incoming.routingKey) }
                 continue
             }
             // Providers see an absolute expiry counted from the first receipt, so a retry
@@ -131,7 +140,12 @@ public struct EventPlanner: Sendable {
             if case .ttl(let seconds)? = routed.expiry, seconds > 0 {
                 routed.expiry = .at(receivedAt + .seconds(seconds))
             }
-            plan.sends.append(EventPlan.Send(target: target, event: routed, app: app, rule: decision.rule))
+            var traced = false
+            if debug {
+                plan.traceRoute(target, decision: decision, result: .send, routingKey: incoming.routingKey)
+                traced = plan.routeTrace?.traceNextSend() ?? false
+            }
+            plan.sends.append(EventPlan.Send(target: target, event: routed, app: app, rule: decision.rule, traced: traced))
         }
     }
 
@@ -161,5 +175,13 @@ public struct EventPlanner: Sendable {
         let decision = router.route(RoutingSubject(event: event, target: Target(provider: provider, address: address),
                                                    routingKey: incoming.routingKey, headers: incoming.headers))
         return decision.app ?? event.app
+    }
+}
+
+extension EventPlan {
+    /// Adds `target`'s routing to the plan's route trace, starting one if it has none yet.
+    mutating func traceRoute(_ target: Target, decision: RouteDecision?, result: RouteTrace.Result, routingKey: String) {
+        if routeTrace == nil { routeTrace = RouteTrace(routingKey: routingKey) }
+        routeTrace?.add(target, decision: decision, result: result)
     }
 }

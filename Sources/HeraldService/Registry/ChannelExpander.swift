@@ -91,6 +91,7 @@ struct ChannelExpander {
         for result in remembered { work.add(result) }
         await processor.deliver(sends, into: &work)
         await processor.prune(&work, registry: registry)
+        processor.publishTraces(of: work, delivery: delivery)
         do {
             try await processor.connection.publish(processor.messages(for: work, delivery: delivery))
         } catch {

@@ -16,6 +16,8 @@ struct DeliveryWork: Sendable {
     /// for retry) produced: confirmed, a redelivery skips them; unconfirmed, it
     /// publishes them again (`DeliveredTargets`).
     var results: [TargetResult] = []
+    /// The delivery records of traced targets (docs/debug-trace.md); empty unless the event asked for a trace.
+    var traces: [DebugTraceRecord.Delivery] = []
 
     init(plan: EventPlan, redelivered: Bool) {
         self.plan = plan
@@ -43,7 +45,8 @@ struct DeliveryWork: Sendable {
     }
 
     mutating func record(_ answer: ProviderAnswer, for send: EventPlan.Send, attempt: Int,
-                         policy: RetryPolicy, invalidationGuard: InvalidationGuard?, at now: Timestamp) {
+                         policy: RetryPolicy, invalidationGuard: InvalidationGuard?, at now: Timestamp,
+                         trace: DeliveryTraceRecorder? = nil) {
         var decision = RetryPolicy.Decision.exhausted
         var next = TargetResult.Next.none
         if case .failure(let failure) = answer {
@@ -56,6 +59,9 @@ struct DeliveryWork: Sendable {
         let outcome = OutcomeBuilder.outcome(
             for: answer, of: send, attempt: attempt, at: now, decision: decision, invalidationGuard: invalidationGuard)
         add(TargetResult(target: send.target, outcome: outcome, next: next))
+        if let trace, let added = results.last {
+            traces.append(DebugTraceRecord.Delivery(send: send, outcome: added.outcome, trace: trace.trace))
+        }
     }
 
     /// Adds a target's result: decided now, or remembered from an earlier delivery whose publishing failed.

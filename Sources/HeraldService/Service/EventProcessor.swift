@@ -135,22 +135,27 @@ final class EventProcessor: Sendable {
         let plan = work.plan
         if sends.count == 1, let send = sends.first {
             // One target (the common case): no child task to create and keep.
-            work.record(await deliver(send, attempt: plan.attempt), for: send, attempt: plan.attempt, policy: retryPolicy,
-                        invalidationGuard: invalidationGuard, at: clock())
+            let trace = Self.recorder(for: send)
+            work.record(await deliver(send, attempt: plan.attempt, trace: trace), for: send, attempt: plan.attempt,
+                        policy: retryPolicy, invalidationGuard: invalidationGuard, at: clock(), trace: trace)
         } else {
-            await withTaskGroup(of: (EventPlan.Send, ProviderAnswer).self) { group in
+            await withTaskGroup(of: (EventPlan.Send, ProviderAnswer, DeliveryTraceRecorder?).self) { group in
                 // The first target is delivered by this task itself, the others
                 // by child tasks meanwhile: one task fewer to create and schedule.
                 for send in sends.dropFirst() {
-                    group.addTask { (send, await self.deliver(send, attempt: plan.attempt)) }
+                    group.addTask {
+                        let trace = Self.recorder(for: send)
+                        return (send, await self.deliver(send, attempt: plan.attempt, trace: trace), trace)
+                    }
                 }
                 if let first = sends.first {
-                    work.record(await deliver(first, attempt: plan.attempt), for: first, attempt: plan.attempt,
-                                policy: retryPolicy, invalidationGuard: invalidationGuard, at: clock())
+                    let trace = Self.recorder(for: first)
+                    work.record(await deliver(first, attempt: plan.attempt, trace: trace), for: first, attempt: plan.attempt,
+                                policy: retryPolicy, invalidationGuard: invalidationGuard, at: clock(), trace: trace)
                 }
-                for await (send, answer) in group {
+                for await (send, answer, trace) in group {
                     work.record(answer, for: send, attempt: plan.attempt, policy: retryPolicy,
-                                invalidationGuard: invalidationGuard, at: clock())
+                                invalidationGuard: invalidationGuard, at: clock(), trace: trace)
                 }
             }
         }
@@ -190,6 +195,7 @@ final class EventProcessor: Sendable {
     /// event, and the results are kept for that redelivery) and calls
     /// `finish` — on the connection's thread.
     private func publish(_ work: DeliveryWork, delivery: AMQPDelivery, finish: @escaping @Sendable (Verdict) -> Void) {
+        publishTraces(of: work, delivery: delivery)
         connection.publish(messages(for: work, delivery: delivery)) { [self] failure in
             let eventID = work.plan.event?.id
             if let failure {
@@ -287,18 +293,24 @@ final class EventProcessor: Sendable {
         return (left, remembered)
     }
 
-    private func deliver(_ send: EventPlan.Send, attempt: Int) async -> ProviderAnswer {
+    /// A recorder for a target whose event asked for a debug trace; nil (nothing allocated) for every other.
+    static func recorder(for send: EventPlan.Send) -> DeliveryTraceRecorder? {
+        send.traced ? DeliveryTraceRecorder(target: send.target) : nil
+    }
+
+    private func deliver(_ send: EventPlan.Send, attempt: Int, trace: DeliveryTraceRecorder?) async -> ProviderAnswer {
         let provider: any PushProvider
         switch providers.provider(app: send.app, for: send.target) {
         case .success(let found): provider = found
         case .failure(let unavailable): return .unavailable(unavailable.reason)
         }
-        let notification: PreparedNotification
+        var notification: PreparedNotification
         do {
             notification = try provider.prepare(send.event, for: send.target)
         } catch {
             return .rejected(error)
         }
+        notification.trace = trace
         let providerSeries = series.provider(send.target.provider)
         providerSeries.inflightRequests.increment()
         defer { providerSeries.inflightRequests.decrement() }
@@ -362,6 +374,35 @@ final class EventProcessor: Sendable {
             messages.append(message)
         }
         return messages
+    }
+
+    /// Publishes the debug trace records of `work` (docs/debug-trace.md): its
+    /// route record, then one delivery record per traced target. They go out
+    /// on the event's connection just before its batch of outcomes and are
+    /// confirmed like them, but as a batch of their own: a record the broker
+    /// refuses is logged and never holds up, requeues or dead-letters the event.
+    func publishTraces(of work: DeliveryWork, delivery: AMQPDelivery) {
+        guard work.plan.routeTrace != nil || !work.traces.isEmpty else { return }
+        let eventID = work.plan.event?.id ?? delivery.messageID ?? ""
+        let now = clock()
+        var records: [DebugTraceRecord] = []
+        if let route = work.plan.routeTrace { records.append(DebugTraceRecord.route(route, plan: work.plan, at: now)) }
+        for traced in work.traces { records.append(DebugTraceRecord.delivery(traced, at: now)) }
+        let messages = records.map { record in
+            var properties = AMQPProperties()
+            properties.contentType = "application/json"
+            properties.messageID = eventID
+            return AMQPMessage(exchange: topology.resultsExchange, routingKey: record.routingKey, body: record.body,
+                               properties: properties)
+        }
+        connection.publish(messages) { [logger] failure in
+            guard let failure else { return }
+            // Off the connection's thread, as every log line of a settlement.
+            Task {
+                logger.warning("debug trace records not published; the event is not affected",
+                               ["event_id": .string(eventID), "error": .string("\(failure)")])
+            }
+        }
     }
 
     /// Counts an event's outcomes, retries and dead letters (metrics only: cheap, lock-free or briefly locked).

@@ -84,6 +84,13 @@ struct EventDecodingTests {
         #expect(event.contentAvailable == false)
         #expect(event.excludeTokens.isEmpty)
         #expect(event.resolvedPushType == .alert)
+        #expect(event.debug == false)
+    }
+
+    @Test func debugAsksForATraceAndNullMeansOff() throws {
+        #expect(try decodeEvent(#"{"provider":"fcm","token":"t","debug":true}"#).debug)
+        #expect(try decodeEvent(#"{"provider":"fcm","token":"t","debug":false}"#).debug == false)
+        #expect(try decodeEvent(#"{"provider":"fcm","token":"t","debug":null}"#).debug == false)
     }
 
     @Test func theShorthandProviderAndTokenMakeOneTarget() throws {

@@ -40,8 +40,8 @@ struct EventErrorTests {
     @Test func unknownTopLevelFieldsAreRejectedWithASuggestion() {
         #expect(eventError(event(#""colapse_id":"x""#)) == #"colapse_id: unknown field (did you mean "collapse_id"?)"#)
         #expect(eventError(event(#""expire_at":"x""#)) == #"expire_at: unknown field (did you mean "expires_at"?)"#)
-        #expect(eventError(event(#""zzzzzz":1"#)) == "zzzzzz: unknown field (expected id, app, targets, provider, token, fid, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm or context)")
-        #expect(eventError(event(#""a.b\n":1"#)) == #""a.b\n": unknown field (expected id, app, targets, provider, token, fid, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm or context)"#)
+        #expect(eventError(event(#""zzzzzz":1"#)) == "zzzzzz: unknown field (expected id, app, targets, provider, token, fid, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, context or debug)")
+        #expect(eventError(event(#""a.b\n":1"#)) == #""a.b\n": unknown field (expected id, app, targets, provider, token, fid, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, context or debug)"#)
     }
 
     @Test(arguments: [
@@ -81,6 +81,7 @@ struct EventErrorTests {
         (#""collapse_id":1"#, "collapse_id: expected a non-empty string, found 1"),
         (#""content_available":"yes""#, #"content_available: expected true or false, found "yes""#),
         (#""mutable_content":1"#, "mutable_content: expected true or false, found 1"),
+        (#""debug":"yes""#, #"debug: expected true or false, found "yes""#),
         (#""exclude_tokens":"t""#, #"exclude_tokens: expected an array of strings, found "t""#),
         (#""exclude_tokens":["a",{}]"#, "exclude_tokens[1]: expected a string, found an object"),
         (#""apns":[]"#, "apns: expected an object, found an array"),

@@ -34,6 +34,23 @@ import Testing
         #expect(d.drop?.description == "dropped by route 'no-sms': sms is not push")
     }
 
+    /// A rule's `set: {debug: true}` turns the trace on, `set: {debug: false}`
+    /// off, `defaults: {debug: true}` only adds it; `debug(after:)` agrees with `applying`.
+    @Test func aRouteTurnsTheDebugTraceOnOrOff() {
+        let plain = Event(id: "e", targets: [Target(provider: .fcm, address: .token("t"))])
+        var asked = plain
+        asked.debug = true
+        let on = RouteDecision(app: "chat", set: EventOverrides(debug: true))
+        let off = RouteDecision(app: "chat", set: EventOverrides(debug: false))
+        let byDefault = RouteDecision(app: "chat", defaults: EventOverrides(debug: true))
+        let none = RouteDecision(app: "chat")
+        for (event, decision, expected) in [(plain, on, true), (asked, off, false), (plain, byDefault, true), (asked, none, true),
+                                            (plain, none, false)] {
+            #expect(event.applying(decision).debug == expected)
+            #expect(event.debug(after: decision) == expected)
+        }
+    }
+
     @Test func setOverridesWithoutChangingTheApp() {
         let d = route("marketing.fr", app: "news")
         #expect(d.rule == "quiet-marketing")

@@ -9,6 +9,7 @@ final class ResultsCollector: Sendable {
     private let bodies = Locked<[[UInt8]]>([])
     private let registry = Locked<[(routingKey: String, result: JSONObject, messageID: String?)]>([])
     private let deadLetters = Locked<[AMQPDelivery]>([])
+    private let traceRecords = Locked<[(routingKey: String, record: JSONObject, body: [UInt8])]>([])
     private let tasks = Locked<[Task<Void, Never>]>([])
     let queue: String
 
@@ -30,7 +31,9 @@ final class ResultsCollector: Sendable {
             do {
                 for try await delivery in consumer.deliveries {
                     self.bodies.withLock { $0.append(delivery.body) }
-                    if let outcome = try? Outcome.decode(delivery.body) {
+                    if case .object(let record)? = try? JSONValue.parse(delivery.body), record["trace"] != nil {
+                        self.traceRecords.withLock { $0.append((delivery.routingKey, record, delivery.body)) }
+                    } else if let outcome = try? Outcome.decode(delivery.body) {
                         self.outcomes.withLock { $0.append((delivery.routingKey, outcome)) }
                     } else if case .object(let result)? = try? JSONValue.parse(delivery.body), result["result"] != nil {
                         self.registry.withLock { $0.append((delivery.routingKey, result, delivery.messageID)) }
@@ -70,6 +73,9 @@ final class ResultsCollector: Sendable {
         }
         return condition(registryResults)
     }
+    /// The debug trace records (docs/debug-trace.md), with their routing keys and bytes as published.
+    var traces: [(routingKey: String, record: JSONObject, body: [UInt8])] { traceRecords.withLock { $0 } }
+
     /// The outcome messages exactly as published.
     var rawBodies: [[UInt8]] { bodies.withLock { $0 } }
     var dead: [AMQPDelivery] { deadLetters.withLock { $0 } }
