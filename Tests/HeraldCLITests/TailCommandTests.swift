@@ -18,6 +18,11 @@ import Testing
         let filter = try TailCommand.Filter(parsed)
         #expect(filter.bindings == ["invalid_token.apns.chat", "failed.apns.chat", "registered.apns.chat"])
         #expect(TailCommand.Filter(provider: "fcm").bindings.first == "delivered.fcm.*")
+        var debug = TailCommand.Filter(app: "chat")
+        debug.debug = true
+        #expect(debug.bindings.suffix(1) == ["debug.*.chat"], "one binding takes the route records (debug.route.chat) too")
+        debug.provider = "apns"
+        #expect(debug.bindings.suffix(2) == ["debug.apns.chat", "debug.route.chat"])
     }
 
     @Test func badFiltersAreUsageErrorsThatSayWhatIsExpected() async throws {

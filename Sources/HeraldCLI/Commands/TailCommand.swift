@@ -42,6 +42,8 @@ public struct TailCommand: Command {
           --provider P     only this provider (apns, fcm)
           --app A          only this app
           --json           the messages as received, one JSON object per line
+          --debug          also the debug trace records of events sent with "debug": true
+                           (debug.<provider>.<app>, debug.route.<app>; printed as received, docs/debug-trace.md)
           --count N        stop after N messages
           --config FILE    the config file (default: config.yaml, or $HERALD_CONFIG)
           --amqp URL       the broker, e.g. amqp://guest:guest@127.0.0.1:5672/%2f
@@ -60,9 +62,21 @@ public struct TailCommand: Command {
         var statuses: [String] = []
         var provider: String?
         var app: String?
+        /// Also the per-event debug trace records (`debug.<provider>.<app>`, `debug.route.<app>`; docs/debug-trace.md).
+        var debug = false
 
         /// The results exchange bindings that select what the filter shows.
         var bindings: [String] {
+            outcomeBindings + (debug ? debugBindings : [])
+        }
+
+        /// The trace records of the filtered provider and app: the routing
+        /// decision has no provider, so it is shown unless a provider is named.
+        var debugBindings: [String] {
+            ["debug.\(provider ?? "*").\(app ?? "*")"] + (provider == nil ? [] : ["debug.route.\(app ?? "*")"])
+        }
+
+        private var outcomeBindings: [String] {
             let statuses = self.statuses.isEmpty ? TailCommand.outcomeStatuses : self.statuses
             return statuses.map { "\($0).\(provider ?? "*").\(app ?? "*")" }
         }
@@ -90,6 +104,7 @@ public struct TailCommand: Command {
                 }
                 self.app = app
             }
+            debug = parsed.flags.contains("debug")
         }
 
         init(statuses: [String] = [], provider: String? = nil, app: String? = nil) {
@@ -106,7 +121,7 @@ public struct TailCommand: Command {
         let timeout: Duration
         do {
             parsed = try ParsedArguments.parse(arguments, options: ["status", "provider", "app", "count", "config", "amqp", "timeout"],
-                                               flags: ["json"], repeatable: ["status"])
+                                               flags: ["json", "debug"], repeatable: ["status"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
             filter = try Filter(parsed)
@@ -142,8 +157,10 @@ public struct TailCommand: Command {
                 var printed = 0
                 do {
                     for try await delivery in consumer.deliveries {
-                        console.out(json ? String(decoding: delivery.body, as: UTF8.self)
-                                         : ResultLine(body: delivery.body, routingKey: delivery.routingKey).text)
+                        // Trace records are printed as received: they are documents, not one-line results.
+                        let asReceived = json || delivery.routingKey.hasPrefix("debug.")
+                        console.out(asReceived ? String(decoding: delivery.body, as: UTF8.self)
+                                               : ResultLine(body: delivery.body, routingKey: delivery.routingKey).text)
                         connection.settleWithoutWaiting(delivery, .ack(multiple: false))
                         printed += 1
                         if let limit, printed >= limit { break }
