@@ -21,9 +21,15 @@ struct BrokerCommandFixture {
         prefix = "test-\(purpose)-\(String(UInt64.random(in: 0 ... .max), radix: 36))"
         directory = NSTemporaryDirectory() + prefix
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Self.writeConfig(prefix: prefix, queueType: queueType, to: configFile)
+    }
+
+    /// A config whose exchanges and queues are all named with `prefix`, with
+    /// one app whose credentials are never used (no provider is contacted).
+    static func writeConfig(prefix: String, url: String = BrokerCommandFixture.url, queueType: QueueType = .classic, to file: String) throws {
         try """
             amqp:
-              url: \(Self.url)
+              url: \(url)
               queue_type: \(queueType.rawValue)
               queue: \(prefix).events
               events_exchange: \(prefix).events
@@ -36,7 +42,7 @@ struct BrokerCommandFixture {
                 fcm:
                   project_id: p
                   service_account_json: '{"type": "service_account", "client_email": "a@b", "private_key": "-----BEGIN PRIVATE KEY-----\\nAA\\n-----END PRIVATE KEY-----\\n", "private_key_id": "k", "token_uri": "https://127.0.0.1/token"}'
-            """.write(toFile: configFile, atomically: true, encoding: .utf8)
+            """.write(toFile: file, atomically: true, encoding: .utf8)
     }
 
     /// The names the config gives, as `herald run` declares them.

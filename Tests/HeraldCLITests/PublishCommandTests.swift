@@ -9,22 +9,7 @@ import Testing
     func config(prefix: String, url: String = "amqp://guest:guest@127.0.0.1:5672/%2f") throws -> String {
         let dir = NSTemporaryDirectory() + "herald-publish-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try """
-            amqp:
-              url: \(url)
-              queue_type: classic
-              queue: \(prefix).events
-              events_exchange: \(prefix).events
-              retry_exchange: \(prefix).retry
-              dead_letter_exchange: \(prefix).dead
-              dead_letter_queue: \(prefix).dead
-              results_exchange: \(prefix).results
-            apps:
-              chat:
-                fcm:
-                  project_id: p
-                  service_account_json: '{"type": "service_account", "client_email": "a@b", "private_key": "-----BEGIN PRIVATE KEY-----\\nAA\\n-----END PRIVATE KEY-----\\n", "private_key_id": "k", "token_uri": "https://127.0.0.1/token"}'
-            """.write(toFile: dir + "/config.yaml", atomically: true, encoding: .utf8)
+        try BrokerCommandFixture.writeConfig(prefix: prefix, url: url, to: dir + "/config.yaml")
         return dir
     }
 
@@ -112,9 +97,7 @@ import Testing
         #expect(console.stderr.hasPrefix("herald publish: --routing-key is required"))
     }
 
-    /// Runs `scripts/rabbitmq ctl ...` (the test broker's own rabbitmqctl), off the cooperative pool.
     func rabbitmqctl(_ arguments: [String]) async throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try await runTool(root.appendingPathComponent("scripts/rabbitmq").path, ["ctl", "-q"] + arguments).output
+        try await BrokerCommandFixture.rabbitmqctl(arguments)
     }
 }
