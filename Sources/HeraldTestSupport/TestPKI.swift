@@ -18,9 +18,16 @@ public struct TestPKI: Sendable {
     public let serverKeyPath: String
     private let caKeyPath: String
 
-    /// Creates a new CA and a server certificate signed by it.
-    /// - Parameter name: the CA's common name; also names the temporary directory.
-    public static func make(name: String = "Herald Test CA") throws(TestPKIError) -> TestPKI {
+    /// Creates a new CA and a server certificate signed by it, running openssl
+    /// on a thread of its own (never on the cooperative pool).
+    /// - Parameter name: the CA's common name.
+    public static func make(name: String = "Herald Test CA") async throws(TestPKIError) -> TestPKI {
+        try await offPool { () throws(TestPKIError) in try makeNow(name: name) }
+    }
+
+    /// Creates the CA and server certificate on the calling thread, for
+    /// ``SharedFixture`` (which already runs off the pool) and tools.
+    public static func makeNow(name: String = "Herald Test CA") throws(TestPKIError) -> TestPKI {
         let template = NSTemporaryDirectory() + "herald-pki-XXXXXX"
         var bytes = Array(template.utf8CString)
         guard let made = mkdtemp(&bytes) else {
@@ -57,7 +64,11 @@ public struct TestPKI: Sendable {
     /// bundles it with its key as PKCS#12 protected by `pkcs12Password`.
     public func makeClientCertificate(
         commonName: String, pkcs12Password: String = "herald-test"
-    ) throws(TestPKIError) -> TestClientCertificate {
+    ) async throws(TestPKIError) -> TestClientCertificate {
+        try await Self.offPool { () throws(TestPKIError) in try makeClientCertificateNow(commonName: commonName, pkcs12Password: pkcs12Password) }
+    }
+
+    private func makeClientCertificateNow(commonName: String, pkcs12Password: String) throws(TestPKIError) -> TestClientCertificate {
         let base = Self.uniqueBase(directory + "/client-", commonName)
         let certificate = TestClientCertificate(
             certificatePath: base + ".pem", keyPath: base + ".key", pkcs12Path: base + ".p12",
@@ -77,6 +88,12 @@ public struct TestPKI: Sendable {
     /// trusts but that names another host, for host-check tests.
     public func makeServerCertificate(
         commonName: String, subjectAltNames: [String]
+    ) async throws(TestPKIError) -> (certificatePath: String, keyPath: String) {
+        try await Self.offPool { () throws(TestPKIError) in try makeServerCertificateNow(commonName: commonName, subjectAltNames: subjectAltNames) }
+    }
+
+    private func makeServerCertificateNow(
+        commonName: String, subjectAltNames: [String]
     ) throws(TestPKIError) -> (certificatePath: String, keyPath: String) {
         let base = Self.uniqueBase(directory + "/server-", commonName)
         let paths = (certificatePath: base + ".pem", keyPath: base + ".key")
@@ -84,6 +101,11 @@ public struct TestPKI: Sendable {
             commonName: commonName, keyPath: paths.keyPath, certificatePath: paths.certificatePath,
             extensions: "subjectAltName=\(subjectAltNames.joined(separator: ","))\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n")
         return paths
+    }
+
+    /// Runs `body` (openssl processes) on a thread of its own.
+    private static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws(TestPKIError) -> T) async throws(TestPKIError) -> T {
+        try await onOwnThread { Result { () throws(TestPKIError) -> T in try body() } }.get()
     }
 
     /// Deletes the directory and everything in it.

@@ -20,7 +20,7 @@ struct HTTP2Benchmark {
         let bodyBytes = options.int("body-bytes", 256)
         let clients = Set((options.string("clients") ?? "swift,swift-pool,ref,h2load").split(separator: ",").map(String.init))
         let pki: TestPKI
-        do { pki = try TestPKI.make(name: "Herald Bench CA") } catch {
+        do { pki = try await TestPKI.make(name: "Herald Bench CA") } catch {
             BenchOutput.line("error \(error)")
             exit(1)
         }

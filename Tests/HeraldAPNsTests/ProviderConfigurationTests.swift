@@ -12,11 +12,11 @@ import Testing
         try YAMLDocument(text: yaml, file: "config.yaml", environment: [:]).decode(APNsSettings.self)
     }
 
-    @Test func keyFileIsResolvedLoadedAndCaFileAndConnectionsPassToTheClient() throws {
+    @Test func keyFileIsResolvedLoadedAndCaFileAndConnectionsPassToTheClient() async throws {
         let directory = NSTemporaryDirectory() + "herald-apns-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try PrivateKey.generateP256().pkcs8PEM().write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
-        let pki = try TestPKI.make()
+        let pki = try await TestPKI.make()
         defer { pki.remove() }
         try FileManager.default.copyItem(atPath: pki.caCertificatePath, toPath: directory + "/ca.pem")
         let configuration = try APNsProviderConfiguration(
@@ -79,10 +79,10 @@ import Testing
         #expect(message.hasPrefix("apns: key_file 'KEY': load private key: "))
     }
 
-    @Test func aCertificateThatCannotBeOpenedIsRefusedNamingTheFile() throws {
-        let pki = try TestPKI.make()
+    @Test func aCertificateThatCannotBeOpenedIsRefusedNamingTheFile() async throws {
+        let pki = try await TestPKI.make()
         defer { pki.remove() }
-        let client = try pki.makeClientCertificate(commonName: "push")
+        let client = try await pki.makeClientCertificate(commonName: "push")
         let error = #expect(throws: APNsConfigurationError.self) {
             try APNsProviderConfiguration(settings: try settings(
                 "{certificate_file: '\(client.pkcs12Path)', certificate_password: wrong, topic: com.example.chat}"))
@@ -98,10 +98,10 @@ import Testing
         #expect(error?.description == "apns: key_pem: load private key: not a PEM key (expected -----BEGIN PRIVATE KEY-----)")
     }
 
-    @Test func certificateAuthUsesPKCS12ForP12FilesAndPEMOtherwiseWithNoJWT() throws {
-        let pki = try TestPKI.make()
+    @Test func certificateAuthUsesPKCS12ForP12FilesAndPEMOtherwiseWithNoJWT() async throws {
+        let pki = try await TestPKI.make()
         defer { pki.remove() }
-        let client = try pki.makeClientCertificate(commonName: "push", pkcs12Password: "pw")
+        let client = try await pki.makeClientCertificate(commonName: "push", pkcs12Password: "pw")
         let pemBundle = pki.directory + "/push-bundle.pem"
         let bundle = try String(contentsOfFile: client.certificatePath, encoding: .utf8)
             + String(contentsOfFile: client.keyPath, encoding: .utf8)

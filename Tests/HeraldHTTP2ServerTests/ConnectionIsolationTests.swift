@@ -58,7 +58,7 @@ import Testing
     /// A peer that leaves without a TLS close_notify, between two sends of
     /// another client: closing it must not leave an error for the other's read.
     @Test func aPeerThatLeavesDoesNotDropAnotherConnection() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: DescribeHandler(), logger: Fixtures.logger)
         let configuration = HTTPClientConfiguration(maxConnectionsPerHost: 1, tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath))
         try await withRunning(server) {
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func aLongLivedClientLosesNothingWhileOtherClientsComeAndGoBadly() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
         router.on("POST", "/x") { _, responder in responder.respond(HTTP2Response(status: 200, text: "ok")) }
         router.on("GET", "/x") { _, responder in responder.respond(HTTP2Response(status: 200, text: "ok")) }

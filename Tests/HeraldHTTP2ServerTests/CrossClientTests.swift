@@ -8,7 +8,7 @@ import Testing
 /// against our server: it must speak HTTP/2 the way they expect.
 @Suite struct CrossClientTests {
     @Test func h2loadCompletesEveryMultiplexedRequestOnTwentyTLSConnections() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
         router.on("POST", "/3/device/*") { _, responder in responder.respond(HTTP2Response(status: 200)) }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
@@ -40,8 +40,8 @@ import Testing
     }
 
     @Test func curlCommandLinePresentsItsClientCertificateToTheHandler() async throws {
-        let pki = try Fixtures.pki.get()
-        let identity = try pki.makeClientCertificate(commonName: "com.example.curl")
+        let pki = try await Fixtures.pki.get()
+        let identity = try await pki.makeClientCertificate(commonName: "com.example.curl")
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki, clientAuthentication: .optional(caFile: pki.caCertificatePath)),
             handler: DescribeHandler(), logger: Fixtures.logger)
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func curlWithoutAClientCertificateIsAcceptedWhenOptional() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki, clientAuthentication: .optional(caFile: nil)),
             handler: DescribeHandler(), logger: Fixtures.logger)

@@ -7,9 +7,9 @@ import HeraldTestSupport
 /// a way to run the server around a test body, and external clients.
 enum Fixtures {
     /// Made on first use; its directory is removed when the test process exits.
-    static let pki: Result<TestPKI, TestPKIError> = Result { () throws(TestPKIError) -> TestPKI in
-        let pki = try TestPKI.make(name: "Herald Server Tests CA")
-        atexit { if case .success(let pki) = Fixtures.pki { pki.remove() } }
+    static let pki: SharedFixture<TestPKI, TestPKIError> = SharedFixture { () throws(TestPKIError) -> TestPKI in
+        let pki = try TestPKI.makeNow(name: "Herald Server Tests CA")
+        atexit { Fixtures.pki.made?.remove() }
         return pki
     }
 

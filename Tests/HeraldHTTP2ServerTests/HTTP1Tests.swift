@@ -34,7 +34,7 @@ struct EchoVersionHandler: HTTP2Handler {
     }
 
     @Test func curlHTTP1OverTLSReusesOneConnectionAndHTTP2StillWins() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try server(pki)
         let base = "https://localhost:\(server.port)"
         let (http1, http2) = try await withRunning(server) {
@@ -78,7 +78,7 @@ struct EchoVersionHandler: HTTP2Handler {
     }
 
     @Test func curlWaitsForContinueAndAHugeBodyIsRefused413BeforeItIsSent() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try server(pki, maxBody: 4096)
         let base = "https://localhost:\(server.port)"
         let small = String(repeating: "s", count: 3000)
@@ -173,7 +173,7 @@ struct EchoVersionHandler: HTTP2Handler {
     """#
 
     @Test func pythonHTTPClientAndRawSocketsGetStrictHTTP1Answers() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try server(pki, maxBody: 5000, maxHeader: 2048)
         let run = try await withRunning(server) {
             try await runTool("/usr/bin/python3", ["-c", Self.pythonScript, "\(server.port)", pki.caCertificatePath])

@@ -232,7 +232,7 @@ import Testing
     """#
 
     @Test func outOfFileDescriptorsTheListenerBacksOffInsteadOfSpinning() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let bench = try Self.executable("herald-bench")
         let run = try await runTool("/usr/bin/python3", [
             "-c", Self.emfileScript, bench, pki.serverCertificatePath, pki.serverKeyPath, pki.caCertificatePath,
@@ -291,25 +291,27 @@ import Testing
         var router = HTTP2Router()
         router.on("GET", "/id") { request, responder in responder.respond(HTTP2Response(status: 200, text: "\(request.connectionID)")) }
         router.on("GET", "/slow") { request, responder in
-            responder.respond(HTTP2Response(status: 200, text: "\(request.connectionID)"), after: .seconds(2))
+            responder.respond(HTTP2Response(status: 200, text: "\(request.connectionID)"), after: .seconds(3))
         }
+        // 2 s idle: the active client's 0.3 s gaps stay well inside it even when a loaded machine
+        // delays its answers; the slow answer takes longer than the timeout.
         let server = try HTTP2Server(
-            configuration: HTTP2ServerConfiguration(idleTimeout: .seconds(1)), handler: router, logger: Fixtures.logger)
+            configuration: HTTP2ServerConfiguration(idleTimeout: .seconds(2)), handler: router, logger: Fixtures.logger)
         let run = try await withRunning(server) { try await runTool("/usr/bin/python3", ["-c", Self.idleScript, "\(server.port)"]) }
         let results = try #require(try? JSONValue.parse(Array(run.output.utf8)).objectValue, "python: \(run.output)")
 
         let h2 = results["h2"]?.objectValue
         let h2Seconds = h2?["seconds"]?.doubleValue
         #expect(h2?["goaway"]?.intValue == 0, "an idle HTTP/2 connection gets GOAWAY(NO_ERROR): \(run.output)")
-        #expect(h2Seconds.map { $0 >= 0.5 && $0 <= 5 } == true, "…and is closed after about 1 s: \(run.output)")
+        #expect(h2Seconds.map { $0 >= 1.5 && $0 <= 7 } == true, "…and is closed after about 2 s: \(run.output)")
         let h1 = results["h1"]?.objectValue
         #expect(h1?["answer"]?.stringValue?.hasPrefix("HTTP/1.1 200 OK") == true, "\(run.output)")
-        #expect(h1?["seconds"]?.doubleValue.map { $0 >= 0.5 && $0 <= 5 } == true,
+        #expect(h1?["seconds"]?.doubleValue.map { $0 >= 1.5 && $0 <= 7 } == true,
                 "an idle HTTP/1.1 connection is closed after its answer: \(run.output)")
         let active = results["active"]?.objectValue
         let answers = active?["answers"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(answers.count == 11 && Set(answers).count == 1 && Int(answers.first ?? "") != nil,
-                "every request, the one answered after 2 s too, on one connection: \(answers)")
+                "every request, the one answered after 3 s too, on one connection: \(answers)")
         #expect(active?["goaway"] == JSONValue.null, "no GOAWAY while in use: \(run.output)")
     }
 
@@ -371,7 +373,7 @@ import Testing
     """#
 
     @Test func aConnectionThatDoesNotFinishItsStartInTimeIsClosed() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var configuration = HTTP2ServerConfiguration(idleTimeout: .seconds(30), headerTimeout: .seconds(1))
         let cleartext = try HTTP2Server(configuration: configuration, handler: DescribeHandler(), logger: Fixtures.logger)
         configuration.tls = Fixtures.tlsServer(pki).tls
@@ -420,7 +422,7 @@ import Testing
         }
         // curl (nghttp2) refuses to send a header list it cannot bound under 64 KiB, so it meets a 16 KiB limit
         // (over TLS: curl 7.88 does not reuse a prior-knowledge h2c connection across --next); the bomb meets the default.
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var smallConfiguration = Fixtures.tlsServer(pki)
         smallConfiguration.maxHeaderListBytes = 16 << 10
         let small = try HTTP2Server(configuration: smallConfiguration, handler: router, logger: Fixtures.logger)

@@ -28,7 +28,7 @@ private final class CompletionLog: Sendable {
     }
 
     @Test func routerAnswers404ForAnUnknownPathAnd405ForAnotherMethod() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
         router.on("POST", "/3/device/*") { _, responder in responder.respond(HTTP2Response(status: 200, text: "ok")) }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
@@ -49,7 +49,7 @@ private final class CompletionLog: Sendable {
     }
 
     @Test func delayedResponseDoesNotHoldBackOtherStreamsOnTheSameConnection() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
         // Long enough that five round trips finish first even on a loaded machine.
         router.on("POST", "/slow") { _, responder in responder.respond(HTTP2Response(status: 200, text: "slow"), after: .seconds(5)) }
@@ -79,7 +79,7 @@ private final class CompletionLog: Sendable {
     }
 
     @Test func goAwayAfterStreamsMakesTheClientOpenNewConnections() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var configuration = Fixtures.tlsServer(pki)
         configuration.goAwayAfterStreams = 3
         var router = HTTP2Router()
@@ -100,7 +100,7 @@ private final class CompletionLog: Sendable {
     }
 
     @Test func handlerCanSendGoAwayAndStillAnswerItsStream() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
         router.on("POST", "/bye") { request, responder in
             responder.goAway(code: .noError, debugData: Array("{\"reason\":\"Shutdown\"}".utf8))
@@ -121,7 +121,7 @@ private final class CompletionLog: Sendable {
     }
 
     @Test func oversizedRequestBodyIsAnswered413WithoutReachingTheHandler() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var configuration = Fixtures.tlsServer(pki)
         configuration.maxRequestBodyBytes = 1000
         let calls = Atomic<Int>(0)
@@ -146,7 +146,7 @@ private final class CompletionLog: Sendable {
     }
 
     @Test func asyncRouteAnswersFromATaskOffTheEventLoop() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
         router.onAsync("POST", "/async") { request in
             try? await Task.sleep(for: .milliseconds(50))
@@ -163,8 +163,8 @@ private final class CompletionLog: Sendable {
         #expect(response.header("x-upper") == "kept", "header names are lower-cased on the wire: \(response.headers)")
     }
 
-    @Test func missingCertificateFileFailsAtInitNamingTheFile() throws {
-        let pki = try Fixtures.pki.get()
+    @Test func missingCertificateFileFailsAtInitNamingTheFile() async throws {
+        let pki = try await Fixtures.pki.get()
         let configuration = HTTP2ServerConfiguration(tls: HTTP2ServerTLSConfiguration(
             certificateChainFile: pki.directory + "/missing.pem", privateKeyFile: pki.serverKeyPath))
         #expect {

@@ -34,7 +34,7 @@ final class LimitingHandler: HTTP2Handler {
 /// shutdown looks like to nghttp (HTTP/2) and curl (HTTP/1.1).
 @Suite struct StreamLimitAndShutdownTests {
     @Test func theHandlerChoosesEachConnectionsLimitAndRaisesItLater() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: LimitingHandler(), logger: Fixtures.logger)
         let (plain, raised) = try await withRunning(server) {
             (
@@ -47,7 +47,7 @@ final class LimitingHandler: HTTP2Handler {
     }
 
     @Test func gracefulShutdownSendsGoAwayFinishesStreamsInFlightAndClosesHTTP1AfterItsAnswer() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let handler = LimitingHandler()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: handler, logger: Fixtures.logger)
         let url = "https://localhost:\(server.port)/hold"

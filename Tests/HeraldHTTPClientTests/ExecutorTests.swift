@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct ExecutorTests {
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func tasksPreferringTheClientExecutorResumeOnTheLoopThread(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let (onLoop, statuses) = try await withRunning(server) {
             try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func theLoopThreadCarriesItsNameForOperators(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let name = try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
             await withTaskExecutorPreference(client.executor) {
                 // What top -H and perf show for the thread this runs on: the client's loop thread.

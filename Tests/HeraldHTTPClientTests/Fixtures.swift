@@ -8,9 +8,9 @@ import HeraldTestSupport
 /// a quiet logger, and helpers that run a server or client around a test body.
 enum Fixtures {
     /// Made on first use; its directory is removed when the test process exits.
-    static let pki: Result<TestPKI, TestPKIError> = Result { () throws(TestPKIError) -> TestPKI in
-        let pki = try TestPKI.make(name: "Herald Client Tests CA")
-        atexit { if case .success(let pki) = Fixtures.pki { pki.remove() } }
+    static let pki: SharedFixture<TestPKI, TestPKIError> = SharedFixture { () throws(TestPKIError) -> TestPKI in
+        let pki = try TestPKI.makeNow(name: "Herald Client Tests CA")
+        atexit { Fixtures.pki.made?.remove() }
         return pki
     }
 

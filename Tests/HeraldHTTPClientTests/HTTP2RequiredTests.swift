@@ -60,7 +60,7 @@ import Testing
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases, ["http/1.1", ""])
     func aServerThatDoesNotSelectH2GetsNoRequest(engine: HTTPClientConfiguration.Engine, alpn: String) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let portFile = pki.directory + "/h1-port-\(engine)-\(alpn.isEmpty ? "none" : "h1")"
         async let served = runTool("/usr/bin/python3", ["-c", Self.server, portFile, pki.serverCertificatePath, pki.serverKeyPath, alpn])
         var port: Int?

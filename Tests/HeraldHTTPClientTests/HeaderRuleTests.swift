@@ -38,7 +38,7 @@ import Testing
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)
     func aForbiddenHeaderIsRefusedOnBothEnginesAndNothingReachesTheServer(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let handler = ScriptedHandler()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: handler, logger: Fixtures.logger)
         let errors = try await withRunning(server) {
@@ -73,7 +73,7 @@ import Testing
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)
     func apnsEventFieldsThatWouldMakeAnInvalidHeaderFailTheTargetNamingTheField(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let handler = ScriptedHandler(HTTP2Response(status: 200, headers: [("apns-id", "8a2d8c3e-6f39-4c5e-9f0a-1f2b3c4d5e6f")]))
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: handler, logger: Fixtures.logger)
         let injected = APNsEvents.event(collapseID: "c\r\nauthorization: bearer forged")
@@ -132,7 +132,7 @@ enum APNsEvents {
     static func withProvider<R: Sendable>(
         pki: TestPKI, port: Int, engine: HTTPClientConfiguration.Engine, _ body: (APNsProvider) async throws -> R
     ) async throws -> R {
-        let identity = try pki.makeClientCertificate(commonName: "com.example.chat.\(engine)")
+        let identity = try await pki.makeClientCertificate(commonName: "com.example.chat.\(engine)")
         let configuration = APNsProviderConfiguration(
             bundleID: "com.example.chat", baseURL: "https://127.0.0.1:\(port)",
             authentication: .certificate(path: identity.pkcs12Path, password: identity.pkcs12Password),

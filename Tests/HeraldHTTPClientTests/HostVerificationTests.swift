@@ -16,8 +16,8 @@ import Testing
     func certificateForAnotherHostIsRejectedWhateverFormTheAddressIsWrittenIn(
         engine: HTTPClientConfiguration.Engine, host: String
     ) async throws {
-        let pki = try Fixtures.pki.get()
-        let wrong = try pki.makeServerCertificate(commonName: "wrong.example.com", subjectAltNames: ["DNS:wrong.example.com"])
+        let pki = try await Fixtures.pki.get()
+        let wrong = try await pki.makeServerCertificate(commonName: "wrong.example.com", subjectAltNames: ["DNS:wrong.example.com"])
         let handler = ScriptedHandler()
         let server = try HTTP2Server(
             configuration: HTTP2ServerConfiguration(
@@ -43,7 +43,7 @@ import Testing
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases, loopbackForms)
     func everyFormOfTheAddressReachesTheSameServerAsTheDottedQuad(engine: HTTPClientConfiguration.Engine, host: String) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let handler = ScriptedHandler()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: handler, logger: Fixtures.logger)
         let response = try await withRunning(server) {

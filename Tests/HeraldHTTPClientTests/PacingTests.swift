@@ -29,7 +29,7 @@ import Testing
     }
 
     private func sequentialRequests(count: Int, window: Duration) async throws -> Run {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let sink = MemoryLogSink()
         var configuration = Fixtures.clientConfiguration(pki)

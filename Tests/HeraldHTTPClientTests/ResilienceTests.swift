@@ -58,7 +58,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
 
 @Suite struct ResilienceTests {
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func goAwayMidLoadFailsOnlyRetryablyAndNothingHangs(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki, goAwayAfterStreams: 150), handler: resilienceRouter(recorder),
@@ -95,7 +95,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func abortedConnectionFailsInFlightRequestsRetryablyAndTheNextRequestReconnects(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
         try await withRunning(server) {
@@ -137,7 +137,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func serverKilledAndRestartedOnTheSamePortIsSurvived(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
         let first = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
         let port = first.port
@@ -157,7 +157,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func gracefulShutdownAnswersStreamsInFlightThenRefusesConnections(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
         let arrived = Atomic<Int>(0)
         router.on("POST", "/later") { _, responder in
@@ -184,7 +184,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func requestTimeoutFailsRetryablyWithoutWaitingForTheServer(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()), logger: Fixtures.logger)
         let clock = ContinuousClock()
@@ -205,7 +205,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func cancellingTheWaitingTaskAbandonsOnlyThatRequest(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
         try await withRunning(server) {
@@ -229,7 +229,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func droppedResponderAndServerResetFailTheStreamRetryably(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()), logger: Fixtures.logger)
         try await withRunning(server) {
@@ -252,7 +252,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func responseBodyAboveTheCapFailsWithoutRetry(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()), logger: Fixtures.logger)
         var configuration = Fixtures.clientConfiguration(pki, engine: engine)
@@ -283,7 +283,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
 /// What only the nghttp2 engine promises: refused streams sent again, idle connections retired.
 @Suite struct NGHTTP2EngineTests {
     @Test func streamsAGoAwayRefusedAreSentAgainOnANewConnectionAndAllSucceed() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki, goAwayAfterStreams: 20), handler: resilienceRouter(recorder),
@@ -309,7 +309,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
     }
 
     @Test func aConnectionIdleLongerThanTheMaximumAgeIsReplaced() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
         var configuration = Fixtures.clientConfiguration(pki, engine: .nghttp2)
@@ -362,7 +362,7 @@ extension NGHTTP2EngineTests {
     }
 
     @Test func aSecondConnectionOpensOnlyWhenTheFirstIsFullNotWhileItStarts() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         try await withRunning(server) {
             try await HTTPClient.withClient(

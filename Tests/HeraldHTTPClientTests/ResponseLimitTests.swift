@@ -16,7 +16,7 @@ import Testing
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)
     func responseHeadersOverTheLimitFailTheRequestAndTheClientServesOn(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         #expect(HTTPClientConfiguration().maxResponseHeaderBytes == 64 << 10, "the documented default")
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: SizedHandler(), logger: Fixtures.logger)
         var limited = Fixtures.clientConfiguration(pki, engine: engine)
@@ -46,7 +46,7 @@ import Testing
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)
     func theHeaderLimitIsConfigurable(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: SizedHandler(), logger: Fixtures.logger)
         var configuration = Fixtures.clientConfiguration(pki, engine: engine)
         configuration.maxResponseHeaderBytes = 4096
@@ -60,7 +60,7 @@ import Testing
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)
     func responseBodiesOverTheLimitFailTheRequest(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         #expect(HTTPClientConfiguration().maxResponseBodyBytes == 1 << 20, "the documented default")
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: SizedHandler(), logger: Fixtures.logger)
         var configuration = Fixtures.clientConfiguration(pki, engine: engine)
@@ -112,7 +112,7 @@ struct SizedHandler: HTTP2Handler {
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)
     func an410WithAnOutOfRangeTimestampIsAnInvalidTokenWithoutATime(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var results: [DeliveryResult] = []
         for timestamp in Self.timestamps {
             let body = Array(#"{"reason":"Unregistered","timestamp":\#(timestamp.json)}"#.utf8)

@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct RoundTripTests {
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func postCarriesHeadersAndBodyBothWaysOverHTTP2AndTLS(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let response = try await withRunning(server) {
             try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func getWithoutBodyAndHeaderWithEmptyValueAreSentAsGiven(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let response = try await withRunning(server) {
             try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func oneMegabyteBodiesTravelBothWays(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let body = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let response = try await withRunning(server) {
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func thousandConcurrentRequestsShareOneConnection(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let connections = ConnectionRecorder()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki), handler: RecordingHandler(recorder: connections), logger: Fixtures.logger)
@@ -94,7 +94,7 @@ import Testing
 
 @Suite struct InFlightLimitTests {
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func requestsBeyondTheInFlightLimitWaitTheirTurnAndAllSucceed(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki), handler: RecordingHandler(recorder: recorder), logger: Fixtures.logger)
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func aRequestThatWaitsPastItsTimeoutFailsRetryably(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
         router.on("POST", "*") { _, responder in responder.respond(HTTP2Response(status: 200), after: .milliseconds(600)) }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
@@ -154,7 +154,7 @@ extension InFlightLimitTests {
     /// again may duplicate it (`answerLost`): one still waiting for its slot was not.
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)
     func aTimeoutTellsARequestWrittenFromOneThatNeverLeft(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
         router.on("POST", "/slow") { _, responder in responder.respond(HTTP2Response(status: 200), after: .milliseconds(900)) }
         router.on("POST", "/hang") { _, responder in responder.respond(HTTP2Response(status: 200), after: .seconds(60)) }
@@ -197,7 +197,7 @@ extension InFlightLimitTests {
     }
 
     @Test func aServerStreamLimitSpreadsRequestsOverMoreConnections() async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
         var serverConfiguration = Fixtures.tlsServer(pki)
         serverConfiguration.maxConcurrentStreams = 10

@@ -17,8 +17,8 @@ private func sendExpectingError(_ configuration: HTTPClientConfiguration, port: 
 
 @Suite struct TLSTests {
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func serverCertificateFromAnUntrustedCAIsRejectedNamingTheHost(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
-        let stranger = try TestPKI.make(name: "Some Other CA")
+        let pki = try await Fixtures.pki.get()
+        let stranger = try await TestPKI.make(name: "Some Other CA")
         defer { stranger.remove() }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let (withOtherCA, withSystemStoreOnly) = try await withRunning(server) {
@@ -36,8 +36,8 @@ private func sendExpectingError(_ configuration: HTTPClientConfiguration, port: 
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func pemClientCertificateIsPresentedForCertificateAuthentication(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
-        let identity = try pki.makeClientCertificate(commonName: "com.example.pem.\(engine)")
+        let pki = try await Fixtures.pki.get()
+        let identity = try await pki.makeClientCertificate(commonName: "com.example.pem.\(engine)")
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki, clientAuthentication: .required(caFile: pki.caCertificatePath)),
             handler: EchoHandler(), logger: Fixtures.logger)
@@ -52,8 +52,8 @@ private func sendExpectingError(_ configuration: HTTPClientConfiguration, port: 
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func pkcs12ClientCertificateWithPasswordIsPresented(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
-        let identity = try pki.makeClientCertificate(commonName: "com.example.p12.\(engine)", pkcs12Password: "s3cret")
+        let pki = try await Fixtures.pki.get()
+        let identity = try await pki.makeClientCertificate(commonName: "com.example.p12.\(engine)", pkcs12Password: "s3cret")
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki, clientAuthentication: .required(caFile: pki.caCertificatePath)),
             handler: EchoHandler(), logger: Fixtures.logger)
@@ -73,7 +73,7 @@ private func sendExpectingError(_ configuration: HTTPClientConfiguration, port: 
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases) func serverRequiringAClientCertificateRejectsAClientWithout(engine: HTTPClientConfiguration.Engine) async throws {
-        let pki = try Fixtures.pki.get()
+        let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(
             configuration: Fixtures.tlsServer(pki, clientAuthentication: .required(caFile: pki.caCertificatePath)),
             handler: EchoHandler(), logger: Fixtures.logger)

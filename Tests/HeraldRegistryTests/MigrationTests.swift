@@ -31,6 +31,23 @@ import Testing
         }
     }
 
+    /// Both stores opening a new SQLite file switch it to write-ahead logging,
+    /// and SQLite refuses one of two simultaneous switches at once, busy
+    /// timeout or not (a few rounds in a hundred): neither store may fail.
+    @Test func storesOpeningANewSQLiteFileTogetherBothWork() async throws {
+        for _ in 0..<40 {
+            try await TestDatabase.with(.sqlite) { database in
+                let stores = try (0..<2).map { _ in try database.makeStore() }
+                defer { stores.forEach { $0.close() } }
+                let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+                    for store in stores { group.addTask { try await store.migrate() } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(applied.sorted { $0.count < $1.count } == [[], [1]])
+            }
+        }
+    }
+
     @Test(arguments: Backend.allCases) func anUnmigratedDatabaseSaysSo(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { database in
             let store = try database.makeStore()

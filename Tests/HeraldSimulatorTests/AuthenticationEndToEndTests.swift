@@ -113,8 +113,8 @@ import Testing
     }
 
     @Test func pkcs12ClientCertificateAuthenticatesWithoutAnyJWT() async throws {
-        let pki = try Fixtures.pki.get()
-        let identity = try pki.makeClientCertificate(commonName: "Apple Push Services: com.example.chat", pkcs12Password: "s3cret")
+        let pki = try await Fixtures.pki.get()
+        let identity = try await pki.makeClientCertificate(commonName: "Apple Push Services: com.example.chat", pkcs12Password: "s3cret")
         // No keys configured: a JWT, if one were sent, would be refused.
         let result = try await withSimulator(APNsSimulatorConfiguration(), acceptClientCertificates: true) { sim in
             try await withProvider(sim, authentication: .certificate(path: identity.pkcs12Path, password: "s3cret")) {
@@ -125,8 +125,8 @@ import Testing
     }
 
     @Test func pemClientCertificateAuthenticatesAndAnotherAppsTopicIsDisallowed() async throws {
-        let pki = try Fixtures.pki.get()
-        let identity = try pki.makeClientCertificate(commonName: "com.example.chat")
+        let pki = try await Fixtures.pki.get()
+        let identity = try await pki.makeClientCertificate(commonName: "com.example.chat")
         let bundle = try Fixtures.temporaryDirectory() + "/identity.pem"
         let pem = try String(contentsOfFile: identity.certificatePath, encoding: .utf8)
             + String(contentsOfFile: identity.keyPath, encoding: .utf8)

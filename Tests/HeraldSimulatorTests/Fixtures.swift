@@ -9,8 +9,10 @@ import HeraldTestSupport
 
 /// Shared material: one throwaway PKI, the team and key ids, a quiet logger.
 enum Fixtures {
-    static let pki: Result<TestPKI, TestPKIError> = Result { () throws(TestPKIError) -> TestPKI in
-        try TestPKI.make(name: "Herald Simulator Tests CA")
+    static let pki: SharedFixture<TestPKI, TestPKIError> = SharedFixture { () throws(TestPKIError) -> TestPKI in
+        let pki = try TestPKI.makeNow(name: "Herald Simulator Tests CA")
+        atexit { Fixtures.pki.made?.remove() }
+        return pki
     }
     static let logger = Logger(label: "test", level: .warning, sink: MemoryLogSink())
     static let teamID = "HERALDTEAM"
@@ -53,7 +55,7 @@ func withSimulator<R: Sendable>(
     fcm fcmSettings: FCMSimulatorSettings? = nil, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, _ body: (RunningSimulator) async throws -> R
 ) async throws -> R {
-    let pki = try Fixtures.pki.get()
+    let pki = try await Fixtures.pki.get()
     let recorder = recorder ?? NotificationRecorder(jsonLinesPath: file)
     let apns = APNsSimulatorService(configuration: configuration, recorder: recorder)
     var services: [any SimulatorService] = [apns] + extraServices

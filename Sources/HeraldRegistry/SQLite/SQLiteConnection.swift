@@ -35,15 +35,35 @@ final class SQLiteConnection: SQLConnection {
         let connection = SQLiteConnection(db: handle, label: label)
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
-        let mode = try connection.run(SQLStatement("database", "PRAGMA journal_mode = WAL"), [], operation: operation)
-        guard mode.first?.first == "wal" else {
+        let mode = try connection.useWriteAheadLogging(operation: operation)
+        guard mode == "wal" else {
             throw RegistryError(.unavailable, operation: operation, message:
-                "\(label) cannot use write-ahead logging (journal mode \(mode.first?.first.flatMap { $0 } ?? "unknown"))")
+                "\(label) cannot use write-ahead logging (journal mode \(mode ?? "unknown"))")
         }
         // In WAL mode NORMAL keeps the database consistent; a power loss may
         // drop the last transactions, which devices register again.
         _ = try connection.run(SQLStatement("database", "PRAGMA synchronous = NORMAL"), [], operation: operation)
         return connection
+    }
+
+    /// Switches a new database to WAL (the mode is stored in the file, so a
+    /// database some connection already switched is only read), returning the
+    /// mode in force. Two connections opening a new database at once both try
+    /// the switch, and SQLite refuses the loser with SQLITE_BUSY at once rather
+    /// than through the busy handler; it reads the mode again (the winner's WAL)
+    /// or tries again, within the busy timeout.
+    private func useWriteAheadLogging(operation: String) throws(RegistryError) -> String? {
+        let query = SQLStatement("database", "PRAGMA journal_mode")
+        let change = SQLStatement("database", "PRAGMA journal_mode = WAL")
+        let deadline = ContinuousClock.now + .milliseconds(Int(Self.busyTimeoutMilliseconds))
+        while true {
+            if let mode = try run(query, [], operation: operation).first?.first ?? nil, mode == "wal" { return mode }
+            do throws(RegistryError) {
+                return try run(change, [], operation: operation).first?.first ?? nil
+            } catch where error.kind == .unavailable && ContinuousClock.now < deadline {
+                usleep(10_000)
+            }
+        }
     }
 
     func run(_ statement: SQLStatement, _ parameters: [SQLParameter], operation: String) throws(RegistryError) -> [[String?]] {

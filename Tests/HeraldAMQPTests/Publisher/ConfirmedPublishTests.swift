@@ -304,12 +304,12 @@ struct ConfirmedPublishTests {
         }
     }
 
-    @Test func idleConnectionSurvivesOneSecondHeartbeats() async throws {
+    @Test func idleConnectionSurvivesTwoSecondHeartbeats() async throws {
         let queue = TestBroker.uniqueName("idle")
-        try await TestBroker.withConnection(try TestBroker.configuration(heartbeat: .seconds(1))) { connection in
+        try await TestBroker.withConnection(try TestBroker.configuration(heartbeat: .seconds(2))) { connection in
             try await connection.declareQueue(queue)
-            // The broker closes a connection that misses two heartbeats (2 s here).
-            try await Task.sleep(for: .milliseconds(3500))
+            // The broker closes a connection that misses two heartbeats (4 s here).
+            try await Task.sleep(for: .milliseconds(6000))
             try await connection.publish(exchange: "", routingKey: queue, body: "alive".bytes, mandatory: true)
             #expect(connection.connectionsOpened == 1)
             #expect(connection.isConnected)

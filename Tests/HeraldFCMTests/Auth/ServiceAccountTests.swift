@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestSupport
 import HeraldConfig
 import HeraldCore
 import HeraldCrypto
@@ -80,17 +81,12 @@ import Testing
         }
     }
 
-    @Test func devKeysScriptWritesAKeyBothSidesRead() throws {
+    @Test func devKeysScriptWritesAKeyBothSidesRead() async throws {
         let directory = try OpenSSLCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../scripts/dev-keys").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = [directory]
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try await runTool(script, [directory])
+        #expect(run.status == 0, "\(run.output)")
         let json = try String(contentsOfFile: directory + "/fcm-service-account.json", encoding: .utf8)
         let account = try ServiceAccount(json: json, source: "dev")
         #expect(account.tokenURI == "https://127.0.0.1:2197/token")

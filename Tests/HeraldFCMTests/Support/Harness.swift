@@ -1,3 +1,4 @@
+import Glibc
 import HeraldCore
 import HeraldFCM
 import HeraldHTTP2Server
@@ -21,8 +22,10 @@ struct Harness {
     let httpClient: HTTPClient
     let port: Int
 
-    static let pki: Result<TestPKI, TestPKIError> = Result { () throws(TestPKIError) -> TestPKI in
-        try TestPKI.make(name: "Herald FCM Tests CA")
+    static let pki: SharedFixture<TestPKI, TestPKIError> = SharedFixture { () throws(TestPKIError) -> TestPKI in
+        let pki = try TestPKI.makeNow(name: "Herald FCM Tests CA")
+        atexit { Harness.pki.made?.remove() }
+        return pki
     }
 
     /// Runs `body` against a fresh simulator and provider.
@@ -32,7 +35,7 @@ struct Harness {
         random: @escaping @Sendable () -> Double = { 0.5 }, revokeTokensBeforeEachSend: Bool = false,
         _ body: (Harness) async throws -> R
     ) async throws -> R {
-        let pki = try pki.get()
+        let pki = try await pki.get()
         let clock = ManualClock()
         let tokens = SimulatedAccessTokens()
         let recorder = NotificationRecorder()

@@ -37,7 +37,7 @@ final class ClusterScenario: Sendable {
     }
 
     private init(prefetch: Int, amqpExtra: String) async throws {
-        simulator = try SimulatorHarness()
+        simulator = try await SimulatorHarness()
         self.prefetch = prefetch
         self.amqpExtra = amqpExtra
         names = try ServiceConfig(simulator: simulator, queueType: "quorum", prefetch: prefetch,

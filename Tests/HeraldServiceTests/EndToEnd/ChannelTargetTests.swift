@@ -24,7 +24,7 @@ import Testing
 
         init(_ database: TestDatabase, deadAPNsTokens: [String] = [], sandboxAPNsTokens: [String] = [], sandboxHost: Bool = false)
             async throws {
-            simulator = try SimulatorHarness(deadAPNsTokens: deadAPNsTokens, sandboxAPNsTokens: sandboxAPNsTokens, sandboxHost: sandboxHost)
+            simulator = try await SimulatorHarness(deadAPNsTokens: deadAPNsTokens, sandboxAPNsTokens: sandboxAPNsTokens, sandboxHost: sandboxHost)
             let registry = switch database.backend {
             case .sqlite: "{backend: sqlite, path: \(database.location)}"
             case .postgres: "{backend: postgres, url: \"\(database.location)\"}"
@@ -174,7 +174,7 @@ import Testing
     }
 
     @Test func withoutARegistryAChannelTargetFailsAloneNamingTheChannel() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         let results = try await ResultsCollector(prefix: config.prefix)

@@ -11,7 +11,7 @@ import Testing
     static let fcmToken = "fcm-token-of-a-traced-phone"
 
     @Test func debugEventsGetTheirTraceRecordsWithoutSecrets() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, routes: """
             routes:

@@ -28,7 +28,7 @@ import Testing
     /// An id over 255 bytes once made every outcome publish fail, and the
     /// instance reconnected and re-sent the notification forever.
     @Test func anOverlongIDIsRejectedOnceAndTheInstanceGoesOn() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         try await withService(try ServiceConfig(simulator: simulator)) { results, publisher in
             try await publisher.publish(Self.event(String(repeating: "x", count: 300)), messageID: "fallback-1")
@@ -48,7 +48,7 @@ import Testing
     /// The most negative receipt time once trapped (and again on every
     /// restart); a forged attempt count is bounded by max_attempts.
     @Test func forgedRetryHeadersNeitherCrashNorExpire() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         try await withService(try ServiceConfig(simulator: simulator)) { results, publisher in
             let body = #"{"id": "forged", "app": "chat", "ttl": 60, "notification": {"title": "Hi"}, "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
@@ -69,7 +69,7 @@ import Testing
     /// letter's reason: the dead letter goes without them, once, with the
     /// reason, and the event is not redelivered.
     @Test func anEventWhoseDeadLetterCannotCarryItsHeadersStillLeavesOnce() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         try await withService(try ServiceConfig(simulator: simulator)) { results, publisher in
             let body = #"{"id": "crowded", "app": "nope", "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
@@ -92,8 +92,8 @@ import Testing
     }
 
     /// `amqp.delivery_limit` (default 20) is declared on the events queue.
-    @Test func theEventsQueueIsDeclaredWithTheDeliveryLimit() throws {
-        let simulator = try SimulatorHarness()
+    @Test func theEventsQueueIsDeclaredWithTheDeliveryLimit() async throws {
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let byDefault = try ServiceConfig(simulator: simulator, queueType: "quorum").load()
         #expect(byDefault.topology.eventsQueueArguments["x-delivery-limit"] == .int(20))

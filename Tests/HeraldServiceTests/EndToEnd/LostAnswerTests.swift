@@ -19,7 +19,7 @@ import Testing
 
     @Test(arguments: ["nghttp2", "libcurl"])
     func aTimedOutRequestIsSentAgainWithTheSameApnsIDThenReportedUncertain(engine: String) async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         simulator.faults.replace(with: SimulatorFaults(hangRate: 1, services: ["apns"], tokens: [Self.token]))
         let config = try ServiceConfig(simulator: simulator, maxAttempts: 1, providerTimeout: "3s")
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func withoutTimeoutRetriesALostAnswerIsRetriedByThePolicyAndMarkedUncertain() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         simulator.faults.replace(with: SimulatorFaults(hangRate: 1, services: ["apns"], tokens: [Self.token]))
         let config = try ServiceConfig(simulator: simulator, maxAttempts: 2, delays: "[30s]",

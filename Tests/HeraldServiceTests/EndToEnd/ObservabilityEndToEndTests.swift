@@ -13,7 +13,7 @@ import Testing
 
     @Test func metricsOutcomesAndLogsOfARunningService() async throws {
         let dead = String(repeating: "dd", count: 32)
-        let simulator = try SimulatorHarness(deadAPNsTokens: [dead])
+        let simulator = try await SimulatorHarness(deadAPNsTokens: [dead])
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         let results = try await ResultsCollector(prefix: config.prefix)

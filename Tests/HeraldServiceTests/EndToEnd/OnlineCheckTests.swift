@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func acceptedCredentialsPass() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         // A bound reached only if the simulator never answers: a loaded full suite can take seconds per request.
         let config = try ServiceConfig(simulator: simulator, providerTimeout: "30s")
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func aKeyAppleDoesNotKnowIsRefused() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         // A bound reached only if the simulator never answers: a loaded full suite can take seconds per request.
         let config = try ServiceConfig(simulator: simulator, providerTimeout: "30s")
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func anUnreachableEndpointIsReported() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         let config = try ServiceConfig(simulator: simulator)
         simulator.server.shutdown(graceful: false)
         try await Task.sleep(for: .milliseconds(200))

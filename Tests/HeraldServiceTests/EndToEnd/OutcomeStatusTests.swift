@@ -9,7 +9,7 @@ import Testing
     static let deadToken = String(repeating: "dd", count: 32)
 
     @Test func everyStatusIsPublishedWithItsRoutingKey() async throws {
-        let simulator = try SimulatorHarness(deadAPNsTokens: [Self.deadToken], deadFCMTokens: ["fcm-dead"])
+        let simulator = try await SimulatorHarness(deadAPNsTokens: [Self.deadToken], deadFCMTokens: ["fcm-dead"])
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, maxAttempts: 2, routes: """
             routes:

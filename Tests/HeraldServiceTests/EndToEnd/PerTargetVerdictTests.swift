@@ -26,7 +26,7 @@ import Testing
     /// targets: the good ones are delivered, each bad one gets its own
     /// terminal outcome, nothing is dead-lettered and the bad ones are never sent.
     @Test func oneBadTargetAmongGoodOnesFailsAlone() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         try await withService(simulator, config) { running, results, publisher in
@@ -77,7 +77,7 @@ import Testing
     /// outcome carries the FID under `"fid"`.
     @Test func fidTargetsAreDeliveredAndADeadFIDIsInvalidated() async throws {
         let live = "cR1Zm2QmSSmvP3bqAbcDef", dead = "dDeadFid0000000000000Q", sender = "eSenderFid000000000000"
-        let simulator = try SimulatorHarness(deadFCMTokens: [dead])
+        let simulator = try await SimulatorHarness(deadFCMTokens: [dead])
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         try await withService(simulator, config) { running, results, publisher in
@@ -118,7 +118,7 @@ import Testing
     /// Without an AMQP message-id, a rejected event is still named by its
     /// body's `id` and `app`, and its routing key names the app.
     @Test func aRejectedEventKeepsItsIDAndApp() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         try await withService(simulator, config) { running, results, publisher in
@@ -136,7 +136,7 @@ import Testing
     /// dead-lettered alone: replaying the dead letter cannot notify the
     /// targets that were delivered.
     @Test func aPartlyRefusedEventIsDeadLetteredWithOnlyItsRefusedTargets() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(
             simulator: simulator, extraAppsYAML: ServiceConfig.apnsApp("ios-only", topic: "com.example.chat", simulator: simulator))
@@ -160,7 +160,7 @@ import Testing
     /// Three apps signing with one `.p8` (same team and key id, different
     /// topics) share one provider token, so Apple's 20-minute rule refuses none.
     @Test func threeAppsOnOneKeyShareOneProviderToken() async throws {
-        let simulator = try SimulatorHarness(tokenUpdateInterval: .seconds(20 * 60))
+        let simulator = try await SimulatorHarness(tokenUpdateInterval: .seconds(20 * 60))
         defer { simulator.stop() }
         let config = try ServiceConfig(
             simulator: simulator,
@@ -184,7 +184,7 @@ import Testing
     /// a healthy stream is classified as Apple answers again.
     @Test func aWrongEnvironmentCannotWipeTheTokenTable() async throws {
         let sandbox = (0..<41).map { String(format: "5e%062x", $0) }
-        let simulator = try SimulatorHarness(sandboxAPNsTokens: sandbox)
+        let simulator = try await SimulatorHarness(sandboxAPNsTokens: sandbox)
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, outcomesExtra: ", invalidation_guard: {window: 2s}")
         try await withService(simulator, config) { running, results, publisher in
@@ -222,7 +222,7 @@ import Testing
 
     /// Google's explanation of a refused message reaches the outcome.
     @Test func anFCMFailureCarriesGooglesMessage() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         try await withService(simulator, config) { running, results, publisher in

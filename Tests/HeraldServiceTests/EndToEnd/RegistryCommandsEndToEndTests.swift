@@ -26,7 +26,7 @@ import Testing
         let events: TestPublisher
 
         init(_ database: TestDatabase, instances: Int = 1, queueType: String = "classic") async throws {
-            simulator = try SimulatorHarness()
+            simulator = try await SimulatorHarness()
             let registry = switch database.backend {
             case .sqlite: "registry: {backend: sqlite, path: \(database.location)}"
             case .postgres: "registry: {backend: postgres, url: \"\(database.location)\", pool: 4}"

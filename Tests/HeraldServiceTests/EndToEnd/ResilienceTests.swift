@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func aRedeliveredEventDoesNotNotifyTargetsAlreadyHandled() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         let loaded = try config.load()
@@ -73,7 +73,7 @@ import Testing
     @Test func aRedeliveryOfAnEventStillInFlightWaitsForItAndSendsNothingAgain() async throws {
         // The connection an event came on is lost while it is being delivered:
         // the broker redelivers it at once, and the first delivery goes on.
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         simulator.faults.replace(with: SimulatorFaults(services: ["fcm"], latency: ConfigDuration(milliseconds: 400)))
         let config = try ServiceConfig(simulator: simulator)
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func whenPublishingOutcomesFailsTheRedeliveryPublishesThemAgainWithoutSendingTwice() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, delays: "[30s]")
         let loaded = try config.load()
@@ -149,7 +149,7 @@ import Testing
     @Test func aConsumerTheBrokerCancelsEndsTheRunWithAnErrorForTheSupervisor() async throws {
         // RabbitMQ cancels a consumer whose queue is deleted, and on 4.3 one whose
         // consumer timeout fires: Herald must not then stop as if asked to (exit 0).
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         let results = try await ResultsCollector(prefix: config.prefix)
@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func withUnusableCredentialsNotReadyAnAppWhoseKeyFailsDoesNotStopTheOthers() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         // A key file that looks like a PEM key but is not one.
         let brokenKey = simulator.directory + "/broken.p8"
@@ -215,7 +215,7 @@ import Testing
     }
 
     @Test func aBacklogLargerThanTheConcurrencyIsDeliveredInFullAndAcked() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         // One event at a time, 32 received at once: the other 31 wait their turn as messages.
         let config = try ServiceConfig(simulator: simulator, prefetch: 32, concurrency: 1)

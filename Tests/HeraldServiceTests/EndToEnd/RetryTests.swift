@@ -6,7 +6,7 @@ import Testing
 /// ones never retry; exhausted ones fail and are dead-lettered.
 @Suite(.serialized) struct RetryTests {
     @Test func a503StormThenRecoveryDeliversAfterRetries() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, maxAttempts: 5, delays: "[300ms]")
         let results = try await ResultsCollector(prefix: config.prefix)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func exhaustedRetriesFailAndDeadLetterOnlyTheFailedTargets() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, maxAttempts: 2, delays: "[200ms]")
         let results = try await ResultsCollector(prefix: config.prefix)
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func poisonEventsAreRejectedWhileGoodEventsKeepFlowing() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, publish: "[delivered, rejected]")
         let results = try await ResultsCollector(prefix: config.prefix)

@@ -12,7 +12,7 @@ import Testing
     // MARK: 1. SIGTERM under load
 
     @Test func sigtermUnderLoadExitsZeroAndARestartFinishesEverything() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         simulator.fcm.update { $0.latency = .milliseconds(100) }
         let config = try ServiceConfig(simulator: simulator, prefetch: 16, shutdownDeadline: "20s",
@@ -44,7 +44,7 @@ import Testing
     // MARK: 2. kill -9 under load
 
     @Test func killNineUnderLoadThenARestartFinishesEverything() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         simulator.fcm.update { $0.latency = .milliseconds(100) }
         let config = try ServiceConfig(simulator: simulator, prefetch: 16, httpListen: "127.0.0.1:\(try freeLocalPort())",
@@ -72,7 +72,7 @@ import Testing
     // MARK: 3. Two instances on one queue
 
     @Test func twoInstancesShareOneQueueAndBothTakePart() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         simulator.fcm.update { $0.latency = .milliseconds(50) }
         let portA = try freeLocalPort(), portB = try freeLocalPort()
@@ -110,7 +110,7 @@ import Testing
     // MARK: 4. A second signal exits at once
 
     @Test func aSecondSignalExitsAtOnceAndTheUnfinishedEventsAreRedelivered() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         // Answers so slow (10 s, within the 60 s provider timeout) that a drain would take that long.
         simulator.fcm.update { $0.latency = .seconds(10) }
@@ -150,7 +150,7 @@ import Testing
     /// Slow answers (20 s, within the provider timeout) past a 1 s `shutdown_deadline`:
     /// the process exits 0 at the deadline without acking the unfinished events.
     @Test func theDrainEndsAtShutdownDeadlineAndTheUnfinishedEventsAreRedelivered() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         simulator.fcm.update { $0.latency = .seconds(20) }
         let port = try freeLocalPort()
@@ -183,7 +183,7 @@ import Testing
     // MARK: 6. The broker is down
 
     @Test func startsWithoutABrokerReportsNotReadyAndStopsOnSIGTERM() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let port = try freeLocalPort()
         let nobody = try freeLocalPort()
@@ -221,7 +221,7 @@ extension RunProcessTests {
     }
 
     @Test func anAppWhoseKeyCannotSignStopsTheStartNamingTheAppAndFile() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try brokenCredentialsConfig(simulator, port: try freeLocalPort())
         let child = try HeraldProcess(config: config.file)
@@ -234,7 +234,7 @@ extension RunProcessTests {
     }
 
     @Test func withUnusableCredentialsNotReadyTheOtherAppsRunAndReadyzNamesTheApp() async throws {
-        let simulator = try SimulatorHarness()
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let port = try freeLocalPort()
         let config = try brokenCredentialsConfig(simulator, port: port, topLevel: "unusable_credentials: not_ready")

@@ -8,8 +8,8 @@ import Testing
 
 /// Which HTTP/2 clients (loop threads) the providers get: one per TLS identity.
 @Suite struct ProviderSetTests {
-    @Test func tokenAuthenticatedAPNsAndFCMAppsWithOneTrustRootShareOneClient() throws {
-        let simulator = try SimulatorHarness()
+    @Test func tokenAuthenticatedAPNsAndFCMAppsWithOneTrustRootShareOneClient() async throws {
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, extraAppsYAML: """
               shop:
@@ -34,10 +34,10 @@ import Testing
         #expect(providers.clientCount == 1, "two apps × two providers, one trust root: one client")
     }
 
-    @Test func aCertificateAuthenticatedAppAndAnotherTrustRootEachGetTheirOwnClient() throws {
-        let simulator = try SimulatorHarness()
+    @Test func aCertificateAuthenticatedAppAndAnotherTrustRootEachGetTheirOwnClient() async throws {
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        let client = try simulator.pki.makeClientCertificate(commonName: "com.example.legacy")
+        let client = try await simulator.pki.makeClientCertificate(commonName: "com.example.legacy")
         let config = try ServiceConfig(simulator: simulator, extraAppsYAML: """
               legacy:
                 apns:
@@ -81,8 +81,8 @@ import Testing
 
 /// `amqp:` settings that reach the connection.
 @Suite struct AMQPConfigurationMappingTests {
-    @Test func ackDelayFromTheConfigReachesTheConnection() throws {
-        let simulator = try SimulatorHarness()
+    @Test func ackDelayFromTheConfigReachesTheConnection() async throws {
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         #expect(try config.load().amqpConfiguration().ackDelay == .milliseconds(5), "the default")
@@ -92,8 +92,8 @@ import Testing
         #expect(try config.load().amqpConfiguration().ackDelay == .zero)
     }
 
-    @Test func ioPacingReachesTheConnectionAndEverySharedHTTPClient() throws {
-        let simulator = try SimulatorHarness()
+    @Test func ioPacingReachesTheConnectionAndEverySharedHTTPClient() async throws {
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         #expect(try config.load().amqpConfiguration().pacingWindow == .milliseconds(2), "the default")
@@ -107,8 +107,8 @@ import Testing
 
     /// `amqp.consumer_timeout` (default 30m) reaches the events queue's
     /// arguments and, for a quorum queue, its consumer's; `0s` sets neither.
-    @Test func theConsumerTimeoutReachesTheEventsQueueAndItsConsumer() throws {
-        let simulator = try SimulatorHarness()
+    @Test func theConsumerTimeoutReachesTheEventsQueueAndItsConsumer() async throws {
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let quorum = try ServiceConfig(simulator: simulator, queueType: "quorum").load().topology
         #expect(quorum.consumerTimeout == .seconds(1800))
@@ -125,8 +125,8 @@ import Testing
 
     /// Each address gets its own TLS files (the node's where it names them,
     /// else the section's), resolved against the config file's directory.
-    @Test func eachAddressReachesTheConnectionWithItsOwnTLSFiles() throws {
-        let simulator = try SimulatorHarness()
+    @Test func eachAddressReachesTheConnectionWithItsOwnTLSFiles() async throws {
+        let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
         let directory = (config.file as NSString).deletingLastPathComponent

@@ -11,6 +11,17 @@ final class SimulatorHarness: Sendable {
     static let teamID = "HERALDTEAM"
     static let keyID = "HERALDKEY1"
     static let project = "herald-test"
+    /// One CA and server certificate for every harness of the test process (the
+    /// directory goes when the process exits); client certificates issued from it
+    /// get file names of their own.
+    static let sharedPKI: SharedFixture<TestPKI, TestPKIError> = SharedFixture { () throws(TestPKIError) -> TestPKI in
+        let pki = try TestPKI.makeNow(name: "Herald Service Tests CA")
+        atexit { SimulatorHarness.sharedPKI.made?.remove() }
+        return pki
+    }
+    /// The service account's RSA key, shared like the PKI: generating one takes
+    /// a core for a noticeable time.
+    static let accountKey: SharedFixture<PrivateKey, CryptoError> = SharedFixture { () throws(CryptoError) -> PrivateKey in try PrivateKey.generateRSA() }
 
     let directory: String
     let pki: TestPKI
@@ -39,14 +50,14 @@ final class SimulatorHarness: Sendable {
     ///   - tokenUpdateInterval: Apple's rule against a team's new provider token within 20 minutes of its last.
     ///   - sandboxHost: also serve a sandbox APNs host (``sandbox``), where `sandboxAPNsTokens` are good.
     init(deadAPNsTokens: [String] = [], deadFCMTokens: [String] = [], sandboxAPNsTokens: [String] = [],
-         tokenUpdateInterval: Duration = .zero, sandboxHost: Bool = false) throws {
+         tokenUpdateInterval: Duration = .zero, sandboxHost: Bool = false) async throws {
         directory = NSTemporaryDirectory() + "herald-service-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        pki = try TestPKI.make()
+        pki = try await Self.sharedPKI.get()
         let apnsKey = try PrivateKey.generateP256()
         apnsKeyFile = directory + "/AuthKey.p8"
         try apnsKey.pkcs8PEM().write(toFile: apnsKeyFile, atomically: true, encoding: .utf8)
-        let accountKey = try PrivateKey.generateRSA()
+        let accountKey = try await Self.accountKey.get()
 
         recorder = NotificationRecorder()
         let dead = Dictionary(uniqueKeysWithValues: deadAPNsTokens.map { ($0, Timestamp(seconds: 1_796_032_800)) })
@@ -102,7 +113,6 @@ final class SimulatorHarness: Sendable {
         serverTask.cancel()
         sandbox?.server.shutdown(graceful: false)
         sandbox?.task.cancel()
-        pki.remove()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
