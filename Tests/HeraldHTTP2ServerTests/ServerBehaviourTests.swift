@@ -51,8 +51,9 @@ private final class CompletionLog: Sendable {
     @Test func delayedResponseDoesNotHoldBackOtherStreamsOnTheSameConnection() async throws {
         let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
-        // Long enough that five round trips finish first even on a loaded machine.
-        router.on("POST", "/slow") { _, responder in responder.respond(HTTP2Response(status: 200, text: "slow"), after: .seconds(5)) }
+        // The slow answer is held until the fast ones are back: no timer to lose a race on a loaded machine.
+        let held = Locked<HTTP2Responder?>(nil)
+        router.on("POST", "/slow") { _, responder in held.withLock { $0 = responder } }
         router.on("POST", "/fast") { request, responder in responder.respond(HTTP2Response(status: 200, text: "fast \(request.connectionID)")) }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
         let order = CompletionLog()
@@ -62,14 +63,16 @@ private final class CompletionLog: Sendable {
                 _ = try await http.send(HTTPClientRequest(url: base + "/fast"))
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        _ = try await http.send(HTTPClientRequest(url: base + "/slow"))
+                        _ = try await http.send(HTTPClientRequest(url: base + "/slow", timeout: .seconds(120)))
                         order.append("slow")
                     }
-                    try await Task.sleep(for: .milliseconds(100))
+                    let deadline = ContinuousClock.now + .seconds(60)
+                    while held.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
                     for _ in 0..<5 {
-                        _ = try await http.send(HTTPClientRequest(url: base + "/fast"))
+                        _ = try await http.send(HTTPClientRequest(url: base + "/fast", timeout: .seconds(60)))
                         order.append("fast")
                     }
+                    #expect(held.withLock { $0 }?.respond(HTTP2Response(status: 200, text: "slow")) == true)
                     try await group.waitForAll()
                 }
             }

@@ -105,7 +105,9 @@ import Testing
                 try await withThrowingTaskGroup(of: Int.self) { group in
                     for i in 0..<30 {
                         group.addTask {
-                            try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/\(i)", body: Array("x".utf8))).status
+                            // A long timeout: waiting for a slot on a loaded machine is not what this test is about.
+                            try await client.send(HTTPClientRequest(
+                                url: "https://127.0.0.1:\(server.port)/\(i)", body: Array("x".utf8), timeout: .seconds(120))).status
                         }
                     }
                     return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -165,7 +167,7 @@ extension InFlightLimitTests {
             try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
                 let url = "https://127.0.0.1:\(server.port)"
                 // The slow request holds the only slot; the next one times out waiting for it.
-                async let slow = client.send(HTTPClientRequest(url: url + "/slow", timeout: .seconds(5)))
+                async let slow = client.send(HTTPClientRequest(url: url + "/slow", timeout: .seconds(60)))
                 try await Task.sleep(for: .milliseconds(100))
                 let waiting = await clientError { try await client.send(HTTPClientRequest(url: url + "/hang", timeout: .milliseconds(200))) }
                 #expect(try await slow.status == 200)
