@@ -17,15 +17,20 @@ import Testing
         }
     }
 
+    /// Runs `migrate()` on every store at once; what each applied, fewest versions first.
+    static func migrateTogether(_ stores: [any RegistryStore]) async throws -> [[Int]] {
+        let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for store in stores { group.addTask { try await store.migrate() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        return applied.sorted { $0.count < $1.count }
+    }
+
     @Test(arguments: Backend.allCases) func migratingAtOnceFromTwoStoresAppliesOnce(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { database in
             let stores = try (0..<2).map { _ in try database.makeStore() }
             defer { stores.forEach { $0.close() } }
-            let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
-                for store in stores { group.addTask { try await store.migrate() } }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-            #expect(applied.sorted { $0.count < $1.count } == [[], [1]])
+            #expect(try await Self.migrateTogether(stores) == [[], [1]])
             _ = try await stores[0].register(Devices.fcm(1), channels: ["c"], environment: nil, topic: nil, at: Devices.time())
             #expect(try await stores[1].count(app: "chat", channel: "c") == 1)
         }
@@ -39,11 +44,7 @@ import Testing
             try await TestDatabase.with(.sqlite) { database in
                 let stores = try (0..<2).map { _ in try database.makeStore() }
                 defer { stores.forEach { $0.close() } }
-                let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
-                    for store in stores { group.addTask { try await store.migrate() } }
-                    return try await group.reduce(into: []) { $0.append($1) }
-                }
-                #expect(applied.sorted { $0.count < $1.count } == [[], [1]])
+                #expect(try await Self.migrateTogether(stores) == [[], [1]])
             }
         }
     }
