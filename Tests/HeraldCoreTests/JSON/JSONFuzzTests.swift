@@ -27,7 +27,7 @@ struct JSONFuzzTests {
 
     @Test func mutatedEventsEitherDecodeOrAreRejected() throws {
         var random = SeededGenerator(seed: 7)
-        let original = Array(EventDecodingTests.designExample.utf8)
+        let original = Array(EventDecodingTests.everyFieldExample.utf8)
         var decoded = 0
         for _ in 0..<5_000 {
             var bytes = original

@@ -3,8 +3,8 @@ import Testing
 
 @Suite("Event decoding: accepted events")
 struct EventDecodingTests {
-    /// DESIGN.md's example event, with a real 64-hex APNs token.
-    static let designExample = """
+    /// An event using every field docs/event-model.md describes, with a real 64-hex APNs token.
+    static let everyFieldExample = """
     {
       "id": "evt-7f3a",
       "app": "chat",
@@ -34,8 +34,8 @@ struct EventDecodingTests {
     }
     """
 
-    @Test func theDesignExampleDecodesWithEveryField() throws {
-        let event = try decodeEvent(Self.designExample)
+    @Test func theEveryFieldExampleDecodesWithEveryField() throws {
+        let event = try decodeEvent(Self.everyFieldExample)
         #expect(event.id == "evt-7f3a")
         #expect(event.app == "chat")
         #expect(event.targets == [
@@ -70,9 +70,9 @@ struct EventDecodingTests {
     }
 
     @Test func theRawBufferEntryPointDecodesTheSameEvent() throws {
-        let bytes = Array(Self.designExample.utf8)
+        let bytes = Array(Self.everyFieldExample.utf8)
         let fromRaw = try bytes.withUnsafeBytes { body in try Event.decode(body, fallbackID: "x") }
-        #expect(fromRaw == (try decodeEvent(Self.designExample)))
+        #expect(fromRaw == (try decodeEvent(Self.everyFieldExample)))
     }
 
     @Test func aMinimalEventGetsTheFallbackIDAndDefaults() throws {

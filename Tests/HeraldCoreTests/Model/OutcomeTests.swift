@@ -3,18 +3,18 @@ import Testing
 
 @Suite("Outcomes")
 struct OutcomeTests {
-    /// DESIGN.md's example outcome.
-    private let designExample = Outcome(
+    /// The example outcome of docs/event-model.md.
+    private let documentedExample = Outcome(
         status: .invalidToken, eventID: "evt-7f3a", app: "chat", provider: .apns, address: .token("a1b2"),
         reason: "Unregistered", providerStatus: 410, invalidatedAt: novemberThirtieth,
         providerMessageID: "apns-id or FCM message name", attempt: 1, latencyMs: 12.4,
         at: Timestamp(seconds: 1_796_032_801, nanoseconds: 234_000_000), context: ["user_id": "u-1"]
     )
 
-    @Test func theDesignExampleEncodesToExactBytes() {
+    @Test func theDocumentedExampleEncodesToTheDocumentedBytes() {
         let expected = #"{"event_id":"evt-7f3a","app":"chat","provider":"apns","token":"a1b2","status":"invalid_token","reason":"Unregistered","provider_status":410,"invalidated_at":"2026-11-30T10:00:00Z","provider_message_id":"apns-id or FCM message name","attempt":1,"latency_ms":12.4,"at":"2026-11-30T10:00:01.234Z","context":{"user_id":"u-1"}}"#
-        #expect(String(decoding: designExample.encoded, as: UTF8.self) == expected)
-        #expect(designExample.routingKey == "invalid_token.apns.chat")
+        #expect(String(decoding: documentedExample.encoded, as: UTF8.self) == expected)
+        #expect(documentedExample.routingKey == "invalid_token.apns.chat")
     }
 
     @Test func absentFieldsAreOmittedAndAtAlwaysHasMilliseconds() {
@@ -80,14 +80,14 @@ struct OutcomeTests {
     }
 
     @Test func encodedOutcomesDecodeBackToTheSameValue() throws {
-        #expect(try Outcome.decode(designExample.encoded) == designExample)
+        #expect(try Outcome.decode(documentedExample.encoded) == documentedExample)
         let minimal = Outcome(status: .expired, eventID: "e", at: Timestamp(seconds: 5, nanoseconds: 7_000_000))
         #expect(try Outcome.decode(minimal.encoded) == minimal)
     }
 
     @Test func theWrittenBytesAreTheTextOfTheJSONValue() {
         let minimal = Outcome(status: .expired, eventID: "e\"1\n", at: Timestamp(seconds: 5, nanoseconds: 7_000_000))
-        for outcome in [designExample, minimal] {
+        for outcome in [documentedExample, minimal] {
             #expect(outcome.encoded == outcome.jsonValue.serialized, "\(outcome.jsonValue.jsonString)")
         }
     }
