@@ -179,6 +179,8 @@ def stretches(w):
 
 # The two controls beside the half point (labels, as report() finds them).
 LOADED_ECHO = "AMQP echo + synthetic load"
+# Herald's default amqp.prefetch (docs/configuration.md): the wan part measures the defaults.
+HERALD_PREFETCH = 1024
 OWN_HALF_ECHO = "AMQP echo, open at half its own maximum"
 
 
@@ -222,6 +224,62 @@ def wait_ready(port, proc, timeout=30.0):
     return False
 
 
+def scrape(port):
+    """Herald's /metrics as {"name{labels}": value}; {} when it does not answer."""
+    try:
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=1).read().decode()
+    except OSError:
+        return {}
+    values = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        name_labels, _, value = line.rpartition(" ")
+        values[name_labels] = float(value)
+    return values
+
+
+class PoolSampler:
+    """Samples Herald's connection-pool metrics every 100 ms while a point runs: the most connections and streams
+    in flight per provider host, and the GOAWAYs received (herald_http_*, docs/metrics.md)."""
+
+    def __init__(self, ports):
+        self.ports = ports
+        self.peak = {}
+        self.goaways = {}
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.done.wait(0.1):
+            self.sample()
+
+    def sample(self):
+        now = {}
+        for port in self.ports:
+            for key, value in scrape(port).items():
+                for metric in ("herald_http_connections", "herald_http_streams"):
+                    if key.startswith(metric + "{"):
+                        host = key.split('host="', 1)[1].split('"', 1)[0]
+                        now[(metric, host)] = now.get((metric, host), 0) + value
+                if key.startswith("herald_http_goaways_received_total{"):
+                    self.goaways[key] = value
+        for key, value in now.items():
+            self.peak[key] = max(self.peak.get(key, 0), value)
+
+    def stop(self):
+        self.done.set()
+        self.thread.join()
+        self.sample()
+
+    def peaks(self):
+        hosts = sorted({host for _, host in self.peak})
+        return {"hosts": {h: {"connections": self.peak.get(("herald_http_connections", h), 0),
+                              "streams": self.peak.get(("herald_http_streams", h), 0)} for h in hosts},
+                "goaways": self.goaways}
+
+
 class Bench:
     """Herald, the simulator and the loadgen for one run; `kind` names the run's directory, .build/<kind>/<run id>
     (bench/channel.py uses it too)."""
@@ -241,6 +299,7 @@ class Bench:
         self.points = []
         self.point_no = 0
         self.sim = None
+        self.split_hosts = False
 
     # ---- simulator ----
     def start_simulator(self, extra=(), name="simulator"):
@@ -280,6 +339,35 @@ class Bench:
             self.sim, self.port, self.sim_log = main
             self.write_account()
 
+    def with_latency(self, latency_ms, body):
+        """Runs `body` against a second simulator whose answers wait `latency_ms` (a provider that far away, the
+        providers' own stream limits), then returns to the main one."""
+        main = (self.sim, self.port, self.sim_log)
+        try:
+            self.start_simulator(["--latency", f"{latency_ms}ms"], name=f"simulator-{latency_ms}ms")
+            return body()
+        finally:
+            if self.sim is not main[0]:
+                self.stop(self.sim)
+            self.sim, self.port, self.sim_log = main
+            self.write_account()
+
+    def wan(self):
+        """Herald with `connections: auto` and its default prefetch against providers 0, 50, 100 and 200 ms away,
+        and the peer at 100 ms (bench/README.md, "At a distance")."""
+        events = self.a.wan_events
+        self.split_hosts = True
+        self.wan_points = {"loopback": self.point("wan: herald, loopback", apns_conns="auto", fcm_conns="auto",
+                                                  prefetch=self.a.wan_prefetch, events=events)}
+        for ms in (50, 100, 200):
+            self.wan_points[ms] = self.with_latency(ms, lambda: self.point(
+                f"wan: herald, {ms} ms away", apns_conns="auto", fcm_conns="auto", prefetch=self.a.wan_prefetch,
+                events=events))
+            self.wan_points[ms]["rtt_ms"] = ms
+        self.wan_points["peer"] = self.with_latency(100, lambda: self.point(
+            "wan: peer, 100 ms away", system="peer", prefetch=self.a.wan_prefetch, events=self.a.peer_events))
+        self.split_hosts = False
+
     def stop(self, proc, timeout=15):
         if proc and proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
@@ -307,6 +395,9 @@ class Bench:
         key = os.path.join(self.dev, "apns-AuthKey.p8")
         ca = os.path.join(self.dev, "ca.pem")
         endpoint = f"https://127.0.0.1:{self.port}"
+        # Apple and Google are different hosts, each with its own connections and stream limit: the wan part
+        # sends FCM to the simulator by another name, so the two providers do not share connections.
+        fcm_endpoint = f"https://localhost:{self.port}" if self.split_hosts else endpoint
         amqp_lines = f"\n  concurrency: {self.a.concurrency}" if self.a.concurrency else ""
         amqp_lines += "".join(f"\n  {line}" for line in self.a.amqp_extra.split("\\n") if line)
         if "registry:" in extra:
@@ -337,7 +428,7 @@ apps:
     fcm:
       project_id: herald-dev
       service_account_file: {self.account}
-      endpoint: {endpoint}
+      endpoint: {fcm_endpoint}
       ca_file: {ca}
       connections: {fcm_conns}
 retry: {{max_attempts: 5, delays: [5s]}}
@@ -358,8 +449,10 @@ log: {{level: warning, format: json}}
         """Starts `instances` Herald processes on the point's names and waits until they are ready; `extra` is
         YAML appended to their config."""
         procs = []
+        self.metrics_ports = []
         for i in range(instances):
             metrics = free_port(0)
+            self.metrics_ports.append(metrics)
             config = self.herald_config(n, prefetch, queue_type, apns_conns, fcm_conns, metrics, extra)
             out = open(os.path.join(self.work, f"herald-{self.point_no}-{i}.log"), "w")
             proc = subprocess.Popen([self.bin, "run", "--config", config], stdout=out, stderr=subprocess.STDOUT)
@@ -422,11 +515,12 @@ log: {{level: warning, format: json}}
             before = ([proc_cpu(p) for p in pids], proc_cpu(self.broker), proc_cpu(self.sim.pid), machine_busy(),
                       time.time(), sum(ctx_switches(p) for p in pids))
             perfs = []
-            if self.a.profile and label == f"herald closed ({self.a.queue_type})":
+            profiled = self.a.profile_point or f"herald closed ({self.a.queue_type})"
+            if self.a.profile and label == profiled:
                 for name, pid in (("herald", pids[0]), ("simulator", self.sim.pid)):
                     data = os.path.join(self.work, f"perf-{name}.data")
                     perfs.append((name, data, subprocess.Popen(
-                        ["perf", "record", "-F", "499", "-g", "-p", str(pid), "-o", data],
+                        ["perf", "record", "-F", os.environ.get("PERF_FREQ", "499"), "-g", "-p", str(pid), "-o", data],
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
                 time.sleep(0.5)
             if self.a.strace and label == f"herald closed ({self.a.queue_type})":
@@ -442,10 +536,13 @@ log: {{level: warning, format: json}}
                 burner = subprocess.Popen([self.loadgen, "burn", "4", f"{burn_cores:.3f}", f"{events / rate + 0.5:.1f}"],
                                           stdout=subprocess.PIPE, text=True)
             sampler = StealSampler()
+            pools = PoolSampler(self.metrics_ports) if system == "herald" else None
             lg = subprocess.run([self.loadgen, "run", self.url, n["events"], n["results"], str(events), str(int(rate)),
                                  str(window), str(self.point_no), DEAD_APNS], capture_output=True, text=True,
                                 env=dict(os.environ, LOADGEN_DUMP=dump))
             sampler.stop()
+            if pools:
+                pools.stop()
             spans = dump_stretches(dump, P99_WINDOW_S)
             after = ([proc_cpu(p) for p in pids], proc_cpu(self.broker), proc_cpu(self.sim.pid), machine_busy(),
                      time.time(), sum(ctx_switches(p) for p in pids))
@@ -496,6 +593,7 @@ log: {{level: warning, format: json}}
             "p99_windows": stretch_p99s(spans),
             "steal_windows": [sampler.cores(start, start + P99_WINDOW_S) for start, _ in spans],
             "burn_cores": burned,
+            "pools": pools.peaks() if pools else {},
         }
         if notes < r["expected_outcomes"]:
             log(f"  WARNING: {label}: {notes} of {r['expected_outcomes']} outcomes")
@@ -698,6 +796,8 @@ def report(b, args):
             elif p["label"].startswith(OWN_HALF_ECHO):
                 out(f"- control, a client that costs nothing at half of its own maximum: the raw C echo at "
                     f"{fmt(p['offered_eps'])} events/s: p99 {p['p99']:.1f} ms{each}")
+    if hasattr(b, "wan_points"):
+        wan_report(b, out)
     big = [p for p in P if p["system"] == "herald" and p["prefetch"] == 1024]
     if big:
         out(f"- peak RSS at prefetch 1024: {big[0]['rss_mb']:.0f} MB (goal < 100 MB)")
@@ -709,6 +809,38 @@ def report(b, args):
         json.dump({"points": P, "h2load": getattr(b, "h2load", None), "curl": getattr(b, "curl", None), "curl_cork": getattr(b, "curl_cork", None),
                    "floor": getattr(b, "floor", None), "herald_amqp": getattr(b, "herald_amqp", None)}, fh, indent=1)
     log(f"report: {b.work}/report.md, data: {b.work}/points.json")
+
+
+def wan_report(b, out):
+    """The wan part's table: Herald at 0, 50, 100 and 200 ms from its providers, against what bounds it."""
+    w = b.wan_points
+    loop = w["loopback"]
+    out("")
+    out(f"At a distance (`--only wan`; `connections: auto`, prefetch {b.a.wan_prefetch}, APNs and FCM on separate "
+        f"hosts; bound = the lower of the loopback rate and prefetch x targets per event / round trip):")
+    out("")
+    out("| provider round trip | notif/s | / loopback | / bound | peak connections APNs, FCM | peak streams APNs, FCM "
+        "| CPU µs/notif | peak RSS MB | p99 ms | GOAWAYs received |")
+    out("|---|---|---|---|---|---|---|---|---|---|")
+    for key in ("loopback", 50, 100, 200):
+        p = w[key]
+        hosts = p["pools"].get("hosts", {})
+        apns = next((v for h, v in hosts.items() if h.startswith("127.0.0.1")), {})
+        fcm = next((v for h, v in hosts.items() if h.startswith("localhost")), {})
+        targets = p["expected"] / p["events"] if p["events"] else 2
+        rtt = p.get("rtt_ms", 0) / 1000
+        bound = min(loop["nps"], b.a.wan_prefetch * targets / rtt) if rtt else loop["nps"]
+        goaways = sum(p["pools"].get("goaways", {}).values())
+        out(f"| {'loopback' if key == 'loopback' else f'{key} ms'} | {fmt(p['nps'])} | {p['nps'] / loop['nps']:.2f} | "
+            f"{p['nps'] / bound:.2f} | {apns.get('connections', 0):.0f}, {fcm.get('connections', 0):.0f} | "
+            f"{apns.get('streams', 0):.0f}, {fcm.get('streams', 0):.0f} | {p['cpu_us_per_notif']:.1f} | {p['rss_mb']:.0f} | "
+            f"{p['p99']:.1f} | {goaways:.0f} |")
+    peer = w["peer"]
+    at100 = w[100]
+    out("")
+    out(f"- at 100 ms: Herald {fmt(at100['nps'])} notif/s (goal >= 8 000), {at100['nps'] / loop['nps'] * 100:.0f}% of "
+        f"loopback (goal >= 80%), {at100['nps'] / peer['nps']:.1f}x the peer's {fmt(peer['nps'])} (goal >= 20x), "
+        f"peak RSS {at100['rss_mb']:.0f} MB (goal < 150 MB)")
 
 
 def plot(b):
@@ -751,6 +883,7 @@ def main():
     ap.add_argument("--peer-events", type=int, default=4000)
     ap.add_argument("--sim-port", type=int, default=22197)
     ap.add_argument("--profile", action="store_true", help="perf record Herald and the simulator during the main point")
+    ap.add_argument("--profile-point", default="", help="the point --profile records (default: the main closed-loop one)")
     ap.add_argument("--strace", action="store_true", help="strace -c -f Herald during the main point (slows it)")
     ap.add_argument("--herald", default="", help="herald binary to measure (default .build/release/herald), for A/B runs")
     ap.add_argument("--concurrency", type=int, default=0, help="amqp.concurrency for Herald (default: Herald's own)")
@@ -763,12 +896,19 @@ def main():
                     help="every open-loop point offers load this long (default: 8 s, 4 with --quick, at most --events events)")
     ap.add_argument("--half-seconds", type=float, default=20,
                     help="the 50%% point, the AMQP echo and the two p99 controls beside it offer load this long (default 20 s)")
-    ap.add_argument("--only", default="", help="comma list: main,peer,limits,prefetch,connections,instances,streams,open")
+    ap.add_argument("--only", default="", help="comma list: main,peer,limits,prefetch,connections,instances,streams,open,"
+                                               "wan (wan runs only when named)")
+    ap.add_argument("--wan-events", type=int, default=20000, help="events per point of the wan part")
+    ap.add_argument("--wan-prefetch", type=int, default=0,
+                    help="amqp.prefetch of the wan part's points (default: Herald's default, %d)" % HERALD_PREFETCH)
     args = ap.parse_args()
     if args.quick:
         args.events = min(args.events, 3000)
         args.peer_events = min(args.peer_events, 1500)
         args.half_seconds = min(args.half_seconds, 4)
+    args.wan_prefetch = args.wan_prefetch or HERALD_PREFETCH
+    if args.quick:
+        args.wan_events = min(args.wan_events, 6000)
     args.limit_requests = 20000 if not args.quick else 10000
     args.limit_messages = 20000 if not args.quick else 8000
     parts = set(args.only.split(",")) if args.only else {"main", "peer", "limits", "prefetch", "connections",
@@ -805,6 +945,8 @@ def main():
                 b.with_provider_limits("20ms", streams, lambda: b.point(
                     f"herald {conns} conn x {streams} streams, 20 ms away", apns_conns=conns, fcm_conns=conns,
                     events=min(args.events, 3000 if streams * conns < 100 else 10000)))
+        if "wan" in parts:
+            b.wan()
         if "open" in parts:
             mains = [p for p in b.points if p["label"] in (f"herald closed ({qt})", "herald prefetch 256")]
             max_eps = sum(p["eps"] for p in mains) / len(mains) if mains else (args.max_eps or 1500)

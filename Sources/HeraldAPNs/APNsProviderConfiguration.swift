@@ -15,14 +15,19 @@ public struct APNsProviderConfiguration: Sendable {
     public var requestTimeout: Duration
     /// An extra trust root (the simulator's CA).
     public var caFile: String?
+    /// The most connections to Apple's host (`connections`, `auto` resolved).
     public var connections: Int
+    /// Connections beyond the first idle this long are closed.
+    public var idleTimeout: Duration
     /// The HTTP/2 client implementation under the provider.
     public var engine: HTTPClientConfiguration.Engine
 
     public init(
         bundleID: String, baseURL: String, authentication: APNsAuthentication, requestTimeout: Duration = .seconds(10),
-        caFile: String? = nil, connections: Int = 2, engine: HTTPClientConfiguration.Engine = .nghttp2
+        caFile: String? = nil, connections: Int = HTTPClientConfiguration.automaticConnections,
+        engine: HTTPClientConfiguration.Engine = .nghttp2, idleTimeout: Duration = .seconds(60)
     ) {
+        self.idleTimeout = idleTimeout
         self.engine = engine
         self.bundleID = bundleID
         self.baseURL = Self.withoutTrailingSlash(baseURL)
@@ -77,7 +82,9 @@ public struct APNsProviderConfiguration: Sendable {
         self.init(
             bundleID: settings.topic, baseURL: settings.baseURL, authentication: authentication,
             requestTimeout: settings.timeout.duration, caFile: settings.caFile.map(resolvePath),
-            connections: settings.connections, engine: HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2)
+            connections: settings.connections.maximum(automatic: HTTPClientConfiguration.automaticConnections),
+            engine: HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2,
+            idleTimeout: settings.idleTimeout.duration)
         // The client certificate and CA file are loaded as a connection would load them, so a
         // wrong password or a broken file is a start-up error, not every connection's.
         do {
@@ -107,12 +114,13 @@ public struct APNsProviderConfiguration: Sendable {
     }
 
     /// The HTTP client settings this provider needs: CA file, client
-    /// certificate (certificate auth), connection count and timeout.
+    /// certificate (certificate auth), connection ceiling, idle time and timeout.
     public var httpClientConfiguration: HTTPClientConfiguration {
         var certificate: HTTPClientTLSConfiguration.ClientCertificate?
         if case .certificate(let identity) = authentication { certificate = identity }
         return HTTPClientConfiguration(
             maxConnectionsPerHost: max(1, connections), requestTimeout: requestTimeout,
-            tls: HTTPClientTLSConfiguration(caFile: caFile, clientCertificate: certificate), engine: engine)
+            tls: HTTPClientTLSConfiguration(caFile: caFile, clientCertificate: certificate), engine: engine,
+            extraConnectionIdleTimeout: idleTimeout)
     }
 }

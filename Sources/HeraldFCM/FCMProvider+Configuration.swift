@@ -26,12 +26,14 @@ extension FCMProvider {
             timeout: settings.timeout.duration, logger: logger.child("fcm"), now: now, onRefresh: onRefresh)
     }
 
-    /// The HTTP client settings an `fcm:` section asks for (connections, timeout, extra CA).
+    /// The HTTP client settings an `fcm:` section asks for (connection ceiling, idle time, timeout, extra CA).
     public static func httpClientConfiguration(settings: FCMSettings, resolve: (String) -> String) -> HTTPClientConfiguration {
         HTTPClientConfiguration(
-            maxConnectionsPerHost: settings.connections, requestTimeout: settings.timeout.duration,
+            maxConnectionsPerHost: settings.connections.maximum(automatic: HTTPClientConfiguration.automaticConnections),
+            requestTimeout: settings.timeout.duration,
             tls: HTTPClientTLSConfiguration(caFile: settings.caFile.map(resolve)),
-            engine: HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2)
+            engine: HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2,
+            extraConnectionIdleTimeout: settings.idleTimeout.duration)
     }
 
     static func loadServiceAccount(settings: FCMSettings, resolve: (String) -> String) throws(FCMConfigurationError) -> ServiceAccount {

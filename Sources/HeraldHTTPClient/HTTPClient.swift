@@ -26,6 +26,9 @@ public final class HTTPClient: Sendable {
     private let nextID = Atomic<UInt64>(1)
     private let state = Locked(RunState.idle)
 
+    /// The connection pools' latest figures and the GOAWAYs received (nghttp2 engine).
+    public let statistics = HTTPClientStatistics()
+
     /// Runs tasks on the loop thread: prefer it for tasks that send many
     /// requests (`withTaskExecutorPreference(client.executor) { … }`) and never block.
     public let executor: HTTPClientExecutor
@@ -51,7 +54,7 @@ public final class HTTPClient: Sendable {
         defer { state.withLock { $0 = .finished } }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let thread = Thread { [configuration, queue, executor, logger] in
+                let thread = Thread { [configuration, queue, executor, logger, statistics] in
                     // The OS-level name (top -H, perf, /proc/*/task/*/comm); `Thread.name` does not reach it.
                     herald_set_thread_name("herald-http")
                     // A server that went away makes a socket write raise SIGPIPE, which would
@@ -64,7 +67,8 @@ public final class HTTPClient: Sendable {
                     let started: Bool
                     switch configuration.engine {
                     case .nghttp2:
-                        let loop = H2ClientLoop(configuration: configuration, queue: queue, executor: executor, logger: logger)
+                        let loop = H2ClientLoop(
+                            configuration: configuration, queue: queue, executor: executor, logger: logger, statistics: statistics)
                         loop?.run()
                         started = loop != nil
                     case .libcurl:

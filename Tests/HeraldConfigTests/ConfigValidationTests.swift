@@ -374,6 +374,28 @@ import Testing
                 "\(errors)")
     }
 
+    @Test func connectionsAreANumberOrAutoAndIdleTimeoutIsADuration() throws {
+        let fixture = try ConfigFixture()
+        func with(apns: String = "", fcm: String = "") -> String {
+            ConfigFixture.minimal
+                .replacingOccurrences(of: "      topic: com.example.chat\n", with: "      topic: com.example.chat\n" + apns)
+                .replacingOccurrences(of: "      service_account_file: fcm.json\n", with: "      service_account_file: fcm.json\n" + fcm)
+        }
+        let chosen = try fixture.load(with(apns: "      connections: 8\n      idle_timeout: 5m\n", fcm: "      connections: auto\n"))
+        #expect(chosen.configuration.apps["chat"]?.apns?.connections == .count(8))
+        #expect(chosen.configuration.apps["chat"]?.apns?.idleTimeout == .seconds(300))
+        #expect(chosen.configuration.apps["chat"]?.fcm?.connections == .auto)
+        #expect(ConnectionsSetting.count(8).maximum(automatic: 64) == 8 && ConnectionsSetting.auto.maximum(automatic: 64) == 64)
+        let word = fixture.errors(with(fcm: "      connections: many\n"))
+        #expect(word.count == 1 && word.first?.contains("apps.chat.fcm.connections: expected a number of connections or 'auto', found 'many'") == true,
+                "\(word)")
+        let range = fixture.errors(with(apns: "      connections: 0\n"))
+        #expect(range.count == 1 && range.first?.contains("apps.chat.apns.connections: expected a number from 1 to 64, found 0") == true,
+                "\(range)")
+        let idle = fixture.errors(with(fcm: "      idle_timeout: 0s\n"))
+        #expect(idle.count == 1 && idle.first?.contains("apps.chat.fcm.idle_timeout: an idle timeout must be above 0") == true, "\(idle)")
+    }
+
     @Test func durationsParseAndPrint() {
         #expect(ConfigDuration(parsing: "1h30m")?.milliseconds == 5_400_000)
         #expect(ConfigDuration(parsing: "250ms")?.milliseconds == 250)

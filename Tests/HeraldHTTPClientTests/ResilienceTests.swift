@@ -382,3 +382,38 @@ extension NGHTTP2EngineTests {
         }
     }
 }
+
+extension NGHTTP2EngineTests {
+    @Test func extraConnectionsOpenedForABurstCloseWhenIdleAndTheFirstStays() async throws {
+        let pki = try await Fixtures.pki.get()
+        let recorder = ConnectionRecorder()
+        var serverConfiguration = Fixtures.tlsServer(pki)
+        serverConfiguration.maxConcurrentStreams = 10
+        let server = try HTTP2Server(configuration: serverConfiguration, handler: RecordingHandler(recorder: recorder), logger: Fixtures.logger)
+        var configuration = Fixtures.clientConfiguration(pki, engine: .nghttp2, connections: HTTPClientConfiguration.automaticConnections)
+        configuration.extraConnectionIdleTimeout = .milliseconds(300)
+        try await withRunning(server) {
+            try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
+                let url = "https://127.0.0.1:\(server.port)/burst"
+                _ = try await client.send(HTTPClientRequest(url: url, body: [1]))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<60 { group.addTask { _ = try await client.send(HTTPClientRequest(url: url, body: [1])) } }
+                    try await group.waitForAll()
+                }
+                let opened = recorder.connectionIDs.count
+                #expect(opened >= 2, "60 requests at 10 streams a connection opened extra connections: \(opened)")
+                // Three times the idle timeout (the loop looks every 20 ms while busy, about once a second idle).
+                var open = establishedConnections(toPort: server.port)
+                for _ in 0..<40 where open > 1 {
+                    try await Task.sleep(for: .milliseconds(100))
+                    open = establishedConnections(toPort: server.port)
+                }
+                #expect(open == 1, "the idle extras closed, one connection stays: \(open) of \(opened) open")
+                #expect(client.statistics.pools.first?.connections == 1, "the pool says so: \(client.statistics.pools)")
+                let status = try await client.send(HTTPClientRequest(url: url, body: [1])).status
+                #expect(status == 200)
+                #expect(recorder.connectionIDs.count == opened, "the next request used the connection that stayed")
+            }
+        }
+    }
+}

@@ -87,8 +87,8 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         url = AMQPSettings.defaultURL
         urls = []
         shuffle = true
-        prefetch = 256
-        concurrency = 512
+        prefetch = 1024
+        concurrency = 1024
         queue = "herald.events"
         queueType = .quorum
         bindings = ["#"]

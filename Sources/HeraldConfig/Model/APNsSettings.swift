@@ -24,11 +24,12 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
     /// Overrides each environment's host: `endpoints: {production: URL, sandbox: URL}`.
     public var endpoints: Endpoints
     public var caFile: String?
-    /// HTTP/2 connections kept open to Apple.
-    public var connections: Int
+    public var connections: ConnectionsSetting
     /// The HTTP/2 client implementation (`http_engine`, default nghttp2).
     public var httpEngine: HTTPEngineSetting
     public var timeout: ConfigDuration
+    /// Connections beyond the first that carried no request this long are closed (`idle_timeout`).
+    public var idleTimeout: ConfigDuration
 
     enum CodingKeys: String, CodingKey {
         case topic, environment, endpoint, endpoints, connections, timeout
@@ -40,6 +41,7 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
         case certificatePassword = "certificate_password"
         case caFile = "ca_file"
         case httpEngine = "http_engine"
+        case idleTimeout = "idle_timeout"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,7 +57,8 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
         endpoint = try c.decodeIfPresent(String.self, forKey: .endpoint)
         endpoints = try c.decodeIfPresent(Endpoints.self, forKey: .endpoints) ?? Endpoints()
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
-        connections = try c.decodeIfPresent(Int.self, forKey: .connections) ?? 2
+        connections = try ConnectionsSetting.decode(c, .connections)
+        idleTimeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .idleTimeout) ?? .seconds(60)
         httpEngine = try HTTPEngineSetting.decode(c, .httpEngine)
         timeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .timeout) ?? .seconds(10)
     }

@@ -10,10 +10,12 @@ public struct FCMSettings: Sendable, Equatable, Decodable {
     /// Overrides `https://fcm.googleapis.com` (the simulator, a proxy). OAuth goes to the key's `token_uri`.
     public var endpoint: String?
     public var caFile: String?
-    public var connections: Int
+    public var connections: ConnectionsSetting
     /// The HTTP/2 client implementation (`http_engine`, default nghttp2).
     public var httpEngine: HTTPEngineSetting
     public var timeout: ConfigDuration
+    /// Connections beyond the first that carried no request this long are closed (`idle_timeout`).
+    public var idleTimeout: ConfigDuration
 
     public static let defaultEndpoint = "https://fcm.googleapis.com"
 
@@ -24,6 +26,7 @@ public struct FCMSettings: Sendable, Equatable, Decodable {
         case serviceAccountJSON = "service_account_json"
         case caFile = "ca_file"
         case httpEngine = "http_engine"
+        case idleTimeout = "idle_timeout"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -33,7 +36,8 @@ public struct FCMSettings: Sendable, Equatable, Decodable {
         serviceAccountJSON = try c.decodeIfPresent(String.self, forKey: .serviceAccountJSON)
         endpoint = try c.decodeIfPresent(String.self, forKey: .endpoint)
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
-        connections = try c.decodeIfPresent(Int.self, forKey: .connections) ?? 1
+        connections = try ConnectionsSetting.decode(c, .connections)
+        idleTimeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .idleTimeout) ?? .seconds(60)
         httpEngine = try HTTPEngineSetting.decode(c, .httpEngine)
         timeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .timeout) ?? .seconds(10)
     }

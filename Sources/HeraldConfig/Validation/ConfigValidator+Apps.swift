@@ -78,7 +78,10 @@ extension ConfigValidator {
             }
         }
         if let ca = apns.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
-        checkRange(apns.connections, 1...64, at: path.key("connections"), into: &issues)
+        if case .count(let count) = apns.connections { checkRange(count, 1...64, at: path.key("connections"), into: &issues) }
+        if apns.idleTimeout.milliseconds <= 0 {
+            issues.append(.init(.error, at: path.key("idle_timeout"), "an idle timeout must be above 0"))
+        }
         if apns.timeout.milliseconds <= 0 {
             issues.append(.init(.error, at: path.key("timeout"), "a request timeout must be above 0 (a request without one can hang forever)"))
         }
@@ -114,7 +117,10 @@ extension ConfigValidator {
         }
         if let endpoint = fcm.endpoint { checkHTTPSURL(endpoint, at: path.key("endpoint"), into: &issues) }
         if let ca = fcm.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
-        checkRange(fcm.connections, 1...64, at: path.key("connections"), into: &issues)
+        if case .count(let count) = fcm.connections { checkRange(count, 1...64, at: path.key("connections"), into: &issues) }
+        if fcm.idleTimeout.milliseconds <= 0 {
+            issues.append(.init(.error, at: path.key("idle_timeout"), "an idle timeout must be above 0"))
+        }
         if fcm.timeout.milliseconds <= 0 {
             issues.append(.init(.error, at: path.key("timeout"), "a request timeout must be above 0 (a request without one can hang forever)"))
         }

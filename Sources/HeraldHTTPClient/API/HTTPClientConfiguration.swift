@@ -13,6 +13,10 @@ public struct HTTPClientConfiguration: Sendable {
     public var engine: Engine
     /// Connections opened to one origin at most (under libcurl,
     /// CURLMOPT_MAX_HOST_CONNECTIONS); further requests wait for a free stream.
+    /// Another connection opens only when every open one is full and work
+    /// waits, so the in-flight window (`maxInFlightRequests`) bounds how many
+    /// are used: about window ÷ the server's stream limit. `automaticConnections`
+    /// is the maximum that leaves the sizing to the window.
     public var maxConnectionsPerHost: Int
     /// Streams multiplexed on one connection at most (under libcurl,
     /// CURLMOPT_MAX_CONCURRENT_STREAMS); the server's
@@ -40,13 +44,19 @@ public struct HTTPClientConfiguration: Sendable {
     /// Idle connections older than this are closed rather than reused (under
     /// libcurl, CURLOPT_MAXAGE_CONN).
     public var maxIdleConnectionAge: Duration
+    /// An origin's connections beyond one that carried no stream this long
+    /// are closed (the nghttp2 engine): the extras opened for a burst go when
+    /// it ends, and one stays open, kept alive by PINGs, until
+    /// `maxIdleConnectionAge`. Requests fill an origin's connections oldest
+    /// first, so the extras are the ones that fall idle.
+    public var extraConnectionIdleTimeout: Duration
     /// Easy handles kept for reuse after their transfer ends (libcurl engine only).
     public var maxIdleHandles: Int
     /// Requests the loop has in flight at once; more wait in a queue
     /// (`WaitingRoom`), their timeout counting. Each one in flight holds its
     /// stream's buffers (under libcurl, an easy handle of tens of KiB).
-    /// Enough to keep every connection's streams busy at provider latencies;
-    /// raise it for slow peers.
+    /// Throughput is at most this ÷ the round trip (Little's law): the
+    /// default, 2048, carries 20,000 requests/s to a provider 100 ms away.
     public var maxInFlightRequests: Int
     /// Corks each connection's socket and flushes it once per loop pass, so
     /// the frames of the requests started together share TCP segments
@@ -62,14 +72,20 @@ public struct HTTPClientConfiguration: Sendable {
     public var pacingWindow: Duration
     public var tls: HTTPClientTLSConfiguration
 
+    /// The `maxConnectionsPerHost` of `connections: auto`: high enough that
+    /// only the in-flight window and the servers' stream limits decide.
+    public static let automaticConnections = 64
+
     public init(
         maxConnectionsPerHost: Int = 2, maxConcurrentStreamsPerConnection: Int = 1000,
         requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
         maxResponseBodyBytes: Int = 1 << 20, keepAliveInterval: Duration = .seconds(30),
-        maxIdleConnectionAge: Duration = .seconds(600), maxIdleHandles: Int = 256, maxInFlightRequests: Int = 256,
+        maxIdleConnectionAge: Duration = .seconds(600), maxIdleHandles: Int = 256, maxInFlightRequests: Int = 2048,
         coalescesWrites: Bool = true, tls: HTTPClientTLSConfiguration = HTTPClientTLSConfiguration(),
-        engine: Engine = .nghttp2, pacingWindow: Duration = .zero, maxResponseHeaderBytes: Int = 64 << 10
+        engine: Engine = .nghttp2, pacingWindow: Duration = .zero, maxResponseHeaderBytes: Int = 64 << 10,
+        extraConnectionIdleTimeout: Duration = .seconds(60)
     ) {
+        self.extraConnectionIdleTimeout = extraConnectionIdleTimeout
         self.maxResponseHeaderBytes = maxResponseHeaderBytes
         self.pacingWindow = pacingWindow
         self.engine = engine

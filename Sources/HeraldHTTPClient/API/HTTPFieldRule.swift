@@ -17,21 +17,36 @@ public enum HTTPFieldRule {
     /// Why `name` cannot be a header name, or nil when it can.
     public static func problem(inName name: String) -> String? {
         guard !name.utf8.isEmpty else { return "the name is empty" }
-        for (offset, byte) in name.utf8.enumerated() where !isTokenByte(byte) {
-            return "the name holds \(describe(byte)) at byte \(offset), which a header name may not"
-        }
-        return nil
+        guard let offset = firstOffset(in: name, where: { !isTokenByte($0) }) else { return nil }
+        return "the name holds \(describe(Array(name.utf8)[offset])) at byte \(offset), which a header name may not"
     }
 
     /// Why `value` cannot be a header value, or nil when it can. Never
     /// quotes the value (it may be a credential), only the offending byte's code.
     public static func problem(inValue value: String) -> String? {
-        let bytes = value.utf8
-        for (offset, byte) in bytes.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
-            return "the value holds \(describe(byte)) at byte \(offset), which a header value may not"
+        if let offset = firstOffset(in: value, where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            return "the value holds \(describe(Array(value.utf8)[offset])) at byte \(offset), which a header value may not"
         }
+        let bytes = value.utf8
         if let first = bytes.first, first == 0x20 || first == 0x09 { return "the value starts with a space or tab" }
         if let last = bytes.last, last == 0x20 || last == 0x09 { return "the value ends with a space or tab" }
+        return nil
+    }
+
+    /// The offset of the first UTF-8 byte of `text` that `isBad`, if any. A
+    /// plain loop over the string's contiguous bytes: every request's headers
+    /// (its credential among them) pass through here.
+    private static func firstOffset(in text: String, where isBad: (UInt8) -> Bool) -> Int? {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            for offset in bytes.indices where isBad(bytes[offset]) { return offset }
+            return nil
+        }
+        if let found { return found }
+        var offset = 0
+        for byte in text.utf8 {
+            if isBad(byte) { return offset }
+            offset += 1
+        }
         return nil
     }
 
@@ -54,8 +69,12 @@ public enum HTTPFieldRule {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
             return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
         default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            return false
         }
     }
 

@@ -38,6 +38,10 @@ extension H2ClientLoop {
     func streamClosed(_ streamID: Int32, errorCode: UInt32, on connection: H2Connection) {
         guard let stream = connection.streams.removeValue(forKey: streamID) else { return }
         connection.lastActivity = LoopClock.now()
+        if !connection.firstStreamEnded {
+            connection.firstStreamEnded = true
+            connection.origin.learned(connection.streamLimit(configuration.maxConcurrentStreamsPerConnection))
+        }
         markForDispatch(connection.origin)
         guard !stream.isDone else { return }
         if errorCode == NGHTTP2_NO_ERROR.rawValue && stream.status > 0 {
@@ -60,8 +64,21 @@ extension H2ClientLoop {
         finish(stream, .failure(HTTPClientError(kind: .connectionLost, host: stream.host, message: reason, requestWritten: true)))
     }
 
+    /// The server's stream limit is known, or changed: queued requests may
+    /// start. A limit raised after the first stream ended (APNs raises it once
+    /// it accepted a provider token, possibly after answering) is what the
+    /// origin's warming connections will reach.
+    func settingsReceived(on connection: H2Connection) {
+        connection.settingsReceived = true
+        if connection.firstStreamEnded {
+            connection.origin.learned(connection.streamLimit(configuration.maxConcurrentStreamsPerConnection))
+        }
+        markForDispatch(connection.origin)
+    }
+
     func goAwayReceived(on connection: H2Connection, errorCode: UInt32) {
         connection.goAwayReceived = true
+        statistics.goAwayReceived(host: connection.origin.hostAndPort, error: String(cString: nghttp2_http2_strerror(errorCode)))
         logger.debug("HTTP/2 GOAWAY received", [
             "host": .string(connection.origin.hostAndPort),
             "error": .string(String(cString: nghttp2_http2_strerror(errorCode))),
@@ -122,6 +139,7 @@ extension H2ClientLoop {
             resetOnWire(stream)
         }
         for origin in origins.values where origin.hasQueued { markForDispatch(origin) }
+        retireIdleExtras(now)
         let keepAlive = LoopClock.nanoseconds(configuration.keepAliveInterval)
         let maxIdle = LoopClock.nanoseconds(configuration.maxIdleConnectionAge)
         for connection in connections.values {
@@ -148,6 +166,38 @@ extension H2ClientLoop {
                 break
             }
         }
+        publishStatistics()
+    }
+
+    /// Closes each origin's open connections that carried no stream for
+    /// `extraConnectionIdleTimeout`, keeping one: the oldest, which requests
+    /// fill first.
+    private func retireIdleExtras(_ now: UInt64) {
+        let timeout = LoopClock.nanoseconds(configuration.extraConnectionIdleTimeout)
+        for origin in origins.values where origin.connections.count > 1 {
+            let open = origin.connections.filter { $0.state == .open && !$0.goAwayReceived }
+            guard open.count > 1 else { continue }
+            let idle = open.filter { $0.streams.isEmpty && now - $0.lastActivity > timeout }
+            // Keep the first open connection if every one is idle.
+            for connection in idle.count == open.count ? Array(idle.dropFirst()) : idle {
+                logger.debug("HTTP/2 idle extra connection closed", ["host": .string(origin.hostAndPort)])
+                retire(connection)
+            }
+        }
+    }
+
+    /// Publishes what each origin's pool holds now (`HTTPClient.pools`).
+    func publishStatistics() {
+        statistics.update(origins.values.map { origin in
+            var pool = HTTPConnectionPoolStatistics(host: origin.hostAndPort)
+            for connection in origin.connections where connection.state == .open {
+                pool.connections += 1
+                pool.streams += connection.streams.count
+                pool.busiestConnection = max(pool.busiestConnection, connection.streams.count)
+            }
+            pool.waiting = origin.queue.count - origin.queueHead
+            return pool
+        })
     }
 
     func stop() {
@@ -161,6 +211,7 @@ extension H2ClientLoop {
             submission.pending.finish(.failure(shutdownError(submission.request.url)))
         }
         for connection in Array(connections.values) { retire(connection) }
+        statistics.update([])
         completions.deliver()
         for job in leftovers.jobs { executor.run(job) }
         logger.debug("HTTP client loop stopped", ["passes": .int(passes), "sleeps": .int(sleeps), "naps": .int(naps)])

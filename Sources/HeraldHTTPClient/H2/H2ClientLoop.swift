@@ -26,6 +26,7 @@ final class H2ClientLoop {
     let queue: SubmissionQueue
     let executor: HTTPClientExecutor
     let logger: Logger
+    let statistics: HTTPClientStatistics
     let epollFD: Int32
     let callbacks: H2SessionCallbacks
     /// Made on the first `https` request; a broken TLS configuration fails every such request.
@@ -47,7 +48,10 @@ final class H2ClientLoop {
     var sleeps = 0
     var naps = 0
 
-    init?(configuration: HTTPClientConfiguration, queue: SubmissionQueue, executor: HTTPClientExecutor, logger: Logger) {
+    init?(
+        configuration: HTTPClientConfiguration, queue: SubmissionQueue, executor: HTTPClientExecutor, logger: Logger,
+        statistics: HTTPClientStatistics
+    ) {
         guard queue.wakeFD >= 0, let callbacks = H2SessionCallbacks() else { return nil }
         let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { return nil }
@@ -61,6 +65,7 @@ final class H2ClientLoop {
         self.queue = queue
         self.executor = executor
         self.logger = logger
+        self.statistics = statistics
         self.epollFD = epollFD
         self.callbacks = callbacks
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
@@ -301,7 +306,8 @@ final class H2ClientLoop {
     }
 
     /// Fills open connections' free streams from the origin's queue; opens a
-    /// connection when all are full and the limit allows.
+    /// connection when all are full, the waiting requests need one, and the
+    /// limit allows.
     private func dispatch(_ origin: H2Origin) {
         let limit = configuration.maxConcurrentStreamsPerConnection
         for connection in origin.connections where connection.state == .open {
@@ -312,7 +318,8 @@ final class H2ClientLoop {
             }
             if !origin.hasQueued { return }
         }
-        guard origin.nextQueued() != nil, !origin.isConnecting, LoopClock.now() >= origin.connectBackoffUntil else { return }
+        guard origin.nextQueued() != nil, LoopClock.now() >= origin.connectBackoffUntil,
+              origin.needsAnotherConnection(streamLimit: limit) else { return }
         let usable = origin.connections.filter { $0.state != .closed && !$0.goAwayReceived }
         guard usable.count < max(1, configuration.maxConnectionsPerHost) else { return }
         openConnection(to: origin)

@@ -44,6 +44,11 @@ final class H2Connection {
     /// The server's first SETTINGS frame has arrived: until then its stream
     /// limit is unknown, and streams beyond it would be refused.
     var settingsReceived = false
+    /// A stream of this connection has ended (answered, reset or refused).
+    /// Until then the server's stream limit may still rise: APNs allows one
+    /// stream until a provider token is accepted, Google one until its first
+    /// answer. Its origin learns the limit it reached then.
+    var firstStreamEnded = false
     /// The server sent GOAWAY: no new streams here; the connection closes when its streams end.
     var goAwayReceived = false
     /// Submitted frames wait in nghttp2 until the loop flushes the connection.
@@ -73,10 +78,15 @@ final class H2Connection {
     }
 
     /// Streams this connection may carry at once: ours and the server's limit, whichever is lower.
+    func streamLimit(_ limit: Int) -> Int {
+        guard let session else { return 0 }
+        return min(limit, Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)))
+    }
+
+    /// Streams this connection may take now.
     func capacity(limit: Int) -> Int {
-        guard state == .open, settingsReceived, !goAwayReceived, let session else { return 0 }
-        let remote = Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
-        return max(0, min(limit, remote) - streams.count)
+        guard state == .open, settingsReceived, !goAwayReceived else { return 0 }
+        return max(0, streamLimit(limit) - streams.count)
     }
 
     // MARK: Connecting

@@ -1,7 +1,10 @@
 /// The connections to one origin (scheme, host, port) and the requests
 /// waiting there for a stream. Like libcurl with `CURLOPT_PIPEWAIT`, a new
 /// connection opens only when every open one is full, up to
-/// `maxConnectionsPerHost`, and one at a time.
+/// `maxConnectionsPerHost`, one at a time, and only as many as the waiting
+/// requests need at the origin's stream limit (`needsAnotherConnection`).
+/// Requests fill the connections oldest first, so after a burst the extras
+/// fall idle and close.
 final class H2Origin {
     let url: H2URL
     var connections: [H2Connection] = []
@@ -56,10 +59,31 @@ final class H2Origin {
         return drained
     }
 
-    /// Whether a connection is still on its way to carry streams (resolving,
-    /// connecting, handshaking, or waiting for the server's first SETTINGS).
-    var isConnecting: Bool {
-        connections.contains { $0.state != .closed && ($0.state != .open || !$0.settingsReceived) }
+    /// The stream limit this origin's connections reached once their first
+    /// stream ended (the largest seen): what a connection still on its first
+    /// stream will offer. Nil until one got there.
+    var learnedStreamLimit: Int?
+
+    /// Whether the waiting requests need another connection: more of them
+    /// than the connections still warming up will take once warm. No while a
+    /// connection is still connecting or before any has shown the origin's
+    /// limit (APNs allows one stream until a provider token is accepted,
+    /// Google one until its first answer): connections open one at a time,
+    /// and a burst does not open one connection per waiting request.
+    func needsAnotherConnection(streamLimit: Int) -> Bool {
+        var forthcoming = 0
+        for connection in connections where connection.state != .closed && !connection.goAwayReceived {
+            guard connection.state == .open, connection.settingsReceived else { return false }
+            guard !connection.firstStreamEnded else { continue }
+            guard let learned = learnedStreamLimit else { return false }
+            forthcoming += max(0, min(streamLimit, learned) - connection.streams.count)
+        }
+        return queue.count - queueHead > forthcoming
+    }
+
+    /// Notes the stream limit a connection had when its first stream ended.
+    func learned(_ streamLimit: Int) {
+        learnedStreamLimit = max(learnedStreamLimit ?? 0, streamLimit)
     }
 
     func remove(_ connection: H2Connection) {

@@ -39,9 +39,7 @@ final class H2SessionCallbacks {
             case NGHTTP2_GOAWAY.rawValue:
                 connection.loop.goAwayReceived(on: connection, errorCode: frame.pointee.goaway.error_code)
             case NGHTTP2_SETTINGS.rawValue where frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0:
-                // The server's stream limit is known (or changed): queued requests may start.
-                connection.settingsReceived = true
-                connection.loop.markForDispatch(connection.origin)
+                connection.loop.settingsReceived(on: connection)
             case NGHTTP2_PING.rawValue where frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
                 connection.pingSentAt = nil
             default:

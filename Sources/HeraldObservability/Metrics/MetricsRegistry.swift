@@ -68,10 +68,15 @@ public final class MetricsRegistry: Sendable {
                     line(f.name + "_count", f.labelNames, values, "\(snapshot.count)", into: &out)
                 }
             case .collector(let sample):
+                var previous: String?
                 for metric in sample() {
+                    guard metric.value != nil || metric.declaresFamily else { continue }
+                    if metric.name != previous {
+                        out += "# HELP \(metric.name) \(Self.escapeHelp(metric.help))\n# TYPE \(metric.name) \(metric.kind)\n"
+                        previous = metric.name
+                    }
                     guard let value = metric.value else { continue }
-                    out += "# HELP \(metric.name) \(Self.escapeHelp(metric.help))\n# TYPE \(metric.name) \(metric.kind)\n"
-                    line(metric.name, [], [], Self.number(value), into: &out)
+                    line(metric.name, metric.labels.map(\.name), metric.labels.map(\.value), Self.number(value), into: &out)
                 }
             }
         }
@@ -126,18 +131,42 @@ public final class MetricsRegistry: Sendable {
     }
 }
 
-/// One unlabelled value a collector read at scrape time; nil leaves it out of that scrape.
+/// One value a collector read at scrape time; nil leaves it out of that
+/// scrape. A collector returns the series of one name one after another
+/// (they share one `# HELP` and `# TYPE`).
 public struct SampledMetric: Sendable {
     public let name: String
     public let help: String
     /// `gauge` or `counter`.
     public let kind: String
+    /// The series' labels, in order.
+    public let labels: [(name: String, value: String)]
     public let value: Double?
 
-    public init(name: String, help: String, kind: String, value: Double?) {
+    /// Only the family's `# HELP` and `# TYPE`: a labelled family with no
+    /// series yet is still listed (a counter of events that have not happened).
+    public let declaresFamily: Bool
+
+    public init(name: String, help: String, kind: String, labels: [(name: String, value: String)] = [], value: Double?) {
         self.name = name
         self.help = help
         self.kind = kind
+        self.labels = labels
         self.value = value
+        declaresFamily = false
+    }
+
+    private init(family name: String, help: String, kind: String) {
+        self.name = name
+        self.help = help
+        self.kind = kind
+        labels = []
+        value = nil
+        declaresFamily = true
+    }
+
+    /// The header of a labelled family, put before its series (if any).
+    public static func family(_ name: String, help: String, kind: String) -> SampledMetric {
+        SampledMetric(family: name, help: help, kind: kind)
     }
 }

@@ -42,7 +42,7 @@ public final class ProviderSet: Sendable {
     }
 
     private let providers: [Key: any PushProvider]
-    private let clients: [HTTPClient]
+    let clients: [HTTPClient]
     /// Why a configured provider is not available, by app and provider.
     public let unavailable: [Key: String]
     /// `apps.<app>.timeout_retries`, by app.

@@ -22,7 +22,7 @@ import HeraldHTTPClient
 /// APNs and FCM share one window (docs/configuration.md says why).
 struct SharedHTTPClients {
     /// Requests in flight on one shared client at most, however many apps share it.
-    static let maxInFlight = 4096
+    static let maxInFlight = 8192
 
     /// What makes two providers' clients one: the same TLS identity and the same engine.
     struct Key: Hashable {
@@ -54,6 +54,7 @@ struct SharedHTTPClients {
         }
         merged.maxConnectionsPerHost = max(merged.maxConnectionsPerHost, configuration.maxConnectionsPerHost)
         merged.requestTimeout = max(merged.requestTimeout, configuration.requestTimeout)
+        merged.extraConnectionIdleTimeout = max(merged.extraConnectionIdleTimeout, configuration.extraConnectionIdleTimeout)
         merged.maxInFlightRequests = min(Self.maxInFlight, windows[tls, default: [:]].values.reduce(0, +))
         configurations[tls] = merged
     }

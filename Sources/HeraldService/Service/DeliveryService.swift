@@ -49,6 +49,7 @@ public final class DeliveryService: Sendable {
         let providers = ProviderSet.make(config: config, logger: logger) { provider, succeeded in
             refreshes.labels(provider.rawValue, succeeded ? "success" : "failure").increment()
         }
+        metrics.registry.collect { providers.poolMetrics() }
         if !providers.unavailable.isEmpty && settings.unusableCredentials == .exit {
             throw ProviderSet.UnusableCredentialsError(reasons: providers.unavailable)
         }

@@ -63,17 +63,18 @@ import Testing
         shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 4, requestTimeout: .seconds(5), tls: tls), app: "chat")
         shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 1, requestTimeout: .seconds(30), tls: HTTPClientTLSConfiguration()), app: "chat")
         let merged = shared.configuration(for: HTTPClientConfiguration(tls: tls))
+        let window = HTTPClientConfiguration().maxInFlightRequests
         #expect(merged?.maxConnectionsPerHost == 4)
         #expect(merged?.requestTimeout == .seconds(10))
-        #expect(merged?.maxInFlightRequests == 256, "one app's APNs and FCM share one window")
+        #expect(merged?.maxInFlightRequests == window, "one app's APNs and FCM share one window")
         shared.register(HTTPClientConfiguration(tls: tls), app: "shop")
-        #expect(shared.configuration(for: HTTPClientConfiguration(tls: tls))?.maxInFlightRequests == 512, "each sharing app brings its window")
+        #expect(shared.configuration(for: HTTPClientConfiguration(tls: tls))?.maxInFlightRequests == 2 * window, "each sharing app brings its window")
         for index in 0..<20 { shared.register(HTTPClientConfiguration(tls: tls), app: "app\(index)") }
         #expect(shared.configuration(for: HTTPClientConfiguration(tls: tls))?.maxInFlightRequests == SharedHTTPClients.maxInFlight)
         #expect(shared.configuration(for: HTTPClientConfiguration())?.maxConnectionsPerHost == 1)
         #expect(shared.clients(logger: Logger(label: "test", level: .error)).count == 2)
         shared.register(HTTPClientConfiguration(tls: tls, engine: .libcurl), app: "legacy")
-        #expect(shared.configuration(for: HTTPClientConfiguration(tls: tls, engine: .libcurl))?.maxInFlightRequests == 256,
+        #expect(shared.configuration(for: HTTPClientConfiguration(tls: tls, engine: .libcurl))?.maxInFlightRequests == window,
                 "a provider on another engine gets its own client, with its own window")
         #expect(shared.clients(logger: Logger(label: "test", level: .error)).count == 3)
     }
