@@ -43,12 +43,11 @@ enum FCMFixture {
 
     /// Runs Herald's `FCMProvider` on a real `HTTPClient` against the simulator at `baseURL`.
     static func withProvider<R: Sendable>(
-        baseURL: String, caFile: String, projectID: String = projectID, connections: Int = 1,
-        _ body: (FCMProvider) async throws -> R
+        baseURL: String, caFile: String, projectID: String = projectID, _ body: (FCMProvider) async throws -> R
     ) async throws -> R {
         let account = try ServiceAccount(json: accountJSON(baseURL: baseURL), source: "test")
         let configuration = HTTPClientConfiguration(
-            maxConnectionsPerHost: connections, requestTimeout: .seconds(10), tls: HTTPClientTLSConfiguration(caFile: caFile))
+            maxConnectionsPerHost: 1, requestTimeout: .seconds(10), tls: HTTPClientTLSConfiguration(caFile: caFile))
         return try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
             try await body(FCMProvider(
                 projectID: projectID, account: account, endpoint: baseURL, httpClient: client, logger: Fixtures.logger))
