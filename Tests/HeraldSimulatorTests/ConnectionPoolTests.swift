@@ -100,7 +100,8 @@ import Testing
         try #require(arrivals.count == 100)
         #expect(arrivals[1] > arrivals[0], "the first request went alone: \(arrivals[0]) then \(arrivals[1])")
         let spread = arrivals[99] - arrivals[1]
-        #expect(spread < .milliseconds(50), "the other 99 followed together once it was accepted, within \(spread)")
+        #expect(spread < .seconds(1),
+                "the other 99 followed together once it was accepted (one at a time they take 99 × 100 ms), within \(spread)")
         #expect(goAways.isEmpty, "no GOAWAY for a stream limit broken: \(goAways)")
     }
 }
