@@ -798,7 +798,7 @@ def report(b, args):
                     f"{fmt(p['offered_eps'])} events/s: p99 {p['p99']:.1f} ms{each}")
     if hasattr(b, "wan_points"):
         wan_report(b, out)
-    big = [p for p in P if p["system"] == "herald" and p["prefetch"] == 1024]
+    big = [p for p in P if p["label"] == "herald prefetch 1024"]
     if big:
         out(f"- peak RSS at prefetch 1024: {big[0]['rss_mb']:.0f} MB (goal < 100 MB)")
     text = "\n".join(lines)
