@@ -15,7 +15,7 @@ public struct APNsProviderConfiguration: Sendable {
     public var requestTimeout: Duration
     /// An extra trust root (the simulator's CA).
     public var caFile: String?
-    /// The most connections to Apple's host (`connections`, `auto` resolved).
+    /// The most connections to Apple's host (`connections`; nil in `init`: the engine's `auto`).
     public var connections: Int
     /// Connections beyond the first idle this long are closed.
     public var idleTimeout: Duration
@@ -24,8 +24,8 @@ public struct APNsProviderConfiguration: Sendable {
 
     public init(
         bundleID: String, baseURL: String, authentication: APNsAuthentication, requestTimeout: Duration = .seconds(10),
-        caFile: String? = nil, connections: Int = HTTPClientConfiguration.automaticConnections,
-        engine: HTTPClientConfiguration.Engine = .nghttp2, idleTimeout: Duration = .seconds(60)
+        caFile: String? = nil, connections: Int? = nil, engine: HTTPClientConfiguration.Engine = .nghttp2,
+        idleTimeout: Duration = .seconds(60)
     ) {
         self.idleTimeout = idleTimeout
         self.engine = engine
@@ -34,7 +34,7 @@ public struct APNsProviderConfiguration: Sendable {
         self.authentication = authentication
         self.requestTimeout = requestTimeout
         self.caFile = caFile
-        self.connections = connections
+        self.connections = connections ?? engine.automaticConnections
     }
 
     /// The same credentials and settings, sending to `baseURL` (the other
@@ -79,11 +79,11 @@ public struct APNsProviderConfiguration: Sendable {
         case nil:
             throw APNsConfigurationError("give exactly one of key_file, key_pem or certificate_file")
         }
+        let engine = HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2
         self.init(
             bundleID: settings.topic, baseURL: settings.baseURL, authentication: authentication,
             requestTimeout: settings.timeout.duration, caFile: settings.caFile.map(resolvePath),
-            connections: settings.connections.maximum(automatic: HTTPClientConfiguration.automaticConnections),
-            engine: HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2,
+            connections: settings.connections.maximum(automatic: engine.automaticConnections), engine: engine,
             idleTimeout: settings.idleTimeout.duration)
         // The client certificate and CA file are loaded as a connection would load them, so a
         // wrong password or a broken file is a start-up error, not every connection's.

@@ -28,11 +28,11 @@ extension FCMProvider {
 
     /// The HTTP client settings an `fcm:` section asks for (connection ceiling, idle time, timeout, extra CA).
     public static func httpClientConfiguration(settings: FCMSettings, resolve: (String) -> String) -> HTTPClientConfiguration {
-        HTTPClientConfiguration(
-            maxConnectionsPerHost: settings.connections.maximum(automatic: HTTPClientConfiguration.automaticConnections),
+        let engine = HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2
+        return HTTPClientConfiguration(
+            maxConnectionsPerHost: settings.connections.maximum(automatic: engine.automaticConnections),
             requestTimeout: settings.timeout.duration,
-            tls: HTTPClientTLSConfiguration(caFile: settings.caFile.map(resolve)),
-            engine: HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2,
+            tls: HTTPClientTLSConfiguration(caFile: settings.caFile.map(resolve)), engine: engine,
             extraConnectionIdleTimeout: settings.idleTimeout.duration)
     }
 

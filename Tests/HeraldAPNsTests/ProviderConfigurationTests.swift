@@ -38,6 +38,21 @@ import Testing
         #expect(client.tls.clientCertificate == nil)
     }
 
+    @Test func connectionsAutoIsEachEnginesCeilingAndIdleTimeoutReachesTheClient() throws {
+        let pem = try PrivateKey.generateP256().pkcs8PEM().split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+        func client(_ extra: String) throws -> HTTPClientConfiguration {
+            try APNsProviderConfiguration(settings: try settings(
+                "team_id: TEAM123456\nkey_id: KEY1234567\ntopic: com.example.chat\n\(extra)key_pem: |\n\(pem)\n"
+            )).httpClientConfiguration
+        }
+        let automatic = try client("")
+        #expect(automatic.maxConnectionsPerHost == 64, "auto on nghttp2: the pool opens what the waiting requests need")
+        #expect(automatic.extraConnectionIdleTimeout == .seconds(60))
+        #expect(try client("http_engine: libcurl\n").maxConnectionsPerHost == 4,
+                "auto on libcurl, which opens a connection whenever the streams are busy")
+        #expect(try client("connections: auto\nidle_timeout: 5s\n").extraConnectionIdleTimeout == .seconds(5))
+    }
+
     @Test func missingKeyFileIsNamedWithoutAnyKeyMaterial() throws {
         let error = #expect(throws: APNsConfigurationError.self) {
             try APNsProviderConfiguration(settings: try settings(

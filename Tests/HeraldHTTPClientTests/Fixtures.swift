@@ -28,6 +28,14 @@ enum Fixtures {
             goAwayAfterStreams: goAwayAfterStreams, shutdownGracePeriod: .seconds(2))
     }
 
+    /// A TLS server allowing `streams` streams a connection, answering 200
+    /// after 20 ms and recording connections and concurrency in `recorder`.
+    static func streamLimitedServer(_ pki: TestPKI, streams: Int, recorder: ConnectionRecorder) throws -> HTTP2Server {
+        var configuration = tlsServer(pki)
+        configuration.maxConcurrentStreams = streams
+        return try HTTP2Server(configuration: configuration, handler: RecordingHandler(recorder: recorder), logger: logger)
+    }
+
     /// The error `request` fails with on a fresh client of `engine` (nil if it got a response).
     static func failure(of request: HTTPClientRequest, engine: HTTPClientConfiguration.Engine) async throws -> HTTPClientError? {
         try await HTTPClient.withClient(configuration: HTTPClientConfiguration(engine: engine), logger: logger) { client in

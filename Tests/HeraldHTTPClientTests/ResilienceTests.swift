@@ -387,10 +387,8 @@ extension NGHTTP2EngineTests {
     @Test func extraConnectionsOpenedForABurstCloseWhenIdleAndTheFirstStays() async throws {
         let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
-        var serverConfiguration = Fixtures.tlsServer(pki)
-        serverConfiguration.maxConcurrentStreams = 10
-        let server = try HTTP2Server(configuration: serverConfiguration, handler: RecordingHandler(recorder: recorder), logger: Fixtures.logger)
-        var configuration = Fixtures.clientConfiguration(pki, engine: .nghttp2, connections: HTTPClientConfiguration.automaticConnections)
+        let server = try Fixtures.streamLimitedServer(pki, streams: 10, recorder: recorder)
+        var configuration = Fixtures.clientConfiguration(pki, engine: .nghttp2, connections: HTTPClientConfiguration.Engine.nghttp2.automaticConnections)
         configuration.extraConnectionIdleTimeout = .milliseconds(300)
         try await withRunning(server) {
             try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in

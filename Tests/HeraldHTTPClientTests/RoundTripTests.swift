@@ -201,9 +201,7 @@ extension InFlightLimitTests {
     @Test func aServerStreamLimitSpreadsRequestsOverMoreConnections() async throws {
         let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
-        var serverConfiguration = Fixtures.tlsServer(pki)
-        serverConfiguration.maxConcurrentStreams = 10
-        let server = try HTTP2Server(configuration: serverConfiguration, handler: RecordingHandler(recorder: recorder), logger: Fixtures.logger)
+        let server = try Fixtures.streamLimitedServer(pki, streams: 10, recorder: recorder)
         let statuses = try await withRunning(server) {
             try await HTTPClient.withClient(
                 configuration: Fixtures.clientConfiguration(pki, connections: 3), logger: Fixtures.logger

@@ -38,7 +38,7 @@ import Testing
         let outcome = try await withSimulator(APNsSimulatorConfiguration(), faults: faults, fcm: settings) { sim in
             let account = try ServiceAccount(json: FCMFixture.accountJSON(baseURL: sim.baseURL), source: "test")
             let configuration = HTTPClientConfiguration(
-                maxConnectionsPerHost: HTTPClientConfiguration.automaticConnections, requestTimeout: .seconds(30),
+                maxConnectionsPerHost: HTTPClientConfiguration.Engine.nghttp2.automaticConnections, requestTimeout: .seconds(30),
                 tls: HTTPClientTLSConfiguration(caFile: sim.pki.caCertificatePath))
             return try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
                 let provider = FCMProvider(
@@ -78,7 +78,7 @@ import Testing
             let providerConfiguration = APNsProviderConfiguration(
                 bundleID: Fixtures.bundleID, baseURL: sim.baseURL, authentication: authentication,
                 caFile: sim.pki.caCertificatePath)
-            #expect(providerConfiguration.connections == HTTPClientConfiguration.automaticConnections, "auto is the default")
+            #expect(providerConfiguration.connections == HTTPClientConfiguration.Engine.nghttp2.automaticConnections, "auto is the default")
             return try await HTTPClient.withClient(
                 configuration: providerConfiguration.httpClientConfiguration, logger: Fixtures.logger
             ) { client in

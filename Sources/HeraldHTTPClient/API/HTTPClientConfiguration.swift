@@ -8,6 +8,19 @@ public struct HTTPClientConfiguration: Sendable {
         case nghttp2
         /// libcurl's multi interface (HTTP/2 through nghttp2 inside libcurl).
         case libcurl
+
+        /// The `maxConnectionsPerHost` of `connections: auto`. The nghttp2
+        /// engine opens a connection only when the waiting requests need it
+        /// at the stream limit the host showed, so 64 leaves the count to the
+        /// in-flight window and the host; libcurl opens one whenever the open
+        /// ones' streams are busy (a host allowing one stream at first gets a
+        /// connection per waiting request), so its `auto` stays at 4.
+        public var automaticConnections: Int {
+            switch self {
+            case .nghttp2: 64
+            case .libcurl: 4
+            }
+        }
     }
 
     public var engine: Engine
@@ -16,7 +29,7 @@ public struct HTTPClientConfiguration: Sendable {
     /// Another connection opens only when every open one is full and work
     /// waits, so the in-flight window (`maxInFlightRequests`) bounds how many
     /// are used: about window ÷ the server's stream limit. `automaticConnections`
-    /// is the maximum that leaves the sizing to the window.
+    /// (`Engine.automaticConnections`) is the maximum that leaves the sizing to the window.
     public var maxConnectionsPerHost: Int
     /// Streams multiplexed on one connection at most (under libcurl,
     /// CURLMOPT_MAX_CONCURRENT_STREAMS); the server's
@@ -71,10 +84,6 @@ public struct HTTPClientConfiguration: Sendable {
     /// engine only.
     public var pacingWindow: Duration
     public var tls: HTTPClientTLSConfiguration
-
-    /// The `maxConnectionsPerHost` of `connections: auto`: high enough that
-    /// only the in-flight window and the servers' stream limits decide.
-    public static let automaticConnections = 64
 
     public init(
         maxConnectionsPerHost: Int = 2, maxConcurrentStreamsPerConnection: Int = 1000,
