@@ -43,6 +43,40 @@ import Testing
         await results.close(deleting: config.queues)
     }
 
+    @Test func anAppsAPNsThrottleSpacesItsSendsAndLeavesOtherAppsAlone() async throws {
+        let simulator = try await SimulatorHarness()
+        defer { simulator.stop() }
+        let pacedApp = ServiceConfig.apnsApp("paced", topic: "com.example.paced", simulator: simulator) + "\n      max_per_second: 20"
+        let config = try ServiceConfig(simulator: simulator, extraAppsYAML: pacedApp)
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+
+        func event(_ id: String, app: String) -> String {
+            let targets = (0..<30).map { #"{"provider": "apns", "token": "\#(String(format: "%064x", $0 + 1))"}"# }
+            return #"{"id": "\#(id)", "app": "\#(app)", "targets": [\#(targets.joined(separator: ", "))], "notification": {"title": "x"}}"#
+        }
+        var started = ContinuousClock.now
+        try await publisher.publish(event("free", app: "chat"))
+        #expect(await results.wait { $0.count == 30 })
+        let free = ContinuousClock.now - started
+        started = ContinuousClock.now
+        try await publisher.publish(event("throttled", app: "paced"))
+        #expect(await results.wait(timeout: .seconds(30)) { $0.count == 60 })
+        let throttled = ContinuousClock.now - started
+        #expect(results.all.allSatisfy { $0.outcome.status == .delivered })
+        #expect(throttled >= .milliseconds(1300), "30 sends at 20/s take about 1.45 s, took \(throttled)")
+        #expect(free < throttled, "app chat has no throttle: \(free)")
+        let paced = simulator.recorder.notifications.filter { $0.headers["apns-topic"] == "com.example.paced" }.map(\.receivedAt).sorted()
+        try #require(paced.count == 30)
+        let tightest = zip(paced, paced.dropFirst(10)).map { $1 - $0 }.min() ?? .zero
+        #expect(tightest >= .milliseconds(450), "11 sends within \(tightest): faster than 20/s")
+
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+
     @Test func onExceedDropGivesTheTargetsOverTheRateADroppedOutcome() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
