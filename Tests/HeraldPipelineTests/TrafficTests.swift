@@ -3,13 +3,46 @@ import HeraldCore
 import Testing
 
 @Suite struct TokenBucketTests {
-    @Test func aFullBucketLetsTheBurstGoThenSpacesTheRestOneTokenApart() {
-        let start = ContinuousClock.now
-        let bucket = TokenBucket(perSecond: 10, burst: 3, now: start)
-        let waits = (0..<6).map { _ in bucket.reserve(now: start) }
-        #expect(waits.prefix(3).allSatisfy { $0 == .zero }, "the burst goes at once: \(waits)")
-        #expect(waits.dropFirst(3) == [.milliseconds(100), .milliseconds(200), .milliseconds(300)],
-                "then one every 100 ms, in the order asked: \(waits)")
+    @Test func aFullBucketLetsTheBurstGoThenHandsOutOneTokenPerIntervalInOrder() async {
+        let bucket = TokenBucket(perSecond: 20, burst: 3)
+        let order = Locked<[Int]>([])
+        let started = ContinuousClock.now
+        let waits = await withTaskGroup(of: Duration.self) { group in
+            for index in 0..<9 {
+                group.addTask {
+                    let waited = await bucket.acquire()
+                    order.withLock { $0.append(index) }
+                    return waited
+                }
+                // Ask in a known order.
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+            return await group.reduce(into: [Duration]()) { $0.append($1) }
+        }
+        let took = ContinuousClock.now - started
+        #expect(waits.filter { $0 == .zero }.count >= 3, "the burst of 3 went at once: \(waits)")
+        #expect(took >= .milliseconds(250), "the other 6 came one per 50 ms: \(took)")
+        #expect(order.withLock { $0 } == Array(0..<9), "first asked, first served: \(order.withLock { $0 })")
+    }
+
+    @Test func aStallIsFollowedByAtMostTheBurstNotByEveryOverdueSend() async {
+        let bucket = TokenBucket(perSecond: 100, burst: 2)
+        #expect(bucket.takeIfAvailable() && bucket.takeIfAvailable())
+        // Ten waiters; while they wait, the tokens refill only up to the burst.
+        let times = Locked<[ContinuousClock.Instant]>([])
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    _ = await bucket.acquire()
+                    times.withLock { $0.append(.now) }
+                }
+            }
+        }
+        let sorted = times.withLock { $0 }.sorted()
+        let tightest = zip(sorted, sorted.dropFirst(4)).map { $1 - $0 }.min() ?? .zero
+        // Two at once at most, then one per 10 ms: five grants span at least 20 ms (less a little
+        // for when each resumed task noted its time); ten overdue sends at once would span none.
+        #expect(tightest >= .milliseconds(15), "five grants within \(tightest)")
     }
 
     @Test func tokensRefillWithTimeUpToTheBurst() {
@@ -22,16 +55,6 @@ import Testing
         let later = start + .seconds(60)
         #expect(bucket.takeIfAvailable(now: later) && bucket.takeIfAvailable(now: later))
         #expect(!bucket.takeIfAvailable(now: later), "a quiet minute refills the burst, not 120 tokens")
-    }
-
-    @Test func aReservationInDebtMakesTheNextCallerWaitLonger() {
-        let start = ContinuousClock.now
-        let bucket = TokenBucket(perSecond: 4, burst: 1, now: start)
-        #expect(bucket.reserve(now: start) == .zero)
-        #expect(bucket.reserve(now: start) == .milliseconds(250))
-        #expect(!bucket.takeIfAvailable(now: start + .milliseconds(300)), "the token that came at 250 ms was reserved")
-        #expect(bucket.reserve(now: start + .milliseconds(500)) == .zero, "the one of 500 ms is free")
-        #expect(bucket.reserve(now: start + .milliseconds(500)) == .milliseconds(250))
     }
 }
 

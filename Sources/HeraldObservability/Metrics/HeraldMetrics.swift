@@ -104,7 +104,7 @@ public struct HeraldMetrics: Sendable {
                                             labels: ["command", "result"])
         throttleWait = registry.histogram("herald_throttle_wait_seconds",
                                           help: "Time a send waited for a route's rate or an app's provider throttle.",
-                                          labels: ["limit"])
+                                          labels: ["limit"], buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60])
         providerPauses = registry.histogram("herald_provider_pause_seconds",
                                             help: "Pauses begun after a provider's quota answer (an app's sends, or one token's), by length.",
                                             labels: ["provider", "app", "scope"], buckets: [1, 5, 10, 30, 60, 120, 300, 600])

@@ -79,11 +79,11 @@ final class TrafficControl: Sendable {
                     return .dropped("over the rate of route '\(rule)' (\(rate.spelled), on_exceed: drop)")
                 }
             case .delay:
-                await wait(rate.bucket.reserve(), limit: "route:\(rule)")
+                waited(await rate.bucket.acquire(), limit: "route:\(rule)")
             }
         }
         if let throttle = throttles[key] {
-            await wait(throttle.reserve(), limit: "\(key.provider.rawValue):\(key.app)")
+            waited(await throttle.acquire(), limit: "\(key.provider.rawValue):\(key.app)")
         }
         return nil
     }
@@ -141,10 +141,8 @@ final class TrafficControl: Sendable {
         }
     }
 
-    private func wait(_ delay: Duration, limit: String) async {
-        guard delay > .zero else { return }
-        metrics.throttleWait.labels(limit).observe(delay)
-        try? await Task.sleep(for: delay)
+    private func waited(_ delay: Duration, limit: String) {
+        if delay > .zero { metrics.throttleWait.labels(limit).observe(delay) }
     }
 
     /// `42s`, `1.5s`: a pause's remaining time for a reason (tenths below 10 s, rounded up).
