@@ -130,7 +130,7 @@ final class EventProcessor: Sendable {
             if delivery.redelivered { await inFlight.waitUntilIdle(key) }
             inFlight.enter(key)
         }
-        if let duplicate = duplicate(plan) { return duplicate }
+        if !delivery.redelivered, let duplicate = duplicate(plan) { return duplicate }
         let (sends, remembered) = unhandled(plan.sends, of: plan, redelivered: delivery.redelivered)
         var work = DeliveryWork(plan: plan, redelivered: delivery.redelivered)
         for result in remembered { work.add(result) }
@@ -143,7 +143,9 @@ final class EventProcessor: Sendable {
 
     /// The work of an event whose id was handled within `duplicate_window`:
     /// each target `dropped` as a duplicate, nothing sent, expanded or dead-lettered
-    /// again. Nil for any other event (retries, attempt > 1, are never duplicates).
+    /// again. Nil for any other event. Called for first deliveries only: a
+    /// redelivery is the same message again (its ack may have been lost), which
+    /// `DeliveredTargets` handles; retries (attempt > 1) are never duplicates.
     private func duplicate(_ plan: EventPlan) -> DeliveryWork? {
         guard let handled, plan.attempt == 1, let id = plan.event?.id, let at = handled.handledAt(id, now: clock()) else {
             return nil
