@@ -187,6 +187,57 @@ import Testing
             """) == ["DIR/config.yaml:12:10: routes[0].app: unknown app 'chatt' (did you mean 'chat'?) (apps: chat)"])
     }
 
+    @Test func aRouteRateIsOneRateAboveZeroABurstOfAtLeastOneAndDelayOrDrop() throws {
+        let fixture = try ConfigFixture()
+        let loaded = try fixture.load(ConfigFixture.minimal + """
+            routes:
+              - name: paced
+                rate: {per_minute: 600, burst: 20, on_exceed: drop}
+              - name: smooth
+                match: {app: other}
+                rate: {per_second: 50}
+            """)
+        let rates = loaded.configuration.routes.map(\.rate)
+        #expect(rates[0]?.ratePerSecond == 10 && rates[0]?.burst == 20 && rates[0]?.onExceed == .drop && rates[0]?.spelled == "600/min")
+        #expect(rates[1]?.ratePerSecond == 50 && rates[1]?.burst == 1 && rates[1]?.onExceed == .delay && rates[1]?.spelled == "50/s")
+        #expect(fixture.errors(ConfigFixture.minimal + """
+            routes:
+              - name: r
+                rate: {per_second: 5, per_minute: 300, burst: 0}
+            """) == [
+            "DIR/config.yaml:12:11: routes[0].rate: give one of per_second and per_minute, not both",
+            "DIR/config.yaml:12:51: routes[0].rate.burst: a burst must be at least 1, found 0",
+        ])
+        #expect(fixture.errors(ConfigFixture.minimal + """
+            routes:
+              - name: r
+                rate: {per_second: 0}
+            """) == ["DIR/config.yaml:12:24: routes[0].rate.per_second: a rate must be above 0 (a route that sends nothing is drop:)"])
+        let word = fixture.errors(ConfigFixture.minimal + """
+            routes:
+              - name: r
+                rate: {per_second: 5, on_exceed: queue}
+            """)
+        #expect(word.count == 1 && word.first?.contains("routes[0].rate.on_exceed: unknown on_exceed 'queue' (expected delay or drop)") == true,
+                "\(word)")
+    }
+
+    @Test func providerThrottlesAndTheDuplicateWindowAreRead() throws {
+        let fixture = try ConfigFixture()
+        let yaml = ConfigFixture.minimal
+            .replacingOccurrences(of: "      topic: com.example.chat\n", with: "      topic: com.example.chat\n      max_per_second: 200\n")
+            .replacingOccurrences(of: "      service_account_file: fcm.json\n", with: "      service_account_file: fcm.json\n      max_per_minute: 600000\n")
+        let loaded = try fixture.load(yaml + "duplicate_window: 2m\n")
+        #expect(loaded.configuration.apps["chat"]?.apns?.maxPerSecond == 200)
+        #expect(loaded.configuration.apps["chat"]?.fcm?.maxPerMinute == 600_000)
+        #expect(loaded.configuration.duplicateWindow == .seconds(120))
+        #expect(try fixture.load(ConfigFixture.minimal).configuration.duplicateWindow == .seconds(600), "10 minutes by default")
+        let errors = fixture.errors(ConfigFixture.minimal.replacingOccurrences(
+            of: "      topic: com.example.chat\n", with: "      topic: com.example.chat\n      max_per_second: -1\n"))
+        #expect(errors.count == 1 && errors.first?.contains("apps.chat.apns.max_per_second: a throttle must be above 0, found -1.0") == true,
+                "\(errors)")
+    }
+
     @Test func routeMatchKeysProvidersAndValuesAreChecked() throws {
         let fixture = try ConfigFixture()
         let errors = fixture.errors(ConfigFixture.minimal + """

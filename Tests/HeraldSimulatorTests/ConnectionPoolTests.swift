@@ -32,9 +32,10 @@ import Testing
 
     @Test func threeHundredWaitingFCMRequestsOpenAThirdConnectionAndNeverA101stStream() async throws {
         let settings = FCMSimulatorSettings(projectIDs: [FCMFixture.projectID])
-        // Each FCM answer waits 500 ms, so the requests of the burst are still
-        // on their streams while the pool grows (the token endpoint answers at once).
-        let faults = SimulatorFaults(services: ["fcm"], latency: ConfigDuration(milliseconds: 500))
+        // Each FCM answer waits 3 s, so the requests of the burst are still on
+        // their streams while the pool grows, however slowly a loaded machine
+        // makes TLS handshakes (the token endpoint answers at once).
+        let faults = SimulatorFaults(services: ["fcm"], latency: ConfigDuration(milliseconds: 3000))
         let outcome = try await withSimulator(APNsSimulatorConfiguration(), faults: faults, fcm: settings) { sim in
             let account = try ServiceAccount(json: FCMFixture.accountJSON(baseURL: sim.baseURL), source: "test")
             let configuration = HTTPClientConfiguration(

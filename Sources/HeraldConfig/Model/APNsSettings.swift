@@ -30,6 +30,8 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
     public var timeout: ConfigDuration
     /// Connections beyond the first that carried no request this long are closed (`idle_timeout`).
     public var idleTimeout: ConfigDuration
+    /// Notifications sent to Apple per second at most, by this instance (`max_per_second`).
+    public var maxPerSecond: Double?
 
     enum CodingKeys: String, CodingKey {
         case topic, environment, endpoint, endpoints, connections, timeout
@@ -42,6 +44,7 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
         case caFile = "ca_file"
         case httpEngine = "http_engine"
         case idleTimeout = "idle_timeout"
+        case maxPerSecond = "max_per_second"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +62,7 @@ public struct APNsSettings: Sendable, Equatable, Decodable {
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
         connections = try ConnectionsSetting.decode(c, .connections)
         idleTimeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .idleTimeout) ?? .seconds(60)
+        maxPerSecond = try c.decodeIfPresent(Double.self, forKey: .maxPerSecond)
         httpEngine = try HTTPEngineSetting.decode(c, .httpEngine)
         timeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .timeout) ?? .seconds(10)
     }

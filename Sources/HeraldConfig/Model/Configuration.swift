@@ -22,6 +22,9 @@ public struct Configuration: Sendable, Equatable, Decodable {
     public var unusableCredentials: UnusableCredentials
     /// The device registry's database; nil: no registry.
     public var registry: RegistrySettings?
+    /// `duplicate_window:` how long an event id, once handled, makes another
+    /// event with that id a duplicate (dropped, not delivered again); `0s`: never.
+    public var duplicateWindow: ConfigDuration
 
     /// `unusable_credentials:` — an app whose key cannot sign (or whose
     /// certificate or service account cannot be loaded) at start-up.
@@ -39,6 +42,7 @@ public struct Configuration: Sendable, Equatable, Decodable {
         case ioPacing = "io_pacing"
         case unusableCredentials = "unusable_credentials"
         case registry
+        case duplicateWindow = "duplicate_window"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,5 +58,6 @@ public struct Configuration: Sendable, Equatable, Decodable {
         ioPacing = try c.decodeIfPresent(ConfigDuration.self, forKey: .ioPacing) ?? ConfigDuration(milliseconds: 2)
         unusableCredentials = try c.decodeIfPresent(UnusableCredentials.self, forKey: .unusableCredentials) ?? .exit
         registry = try c.decodeIfPresent(RegistrySettings.self, forKey: .registry)
+        duplicateWindow = try c.decodeIfPresent(ConfigDuration.self, forKey: .duplicateWindow) ?? .seconds(600)
     }
 }

@@ -16,6 +16,8 @@ public struct FCMSettings: Sendable, Equatable, Decodable {
     public var timeout: ConfigDuration
     /// Connections beyond the first that carried no request this long are closed (`idle_timeout`).
     public var idleTimeout: ConfigDuration
+    /// Messages sent to FCM per minute at most, by this instance (`max_per_minute`).
+    public var maxPerMinute: Double?
 
     public static let defaultEndpoint = "https://fcm.googleapis.com"
 
@@ -27,6 +29,7 @@ public struct FCMSettings: Sendable, Equatable, Decodable {
         case caFile = "ca_file"
         case httpEngine = "http_engine"
         case idleTimeout = "idle_timeout"
+        case maxPerMinute = "max_per_minute"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -38,6 +41,7 @@ public struct FCMSettings: Sendable, Equatable, Decodable {
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
         connections = try ConnectionsSetting.decode(c, .connections)
         idleTimeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .idleTimeout) ?? .seconds(60)
+        maxPerMinute = try c.decodeIfPresent(Double.self, forKey: .maxPerMinute)
         httpEngine = try HTTPEngineSetting.decode(c, .httpEngine)
         timeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .timeout) ?? .seconds(10)
     }

@@ -9,8 +9,10 @@ public struct RouteSettings: Sendable, Equatable, Decodable {
     /// `drop: true` or `drop: "reason"`.
     public var drop: DropSetting?
     public var providers: [String]?
+    /// How many of the targets the route matches one instance sends per second or minute.
+    public var rate: RateSettings?
 
-    enum CodingKeys: String, CodingKey { case name, match, app, set, defaults, drop, providers }
+    enum CodingKeys: String, CodingKey { case name, match, app, set, defaults, drop, providers, rate }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -21,6 +23,7 @@ public struct RouteSettings: Sendable, Equatable, Decodable {
         defaults = try c.decodeIfPresent(OverrideSettings.self, forKey: .defaults)
         drop = try c.decodeIfPresent(DropSetting.self, forKey: .drop)
         providers = try c.decodeIfPresent([String].self, forKey: .providers)
+        rate = try c.decodeIfPresent(RateSettings.self, forKey: .rate)
     }
 }
 

@@ -79,6 +79,9 @@ extension ConfigValidator {
         }
         if let ca = apns.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
         if case .count(let count) = apns.connections { checkRange(count, 1...64, at: path.key("connections"), into: &issues) }
+        if let limit = apns.maxPerSecond, !(limit > 0) || !limit.isFinite {
+            issues.append(.init(.error, at: path.key("max_per_second"), "a throttle must be above 0, found \(limit)"))
+        }
         if apns.idleTimeout.milliseconds <= 0 {
             issues.append(.init(.error, at: path.key("idle_timeout"), "an idle timeout must be above 0"))
         }
@@ -118,6 +121,9 @@ extension ConfigValidator {
         if let endpoint = fcm.endpoint { checkHTTPSURL(endpoint, at: path.key("endpoint"), into: &issues) }
         if let ca = fcm.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
         if case .count(let count) = fcm.connections { checkRange(count, 1...64, at: path.key("connections"), into: &issues) }
+        if let limit = fcm.maxPerMinute, !(limit > 0) || !limit.isFinite {
+            issues.append(.init(.error, at: path.key("max_per_minute"), "a throttle must be above 0, found \(limit)"))
+        }
         if fcm.idleTimeout.milliseconds <= 0 {
             issues.append(.init(.error, at: path.key("idle_timeout"), "an idle timeout must be above 0"))
         }

@@ -32,6 +32,9 @@ extension ConfigValidator {
             if route.drop?.reason != nil && route.app != nil {
                 issues.append(.init(.warning, at: path.key("app"), "route '\(route.name.truncatedForMessage)' drops, so its app is never used"))
             }
+            if let rate = route.rate {
+                checkRate(rate, of: route, at: path.key("rate"), into: &issues)
+            }
             var providers: Set<Provider>?
             if let names = route.providers {
                 providers = []
@@ -54,6 +57,25 @@ extension ConfigValidator {
         }
         let after = issues.filter { $0.severity == .error }.count
         return after == before ? Router(rules: rules) : nil
+    }
+
+    /// A route's `rate:`: one positive rate, a burst of at least 1.
+    func checkRate(_ rate: RateSettings, of route: RouteSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
+        switch (rate.perSecond, rate.perMinute) {
+        case (nil, nil):
+            issues.append(.init(.error, at: path, "give per_second or per_minute"))
+        case (.some, .some):
+            issues.append(.init(.error, at: path, "give one of per_second and per_minute, not both"))
+        case (let value?, nil), (nil, let value?):
+            if !(value > 0) || !value.isFinite {
+                issues.append(.init(.error, at: path.key(rate.perSecond != nil ? "per_second" : "per_minute"),
+                                    "a rate must be above 0 (a route that sends nothing is drop:)"))
+            }
+        }
+        if rate.burst < 1 { issues.append(.init(.error, at: path.key("burst"), "a burst must be at least 1, found \(rate.burst)")) }
+        if route.drop?.reason != nil {
+            issues.append(.init(.warning, at: path, "route '\(route.name.truncatedForMessage)' drops, so its rate is never used"))
+        }
     }
 
     func unknownProvider(_ name: String) -> String {

@@ -38,6 +38,15 @@ public struct HeraldMetrics: Sendable {
     public let registrations: MetricFamily<Gauge>
     /// Registry commands settled, by `command` (`register`, ..., `unknown`) and `result` (`registered`, ..., `registry_rejected`).
     public let registryCommands: MetricFamily<Counter>
+    /// How long sends waited for a rate, by `limit` (`route:<name>`, `<provider>:<app>`): its sum is the time throttled.
+    public let throttleWait: MetricFamily<Histogram>
+    /// Pauses begun after a provider's quota answer and how long each is, by
+    /// `provider`, `app` and `scope` (`app`: a project quota; `token`: one device's rate).
+    public let providerPauses: MetricFamily<Histogram>
+    /// Sends not made because their app or token was paused (retried later instead), by `provider` and `app`.
+    public let pausedSends: MetricFamily<Counter>
+    /// Events dropped as duplicates of one handled within `duplicate_window`.
+    public let duplicateEvents: MetricFamily<Counter>
 
     public init(registry: MetricsRegistry = MetricsRegistry(), version: String) {
         self.registry = registry
@@ -93,6 +102,16 @@ public struct HeraldMetrics: Sendable {
         registryCommands = registry.counter("herald_registry_commands_total",
                                             help: "Registry commands applied or refused, their result published and confirmed.",
                                             labels: ["command", "result"])
+        throttleWait = registry.histogram("herald_throttle_wait_seconds",
+                                          help: "Time a send waited for a route's rate or an app's provider throttle.",
+                                          labels: ["limit"], buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60])
+        providerPauses = registry.histogram("herald_provider_pause_seconds",
+                                            help: "Pauses begun after a provider's quota answer (an app's sends, or one token's), by length.",
+                                            labels: ["provider", "app", "scope"], buckets: [1, 5, 10, 30, 60, 120, 300, 600])
+        pausedSends = registry.counter("herald_paused_sends_total",
+                                       help: "Sends held back by a pause and retried later instead.", labels: ["provider", "app"])
+        duplicateEvents = registry.counter("herald_duplicate_events_total",
+                                           help: "Events dropped as duplicates of one already handled within duplicate_window.")
         buildInfo = registry.gauge("herald_build_info", help: "Always 1; the version label tells which Herald runs.",
                                    labels: ["version"])
         buildInfo.labels(version).set(1)

@@ -26,6 +26,10 @@ public enum OutcomeBuilder {
             return outcome(for: result, of: send, attempt: attempt, at: now, invalidationGuard: invalidationGuard)
         case .failure(let failure):
             return outcome(for: failure, of: send, attempt: attempt, at: now, decision: decision)
+        case .dropped(let reason):
+            var outcome = base(send, attempt: attempt, at: now, status: .dropped)
+            outcome.reason = reason
+            return outcome
         }
     }
 

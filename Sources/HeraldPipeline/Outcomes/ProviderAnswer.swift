@@ -12,4 +12,6 @@ public enum ProviderAnswer: Sendable, Equatable {
     case result(DeliveryResult)
     /// A transient failure: retried while attempts are left.
     case failure(DeliveryFailure)
+    /// Not sent, on purpose (a route's rate with `on_exceed: drop`, a duplicate event): why.
+    case dropped(String)
 }

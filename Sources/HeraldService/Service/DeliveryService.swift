@@ -81,7 +81,10 @@ public final class DeliveryService: Sendable {
             planner: EventPlanner(config: config), providers: providers, retryPolicy: RetryPolicy(settings: settings.retry),
             publishStatuses: Set(settings.outcomes.publish.compactMap(Outcome.Status.init(rawValue:))),
             topology: config.topology, connection: connection, delivered: DeliveredTargets(),
-            invalidationGuard: makeInvalidationGuard(), registry: registry, metrics: metrics, logger: logger, clock: clock, newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) })
+            invalidationGuard: makeInvalidationGuard(), registry: registry, metrics: metrics, logger: logger, clock: clock,
+            newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) },
+            traffic: TrafficControl(configuration: settings, metrics: metrics),
+            handled: settings.duplicateWindow.milliseconds > 0 ? HandledEvents(window: settings.duplicateWindow.duration) : nil)
         // Registry commands have a consumer of their own, so a burst of events never holds up a registration.
         let commands = registry.flatMap { store in
             config.topology.registryCommands.map { topology in

@@ -39,11 +39,18 @@ final class EventProcessor: Sendable {
     let routingKeyClasses = RoutingKeyClasses()
     let inFlight = EventsInFlight()
     let series: PipelineSeries
+    /// Rates, throttles and provider pauses (docs/traffic.md); nil: none.
+    let traffic: TrafficControl?
+    /// Event ids handled within `duplicate_window`; nil: no duplicate check.
+    let handled: HandledEvents?
 
     init(planner: EventPlanner, providers: ProviderSet, retryPolicy: RetryPolicy, publishStatuses: Set<Outcome.Status>,
          topology: TopologyOptions, connection: AMQPConnection, delivered: DeliveredTargets,
          invalidationGuard: InvalidationGuard?, registry: (any RegistryStore)? = nil, metrics: HeraldMetrics, logger: Logger,
-         clock: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String) {
+         clock: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String,
+         traffic: TrafficControl? = nil, handled: HandledEvents? = nil) {
+        self.traffic = traffic
+        self.handled = handled
         self.planner = planner
         self.providers = providers
         self.retryPolicy = retryPolicy
@@ -68,8 +75,11 @@ final class EventProcessor: Sendable {
     func process(_ delivery: AMQPDelivery, finish: @escaping @Sendable (Verdict) -> Void) async {
         let (work, stopped) = await prepare(delivery)
         let key = EventsInFlight.key(work.plan)
-        let done: @Sendable (Verdict) -> Void = { [inFlight] verdict in
+        // An event's first delivery, once acked, makes later ones with its id duplicates (duplicate_window).
+        let handledID = work.duplicateOf == nil && work.plan.attempt == 1 ? work.plan.event?.id : nil
+        let done: @Sendable (Verdict) -> Void = { [inFlight, handled, clock] verdict in
             if let key { inFlight.leave(key) }
+            if verdict == .ack, let handledID { handled?.record(handledID, at: clock()) }
             finish(verdict)
         }
         if let stopped { return done(.requeue(reason: stopped.reason)) }
@@ -120,6 +130,7 @@ final class EventProcessor: Sendable {
             if delivery.redelivered { await inFlight.waitUntilIdle(key) }
             inFlight.enter(key)
         }
+        if !delivery.redelivered, let duplicate = duplicate(plan) { return duplicate }
         let (sends, remembered) = unhandled(plan.sends, of: plan, redelivered: delivery.redelivered)
         var work = DeliveryWork(plan: plan, redelivered: delivery.redelivered)
         for result in remembered { work.add(result) }
@@ -127,6 +138,37 @@ final class EventProcessor: Sendable {
             for expansion in plan.expansions { work.add(decided: Self.unexpanded(expansion, of: plan, at: clock())) }
         }
         await deliver(sends, into: &work)
+        return work
+    }
+
+    /// The work of an event whose id was handled within `duplicate_window`:
+    /// each target `dropped` as a duplicate, nothing sent, expanded or dead-lettered
+    /// again. Nil for any other event. Called for first deliveries only: a
+    /// redelivery is the same message again (its ack may have been lost), which
+    /// `DeliveredTargets` handles; retries (attempt > 1) are never duplicates.
+    private func duplicate(_ plan: EventPlan) -> DeliveryWork? {
+        guard let handled, plan.attempt == 1, let id = plan.event?.id, let at = handled.handledAt(id, now: clock()) else {
+            return nil
+        }
+        metrics.duplicateEvents.labels().increment()
+        var plan = plan
+        let expansions = plan.expansions
+        plan.expansions = []
+        plan.deadLetterReason = nil
+        plan.deadLetterTargets = []
+        var work = DeliveryWork(plan: plan, redelivered: false)
+        work.duplicateOf = at
+        let reason = "duplicate event: id '\(id.truncatedForMessage)' was handled at \(at) (duplicate_window)"
+        let now = clock()
+        for send in plan.sends {
+            work.record(.dropped(reason), for: send, attempt: plan.attempt, policy: retryPolicy, invalidationGuard: nil, at: now)
+        }
+        for expansion in expansions {
+            var outcome = Outcome(status: .dropped, eventID: id, app: expansion.app, reason: reason, attempt: plan.attempt,
+                                  at: now, context: plan.event?.context.map { .object($0) })
+            outcome.channel = expansion.target.channel
+            work.add(decided: outcome)
+        }
         return work
     }
 
@@ -311,6 +353,18 @@ final class EventProcessor: Sendable {
             return .rejected(error)
         }
         notification.trace = trace
+        guard let traffic else { return await self.send(notification, through: provider, of: send, attempt: attempt) }
+        if let answer = await traffic.admit(send) { return answer }
+        let answer = await self.send(notification, through: provider, of: send, attempt: attempt)
+        traffic.observe(answer, of: send)
+        return answer
+    }
+
+    /// Sends a prepared notification: the answer, after sending again (at most
+    /// `timeout_retries` times) a request whose answer was lost.
+    private func send(
+        _ notification: PreparedNotification, through provider: any PushProvider, of send: EventPlan.Send, attempt: Int
+    ) async -> ProviderAnswer {
         let providerSeries = series.provider(send.target.provider)
         providerSeries.inflightRequests.increment()
         defer { providerSeries.inflightRequests.decrement() }

@@ -49,8 +49,9 @@ final class SimulatorHarness: Sendable {
     ///   - sandboxAPNsTokens: tokens of the sandbox only: the simulator plays production and answers them BadDeviceToken.
     ///   - tokenUpdateInterval: Apple's rule against a team's new provider token within 20 minutes of its last.
     ///   - sandboxHost: also serve a sandbox APNs host (``sandbox``), where `sandboxAPNsTokens` are good.
+    ///   - perTokenLimit: APNs notifications per device token a second; more are answered 429 TooManyRequests.
     init(deadAPNsTokens: [String] = [], deadFCMTokens: [String] = [], sandboxAPNsTokens: [String] = [],
-         tokenUpdateInterval: Duration = .zero, sandboxHost: Bool = false) async throws {
+         tokenUpdateInterval: Duration = .zero, sandboxHost: Bool = false, perTokenLimit: Int? = nil) async throws {
         directory = NSTemporaryDirectory() + "herald-service-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         pki = try await Self.sharedPKI.get()
@@ -64,7 +65,7 @@ final class SimulatorHarness: Sendable {
         apns = APNsSimulatorService(
             configuration: APNsSimulatorConfiguration(
                 keys: [APNsSimulatorKey(keyID: Self.keyID, teamID: Self.teamID, publicKey: apnsKey.publicKey)],
-                deadTokens: dead, minimumTokenUpdateInterval: tokenUpdateInterval,
+                deadTokens: dead, minimumTokenUpdateInterval: tokenUpdateInterval, perTokenLimit: perTokenLimit,
                 tokenEnvironments: Dictionary(uniqueKeysWithValues: sandboxAPNsTokens.map { ($0, .sandbox) })),
             recorder: recorder)
         let tokens = SimulatedAccessTokens()

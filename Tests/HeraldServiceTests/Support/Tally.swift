@@ -12,6 +12,12 @@ struct Tally {
 
     init(_ outcomes: [(routingKey: String, outcome: Outcome)], expected: Set<String>) {
         for (_, outcome) in outcomes {
+            // A publish the broker took twice (its confirm lost in a failover) is dropped as a
+            // duplicate of the first (duplicate_window): a repeated outcome, not a new status.
+            if outcome.status == .dropped, outcome.reason?.hasPrefix("duplicate event: ") == true {
+                duplicates += 1
+                continue
+            }
             statuses[outcome.status.rawValue, default: 0] += 1
             guard outcome.status != .retrying else { continue }
             let key = "\(outcome.eventID)/\(outcome.provider?.rawValue ?? "-")/\(outcome.address?.value ?? "-")"

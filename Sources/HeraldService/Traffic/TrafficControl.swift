@@ -1,0 +1,154 @@
+import HeraldAPNs
+import HeraldConfig
+import HeraldCore
+import HeraldFCM
+import HeraldObservability
+import HeraldPipeline
+
+/// What every send passes on its way to a provider, per instance
+/// (docs/traffic.md): its route's `rate`, its app's provider throttle
+/// (`max_per_second`, `max_per_minute`), and the pauses providers asked for —
+/// FCM's project quota pauses an app's FCM sends, a device's rate (FCM's
+/// per-device quota, APNs `TooManyRequests`) that one token's.
+///
+/// Waiting for a rate happens inside the event's task: the event stays
+/// unacknowledged and, at `amqp.prefetch` such events, the broker sends no
+/// more. A paused send is not made: it is retried through the delay queues
+/// after the pause (a `retrying` outcome saying why).
+final class TrafficControl: Sendable {
+    private struct RouteRate: Sendable {
+        let bucket: TokenBucket
+        let onExceed: RateSettings.OnExceed
+        let spelled: String
+    }
+
+    private enum PauseKey: Hashable {
+        case app(ProviderSet.Key)
+        case token(ProviderSet.Key, String)
+    }
+
+    private let routes: [String: RouteRate]
+    private let throttles: [ProviderSet.Key: TokenBucket]
+    private let pauses = Locked<[PauseKey: (until: ContinuousClock.Instant, reason: String)]>([:])
+    /// A token's pause when the provider gave no `Retry-After`: the first retry delay.
+    private let tokenBackOff: Duration
+    private let metrics: HeraldMetrics
+
+    /// Google asks for at least this much back-off after a project quota answer.
+    static let quotaPause = Duration.seconds(60)
+
+    init(configuration: Configuration, metrics: HeraldMetrics) {
+        var routes: [String: RouteRate] = [:]
+        for route in configuration.routes {
+            guard let rate = route.rate, let perSecond = rate.ratePerSecond else { continue }
+            routes[route.name] = RouteRate(
+                bucket: TokenBucket(perSecond: perSecond, burst: rate.burst), onExceed: rate.onExceed, spelled: rate.spelled)
+        }
+        var throttles: [ProviderSet.Key: TokenBucket] = [:]
+        for (app, settings) in configuration.apps {
+            if let perSecond = settings.apns?.maxPerSecond {
+                throttles[ProviderSet.Key(app: app, provider: .apns)] = TokenBucket(perSecond: perSecond, burst: 1)
+            }
+            if let perMinute = settings.fcm?.maxPerMinute {
+                throttles[ProviderSet.Key(app: app, provider: .fcm)] = TokenBucket(perSecond: perMinute / 60, burst: 1)
+            }
+        }
+        self.routes = routes
+        self.throttles = throttles
+        tokenBackOff = configuration.retry.delays.first?.duration ?? .seconds(5)
+        self.metrics = metrics
+    }
+
+    /// Whether any rate or throttle is configured (pauses apply regardless).
+    var limitsRates: Bool { !routes.isEmpty || !throttles.isEmpty }
+
+    /// Before `send` goes to its provider: waits for its turn under its
+    /// route's rate and its app's throttle, and returns nil to go on — or the
+    /// answer to report instead of sending (dropped over a rate, or retried
+    /// later because its app or token is paused).
+    func admit(_ send: EventPlan.Send) async -> ProviderAnswer? {
+        let key = ProviderSet.Key(app: send.app, provider: send.target.provider)
+        if let paused = paused(key, token: send.target.address.value) {
+            metrics.pausedSends.labels(key.provider.rawValue, key.app).increment()
+            return .failure(paused)
+        }
+        if let rule = send.rule, let rate = routes[rule] {
+            switch rate.onExceed {
+            case .drop:
+                guard rate.bucket.takeIfAvailable() else {
+                    return .dropped("over the rate of route '\(rule)' (\(rate.spelled), on_exceed: drop)")
+                }
+            case .delay:
+                waited(await rate.bucket.acquire(), limit: "route:\(rule)")
+            }
+        }
+        if let throttle = throttles[key] {
+            waited(await throttle.acquire(), limit: "\(key.provider.rawValue):\(key.app)")
+        }
+        return nil
+    }
+
+    /// After `send` was answered: a quota answer pauses its app's sends to
+    /// that provider (FCM's project quota) or its token's (a device's rate).
+    func observe(_ answer: ProviderAnswer, of send: EventPlan.Send) {
+        guard case .failure(let failure) = answer else { return }
+        let key = ProviderSet.Key(app: send.app, provider: send.target.provider)
+        switch send.target.provider {
+        case .fcm where FCMErrorCode(rawValue: failure.reason) == .quotaExceeded:
+            // Google's project quota answer names its quota metric; any other
+            // QUOTA_EXCEEDED is one device's (or topic's) message rate.
+            if failure.detail?.contains("quota metric") == true {
+                pause(.app(key), for: failure.retryAfter ?? Self.quotaPause, key: key, scope: "app",
+                      reason: "FCM project quota exceeded (QUOTA_EXCEEDED): app '\(key.app)' pauses its FCM sends")
+            } else {
+                pause(.token(key, send.target.address.value), for: failure.retryAfter ?? tokenBackOff, key: key,
+                      scope: "token", reason: "this device's FCM message rate exceeded (QUOTA_EXCEEDED): its sends pause")
+            }
+        case .apns where APNsReason(rawValue: failure.reason) == .tooManyRequests:
+            pause(.token(key, send.target.address.value), for: failure.retryAfter ?? tokenBackOff, key: key, scope: "token",
+                  reason: "too many notifications to this device (TooManyRequests): its sends pause")
+        default:
+            break
+        }
+    }
+
+    /// Pauses `pauseKey` for `duration` from now, unless it is paused longer already.
+    private func pause(_ pauseKey: PauseKey, for duration: Duration, key: ProviderSet.Key, scope: String, reason: String) {
+        let now = ContinuousClock.now
+        let until = now + duration
+        let begun = pauses.withLock { pauses -> Bool in
+            // Tokens' pauses come and go: the ended ones are swept when many have gathered.
+            if pauses.count > 10_000 { pauses = pauses.filter { $0.value.until > now } }
+            let current = pauses[pauseKey]
+            if let current, current.until >= until { return false }
+            pauses[pauseKey] = (until, reason)
+            return current.map { $0.until <= now } ?? true
+        }
+        if begun { metrics.providerPauses.labels(key.provider.rawValue, key.app, scope).observe(duration) }
+    }
+
+    /// The failure to report for a send whose app or token is paused now.
+    private func paused(_ key: ProviderSet.Key, token: String) -> DeliveryFailure? {
+        let now = ContinuousClock.now
+        return pauses.withLock { pauses -> DeliveryFailure? in
+            guard !pauses.isEmpty else { return nil }
+            for pauseKey in [PauseKey.app(key), .token(key, token)] {
+                guard let pause = pauses[pauseKey], pause.until > now else { continue }
+                let left = pause.until - now
+                return DeliveryFailure(reason: "\(pause.reason) for \(Self.spelled(left)) more; not sent", retryAfter: left)
+            }
+            return nil
+        }
+    }
+
+    private func waited(_ delay: Duration, limit: String) {
+        if delay > .zero { metrics.throttleWait.labels(limit).observe(delay) }
+    }
+
+    /// `42s`, `1.5s`: a pause's remaining time for a reason (tenths below 10 s, rounded up).
+    static func spelled(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let tenths = seconds * 10 + (attoseconds + 99_999_999_999_999_999) / 100_000_000_000_000_000
+        return tenths >= 100 || tenths % 10 == 0 ? "\((tenths + 9) / 10)s" : "\(tenths / 10).\(tenths % 10)s"
+    }
+}

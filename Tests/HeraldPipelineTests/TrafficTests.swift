@@ -1,0 +1,91 @@
+import HeraldCore
+@testable import HeraldPipeline
+import Testing
+
+@Suite struct TokenBucketTests {
+    @Test func aFullBucketLetsTheBurstGoThenHandsOutOneTokenPerIntervalInOrder() async {
+        let bucket = TokenBucket(perSecond: 20, burst: 3)
+        let order = Locked<[Int]>([])
+        let started = ContinuousClock.now
+        let waits = await withTaskGroup(of: Duration.self) { group in
+            for index in 0..<9 {
+                group.addTask {
+                    let waited = await bucket.acquire()
+                    order.withLock { $0.append(index) }
+                    return waited
+                }
+                // Ask in a known order.
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+            return await group.reduce(into: [Duration]()) { $0.append($1) }
+        }
+        let took = ContinuousClock.now - started
+        #expect(waits.filter { $0 == .zero }.count >= 3, "the burst of 3 went at once: \(waits)")
+        #expect(took >= .milliseconds(250), "the other 6 came one per 50 ms: \(took)")
+        #expect(order.withLock { $0 } == Array(0..<9), "first asked, first served: \(order.withLock { $0 })")
+    }
+
+    @Test func aStallIsFollowedByAtMostTheBurstNotByEveryOverdueSend() async {
+        let bucket = TokenBucket(perSecond: 100, burst: 2)
+        #expect(bucket.takeIfAvailable() && bucket.takeIfAvailable())
+        // Ten waiters; while they wait, the tokens refill only up to the burst.
+        let times = Locked<[ContinuousClock.Instant]>([])
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    _ = await bucket.acquire()
+                    times.withLock { $0.append(.now) }
+                }
+            }
+        }
+        let sorted = times.withLock { $0 }.sorted()
+        let tightest = zip(sorted, sorted.dropFirst(4)).map { $1 - $0 }.min() ?? .zero
+        // Two at once at most, then one per 10 ms: five grants span at least 20 ms (less a little
+        // for when each resumed task noted its time); ten overdue sends at once would span none.
+        #expect(tightest >= .milliseconds(15), "five grants within \(tightest)")
+    }
+
+    @Test func tokensRefillWithTimeUpToTheBurst() {
+        let start = ContinuousClock.now
+        let bucket = TokenBucket(perSecond: 2, burst: 2, now: start)
+        #expect(bucket.takeIfAvailable(now: start) && bucket.takeIfAvailable(now: start))
+        #expect(!bucket.takeIfAvailable(now: start), "empty")
+        #expect(!bucket.takeIfAvailable(now: start + .milliseconds(400)), "0.8 of a token is not one")
+        #expect(bucket.takeIfAvailable(now: start + .milliseconds(500)), "one token after half a second at 2/s")
+        let later = start + .seconds(60)
+        #expect(bucket.takeIfAvailable(now: later) && bucket.takeIfAvailable(now: later))
+        #expect(!bucket.takeIfAvailable(now: later), "a quiet minute refills the burst, not 120 tokens")
+    }
+}
+
+@Suite struct HandledEventsTests {
+    @Test func anIDIsADuplicateWithinTheWindowAndForgottenAfter() {
+        let handled = HandledEvents(window: .seconds(600))
+        let at = Timestamp(seconds: 1_796_032_800)
+        #expect(handled.handledAt("e-1", now: at) == nil)
+        handled.record("e-1", at: at)
+        #expect(handled.handledAt("e-1", now: at + .seconds(599)) == at)
+        #expect(handled.handledAt("e-1", now: at + .seconds(600)) == nil, "the window is over")
+        #expect(handled.handledAt("e-2", now: at + .seconds(1)) == nil)
+        handled.record("e-2", at: at + .seconds(601))
+        #expect(handled.count == 1, "recording forgets ids whose window ended")
+    }
+
+    @Test func pastItsCapacityTheOldestIDsAreForgottenFirst() {
+        let handled = HandledEvents(window: .seconds(600), capacity: 3)
+        let at = Timestamp(seconds: 1_796_032_800)
+        for index in 0..<5 { handled.record("e-\(index)", at: at + .seconds(Int64(index))) }
+        #expect(handled.count == 3)
+        #expect(handled.handledAt("e-1", now: at + .seconds(10)) == nil)
+        #expect(handled.handledAt("e-4", now: at + .seconds(10)) == at + .seconds(4))
+    }
+
+    @Test func anIDHandledAgainKeepsItsNewerTime() {
+        let handled = HandledEvents(window: .seconds(10), capacity: 10)
+        let at = Timestamp(seconds: 1_796_032_800)
+        handled.record("e", at: at)
+        handled.record("e", at: at + .seconds(8))
+        handled.record("other", at: at + .seconds(11))
+        #expect(handled.handledAt("e", now: at + .seconds(12)) == at + .seconds(8), "the first record's expiry does not forget the second")
+    }
+}
