@@ -6,6 +6,19 @@ import Testing
 /// Route rates, provider pauses and the duplicate window, end to end through
 /// RabbitMQ and the simulator (docs/traffic.md).
 @Suite(.serialized) struct TrafficControlTests {
+    /// Runs Herald on `config` around `body` with a results collector and a
+    /// publisher to its events exchange; stops it and deletes the test's queues after.
+    private func serving(
+        _ config: ServiceConfig, _ body: (ResultsCollector, TestPublisher) async throws -> Void
+    ) async throws {
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        try await body(results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+
     /// One event to `count` FCM tokens `prefix-0` … `prefix-<count - 1>`.
     private func fanOut(_ id: String, count: Int, prefix: String) -> String {
         let targets = (0..<count).map { #"{"provider": "fcm", "token": "\#(prefix)-\#($0)"}"# }.joined(separator: ", ")
@@ -21,28 +34,22 @@ import Testing
                 match: {}
                 rate: {per_second: 50}
             """)
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        let started = ContinuousClock.now
-        try await publisher.publish(fanOut("paced-1", count: 200, prefix: "paced"))
-        #expect(await results.wait(timeout: .seconds(60)) { $0.count == 200 })
-        let took = ContinuousClock.now - started
-        let statuses = Set(results.all.map(\.outcome.status))
-        #expect(statuses == [.delivered], "every target delivered, none dropped: \(statuses)")
-        #expect(took >= .milliseconds(3500), "200 targets at 50/s with a burst of 1 take about 4 s, took \(took)")
-        // Never much faster than the rate: any 51 consecutive arrivals span about a
-        // second (less when a loaded machine delays some sends and they catch up
-        // together; without the rate all 200 arrive within a few tens of ms).
-        let arrivals = simulator.recorder.notifications.map(\.receivedAt).sorted()
-        try #require(arrivals.count == 200)
-        let tightest = zip(arrivals, arrivals.dropFirst(50)).map { $1 - $0 }.min() ?? .zero
-        #expect(tightest >= .milliseconds(600), "51 sends within \(tightest): faster than 50/s")
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
+        try await serving(config) { results, publisher in
+            let started = ContinuousClock.now
+            try await publisher.publish(fanOut("paced-1", count: 200, prefix: "paced"))
+            #expect(await results.wait(timeout: .seconds(60)) { $0.count == 200 })
+            let took = ContinuousClock.now - started
+            let statuses = Set(results.all.map(\.outcome.status))
+            #expect(statuses == [.delivered], "every target delivered, none dropped: \(statuses)")
+            #expect(took >= .milliseconds(3500), "200 targets at 50/s with a burst of 1 take about 4 s, took \(took)")
+            // Never much faster than the rate: any 51 consecutive arrivals span about a
+            // second (less when a loaded machine delays some sends and they catch up
+            // together; without the rate all 200 arrive within a few tens of ms).
+            let arrivals = simulator.recorder.notifications.map(\.receivedAt).sorted()
+            try #require(arrivals.count == 200)
+            let tightest = zip(arrivals, arrivals.dropFirst(50)).map { $1 - $0 }.min() ?? .zero
+            #expect(tightest >= .milliseconds(600), "51 sends within \(tightest): faster than 50/s")
+        }
     }
 
     @Test func anAppsAPNsThrottleSpacesItsSendsAndLeavesOtherAppsAlone() async throws {
@@ -50,33 +57,27 @@ import Testing
         defer { simulator.stop() }
         let pacedApp = ServiceConfig.apnsApp("paced", topic: "com.example.paced", simulator: simulator) + "\n      max_per_second: 20"
         let config = try ServiceConfig(simulator: simulator, extraAppsYAML: pacedApp)
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        func event(_ id: String, app: String) -> String {
-            let targets = (0..<30).map { #"{"provider": "apns", "token": "\#(String(format: "%064x", $0 + 1))"}"# }
-            return #"{"id": "\#(id)", "app": "\#(app)", "targets": [\#(targets.joined(separator: ", "))], "notification": {"title": "x"}}"#
+        try await serving(config) { results, publisher in
+            func event(_ id: String, app: String) -> String {
+                let targets = (0..<30).map { #"{"provider": "apns", "token": "\#(String(format: "%064x", $0 + 1))"}"# }
+                return #"{"id": "\#(id)", "app": "\#(app)", "targets": [\#(targets.joined(separator: ", "))], "notification": {"title": "x"}}"#
+            }
+            var started = ContinuousClock.now
+            try await publisher.publish(event("free", app: "chat"))
+            #expect(await results.wait { $0.count == 30 })
+            let free = ContinuousClock.now - started
+            started = ContinuousClock.now
+            try await publisher.publish(event("throttled", app: "paced"))
+            #expect(await results.wait(timeout: .seconds(30)) { $0.count == 60 })
+            let throttled = ContinuousClock.now - started
+            #expect(results.all.allSatisfy { $0.outcome.status == .delivered })
+            #expect(throttled >= .milliseconds(1300), "30 sends at 20/s take about 1.45 s, took \(throttled)")
+            #expect(free < throttled, "app chat has no throttle: \(free)")
+            let paced = simulator.recorder.notifications.filter { $0.headers["apns-topic"] == "com.example.paced" }.map(\.receivedAt).sorted()
+            try #require(paced.count == 30)
+            let tightest = zip(paced, paced.dropFirst(10)).map { $1 - $0 }.min() ?? .zero
+            #expect(tightest >= .milliseconds(450), "11 sends within \(tightest): faster than 20/s")
         }
-        var started = ContinuousClock.now
-        try await publisher.publish(event("free", app: "chat"))
-        #expect(await results.wait { $0.count == 30 })
-        let free = ContinuousClock.now - started
-        started = ContinuousClock.now
-        try await publisher.publish(event("throttled", app: "paced"))
-        #expect(await results.wait(timeout: .seconds(30)) { $0.count == 60 })
-        let throttled = ContinuousClock.now - started
-        #expect(results.all.allSatisfy { $0.outcome.status == .delivered })
-        #expect(throttled >= .milliseconds(1300), "30 sends at 20/s take about 1.45 s, took \(throttled)")
-        #expect(free < throttled, "app chat has no throttle: \(free)")
-        let paced = simulator.recorder.notifications.filter { $0.headers["apns-topic"] == "com.example.paced" }.map(\.receivedAt).sorted()
-        try #require(paced.count == 30)
-        let tightest = zip(paced, paced.dropFirst(10)).map { $1 - $0 }.min() ?? .zero
-        #expect(tightest >= .milliseconds(450), "11 sends within \(tightest): faster than 20/s")
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
     }
 
     @Test func onExceedDropGivesTheTargetsOverTheRateADroppedOutcome() async throws {
@@ -88,117 +89,93 @@ import Testing
                 match: {}
                 rate: {per_second: 1, burst: 5, on_exceed: drop}
             """)
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        try await publisher.publish(fanOut("capped-1", count: 20, prefix: "capped"))
-        #expect(await results.wait { $0.count == 20 })
-        let delivered = results.all.filter { $0.outcome.status == .delivered }
-        let dropped = results.all.filter { $0.outcome.status == .dropped }
-        #expect((5...6).contains(delivered.count), "the burst of 5 (and at most one refilled token) delivered: \(delivered.count)")
-        #expect(delivered.count + dropped.count == 20)
-        #expect(dropped.allSatisfy { $0.outcome.reason == "over the rate of route 'capped' (1/s, on_exceed: drop)" },
-                "\(Set(dropped.map { $0.outcome.reason ?? "" }))")
-        #expect(dropped.allSatisfy { $0.routingKey == "dropped.fcm.chat" })
-        #expect(simulator.recorder.notifications.count == delivered.count, "nothing over the rate was sent")
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
+        try await serving(config) { results, publisher in
+            try await publisher.publish(fanOut("capped-1", count: 20, prefix: "capped"))
+            #expect(await results.wait { $0.count == 20 })
+            let delivered = results.all.filter { $0.outcome.status == .delivered }
+            let dropped = results.all.filter { $0.outcome.status == .dropped }
+            #expect((5...6).contains(delivered.count), "the burst of 5 (and at most one refilled token) delivered: \(delivered.count)")
+            #expect(delivered.count + dropped.count == 20)
+            #expect(dropped.allSatisfy { $0.outcome.reason == "over the rate of route 'capped' (1/s, on_exceed: drop)" },
+                    "\(Set(dropped.map { $0.outcome.reason ?? "" }))")
+            #expect(dropped.allSatisfy { $0.routingKey == "dropped.fcm.chat" })
+            #expect(simulator.recorder.notifications.count == delivered.count, "nothing over the rate was sent")
+        }
     }
 
     @Test func theSameEventIDTwiceWithinTheWindowNotifiesOnce() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, topLevelExtra: "duplicate_window: 10m")
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        let event = #"{"id": "twice", "app": "chat", "targets": [{"provider": "fcm", "token": "d-1"}, {"provider": "fcm", "token": "d-2"}], "notification": {"title": "x"}}"#
-        try await publisher.publish(event)
-        #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 2 })
-        try await publisher.publish(event)
-        #expect(await results.wait { $0.filter { $0.outcome.status == .dropped }.count == 2 })
-        let dropped = results.all.filter { $0.outcome.status == .dropped }
-        #expect(dropped.allSatisfy { $0.outcome.reason?.hasPrefix("duplicate event: id 'twice' was handled at ") == true },
-                "\(dropped.map { $0.outcome.reason ?? "" })")
-        #expect(Set(dropped.compactMap { $0.outcome.address?.value }) == ["d-1", "d-2"], "one dropped outcome per target")
-        #expect(simulator.recorder.notifications.count == 2, "each device notified once")
-        // Another id is not a duplicate.
-        try await publisher.publish(event.replacingOccurrences(of: "\"twice\"", with: "\"once\""))
-        #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 4 })
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
+        try await serving(config) { results, publisher in
+            let event = #"{"id": "twice", "app": "chat", "targets": [{"provider": "fcm", "token": "d-1"}, {"provider": "fcm", "token": "d-2"}], "notification": {"title": "x"}}"#
+            try await publisher.publish(event)
+            #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 2 })
+            try await publisher.publish(event)
+            #expect(await results.wait { $0.filter { $0.outcome.status == .dropped }.count == 2 })
+            let dropped = results.all.filter { $0.outcome.status == .dropped }
+            #expect(dropped.allSatisfy { $0.outcome.reason?.hasPrefix("duplicate event: id 'twice' was handled at ") == true },
+                    "\(dropped.map { $0.outcome.reason ?? "" })")
+            #expect(Set(dropped.compactMap { $0.outcome.address?.value }) == ["d-1", "d-2"], "one dropped outcome per target")
+            #expect(simulator.recorder.notifications.count == 2, "each device notified once")
+            // Another id is not a duplicate.
+            try await publisher.publish(event.replacingOccurrences(of: "\"twice\"", with: "\"once\""))
+            #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 4 })
+        }
     }
 
     @Test func anFCMProjectQuotaPausesTheAppsFCMSendsWhileAPNsGoesOnAndEverythingArrivesAfter() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, maxAttempts: 8, delays: "[500ms]")
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        // Three messages per 3 s for the project: the fourth is refused with QUOTA_EXCEEDED.
-        simulator.fcm.update { $0.quota = .init(messages: 3, window: .seconds(3)) }
-        for index in 0..<4 {
-            try await publisher.publish(#"{"id": "q-\#(index)", "app": "chat", "provider": "fcm", "token": "q-\#(index)"}"#)
-            #expect(await results.wait { $0.count == index + 1 })
+        try await serving(config) { results, publisher in
+            // Three messages per 3 s for the project: the fourth is refused with QUOTA_EXCEEDED.
+            simulator.fcm.update { $0.quota = .init(messages: 3, window: .seconds(3)) }
+            for index in 0..<4 {
+                try await publisher.publish(#"{"id": "q-\#(index)", "app": "chat", "provider": "fcm", "token": "q-\#(index)"}"#)
+                #expect(await results.wait { $0.count == index + 1 })
+            }
+            let refused = try #require(results.all.first { $0.outcome.status == .retrying })
+            #expect(refused.outcome.reason == "QUOTA_EXCEEDED" && refused.outcome.eventID == "q-3")
+            // While the app is paused its FCM targets are not sent; APNs ones are.
+            let token = String(repeating: "ab", count: 32)
+            try await publisher.publish(#"{"id": "q-4", "app": "chat", "provider": "fcm", "token": "q-4"}"#)
+            try await publisher.publish(#"{"id": "a-1", "app": "chat", "provider": "apns", "token": "\#(token)"}"#)
+            #expect(await results.wait { got in got.contains { $0.outcome.eventID == "q-4" } && got.contains { $0.outcome.eventID == "a-1" } })
+            let paused = try #require(results.all.first { $0.outcome.eventID == "q-4" })
+            #expect(paused.outcome.status == .retrying)
+            #expect(paused.outcome.reason?.hasPrefix("FCM project quota exceeded (QUOTA_EXCEEDED): app 'chat' pauses its FCM sends for ") == true
+                        && paused.outcome.reason?.hasSuffix("more; not sent") == true, "\(paused.outcome.reason ?? "")")
+            let apns = try #require(results.all.first { $0.outcome.eventID == "a-1" })
+            #expect(apns.outcome.status == .delivered && apns.outcome.attempt == 1, "APNs kept flowing during the pause")
+            // After the pause every FCM target is delivered, and the paused one was never refused by FCM.
+            #expect(await results.wait(timeout: .seconds(30)) { got in
+                Set(got.filter { $0.outcome.status == .delivered && $0.outcome.provider == .fcm }.map(\.outcome.eventID)).count == 5
+            })
+            let quotaRefusals = simulator.recorder.refusals.filter { $0.reason == "QUOTA_EXCEEDED" }
+            #expect(!quotaRefusals.contains { $0.addressee?.target == "q-4" }, "q-4 waited out the pause instead of being sent into it")
         }
-        let refused = try #require(results.all.first { $0.outcome.status == .retrying })
-        #expect(refused.outcome.reason == "QUOTA_EXCEEDED" && refused.outcome.eventID == "q-3")
-        // While the app is paused its FCM targets are not sent; APNs ones are.
-        let token = String(repeating: "ab", count: 32)
-        try await publisher.publish(#"{"id": "q-4", "app": "chat", "provider": "fcm", "token": "q-4"}"#)
-        try await publisher.publish(#"{"id": "a-1", "app": "chat", "provider": "apns", "token": "\#(token)"}"#)
-        #expect(await results.wait { got in got.contains { $0.outcome.eventID == "q-4" } && got.contains { $0.outcome.eventID == "a-1" } })
-        let paused = try #require(results.all.first { $0.outcome.eventID == "q-4" })
-        #expect(paused.outcome.status == .retrying)
-        #expect(paused.outcome.reason?.hasPrefix("FCM project quota exceeded (QUOTA_EXCEEDED): app 'chat' pauses its FCM sends for ") == true
-                    && paused.outcome.reason?.hasSuffix("more; not sent") == true, "\(paused.outcome.reason ?? "")")
-        let apns = try #require(results.all.first { $0.outcome.eventID == "a-1" })
-        #expect(apns.outcome.status == .delivered && apns.outcome.attempt == 1, "APNs kept flowing during the pause")
-        // After the pause every FCM target is delivered, and the paused one was never refused by FCM.
-        #expect(await results.wait(timeout: .seconds(30)) { got in
-            Set(got.filter { $0.outcome.status == .delivered && $0.outcome.provider == .fcm }.map(\.outcome.eventID)).count == 5
-        })
-        let quotaRefusals = simulator.recorder.refusals.filter { $0.reason == "QUOTA_EXCEEDED" }
-        #expect(!quotaRefusals.contains { $0.addressee?.target == "q-4" }, "q-4 waited out the pause instead of being sent into it")
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
     }
 
     @Test func apnsTooManyRequestsForOneTokenHoldsBackOnlyThatToken() async throws {
         let simulator = try await SimulatorHarness(perTokenLimit: 1)
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, maxAttempts: 8, delays: "[500ms]")
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-
-        let busy = String(repeating: "b1", count: 32)
-        let quiet = String(repeating: "c2", count: 32)
-        // One notification a second per token: the second to `busy` is answered TooManyRequests.
-        try await publisher.publish(#"{"id": "t-1", "app": "chat", "provider": "apns", "token": "\#(busy)"}"#)
-        #expect(await results.wait { $0.count == 1 })
-        try await publisher.publish(#"{"id": "t-2", "app": "chat", "provider": "apns", "token": "\#(busy)"}"#)
-        #expect(await results.wait { $0.contains { $0.outcome.eventID == "t-2" } })
-        let throttled = try #require(results.all.first { $0.outcome.eventID == "t-2" })
-        #expect(throttled.outcome.status == .retrying && throttled.outcome.reason == "TooManyRequests")
-        try await publisher.publish(#"{"id": "t-3", "app": "chat", "provider": "apns", "token": "\#(quiet)"}"#)
-        #expect(await results.wait { $0.contains { $0.outcome.eventID == "t-3" } })
-        let other = try #require(results.all.first { $0.outcome.eventID == "t-3" })
-        #expect(other.outcome.status == .delivered && other.outcome.attempt == 1, "another token is not held back")
-        #expect(await results.wait(timeout: .seconds(30)) { got in got.contains { $0.outcome.eventID == "t-2" && $0.outcome.status == .delivered } })
-
-        try await running.stop()
-        await results.close(deleting: config.queues)
+        try await serving(config) { results, publisher in
+            let busy = String(repeating: "b1", count: 32)
+            let quiet = String(repeating: "c2", count: 32)
+            // One notification a second per token: the second to `busy` is answered TooManyRequests.
+            try await publisher.publish(#"{"id": "t-1", "app": "chat", "provider": "apns", "token": "\#(busy)"}"#)
+            #expect(await results.wait { $0.count == 1 })
+            try await publisher.publish(#"{"id": "t-2", "app": "chat", "provider": "apns", "token": "\#(busy)"}"#)
+            #expect(await results.wait { $0.contains { $0.outcome.eventID == "t-2" } })
+            let throttled = try #require(results.all.first { $0.outcome.eventID == "t-2" })
+            #expect(throttled.outcome.status == .retrying && throttled.outcome.reason == "TooManyRequests")
+            try await publisher.publish(#"{"id": "t-3", "app": "chat", "provider": "apns", "token": "\#(quiet)"}"#)
+            #expect(await results.wait { $0.contains { $0.outcome.eventID == "t-3" } })
+            let other = try #require(results.all.first { $0.outcome.eventID == "t-3" })
+            #expect(other.outcome.status == .delivered && other.outcome.attempt == 1, "another token is not held back")
+            #expect(await results.wait(timeout: .seconds(30)) { got in got.contains { $0.outcome.eventID == "t-2" && $0.outcome.status == .delivered } })
+        }
     }
 }
