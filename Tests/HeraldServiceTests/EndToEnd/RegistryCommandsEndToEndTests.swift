@@ -31,13 +31,16 @@ import Testing
             case .sqlite: "registry: {backend: sqlite, path: \(database.location)}"
             case .postgres: "registry: {backend: postgres, url: \"\(database.location)\", pool: 4}"
             }
-            let first = try ServiceConfig(simulator: simulator, queueType: queueType, topLevelExtra: registry)
+            // A channel page is a thousand requests at once: on a loaded machine
+            // (ThreadSanitizer beside the cluster suites) 5 s is not enough for all.
+            let first = try ServiceConfig(simulator: simulator, queueType: queueType, providerTimeout: "30s", topLevelExtra: registry)
             config = first
             store = try database.makeStore()
             results = try await ResultsCollector(prefix: first.prefix)
             var running = [RunningService(try first.load())]
             for _ in 1..<max(1, instances) {
-                let other = try ServiceConfig(simulator: simulator, queueType: queueType, sharing: first, topLevelExtra: registry)
+                let other = try ServiceConfig(simulator: simulator, queueType: queueType, sharing: first, providerTimeout: "30s",
+                                              topLevelExtra: registry)
                 running.append(RunningService(try other.load()))
             }
             self.running = running
@@ -221,7 +224,7 @@ import Testing
             // Each device delivered once. On a loaded machine (ThreadSanitizer) a
             // request may time out first and be retried: its `retrying` outcome
             // comes before the `delivered` one.
-            #expect(await f.results.wait(timeout: .seconds(120)) { $0.filter { $0.outcome.status == .delivered }.count >= count })
+            #expect(await f.results.wait(timeout: .seconds(180)) { $0.filter { $0.outcome.status == .delivered }.count >= count })
             try await Task.sleep(for: .milliseconds(500))
             let delivered = f.results.all.filter { $0.outcome.status == .delivered }.compactMap { $0.outcome.address?.value }
             #expect(delivered.count == count)

@@ -43,12 +43,13 @@ import Testing
             #expect(statuses == [.delivered], "every target delivered, none dropped: \(statuses)")
             #expect(took >= .milliseconds(3500), "200 targets at 50/s with a burst of 1 take about 4 s, took \(took)")
             // Never much faster than the rate: any 51 consecutive arrivals span about a
-            // second (less when a loaded machine delays some sends and they catch up
-            // together; without the rate all 200 arrive within a few tens of ms).
+            // second — down to 0.44 s seen under ThreadSanitizer beside the cluster
+            // suites, where delayed sends catch up together; without the rate all 200
+            // arrive within a few tens of ms.
             let arrivals = simulator.recorder.notifications.map(\.receivedAt).sorted()
             try #require(arrivals.count == 200)
             let tightest = zip(arrivals, arrivals.dropFirst(50)).map { $1 - $0 }.min() ?? .zero
-            #expect(tightest >= .milliseconds(600), "51 sends within \(tightest): faster than 50/s")
+            #expect(tightest >= .milliseconds(300), "51 sends within \(tightest): faster than 50/s")
         }
     }
 
