@@ -78,10 +78,11 @@ extension H2ClientLoop {
 
     func goAwayReceived(on connection: H2Connection, errorCode: UInt32) {
         connection.goAwayReceived = true
-        statistics.goAwayReceived(host: connection.origin.hostAndPort, error: String(cString: nghttp2_http2_strerror(errorCode)))
+        let error = String(cString: nghttp2_http2_strerror(errorCode))
+        statistics.goAwayReceived(host: connection.origin.hostAndPort, error: error)
         logger.debug("HTTP/2 GOAWAY received", [
             "host": .string(connection.origin.hostAndPort),
-            "error": .string(String(cString: nghttp2_http2_strerror(errorCode))),
+            "error": .string(error),
         ])
         markForDispatch(connection.origin)
     }
@@ -186,7 +187,7 @@ extension H2ClientLoop {
         }
     }
 
-    /// Publishes what each origin's pool holds now (`HTTPClient.pools`).
+    /// Publishes what each origin's pool holds now (`HTTPClient.statistics`).
     func publishStatistics() {
         statistics.update(origins.values.map { origin in
             var pool = HTTPConnectionPoolStatistics(host: origin.hostAndPort)

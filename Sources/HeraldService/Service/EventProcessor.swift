@@ -164,10 +164,7 @@ final class EventProcessor: Sendable {
             work.record(.dropped(reason), for: send, attempt: plan.attempt, policy: retryPolicy, invalidationGuard: nil, at: now)
         }
         for expansion in expansions {
-            var outcome = Outcome(status: .dropped, eventID: id, app: expansion.app, reason: reason, attempt: plan.attempt,
-                                  at: now, context: plan.event?.context.map { .object($0) })
-            outcome.channel = expansion.target.channel
-            work.add(decided: outcome)
+            work.add(decided: Self.outcome(of: expansion, in: plan, status: .dropped, reason: reason, at: now))
         }
         return work
     }
@@ -474,8 +471,14 @@ final class EventProcessor: Sendable {
 
     /// The outcome of a channel target when Herald has no registry to expand it with.
     static func unexpanded(_ expansion: EventPlan.Expansion, of plan: EventPlan, at now: Timestamp) -> Outcome {
-        var outcome = Outcome(status: .failed, eventID: plan.event?.id ?? "", app: expansion.app,
-                              reason: "no registry: channel targets need a registry: section in the config (docs/registry.md)",
+        outcome(of: expansion, in: plan, status: .failed,
+                reason: "no registry: channel targets need a registry: section in the config (docs/registry.md)", at: now)
+    }
+
+    /// The one outcome of a channel target decided without expanding it.
+    static func outcome(of expansion: EventPlan.Expansion, in plan: EventPlan, status: Outcome.Status, reason: String,
+                        at now: Timestamp) -> Outcome {
+        var outcome = Outcome(status: status, eventID: plan.event?.id ?? "", app: expansion.app, reason: reason,
                               attempt: plan.attempt, at: now, context: plan.event?.context.map { .object($0) })
         outcome.channel = expansion.target.channel
         return outcome

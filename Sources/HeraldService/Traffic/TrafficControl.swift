@@ -59,9 +59,6 @@ final class TrafficControl: Sendable {
         self.metrics = metrics
     }
 
-    /// Whether any rate or throttle is configured (pauses apply regardless).
-    var limitsRates: Bool { !routes.isEmpty || !throttles.isEmpty }
-
     /// Before `send` goes to its provider: waits for its turn under its
     /// route's rate and its app's throttle, and returns nil to go on — or the
     /// answer to report instead of sending (dropped over a rate, or retried
