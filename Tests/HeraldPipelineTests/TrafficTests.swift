@@ -58,34 +58,43 @@ import Testing
     }
 }
 
-@Suite struct HandledEventsTests {
+@Suite struct ReceivedEventIDsTests {
     @Test func anIDIsADuplicateWithinTheWindowAndForgottenAfter() {
-        let handled = HandledEvents(window: .seconds(600))
+        let received = ReceivedEventIDs(window: .seconds(600))
         let at = Timestamp(seconds: 1_796_032_800)
-        #expect(handled.handledAt("e-1", now: at) == nil)
-        handled.record("e-1", at: at)
-        #expect(handled.handledAt("e-1", now: at + .seconds(599)) == at)
-        #expect(handled.handledAt("e-1", now: at + .seconds(600)) == nil, "the window is over")
-        #expect(handled.handledAt("e-2", now: at + .seconds(1)) == nil)
-        handled.record("e-2", at: at + .seconds(601))
-        #expect(handled.count == 1, "recording forgets ids whose window ended")
+        #expect(received.claim("e-1", at: at) == nil, "the first event with an id claims it")
+        #expect(received.claim("e-1", at: at + .seconds(599)) == at, "a second within the window is a duplicate of the first")
+        #expect(received.claim("e-1", at: at + .seconds(600)) == nil, "the window is over: claimed again")
+        #expect(received.claim("e-1", at: at + .seconds(601)) == at + .seconds(600))
+        #expect(received.claim("e-2", at: at + .seconds(1201)) == nil)
+        #expect(received.count == 1, "claiming forgets ids whose window ended")
     }
 
     @Test func pastItsCapacityTheOldestIDsAreForgottenFirst() {
-        let handled = HandledEvents(window: .seconds(600), capacity: 3)
+        let received = ReceivedEventIDs(window: .seconds(600), capacity: 3)
         let at = Timestamp(seconds: 1_796_032_800)
-        for index in 0..<5 { handled.record("e-\(index)", at: at + .seconds(Int64(index))) }
-        #expect(handled.count == 3)
-        #expect(handled.handledAt("e-1", now: at + .seconds(10)) == nil)
-        #expect(handled.handledAt("e-4", now: at + .seconds(10)) == at + .seconds(4))
+        for index in 0..<5 { #expect(received.claim("e-\(index)", at: at + .seconds(Int64(index))) == nil) }
+        #expect(received.count == 3)
+        #expect(received.claim("e-4", at: at + .seconds(10)) == at + .seconds(4))
+        #expect(received.claim("e-1", at: at + .seconds(10)) == nil, "forgotten past the capacity")
     }
 
-    @Test func anIDHandledAgainKeepsItsNewerTime() {
-        let handled = HandledEvents(window: .seconds(10), capacity: 10)
+    @Test func anIDClaimedAgainKeepsItsNewerTime() {
+        let received = ReceivedEventIDs(window: .seconds(10), capacity: 10)
         let at = Timestamp(seconds: 1_796_032_800)
-        handled.record("e", at: at)
-        handled.record("e", at: at + .seconds(8))
-        handled.record("other", at: at + .seconds(11))
-        #expect(handled.handledAt("e", now: at + .seconds(12)) == at + .seconds(8), "the first record's expiry does not forget the second")
+        #expect(received.claim("e", at: at) == nil)
+        #expect(received.claim("e", at: at + .seconds(10)) == nil)
+        #expect(received.claim("other", at: at + .seconds(11)) == nil)
+        #expect(received.claim("e", at: at + .seconds(12)) == at + .seconds(10), "the first claim's expiry does not forget the second")
+    }
+
+    @Test func ofManyClaimsOfOneIDAtOnceExactlyOneWins() async {
+        let received = ReceivedEventIDs(window: .seconds(600))
+        let at = Timestamp(seconds: 1_796_032_800)
+        let winners = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<50 { group.addTask { received.claim("same", at: at) == nil } }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(winners == 1)
     }
 }

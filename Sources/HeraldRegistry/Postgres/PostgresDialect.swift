@@ -10,6 +10,7 @@ enum PostgresDialect {
     static let registrations = "herald_registrations"
     static let channels = "herald_channels"
     static let versions = "herald_schema_migrations"
+    static let events = "herald_event_ids"
 
     /// The key of the migrations' advisory lock: two 32-bit keys ("HRLD", 1),
     /// a key space apart from the devices' single 64-bit keys.
@@ -72,6 +73,15 @@ enum PostgresDialect {
                     )
                     """),
             ]),
+            Migration(version: 2, statements: [
+                SQLStatement(events, """
+                    CREATE TABLE herald_event_ids (
+                        event_id text PRIMARY KEY,
+                        received_at timestamptz NOT NULL
+                    )
+                    """),
+                SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
+            ]),
         ],
         lockDevice: SQLStatement(registrations, "SELECT pg_advisory_xact_lock($1::bigint)"),
         deviceChannels: SQLStatement(registrations, """
@@ -113,5 +123,12 @@ enum PostgresDialect {
                 WHERE app = $1 AND channel = $2 AND id > $3\(filter)
                 ORDER BY id LIMIT $4
                 """)
-        })
+        },
+        claimEvent: SQLStatement(events, """
+            INSERT INTO herald_event_ids AS e (event_id, received_at) VALUES ($1, \(time("$2")))
+            ON CONFLICT (event_id) DO UPDATE SET received_at = EXCLUDED.received_at WHERE e.received_at <= \(time("$3"))
+            RETURNING \(micros("received_at"))
+            """),
+        eventReceivedAt: SQLStatement(events, "SELECT \(micros("received_at")) FROM herald_event_ids WHERE event_id = $1"),
+        forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < \(time("$1"))"))
 }

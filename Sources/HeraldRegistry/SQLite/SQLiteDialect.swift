@@ -8,6 +8,7 @@ enum SQLiteDialect {
     static let registrations = "herald_registrations"
     static let channels = "herald_channels"
     static let versions = "herald_schema_migrations"
+    static let events = "herald_event_ids"
 
     /// The device columns and their placeholders, parameters 1-4.
     private static let device = "app = ?1 AND provider = ?2 AND address_kind = ?3 AND address = ?4"
@@ -58,6 +59,15 @@ enum SQLiteDialect {
                     ) STRICT, WITHOUT ROWID
                     """),
             ]),
+            Migration(version: 2, statements: [
+                SQLStatement(events, """
+                    CREATE TABLE herald_event_ids (
+                        event_id TEXT PRIMARY KEY,
+                        received_at INTEGER NOT NULL
+                    ) STRICT, WITHOUT ROWID
+                    """),
+                SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
+            ]),
         ],
         lockDevice: nil,
         // INDEXED BY: the device's few rows through herald_registrations_device.
@@ -104,5 +114,12 @@ enum SQLiteDialect {
                 WHERE app = ?1 AND channel = ?2 AND id > ?3\(filter)
                 ORDER BY id LIMIT ?4
                 """)
-        })
+        },
+        claimEvent: SQLStatement(events, """
+            INSERT INTO herald_event_ids (event_id, received_at) VALUES (?1, ?2)
+            ON CONFLICT (event_id) DO UPDATE SET received_at = excluded.received_at WHERE received_at <= ?3
+            RETURNING received_at
+            """),
+        eventReceivedAt: SQLStatement(events, "SELECT received_at FROM herald_event_ids WHERE event_id = ?1"),
+        forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < ?1"))
 }

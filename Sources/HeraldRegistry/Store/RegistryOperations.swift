@@ -179,6 +179,29 @@ struct RegistryOperations: Sendable {
         var topic: String?
     }
 
+    /// Claims the event id at `time` unless it was received after `since`: nil
+    /// when this call claimed it, else when it was received. One statement
+    /// decides (an upsert under the id's row lock), so of two instances
+    /// claiming one id at once exactly one gets nil.
+    func claimEvent(_ db: any SQLConnection, _ id: String, at time: Timestamp,
+                    since: Timestamp) throws(RegistryError) -> Timestamp? {
+        let operation = "claimEvent"
+        let micros = time.microsecondsSinceEpoch
+        let claimed = try db.run(sql.claimEvent, [.text(id), .integer(micros), .integer(since.microsecondsSinceEpoch)],
+                                 operation: operation)
+        if !claimed.isEmpty { return nil }
+        // Received after `since`: read when (a new statement, so on PostgreSQL it
+        // also sees a claim committed while the upsert waited). Forgotten in
+        // between (its row was older than another instance's window): now.
+        guard let row = try db.run(sql.eventReceivedAt, [.text(id)], operation: operation).first else { return time }
+        return Timestamp(microsecondsSinceEpoch: try integer(row, 0, sql.eventReceivedAt, operation))
+    }
+
+    /// Forgets the event ids received before `time`.
+    func forgetEvents(_ db: any SQLConnection, before time: Timestamp) throws(RegistryError) {
+        _ = try db.run(sql.forgetEvents, [.integer(time.microsecondsSinceEpoch)], operation: "forgetEvents")
+    }
+
     /// Runs `body` in a write transaction, committed when it returns and
     /// rolled back when it throws; a conflict PostgreSQL reports (deadlock,
     /// serialization failure) is retried, at most three attempts in all.

@@ -54,6 +54,14 @@ struct RegistrySQL: Sendable {
     /// → id, provider, address kind, address, environment, topic, created, updated; ascending id.
     let page: @Sendable (_ providers: Int) -> SQLStatement
 
+    /// (event id, time, since) → the time, when this call claimed the id: it
+    /// was unknown, or received at or before `since`; no row when it was received after.
+    let claimEvent: SQLStatement
+    /// (event id) → when it was received; no row for an unknown id.
+    let eventReceivedAt: SQLStatement
+    /// (before): forgets the ids received before that time.
+    let forgetEvents: SQLStatement
+
     /// ` AND provider IN (…)` with `count` placeholders from parameter 5 on
     /// (`placeholder` spells one in the backend's syntax); empty for none.
     static func providerFilter(_ count: Int, placeholder: (Int) -> String) -> String {

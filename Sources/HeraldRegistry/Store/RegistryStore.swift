@@ -9,6 +9,9 @@ import HeraldCore
 /// enforce ``RegistryLimits``, and do every change in one transaction, safe
 /// against other instances doing the same at once. Channel names compare
 /// byte for byte.
+///
+/// The same database remembers the event ids received lately
+/// (`duplicate_window`), so that window spans instances and restarts.
 public protocol RegistryStore: Sendable {
     /// Brings the schema up to date; the versions applied now (empty when it
     /// already was). Idempotent, and safe when several instances run it at once.
@@ -44,6 +47,15 @@ public protocol RegistryStore: Sendable {
 
     /// The devices on the channel, or with `channel` nil the app's registrations (memberships) on all channels.
     func count(app: String, channel: String?) async throws(RegistryError) -> Int
+
+    /// Claims the event id received at `time`, unless it was received after
+    /// `since` (within the duplicate window): nil when this call
+    /// claimed it, else when it was received. Of several instances claiming
+    /// one id at once, exactly one gets nil.
+    func claimEvent(_ id: String, at time: Timestamp, since: Timestamp) async throws(RegistryError) -> Timestamp?
+
+    /// Forgets the event ids received before `time` (their window is over).
+    func forgetEvents(before time: Timestamp) async throws(RegistryError)
 
     /// Refuses further calls; calls already made finish, then the connections are closed.
     func close()

@@ -99,5 +99,17 @@ public class SQLRegistryStore: RegistryStore, @unchecked Sendable {
         return try await pool.run(operation) { db throws(RegistryError) in try operations.count(db, app: app, channel: channel) }
     }
 
+    public func claimEvent(_ id: String, at time: Timestamp, since: Timestamp) async throws(RegistryError) -> Timestamp? {
+        let operation = "claimEvent"
+        try validation.eventID(id, operation)
+        let operations = operations
+        return try await pool.run(operation) { db throws(RegistryError) in try operations.claimEvent(db, id, at: time, since: since) }
+    }
+
+    public func forgetEvents(before time: Timestamp) async throws(RegistryError) {
+        let operations = operations
+        try await pool.run("forgetEvents") { db throws(RegistryError) in try operations.forgetEvents(db, before: time) }
+    }
+
     public func close() { pool.close() }
 }

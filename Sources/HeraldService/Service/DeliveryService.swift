@@ -84,7 +84,8 @@ public final class DeliveryService: Sendable {
             invalidationGuard: makeInvalidationGuard(), registry: registry, metrics: metrics, logger: logger, clock: clock,
             newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) },
             traffic: TrafficControl(configuration: settings, metrics: metrics),
-            handled: settings.duplicateWindow.milliseconds > 0 ? HandledEvents(window: settings.duplicateWindow.duration) : nil)
+            duplicates: settings.duplicateWindow.milliseconds > 0
+                ? DuplicateWindow(window: settings.duplicateWindow.duration, shared: registry, logger: logger) : nil)
         // Registry commands have a consumer of their own, so a burst of events never holds up a registration.
         let commands = registry.flatMap { store in
             config.topology.registryCommands.map { topology in
@@ -102,6 +103,9 @@ public final class DeliveryService: Sendable {
             group.addTask { try await connection.run() }
             group.addTask { await self.watchConnection(connection) }
             if let registry { group.addTask { await self.sampleRegistrations(registry) } }
+            if let duplicates = processor.duplicates, duplicates.isShared {
+                group.addTask { await self.forgetExpiredEventIDs(duplicates) }
+            }
             group.addTask {
                 // Whichever consumer ends first stops the other (`stop`); both drain before the connection goes.
                 try await withThrowingTaskGroup(of: Void.self) { consumers in
@@ -175,6 +179,15 @@ public final class DeliveryService: Sendable {
             }
             health.set("registry", reachable)
             for _ in 0..<150 where !stop.isTriggered { try? await Task.sleep(for: .milliseconds(200)) }
+        }
+    }
+
+    /// Deletes the event ids whose duplicate window is over from the registry
+    /// database, every minute until shutdown.
+    private func forgetExpiredEventIDs(_ duplicates: DuplicateWindow) async {
+        while !stop.isTriggered {
+            await duplicates.forgetExpired(now: clock())
+            for _ in 0..<300 where !stop.isTriggered { try? await Task.sleep(for: .milliseconds(200)) }
         }
     }
 

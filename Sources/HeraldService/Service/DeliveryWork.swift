@@ -18,8 +18,6 @@ struct DeliveryWork: Sendable {
     var results: [TargetResult] = []
     /// The delivery records of traced targets (docs/debug-trace.md); empty unless the event asked for a trace.
     var traces: [DebugTraceRecord.Delivery] = []
-    /// When the event this one duplicates was handled (`duplicate_window`); nil for any other event.
-    var duplicateOf: Timestamp?
 
     init(plan: EventPlan, redelivered: Bool) {
         self.plan = plan

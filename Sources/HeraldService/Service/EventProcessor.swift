@@ -41,16 +41,16 @@ final class EventProcessor: Sendable {
     let series: PipelineSeries
     /// Rates, throttles and provider pauses (docs/traffic.md); nil: none.
     let traffic: TrafficControl?
-    /// Event ids handled within `duplicate_window`; nil: no duplicate check.
-    let handled: HandledEvents?
+    /// Event ids received within `duplicate_window`; nil: no duplicate check.
+    let duplicates: DuplicateWindow?
 
     init(planner: EventPlanner, providers: ProviderSet, retryPolicy: RetryPolicy, publishStatuses: Set<Outcome.Status>,
          topology: TopologyOptions, connection: AMQPConnection, delivered: DeliveredTargets,
          invalidationGuard: InvalidationGuard?, registry: (any RegistryStore)? = nil, metrics: HeraldMetrics, logger: Logger,
          clock: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String,
-         traffic: TrafficControl? = nil, handled: HandledEvents? = nil) {
+         traffic: TrafficControl? = nil, duplicates: DuplicateWindow? = nil) {
         self.traffic = traffic
-        self.handled = handled
+        self.duplicates = duplicates
         self.planner = planner
         self.providers = providers
         self.retryPolicy = retryPolicy
@@ -75,11 +75,8 @@ final class EventProcessor: Sendable {
     func process(_ delivery: AMQPDelivery, finish: @escaping @Sendable (Verdict) -> Void) async {
         let (work, stopped) = await prepare(delivery)
         let key = EventsInFlight.key(work.plan)
-        // An event's first delivery, once acked, makes later ones with its id duplicates (duplicate_window).
-        let handledID = work.duplicateOf == nil && work.plan.attempt == 1 ? work.plan.event?.id : nil
-        let done: @Sendable (Verdict) -> Void = { [inFlight, handled, clock] verdict in
+        let done: @Sendable (Verdict) -> Void = { [inFlight] verdict in
             if let key { inFlight.leave(key) }
-            if verdict == .ack, let handledID { handled?.record(handledID, at: clock()) }
             finish(verdict)
         }
         if let stopped { return done(.requeue(reason: stopped.reason)) }
@@ -130,7 +127,7 @@ final class EventProcessor: Sendable {
             if delivery.redelivered { await inFlight.waitUntilIdle(key) }
             inFlight.enter(key)
         }
-        if !delivery.redelivered, let duplicate = duplicate(plan) { return duplicate }
+        if !delivery.redelivered, let duplicate = await duplicate(plan) { return duplicate }
         let (sends, remembered) = unhandled(plan.sends, of: plan, redelivered: delivery.redelivered)
         var work = DeliveryWork(plan: plan, redelivered: delivery.redelivered)
         for result in remembered { work.add(result) }
@@ -141,13 +138,15 @@ final class EventProcessor: Sendable {
         return work
     }
 
-    /// The work of an event whose id was handled within `duplicate_window`:
+    /// The work of an event whose id was received within `duplicate_window`:
     /// each target `dropped` as a duplicate, nothing sent, expanded or dead-lettered
-    /// again. Nil for any other event. Called for first deliveries only: a
-    /// redelivery is the same message again (its ack may have been lost), which
-    /// `DeliveredTargets` handles; retries (attempt > 1) are never duplicates.
-    private func duplicate(_ plan: EventPlan) -> DeliveryWork? {
-        guard let handled, plan.attempt == 1, let id = plan.event?.id, let at = handled.handledAt(id, now: clock()) else {
+    /// again. Nil for any other event, whose id is claimed now. Called for
+    /// first deliveries only: a redelivery is the same message again (its ack
+    /// may have been lost), which `DeliveredTargets` handles; retries
+    /// (attempt > 1) are never duplicates.
+    private func duplicate(_ plan: EventPlan) async -> DeliveryWork? {
+        guard let duplicates, plan.attempt == 1, let id = plan.event?.id,
+              let at = await duplicates.claim(id, at: clock()) else {
             return nil
         }
         metrics.duplicateEvents.labels().increment()
@@ -157,8 +156,7 @@ final class EventProcessor: Sendable {
         plan.deadLetterReason = nil
         plan.deadLetterTargets = []
         var work = DeliveryWork(plan: plan, redelivered: false)
-        work.duplicateOf = at
-        let reason = "duplicate event: id '\(id.truncatedForMessage)' was handled at \(at) (duplicate_window)"
+        let reason = "duplicate event: id '\(id.truncatedForMessage)' was first received at \(at) (duplicate_window)"
         let now = clock()
         for send in plan.sends {
             work.record(.dropped(reason), for: send, attempt: plan.attempt, policy: retryPolicy, invalidationGuard: nil, at: now)

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldSimulator
+import HeraldTestSupport
 import Testing
 
 /// Route rates, provider pauses and the duplicate window, end to end through
@@ -115,13 +116,56 @@ import Testing
             try await publisher.publish(event)
             #expect(await results.wait { $0.filter { $0.outcome.status == .dropped }.count == 2 })
             let dropped = results.all.filter { $0.outcome.status == .dropped }
-            #expect(dropped.allSatisfy { $0.outcome.reason?.hasPrefix("duplicate event: id 'twice' was handled at ") == true },
+            #expect(dropped.allSatisfy { $0.outcome.reason?.hasPrefix("duplicate event: id 'twice' was first received at ") == true },
                     "\(dropped.map { $0.outcome.reason ?? "" })")
             #expect(Set(dropped.compactMap { $0.outcome.address?.value }) == ["d-1", "d-2"], "one dropped outcome per target")
             #expect(simulator.recorder.notifications.count == 2, "each device notified once")
             // Another id is not a duplicate.
             try await publisher.publish(event.replacingOccurrences(of: "\"twice\"", with: "\"once\""))
             #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 4 })
+        }
+    }
+
+    /// With a registry database the window is kept there: a restarted
+    /// instance still knows the ids, and of two instances given the same
+    /// event at once exactly one delivers it.
+    @Test(arguments: Backend.allCases)
+    func withARegistryDatabaseTheWindowSurvivesARestartAndSpansInstances(backend: Backend) async throws {
+        try await TestDatabase.with(backend) { database in
+            let simulator = try await SimulatorHarness()
+            defer { simulator.stop() }
+            let registry = switch database.backend {
+            case .sqlite: "{backend: sqlite, path: \(database.location)}"
+            case .postgres: "{backend: postgres, url: \"\(database.location)\"}"
+            }
+            let config = try ServiceConfig(simulator: simulator, topLevelExtra: "duplicate_window: 10m\nregistry: \(registry)")
+            let results = try await ResultsCollector(prefix: config.prefix)
+            let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+            func event(_ id: String) -> String { #"{"id": "\#(id)", "app": "chat", "provider": "fcm", "token": "tok-\#(id)"}"# }
+
+            let first = RunningService(try config.load())
+            #expect(await first.waitUntilConsuming())
+            try await publisher.publish(event("before-restart"))
+            #expect(await results.wait { $0.contains { $0.outcome.status == .delivered } })
+            try await first.stop()
+
+            // A new instance: its memory is empty, the database remembers.
+            let instances = [RunningService(try config.load()), RunningService(try config.load())]
+            for instance in instances { #expect(await instance.waitUntilConsuming()) }
+            try await publisher.publish(event("before-restart"))
+            #expect(await results.wait { $0.contains { $0.outcome.status == .dropped } })
+            let dropped = try #require(results.all.first { $0.outcome.status == .dropped })
+            #expect(dropped.outcome.reason?.hasPrefix("duplicate event: id 'before-restart' was first received at ") == true,
+                    "\(dropped.outcome.reason ?? "")")
+
+            // The same event twice at once, to two instances consuming one queue: one delivery.
+            for _ in 0..<2 { try await publisher.publish(event("both")) }
+            #expect(await results.wait { $0.filter { $0.outcome.eventID == "both" }.count == 2 })
+            let both = results.all.filter { $0.outcome.eventID == "both" }.map(\.outcome.status)
+            #expect(both.sorted { $0.rawValue < $1.rawValue } == [.delivered, .dropped], "\(both)")
+            #expect(simulator.recorder.notifications.count == 2, "each id notified once")
+            for instance in instances { try await instance.stop() }
+            await results.close(deleting: config.queues)
         }
     }
 

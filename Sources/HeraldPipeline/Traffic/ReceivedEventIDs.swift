@@ -1,17 +1,17 @@
 import HeraldCore
 
-/// Event ids this instance handled, for `duplicate_window`: another event with
-/// one of these ids within the window is a duplicate (a publisher that sent
-/// it twice), not to be delivered again.
+/// Event ids this instance received lately, for `duplicate_window`: another
+/// event with one of these ids within the window is a duplicate (a publisher
+/// that sent it twice), not to be delivered again.
 ///
 /// Memory is ~100 bytes an id: at 1 000 events/s the default 10 minutes keep
 /// 600 000 ids (~60 MB). At most `capacity` are kept; past it the oldest are
 /// forgotten before their window ends (and a late duplicate of one would be
 /// delivered again).
-public final class HandledEvents: Sendable {
+public final class ReceivedEventIDs: Sendable {
     private struct State {
-        var handledAt: [String: Timestamp] = [:]
-        /// Ids in the order they were handled, from `head`.
+        var receivedAt: [String: Timestamp] = [:]
+        /// Ids in the order they were received, from `head`.
         var order: [(id: String, at: Timestamp)] = []
         var head = 0
     }
@@ -25,28 +25,24 @@ public final class HandledEvents: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// When `id` was handled, if that is within the window before `now`.
-    public func handledAt(_ id: String, now: Timestamp) -> Timestamp? {
+    /// Claims `id`, received at `now`: nil when it was not received within
+    /// the window before (it is now, at `now`), else when it was. One step, so
+    /// of two events with one id handled at once exactly one gets nil.
+    public func claim(_ id: String, at now: Timestamp) -> Timestamp? {
         state.withLock { state in
-            guard let at = state.handledAt[id], now - at < window else { return nil }
-            return at
-        }
-    }
-
-    /// Notes that the event `id` was handled at `now` (its first delivery's outcomes confirmed and acked).
-    public func record(_ id: String, at now: Timestamp) {
-        state.withLock { state in
+            if let at = state.receivedAt[id], now - at < window { return at }
             forget(&state, before: now)
-            state.handledAt[id] = now
+            state.receivedAt[id] = now
             state.order.append((id, now))
-            while state.handledAt.count > capacity, state.head < state.order.count {
+            while state.receivedAt.count > capacity, state.head < state.order.count {
                 drop(&state)
             }
+            return nil
         }
     }
 
     /// How many ids are kept (for tests and metrics).
-    public var count: Int { state.withLock { $0.handledAt.count } }
+    public var count: Int { state.withLock { $0.receivedAt.count } }
 
     /// Forgets the ids whose window has passed.
     private func forget(_ state: inout State, before now: Timestamp) {
@@ -62,7 +58,7 @@ public final class HandledEvents: Sendable {
     private func drop(_ state: inout State) {
         let oldest = state.order[state.head]
         state.head += 1
-        // An id handled again later keeps its newer time.
-        if state.handledAt[oldest.id] == oldest.at { state.handledAt[oldest.id] = nil }
+        // An id claimed again later keeps its newer time.
+        if state.receivedAt[oldest.id] == oldest.at { state.receivedAt[oldest.id] = nil }
     }
 }
