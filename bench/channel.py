@@ -76,9 +76,11 @@ class ChannelBench:
         log(f"  {out.stdout.strip()}")
 
     def registry_yaml(self, backend):
+        # Every phase publishes the same event ids to a registry that outlives it: with duplicate_window on,
+        # the registry database would make all but the first phase duplicates.
         if backend == "sqlite":
-            return f"registry: {{backend: sqlite, path: \"{self.sqlite}\"}}\n"
-        return f"registry: {{backend: postgres, url: \"{self.pg_url}\", pool: {self.a.pool}}}\n"
+            return f"duplicate_window: 0s\nregistry: {{backend: sqlite, path: \"{self.sqlite}\"}}\n"
+        return f"duplicate_window: 0s\nregistry: {{backend: postgres, url: \"{self.pg_url}\", pool: {self.a.pool}}}\n"
 
     def postgres_backends(self):
         """The server processes of this run's Herald connections (application_name in the URL)."""

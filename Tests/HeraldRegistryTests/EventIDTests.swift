@@ -3,23 +3,22 @@ import HeraldRegistry
 import HeraldTestSupport
 import Testing
 
-/// claimEvent / forgetEvents: the duplicate window kept in the registry
+/// claimEvents / forgetEvents: the duplicate window kept in the registry
 /// database, shared by instances and kept across restarts.
 @Suite struct EventIDTests {
     private let start = Timestamp(seconds: 1_796_032_800, nanoseconds: 123_456_000)
-    private let window = Duration.seconds(600)
 
     /// The first claim wins; within the window a second gets the first's time; after it, a claim wins again.
     @Test(arguments: Backend.allCases) func anEventIDIsClaimedOnceWithinTheWindow(_ backend: Backend) async throws {
         try await TestDatabase.withStore(backend) { store async throws in
-            #expect(try await store.claimEvent("evt-1", at: start, since: start + .seconds(-600)) == nil)
+            #expect(try await store.claim("evt-1", at: start, since: start + .seconds(-600)) == nil)
             let later = start + .seconds(599)
-            #expect(try await store.claimEvent("evt-1", at: later, since: later + .seconds(-600)) == start,
+            #expect(try await store.claim("evt-1", at: later, since: later + .seconds(-600)) == start,
                     "the first time comes back, to the microsecond")
-            #expect(try await store.claimEvent("evt-2", at: later, since: later + .seconds(-600)) == nil, "ids are apart")
+            #expect(try await store.claim("evt-2", at: later, since: later + .seconds(-600)) == nil, "ids are apart")
             let after = start + .seconds(601)
-            #expect(try await store.claimEvent("evt-1", at: after, since: after + .seconds(-600)) == nil, "the window is over")
-            #expect(try await store.claimEvent("evt-1", at: after + .seconds(1), since: after + .seconds(-599)) == after)
+            #expect(try await store.claim("evt-1", at: after, since: after + .seconds(-600)) == nil, "the window is over")
+            #expect(try await store.claim("evt-1", at: after + .seconds(1), since: after + .seconds(-599)) == after)
         }
     }
 
@@ -27,12 +26,12 @@ import Testing
         try await TestDatabase.with(backend) { database async throws in
             let first = try database.makeStore()
             _ = try await first.migrate()
-            #expect(try await first.claimEvent("evt-restart", at: start, since: start + .seconds(-600)) == nil)
+            #expect(try await first.claim("evt-restart", at: start, since: start + .seconds(-600)) == nil)
             first.close()
             let second = try database.makeStore()
             defer { second.close() }
             let later = start + .seconds(5)
-            #expect(try await second.claimEvent("evt-restart", at: later, since: later + .seconds(-600)) == start)
+            #expect(try await second.claim("evt-restart", at: later, since: later + .seconds(-600)) == start)
         }
     }
 
@@ -47,7 +46,7 @@ import Testing
                 for i in 0..<400 {
                     group.addTask {
                         let id = "evt-\(i / 4)"
-                        let claim = try await stores[i % 2].claimEvent(id, at: start, since: start + .seconds(-600))
+                        let claim = try await stores[i % 2].claim(id, at: start, since: start + .seconds(-600))
                         return claim == nil ? id : nil
                     }
                 }
@@ -60,22 +59,43 @@ import Testing
 
     @Test(arguments: Backend.allCases) func forgetEventsDeletesOnlyTheExpired(_ backend: Backend) async throws {
         try await TestDatabase.withStore(backend) { store async throws in
-            _ = try await store.claimEvent("old", at: start, since: start + .seconds(-600))
-            _ = try await store.claimEvent("new", at: start + .seconds(300), since: start)
+            _ = try await store.claim("old", at: start, since: start + .seconds(-600))
+            _ = try await store.claim("new", at: start + .seconds(300), since: start)
             try await store.forgetEvents(before: start + .seconds(1))
             // "old" is gone: claimed again even with a window reaching back before it.
             let now = start + .seconds(301)
-            #expect(try await store.claimEvent("old", at: now, since: start + .seconds(-600)) == nil)
-            #expect(try await store.claimEvent("new", at: now, since: start + .seconds(-600)) == start + .seconds(300))
+            #expect(try await store.claim("old", at: now, since: start + .seconds(-600)) == nil)
+            #expect(try await store.claim("new", at: now, since: start + .seconds(-600)) == start + .seconds(300))
+        }
+    }
+
+    /// One call claims many ids in one statement; an id twice in it is a duplicate of its first.
+    @Test(arguments: Backend.allCases) func aBatchClaimsEachNewIDAndAnswersEachInOrder(_ backend: Backend) async throws {
+        try await TestDatabase.withStore(backend) { store async throws in
+            #expect(try await store.claim("known", at: start, since: start + .seconds(-600)) == nil)
+            let now = start + .seconds(10)
+            let answers = try await store.claimEvents(["b-new", "known", "a-new", "b-new", "ünï-✓", #"q"uote\"#],
+                                                      at: now, since: now + .seconds(-600))
+            #expect(answers == [nil, start, nil, now, nil, nil])
+            #expect(try await store.claimEvents([], at: now, since: now) == [])
+            let again = try await store.claimEvents(["a-new", "ünï-✓", #"q"uote\"#], at: now + .seconds(1), since: now + .seconds(-599))
+            #expect(again == [now, now, now], "ids outside ASCII and with JSON's special characters are kept as given")
         }
     }
 
     @Test(arguments: Backend.allCases) func anEventIDTheDatabaseCannotHoldIsRefusedWithTheReason(_ backend: Backend) async throws {
         try await TestDatabase.withStore(backend) { store async throws in
-            let empty = await registryError { () throws(RegistryError) in _ = try await store.claimEvent("", at: start, since: start) }
+            let empty = await registryError { () throws(RegistryError) in _ = try await store.claimEvents(["ok", ""], at: start, since: start) }
             #expect(empty?.kind == .invalidInput && empty?.message == "event id is empty", "\(String(describing: empty))")
-            let nul = await registryError { () throws(RegistryError) in _ = try await store.claimEvent("a\u{0}b", at: start, since: start) }
+            let nul = await registryError { () throws(RegistryError) in _ = try await store.claimEvents(["a\u{0}b"], at: start, since: start) }
             #expect(nul?.message == "event id has a NUL character, which the database cannot store", "\(String(describing: nul))")
         }
+    }
+}
+
+extension RegistryStore {
+    /// Claims one id.
+    fileprivate func claim(_ id: String, at time: Timestamp, since: Timestamp) async throws -> Timestamp? {
+        try await claimEvents([id], at: time, since: since).first ?? nil
     }
 }

@@ -205,10 +205,12 @@ static struct event make_event(long seq, const char *dead_apns) {
     char title[48];
     filler(title, 8 + rnd() % 24);
     char head[2048];
+    /* Ids unique to this process: Herald drops an event whose id it received within duplicate_window
+       (the warm-up and earlier points, and with a registry database earlier Herald processes too). */
     int head_length = snprintf(head, sizeof head,
-                               "{\"id\":\"bench-%ld\",\"app\":\"bench\",\"targets\":[%s],"
+                               "{\"id\":\"bench-%ld-%ld\",\"app\":\"bench\",\"targets\":[%s],"
                                "\"notification\":{\"title\":\"%s\",\"body\":\"",
-                               seq, targets, title);
+                               (long)getpid(), seq, targets, title);
     char tail[512];
     int tail_length = snprintf(tail, sizeof tail,
                                "\",\"badge\":%u,\"sound\":\"default\",\"thread_id\":\"t-%u\"},"
@@ -263,8 +265,8 @@ static void stamp(struct event *event, int64_t us) {
 
 static void publish(amqp_connection_state_t conn, const char *exchange, const char *key, struct event *event, long seq) {
     amqp_basic_properties_t props;
-    char id[32];
-    snprintf(id, sizeof id, "bench-%ld", seq);
+    char id[48];
+    snprintf(id, sizeof id, "bench-%ld-%ld", (long)getpid(), seq);
     props._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG | AMQP_BASIC_MESSAGE_ID_FLAG;
     props.content_type = amqp_cstring_bytes("application/json");
     props.delivery_mode = 2;

@@ -124,11 +124,15 @@ enum PostgresDialect {
                 ORDER BY id LIMIT $4
                 """)
         },
-        claimEvent: SQLStatement(events, """
-            INSERT INTO herald_event_ids AS e (event_id, received_at) VALUES ($1, \(time("$2")))
+        claimEvents: SQLStatement(events, """
+            INSERT INTO herald_event_ids AS e (event_id, received_at)
+            SELECT id, \(time("$2")) FROM json_array_elements_text($1::json) AS ids (id)
             ON CONFLICT (event_id) DO UPDATE SET received_at = EXCLUDED.received_at WHERE e.received_at <= \(time("$3"))
-            RETURNING \(micros("received_at"))
+            RETURNING event_id
             """),
-        eventReceivedAt: SQLStatement(events, "SELECT \(micros("received_at")) FROM herald_event_ids WHERE event_id = $1"),
+        eventsReceivedAt: SQLStatement(events, """
+            SELECT event_id, \(micros("received_at")) FROM herald_event_ids
+            WHERE event_id IN (SELECT json_array_elements_text($1::json))
+            """),
         forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < \(time("$1"))"))
 }

@@ -115,11 +115,14 @@ enum SQLiteDialect {
                 ORDER BY id LIMIT ?4
                 """)
         },
-        claimEvent: SQLStatement(events, """
-            INSERT INTO herald_event_ids (event_id, received_at) VALUES (?1, ?2)
+        // `WHERE true`: an upsert's SELECT needs a WHERE, or SQLite reads ON as a join's.
+        claimEvents: SQLStatement(events, """
+            INSERT INTO herald_event_ids (event_id, received_at) SELECT value, ?2 FROM json_each(?1) WHERE true
             ON CONFLICT (event_id) DO UPDATE SET received_at = excluded.received_at WHERE received_at <= ?3
-            RETURNING received_at
+            RETURNING event_id
             """),
-        eventReceivedAt: SQLStatement(events, "SELECT received_at FROM herald_event_ids WHERE event_id = ?1"),
+        eventsReceivedAt: SQLStatement(events, """
+            SELECT event_id, received_at FROM herald_event_ids WHERE event_id IN (SELECT value FROM json_each(?1))
+            """),
         forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < ?1"))
 }

@@ -179,22 +179,39 @@ struct RegistryOperations: Sendable {
         var topic: String?
     }
 
-    /// Claims the event id at `time` unless it was received after `since`: nil
-    /// when this call claimed it, else when it was received. One statement
-    /// decides (an upsert under the id's row lock), so of two instances
-    /// claiming one id at once exactly one gets nil.
-    func claimEvent(_ db: any SQLConnection, _ id: String, at time: Timestamp,
-                    since: Timestamp) throws(RegistryError) -> Timestamp? {
-        let operation = "claimEvent"
-        let micros = time.microsecondsSinceEpoch
-        let claimed = try db.run(sql.claimEvent, [.text(id), .integer(micros), .integer(since.microsecondsSinceEpoch)],
-                                 operation: operation)
-        if !claimed.isEmpty { return nil }
-        // Received after `since`: read when (a new statement, so on PostgreSQL it
-        // also sees a claim committed while the upsert waited). Forgotten in
-        // between (its row was older than another instance's window): now.
-        guard let row = try db.run(sql.eventReceivedAt, [.text(id)], operation: operation).first else { return time }
-        return Timestamp(microsecondsSinceEpoch: try integer(row, 0, sql.eventReceivedAt, operation))
+    /// Claims each of `ids` at `time` unless it was received after `since`:
+    /// per id, in order, nil when this call claimed it, else when it was
+    /// received (an id twice in `ids`: the second is a duplicate of the
+    /// first, received at `time`). One upsert claims them all under the ids'
+    /// row locks, so of two instances claiming one id at once exactly one gets
+    /// nil; the ids go in byte order, the order two such upserts lock rows in.
+    func claimEvents(_ db: any SQLConnection, _ ids: [String], at time: Timestamp,
+                     since: Timestamp) throws(RegistryError) -> [Timestamp?] {
+        let operation = "claimEvents"
+        let distinct = Self.distinctInByteOrder(ids)
+        return try transaction(db, operation) { () throws(RegistryError) in
+            var claimed = Set<String>()
+            for row in try db.run(sql.claimEvents, [.text(Self.jsonArray(distinct)), .integer(time.microsecondsSinceEpoch),
+                                                    .integer(since.microsecondsSinceEpoch)], operation: operation) {
+                claimed.insert(try text(row, 0, sql.claimEvents, operation))
+            }
+            // The others were received after `since`: when (a new statement, so
+            // on PostgreSQL it also sees a claim committed while the upsert waited).
+            var receivedAt: [String: Timestamp] = [:]
+            let others = distinct.filter { !claimed.contains($0) }
+            if !others.isEmpty {
+                for row in try db.run(sql.eventsReceivedAt, [.text(Self.jsonArray(others))], operation: operation) {
+                    receivedAt[try text(row, 0, sql.eventsReceivedAt, operation)] =
+                        Timestamp(microsecondsSinceEpoch: try integer(row, 1, sql.eventsReceivedAt, operation))
+                }
+            }
+            var answered = Set<String>()
+            return ids.map { id in
+                guard answered.insert(id).inserted else { return receivedAt[id] ?? time }
+                // Not claimed and not found: deleted meanwhile by an instance with a shorter window.
+                return claimed.contains(id) ? nil : receivedAt[id] ?? time
+            }
+        }
     }
 
     /// Forgets the event ids received before `time`.
@@ -258,6 +275,11 @@ struct RegistryOperations: Sendable {
         if let row = rows.first, try integer(row, 0, sql.removeFromChannel, operation) <= 0 {
             _ = try db.run(sql.dropEmptyChannel, [.text(app), .text(channel)], operation: operation)
         }
+    }
+
+    /// The strings as a JSON array, one parameter for a statement about many.
+    private static func jsonArray(_ strings: [String]) -> String {
+        String(decoding: JSONValue.array(strings.map { .string($0) }).serialized, as: UTF8.self)
     }
 
     /// The strings once each (by their bytes), in byte order: the order channel rows are locked in.

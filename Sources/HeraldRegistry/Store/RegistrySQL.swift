@@ -54,11 +54,12 @@ struct RegistrySQL: Sendable {
     /// → id, provider, address kind, address, environment, topic, created, updated; ascending id.
     let page: @Sendable (_ providers: Int) -> SQLStatement
 
-    /// (event id, time, since) → the time, when this call claimed the id: it
-    /// was unknown, or received at or before `since`; no row when it was received after.
-    let claimEvent: SQLStatement
-    /// (event id) → when it was received; no row for an unknown id.
-    let eventReceivedAt: SQLStatement
+    /// (JSON array of distinct event ids, time, since) → each id this
+    /// statement claimed at `time`: it was unknown, or received at or before
+    /// `since`. An id received after `since` gives no row.
+    let claimEvents: SQLStatement
+    /// (JSON array of event ids) → event id, when it was received; no row for an unknown id.
+    let eventsReceivedAt: SQLStatement
     /// (before): forgets the ids received before that time.
     let forgetEvents: SQLStatement
 

@@ -48,11 +48,11 @@ public protocol RegistryStore: Sendable {
     /// The devices on the channel, or with `channel` nil the app's registrations (memberships) on all channels.
     func count(app: String, channel: String?) async throws(RegistryError) -> Int
 
-    /// Claims the event id received at `time`, unless it was received after
-    /// `since` (within the duplicate window): nil when this call
-    /// claimed it, else when it was received. Of several instances claiming
-    /// one id at once, exactly one gets nil.
-    func claimEvent(_ id: String, at time: Timestamp, since: Timestamp) async throws(RegistryError) -> Timestamp?
+    /// Claims the event ids received at `time`, each unless it was received
+    /// after `since` (within the duplicate window): per id, in order, nil when
+    /// this call claimed it, else when it was received. Of several instances
+    /// claiming one id at once, exactly one gets nil.
+    func claimEvents(_ ids: [String], at time: Timestamp, since: Timestamp) async throws(RegistryError) -> [Timestamp?]
 
     /// Forgets the event ids received before `time` (their window is over).
     func forgetEvents(before time: Timestamp) async throws(RegistryError)

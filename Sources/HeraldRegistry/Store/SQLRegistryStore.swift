@@ -99,11 +99,14 @@ public class SQLRegistryStore: RegistryStore, @unchecked Sendable {
         return try await pool.run(operation) { db throws(RegistryError) in try operations.count(db, app: app, channel: channel) }
     }
 
-    public func claimEvent(_ id: String, at time: Timestamp, since: Timestamp) async throws(RegistryError) -> Timestamp? {
-        let operation = "claimEvent"
-        try validation.eventID(id, operation)
+    public func claimEvents(_ ids: [String], at time: Timestamp, since: Timestamp) async throws(RegistryError) -> [Timestamp?] {
+        let operation = "claimEvents"
+        for id in ids { try validation.eventID(id, operation) }
+        guard !ids.isEmpty else { return [] }
         let operations = operations
-        return try await pool.run(operation) { db throws(RegistryError) in try operations.claimEvent(db, id, at: time, since: since) }
+        return try await pool.run(operation) { db throws(RegistryError) in
+            try operations.claimEvents(db, ids, at: time, since: since)
+        }
     }
 
     public func forgetEvents(before time: Timestamp) async throws(RegistryError) {

@@ -85,7 +85,7 @@ public final class DeliveryService: Sendable {
             newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) },
             traffic: TrafficControl(configuration: settings, metrics: metrics),
             duplicates: settings.duplicateWindow.milliseconds > 0
-                ? DuplicateWindow(window: settings.duplicateWindow.duration, shared: registry, logger: logger) : nil)
+                ? DuplicateWindow(window: settings.duplicateWindow.duration, shared: registry, logger: logger, clock: clock) : nil)
         // Registry commands have a consumer of their own, so a burst of events never holds up a registration.
         let commands = registry.flatMap { store in
             config.topology.registryCommands.map { topology in

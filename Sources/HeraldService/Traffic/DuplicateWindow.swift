@@ -11,7 +11,10 @@ import HeraldRegistry
 ///
 /// The instance's own memory answers first (no database round trip for a
 /// duplicate it saw itself); an id new to it is then claimed in the registry
-/// database, whose one-statement upsert lets exactly one instance win. When
+/// database, whose upsert lets exactly one instance win. Claims are batched
+/// like a group commit: one batch is in the database at a time, and the ids
+/// received meanwhile go together in the next (one transaction, one upsert
+/// for up to `maxBatch` ids, instead of one per event). When
 /// the database cannot be reached the event is not held back: it counts as
 /// new (a possible duplicate delivered beats traffic stalled behind the
 /// registry), and that is logged at most once a minute.
@@ -21,9 +24,21 @@ final class DuplicateWindow: Sendable {
     private let shared: (any RegistryStore)?
     private let logger: Logger
     private let lastWarning = Locked<ContinuousClock.Instant?>(nil)
+    private let clock: @Sendable () -> Timestamp
+    private let batch = Locked(Batch())
 
-    init(window: Duration, shared: (any RegistryStore)?, logger: Logger) {
+    /// Claims waiting for the database, and whether a batch is there now.
+    private struct Batch {
+        var waiting: [(id: String, continuation: CheckedContinuation<Timestamp?, Never>)] = []
+        var inFlight = false
+    }
+
+    /// The most ids one statement claims.
+    static let maxBatch = 500
+
+    init(window: Duration, shared: (any RegistryStore)?, logger: Logger, clock: @escaping @Sendable () -> Timestamp) {
         self.window = window
+        self.clock = clock
         memory = ReceivedEventIDs(window: window)
         self.shared = shared
         self.logger = logger
@@ -33,12 +48,39 @@ final class DuplicateWindow: Sendable {
     /// the window, else when the first was received.
     func claim(_ id: String, at now: Timestamp) async -> Timestamp? {
         if let first = memory.claim(id, at: now) { return first }
-        guard let shared else { return nil }
-        do {
-            return try await shared.claimEvent(id, at: now, since: now + (.zero - window))
-        } catch {
-            warn("the duplicate window's registry database cannot be reached; events count as new meanwhile", error)
-            return nil
+        guard shared != nil else { return nil }
+        return await withCheckedContinuation { continuation in
+            let starts = batch.withLock { batch in
+                batch.waiting.append((id, continuation))
+                defer { batch.inFlight = true }
+                return !batch.inFlight
+            }
+            if starts { Task { await self.claimWaiting() } }
+        }
+    }
+
+    /// Claims the waiting ids in the database, batch after batch, until none waits.
+    private func claimWaiting() async {
+        guard let shared else { return }
+        while true {
+            let claims = batch.withLock { batch in
+                let taken = Array(batch.waiting.prefix(Self.maxBatch))
+                batch.waiting.removeFirst(taken.count)
+                if taken.isEmpty { batch.inFlight = false }
+                return taken
+            }
+            if claims.isEmpty { return }
+            let now = clock()
+            var answers: [Timestamp?]
+            do {
+                answers = try await shared.claimEvents(claims.map(\.id), at: now, since: now + (.zero - window))
+            } catch {
+                warn("the duplicate window's registry database cannot be reached; events count as new meanwhile", error)
+                answers = []
+            }
+            for (index, claim) in claims.enumerated() {
+                claim.continuation.resume(returning: index < answers.count ? answers[index] : nil)
+            }
         }
     }
 
