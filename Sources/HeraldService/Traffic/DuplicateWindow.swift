@@ -35,6 +35,9 @@ final class DuplicateWindow: Sendable {
 
     /// The most ids one statement claims.
     static let maxBatch = 500
+    /// How long a batch waits for the database before its events count as
+    /// new (a database that hangs must not stall delivery).
+    static let claimTimeout = Duration.seconds(2)
 
     init(window: Duration, shared: (any RegistryStore)?, logger: Logger, clock: @escaping @Sendable () -> Timestamp) {
         self.window = window
@@ -70,18 +73,45 @@ final class DuplicateWindow: Sendable {
                 return taken
             }
             if claims.isEmpty { return }
-            let now = clock()
-            var answers: [Timestamp?]
-            do {
-                answers = try await shared.claimEvents(claims.map(\.id), at: now, since: now + (.zero - window))
-            } catch {
-                warn("the duplicate window's registry database cannot be reached; events count as new meanwhile", error)
-                answers = []
-            }
+            let answers = await claimed(claims.map(\.id), in: shared)
             for (index, claim) in claims.enumerated() {
                 claim.continuation.resume(returning: index < answers.count ? answers[index] : nil)
             }
         }
+    }
+
+    /// The database's answers for `ids`, or none (every id new) when it
+    /// failed or took longer than `claimTimeout`; a late answer is dropped.
+    private func claimed(_ ids: [String], in shared: any RegistryStore) async -> [Timestamp?] {
+        let now = clock()
+        let since = now + (.zero - window)
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Timestamp?], RegistryError>?, Never>) in
+            let resumed = Locked(false)
+            let resume: @Sendable (Result<[Timestamp?], RegistryError>?) -> Void = { outcome in
+                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: outcome) }
+            }
+            let timer = Task {
+                guard (try? await Task.sleep(for: Self.claimTimeout)) != nil else { return }
+                resume(nil)
+            }
+            Task {
+                do throws(RegistryError) {
+                    resume(.success(try await shared.claimEvents(ids, at: now, since: since)))
+                } catch {
+                    resume(.failure(error))
+                }
+                timer.cancel()
+            }
+        }
+        switch outcome {
+        case .success(let answers)?: return answers
+        case .failure(let error)?:
+            warn("the duplicate window's registry database cannot be reached; events count as new meanwhile", "\(error)")
+        case nil:
+            warn("the duplicate window's registry database did not answer in time; events count as new meanwhile",
+                 "no answer within \(Self.claimTimeout)")
+        }
+        return []
     }
 
     /// Whether the window is kept in the registry database (and `forgetExpired` has work).
@@ -92,17 +122,17 @@ final class DuplicateWindow: Sendable {
         do {
             try await shared?.forgetEvents(before: now + (.zero - window))
         } catch {
-            warn("the duplicate window's expired ids could not be deleted from the registry database", error)
+            warn("the duplicate window's expired ids could not be deleted from the registry database", "\(error)")
         }
     }
 
-    private func warn(_ message: StaticString, _ error: RegistryError) {
+    private func warn(_ message: StaticString, _ error: String) {
         let now = ContinuousClock.now
         let due = lastWarning.withLock { last in
             guard last.map({ now - $0 >= .seconds(60) }) ?? true else { return false }
             last = now
             return true
         }
-        if due { logger.warning(message, ["error": .string("\(error)")]) }
+        if due { logger.warning(message, ["error": .string(error)]) }
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import HeraldCore
 import HeraldRegistry
 import HeraldTestSupport
@@ -40,5 +41,33 @@ import Testing
         #expect(await window.claim("a", at: Timestamp.now()) != nil, "the instance's own memory still catches its duplicates")
         let warnings = sink.lines.filter { $0.contains("the duplicate window's registry database cannot be reached") }
         #expect(warnings.count == 1, "\(sink.lines)")
+    }
+
+    /// A server that takes the connection and never answers: after
+    /// `claimTimeout` the claims count as new, the late answer is dropped.
+    @Test func aDatabaseThatDoesNotAnswerHoldsEventsBackOnlyForTheClaimTimeout() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 8) == 0
+                && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+        let store = try PostgresRegistryStore(url: "postgres://herald:herald@127.0.0.1:\(port)/silent?connect_timeout=20", poolSize: 1)
+        defer { store.close() }
+        let sink = MemoryLogSink()
+        let window = DuplicateWindow(window: .seconds(600), shared: store, logger: Logger(label: "test", sink: sink),
+                                     clock: { Timestamp.now() })
+        let started = ContinuousClock.now
+        #expect(await window.claim("a", at: Timestamp.now()) == nil)
+        let waited = ContinuousClock.now - started
+        #expect(waited >= DuplicateWindow.claimTimeout && waited < DuplicateWindow.claimTimeout + .seconds(3), "\(waited)")
+        #expect(sink.lines.contains { $0.contains("did not answer in time") && $0.contains("no answer within 2.0 seconds") },
+                "\(sink.lines)")
     }
 }
