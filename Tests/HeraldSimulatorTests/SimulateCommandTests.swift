@@ -20,6 +20,22 @@ import Testing
         throw CancellationError()
     }
 
+    /// Starts `herald simulate` serving FCM for `FCMFixture`'s account, with
+    /// `flags`; returns the command (cancel it to stop), its URL and CA file.
+    func simulateFCM(_ flags: [String], console: CapturedConsole) async throws -> (command: Task<Int32, Never>, baseURL: String, caFile: String) {
+        let directory = try Fixtures.temporaryDirectory()
+        // The simulator reads the key's public half, email and project; Herald's copy (FCMFixture) names its token_uri.
+        try FCMFixture.accountJSON(baseURL: "https://127.0.0.1:2197").write(
+            toFile: directory + "/account.json", atomically: true, encoding: .utf8)
+        let command = Task {
+            await HeraldCommandLine().run([
+                "simulate", "--listen", "127.0.0.1:0", "--tls-dir", directory + "/tls", "--fcm-service-account", directory + "/account.json",
+            ] + flags, environment: [:], console: console)
+        }
+        let port = try await listeningPort(console)
+        return (command, "https://127.0.0.1:\(port)", directory + "/tls/ca.pem")
+    }
+
     @Test func simulateGeneratesItsCAVerifiesTokensAndRecordsUntilCancelled() async throws {
         let directory = try Fixtures.temporaryDirectory()
         let (key, _) = try Fixtures.key()
@@ -52,22 +68,12 @@ import Testing
     }
 
     @Test func simulateTakesEveryFCMErrorCodeTheProbeTopicAndAimedFaultsFromFlags() async throws {
-        let directory = try Fixtures.temporaryDirectory()
-        // The simulator reads the key's public half, email and project; Herald's copy below names its token_uri.
-        try FCMFixture.accountJSON(baseURL: "https://127.0.0.1:2197").write(
-            toFile: directory + "/account.json", atomically: true, encoding: .utf8)
         let console = CapturedConsole()
-        let command = Task {
-            await HeraldCommandLine().run([
-                "simulate", "--listen", "127.0.0.1:0", "--tls-dir", directory + "/tls", "--fcm-service-account", directory + "/account.json",
-                "--fcm-dead-token", "gone", "--fcm-token-error",
-                "other-app=SENDER_ID_MISMATCH,busy=QUOTA_EXCEEDED,ios=THIRD_PARTY_AUTH_ERROR,bad=INVALID_ARGUMENT,down=UNAVAILABLE,broken=INTERNAL",
-                "--probe-topic", "acme-check", "--reset-rate", "1", "--fault-services", "fcm", "--fault-tokens", "flaky",
-            ], environment: [:], console: console)
-        }
-        let port = try await listeningPort(console)
-        let base = "https://127.0.0.1:\(port)"
-        let ca = directory + "/tls/ca.pem"
+        let (command, base, ca) = try await simulateFCM([
+            "--fcm-dead-token", "gone", "--fcm-token-error",
+            "other-app=SENDER_ID_MISMATCH,busy=QUOTA_EXCEEDED,ios=THIRD_PARTY_AUTH_ERROR,bad=INVALID_ARGUMENT,down=UNAVAILABLE,broken=INTERNAL",
+            "--probe-topic", "acme-check", "--reset-rate", "1", "--fault-services", "fcm", "--fault-tokens", "flaky",
+        ], console: console)
         #expect(console.stdout.contains("  admin API: \(base)/_herald/ (docs/simulator-admin.md)"), "\(console.stdout)")
         let tokens = try await curl(baseURL: base, caFile: ca, "GET", "/_herald/tokens")
         #expect(tokens.answer?.body == """
@@ -107,19 +113,8 @@ import Testing
     }
 
     @Test func simulateTakesAnFCMProjectQuotaFromFlags() async throws {
-        let directory = try Fixtures.temporaryDirectory()
-        try FCMFixture.accountJSON(baseURL: "https://127.0.0.1:2197").write(
-            toFile: directory + "/account.json", atomically: true, encoding: .utf8)
-        let console = CapturedConsole()
-        let command = Task {
-            await HeraldCommandLine().run([
-                "simulate", "--listen", "127.0.0.1:0", "--tls-dir", directory + "/tls", "--fcm-service-account", directory + "/account.json",
-                "--fcm-quota", "2/1m",
-            ], environment: [:], console: console)
-        }
-        let port = try await listeningPort(console)
-        let outcomes = try await FCMFixture.withProvider(baseURL: "https://127.0.0.1:\(port)", caFile: directory + "/tls/ca.pem") {
-            provider async throws in
+        let (command, base, ca) = try await simulateFCM(["--fcm-quota", "2/1m"], console: CapturedConsole())
+        let outcomes = try await FCMFixture.withProvider(baseURL: base, caFile: ca) { provider async throws in
             var outcomes: [Result<DeliveryResult, DeliveryFailure>] = []
             for token in ["q-1", "q-2", "q-3"] { outcomes.append(await deliver(provider, fcmEvent(.token(token)))) }
             return outcomes
