@@ -20,6 +20,22 @@ import Testing
         throw CancellationError()
     }
 
+    /// Starts `herald simulate` serving FCM for `FCMFixture`'s account, with
+    /// `flags`; returns the command (cancel it to stop), its URL and CA file.
+    func simulateFCM(_ flags: [String], console: CapturedConsole) async throws -> (command: Task<Int32, Never>, baseURL: String, caFile: String) {
+        let directory = try Fixtures.temporaryDirectory()
+        // The simulator reads the key's public half, email and project; Herald's copy (FCMFixture) names its token_uri.
+        try FCMFixture.accountJSON(baseURL: "https://127.0.0.1:2197").write(
+            toFile: directory + "/account.json", atomically: true, encoding: .utf8)
+        let command = Task {
+            await HeraldCommandLine().run([
+                "simulate", "--listen", "127.0.0.1:0", "--tls-dir", directory + "/tls", "--fcm-service-account", directory + "/account.json",
+            ] + flags, environment: [:], console: console)
+        }
+        let port = try await listeningPort(console)
+        return (command, "https://127.0.0.1:\(port)", directory + "/tls/ca.pem")
+    }
+
     @Test func simulateGeneratesItsCAVerifiesTokensAndRecordsUntilCancelled() async throws {
         let directory = try Fixtures.temporaryDirectory()
         let (key, _) = try Fixtures.key()
@@ -52,22 +68,12 @@ import Testing
     }
 
     @Test func simulateTakesEveryFCMErrorCodeTheProbeTopicAndAimedFaultsFromFlags() async throws {
-        let directory = try Fixtures.temporaryDirectory()
-        // The simulator reads the key's public half, email and project; Herald's copy below names its token_uri.
-        try FCMFixture.accountJSON(baseURL: "https://127.0.0.1:2197").write(
-            toFile: directory + "/account.json", atomically: true, encoding: .utf8)
         let console = CapturedConsole()
-        let command = Task {
-            await HeraldCommandLine().run([
-                "simulate", "--listen", "127.0.0.1:0", "--tls-dir", directory + "/tls", "--fcm-service-account", directory + "/account.json",
-                "--fcm-dead-token", "gone", "--fcm-token-error",
-                "other-app=SENDER_ID_MISMATCH,busy=QUOTA_EXCEEDED,ios=THIRD_PARTY_AUTH_ERROR,bad=INVALID_ARGUMENT,down=UNAVAILABLE,broken=INTERNAL",
-                "--probe-topic", "acme-check", "--reset-rate", "1", "--fault-services", "fcm", "--fault-tokens", "flaky",
-            ], environment: [:], console: console)
-        }
-        let port = try await listeningPort(console)
-        let base = "https://127.0.0.1:\(port)"
-        let ca = directory + "/tls/ca.pem"
+        let (command, base, ca) = try await simulateFCM([
+            "--fcm-dead-token", "gone", "--fcm-token-error",
+            "other-app=SENDER_ID_MISMATCH,busy=QUOTA_EXCEEDED,ios=THIRD_PARTY_AUTH_ERROR,bad=INVALID_ARGUMENT,down=UNAVAILABLE,broken=INTERNAL",
+            "--probe-topic", "acme-check", "--reset-rate", "1", "--fault-services", "fcm", "--fault-tokens", "flaky",
+        ], console: console)
         #expect(console.stdout.contains("  admin API: \(base)/_herald/ (docs/simulator-admin.md)"), "\(console.stdout)")
         let tokens = try await curl(baseURL: base, caFile: ca, "GET", "/_herald/tokens")
         #expect(tokens.answer?.body == """
@@ -106,6 +112,23 @@ import Testing
         #expect(await command.value == 0)
     }
 
+    @Test func simulateTakesAnFCMProjectQuotaFromFlags() async throws {
+        let (command, base, ca) = try await simulateFCM(["--fcm-quota", "2/1m"], console: CapturedConsole())
+        let outcomes = try await FCMFixture.withProvider(baseURL: base, caFile: ca) { provider async throws in
+            var outcomes: [Result<DeliveryResult, DeliveryFailure>] = []
+            for token in ["q-1", "q-2", "q-3"] { outcomes.append(await deliver(provider, fcmEvent(.token(token)))) }
+            return outcomes
+        }
+        command.cancel()
+        #expect(await command.value == 0)
+        #expect(outcomes.map { (try? $0.get())?.status } == [.delivered, .delivered, nil])
+        guard case .failure(let refused) = outcomes.last else { Issue.record("the third message was delivered"); return }
+        #expect(refused.reason == "QUOTA_EXCEEDED")
+        #expect(refused.providerStatus == 429)
+        #expect(refused.detail?.contains("Quota exceeded for quota metric 'Send requests'") == true, "\(refused.detail ?? "")")
+        #expect(refused.retryAfter.map { $0 > .zero && $0 <= .seconds(60) } == true, "the window's end: \(String(describing: refused.retryAfter))")
+    }
+
     @Test(arguments: [
         (["--fcm-token-error", "tok-1"], "--fcm-token-error: expected TOKEN=CODE such as tok-1=SENDER_ID_MISMATCH, found 'tok-1'"),
         (["--fcm-token-error", "tok-1=GONE"], "--fcm-token-error: expected one of UNREGISTERED, INVALID_ARGUMENT, SENDER_ID_MISMATCH, "
@@ -115,6 +138,10 @@ import Testing
         (["--reset-rate", "0.5", "--drop-rate", "0.6"], "faults: drop_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.1, over 1"),
         (["--reset-rate", "0.6", "--hang-rate", "0.6"], "faults: hang_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.2, over 1"),
         (["--fault-services", "apns,fcn"], "faults: services: expected apns, fcm or oauth, found 'fcn'"),
+        (["--fcm-quota", "600000"], "--fcm-quota: expected N/DURATION, both above 0, such as 600000/1m or 100/10s, found '600000'"),
+        (["--fcm-quota", "0/1m"], "--fcm-quota: expected N/DURATION, both above 0, such as 600000/1m or 100/10s, found '0/1m'"),
+        (["--fcm-quota", "100/0s"], "--fcm-quota: expected N/DURATION, both above 0, such as 600000/1m or 100/10s, found '100/0s'"),
+        (["--fcm-quota", "100/minute"], "--fcm-quota: expected N/DURATION, both above 0, such as 600000/1m or 100/10s, found '100/minute'"),
     ])
     func simulateRefusesFaultAndTokenFlagsThatCannotWork(arguments: [String], message: String) async {
         let console = CapturedConsole()

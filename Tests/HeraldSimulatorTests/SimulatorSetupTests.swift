@@ -145,12 +145,39 @@ import Testing
         ("faults:\n  reset_rate: 0.5\n  hang_rate: 0.6\n", "3:14: faults.hang_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.1, over 1"),
         ("faults:\n  services: [apns, fcn]\n", "2:13: faults.services: expected apns, fcm or oauth, found 'fcn'"),
         ("fcm:\n  token_errors: {tok-1: SENDER_ID_MISMACH}\n", "2:25: fcm.token_errors.tok-1: unknown value 'SENDER_ID_MISMACH' (did you mean 'SENDER_ID_MISMATCH'?)"),
+        ("fcm:\n  quota: {requests: 0, per: 1m}\n", "2:10: fcm.quota: expected at least 1 request per a positive duration"),
+        ("fcm:\n  quota: {requests: 600000, per: 0s}\n", "2:10: fcm.quota: expected at least 1 request per a positive duration"),
+        ("fcm:\n  quota: {requests: 600000, per: a minute}\n", "2:34: fcm.quota.per: expected a duration like 500ms, 5s, 2m or 1h, found 'a minute'"),
+        ("fcm:\n  quota: {per: 1m}\n", "2:10: fcm.quota: missing required key 'requests'"),
+        ("apns:\n  per_token_limit: {requests: 0}\n", "2:20: apns.per_token_limit: expected at least 1 request per a positive duration"),
     ])
     func impossibleSettingsAreReportedAtTheirPosition(yaml: String, expected: String) throws {
         let file = try Fixtures.temporaryDirectory() + "/sim.yaml"
         try yaml.write(toFile: file, atomically: true, encoding: .utf8)
         let error = #expect(throws: (any Error).self) { try SimulatorSettings.load(file: file, environment: [:]) }
         #expect(error.map { "\($0)" } == file + ":" + expected)
+    }
+
+    @Test func theFCMQuotaComesFromYAMLForEveryProject() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try FCMFixture.accountJSON(baseURL: "https://127.0.0.1:2197").write(
+            toFile: directory + "/account.json", atomically: true, encoding: .utf8)
+        let file = directory + "/sim.yaml"
+        try """
+            fcm:
+              service_accounts: [\(directory)/account.json]
+              projects: [herald-sim, herald-other]
+              quota: {requests: 600000, per: 1m}
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let settings = try SimulatorSettings.load(file: file, environment: [:])
+        #expect(settings.fcm?.quota == SimulatorFaults.RateLimit(requests: 600000, per: .seconds(60)))
+        let fcm = try #require(try settings.fcmServices(recorder: NotificationRecorder())).fcm
+        #expect(fcm.settings.quota == FCMSimulatorSettings.Quota(messages: 600000, window: .seconds(60)))
+        #expect(fcm.settings.projectIDs == ["herald-sim", "herald-other"])
+
+        try "fcm:\n  service_accounts: [\(directory)/account.json]\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let unlimited = try #require(try SimulatorSettings.load(file: file, environment: [:]).fcmServices(recorder: NotificationRecorder()))
+        #expect(unlimited.fcm.settings.quota == nil, "no quota unless asked for")
     }
 
     @Test func fcmTokenErrorsAndTheProbeTopicComeFromYAML() throws {

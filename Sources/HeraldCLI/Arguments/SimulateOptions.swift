@@ -37,6 +37,7 @@ enum SimulateOptions {
             for pair in list(pairs) { try addTokenError(pair, to: &fcm) }
         }
         if let topic = options["probe-topic"] { fcm.probeTopic = topic }
+        if let value = options["fcm-quota"] { fcm.quota = try limit(value, "fcm-quota") }
         settings.fcm = fcm
 
         var faults = settings.faults ?? .none
@@ -89,6 +90,17 @@ enum SimulateOptions {
             throw UsageError("--\(option): expected a duration like 500ms, 5s or 20m, found '\(text)'")
         }
         return value
+    }
+
+    /// `N/DURATION` (`600000/1m`): at most N per DURATION, both above 0.
+    private static func limit(_ text: String, _ option: String) throws(UsageError) -> SimulatorFaults.RateLimit {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let count = Int(parts[0]), let per = ConfigDuration(parsing: String(parts[1])),
+            SimulatorFaults.RateLimit(requests: count, per: per).problem == nil
+        else {
+            throw UsageError("--\(option): expected N/DURATION, both above 0, such as 600000/1m or 100/10s, found '\(text)'")
+        }
+        return SimulatorFaults.RateLimit(requests: count, per: per)
     }
 
     private static func positive(_ text: String, _ option: String) throws(UsageError) -> Int {

@@ -45,6 +45,8 @@ public struct SimulateCommand: Command {
                                       SENDER_ID_MISMATCH, QUOTA_EXCEEDED, UNAVAILABLE, INTERNAL,
                                       THIRD_PARTY_AUTH_ERROR (comma-separated list)
           --probe-topic TOPIC         FCM messages to it are probes (default herald-check)
+          --fcm-quota N/DURATION      at most N messages per DURATION for each FCM project, e.g. 600000/1m
+                                      (429 QUOTA_EXCEEDED until the project's window ends)
           --per-token-limit N         at most N notifications per device token per second (429)
           --tls-dir DIR               where the generated CA and certificate live (default .herald/dev)
           --tls-cert FILE, --tls-key FILE   use this server certificate instead
@@ -68,7 +70,7 @@ public struct SimulateCommand: Command {
         "config", "listen", "record", "apns-key", "key-id", "team-id", "topic", "dead-token", "token-update-interval",
         "per-token-limit", "tls-dir", "tls-cert", "tls-key", "client-ca", "error-rate", "error-status", "latency",
         "goaway-after", "max-streams", "rate-limit", "fcm-service-account", "fcm-project", "fcm-dead-token",
-        "fcm-token-error", "probe-topic", "reset-rate", "drop-rate", "hang-rate", "fault-services", "fault-tokens",
+        "fcm-token-error", "probe-topic", "fcm-quota", "reset-rate", "drop-rate", "hang-rate", "fault-services", "fault-tokens",
     ]
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {

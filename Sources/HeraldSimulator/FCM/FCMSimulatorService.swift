@@ -8,12 +8,14 @@ import Synchronization
 /// topic is recorded as a probe.
 ///
 /// Per-token errors, the probe topic, quota, faults and latency come from
-/// `FCMSimulatorSettings`, changeable while running (`update`).
+/// `FCMSimulatorSettings`, changeable while running (`update`). The quota is
+/// counted per project, as Google counts it: each project in the request
+/// path has its own window.
 public final class FCMSimulatorService: SimulatorService {
     public let name = "fcm"
     public let tokens: SimulatedAccessTokens
     public let recorder: NotificationRecorder
-    private let state: Locked<(settings: FCMSimulatorSettings, quota: QuotaWindow)>
+    private let state: Locked<(settings: FCMSimulatorSettings, quota: QuotaWindows)>
     private let random: @Sendable () -> Double
     private let sequence = Atomic<UInt64>(0)
 
@@ -22,7 +24,7 @@ public final class FCMSimulatorService: SimulatorService {
         settings: FCMSimulatorSettings, tokens: SimulatedAccessTokens, recorder: NotificationRecorder,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        state = Locked((settings, QuotaWindow()))
+        state = Locked((settings, QuotaWindows()))
         self.tokens = tokens
         self.recorder = recorder
         self.random = random
@@ -119,7 +121,8 @@ public final class FCMSimulatorService: SimulatorService {
         case .failure(let error): return .failure(error)
         }
         if let fault = injectedFault(settings) { return .failure(fault) }
-        if let quota = settings.quota, let wait = state.withLock({ $0.quota.admit(at: request.receivedAt, quota: quota) }) {
+        if let quota = settings.quota,
+            let wait = state.withLock({ $0.quota.admit(project: project, at: request.receivedAt, quota: quota) }) {
             return .failure(FCMSimulatedErrors.quotaExceeded(retryAfter: wait))
         }
         if let error = deviceError(accepted.targetField, accepted.targetValue, settings: settings) {

@@ -5,7 +5,9 @@
 /// `tokenErrors` holds registration tokens and FIDs alike: a target's token
 /// or FID is looked up in it as given.
 public struct FCMSimulatorSettings: Sendable {
-    /// A send quota: at most `messages` per `window` (fixed windows).
+    /// A send quota: at most `messages` per `window` for each project, in
+    /// fixed windows a project's first send starts (FCM's quota is per
+    /// project: one project over it leaves the others' sends alone).
     public struct Quota: Sendable, Equatable {
         public var messages: Int
         public var window: Duration
@@ -30,7 +32,9 @@ public struct FCMSimulatorSettings: Sendable {
     /// Messages to this topic are probes: recorded as probes (a
     /// `validate_only` one too, which is otherwise not recorded), never as deliveries.
     public var probeTopic: String
-    /// Over it: 429 QUOTA_EXCEEDED with `Retry-After` (seconds to the window's end).
+    /// Each project's send quota; a project over it is answered 429
+    /// QUOTA_EXCEEDED with `Retry-After` (seconds to the end of that
+    /// project's window), the other projects' sends go on.
     public var quota: Quota?
     /// Share of accepted-looking requests answered 500 INTERNAL (0...1).
     public var internalErrorRate: Double

@@ -16,7 +16,11 @@ import HeraldCore
 /// `{error_rate: 0.1, error_status: 503, reset_rate: 0.05, hang_rate: 0.01, drop_rate: 0.01, services: [fcm], tokens: [tok-1],
 ///   latency: 20ms, goaway_after_streams: 1000, max_streams: 100, rate_limit: {requests: 500, per: 1s}}`.
 public struct SimulatorFaults: Sendable, Equatable, Decodable {
-    /// A request-rate limit over all requests in scope: over it, 429 (APNs TooManyRequests, FCM QUOTA_EXCEEDED).
+    /// At most `requests` per `per` (YAML `{requests: 500, per: 1s}`, `per`
+    /// 1 s unless given): the simulator's one spelling of a limit, for the
+    /// fault over all requests in scope (`rate_limit`), APNs's per-token
+    /// limit (`apns.per_token_limit`) and each FCM project's quota
+    /// (`fcm.quota`). Over it, 429 (APNs TooManyRequests, FCM QUOTA_EXCEEDED).
     public struct RateLimit: Sendable, Equatable, Decodable {
         public var requests: Int
         public var per: ConfigDuration
@@ -32,6 +36,12 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             requests = try c.decode(Int.self, forKey: .requests)
             per = try c.decodeIfPresent(ConfigDuration.self, forKey: .per) ?? .seconds(1)
+            if let problem { throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem)) }
+        }
+
+        /// Why the limit cannot work (no request allowed, or in no time); nil when it can.
+        public var problem: String? {
+            requests < 1 || per.milliseconds < 1 ? "expected at least 1 request per a positive duration" : nil
         }
     }
 
@@ -147,9 +157,7 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
             return (.goAwayAfterStreams, "expected a positive number of streams, found \(goAwayAfterStreams)")
         }
         if let maxStreams, maxStreams < 1 { return (.maxStreams, "expected a positive number of streams, found \(maxStreams)") }
-        if let rateLimit, rateLimit.requests < 1 || rateLimit.per.milliseconds < 1 {
-            return (.rateLimit, "expected at least 1 request per a positive duration")
-        }
+        if let problem = rateLimit?.problem { return (.rateLimit, problem) }
         return nil
     }
 

@@ -25,7 +25,8 @@ extension SimulatorSettings {
         let messages = FCMSimulatorService(
             settings: FCMSimulatorSettings(
                 projectIDs: projects, tokenErrors: fcm.allTokenErrors,
-                probeTopic: fcm.probeTopic ?? FCMSimulatorSettings.defaultProbeTopic),
+                probeTopic: fcm.probeTopic ?? FCMSimulatorSettings.defaultProbeTopic,
+                quota: fcm.quota.map { FCMSimulatorSettings.Quota(messages: $0.requests, window: $0.per.duration) }),
             tokens: tokens, recorder: recorder)
         return (oauth, messages)
     }

@@ -21,6 +21,7 @@ import HeraldConfig
 ///   dead_tokens: ["fcm-token-of-an-uninstalled-app"]                # 404 UNREGISTERED
 ///   token_errors: {"fcm-token-of-another-project": SENDER_ID_MISMATCH}   # any FcmError code
 ///   probe_topic: herald-check                                          # messages to it are probes
+///   quota: {requests: 600000, per: 1m}                                 # each project's; over it 429 QUOTA_EXCEEDED
 /// faults: {error_rate: 0.01, error_status: 503, reset_rate: 0.01, services: [apns, fcm], latency: 20ms, goaway_after_streams: 1000}
 /// ```
 public struct SimulatorSettings: Sendable, Equatable, Decodable {
@@ -53,20 +54,25 @@ public struct SimulatorSettings: Sendable, Equatable, Decodable {
         public var tokenErrors: [String: FCMSimulatedErrorCode]
         /// The topic whose messages are probes (default `herald-check`, where `herald check --online` sends).
         public var probeTopic: String?
+        /// Each project's send quota, `requests` messages `per` fixed window
+        /// (FCM's default: `{requests: 600000, per: 1m}`); a project over it is
+        /// answered 429 QUOTA_EXCEEDED until its window ends. None when nil.
+        public var quota: SimulatorFaults.RateLimit?
 
         public init(
             serviceAccounts: [String] = [], projects: [String] = [], deadTokens: [String] = [],
-            tokenErrors: [String: FCMSimulatedErrorCode] = [:], probeTopic: String? = nil
+            tokenErrors: [String: FCMSimulatedErrorCode] = [:], probeTopic: String? = nil, quota: SimulatorFaults.RateLimit? = nil
         ) {
             self.serviceAccounts = serviceAccounts
             self.projects = projects
             self.deadTokens = deadTokens
             self.tokenErrors = tokenErrors
             self.probeTopic = probeTopic
+            self.quota = quota
         }
 
         enum CodingKeys: String, CodingKey {
-            case projects
+            case projects, quota
             case serviceAccounts = "service_accounts"
             case deadTokens = "dead_tokens"
             case tokenErrors = "token_errors"
@@ -80,6 +86,7 @@ public struct SimulatorSettings: Sendable, Equatable, Decodable {
             deadTokens = try c.decodeIfPresent([String].self, forKey: .deadTokens) ?? []
             tokenErrors = try c.decodeIfPresent([String: FCMSimulatedErrorCode].self, forKey: .tokenErrors) ?? [:]
             probeTopic = try c.decodeIfPresent(String.self, forKey: .probeTopic)
+            quota = try c.decodeIfPresent(SimulatorFaults.RateLimit.self, forKey: .quota)
         }
 
         /// Every token's error: `dead_tokens` as UNREGISTERED, then `token_errors`.

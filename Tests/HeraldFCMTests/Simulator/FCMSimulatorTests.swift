@@ -225,6 +225,30 @@ import Testing
         #expect(await send(setup, body, at: now + .seconds(60)).status == 200)
     }
 
+    /// FCM's quota is a project's: each project's sends fill a window of their
+    /// own, which the project's first send starts.
+    @Test func eachProjectHasItsOwnQuotaWindow() async throws {
+        let setup = try setup(FCMSimulatorSettings(projectIDs: ["p", "q"], quota: .init(messages: 2, window: .seconds(60))))
+        let body = #"{"message":{"token":"t"}}"#
+        #expect(await send(setup, body, project: "p").status == 200)
+        #expect(await send(setup, body, project: "p", at: now + .seconds(10)).status == 200)
+        let overP = await send(setup, body, project: "p", at: now + .seconds(20))
+        #expect(await send(setup, body, project: "q", at: now + .seconds(30)).status == 200, "p over its quota leaves q alone")
+        #expect(await send(setup, body, project: "q", at: now + .seconds(40)).status == 200)
+        let overQ = await send(setup, body, project: "q", at: now + .seconds(50))
+        #expect(await send(setup, body, project: "p", at: now + .seconds(60)).status == 200, "p's window began at 0 s")
+        let stillOverQ = await send(setup, body, project: "q", at: now + .seconds(60))
+        for (refused, retryAfter) in [(overP, "40"), (overQ, "40"), (stillOverQ, "30")] {
+            #expect(refused.status == 429)
+            #expect(refused.json?["error"]?["status"] == "RESOURCE_EXHAUSTED")
+            #expect(refused.fcmErrorCode == "QUOTA_EXCEEDED")
+            #expect(refused.errorMessage == "Quota exceeded for quota metric 'Send requests' of service 'fcm.googleapis.com'.")
+            #expect(refused.header("retry-after") == retryAfter, "seconds to the end of the project's own window")
+        }
+        let projects = setup.recorder.notifications.map { String($0.messageID.dropFirst("projects/".count).prefix { $0 != "/" }) }
+        #expect(projects == ["p", "p", "q", "q", "p"])
+    }
+
     @Test func faultsFollowTheirRates() async throws {
         let settings = FCMSimulatorSettings(projectIDs: ["p"], internalErrorRate: 0.1, unavailableRate: 0.2, retryAfter: 15)
         let body = #"{"message":{"token":"t"}}"#

@@ -170,35 +170,60 @@ import Testing
     }
 
     @Test func anFCMProjectQuotaPausesTheAppsFCMSendsWhileAPNsGoesOnAndEverythingArrivesAfter() async throws {
-        let simulator = try await SimulatorHarness()
+        // FCM's quota is a project's: app chat over its project's pauses only its
+        // own FCM sends; its APNs sends and app news, on a project of its own, go
+        // on, and the paused targets arrive after the pause.
+        let newsProject = "herald-test-news"
+        let simulator = try await SimulatorHarness(otherFCMProjects: [newsProject])
         defer { simulator.stop() }
-        let config = try ServiceConfig(simulator: simulator, maxAttempts: 8, delays: "[500ms]")
+        // A pause is an attempt: the targets paused for most of the 6 s window
+        // come back every 500 ms, about a dozen times.
+        let config = try ServiceConfig(
+            simulator: simulator, maxAttempts: 20, delays: "[500ms]",
+            extraAppsYAML: "  news:\n" + ServiceConfig.fcmSection(simulator: simulator, project: newsProject))
         try await serving(config) { results, publisher in
-            // Three messages per 3 s for the project: the fourth is refused with QUOTA_EXCEEDED.
-            simulator.fcm.update { $0.quota = .init(messages: 3, window: .seconds(3)) }
+            // Three messages per 6 s for each project: chat's fourth is refused with QUOTA_EXCEEDED.
+            simulator.fcm.update { $0.quota = .init(messages: 3, window: .seconds(6)) }
             for index in 0..<4 {
                 try await publisher.publish(#"{"id": "q-\#(index)", "app": "chat", "provider": "fcm", "token": "q-\#(index)"}"#)
                 #expect(await results.wait { $0.count == index + 1 })
             }
             let refused = try #require(results.all.first { $0.outcome.status == .retrying })
             #expect(refused.outcome.reason == "QUOTA_EXCEEDED" && refused.outcome.eventID == "q-3")
-            // While the app is paused its FCM targets are not sent; APNs ones are.
+            // While chat is paused its FCM targets are not sent; its APNs ones and news's FCM ones are.
             let token = String(repeating: "ab", count: 32)
             try await publisher.publish(#"{"id": "q-4", "app": "chat", "provider": "fcm", "token": "q-4"}"#)
             try await publisher.publish(#"{"id": "a-1", "app": "chat", "provider": "apns", "token": "\#(token)"}"#)
-            #expect(await results.wait { got in got.contains { $0.outcome.eventID == "q-4" } && got.contains { $0.outcome.eventID == "a-1" } })
+            try await publisher.publish(#"{"id": "n-1", "app": "news", "targets": [{"provider": "fcm", "token": "n-1"}, {"provider": "fcm", "token": "n-2"}], "notification": {"title": "x"}}"#)
+            #expect(await results.wait { got in
+                ["q-4", "a-1"].allSatisfy { id in got.contains { $0.outcome.eventID == id } }
+                    && got.filter { $0.outcome.eventID == "n-1" }.count == 2
+            })
             let paused = try #require(results.all.first { $0.outcome.eventID == "q-4" })
             #expect(paused.outcome.status == .retrying)
             #expect(paused.outcome.reason?.hasPrefix("FCM project quota exceeded (QUOTA_EXCEEDED): app 'chat' pauses its FCM sends for ") == true
                         && paused.outcome.reason?.hasSuffix("more; not sent") == true, "\(paused.outcome.reason ?? "")")
             let apns = try #require(results.all.first { $0.outcome.eventID == "a-1" })
             #expect(apns.outcome.status == .delivered && apns.outcome.attempt == 1, "APNs kept flowing during the pause")
-            // After the pause every FCM target is delivered, and the paused one was never refused by FCM.
-            #expect(await results.wait(timeout: .seconds(30)) { got in
-                Set(got.filter { $0.outcome.status == .delivered && $0.outcome.provider == .fcm }.map(\.outcome.eventID)).count == 5
+            let news = results.all.filter { $0.outcome.eventID == "n-1" }.map(\.outcome)
+            #expect(news.allSatisfy { $0.status == .delivered && $0.attempt == 1 },
+                    "app news's FCM project is not chat's: \(news.map { "\($0.status) attempt \($0.attempt) \($0.reason ?? "")" })")
+            // After the pause every chat FCM target is delivered, and the paused one was never refused by FCM.
+            #expect(await results.wait(timeout: .seconds(60)) { got in
+                Set(got.filter { $0.outcome.status == .delivered && $0.outcome.app == "chat" && $0.outcome.provider == .fcm }
+                    .map(\.outcome.eventID)).count == 5
             })
             let quotaRefusals = simulator.recorder.refusals.filter { $0.reason == "QUOTA_EXCEEDED" }
             #expect(!quotaRefusals.contains { $0.addressee?.target == "q-4" }, "q-4 waited out the pause instead of being sent into it")
+            #expect(quotaRefusals.map { $0.addressee?.target } == ["q-3"], "news's sends fit its own project's quota")
+            // news was sent during chat's pause: before chat's paused targets went out.
+            let sent = simulator.recorder.notifications
+            let newsSent = sent.filter { $0.target.hasPrefix("n-") }.map(\.receivedAt)
+            let afterPause = sent.filter { ["q-3", "q-4"].contains($0.target) }.map(\.receivedAt)
+            #expect(newsSent.count == 2 && afterPause.count == 2)
+            if let lastNews = newsSent.max(), let resumed = afterPause.min() {
+                #expect(lastNews < resumed, "news at \(lastNews), chat's FCM resumed at \(resumed)")
+            }
         }
     }
 

@@ -40,11 +40,7 @@ struct ServiceConfig {
             \(amqpExtra.isEmpty ? "" : "  " + amqpExtra)
             apps:
             \(Self.apnsApp("chat", topic: "com.example.chat", simulator: simulator, timeout: providerTimeout))
-                fcm:
-                  service_account_file: \(simulator.serviceAccountFile)
-                  endpoint: \(simulator.baseURL)
-                  ca_file: \(simulator.pki.caCertificatePath)
-                  timeout: \(providerTimeout)
+            \(Self.fcmSection(simulator: simulator, timeout: providerTimeout))
             \(extraAppsYAML)
             \(routes)
             retry: {max_attempts: \(maxAttempts), delays: \(delays)}
@@ -70,6 +66,19 @@ struct ServiceConfig {
               ca_file: \(simulator.pki.caCertificatePath)
               timeout: \(timeout)
         """ + (simulator.sandbox.map { "\n      endpoints: {sandbox: \($0.baseURL)}" } ?? "")
+    }
+
+    /// An app's `fcm:` section on the simulator, sending for `project` with
+    /// that project's service account (indented for an `apps:` entry; after
+    /// its name or its `apns:` section).
+    static func fcmSection(simulator: SimulatorHarness, project: String = SimulatorHarness.project, timeout: String = "5s") -> String {
+        """
+            fcm:
+              service_account_file: \(simulator.serviceAccountFile(project: project))
+              endpoint: \(simulator.baseURL)
+              ca_file: \(simulator.pki.caCertificatePath)
+              timeout: \(timeout)
+        """
     }
 
     func load() throws -> LoadedConfig {

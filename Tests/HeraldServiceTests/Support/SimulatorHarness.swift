@@ -32,6 +32,7 @@ final class SimulatorHarness: Sendable {
     /// Faults in force (none at first): errors, resets, hangs for some services or tokens.
     let faults = FaultInjector(faults: .none)
     let apnsKeyFile: String
+    /// The key file (Google's JSON) of `project`'s service account.
     let serviceAccountFile: String
     private let serverTask: Task<Void, any Error>
     /// A second APNs simulator playing Apple's sandbox (same key and tokens), when asked for.
@@ -50,8 +51,11 @@ final class SimulatorHarness: Sendable {
     ///   - tokenUpdateInterval: Apple's rule against a team's new provider token within 20 minutes of its last.
     ///   - sandboxHost: also serve a sandbox APNs host (``sandbox``), where `sandboxAPNsTokens` are good.
     ///   - perTokenLimit: APNs notifications per device token a second; more are answered 429 TooManyRequests.
+    ///   - otherFCMProjects: FCM projects served beside `project`, each with a service account of its own
+    ///     (``serviceAccountFile(project:)``), for apps on different projects.
     init(deadAPNsTokens: [String] = [], deadFCMTokens: [String] = [], sandboxAPNsTokens: [String] = [],
-         tokenUpdateInterval: Duration = .zero, sandboxHost: Bool = false, perTokenLimit: Int? = nil) async throws {
+         tokenUpdateInterval: Duration = .zero, sandboxHost: Bool = false, perTokenLimit: Int? = nil,
+         otherFCMProjects: [String] = []) async throws {
         directory = NSTemporaryDirectory() + "herald-service-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         pki = try await Self.sharedPKI.get()
@@ -69,10 +73,14 @@ final class SimulatorHarness: Sendable {
                 tokenEnvironments: Dictionary(uniqueKeysWithValues: sandboxAPNsTokens.map { ($0, .sandbox) })),
             recorder: recorder)
         let tokens = SimulatedAccessTokens()
-        let account = SimulatedServiceAccount(clientEmail: "svc@\(Self.project).iam.gserviceaccount.com", keyID: "key-1",
-                                              publicKey: accountKey.publicKey, projectID: Self.project)
-        let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: [account]), tokens: tokens)
-        fcm = FCMSimulatorService(settings: FCMSimulatorSettings(projectIDs: [Self.project], tokenErrors: Dictionary(deadFCMTokens.map { ($0, .unregistered) }, uniquingKeysWith: { first, _ in first })),
+        // One account per project, all on the shared key: an account's access token sends to its own project only.
+        let projects = [Self.project] + otherFCMProjects
+        let accounts = projects.map { project in
+            SimulatedServiceAccount(clientEmail: "svc@\(project).iam.gserviceaccount.com", keyID: "key-1",
+                                    publicKey: accountKey.publicKey, projectID: project)
+        }
+        let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: accounts), tokens: tokens)
+        fcm = FCMSimulatorService(settings: FCMSimulatorSettings(projectIDs: Set(projects), tokenErrors: Dictionary(deadFCMTokens.map { ($0, .unregistered) }, uniquingKeysWith: { first, _ in first })),
                                   tokens: tokens, recorder: recorder)
         let logger = Logger(label: "test-simulator", level: .error)
         let simulator = Simulator(services: [apns, oauth, fcm], recorder: recorder, faults: faults, logger: logger)
@@ -98,13 +106,24 @@ final class SimulatorHarness: Sendable {
             sandbox = nil
         }
 
-        let accountJSON: JSONValue = [
-            "type": "service_account", "project_id": .string(Self.project), "private_key_id": "key-1",
-            "private_key": .string(try accountKey.pkcs8PEM()), "client_email": .string(account.clientEmail),
-            "token_uri": .string("https://localhost:\(server.port)/token"),
-        ]
-        serviceAccountFile = directory + "/service-account.json"
-        try accountJSON.jsonString.write(toFile: serviceAccountFile, atomically: true, encoding: .utf8)
+        let privateKey = try accountKey.pkcs8PEM()
+        for (project, account) in zip(projects, accounts) {
+            let accountJSON: JSONValue = [
+                "type": "service_account", "project_id": .string(project), "private_key_id": "key-1",
+                "private_key": .string(privateKey), "client_email": .string(account.clientEmail),
+                "token_uri": .string("https://localhost:\(server.port)/token"),
+            ]
+            try accountJSON.jsonString.write(toFile: Self.accountFile(in: directory, project: project), atomically: true, encoding: .utf8)
+        }
+        serviceAccountFile = Self.accountFile(in: directory, project: Self.project)
+    }
+
+    /// The key file (Google's JSON) of the service account of `project`:
+    /// ``project`` or one of the `otherFCMProjects` the harness was made with.
+    func serviceAccountFile(project: String) -> String { Self.accountFile(in: directory, project: project) }
+
+    private static func accountFile(in directory: String, project: String) -> String {
+        "\(directory)/service-account-\(project).json"
     }
 
     var baseURL: String { "https://localhost:\(server.port)" }
