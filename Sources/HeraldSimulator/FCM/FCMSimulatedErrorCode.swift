@@ -22,13 +22,15 @@ public enum FCMSimulatedErrorCode: String, Sendable, CaseIterable, Decodable {
     /// `UNREGISTERED, INVALID_ARGUMENT, ...`, for messages that list what is allowed.
     public static let allNames = allCases.map(\.rawValue).joined(separator: ", ")
 
-    /// FCM's answer for this code; `retryAfter` is the `Retry-After` of 429 and 503.
+    /// FCM's answer for this code given to one token; `retryAfter` is the
+    /// `Retry-After` of 429 and 503. QUOTA_EXCEEDED for a token is that
+    /// device's message rate (the project's quota is `FCMSimulatorSettings.quota`).
     func error(retryAfter: Int?) -> GoogleAPIError {
         switch self {
         case .unregistered: FCMSimulatedErrors.unregistered
         case .invalidArgument: FCMSimulatedErrors.invalidRegistrationToken
         case .senderIDMismatch: FCMSimulatedErrors.senderIDMismatch
-        case .quotaExceeded: FCMSimulatedErrors.quotaExceeded(retryAfter: retryAfter)
+        case .quotaExceeded: FCMSimulatedErrors.deviceRateExceeded(retryAfter: retryAfter)
         case .unavailable: FCMSimulatedErrors.unavailable(retryAfter: retryAfter)
         case .internalError: FCMSimulatedErrors.internalError
         case .thirdPartyAuthError: FCMSimulatedErrors.thirdPartyAuth

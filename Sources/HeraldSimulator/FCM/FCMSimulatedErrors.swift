@@ -36,6 +36,14 @@ enum FCMSimulatedErrors {
         code: 401, status: "UNAUTHENTICATED", message: "Auth error from APNS or Web Push Service",
         fcmErrorCode: "THIRD_PARTY_AUTH_ERROR")
 
+    /// One device's message rate exceeded: no quota metric named, unlike the project's answer below.
+    static func deviceRateExceeded(retryAfter: Int?) -> GoogleAPIError {
+        GoogleAPIError(
+            code: 429, status: "RESOURCE_EXHAUSTED", message: "Message rate exceeded for this device.",
+            fcmErrorCode: "QUOTA_EXCEEDED", retryAfterSeconds: retryAfter)
+    }
+
+    /// The project's send quota exceeded: Google's answer names the quota metric.
     static func quotaExceeded(retryAfter: Int?) -> GoogleAPIError {
         GoogleAPIError(
             code: 429, status: "RESOURCE_EXHAUSTED",

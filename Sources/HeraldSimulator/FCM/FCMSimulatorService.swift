@@ -56,16 +56,16 @@ public final class FCMSimulatorService: SimulatorService {
         GoogleAPIError.reason(in: body)
     }
 
-    /// Google's answer to an injected fault: 429 QUOTA_EXCEEDED and 503
-    /// UNAVAILABLE with `Retry-After`, 500 INTERNAL.
+    /// Google's answer to an injected fault: 429 QUOTA_EXCEEDED (the
+    /// project's quota) and 503 UNAVAILABLE with `Retry-After`, 500 INTERNAL.
     public func injectedError(status: Int) -> SimulatedAnswer {
-        let code: FCMSimulatedErrorCode = switch status {
-        case 429: .quotaExceeded
-        case 503: .unavailable
-        default: .internalError
-        }
         let settings = self.settings
-        return code.error(retryAfter: settings.retryAfter).answer(delay: settings.latency)
+        let error = switch status {
+        case 429: FCMSimulatedErrors.quotaExceeded(retryAfter: settings.retryAfter)
+        case 503: FCMSimulatedErrors.unavailable(retryAfter: settings.retryAfter)
+        default: FCMSimulatedErrors.internalError
+        }
+        return error.answer(delay: settings.latency)
     }
 
     private func addressee(targetField: String, value: String, probeTopic: String) -> SimulatedAddressee {

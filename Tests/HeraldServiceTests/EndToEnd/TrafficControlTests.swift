@@ -248,4 +248,37 @@ import Testing
             #expect(await results.wait(timeout: .seconds(30)) { got in got.contains { $0.outcome.eventID == "t-2" && $0.outcome.status == .delivered } })
         }
     }
+
+    /// FCM's per-device QUOTA_EXCEEDED (no quota metric named) pauses that token only.
+    @Test func anFCMDeviceRateAnswerHoldsBackOnlyThatToken() async throws {
+        let simulator = try await SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator, maxAttempts: 20, delays: "[500ms]")
+        try await serving(config) { results, publisher in
+            // Retry-After: 1 s, so the pauses end well within the retries.
+            simulator.fcm.update {
+                $0.tokenErrors["busy-device"] = .quotaExceeded
+                $0.retryAfter = 1
+            }
+            try await publisher.publish(#"{"id": "d-1", "app": "chat", "provider": "fcm", "token": "busy-device"}"#)
+            #expect(await results.wait { $0.contains { $0.outcome.eventID == "d-1" } })
+            let throttled = try #require(results.all.first { $0.outcome.eventID == "d-1" })
+            #expect(throttled.outcome.status == .retrying && throttled.outcome.reason == "QUOTA_EXCEEDED", "\(throttled.outcome)")
+            try await publisher.publish(#"{"id": "d-2", "app": "chat", "provider": "fcm", "token": "other-device"}"#)
+            #expect(await results.wait { $0.contains { $0.outcome.eventID == "d-2" } })
+            let other = try #require(results.all.first { $0.outcome.eventID == "d-2" })
+            #expect(other.outcome.status == .delivered && other.outcome.attempt == 1, "the app's other devices are not paused")
+            // While the device is paused its sends wait; once the device takes messages again, it is delivered.
+            try await publisher.publish(#"{"id": "d-3", "app": "chat", "provider": "fcm", "token": "busy-device"}"#)
+            #expect(await results.wait { $0.contains { $0.outcome.eventID == "d-3" } })
+            let paused = try #require(results.all.first { $0.outcome.eventID == "d-3" })
+            #expect(paused.outcome.status == .retrying
+                        && paused.outcome.reason?.hasPrefix("this device's FCM message rate exceeded (QUOTA_EXCEEDED): its sends pause") == true,
+                    "\(paused.outcome.reason ?? "")")
+            simulator.fcm.update { $0.tokenErrors["busy-device"] = nil }
+            #expect(await results.wait(timeout: .seconds(30)) { got in
+                Set(got.filter { $0.outcome.status == .delivered }.map(\.outcome.eventID)) == ["d-1", "d-2", "d-3"]
+            }, "\(results.all.map { "\($0.outcome.eventID) \($0.outcome.status) \($0.outcome.reason ?? "")" })")
+        }
+    }
 }
