@@ -141,7 +141,7 @@ import Testing
         ("UNREGISTERED", 404, "NOT_FOUND", "Requested entity was not found.", nil),
         ("INVALID_ARGUMENT", 400, "INVALID_ARGUMENT", "The registration token is not a valid FCM registration token", nil),
         ("SENDER_ID_MISMATCH", 403, "PERMISSION_DENIED", "SenderId mismatch", nil),
-        ("QUOTA_EXCEEDED", 429, "RESOURCE_EXHAUSTED", "Quota exceeded for quota metric 'Send requests' of service 'fcm.googleapis.com'.", "10"),
+        ("QUOTA_EXCEEDED", 429, "RESOURCE_EXHAUSTED", "Message rate exceeded for this device.", "10"),
         ("UNAVAILABLE", 503, "UNAVAILABLE", "The service is currently unavailable.", "10"),
         ("INTERNAL", 500, "INTERNAL", "Internal error encountered.", nil),
         ("THIRD_PARTY_AUTH_ERROR", 401, "UNAUTHENTICATED", "Auth error from APNS or Web Push Service", nil),

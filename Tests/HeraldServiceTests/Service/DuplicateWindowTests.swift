@@ -58,7 +58,7 @@ import Testing
         }
         try #require(bound)
         let port = UInt16(bigEndian: address.sin_port)
-        let store = try PostgresRegistryStore(url: "postgres://herald:herald@127.0.0.1:\(port)/silent?connect_timeout=20", poolSize: 1)
+        let store = try PostgresRegistryStore(url: "postgres://herald:herald@127.0.0.1:\(port)/silent?connect_timeout=120", poolSize: 1)
         defer { store.close() }
         let sink = MemoryLogSink()
         let window = DuplicateWindow(window: .seconds(600), shared: store, logger: Logger(label: "test", sink: sink),
@@ -66,7 +66,9 @@ import Testing
         let started = ContinuousClock.now
         #expect(await window.claim("a", at: Timestamp.now()) == nil)
         let waited = ContinuousClock.now - started
-        #expect(waited >= DuplicateWindow.claimTimeout && waited < DuplicateWindow.claimTimeout + .seconds(3), "\(waited)")
+        // Well under the connect timeout: the claim timeout ended the wait (on a
+        // machine busy with other suites its timer may run some seconds late).
+        #expect(waited >= DuplicateWindow.claimTimeout && waited < .seconds(60), "\(waited)")
         #expect(sink.lines.contains { $0.contains("did not answer in time") && $0.contains("no answer within 2.0 seconds") },
                 "\(sink.lines)")
     }
