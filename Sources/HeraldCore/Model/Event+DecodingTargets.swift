@@ -245,7 +245,7 @@ extension Event {
                     found: .string(address)))
             }
             return .valid(Target(provider: .fcm, address: .fid(address)))
-        default:
+        case (.fcm, _):  // "token": every provider is named above, so a new one does not compile until it is decoded
             guard address.everyByte({ $0 > 0x20 && $0 < 0x7F }) else {
                 return badToken(.mismatch(
                     fields.path(kind), expected: "an FCM registration token (printable ASCII, no spaces)", found: .string(address)))
