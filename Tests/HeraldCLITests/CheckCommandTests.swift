@@ -56,8 +56,7 @@ import Testing
             DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'client_email'
             DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key'
             DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key_id'
-            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'token_uri'
-            DIR/config.yaml: 6 errors
+            DIR/config.yaml: 5 errors
             """)
     }
 

@@ -113,7 +113,15 @@ extension ConfigValidator {
         }
         let keyPath = path.key(fcm.serviceAccountFile != nil ? "service_account_file" : "service_account_json")
         if let accountJSON {
-            let projectFromKey = checkServiceAccount(accountJSON, at: keyPath, into: &issues)
+            // The key's rules are ServiceAccountKey's, the same the FCM provider reads it by.
+            let projectFromKey: String?
+            switch ServiceAccountKey.read(String(decoding: accountJSON, as: UTF8.self)) {
+            case .success(let key):
+                projectFromKey = key.projectID
+            case .failure(let problems):
+                projectFromKey = problems.projectID
+                issues += problems.messages.map { ConfigIssue(.error, at: keyPath, $0) }
+            }
             if fcm.projectID == nil && projectFromKey == nil {
                 issues.append(.init(.error, at: path, "no project_id, and the service account does not name one"))
             }
@@ -130,26 +138,5 @@ extension ConfigValidator {
         if fcm.timeout.milliseconds <= 0 {
             issues.append(.init(.error, at: path.key("timeout"), "a request timeout must be above 0 (a request without one can hang forever)"))
         }
-    }
-
-    /// Checks the fields Herald needs from a Google service-account key; returns its `project_id`.
-    func checkServiceAccount(_ data: Data, at path: ConfigPath, into issues: inout [ConfigIssue]) -> String? {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            issues.append(.init(.error, at: path, "the service account is not a JSON object (download the key again from the Google Cloud console)"))
-            return nil
-        }
-        if let type = object["type"] as? String, type != "service_account" {
-            issues.append(.init(.error, at: path, "the key's type is '\(type.truncatedForMessage)', expected 'service_account'"))
-        }
-        for field in ["client_email", "private_key", "private_key_id", "token_uri"] where (object[field] as? String)?.isEmpty ?? true {
-            issues.append(.init(.error, at: path, "the service account has no '\(field.truncatedForMessage)'"))
-        }
-        if let key = object["private_key"] as? String, !key.contains(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)) {
-            issues.append(.init(.error, at: path, "the service account's private_key is not a PEM private key"))
-        }
-        if let uri = object["token_uri"] as? String, !uri.isEmpty {
-            checkHTTPSURL(uri, at: path, what: "an https:// token_uri in the service account", into: &issues)
-        }
-        return object["project_id"] as? String
     }
 }

@@ -27,36 +27,21 @@ public struct ServiceAccount: Sendable, CustomStringConvertible {
     }
 
     /// Google's token endpoint, used when a key file has no `token_uri`.
-    public static let defaultTokenURI = "https://oauth2.googleapis.com/token"
+    public static let defaultTokenURI = ServiceAccountKey.defaultTokenURI
 
-    /// Reads a service-account key from its JSON text; `source` names where it
-    /// came from (a file path, `service_account_json`) in errors.
+    /// Reads a service-account key from its JSON text by `ServiceAccountKey`'s
+    /// rules (the ones `herald check` reports), then loads its RSA key and
+    /// proves it signs; `source` names where it came from (a file path,
+    /// `service_account_json`) in errors.
     public init(json text: String, source: String) throws(FCMConfigurationError) {
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(text)
-        } catch {
-            throw FCMConfigurationError(source: source, message: "not valid JSON (\(error))")
+        let fields: ServiceAccountKey
+        switch ServiceAccountKey.read(text) {
+        case .success(let read): fields = read
+        case .failure(let problems): throw FCMConfigurationError(source: source, message: problems.description)
         }
-        guard let object = value.objectValue else {
-            throw FCMConfigurationError(source: source, message: "expected a JSON object, found \(value.kindDescription)")
-        }
-        if let type = object["type"]?.stringValue, type != "service_account" {
-            throw FCMConfigurationError(
-                source: source, message: "\"type\" is \"\(type)\"; expected a \"service_account\" key")
-        }
-        func required(_ key: String) throws(FCMConfigurationError) -> String {
-            guard let string = object[key]?.stringValue, !string.isEmpty else {
-                throw FCMConfigurationError(source: source, message: "missing \"\(key)\" (a non-empty string)")
-            }
-            return string
-        }
-        let clientEmail = try required("client_email")
-        let privateKeyID = try required("private_key_id")
-        let pem = try required("private_key")
         let key: PrivateKey
         do {
-            key = try PrivateKey(pem: pem)
+            key = try PrivateKey(pem: fields.privateKeyPEM)
         } catch {
             throw FCMConfigurationError(source: source, message: "\"private_key\": \(error)")
         }
@@ -68,14 +53,9 @@ public struct ServiceAccount: Sendable, CustomStringConvertible {
         } catch {
             throw FCMConfigurationError(source: source, message: "\"private_key\" cannot sign: \(error)")
         }
-        let tokenURI = object["token_uri"]?.stringValue ?? Self.defaultTokenURI
-        guard URLSecrets.userInfo(of: tokenURI) == nil else {
-            throw FCMConfigurationError(
-                source: source, message: "\"token_uri\" '\(URLSecrets.redacted(tokenURI))' carries user info (user:password@); remove it")
-        }
         self.init(
-            projectID: object["project_id"]?.stringValue, clientEmail: clientEmail, privateKeyID: privateKeyID,
-            tokenURI: tokenURI, privateKey: key)
+            projectID: fields.projectID, clientEmail: fields.clientEmail, privateKeyID: fields.privateKeyID,
+            tokenURI: fields.tokenURI, privateKey: key)
     }
 
     public var description: String { "service account \(clientEmail) (key \(privateKeyID))" }

@@ -18,23 +18,21 @@ public struct SimulatedServiceAccount: Sendable {
         self.projectID = projectID
     }
 
-    /// The account described by a service-account JSON key (as `scripts/dev-keys` writes it).
+    /// The account described by a service-account JSON key (as `scripts/dev-keys`
+    /// writes it), read by the rules Herald reads keys by (`ServiceAccountKey`).
     public init(serviceAccountJSON text: String) throws(SimulatorSetupError) {
-        guard let object = (try? JSONValue.parse(text))?.objectValue else {
-            throw SimulatorSetupError("service account: not a JSON object")
-        }
-        guard let email = object["client_email"]?.stringValue, let keyID = object["private_key_id"]?.stringValue,
-            let pem = object["private_key"]?.stringValue
-        else {
-            throw SimulatorSetupError("service account: needs client_email, private_key_id and private_key")
+        let key: ServiceAccountKey
+        switch ServiceAccountKey.read(text) {
+        case .success(let read): key = read
+        case .failure(let problems): throw SimulatorSetupError("service account: \(problems)")
         }
         do {
-            publicKey = try PublicKey(pem: pem)
+            publicKey = try PublicKey(pem: key.privateKeyPEM)
         } catch {
             throw SimulatorSetupError("service account: private_key: \(error)")
         }
-        clientEmail = email
-        self.keyID = keyID
-        projectID = object["project_id"]?.stringValue
+        clientEmail = key.clientEmail
+        keyID = key.privateKeyID
+        projectID = key.projectID
     }
 }

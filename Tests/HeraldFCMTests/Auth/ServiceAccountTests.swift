@@ -21,7 +21,9 @@ import Testing
     @Test func missingFieldsAreNamed() throws {
         var object = try #require(JSONValue.parse(TestKeys.serviceAccountJSON(tokenURI: "https://x/token")).objectValue)
         object["client_email"] = nil
-        #expect(throws: FCMConfigurationError(source: "key.json", message: "missing \"client_email\" (a non-empty string)")) {
+        object["private_key_id"] = ""
+        #expect(throws: FCMConfigurationError(source: "key.json", message:
+            "the service account has no 'client_email'; the service account has no 'private_key_id'")) {
             try ServiceAccount(json: JSONValue.object(object).jsonString, source: "key.json")
         }
     }
@@ -51,8 +53,20 @@ import Testing
             _ = try ServiceAccount(json: json, source: "k")
             Issue.record("a token_uri with user info was accepted")
         } catch {
-            #expect(error.description == "k: \"token_uri\" 'https://user:***@oauth2.example.com/token' carries user info (user:password@); remove it")
+            #expect(error.description
+                == "k: the service account's token_uri 'https://user:***@oauth2.example.com/token' carries user info (user:password@); remove it")
             #expect(!error.description.contains("hunter2"))
+        }
+    }
+
+    @Test func aKeyWithoutATokenURIUsesGooglesAndAClearTextOneIsRefused() throws {
+        var object = try #require(JSONValue.parse(TestKeys.serviceAccountJSON(tokenURI: "https://x/token")).objectValue)
+        object["token_uri"] = nil
+        #expect(try ServiceAccount(json: JSONValue.object(object).jsonString, source: "k").tokenURI == "https://oauth2.googleapis.com/token")
+        object["token_uri"] = "http://oauth2.example.com/token"
+        #expect(throws: FCMConfigurationError(source: "k", message:
+            "the service account's token_uri 'http://oauth2.example.com/token' is not an https:// URL")) {
+            try ServiceAccount(json: JSONValue.object(object).jsonString, source: "k")
         }
     }
 
