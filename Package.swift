@@ -22,7 +22,8 @@ let heraldVersion: String = {
 /// - `HeraldPipeline` (per-event decisions), `HeraldObservability` (metrics, health on libmicrohttpd)
 /// - `HeraldRegistry` (devices on channels: the store, on SQLite or PostgreSQL)
 /// - `HeraldConfig` (config.yaml model and validation) on `HeraldYAML` (libyaml + Decoder)
-/// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT) on OpenSSL
+/// - `HeraldWebPush` (Web Push building blocks: subscriptions, RFC 8291 encryption, VAPID) on `HeraldCrypto`
+/// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT, ECDH, HKDF, AES-GCM) on OpenSSL
 /// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, no C, no I/O
 /// - `C*` system-library targets, one per C library, plus `CHeraldShim` for
 ///   what Swift cannot call (variadic functions, macros).
@@ -54,6 +55,7 @@ let package = Package(
         // MARK: Herald
         .target(name: "HeraldCore"),
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldWebPush", dependencies: ["HeraldCore", "HeraldCrypto"]),
         .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
         .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
@@ -97,6 +99,10 @@ let package = Package(
             dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CMicroHTTPD", "CHeraldShim", "CSQLite", "CPostgres"]),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore"]),
+        .testTarget(
+            name: "HeraldWebPushTests", dependencies: ["HeraldWebPush", "HeraldCrypto", "HeraldCore"],
+            // Cross-check vectors, read from the source tree (see WebPushCrossCheckTests).
+            exclude: ["Fixtures"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),
         .testTarget(

@@ -1,7 +1,8 @@
 import COpenSSL
 
-/// A key that cannot be loaded, or a signature that cannot be made: which
-/// operation failed and what OpenSSL said, never the key material itself.
+/// A key that cannot be loaded, or a signature, key agreement, key
+/// derivation or cipher operation that cannot be done: which operation failed
+/// and what OpenSSL said (or Herald's own reason), never the key material itself.
 public struct CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What Herald was doing, e.g. `load private key`.
     public let operation: String

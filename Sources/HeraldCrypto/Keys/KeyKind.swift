@@ -1,5 +1,6 @@
-/// The kinds of key Herald signs with: P-256 for APNs provider tokens (ES256),
-/// RSA for Google service-account assertions (RS256).
+/// The kinds of key Herald signs with: P-256 for APNs provider tokens and
+/// VAPID tokens (ES256, and Web Push key agreement), RSA for Google
+/// service-account assertions (RS256).
 public enum KeyKind: Sendable, Equatable, CustomStringConvertible {
     case ecP256
     case rsa(bits: Int)

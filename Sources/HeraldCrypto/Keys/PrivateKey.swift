@@ -3,7 +3,8 @@ import COpenSSL
 import HeraldCore
 
 /// A private key that signs provider tokens: the APNs `.p8` (EC P-256, ES256)
-/// or a Google service account's RSA key (RS256).
+/// or a Google service account's RSA key (RS256). A P-256 key also signs
+/// VAPID tokens and agrees Web Push message keys (`sharedSecret(with:)`).
 ///
 /// Loaded once at start-up and shared by every connection: signing allocates
 /// its own context per call, so one key signs from many threads.

@@ -2,7 +2,8 @@ import COpenSSL
 
 /// A public key that verifies provider tokens: the simulator checks APNs JWTs
 /// (ES256) and Google OAuth assertions (RS256) with it, and tests verify our
-/// signer with it.
+/// signer with it. A P-256 one is also a Web Push subscription's `p256dh` or
+/// a VAPID `k` (`init(uncompressedP256:)`).
 public struct PublicKey: Sendable {
     let key: OpenSSLKey
 
