@@ -53,11 +53,18 @@ import Testing
             try await commands.publish(body, routingKey: routingKey, messageID: id)
         }
 
+        /// Stops every instance even when one stops with an error (a drain past
+        /// its deadline on a loaded machine): a Herald left running would go on
+        /// retrying after the test, and keep the test process from exiting.
         func stop() async throws {
-            for service in running { try await service.stop() }
+            var failure: (any Error)?
+            for service in running {
+                do { try await service.stop() } catch { failure = failure ?? error }
+            }
             store.close()
             await results.close(deleting: config.queues)
             simulator.stop()
+            if let failure { throw failure }
         }
     }
 

@@ -164,8 +164,13 @@ import Testing
             let both = results.all.filter { $0.outcome.eventID == "both" }.map(\.outcome.status)
             #expect(both.sorted { $0.rawValue < $1.rawValue } == [.delivered, .dropped], "\(both)")
             #expect(simulator.recorder.notifications.count == 2, "each id notified once")
-            for instance in instances { try await instance.stop() }
+            // Both stop even if the first fails: a Herald left running would outlive the test.
+            var failure: (any Error)?
+            for instance in instances {
+                do { try await instance.stop() } catch { failure = failure ?? error }
+            }
             await results.close(deleting: config.queues)
+            if let failure { throw failure }
         }
     }
 
