@@ -1,5 +1,6 @@
 import Glibc
 @testable import HeraldHTTPClient
+import HeraldTestSupport
 import Testing
 
 /// `SocketCork` against real loopback TCP sockets: a corked socket holds a
@@ -48,25 +49,16 @@ import Testing
 
     /// A connected loopback TCP pair (client, accepted server side).
     static func connectedPair() throws -> (Int32, Int32) {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(listener, generic, length) == 0 && listen(listener, 1) == 0
-                    && getsockname(listener, generic, &length) == 0
-            }
-        }
-        try #require(bound, "loopback listener")
+        let listener = try #require(LoopbackListener(backlog: 1), "loopback listener")
+        defer { listener.close() }
+        var address = listener.address
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, length) == 0 }
         }
         try #require(connected, "connected to the listener")
-        let server = accept(listener, nil, nil)
+        let server = accept(listener.descriptor, nil, nil)
         try #require(server >= 0, "accepted")
         return (client, server)
     }

@@ -26,9 +26,6 @@ public struct ServiceAccount: Sendable, CustomStringConvertible {
         self.privateKey = privateKey
     }
 
-    /// Google's token endpoint, used when a key file has no `token_uri`.
-    public static let defaultTokenURI = ServiceAccountKey.defaultTokenURI
-
     /// Reads a service-account key from its JSON text by `ServiceAccountKey`'s
     /// rules (the ones `herald check` reports), then loads its RSA key and
     /// proves it signs; `source` names where it came from (a file path,

@@ -1,4 +1,3 @@
-import Glibc
 import HeraldCore
 import HeraldRegistry
 import HeraldTestSupport
@@ -46,18 +45,9 @@ import Testing
     /// A server that takes the connection and never answers: after
     /// `claimTimeout` the claims count as new, the late answer is dropped.
     @Test func aDatabaseThatDoesNotAnswerHoldsEventsBackOnlyForTheClaimTimeout() async throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 8) == 0
-                && getsockname(listener, $0, &length) == 0 }
-        }
-        try #require(bound)
-        let port = UInt16(bigEndian: address.sin_port)
+        let listener = try #require(LoopbackListener())
+        defer { listener.close() }
+        let port = listener.port
         let store = try PostgresRegistryStore(url: "postgres://herald:herald@127.0.0.1:\(port)/silent?connect_timeout=120", poolSize: 1)
         defer { store.close() }
         let sink = MemoryLogSink()
