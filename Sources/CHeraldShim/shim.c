@@ -124,3 +124,14 @@ int herald_gettid(void) {
 // MARK: build
 
 const char *herald_version(void) { return HERALD_VERSION; }
+
+// OpenSSL frees its global locks in an atexit handler. Herald exits with
+// threads that may still touch OpenSSL (a worker thread ending runs OpenSSL's
+// thread-local cleanup, a loop thread finishing a handshake), and any of them
+// then locks a freed lock and the process dies with SIGSEGV instead of its
+// exit status. Initialising OpenSSL first with OPENSSL_INIT_NO_ATEXIT keeps
+// its state until the process is gone; the kernel reclaims it then. This runs
+// before main in every Herald binary, so no other OpenSSL call comes first.
+__attribute__((constructor)) static void herald_openssl_without_exit_cleanup(void) {
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+}

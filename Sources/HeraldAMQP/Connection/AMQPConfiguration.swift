@@ -14,6 +14,11 @@ public struct AMQPConfiguration: Sendable {
     public var heartbeat: Duration
     /// Limit for TCP connect, TLS and the AMQP handshake.
     public var connectTimeout: Duration
+    /// How long a synchronous method (declare, bind, delete, purge, `basic.qos`,
+    /// `basic.consume`, `basic.cancel`) waits for the broker's answer before it
+    /// fails retryably. A quorum queue's declare or delete waits for its Raft
+    /// group, which on a busy cluster takes seconds.
+    public var operationTimeout: Duration = .seconds(10)
     /// Publishes sent but not yet confirmed; further publishes wait. A few hundred is the sweet spot.
     public var confirmWindow: Int
     /// Back-off between reconnect attempts, and when to give up.

@@ -37,7 +37,7 @@ final class RabbitConnection {
         let connection = RabbitConnection(state: state)
         try connection.openSocket(configuration, address: address)
         try connection.handshake(configuration, url: address.url)
-        var rpcTimeout = timeval(configuration.connectTimeout)
+        var rpcTimeout = timeval(configuration.operationTimeout)
         amqp_set_rpc_timeout(state, &rpcTimeout)
         return connection
     }

@@ -3,12 +3,18 @@ extension String {
     /// characters, so one error stays one line however long the value is (a
     /// 50 MB config value is named by its size, not echoed).
     public var truncatedForMessage: String {
-        let firstLine = prefix { $0 != "\n" }
+        // Looks at no more than 61 characters: the value may be a body of megabytes.
+        var end = startIndex
+        var characters = 0
+        while end < endIndex, characters <= 60, self[end] != "\n" {
+            formIndex(after: &end)
+            characters += 1
+        }
         let cut: String
-        if firstLine.count > 60 {
-            cut = firstLine.prefix(57) + "..."
-        } else if firstLine.count < count {
-            cut = firstLine + "..."
+        if characters > 60 {
+            cut = prefix(57) + "..."
+        } else if end < endIndex {
+            cut = self[..<end] + "..."
         } else {
             return self
         }

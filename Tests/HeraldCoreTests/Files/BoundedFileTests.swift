@@ -91,7 +91,7 @@ import Testing
     @Test func longValuesAreCutToOneShortLineWithTheirSize() {
         #expect("short".truncatedForMessage == "short")
         #expect("two\nlines".truncatedForMessage == "two...")
-        let huge = String(repeating: "x", count: 50 << 20)
+        let huge = String(decoding: [UInt8](repeating: UInt8(ascii: "x"), count: 50 << 20), as: UTF8.self)
         let cut = huge.truncatedForMessage
         #expect(cut == String(repeating: "x", count: 57) + "... (50 MiB in all)")
     }
