@@ -143,7 +143,7 @@ import Testing
 
     @Test(arguments: [
         ("faults:\n  reset_rate: 0.5\n  hang_rate: 0.6\n", "3:14: faults.hang_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.1, over 1"),
-        ("faults:\n  services: [apns, fcn]\n", "2:13: faults.services: expected apns, fcm or oauth, found 'fcn'"),
+        ("faults:\n  services: [apns, fcn]\n", "2:13: faults.services: expected apns, fcm, oauth or webpush, found 'fcn'"),
         ("fcm:\n  token_errors: {tok-1: SENDER_ID_MISMACH}\n", "2:25: fcm.token_errors.tok-1: unknown value 'SENDER_ID_MISMACH' (did you mean 'SENDER_ID_MISMATCH'?)"),
         ("fcm:\n  quota: {requests: 0, per: 1m}\n", "2:10: fcm.quota: expected at least 1 request per a positive duration"),
         ("fcm:\n  quota: {requests: 600000, per: 0s}\n", "2:10: fcm.quota: expected at least 1 request per a positive duration"),
