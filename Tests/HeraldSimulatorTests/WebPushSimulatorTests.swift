@@ -67,7 +67,7 @@ import Testing
     }
 
     /// The headers of a well-formed push request from `sender` to `issued`.
-    func headers(_ sender: Sender, _ issued: Issued) throws -> [(name: String, value: String)] {
+    func pushHeaders(_ sender: Sender, _ issued: Issued) throws -> [(name: String, value: String)] {
         [
             ("ttl", "60"), ("content-encoding", "aes128gcm"),
             ("authorization", try sender.authorization(audience: issued.subscription.origin)),
@@ -91,7 +91,7 @@ import Testing
                 == Array(plaintext.utf8))
 
             let answer = try await push(
-                sim, issued.subscription.endpoint, headers: try headers(sender, issued) + [("urgency", "high"), ("topic", "news-1")],
+                sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued) + [("urgency", "high"), ("topic", "news-1")],
                 body: body)
             #expect(answer.status == 201, "\(answer.body)")
             #expect(answer.header("ttl") == "60")
@@ -115,7 +115,7 @@ import Testing
             #expect(issued.json["application_server_key"] == nil)
             let sender = try Sender()
             let text = try await push(
-                sim, issued.subscription.endpoint, headers: try headers(sender, issued),
+                sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued),
                 body: try WebPushEncryption.encrypt(Array("plain text, not JSON".utf8), for: issued.subscription))
             #expect(text.status == 201, "\(text.body)")
             let empty = try await push(
@@ -157,7 +157,7 @@ import Testing
         let sender = try Sender()
         try await withPushService { sim, _ in
             let issued = try await subscribe(sim, restrictedTo: sender)
-            var headers = try headers(sender, issued)
+            var headers = try pushHeaders(sender, issued)
             var body = try WebPushEncryption.encrypt(Array(#"{"n":1}"#.utf8), for: issued.subscription)
             var method = "POST"
             func set(_ name: String, _ value: String?) {
@@ -209,17 +209,17 @@ import Testing
         try await withPushService { sim, webpush in
             let issued = try await subscribe(sim, restrictedTo: sender)
             let body = try WebPushEncryption.encrypt(Array("hi".utf8), for: issued.subscription)
-            #expect(try await push(sim, issued.subscription.endpoint, headers: try headers(sender, issued), body: body).status == 201)
+            #expect(try await push(sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued), body: body).status == 201)
 
             let deleted = try await call(sim, "DELETE", "/_herald/webpush/subscriptions/" + issued.id)
             #expect(deleted.status == 200)
             #expect(deleted.body == #"{"deleted":"\#(issued.id)"}"#)
-            let gone = try await push(sim, issued.subscription.endpoint, headers: try headers(sender, issued), body: body)
+            let gone = try await push(sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued), body: body)
             #expect(gone.status == 410, "\(gone.body)")
             #expect(gone.json?["reason"]?.stringValue == "Gone")
 
             let never = try await push(
-                sim, issued.subscription.origin + "/push/never-issued", headers: try headers(sender, issued), body: body)
+                sim, issued.subscription.origin + "/push/never-issued", headers: try pushHeaders(sender, issued), body: body)
             #expect(never.status == 404, "\(never.body)")
             #expect(never.json?["reason"]?.stringValue == "NotFound")
             #expect(try await call(sim, "DELETE", "/_herald/webpush/subscriptions/never-issued").status == 404)
@@ -244,7 +244,7 @@ import Testing
         try await withPushService(faults: SimulatorFaults(errorRate: 1, errorStatus: status, services: ["webpush"])) { sim, _ in
             let issued = try await subscribe(sim, restrictedTo: sender)
             let body = try WebPushEncryption.encrypt(Array("hi".utf8), for: issued.subscription)
-            let answer = try await push(sim, issued.subscription.endpoint, headers: try headers(sender, issued), body: body)
+            let answer = try await push(sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued), body: body)
             #expect(answer.status == status)
             #expect(answer.header("retry-after") == (status == 500 ? nil : "10"))
             #expect(sim.recorder.refusals.last?.fault == .error)

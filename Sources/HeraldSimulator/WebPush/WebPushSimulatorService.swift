@@ -129,15 +129,16 @@ public final class WebPushSimulatorService: SimulatorService {
         let retryAfter = settings.retryAfter.map { [WebPushSimulatorHeader("retry-after", String($0))] } ?? []
         let rejection = switch status {
         case 429: WebPushSimulatorRejection(429, "TooManyRequests", "injected fault: too many requests", headers: retryAfter)
-        case 503: WebPushSimulatorRejection(503, "ServiceUnavailable", "injected fault: the push service is unavailable", headers: retryAfter)
+        case 503:
+            WebPushSimulatorRejection(503, "ServiceUnavailable", "injected fault: the push service is unavailable", headers: retryAfter)
         default: WebPushSimulatorRejection(500, "InternalServerError", "injected fault: internal server error")
         }
         return rejection.answer(delay: nil)
     }
 
     /// 201 Created with `Location` (the message's resource, RFC 8030 §5)
-    /// and the `TTL` kept (§5.2); the `Simulator` counts the answer and
-    /// records a refusal.
+    /// and the `TTL` kept (§5.2), else the first check's refusal; the
+    /// `Simulator` counts the answer and records a refusal.
     public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
         do {
             let accepted = try check(request)
