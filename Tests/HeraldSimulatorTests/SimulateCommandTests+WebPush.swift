@@ -2,6 +2,7 @@ import HeraldCLI
 import HeraldCore
 import HeraldCrypto
 import HeraldHTTPClient
+import HeraldSimulator
 import HeraldWebPush
 import Testing
 
@@ -51,5 +52,18 @@ extension SimulateCommandTests {
         let console = CapturedConsole()
         #expect(await HeraldCommandLine().run(["simulate", "--webpush-subscriptions", "two"], environment: [:], console: console) == 64)
         #expect(console.stderr.hasPrefix("herald simulate: --webpush-subscriptions: expected a positive number, found 'two'\n"), "\(console.stderr)")
+    }
+}
+
+/// The `webpush:` section of the simulator's YAML, and the origin its subscriptions get.
+@Suite struct WebPushSimulatorSettingsTests {
+    @Test func subscriptionsComeFromYAMLAndTheOriginFromTheListenAddress() throws {
+        let file = try Fixtures.temporaryDirectory() + "/sim.yaml"
+        try "listen: 0.0.0.0:2197\nwebpush:\n  subscriptions: 3\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let settings = try SimulatorSettings.load(file: file, environment: [:])
+        #expect(settings.webpush == SimulatorSettings.WebPush(subscriptions: 3))
+        #expect(try settings.webPushOrigin(port: 2197) == "https://127.0.0.1:2197", "a wildcard address is reached on loopback")
+        #expect(try SimulatorSettings(listen: "[::1]:0").webPushOrigin(port: 4433) == "https://[::1]:4433")
+        #expect(try SimulatorSettings(listen: "localhost:0").webPushOrigin(port: 4433) == "https://localhost:4433")
     }
 }

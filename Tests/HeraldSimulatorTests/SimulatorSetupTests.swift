@@ -150,6 +150,7 @@ import Testing
         ("fcm:\n  quota: {requests: 600000, per: a minute}\n", "2:34: fcm.quota.per: expected a duration like 500ms, 5s, 2m or 1h, found 'a minute'"),
         ("fcm:\n  quota: {per: 1m}\n", "2:10: fcm.quota: missing required key 'requests'"),
         ("apns:\n  per_token_limit: {requests: 0}\n", "2:20: apns.per_token_limit: expected at least 1 request per a positive duration"),
+        ("webpush:\n  subscriptions: -1\n", "2:18: webpush.subscriptions: expected a number of subscriptions, 0 or more, found -1"),
     ])
     func impossibleSettingsAreReportedAtTheirPosition(yaml: String, expected: String) throws {
         let file = try Fixtures.temporaryDirectory() + "/sim.yaml"
