@@ -16,7 +16,7 @@ let heraldVersion: String = {
 /// Layout, outermost first:
 /// - `herald` (executable) → `HeraldCLI` (commands: check, dead, publish, registry, run, send, simulate, tail, version)
 /// - `HeraldAPNs`, `HeraldFCM` (providers) on `HeraldHTTPClient` (HTTP/2 client on nghttp2 + OpenSSL, or libcurl)
-/// - `HeraldSimulator` (simulated APNs, FCM and Google OAuth) on `HeraldHTTP2Server` (nghttp2 + OpenSSL)
+/// - `HeraldSimulator` (simulated APNs, FCM, Google OAuth and a Web Push push service) on `HeraldHTTP2Server` (nghttp2 + OpenSSL)
 /// - `HeraldService` (`herald run`: the provider set, the consume → deliver → publish loop)
 /// - `HeraldAMQP` (consumer, confirmed publisher, topology, reconnect) on rabbitmq-c
 /// - `HeraldPipeline` (per-event decisions), `HeraldObservability` (metrics, health on libmicrohttpd)
@@ -65,7 +65,10 @@ let package = Package(
         .target(name: "HeraldFCM", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),
         .target(
             name: "HeraldSimulator",
-            dependencies: ["HeraldCore", "HeraldCrypto", "HeraldYAML", "HeraldConfig", "HeraldHTTP2Server", "COpenSSL", "CHeraldShim"]),
+            dependencies: [
+                "HeraldCore", "HeraldCrypto", "HeraldWebPush", "HeraldYAML", "HeraldConfig", "HeraldHTTP2Server", "COpenSSL",
+                "CHeraldShim",
+            ]),
         .target(name: "HeraldObservability", dependencies: ["HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
         .target(name: "HeraldPipeline", dependencies: ["HeraldCore", "HeraldConfig"]),
         .target(name: "HeraldRegistry", dependencies: ["HeraldCore", "CSQLite", "CPostgres"]),
@@ -130,7 +133,7 @@ let package = Package(
             name: "HeraldSimulatorTests",
             dependencies: [
                 "HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server",
-                "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldCore",
+                "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore",
             ]),
         .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ", "HeraldTestSupport"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore", "HeraldTestSupport"]),

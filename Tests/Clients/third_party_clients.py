@@ -15,6 +15,11 @@ but for the host it connects to:
 - httpx over HTTP/2 against the admin API (docs/simulator-admin.md): the
   clients' deliveries and refusals are listed, a token set to
   SENDER_ID_MISMATCH is answered so, the record is forgotten.
+- pywebpush (`requests`, HTTP/1.1, aes128gcm, py_vapid's `vapid t=, k=`):
+  a message to the subscription `herald simulate` printed at start is
+  answered 201 with a Location, and the simulator records the plaintext it
+  decrypted; a subscription issued for pywebpush's VAPID key accepts it and
+  refuses another key 403; the draft `WebPush <JWT>` scheme is refused 403.
 
 Run by scripts/test-third-party-clients, which makes the virtual environment
 (Tests/Clients/requirements.txt), the dev keys and the `herald` binary:
@@ -38,8 +43,11 @@ import aioapns.connection
 import firebase_admin
 import google.auth.transport.requests
 import httpx
+from cryptography.hazmat.primitives import serialization
 from firebase_admin import credentials, messaging
 from google.oauth2 import service_account
+from py_vapid import Vapid01, Vapid02, b64urlencode
+from pywebpush import WebPushException, webpush
 
 LIVE_APNS = "a1" * 32
 DEAD_APNS = "dd" * 32
@@ -80,6 +88,7 @@ class Simulator:
             "apns": {"keys": [{"key_file": str(keys / "apns-AuthKey.p8"), "key_id": "HERALDKEY1", "team_id": "HERALDTEAM"}],
                      "topics": ["com.example.chat"], "dead_tokens": [{"token": DEAD_APNS, "since": DEAD_SINCE}]},
             "fcm": {"service_accounts": [str(self.account_file)], "dead_tokens": [DEAD_FCM]},
+            "webpush": {"subscriptions": 1},
         }
         config = workdir / "simulator.yaml"
         config.write_text(json.dumps(settings))
@@ -89,6 +98,7 @@ class Simulator:
         while time.monotonic() < deadline:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                self.webpush_subscription = self.printed_subscription()
                 return
             except OSError:
                 if self.process.poll() is not None:
@@ -96,6 +106,13 @@ class Simulator:
                 time.sleep(0.1)
         self.stop()
         sys.exit(f"third-party clients: the simulator did not start: {self.process.stdout.read()}")
+
+    def printed_subscription(self):
+        """The Web Push subscription `webpush.subscriptions: 1` printed: the first JSON line of the output."""
+        for line in self.process.stdout:
+            if line.startswith("{"):
+                return json.loads(line)
+        return None
 
     def stop(self):
         if self.process.poll() is None:
@@ -211,6 +228,43 @@ def admin_with_httpx(sim, creds):
         check(client.get(f"{base}/_herald/delivered").json() == {"delivered": []}, "admin API: nothing listed after")
 
 
+def webpush_with_pywebpush(sim):
+    printed = sim.webpush_subscription
+    check(printed is not None and printed["endpoint"].startswith(f"https://127.0.0.1:{sim.port}/push/"),
+          f"herald simulate printed a Web Push subscription ({printed})")
+    if printed is None:
+        return
+    vapid = Vapid02()
+    vapid.generate_keys()
+    claims = lambda: {"sub": "mailto:push@example.com"}  # noqa: E731 - webpush() adds aud and exp to the dict it is given
+    payload = {"title": "Hi", "body": "from pywebpush"}
+    answer = webpush(printed, json.dumps(payload), vapid_private_key=vapid, vapid_claims=claims(), ttl=60)
+    check(answer.status_code == 201 and "/message/" in answer.headers.get("location", ""),
+          f"pywebpush: message accepted 201 with a Location ({answer.status_code} {answer.headers.get('location')})")
+    base = f"https://localhost:{sim.port}"
+    with httpx.Client(http2=True, verify=ssl.create_default_context(cafile=sim.ca), timeout=15) as client:
+        delivered = client.get(f"{base}/_herald/delivered", params={"provider": "webpush", "token": printed["id"]}).json()["delivered"]
+        check([d["payload"] for d in delivered] == [payload] and delivered[0]["headers"].get("ttl") == "60",
+              f"pywebpush: the simulator decrypted and recorded the plaintext ({delivered})")
+
+        key = b64urlencode(vapid.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint))
+        issued = client.post(f"{base}/_herald/webpush/subscriptions", json={"application_server_key": key})
+        check(issued.status_code == 201 and issued.json().get("application_server_key") == key,
+              f"admin API: a subscription issued for pywebpush's key ({issued.status_code} {issued.text[:200]})")
+    restricted = issued.json()
+    answer = webpush(restricted, "restricted", vapid_private_key=vapid, vapid_claims=claims(), ttl=60)
+    check(answer.status_code == 201, f"pywebpush: the restricted subscription takes its key ({answer.status_code})")
+    other = Vapid02()
+    other.generate_keys()
+    for name, key_holder in [("another VAPID key", other), ("the draft WebPush scheme", Vapid01(private_key=vapid.private_key))]:
+        try:
+            webpush(restricted, "refused", vapid_private_key=key_holder, vapid_claims=claims(), ttl=60)
+            check(False, f"pywebpush: {name} refused 403 (it was accepted)")
+        except WebPushException as error:
+            status = error.response.status_code if error.response is not None else None
+            check(status == 403, f"pywebpush: {name} refused 403 ({status} {error.response.text[:200] if error.response is not None else error})")
+
+
 def run(client, step):
     """Runs one client's checks; an exception is that client's failure, not the run's end."""
     try:
@@ -233,6 +287,7 @@ def main():
             if creds is not None:
                 run("httpx", lambda: fcm_with_httpx(sim, creds))
             run("admin API", lambda: admin_with_httpx(sim, creds))
+            run("pywebpush", lambda: webpush_with_pywebpush(sim))
         finally:
             sim.stop()
     if failures:

@@ -179,8 +179,8 @@ import Testing
         ) { sim async throws in
             let start = try await curl(sim, "GET", "/_herald/faults")
             #expect(start.answer?.body == """
-                {"error_rate":0.0,"error_status":500,"reset_rate":0.0,"hang_rate":0.0,"drop_rate":0.0,"services":["apns","fcm"],"tokens":[],\
-                "latency":null,"rate_limit":null,"goaway_after_streams":100,"max_streams":null}
+                {"error_rate":0.0,"error_status":500,"reset_rate":0.0,"hang_rate":0.0,"drop_rate":0.0,"services":["apns","fcm","webpush"],\
+                "tokens":[],"latency":null,"rate_limit":null,"goaway_after_streams":100,"max_streams":null}
                 """)
             let changed = try await curl(sim, "PUT", "/_herald/faults", body: """
                 {"error_rate":1,"error_status":503,"services":["fcm"],"latency":"5ms","rate_limit":{"requests":1000}}
@@ -226,7 +226,8 @@ import Testing
     @Test(arguments: [
         ("GET", "/_herald/nope", nil, 404,
          "no admin endpoint at /_herald/nope; the endpoints are GET /_herald/delivered, GET /_herald/refused, DELETE /_herald/records, "
-            + "GET /_herald/tokens, PUT|DELETE /_herald/tokens/apns/<token>, PUT|DELETE /_herald/tokens/fcm/<token>, GET|PUT|DELETE /_herald/faults"),
+            + "GET /_herald/tokens, PUT|DELETE /_herald/tokens/apns/<token>, PUT|DELETE /_herald/tokens/fcm/<token>, GET|PUT|DELETE /_herald/faults, "
+            + "POST /_herald/webpush/subscriptions, DELETE /_herald/webpush/subscriptions/<id>"),
         ("POST", "/_herald/faults", nil, 405, "/_herald/faults takes GET, PUT or DELETE, not POST"),
         ("PUT", "/_herald/delivered", nil, 405, "/_herald/delivered takes GET, not PUT"),
         ("GET", "/_herald/refused?tokn=ab", nil, 400, "unknown query parameter 'tokn' (did you mean 'token'?)"),
@@ -236,7 +237,7 @@ import Testing
          "since: expected an RFC 3339 time such as 2026-11-30T10:00:00Z, found 'yesterday'"),
         ("GET", "/_herald/refused?status=OK", nil, 400, "status: expected an HTTP status such as 410, found 'OK'"),
         ("GET", "/_herald/delivered?probes=all", nil, 400, "probes: expected exclude, include or only, found 'all'"),
-        ("GET", "/_herald/refused?provider=gcm", nil, 400, "provider: expected apns, fcm or oauth, found 'gcm'"),
+        ("GET", "/_herald/refused?provider=gcm", nil, 400, "provider: expected apns, fcm, oauth or webpush, found 'gcm'"),
         ("GET", "/_herald/tokens?x=1", nil, 400, "unexpected query parameter 'x'"),
         ("PUT", "/_herald/tokens/apns/abc", nil, 400, "expected an APNs device token of 64 hexadecimal digits, found 'abc'"),
         ("PUT", "/_herald/tokens/apns/" + Fixtures.token, #"{"reason":"BadDeviceToken"}"#, 400,

@@ -137,7 +137,7 @@ import Testing
         (["--drop-rate", "-1"], "--drop-rate: expected a fraction from 0 to 1, found '-1'"),
         (["--reset-rate", "0.5", "--drop-rate", "0.6"], "faults: drop_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.1, over 1"),
         (["--reset-rate", "0.6", "--hang-rate", "0.6"], "faults: hang_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.2, over 1"),
-        (["--fault-services", "apns,fcn"], "faults: services: expected apns, fcm or oauth, found 'fcn'"),
+        (["--fault-services", "apns,fcn"], "faults: services: expected apns, fcm, oauth or webpush, found 'fcn'"),
         (["--fcm-quota", "600000"], "--fcm-quota: expected N/DURATION, both above 0, such as 600000/1m or 100/10s, found '600000'"),
         (["--fcm-quota", "0/1m"], "--fcm-quota: expected N/DURATION, both above 0, such as 600000/1m or 100/10s, found '0/1m'"),
         (["--fcm-quota", "100/0s"], "--fcm-quota: expected N/DURATION, both above 0, such as 600000/1m or 100/10s, found '100/0s'"),

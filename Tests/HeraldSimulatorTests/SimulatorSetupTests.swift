@@ -143,13 +143,14 @@ import Testing
 
     @Test(arguments: [
         ("faults:\n  reset_rate: 0.5\n  hang_rate: 0.6\n", "3:14: faults.hang_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.1, over 1"),
-        ("faults:\n  services: [apns, fcn]\n", "2:13: faults.services: expected apns, fcm or oauth, found 'fcn'"),
+        ("faults:\n  services: [apns, fcn]\n", "2:13: faults.services: expected apns, fcm, oauth or webpush, found 'fcn'"),
         ("fcm:\n  token_errors: {tok-1: SENDER_ID_MISMACH}\n", "2:25: fcm.token_errors.tok-1: unknown value 'SENDER_ID_MISMACH' (did you mean 'SENDER_ID_MISMATCH'?)"),
         ("fcm:\n  quota: {requests: 0, per: 1m}\n", "2:10: fcm.quota: expected at least 1 request per a positive duration"),
         ("fcm:\n  quota: {requests: 600000, per: 0s}\n", "2:10: fcm.quota: expected at least 1 request per a positive duration"),
         ("fcm:\n  quota: {requests: 600000, per: a minute}\n", "2:34: fcm.quota.per: expected a duration like 500ms, 5s, 2m or 1h, found 'a minute'"),
         ("fcm:\n  quota: {per: 1m}\n", "2:10: fcm.quota: missing required key 'requests'"),
         ("apns:\n  per_token_limit: {requests: 0}\n", "2:20: apns.per_token_limit: expected at least 1 request per a positive duration"),
+        ("webpush:\n  subscriptions: -1\n", "2:18: webpush.subscriptions: expected a number of subscriptions, 0 or more, found -1"),
     ])
     func impossibleSettingsAreReportedAtTheirPosition(yaml: String, expected: String) throws {
         let file = try Fixtures.temporaryDirectory() + "/sim.yaml"

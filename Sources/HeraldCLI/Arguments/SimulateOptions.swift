@@ -40,6 +40,12 @@ enum SimulateOptions {
         if let value = options["fcm-quota"] { fcm.quota = try limit(value, "fcm-quota") }
         settings.fcm = fcm
 
+        if let value = options["webpush-subscriptions"] {
+            var webpush = settings.webpush ?? SimulatorSettings.WebPush()
+            webpush.subscriptions = try positive(value, "webpush-subscriptions")
+            settings.webpush = webpush
+        }
+
         var faults = settings.faults ?? .none
         if let value = options["error-rate"] { faults.errorRate = try fraction(value, "error-rate") }
         if let value = options["error-status"] {

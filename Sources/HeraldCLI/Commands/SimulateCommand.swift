@@ -5,14 +5,14 @@ import HeraldCore
 import HeraldHTTP2Server
 import HeraldSimulator
 
-/// `herald simulate`: runs the local APNs and FCM simulator (HTTP/2 over TLS) until
+/// `herald simulate`: runs the local APNs, FCM and Web Push simulator (HTTP/2 over TLS) until
 /// SIGINT or SIGTERM — the target of the repository's config, of the tests,
 /// and of users' acceptance tests.
 public struct SimulateCommand: Command {
     public init() {}
 
     public let name = "simulate"
-    public let summary = "Run the local APNs and FCM simulator (HTTP/2 + TLS)"
+    public let summary = "Run the local APNs, FCM and Web Push simulator (HTTP/2 + TLS)"
     public var help: String {
         """
         Usage: herald simulate [--config sim.yaml] [options]
@@ -21,13 +21,17 @@ public struct SimulateCommand: Command {
         or client certificates, checks headers and payloads, answers with Apple's
         status codes and reasons. With --fcm-service-account it also serves FCM:
         POST /token (Google OAuth, RS256 assertions) and
-        POST /v1/projects/<id>/messages:send. Every accepted notification and
+        POST /v1/projects/<id>/messages:send. It is a Web Push push service too:
+        POST /push/<id> to subscriptions it issues (--webpush-subscriptions, or
+        POST /_herald/webpush/subscriptions), VAPID checked, bodies decrypted
+        and recorded as plaintext. Every accepted notification and
         every refused request is recorded; tests read the record, kill tokens
         and change faults while it runs through the admin API under /_herald/
         (no authentication: keep --listen on loopback). Without --tls-cert it
         uses (or generates) a CA and server certificate in --tls-dir; point
         Herald's ca_file at the printed CA file. docs/apns.md, docs/fcm.md and
-        docs/simulator-admin.md describe every check, setting and endpoint.
+        docs/webpush.md and docs/simulator-admin.md describe every check,
+        setting and endpoint.
 
         Options:
           --config FILE               simulator settings (YAML); flags override it
@@ -48,6 +52,8 @@ public struct SimulateCommand: Command {
           --fcm-quota N/DURATION      at most N messages per DURATION for each FCM project, e.g. 600000/1m
                                       (429 QUOTA_EXCEEDED until the project's window ends)
           --per-token-limit N         at most N notifications per device token per second (429)
+          --webpush-subscriptions N   issue N Web Push subscriptions at start and print each as a JSON line
+                                      (endpoint, keys, id, private_key)
           --tls-dir DIR               where the generated CA and certificate live (default .herald/dev)
           --tls-cert FILE, --tls-key FILE   use this server certificate instead
           --client-ca FILE            accept client certificates from this CA (certificate auth)
@@ -56,7 +62,7 @@ public struct SimulateCommand: Command {
           --reset-rate F              reset this fraction of requests' streams (RST_STREAM)
           --drop-rate F               close this fraction of requests' connections with a TCP reset
           --hang-rate F               never answer this fraction of requests
-          --fault-services LIST       where faults apply: apns, fcm, oauth (default apns,fcm)
+          --fault-services LIST       where faults apply: apns, fcm, oauth, webpush (default apns,fcm,webpush)
           --fault-tokens LIST         apply faults only to requests to these tokens (or FCM topics)
           --latency D                 delay every answer (e.g. 20ms)
           --goaway-after N            send GOAWAY after N streams on each connection
@@ -71,6 +77,7 @@ public struct SimulateCommand: Command {
         "per-token-limit", "tls-dir", "tls-cert", "tls-key", "client-ca", "error-rate", "error-status", "latency",
         "goaway-after", "max-streams", "rate-limit", "fcm-service-account", "fcm-project", "fcm-dead-token",
         "fcm-token-error", "probe-topic", "fcm-quota", "reset-rate", "drop-rate", "hang-rate", "fault-services", "fault-tokens",
+        "webpush-subscriptions",
     ]
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
@@ -113,9 +120,11 @@ public struct SimulateCommand: Command {
         var services: [any SimulatorService] = [apns]
         let fcm = try settings.fcmServices(recorder: recorder)
         if let fcm { services += [fcm.oauth, fcm.fcm] }
+        let webpush = WebPushSimulatorService(recorder: recorder)
+        services.append(webpush)
         let faults = settings.faults ?? .none
         let injector = FaultInjector(faults: faults)
-        let admin = SimulatorAdminService(recorder: recorder, faults: injector, apns: apns, fcm: fcm?.fcm)
+        let admin = SimulatorAdminService(recorder: recorder, faults: injector, apns: apns, fcm: fcm?.fcm, webpush: webpush)
         let simulator = Simulator(services: [admin] + services, recorder: recorder, faults: injector, logger: logger)
         let server = try HTTP2Server(
             configuration: HTTP2ServerConfiguration(
@@ -133,6 +142,9 @@ public struct SimulateCommand: Command {
         } else {
             console.out("  no --fcm-service-account: FCM and its OAuth endpoint are off")
         }
+        let origin = try settings.webPushOrigin(port: server.port)
+        webpush.serve(at: origin)
+        try printWebPushSubscriptions(settings.webpush?.subscriptions ?? 0, from: webpush, at: origin, console: console)
         let signals = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number)
@@ -142,5 +154,19 @@ public struct SimulateCommand: Command {
         }
         defer { signals.forEach { $0.cancel() } }
         try await server.run()
+    }
+
+    /// Says where the push service is and issues `count` subscriptions,
+    /// each printed as one JSON line (endpoint, keys, id, private_key).
+    private func printWebPushSubscriptions(
+        _ count: Int, from webpush: WebPushSimulatorService, at origin: String, console: any Console
+    ) throws {
+        console.out("  Web Push: push service at \(origin)\(WebPushSimulatorService.pushPathPrefix)<id>; "
+            + "subscriptions from POST \(origin)/_herald/webpush/subscriptions")
+        guard count > 0 else { return }
+        console.out("  Web Push subscriptions, one JSON object per line:")
+        for _ in 0..<count {
+            console.out(try webpush.issueSubscription().jsonValue().jsonString)
+        }
     }
 }

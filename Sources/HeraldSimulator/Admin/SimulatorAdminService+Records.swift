@@ -13,7 +13,7 @@ extension SimulatorAdminService {
         }
         var filter = RecordFilter(provider: query["provider"], token: query["token"], topic: query["topic"])
         if let provider = filter.provider, !SimulatorFaults.serviceNames.contains(provider) {
-            throw .badRequest("provider: expected apns, fcm or oauth, found '\(provider)'")
+            throw .badRequest("provider: expected \(SimulatorFaults.serviceNamesText), found '\(provider)'")
         }
         if let since = query["since"] {
             guard let time = Timestamp(rfc3339: since) else {

@@ -2,7 +2,8 @@ import HeraldCore
 
 /// The simulator's admin API for tests, on its own port under `/_herald/`:
 /// list what was delivered and what was refused, forget the record, kill
-/// and revive tokens, read and change faults, all while it serves, in JSON.
+/// and revive tokens, issue and delete Web Push subscriptions, read and
+/// change faults, all while it serves, in JSON.
 ///
 /// It exists so an acceptance suite in any language can drive and inspect
 /// `herald simulate` the way a Swift test drives the services it embeds,
@@ -21,19 +22,25 @@ public final class SimulatorAdminService: SimulatorService {
     let faults: FaultInjector
     let apns: APNsSimulatorService?
     let fcm: FCMSimulatorService?
+    let webpush: WebPushSimulatorService?
 
-    public init(recorder: NotificationRecorder, faults: FaultInjector, apns: APNsSimulatorService?, fcm: FCMSimulatorService?) {
+    public init(
+        recorder: NotificationRecorder, faults: FaultInjector, apns: APNsSimulatorService?, fcm: FCMSimulatorService?,
+        webpush: WebPushSimulatorService? = nil
+    ) {
         self.recorder = recorder
         self.faults = faults
         self.apns = apns
         self.fcm = fcm
+        self.webpush = webpush
     }
 
-    /// The admin API over `services`: the first APNs and FCM service among them.
+    /// The admin API over `services`: the first APNs, FCM and Web Push service among them.
     public convenience init(recorder: NotificationRecorder, faults: FaultInjector, services: [any SimulatorService]) {
         self.init(
             recorder: recorder, faults: faults, apns: services.lazy.compactMap { $0 as? APNsSimulatorService }.first,
-            fcm: services.lazy.compactMap { $0 as? FCMSimulatorService }.first)
+            fcm: services.lazy.compactMap { $0 as? FCMSimulatorService }.first,
+            webpush: services.lazy.compactMap { $0 as? WebPushSimulatorService }.first)
     }
 
     public func serves(_ request: SimulatedRequest) -> Bool {
@@ -49,6 +56,8 @@ public final class SimulatorAdminService: SimulatorService {
         (["PUT", "DELETE"], "/_herald/tokens/apns/<token>"),
         (["PUT", "DELETE"], "/_herald/tokens/fcm/<token>"),
         (["GET", "PUT", "DELETE"], "/_herald/faults"),
+        (["POST"], SimulatorAdminService.webPushSubscriptionsPath),
+        (["DELETE"], SimulatorAdminService.webPushSubscriptionsPath + "/<id>"),
     ]
 
     public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
@@ -72,7 +81,16 @@ public final class SimulatorAdminService: SimulatorService {
                 ? try changeAPNsToken(token, remove: request.method == "DELETE", body: request.body, at: request.receivedAt)
                 : try changeFCMToken(token, remove: request.method == "DELETE", body: request.body)
         }
+        if path.hasPrefix(Self.webPushSubscriptionsPath + "/"), path.count > Self.webPushSubscriptionsPath.count + 1 {
+            try allow(request, ["DELETE"], path: Self.webPushSubscriptionsPath + "/<id>")
+            try noQuery(query)
+            return try deleteWebPushSubscription(String(path.dropFirst(Self.webPushSubscriptionsPath.count + 1)))
+        }
         switch path {
+        case Self.webPushSubscriptionsPath:
+            try allow(request, ["POST"], path: path)
+            try noQuery(query)
+            return try issueWebPushSubscription(body: request.body)
         case "/_herald/delivered":
             try allow(request, ["GET"], path: path)
             return listDelivered(try filter(query, statusAllowed: false))

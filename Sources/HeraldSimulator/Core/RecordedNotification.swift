@@ -3,13 +3,14 @@ import HeraldCore
 /// One notification the simulator accepted: what a test or a user's acceptance
 /// suite asserts on ("did Herald send this payload to this token?").
 public struct RecordedNotification: Sendable, Equatable {
-    /// `apns` or `fcm`.
+    /// `apns`, `fcm` or `webpush`.
     public var provider: String
-    /// Device token, FCM topic or condition.
+    /// Device token, FCM topic or condition, Web Push subscription id.
     public var target: String
     /// Request headers that matter to the provider (apns-*, authorization left out).
     public var headers: [String: String]
-    /// The payload (APNs body; FCM `message` object).
+    /// The payload (APNs body; FCM `message` object; Web Push plaintext, decrypted,
+    /// as `WebPushSimulatorService` records it).
     public var payload: JSONValue
     /// The id the simulator answered with (`apns-id`, FCM message name).
     public var messageID: String
@@ -32,11 +33,15 @@ public struct RecordedNotification: Sendable, Equatable {
     }
 
     /// Whom it was addressed to: for APNs the device token and `apns-topic`,
-    /// for FCM the `message`'s token (or FID) or topic (the admin API filters on these).
+    /// for FCM the `message`'s token (or FID) or topic, for Web Push the
+    /// subscription id and `Topic` header (the admin API filters on these).
     public var addressee: SimulatedAddressee {
         if provider == "apns" {
             return SimulatedAddressee(
                 target: target, token: target, topic: headers["apns-topic"], probe: probe, tokenIgnoresCase: true)
+        }
+        if provider == "webpush" {
+            return WebPushSimulatorService.addressee(subscriptionID: target, topic: headers["topic"])
         }
         return SimulatedAddressee(
             target: target, token: (payload["token"] ?? payload["fid"])?.stringValue, topic: payload["topic"]?.stringValue,

@@ -1,18 +1,19 @@
 import HeraldCore
 
-/// One request the simulator did not accept: every answer other than 200, an
+/// One request the simulator did not accept: every answer other than a 2xx, an
 /// injected reset, a stream left hanging. It exists so a test can assert on
 /// what its client was refused ("Herald sent BadTopic", "the probe was
 /// answered BadDeviceToken") as easily as on what was delivered.
 public struct RecordedRefusal: Sendable, Equatable {
-    /// `apns`, `fcm` or `oauth`; nil when no simulated service serves the path (404 BadPath).
+    /// `apns`, `fcm`, `oauth` or `webpush`; nil when no simulated service serves the path (404 BadPath).
     public var provider: String?
     public var method: String
     /// The request's `:path`.
     public var path: String
     /// Whom the request was addressed to, when it names an addressee the service could read.
     public var addressee: SimulatedAddressee?
-    /// The request's `apns-*` headers (authorization left out).
+    /// The request headers its service records (`SimulatorService.recordedHeaders`:
+    /// APNs's `apns-*`; Web Push's `ttl`, `urgency`, `topic`, `content-encoding`), authorization left out.
     public var headers: [String: String]
     /// The request body when it is JSON (the APNs payload, FCM's `{"message":...}`); form bodies
     /// (OAuth's, which carry a signed assertion) are left out.

@@ -47,10 +47,10 @@ public enum SimulatedAnswer: Sendable {
     case respondThenGoAway(status: Int, headers: [(name: String, value: String)], body: [UInt8], reason: String?)
 }
 
-/// A provider the simulator imitates (APNs, FCM, Google's OAuth endpoint).
+/// A provider the simulator imitates (APNs, FCM, Google's OAuth endpoint, a Web Push push service).
 /// The simulator asks each service in turn whether it serves a request's path.
 public protocol SimulatorService: Sendable {
-    /// A short name for logs and counters: `apns`, `fcm`, `oauth`.
+    /// A short name for logs and counters: `apns`, `fcm`, `oauth`, `webpush`.
     var name: String { get }
     func serves(_ request: SimulatedRequest) -> Bool
     /// Answers on the server's event-loop thread: it must not block (checks,
@@ -80,6 +80,10 @@ public protocol SimulatorService: Sendable {
     /// The reason the record shows for an error answer with this body, read
     /// where the service writes its error shape. Defaults to nil.
     func reason(ofErrorBody body: [UInt8]) -> String?
+    /// The request headers a refusal's record keeps: those that shape the
+    /// service's answer, never `authorization` (a credential). Defaults to
+    /// the `apns-*` headers.
+    func recordedHeaders(of request: SimulatedRequest) -> [String: String]
     /// Whether the service's requests are provider traffic: counted, recorded
     /// when refused, and in reach of injected faults. True by default; the
     /// simulator's own admin API says false.
@@ -113,5 +117,6 @@ extension SimulatorService {
 
     public func addressee(of request: SimulatedRequest) -> SimulatedAddressee? { nil }
     public func reason(ofErrorBody body: [UInt8]) -> String? { nil }
+    public func recordedHeaders(of request: SimulatedRequest) -> [String: String] { request.apnsHeaders }
     public var isProviderTraffic: Bool { true }
 }

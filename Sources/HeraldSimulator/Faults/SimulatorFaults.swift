@@ -7,8 +7,8 @@ import HeraldCore
 /// streams, fewer concurrent streams per connection.
 ///
 /// The per-request faults (errors, resets, hangs, latency, the rate limit)
-/// apply only to requests in scope: to a service in `services` (APNs and FCM
-/// by default, not Google's OAuth endpoint) and, when `tokens` is not empty,
+/// apply only to requests in scope: to a service in `services` (APNs, FCM
+/// and Web Push by default, not Google's OAuth endpoint) and, when `tokens` is not empty,
 /// addressed to one of them. `goaway_after_streams` and `max_streams` are
 /// the HTTP/2 server's, fixed when it starts.
 ///
@@ -46,15 +46,18 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
     }
 
     /// The services faults can be aimed at, by `SimulatorService.name`.
-    public static let serviceNames = ["apns", "fcm", "oauth"]
+    public static let serviceNames = ["apns", "fcm", "oauth", "webpush"]
+    /// `serviceNames` as a sentence's list: "apns, fcm, oauth or webpush".
+    public static let serviceNamesText = serviceNames.dropLast().joined(separator: ", ") + " or " + (serviceNames.last ?? "")
     /// Where faults apply unless told otherwise: the push services, not the token endpoint.
-    public static let defaultServices = ["apns", "fcm"]
+    public static let defaultServices = ["apns", "fcm", "webpush"]
     /// The statuses an injected error may have.
     public static let errorStatuses = [429, 500, 503]
 
     /// Fraction of requests in scope (0...1) answered with `errorStatus` in the service's own error shape.
     public var errorRate: Double
-    /// 500 (InternalServerError, INTERNAL), 503 (ServiceUnavailable, UNAVAILABLE) or 429 (TooManyRequests, QUOTA_EXCEEDED).
+    /// 500 (InternalServerError, INTERNAL), 503 (ServiceUnavailable, UNAVAILABLE) or 429 (TooManyRequests, QUOTA_EXCEEDED),
+    /// with `Retry-After` from FCM and Web Push on 429 and 503.
     public var errorStatus: Int
     /// Fraction of requests in scope (0...1) whose stream is reset (RST_STREAM INTERNAL_ERROR) instead of answered.
     public var resetRate: Double
@@ -64,7 +67,7 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
     /// with a TCP reset, every stream on it unanswered (a front end that
     /// crashed, a network path that broke).
     public var dropRate: Double
-    /// The services faults apply to (`apns`, `fcm`, `oauth`).
+    /// The services faults apply to (`apns`, `fcm`, `oauth`, `webpush`).
     public var services: [String]
     /// When not empty, faults apply only to requests addressed to these tokens (or FCM topics).
     public var tokens: [String]
@@ -149,9 +152,9 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
             return (last, "error_rate, reset_rate, hang_rate and drop_rate add up to \(total), over 1")
         }
         guard Self.errorStatuses.contains(errorStatus) else { return (.errorStatus, "expected 429, 500 or 503, found \(errorStatus)") }
-        guard !services.isEmpty else { return (.services, "expected at least one of apns, fcm, oauth") }
+        guard !services.isEmpty else { return (.services, "expected at least one of \(Self.serviceNames.joined(separator: ", "))") }
         if let unknown = services.first(where: { !Self.serviceNames.contains($0) }) {
-            return (.services, "expected apns, fcm or oauth, found '\(unknown)'")
+            return (.services, "expected \(Self.serviceNamesText), found '\(unknown)'")
         }
         if let goAwayAfterStreams, goAwayAfterStreams < 1 {
             return (.goAwayAfterStreams, "expected a positive number of streams, found \(goAwayAfterStreams)")

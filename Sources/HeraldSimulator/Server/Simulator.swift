@@ -6,8 +6,8 @@ import HeraldHTTP2Server
 /// `SimulatedRequest`, finds the first service that serves its path, applies
 /// the configured faults aimed at that service, and sends the service's
 /// answer (late, as a reset, or followed by GOAWAY) or the fault's. Counts
-/// every answer in the recorder, records every refusal (any answer but 200,
-/// a reset, a hang), and sets each HTTP/2 connection's stream limit the way
+/// every answer in the recorder, records every refusal (any answer but a
+/// 2xx, a reset, a hang), and sets each HTTP/2 connection's stream limit the way
 /// the services' real endpoints do. The admin API (`isProviderTraffic`
 /// false) is answered as it is: no faults, no counting, no record.
 public final class Simulator: HTTP2Handler {
@@ -133,7 +133,7 @@ public final class Simulator: HTTP2Handler {
             let response = HTTP2Response(status: status, headers: headers, body: body)
             let wait = [delay, latency].compactMap { $0 }.reduce(Duration.zero, +)
             if wait > .zero { responder.respond(response, after: wait) } else { responder.respond(response) }
-            if let service, status != 200 {
+            if let service, !isSuccess(status) {
                 logger.debug("answered with an error", ["service": .string(service), "status": .int(status)])
             }
         case .reset(let errorCode):

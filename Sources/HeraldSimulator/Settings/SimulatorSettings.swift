@@ -22,6 +22,8 @@ import HeraldConfig
 ///   token_errors: {"fcm-token-of-another-project": SENDER_ID_MISMATCH}   # any FcmError code
 ///   probe_topic: herald-check                                          # messages to it are probes
 ///   quota: {requests: 600000, per: 1m}                                 # each project's; over it 429 QUOTA_EXCEEDED
+/// webpush:
+///   subscriptions: 2                       # issued at start, printed one JSON object per line
 /// faults: {error_rate: 0.01, error_status: 503, reset_rate: 0.01, services: [apns, fcm], latency: 20ms, goaway_after_streams: 1000}
 /// ```
 public struct SimulatorSettings: Sendable, Equatable, Decodable {
@@ -30,15 +32,17 @@ public struct SimulatorSettings: Sendable, Equatable, Decodable {
     public var tls: TLS?
     public var apns: APNs?
     public var fcm: FCM?
+    public var webpush: WebPush?
     public var faults: SimulatorFaults?
 
     public init(listen: String? = nil, record: String? = nil, tls: TLS? = nil, apns: APNs? = nil, fcm: FCM? = nil,
-                faults: SimulatorFaults? = nil) {
+                webpush: WebPush? = nil, faults: SimulatorFaults? = nil) {
         self.listen = listen
         self.record = record
         self.tls = tls
         self.apns = apns
         self.fcm = fcm
+        self.webpush = webpush
         self.faults = faults
     }
 
