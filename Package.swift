@@ -22,7 +22,7 @@ let heraldVersion: String = {
 /// - `HeraldPipeline` (per-event decisions), `HeraldObservability` (metrics, health on libmicrohttpd)
 /// - `HeraldRegistry` (devices on channels: the store, on SQLite or PostgreSQL)
 /// - `HeraldConfig` (config.yaml model and validation) on `HeraldYAML` (libyaml + Decoder)
-/// - `HeraldWebPush` (Web Push building blocks: subscriptions, RFC 8291 encryption, VAPID) on `HeraldCrypto`
+/// - `HeraldWebPush` (the Web Push provider: subscriptions, RFC 8291 encryption, VAPID) on `HeraldCrypto` and `HeraldHTTPClient`
 /// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT, ECDH, HKDF, AES-GCM) on OpenSSL
 /// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, no C, no I/O
 /// - `C*` system-library targets, one per C library, plus `CHeraldShim` for
@@ -55,7 +55,7 @@ let package = Package(
         // MARK: Herald
         .target(name: "HeraldCore"),
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldWebPush", dependencies: ["HeraldCore", "HeraldCrypto"]),
+        .target(name: "HeraldWebPush", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient"]),
         .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
         .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
@@ -75,8 +75,8 @@ let package = Package(
         .target(
             name: "HeraldService",
             dependencies: [
-                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldHTTPClient",
-                "HeraldObservability", "HeraldRegistry", "CHeraldShim",
+                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldWebPush",
+                "HeraldCrypto", "HeraldHTTPClient", "HeraldObservability", "HeraldRegistry", "CHeraldShim",
             ]),
         .target(
             name: "HeraldCLI",

@@ -53,7 +53,7 @@ public final class APNsProvider: PushProvider {
             }
             let verdict = APNsResponseVerdict(
                 status: response.status, body: response.body, apnsID: response.header(APNsHeaderName.id),
-                retryAfter: Self.retryAfter(response.header("retry-after")), latency: latency)
+                retryAfter: response.header("retry-after").flatMap { RetryAfter.parse($0, now: Timestamp.now()) }, latency: latency)
             logger.debug("apns answered", [
                 "event_id": .string(event.id), "token": .token(request.deviceToken), "status": .int(response.status),
                 "attempt": .int(attempt),
@@ -124,17 +124,5 @@ public final class APNsProvider: PushProvider {
             if let trace, let traced { trace.failed(traced, error: "\(error)") }
             throw DeliveryFailure(reason: "\(error)", latency: ContinuousClock.now - start)
         }
-    }
-
-    /// `Retry-After` in seconds (APNs and proxies send integers); nil otherwise.
-    static func retryAfter(_ value: String?) -> Duration? {
-        guard let value, let seconds = Int(value.trimmingCharacters(in: " ")), seconds >= 0 else { return nil }
-        return .seconds(seconds)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Character) -> String {
-        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
     }
 }

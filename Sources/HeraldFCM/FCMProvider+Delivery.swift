@@ -37,7 +37,7 @@ extension FCMProvider {
             response = try await http.send(request)
         } catch {
             if let trace, let traced { trace.failed(traced, error: "\(error)") }
-            return try Self.transportOutcome(error, latency: ContinuousClock.now - started)
+            return try DeliveryResult.unanswered(error, latency: ContinuousClock.now - started)
         }
         let latency = ContinuousClock.now - started
         if let trace, let traced { trace.answered(traced, response) }
@@ -76,19 +76,5 @@ extension FCMProvider {
             method: "POST", url: sendURL,
             headers: [("authorization", "Bearer " + token.value), ("content-type", "application/json; charset=utf-8")],
             body: body, timeout: timeout)
-    }
-
-    /// A request that got no answer: retry what a new connection may fix,
-    /// fail what it cannot (our TLS material, an oversized answer).
-    static func transportOutcome(_ error: any Error, latency: Duration) throws(DeliveryFailure) -> DeliveryResult {
-        guard let error = error as? HTTPClientError else {
-            throw DeliveryFailure(reason: "transport: \(error)", latency: latency)
-        }
-        let reason = "transport \(error.kind.rawValue): \(error.message)"
-        if error.answerLost { throw .noAnswer(timedOut: error.kind == .timeout, transport: reason, latency: latency) }
-        if error.isRetryable || error.kind == .cancelled {
-            throw DeliveryFailure(reason: reason, latency: latency)
-        }
-        return DeliveryResult(.failed, reason: reason, latency: latency)
     }
 }

@@ -134,7 +134,7 @@ import Testing
                 (["list-devices", "--app", "chat", "--channel", "c", "--after", "x"],
                  "herald registry list-devices: --after: 'x' is not a cursor; give the one a previous page printed"),
                 (["list-devices", "--app", "chat", "--channel", "c", "--provider", "hms"],
-                 #"herald registry list-devices: --provider: unknown provider "hms" (expected apns, fcm, ios or android)"#),
+                 #"herald registry list-devices: --provider: unknown provider "hms" (expected apns, fcm, webpush, ios or android)"#),
                 (["count", "--app", "chat", "--channel", ""], "herald registry count: --channel: channel is empty"),
             ]
             for (arguments, message) in cases {

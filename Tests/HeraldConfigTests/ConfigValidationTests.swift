@@ -7,14 +7,38 @@ import Testing
     @Test func appWithoutProviderIsAnError() throws {
         let fixture = try ConfigFixture()
         #expect(fixture.errors("apps:\n  chat: {}\n") == [
-            "DIR/config.yaml:2:9: apps.chat: app 'chat' has no provider: give it an apns or fcm section (or both)"
+            "DIR/config.yaml:2:9: apps.chat: app 'chat' has no provider: give it an apns, fcm or webpush section (or several)"
         ])
+    }
+
+    @Test func aWebPushSectionNeedsExactlyOneKeyAndASubject() throws {
+        let fixture = try ConfigFixture()
+        let errors = fixture.errors("""
+            apps:
+              web:
+                webpush:
+                  vapid: {private_key_pem: "-----BEGIN PRIVATE KEY-----", private_key: "short", subject: ""}
+                  connections: 0
+                  timeout: 0s
+            """)
+        let messages = errors.map { $0.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? $0 }
+        #expect(messages.contains("apps.web.webpush.vapid: give exactly one of private_key_file, private_key_pem or private_key; found private_key_pem and private_key"), "\(errors)")
+        #expect(messages.contains("apps.web.webpush.vapid.private_key: expected the 32-byte P-256 private key in URL-safe base64 (43 characters)"), "\(errors)")
+        #expect(messages.contains("apps.web.webpush.vapid.subject: expected a contact: mailto:name@example.com or an https: URL"), "\(errors)")
+        #expect(errors.contains { $0.hasSuffix("apps.web.webpush.timeout: a request timeout must be above 0 (a request without one can hang forever)") }, "\(errors)")
+        #expect(errors.contains { $0.contains("apps.web.webpush.connections") }, "\(errors)")
+    }
+
+    @Test func aWebPushOnlyAppIsValid() throws {
+        let fixture = try ConfigFixture()
+        let key = String(repeating: "A", count: 42) + "E"
+        #expect(fixture.errors("apps:\n  web:\n    webpush:\n      vapid: {private_key: \(key), subject: \"mailto:ops@example.com\"}\n") == ["(loaded without error)"])
     }
 
     @Test func noAppsIsAnError() throws {
         let fixture = try ConfigFixture()
         #expect(fixture.errors("apps: {}\n") == [
-            "DIR/config.yaml:1:7: apps: no apps: define at least one app with apns or fcm credentials"
+            "DIR/config.yaml:1:7: apps: no apps: define at least one app with apns, fcm or webpush credentials"
         ])
     }
 
@@ -257,9 +281,9 @@ import Testing
         #expect(errors == [
             "DIR/config.yaml:12:26: routes[0].match.routing_kye: unknown match key 'routing_kye' (did you mean 'routing_key'?) (expected one of: routing_key, headers, app, provider, push_type, priority, data.<key>)",
             "DIR/config.yaml:12:44: routes[0].match.push_type: unknown push type 'alrt' (did you mean 'alert'?) (expected one of: alert, background, voip, liveactivity, complication, fileprovider, mdm, location, pushtotalk, widgets)",
-            "DIR/config.yaml:12:60: routes[0].match.provider: unknown provider 'apn' (did you mean 'apns'?) (expected apns, fcm, ios or android)",
+            "DIR/config.yaml:12:60: routes[0].match.provider: unknown provider 'apn' (did you mean 'apns'?) (expected apns, fcm, webpush, ios or android)",
             "DIR/config.yaml:12:75: routes[0].match.priority: unknown priority 'urgent' (expected one of: high, normal, low)",
-            "DIR/config.yaml:13:22: routes[0].providers[1]: unknown provider 'hms' (expected apns, fcm, ios or android)",
+            "DIR/config.yaml:13:22: routes[0].providers[1]: unknown provider 'hms' (expected apns, fcm, webpush, ios or android)",
             "DIR/config.yaml:14:21: routes[0].set.priority: unknown priority 'hihg' (did you mean 'high'?) (expected one of: high, normal, low)",
             "DIR/config.yaml:14:32: routes[0].set.ttl: expected seconds ≥ 0, found -1",
         ])

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldCrypto
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     static let rfc8291Point = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
 
     static func decode(_ text: String) throws -> [UInt8] {
-        try #require(HeraldCrypto.Base64URL.decode(text))
+        try #require(Base64URL.decode(text))
     }
 
     @Test func rawScalarGivesTheRFCsPublicPoint() throws {

@@ -94,7 +94,7 @@ import Testing
         #expect(plan.outcomes[0].detail == #"targets[0].token: expected a hexadecimal APNs device token, found "zz""#)
         #expect(plan.outcomes[0].context == ["u": 1])
         #expect(plan.outcomes[1].address == .token("h"))
-        #expect(plan.outcomes[1].reason == #"targets[2].provider: unknown provider "huawei" (expected apns, fcm, ios or android)"#)
+        #expect(plan.outcomes[1].reason == #"targets[2].provider: unknown provider "huawei" (expected apns, fcm, webpush, ios or android)"#)
         #expect(planner(rules).problems(in: Array(#"{"targets": [{"provider": "apns", "token": "zz"}]}"#.utf8), routingKey: "k")
             == [#"targets[0].token: expected a hexadecimal APNs device token, found "zz""#])
     }

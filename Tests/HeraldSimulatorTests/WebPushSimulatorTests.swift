@@ -85,7 +85,7 @@ import Testing
             let body = try WebPushEncryption.encrypt(Array(plaintext.utf8), for: issued.subscription)
 
             // The private key the admin API hands out is the browser's: it decrypts the body too.
-            let scalar = try #require(issued.json["private_key"]?.stringValue.flatMap { HeraldCrypto.Base64URL.decode($0) })
+            let scalar = try #require(issued.json["private_key"]?.stringValue.flatMap { Base64URL.decode($0) })
             let browserKey = try PrivateKey(rawP256Scalar: scalar)
             #expect(try WebPushEncryption.decrypt(body, privateKey: browserKey, authSecret: issued.subscription.authSecret)
                 == Array(plaintext.utf8))

@@ -1,3 +1,4 @@
+import HeraldCore
 import HeraldCrypto
 import HeraldWebPush
 import Testing
@@ -19,10 +20,10 @@ enum RFC8291Example {
 
 /// URL-safe base64 the tests trust to decode.
 func unbase64(_ text: String) throws -> [UInt8] {
-    try #require(HeraldCrypto.Base64URL.decode(text), "not base64url: \(text)")
+    try #require(Base64URL.decode(text), "not base64url: \(text)")
 }
 
-func base64(_ bytes: [UInt8]) -> String { HeraldCrypto.Base64URL.encode(bytes) }
+func base64(_ bytes: [UInt8]) -> String { Base64URL.encode(bytes) }
 
 /// A subscription with a fresh key pair, and that pair's private key (the browser's side).
 func freshSubscription(endpoint: String = RFC8291Example.endpoint) throws -> (WebPushSubscription, PrivateKey) {

@@ -39,7 +39,7 @@ public struct TailCommand: Command {
 
         Options:
           --status S,S...  only these statuses (comma-separated, or the option repeated)
-          --provider P     only this provider (apns, fcm)
+          --provider P     only this provider (apns, fcm, webpush)
           --app A          only this app
           --json           the messages as received, one JSON object per line
           --debug          also the debug trace records of events sent with "debug": true

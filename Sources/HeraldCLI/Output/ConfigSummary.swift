@@ -29,6 +29,9 @@ struct ConfigSummary {
             if let fcm = app.fcm {
                 parts.append("fcm (project \(fcm.projectID ?? "from the service account"), \(fcm.baseURL))")
             }
+            if let webpush = app.webpush {
+                parts.append("webpush (VAPID subject \(webpush.vapid.subject), default TTL \(webpush.defaultTTL))")
+            }
             lines.append("  app \(name): " + parts.joined(separator: ", "))
         }
         let routes = c.routes.map(\.name)

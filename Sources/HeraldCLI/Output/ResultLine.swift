@@ -37,7 +37,7 @@ struct ResultLine {
         }
         func text(_ key: String) -> String? { object[key]?.stringValue }
         var target = "-"
-        if let token = text("token") ?? text("fid") {
+        if let token = text("token") ?? text("fid") ?? text("endpoint") {
             target = LogValue.mask(token: token)
         } else if let address = text("topic") ?? text("condition") {
             target = address

@@ -79,7 +79,7 @@ extension ConfigValidator {
     /// fetches again and sends again, each bounded by the app's `timeout`),
     /// then, if a shutdown began meanwhile, `shutdown_deadline`.
     static func longestHold(_ config: Configuration) -> ConfigDuration {
-        let timeouts = config.apps.values.flatMap { [$0.apns?.timeout, $0.fcm?.timeout].compactMap { $0 } }
+        let timeouts = config.apps.values.flatMap { [$0.apns?.timeout, $0.fcm?.timeout, $0.webpush?.timeout].compactMap { $0 } }
         let longest = timeouts.max() ?? ConfigDuration(milliseconds: 0)
         return ConfigDuration(milliseconds: 4 * longest.milliseconds + config.shutdownDeadline.milliseconds)
     }

@@ -5,7 +5,7 @@ extension ConfigValidator {
     func validateApps(_ apps: [String: AppSettings], into issues: inout [ConfigIssue]) {
         let path = ConfigPath.root.key("apps")
         if apps.isEmpty {
-            issues.append(.init(.error, at: path, "no apps: define at least one app with apns or fcm credentials"))
+            issues.append(.init(.error, at: path, "no apps: define at least one app with apns, fcm or webpush credentials"))
         }
         for name in apps.keys.sorted() {
             guard let app = apps[name] else { continue }
@@ -14,12 +14,14 @@ extension ConfigValidator {
                 issues.append(.init(.error, at: appPath,
                                     "app name '\(name.truncatedForMessage)' must be 1 to 64 letters, digits, '-' or '_' (it is the last word of outcome routing keys)"))
             }
-            if app.apns == nil && app.fcm == nil {
-                issues.append(.init(.error, at: appPath, "app '\(name.truncatedForMessage)' has no provider: give it an apns or fcm section (or both)"))
+            if app.providers.isEmpty {
+                issues.append(.init(.error, at: appPath,
+                                    "app '\(name.truncatedForMessage)' has no provider: give it an apns, fcm or webpush section (or several)"))
             }
             checkRange(app.timeoutRetries, 0...5, at: appPath.key("timeout_retries"), into: &issues)
             if let apns = app.apns { validateAPNs(apns, at: appPath.key("apns"), into: &issues) }
             if let fcm = app.fcm { validateFCM(fcm, at: appPath.key("fcm"), into: &issues) }
+            if let webpush = app.webpush { validateWebPush(webpush, at: appPath.key("webpush"), into: &issues) }
         }
     }
 
@@ -137,6 +139,39 @@ extension ConfigValidator {
         }
         if fcm.timeout.milliseconds <= 0 {
             issues.append(.init(.error, at: path.key("timeout"), "a request timeout must be above 0 (a request without one can hang forever)"))
+        }
+    }
+
+    /// The shape of a `webpush:` section. That the key is P-256 and the
+    /// subject one a push service accepts is proven where the key is loaded
+    /// (`herald check` lists it, `herald run` refuses to start).
+    func validateWebPush(_ webpush: WebPushSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
+        let vapid = path.key("vapid")
+        let sources = [("private_key_file", webpush.vapid.privateKeyFile), ("private_key_pem", webpush.vapid.privateKeyPEM),
+                       ("private_key", webpush.vapid.privateKey)].filter { $0.1 != nil }
+        if sources.count != 1 {
+            issues.append(.init(.error, at: vapid, "give exactly one of private_key_file, private_key_pem or private_key; found "
+                                + (sources.isEmpty ? "none" : sources.map(\.0).joined(separator: " and "))))
+        }
+        if let file = webpush.vapid.privateKeyFile {
+            _ = readFile(file, at: vapid.key("private_key_file"), what: "VAPID key file", limit: .key, secret: true, into: &issues)
+        }
+        if let pem = webpush.vapid.privateKeyPEM, !pem.contains("-----BEGIN") {
+            issues.append(.init(.error, at: vapid.key("private_key_pem"), "expected a PEM private key (-----BEGIN PRIVATE KEY----- or -----BEGIN EC PRIVATE KEY-----)"))
+        }
+        if let key = webpush.vapid.privateKey, Base64URL.decode(key)?.count != 32 {
+            issues.append(.init(.error, at: vapid.key("private_key"), "expected the 32-byte P-256 private key in URL-safe base64 (43 characters)"))
+        }
+        if webpush.vapid.subject.isEmpty {
+            issues.append(.init(.error, at: vapid.key("subject"), "expected a contact: mailto:name@example.com or an https: URL"))
+        }
+        if let ca = webpush.caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
+        if case .count(let count) = webpush.connections { checkRange(count, 1...64, at: path.key("connections"), into: &issues) }
+        if webpush.timeout.milliseconds <= 0 {
+            issues.append(.init(.error, at: path.key("timeout"), "a request timeout must be above 0 (a request without one can hang forever)"))
+        }
+        if webpush.defaultTTL.milliseconds < 0 {
+            issues.append(.init(.error, at: path.key("default_ttl"), "a TTL cannot be negative"))
         }
     }
 }

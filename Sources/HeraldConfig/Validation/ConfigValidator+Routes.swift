@@ -79,7 +79,7 @@ extension ConfigValidator {
     }
 
     func unknownProvider(_ name: String) -> String {
-        "unknown provider '\(name.truncatedForMessage)'\(Suggestions.didYouMean(name, among: Provider.acceptedNames)) (expected apns, fcm, ios or android)"
+        "unknown provider '\(name.truncatedForMessage)'\(Suggestions.didYouMean(name, among: Provider.acceptedNames)) (expected \(EventError.list(Provider.acceptedNames)))"
     }
 
     func routeMatch(_ settings: MatchSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) -> RouteMatch {

@@ -21,10 +21,15 @@ public enum LogValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Keeps the first 8 characters of a device token, enough to correlate
-    /// lines, never enough to address a device.
+    /// Keeps the first 8 characters of a device token (of a Web Push
+    /// endpoint, the push service's URL and the first 8 of the subscription's
+    /// segment), enough to correlate lines, never enough to address a device.
     public static func mask(token: String) -> String {
-        token.count <= 8 ? String(repeating: "*", count: token.count) : String(token.prefix(8)) + "…"
+        // A Web Push endpoint keeps its push service and path: its last segment, the subscription, is cut like a token.
+        if token.hasPrefix("https://"), let slash = token.lastIndex(of: "/"), token.distance(from: token.startIndex, to: slash) > 8 {
+            return String(token[...slash]) + mask(token: String(token[token.index(after: slash)...]))
+        }
+        return token.count <= 8 ? String(repeating: "*", count: token.count) : String(token.prefix(8)) + "…"
     }
 }
 

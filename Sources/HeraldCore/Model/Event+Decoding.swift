@@ -5,7 +5,7 @@ extension Event {
     /// Every top-level field an event may have.
     static let fieldNames = ["id", "app", "targets"] + targetFieldNames + [
         "notification", "data", "push_type", "priority", "ttl", "expires_at", "collapse_id", "content_available",
-        "mutable_content", "exclude_tokens", "apns", "fcm", "context", "debug",
+        "mutable_content", "exclude_tokens", "apns", "fcm", "webpush", "context", "debug",
     ]
 
     /// Decodes and validates an event body.
@@ -76,6 +76,9 @@ extension Event {
         }
         if let fcm = try fields.object("fcm") {
             event.fcm = try decodeFCMOverrides(FieldReader(object: fcm, path: "fcm"))
+        }
+        if let webpush = try fields.object("webpush") {
+            event.webPushPayload = try decodeWebPushOverrides(FieldReader(object: webpush, path: "webpush"))
         }
         // A channel counts once here: how many devices it reaches is known only when it is expanded.
         event.context = try decodeContext(fields, outcomes: targets.count + channels.count + invalidTargets.count, limits: limits)

@@ -50,3 +50,34 @@ extension Event {
         }
     }
 }
+
+extension Event.Notification {
+    /// The notification as an event writes it (the field names decoding
+    /// reads), with only the fields it has: what a Web Push message carries.
+    public var eventJSON: JSONValue {
+        var members: [(String, JSONValue)] = []
+        func add(_ name: String, _ value: String?) { if let value { members.append((name, .string(value))) } }
+        func add(_ name: String, _ values: [String]?) { if let values { members.append((name, .array(values.map(JSONValue.string)))) } }
+        add("title", title)
+        add("subtitle", subtitle)
+        add("body", body)
+        if let badge { members.append(("badge", .number(JSONNumber(badge)))) }
+        if let sound {
+            if sound.needsDictionary {
+                var fields: [(String, JSONValue)] = [("name", .string(sound.name)), ("critical", .bool(sound.critical))]
+                if let volume = sound.volume { fields.append(("volume", .number(JSONNumber(finite: volume)))) }
+                members.append(("sound", .object(JSONObject(fields))))
+            } else {
+                members.append(("sound", .string(sound.name)))
+            }
+        }
+        add("image", image)
+        add("category", category)
+        add("thread_id", threadID)
+        add("title_loc_key", titleLocKey)
+        add("title_loc_args", titleLocArgs)
+        add("loc_key", locKey)
+        add("loc_args", locArgs)
+        return .object(JSONObject(members))
+    }
+}

@@ -1,4 +1,4 @@
-// Decoding the raw `apns` and `fcm` escape hatches.
+// Decoding the raw `apns`, `fcm` and `webpush` escape hatches.
 
 extension Event {
     static let apnsFieldNames = ["headers", "payload"]
@@ -39,6 +39,16 @@ extension Event {
             _ = try fields.object(name)
         }
         return fields.object
+    }
+
+    /// `webpush: {"payload": …}`: a string or an object, sent as the message instead of Herald's JSON.
+    static func decodeWebPushOverrides(_ fields: FieldReader) throws(EventError) -> JSONValue? {
+        try fields.rejectUnknownKeys(allowed: ["payload"])
+        guard let payload = fields.value("payload") else { return nil }
+        switch payload {
+        case .string, .object: return payload
+        default: throw .mismatch(fields.path("payload"), expected: "a string or an object", found: payload)
+        }
     }
 
     /// An RFC 9110 token.

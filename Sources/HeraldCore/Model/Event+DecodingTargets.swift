@@ -1,5 +1,6 @@
 // Decoding `targets`, or the top-level shorthand `provider` + one address.
-// An element of `targets` is a device (`provider` + one address, with the
+// An element of `targets` is a device (`provider` + one address — for Web
+// Push the `subscription` with its endpoint and keys — with the
 // `channel` it was reached through when a retry carries it, and for APNs the
 // token's own `environment` and `apns_topic`) or a registry channel
 // (`channel`, optionally `providers`).
@@ -9,7 +10,10 @@
 // makes only that target an `InvalidTarget`: the others are still delivered.
 
 extension Event {
-    static let targetFieldNames = ["provider"] + Target.Address.fieldNames
+    /// How an event gives a target's address: a Web Push target's endpoint
+    /// comes inside its `subscription`, with the keys.
+    static let addressFieldNames = Target.Address.fieldNames.filter { $0 != "endpoint" } + [WebPushKeys.subscriptionField]
+    static let targetFieldNames = ["provider"] + addressFieldNames
     /// The fields of a device element of `targets`.
     static let deviceTargetFieldNames = targetFieldNames + ["channel", APNsDeviceOverrides.environmentField, APNsDeviceOverrides.topicField]
     /// The fields of a channel element of `targets`.
@@ -170,11 +174,11 @@ extension Event {
     }
 
     private static let acceptedProviders = EventError.list(Provider.acceptedNames)
-    /// `"token", "fid", "topic" or "condition"`, for a target without an address.
-    private static let noAddress = EventError.list(Target.Address.fieldNames, quoted: true)
+    /// `"token", "fid", "topic", "condition" or "subscription"`, for a target without an address.
+    private static let noAddress = EventError.list(addressFieldNames, quoted: true)
 
     /// One target from `provider` and exactly one of `token`, `fid`, `topic`,
-    /// `condition`. `name` is how messages refer to the target as a whole.
+    /// `condition`, `subscription`. `name` is how messages refer to the target as a whole.
     private static func decodeTarget(_ fields: FieldReader, index: Int, name: String) -> DecodedTarget {
         func failed(_ error: EventError) -> DecodedTarget {
             .invalid(invalidTarget(fields, index: index, error: error, verdict: .failed))
@@ -192,7 +196,7 @@ extension Event {
             return failed(error)
         }
 
-        let present = Target.Address.fieldNames.filter { fields.value($0) != nil }
+        let present = addressFieldNames.filter { fields.value($0) != nil }
         guard present.count <= 1 else {
             let quoted = present.map { JSONText.quoted($0) }
             let listed = present.count == 2 ? "both " + quoted.joined(separator: " and ")
@@ -201,6 +205,21 @@ extension Event {
         }
         guard let kind = present.first else {
             return failed(EventError(field: name, message: "has none of \(noAddress); give exactly one"))
+        }
+        guard provider != .webpush || kind == WebPushKeys.subscriptionField else {
+            return failed(EventError(field: fields.path(kind),
+                                     message: "Web Push has no \(kind)s; a Web Push target needs the browser's \"subscription\" (endpoint and keys)"))
+        }
+        if kind == WebPushKeys.subscriptionField {
+            guard provider == .webpush else {
+                return failed(EventError(field: fields.path(kind), message: "is for Web Push targets only, not \(provider) targets"))
+            }
+            do throws(EventError) {
+                let (endpoint, keys) = try decodeSubscription(fields)
+                return .valid(Target(provider: .webpush, address: .endpoint(endpoint), webPushKeys: keys))
+            } catch {
+                return failed(error)
+            }
         }
         guard case .string(let address)? = fields.value(kind) else {
             return failed(.mismatch(fields.path(kind), expected: "a non-empty string", found: fields.value(kind) ?? .null))
@@ -245,6 +264,8 @@ extension Event {
                     found: .string(address)))
             }
             return .valid(Target(provider: .fcm, address: .fid(address)))
+        case (.webpush, _):  // decoded above, from "subscription"
+            return failed(EventError(field: fields.path(kind), message: "a Web Push target needs its \"subscription\""))
         case (.fcm, _):  // "token": every provider is named above, so a new one does not compile until it is decoded
             guard address.everyByte({ $0 > 0x20 && $0 < 0x7F }) else {
                 return badToken(.mismatch(
@@ -254,15 +275,52 @@ extension Event {
         }
     }
 
+    /// `subscription`: `{"endpoint": "https://…", "keys": {"p256dh": …, "auth": …}}`,
+    /// as a browser's `PushSubscription.toJSON()` writes it (other members,
+    /// such as `expirationTime`, are ignored). The keys' shape is checked
+    /// here; that `p256dh` is a point on the curve, by the Web Push provider.
+    private static func decodeSubscription(_ fields: FieldReader) throws(EventError) -> (endpoint: String, keys: WebPushKeys) {
+        let field = WebPushKeys.subscriptionField
+        guard let object = try fields.object(field) else {
+            throw EventError(field: fields.path(field), message: "missing")
+        }
+        let subscription = FieldReader(object: object, path: fields.path(field))
+        guard let endpoint = try subscription.string("endpoint", nonEmpty: true) else {
+            throw EventError(field: subscription.path("endpoint"), message: "missing; the push service's URL for this browser")
+        }
+        guard endpoint.hasPrefix("https://"), endpoint.utf8.count <= maxTokenBytes, endpoint.everyByte({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw EventError(field: subscription.path("endpoint"),
+                             message: "expected an https:// URL of at most \(maxTokenBytes) bytes without spaces, found \(JSONText.quoted(endpoint.truncatedForMessage))")
+        }
+        guard let keysObject = try subscription.object("keys") else {
+            throw EventError(field: subscription.path("keys"), message: "missing; give \"p256dh\" and \"auth\"")
+        }
+        let keys = FieldReader(object: keysObject, path: subscription.path("keys"))
+        func key(_ name: String, bytes: Int, what: String) throws(EventError) -> String {
+            guard let value = try keys.string(name, nonEmpty: true) else {
+                throw EventError(field: keys.path(name), message: "missing; \(what)")
+            }
+            guard let decoded = Base64URL.decode(value), decoded.count == bytes else {
+                // The value is not repeated: `auth` is a secret.
+                throw EventError(field: keys.path(name), message: "expected URL-safe base64 of \(bytes) bytes (\(what))")
+            }
+            return value
+        }
+        let p256dh = try key("p256dh", bytes: WebPushKeys.publicKeyBytes, what: "the browser's P-256 public key")
+        let auth = try key("auth", bytes: WebPushKeys.authSecretBytes, what: "the subscription's authentication secret")
+        return (endpoint, WebPushKeys(p256dh: p256dh, auth: auth))
+    }
+
     /// A refused target, with whatever of it can be read: the provider it
     /// names and its address as given, so its outcome can echo them.
     private static func invalidTarget(
         _ fields: FieldReader, index: Int, error: EventError, verdict: InvalidTarget.Verdict
     ) -> InvalidTarget {
         let provider = fields.value("provider")?.stringValue.flatMap(Provider.init(eventName:))
+        let subscription = fields.value(WebPushKeys.subscriptionField)?.objectValue
         let address = Target.Address.fieldNames.lazy.compactMap { field in
             fields.value(field)?.stringValue.flatMap { Target.Address(field: field, value: $0) }
-        }.first
+        }.first ?? subscription?["endpoint"]?.stringValue.map { .endpoint($0) }
         return InvalidTarget(index: index, provider: provider, address: address, channel: fields.value("channel")?.stringValue,
                              error: error, verdict: verdict)
     }
@@ -285,5 +343,29 @@ extension Event {
             default: false
             }
         }
+    }
+}
+
+extension Event {
+    /// The top-level fields of the shorthand target (`provider` and one address).
+    public static var shorthandTargetFieldNames: [String] { targetFieldNames }
+}
+
+extension Target {
+    /// The target as an element of an event's `targets`, which decodes back
+    /// to it: its provider and address (a Web Push target's subscription with
+    /// its keys), the channel it was reached through, and an APNs device's
+    /// environment and topic.
+    public var eventJSON: JSONValue {
+        var members: [(String, JSONValue)] = [("provider", .string(provider.rawValue))]
+        if let webPushKeys {
+            members.append((WebPushKeys.subscriptionField, webPushKeys.subscriptionJSON(endpoint: address.value)))
+        } else {
+            members.append((address.field, .string(address.value)))
+        }
+        if let channel { members.append(("channel", .string(channel))) }
+        if let environment = apns.environment { members.append((APNsDeviceOverrides.environmentField, .string(environment.rawValue))) }
+        if let topic = apns.topic { members.append((APNsDeviceOverrides.topicField, .string(topic))) }
+        return .object(JSONObject(members))
     }
 }

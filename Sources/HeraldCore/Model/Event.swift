@@ -142,6 +142,16 @@ public struct Event: Sendable, Hashable {
             yield &storage.fields.fcm
         }
     }
+    /// `webpush.payload`: what a Web Push message carries instead of the
+    /// JSON Herald builds from `notification` and `data` — a string sent as
+    /// its UTF-8 bytes, an object as its JSON (docs/webpush.md).
+    public var webPushPayload: JSONValue? {
+        _read { yield storage.fields.webPushPayload }
+        _modify {
+            makeUnique()
+            yield &storage.fields.webPushPayload
+        }
+    }
     /// Publish a debug trace of this event's delivery (docs/debug-trace.md):
     /// the routing decision and, per target, the request as sent (secrets
     /// redacted) and the provider's answer. Off unless the event or a
@@ -179,13 +189,14 @@ public struct Event: Sendable, Hashable {
         excludeTokens: Set<String> = [],
         apns: APNsOverrides? = nil,
         fcm: JSONObject? = nil,
+        webPushPayload: JSONValue? = nil,
         context: JSONObject? = nil,
         debug: Bool = false
     ) {
         storage = Storage(Fields(
             id: id, app: app, targets: targets, channels: channels, invalidTargets: invalidTargets, notification: notification, data: data, pushType: pushType,
             priority: priority, expiry: expiry, collapseID: collapseID, contentAvailable: contentAvailable,
-            mutableContent: mutableContent, excludeTokens: excludeTokens, apns: apns, fcm: fcm, context: context,
+            mutableContent: mutableContent, excludeTokens: excludeTokens, apns: apns, fcm: fcm, webPushPayload: webPushPayload, context: context,
             debug: debug))
     }
 
@@ -238,6 +249,7 @@ public struct Event: Sendable, Hashable {
         var excludeTokens: Set<String>
         var apns: APNsOverrides?
         var fcm: JSONObject?
+        var webPushPayload: JSONValue?
         var context: JSONObject?
         var debug: Bool
     }

@@ -14,11 +14,15 @@ public struct Target: Sendable, Hashable {
         case topic(String)
         /// An FCM condition such as `'news' in topics && 'fr' in topics` (FCM only).
         case condition(String)
+        /// A browser's push subscription, by its endpoint URL (Web Push only;
+        /// its keys are the target's ``Target/webPushKeys``).
+        case endpoint(String)
 
-        /// The field names of the address kinds in events and outcomes (and in
-        /// FCM's `message`), devices first: the one list decoders, the retry
-        /// body and the FCM size count read.
-        public static let fieldNames = ["token", "fid", "topic", "condition"]
+        /// The field names of the address kinds in outcomes, registrations
+        /// and events (where a Web Push target gives its endpoint inside
+        /// `subscription`), and in FCM's `message`: the one list decoders,
+        /// the retry body and the FCM size count read.
+        public static let fieldNames = ["token", "fid", "topic", "condition", "endpoint"]
 
         /// The address a field of ``fieldNames`` holds, or nil for another name.
         public init?(field: String, value: String) {
@@ -27,6 +31,7 @@ public struct Target: Sendable, Hashable {
             case "fid": self = .fid(value)
             case "topic": self = .topic(value)
             case "condition": self = .condition(value)
+            case "endpoint": self = .endpoint(value)
             default: return nil
             }
         }
@@ -38,23 +43,25 @@ public struct Target: Sendable, Hashable {
             case .fid: "fid"
             case .topic: "topic"
             case .condition: "condition"
+            case .endpoint: "endpoint"
             }
         }
 
-        /// The token, FID, topic name or condition.
+        /// The token, FID, topic name, condition or endpoint.
         public var value: String {
             switch self {
-            case .token(let value), .fid(let value), .topic(let value), .condition(let value): value
+            case .token(let value), .fid(let value), .topic(let value), .condition(let value), .endpoint(let value): value
             }
         }
 
-        /// Whether the address names one device (a token or a FID) rather than
-        /// a topic or condition: the answers that say "this device is gone" are
-        /// about it, `exclude_tokens` may list it, and logs mask it.
+        /// Whether the address names one device (a token, a FID, a browser's
+        /// subscription) rather than a topic or condition: the answers that
+        /// say "this device is gone" are about it, `exclude_tokens` may list
+        /// it, and logs mask it.
         public var isDevice: Bool { Self.isDeviceField(field) }
 
-        /// Whether the field of ``fieldNames`` named `field` holds a device (`token`, `fid`).
-        public static func isDeviceField(_ field: String) -> Bool { field == "token" || field == "fid" }
+        /// Whether the field of ``fieldNames`` named `field` holds a device (`token`, `fid`, `endpoint`).
+        public static func isDeviceField(_ field: String) -> Bool { field == "token" || field == "fid" || field == "endpoint" }
     }
 
     public var provider: Provider
@@ -66,15 +73,20 @@ public struct Target: Sendable, Hashable {
     /// overrides, or the event's `environment` and `apns_topic`); empty for
     /// every other target.
     public var apns: APNsDeviceOverrides
+    /// A Web Push subscription's keys, which its messages are encrypted for;
+    /// nil for every other target.
+    public var webPushKeys: WebPushKeys?
 
     /// A target as given. ``Event/decode(_:fallbackID:limits:)`` validates
     /// what events carry (no APNs topics, hex APNs tokens); code building
     /// targets itself is trusted to do the same.
-    public init(provider: Provider, address: Address, channel: String? = nil, apns: APNsDeviceOverrides = APNsDeviceOverrides()) {
+    public init(provider: Provider, address: Address, channel: String? = nil, apns: APNsDeviceOverrides = APNsDeviceOverrides(),
+                webPushKeys: WebPushKeys? = nil) {
         self.provider = provider
         self.address = address
         self.channel = channel
         self.apns = apns
+        self.webPushKeys = webPushKeys
     }
 
     /// The device token, if the target is addressed by one (not by a FID).

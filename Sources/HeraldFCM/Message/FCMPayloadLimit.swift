@@ -16,7 +16,7 @@ public enum FCMPayloadLimit {
     /// The byte limit for a message to `address`.
     public static func limit(for address: Target.Address) -> Int {
         switch address {
-        case .token, .fid: standard
+        case .token, .fid, .endpoint: standard  // an FCM target never has an endpoint: events give those to Web Push only
         case .topic, .condition: topic
         }
     }

@@ -16,6 +16,11 @@ public struct HTTP2ServerTLSConfiguration: Sendable {
     /// PEM file with the server's private key.
     public var privateKeyFile: String
     public var clientAuthentication: ClientAuthentication
+    /// Whether ALPN selects `h2` for a client that offers it. Off, the server
+    /// selects only `http/1.1`, as a push service that speaks HTTP/1.1 alone
+    /// does (the simulator's HTTP/1.1 push service, for clients that must
+    /// fall back to it).
+    public var offersHTTP2 = true
 
     public init(certificateChainFile: String, privateKeyFile: String, clientAuthentication: ClientAuthentication = .none) {
         self.certificateChainFile = certificateChainFile

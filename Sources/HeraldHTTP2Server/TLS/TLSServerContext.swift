@@ -7,6 +7,8 @@ import COpenSSL
 final class TLSServerContext {
     /// The ALPN protocols served, most preferred first.
     static let alpnPreference: [[UInt8]] = [Array("h2".utf8), Array("http/1.1".utf8)]
+    /// The ALPN protocols of a server without HTTP/2 (`offersHTTP2` off).
+    static let http1Only: [[UInt8]] = [Array("http/1.1".utf8)]
 
     let context: OpaquePointer
 
@@ -35,24 +37,15 @@ final class TLSServerContext {
         // ALPN: h2 when the client offers it (whatever its order), else
         // http/1.1; a client offering neither gets no ALPN answer, and its
         // first bytes decide (`ServerConnection.receiveUndecided`).
-        SSL_CTX_set_alpn_select_cb(context, { _, out, outLength, offered, offeredLength, _ in
-            guard let out, let outLength, let offered else { return SSL_TLSEXT_ERR_NOACK }
-            let list = UnsafeBufferPointer(start: offered, count: Int(offeredLength))
-            for wanted in TLSServerContext.alpnPreference {
-                var index = 0
-                while index < list.count {
-                    let length = Int(list[index])
-                    guard index + 1 + length <= list.count else { break }
-                    if length == wanted.count, list[(index + 1)...(index + length)].elementsEqual(wanted) {
-                        out.pointee = offered + index + 1
-                        outLength.pointee = UInt8(length)
-                        return SSL_TLSEXT_ERR_OK
-                    }
-                    index += 1 + length
-                }
-            }
-            return SSL_TLSEXT_ERR_NOACK
-        }, nil)
+        if configuration.offersHTTP2 {
+            SSL_CTX_set_alpn_select_cb(context, { _, out, outLength, offered, offeredLength, _ in
+                TLSServerContext.select(TLSServerContext.alpnPreference, out, outLength, offered, offeredLength)
+            }, nil)
+        } else {
+            SSL_CTX_set_alpn_select_cb(context, { _, out, outLength, offered, offeredLength, _ in
+                TLSServerContext.select(TLSServerContext.http1Only, out, outLength, offered, offeredLength)
+            }, nil)
+        }
         switch configuration.clientAuthentication {
         case .none:
             break
@@ -66,6 +59,29 @@ final class TLSServerContext {
     }
 
     deinit { SSL_CTX_free(context) }
+
+    /// The first of `preference` the client `offered` (ALPN wire format), written to `out`.
+    private static func select(
+        _ preference: [[UInt8]], _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<UInt8>?,
+        _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32
+    ) -> Int32 {
+        guard let out, let outLength, let offered else { return SSL_TLSEXT_ERR_NOACK }
+        let list = UnsafeBufferPointer(start: offered, count: Int(offeredLength))
+        for wanted in preference {
+            var index = 0
+            while index < list.count {
+                let length = Int(list[index])
+                guard index + 1 + length <= list.count else { break }
+                if length == wanted.count, list[(index + 1)...(index + length)].elementsEqual(wanted) {
+                    out.pointee = offered + index + 1
+                    outLength.pointee = UInt8(length)
+                    return SSL_TLSEXT_ERR_OK
+                }
+                index += 1 + length
+            }
+        }
+        return SSL_TLSEXT_ERR_NOACK
+    }
 
     private func loadClientCA(_ file: String) throws(HTTP2ServerError) {
         guard SSL_CTX_load_verify_locations(context, file, nil) == 1 else {

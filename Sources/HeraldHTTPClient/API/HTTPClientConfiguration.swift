@@ -83,6 +83,12 @@ public struct HTTPClientConfiguration: Sendable {
     /// default) wakes for everything; Herald's `io_pacing` sets it. The nghttp2
     /// engine only.
     public var pacingWindow: Duration
+    /// Whether a TLS server that does not select `h2` in ALPN may answer over
+    /// HTTP/1.1 (the libcurl engine only): Web Push services are reached
+    /// through whichever the push service speaks, one request per HTTP/1.1
+    /// connection at a time, pooled per origin up to `maxConnectionsPerHost`.
+    /// Off: HTTP/2 or nothing, as APNs and FCM require.
+    public var acceptsHTTP1 = false
     public var tls: HTTPClientTLSConfiguration
 
     public init(

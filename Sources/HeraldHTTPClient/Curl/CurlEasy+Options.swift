@@ -26,7 +26,8 @@ extension CurlEasy {
         set(CURLOPT_UPLOAD_BUFFERSIZE, 16384)
         _ = herald_curl_easy_setopt_write_function(handle, CurlCallbacks.write)
         _ = herald_curl_easy_setopt_header_function(handle, CurlCallbacks.header)
-        // HTTP/2 or nothing: CURL_HTTP_VERSION_2TLS alone falls back to HTTP/1.1 when ALPN does not say h2.
+        // HTTP/2 or nothing, unless `acceptsHTTP1`: CURL_HTTP_VERSION_2TLS alone falls back to
+        // HTTP/1.1 when ALPN does not say h2, so the pre-request check refuses such a connection.
         _ = herald_curl_easy_setopt_prereq_function(handle, CurlCallbacks.prerequest)
         // A declared Content-Length over the limit fails before the body arrives.
         _ = herald_curl_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseBodyBytes))

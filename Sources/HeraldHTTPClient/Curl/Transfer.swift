@@ -11,9 +11,10 @@ final class Transfer {
     let deadline: UInt64
     let bodyLimit: Int
     let headerLimit: Int
-    /// TLS (`https://`): the connection must have negotiated h2 in ALPN.
-    /// Cleartext requests use HTTP/2 with prior knowledge, nothing else.
-    let secure: Bool
+    /// TLS (`https://`) without `acceptsHTTP1`: the connection must have
+    /// negotiated h2 in ALPN. Cleartext requests use HTTP/2 with prior
+    /// knowledge, nothing else.
+    let requiresH2: Bool
     var headerList: UnsafeMutablePointer<curl_slist>?
     var responseHeaders: [(name: String, value: String)] = []
     var responseBody: [UInt8] = []
@@ -24,14 +25,16 @@ final class Transfer {
     /// Set by the pre-request check when the connection is not HTTP/2: what ALPN said.
     var http2Refusal: HTTPClientError?
 
-    init(pending: PendingRequest, url: String, easy: CurlEasy, deadline: UInt64, bodyLimit: Int, headerLimit: Int) {
+    init(pending: PendingRequest, url: String, easy: CurlEasy, deadline: UInt64, bodyLimit: Int, headerLimit: Int,
+         acceptsHTTP1: Bool = false) {
         self.pending = pending
         self.url = url
         self.easy = easy
         self.deadline = deadline
         self.bodyLimit = bodyLimit
         self.headerLimit = headerLimit
-        secure = url.utf8.count >= 8 && url.utf8.prefix(8).map { $0 | 0x20 }.elementsEqual("https://".utf8.map { $0 | 0x20 })
+        let secure = url.utf8.count >= 8 && url.utf8.prefix(8).map { $0 | 0x20 }.elementsEqual("https://".utf8.map { $0 | 0x20 })
+        requiresH2 = secure && !acceptsHTTP1
     }
 
     deinit { curl_slist_free_all(headerList) }
@@ -78,7 +81,7 @@ final class Transfer {
     /// from the connection's `SSL` (libcurl's OpenSSL backend); a connection
     /// whose `SSL` cannot be read is refused too. Records the refusal.
     func connectionSpeaksHTTP2() -> Bool {
-        guard secure else { return true }
+        guard requiresH2 else { return true }
         let info = easy.infoPointer(CURLINFO_TLS_SSL_PTR)?.assumingMemoryBound(to: curl_tlssessioninfo.self)
         guard let info, info.pointee.backend == CURLSSLBACKEND_OPENSSL, let internals = info.pointee.internals else {
             http2Refusal = HTTPClientError(

@@ -13,15 +13,16 @@ extension CurlMultiLoop {
             return
         }
         multi.remove(transfer.easy)
-        if code == CURLE_OK, transfer.easy.info(CURLINFO_HTTP_VERSION) != CURL_HTTP_VERSION_2_0 {
-            // The pre-request check should have stopped it; an HTTP/1.x answer is never a success.
+        let overHTTP2 = transfer.easy.info(CURLINFO_HTTP_VERSION) == CURL_HTTP_VERSION_2_0
+        if code == CURLE_OK, !overHTTP2, !configuration.acceptsHTTP1 {
+            // The pre-request check should have stopped it; without `acceptsHTTP1` an HTTP/1.x answer is never a success.
             deliver(transfer.pending, .failure(HTTPClientError(
                 kind: .http2Unavailable, host: transfer.host,
                 message: "the server answered over HTTP/1.x, not HTTP/2, which APNs and FCM require")))
         } else if code == CURLE_OK {
             let response = HTTPClientResponse(
                 status: transfer.easy.info(CURLINFO_RESPONSE_CODE), headers: transfer.responseHeaders,
-                body: transfer.responseBody, httpVersion: 2)
+                body: transfer.responseBody, httpVersion: overHTTP2 ? 2 : 1)
             deliver(transfer.pending, .success(response))
         } else {
             let failure = error(for: code, transfer: transfer)

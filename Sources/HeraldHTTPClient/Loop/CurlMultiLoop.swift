@@ -137,7 +137,7 @@ final class CurlMultiLoop {
         }
         let transfer = Transfer(
             pending: pending, url: request.url, easy: easy, deadline: deadline, bodyLimit: configuration.maxResponseBodyBytes,
-            headerLimit: configuration.maxResponseHeaderBytes)
+            headerLimit: configuration.maxResponseHeaderBytes, acceptsHTTP1: configuration.acceptsHTTP1)
         // libcurl gets what is left of the timeout.
         let now = LoopClock.now()
         var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(deadline > now ? deadline - now : 1)))

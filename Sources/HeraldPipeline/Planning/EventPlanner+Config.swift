@@ -6,10 +6,7 @@ extension EventPlanner {
     public init(config: LoadedConfig, limits: EventLimits = .default) {
         var apps: [String: Set<Provider>] = [:]
         for (name, app) in config.configuration.apps {
-            var providers: Set<Provider> = []
-            if app.apns != nil { providers.insert(.apns) }
-            if app.fcm != nil { providers.insert(.fcm) }
-            apps[name] = providers
+            apps[name] = Set(app.configuredProviders)
         }
         self.init(router: config.router, apps: apps, limits: limits,
                   retryPolicy: RetryPolicy(settings: config.configuration.retry))

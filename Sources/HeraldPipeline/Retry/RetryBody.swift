@@ -11,20 +11,11 @@ public enum RetryBody {
             return nil
         }
         // The shorthand target, if the event used it: `targets` replaces it.
-        for key in ["provider"] + Target.Address.fieldNames { object[key] = nil }
+        for key in Event.shorthandTargetFieldNames { object[key] = nil }
         object["id"] = .string(eventID)
-        object["targets"] = .array(targets.map { target in
-            var members: [(String, JSONValue)] = [("provider", .string(target.provider.rawValue)),
-                                                 (target.address.field, .string(target.address.value))]
-            // A device a channel reached keeps its channel: the retry goes to it alone, not to the channel again.
-            if let channel = target.channel { members.append(("channel", .string(channel))) }
-            // And its APNs environment and topic, so the retry goes where the first attempt went.
-            if let environment = target.apns.environment {
-                members.append((APNsDeviceOverrides.environmentField, .string(environment.rawValue)))
-            }
-            if let topic = target.apns.topic { members.append((APNsDeviceOverrides.topicField, .string(topic))) }
-            return .object(JSONObject(members))
-        })
+        // A device a channel reached keeps its channel (the retry goes to it alone, not to the channel
+        // again), an APNs device its environment and topic, a Web Push target its keys.
+        object["targets"] = .array(targets.map(\.eventJSON))
         return JSONValue.object(object).serialized
     }
 }

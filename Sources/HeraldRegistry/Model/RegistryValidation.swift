@@ -32,7 +32,12 @@ struct RegistryValidation: Sendable {
     }
 
     func address(_ address: Target.Address, provider: Provider, _ operation: String) throws(RegistryError) {
+        guard DeviceKey.providers.contains(provider) else {
+            throw invalid("the registry holds APNs and FCM devices; send \(provider) subscriptions as event targets", operation)
+        }
         switch (provider, address) {
+        case (_, .endpoint):
+            throw invalid("an endpoint is a Web Push subscription's; \(provider) devices are registered by token", operation)
         case (_, .topic), (_, .condition):
             throw invalid("a \(address.field) is not a device; register a device token\(provider == .fcm ? " or FID" : "")", operation)
         case (.apns, .fid):

@@ -2,6 +2,7 @@ import HeraldConfig
 import HeraldCore
 import Foundation
 import HeraldFCM
+import HeraldWebPush
 
 /// `herald check --online`: proves each app's credentials against the real
 /// endpoints before the first notification does.
@@ -43,7 +44,7 @@ public enum CredentialProbe {
         }
         var results: [Result] = []
         for (app, settings) in config.configuration.apps.sorted(by: { $0.key < $1.key }) {
-            for provider in [Provider.apns, .fcm] where (provider == .apns ? settings.apns != nil : settings.fcm != nil) {
+            for provider in settings.configuredProviders {
                 results += await probe(app: app, provider: provider, providers: providers)
             }
         }
@@ -55,6 +56,11 @@ public enum CredentialProbe {
         guard let push = providers.provider(app: app, provider) else {
             let reason = providers.unavailable[ProviderSet.Key(app: app, provider: provider)] ?? "not configured"
             return [result(false, reason)]
+        }
+        if let webPush = push as? WebPushProvider {
+            // A push service answers only for a subscription it issued: the key and subject are what can be proven.
+            return [result(true, "VAPID key signs (public key \(webPush.configuration.vapid.signer.publicKey)); "
+                + "push services are reached per subscription, so there is no endpoint to probe")]
         }
         if let fcm = push as? FCMProvider {
             do throws(FCMAuthError) {

@@ -3,6 +3,7 @@ import HeraldConfig
 import HeraldCore
 import HeraldFCM
 import HeraldHTTPClient
+import HeraldWebPush
 
 /// The push providers of every configured app, built once at start-up, on
 /// HTTP/2 clients shared by TLS identity (`SharedHTTPClients`).
@@ -76,6 +77,7 @@ public final class ProviderSet: Sendable {
         // First what each provider needs of its client, so shared clients are made once with every sharer known.
         var apnsConfigurations: [(app: String, settings: APNsSettings, configuration: APNsProviderConfiguration)] = []
         var fcmSettings: [(app: String, settings: FCMSettings, client: HTTPClientConfiguration)] = []
+        var webPushConfigurations: [(app: String, configuration: WebPushProviderConfiguration, client: HTTPClientConfiguration)] = []
         // Apps signing with one APNs key share its provider token (Apple allows one per key).
         let providerTokens = ProviderTokenRegistry()
         var shared = SharedHTTPClients()
@@ -95,6 +97,15 @@ public final class ProviderSet: Sendable {
                 let client = FCMProvider.httpClientConfiguration(settings: fcm, resolve: config.resolve)
                 fcmSettings.append((app, fcm, client))
                 shared.register(client, app: app)
+            }
+            if let webpush = settings.webpush {
+                do {
+                    let client = webpush.httpClientConfiguration(resolve: config.resolve)
+                    webPushConfigurations.append((app, try webpush.providerConfiguration(resolve: config.resolve), client))
+                    shared.register(client, app: app)
+                } catch {
+                    unavailable[Key(app: app, provider: .webpush)] = "webpush credentials of app '\(app)' cannot be used: \(error)"
+                }
             }
         }
         let clients = shared.clients(logger: logger)
@@ -132,6 +143,19 @@ public final class ProviderSet: Sendable {
             } catch {
                 unavailable[Key(app: app, provider: .fcm)] = "fcm credentials of app '\(app)' cannot be used: \(error)"
             }
+        }
+        for (app, configuration, clientConfiguration) in webPushConfigurations {
+            let key = SharedHTTPClients.Key(clientConfiguration)
+            guard let client = clients[key] else { continue }
+            do {
+                try client.configuration.tls.validate()
+            } catch {
+                unavailable[Key(app: app, provider: .webpush)] = "webpush credentials of app '\(app)' cannot be used: ca_file: \(error.message)"
+                continue
+            }
+            providers[Key(app: app, provider: .webpush)] = WebPushProvider(
+                configuration: configuration, httpClient: client, logger: logger.with(["app": .string(app)]).child("webpush"))
+            used[key] = client
         }
         for (key, reason) in inOrder(unavailable) {
             logger.error("provider unavailable", ["app": .string(key.app), "provider": .string(key.provider.rawValue),

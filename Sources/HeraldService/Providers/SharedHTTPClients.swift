@@ -24,14 +24,17 @@ struct SharedHTTPClients {
     /// Requests in flight on one shared client at most, however many apps share it.
     static let maxInFlight = 8192
 
-    /// What makes two providers' clients one: the same TLS identity and the same engine.
+    /// What makes two providers' clients one: the same TLS identity, the
+    /// same engine, and whether HTTP/1.1 is spoken (Web Push only).
     struct Key: Hashable {
         let tls: HTTPClientTLSConfiguration
         let engine: HTTPClientConfiguration.Engine
+        let acceptsHTTP1: Bool
 
         init(_ configuration: HTTPClientConfiguration) {
             tls = configuration.tls
             engine = configuration.engine
+            acceptsHTTP1 = configuration.acceptsHTTP1
         }
     }
 

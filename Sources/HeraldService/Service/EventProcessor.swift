@@ -205,7 +205,7 @@ final class EventProcessor: Sendable {
         for index in work.results.indices where work.results[index].outcome.status == .invalidToken {
             let outcome = work.results[index].outcome
             guard !outcome.unregistered, let app = outcome.app, let provider = outcome.provider,
-                  let address = outcome.address, address.isDevice else { continue }
+                  DeviceKey.providers.contains(provider), let address = outcome.address, address.isDevice else { continue }
             let device = DeviceKey(app: app, provider: provider, address: address)
             let started = ContinuousClock.now
             do {

@@ -14,7 +14,7 @@ extension SimulatorAdminService {
         let object = try Self.bodyObject(body, keys: ["application_server_key"], required: nil)
         var applicationServerKey: [UInt8]?
         if let value = object["application_server_key"] {
-            guard let text = value.stringValue, let bytes = HeraldCrypto.Base64URL.decode(text) else {
+            guard let text = value.stringValue, let bytes = Base64URL.decode(text) else {
                 throw .badRequest("application_server_key: expected base64url of a 65-byte P-256 point, found \(value.jsonString.prefix(100))")
             }
             applicationServerKey = bytes

@@ -38,7 +38,7 @@ public struct SimulatedWebPushSubscription: Sendable {
         let p256dh: [UInt8]
         let authSecret: [UInt8]
         do {
-            id = HeraldCrypto.Base64URL.encode(try SecureRandom.bytes(idSize))
+            id = Base64URL.encode(try SecureRandom.bytes(idSize))
             privateKey = try PrivateKey.generateP256()
             p256dh = try privateKey.publicKey.uncompressedP256()
             authSecret = try SecureRandom.bytes(WebPushSubscription.authSecretSize)
@@ -62,14 +62,14 @@ public struct SimulatedWebPushSubscription: Sendable {
     /// pywebpush's `subscription_info`) ignore the extra members.
     public func jsonValue() throws(CryptoError) -> JSONValue {
         var keys = JSONObject()
-        keys["p256dh"] = .string(HeraldCrypto.Base64URL.encode(subscription.userAgentPublicKeyBytes))
-        keys["auth"] = .string(HeraldCrypto.Base64URL.encode(subscription.authSecret))
+        keys["p256dh"] = .string(Base64URL.encode(subscription.userAgentPublicKeyBytes))
+        keys["auth"] = .string(Base64URL.encode(subscription.authSecret))
         var object = JSONObject()
         object["endpoint"] = .string(subscription.endpoint)
         object["keys"] = .object(keys)
         object["id"] = .string(id)
-        object["private_key"] = .string(HeraldCrypto.Base64URL.encode(try privateKey.rawP256Scalar()))
-        if let applicationServerKey { object["application_server_key"] = .string(HeraldCrypto.Base64URL.encode(applicationServerKey)) }
+        object["private_key"] = .string(Base64URL.encode(try privateKey.rawP256Scalar()))
+        if let applicationServerKey { object["application_server_key"] = .string(Base64URL.encode(applicationServerKey)) }
         return .object(object)
     }
 }

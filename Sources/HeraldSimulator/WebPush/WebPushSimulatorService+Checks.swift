@@ -94,7 +94,7 @@ extension WebPushSimulatorService {
 
     private static func checkTopic(_ request: SimulatedRequest) throws(WebPushSimulatorRejection) {
         guard let topic = request.header("topic") else { return }
-        guard topic.utf8.count <= maximumTopicLength, HeraldCore.Base64URL.isUnpadded(topic) else {
+        guard topic.utf8.count <= maximumTopicLength, Base64URL.isUnpadded(topic) else {
             throw WebPushSimulatorRejection(
                 400, "InvalidTopic",
                 "Topic must be 1 to \(maximumTopicLength) characters of URL-safe base64 (RFC 8030 §5.4), "
@@ -137,13 +137,13 @@ extension WebPushSimulatorService {
     static func recordedPayload(_ plaintext: [UInt8]) -> JSONValue {
         if let json = try? JSONValue.parse(plaintext) { return json }
         if let text = String(validating: plaintext, as: UTF8.self) { return .string(text) }
-        return .object(JSONObject([("base64url", .string(HeraldCrypto.Base64URL.encode(plaintext)))]))
+        return .object(JSONObject([("base64url", .string(Base64URL.encode(plaintext)))]))
     }
 
     /// A new message id: 128 random bits in base64url.
     static func messageID() -> String {
         var random = SystemRandomNumberGenerator()
         let bytes = (0..<2).flatMap { _ in withUnsafeBytes(of: random.next() as UInt64) { Array($0) } }
-        return HeraldCrypto.Base64URL.encode(bytes)
+        return Base64URL.encode(bytes)
     }
 }

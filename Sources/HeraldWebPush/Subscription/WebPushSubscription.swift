@@ -73,7 +73,7 @@ public struct WebPushSubscription: Sendable {
 
     private static func decode(_ text: String, _ field: WebPushSubscriptionError.Field) throws(WebPushSubscriptionError) -> [UInt8] {
         guard !text.isEmpty else { throw WebPushSubscriptionError(field, "is empty") }
-        guard let bytes = HeraldCrypto.Base64URL.decode(text) else {
+        guard let bytes = Base64URL.decode(text) else {
             throw WebPushSubscriptionError(field, "is not URL-safe base64 (\(text.utf8.count) characters)")
         }
         return bytes

@@ -36,7 +36,7 @@ public struct VAPIDAuthorization: Sendable {
         }
         guard let t = parameters["t"], !t.isEmpty else { throw .malformedHeader("no t= (the JWT); \(expected)") }
         guard let k = parameters["k"], !k.isEmpty else { throw .malformedHeader("no k= (the public key); \(expected)") }
-        guard let keyBytes = HeraldCrypto.Base64URL.decode(k) else { throw .invalidKey("k is not base64url") }
+        guard let keyBytes = Base64URL.decode(k) else { throw .invalidKey("k is not base64url") }
         do {
             publicKey = try PublicKey(uncompressedP256: keyBytes)
         } catch {

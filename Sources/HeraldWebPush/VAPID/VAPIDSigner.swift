@@ -25,7 +25,7 @@ public struct VAPIDSigner: Sendable {
         guard key.kind == .ecP256 else { throw .invalidKey("the signing key must be EC P-256, found \(key.kind)") }
         do {
             try key.proveItSigns()
-            publicKey = HeraldCrypto.Base64URL.encode(try key.publicKey.uncompressedP256())
+            publicKey = Base64URL.encode(try key.publicKey.uncompressedP256())
         } catch {
             throw .invalidKey("the signing key cannot sign: \(error)")
         }

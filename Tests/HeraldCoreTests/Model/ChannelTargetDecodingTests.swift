@@ -32,8 +32,8 @@ import Testing
             "targets[1].channel: is 256 bytes, over the limit of 255",
             "targets[2].channel: contains a control character",
             "targets[3].channel: expected a string, found 42",
-            #"targets[4].providers[0]: expected a provider name (apns, fcm, ios or android), found "hms""#,
-            "targets[5].providers: expected a non-empty array of provider names (apns, fcm, ios or android), found an array",
+            #"targets[4].providers[0]: expected a provider name (apns, fcm, webpush, ios or android), found "hms""#,
+            "targets[5].providers: expected a non-empty array of provider names (apns, fcm, webpush, ios or android), found an array",
             "targets[6].token: unknown field (expected channel or providers)",
             "targets[7].channel: is empty; a channel name has 1 to 255 bytes",
         ])

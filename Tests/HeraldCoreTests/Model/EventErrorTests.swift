@@ -40,8 +40,8 @@ struct EventErrorTests {
     @Test func unknownTopLevelFieldsAreRejectedWithASuggestion() {
         #expect(eventError(event(#""colapse_id":"x""#)) == #"colapse_id: unknown field (did you mean "collapse_id"?)"#)
         #expect(eventError(event(#""expire_at":"x""#)) == #"expire_at: unknown field (did you mean "expires_at"?)"#)
-        #expect(eventError(event(#""zzzzzz":1"#)) == "zzzzzz: unknown field (expected id, app, targets, provider, token, fid, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, context or debug)")
-        #expect(eventError(event(#""a.b\n":1"#)) == #""a.b\n": unknown field (expected id, app, targets, provider, token, fid, topic, condition, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, context or debug)"#)
+        #expect(eventError(event(#""zzzzzz":1"#)) == "zzzzzz: unknown field (expected id, app, targets, provider, token, fid, topic, condition, subscription, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, webpush, context or debug)")
+        #expect(eventError(event(#""a.b\n":1"#)) == #""a.b\n": unknown field (expected id, app, targets, provider, token, fid, topic, condition, subscription, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, webpush, context or debug)"#)
     }
 
     @Test(arguments: [
@@ -119,15 +119,15 @@ struct EventErrorTests {
          #"targets[1]: has both "token" and "topic"; give exactly one"#),
         (#"{"targets":[{"provider":"fcm","token":"a","topic":"b","condition":"c"}]}"#,
          #"targets[0]: has "token", "topic" and "condition"; give exactly one"#),
-        (#"{"targets":[{"provider":"fcm"}]}"#, #"targets[0]: has none of "token", "fid", "topic" or "condition"; give exactly one"#),
-        (#"{"targets":[{"token":"a"}]}"#, "targets[0].provider: missing; expected apns, fcm, ios or android"),
-        (#"{"targets":[{"provider":5,"token":"a"}]}"#, "targets[0].provider: expected a provider name (apns, fcm, ios or android), found 5"),
+        (#"{"targets":[{"provider":"fcm"}]}"#, #"targets[0]: has none of "token", "fid", "topic", "condition" or "subscription"; give exactly one"#),
+        (#"{"targets":[{"token":"a"}]}"#, "targets[0].provider: missing; expected apns, fcm, webpush, ios or android"),
+        (#"{"targets":[{"provider":5,"token":"a"}]}"#, "targets[0].provider: expected a provider name (apns, fcm, webpush, ios or android), found 5"),
         (#"{"targets":[{"provider":"apn","token":"ab"}]}"#,
-         #"targets[0].provider: unknown provider "apn" (expected apns, fcm, ios or android; did you mean "apns"?)"#),
+         #"targets[0].provider: unknown provider "apn" (expected apns, fcm, webpush, ios or android; did you mean "apns"?)"#),
         (#"{"targets":[{"provider":"APNS","token":"ab"}]}"#,
-         #"targets[0].provider: unknown provider "APNS" (expected apns, fcm, ios or android; did you mean "apns"?)"#),
+         #"targets[0].provider: unknown provider "APNS" (expected apns, fcm, webpush, ios or android; did you mean "apns"?)"#),
         (#"{"targets":[{"provider":"huawei","token":"ab"}]}"#,
-         #"targets[0].provider: unknown provider "huawei" (expected apns, fcm, ios or android)"#),
+         #"targets[0].provider: unknown provider "huawei" (expected apns, fcm, webpush, ios or android)"#),
         (#"{"targets":[{"provider":"apns","topic":"news"}]}"#, #"targets[0].topic: APNs has no topics; an APNs target needs a device "token""#),
         (#"{"targets":[{"provider":"apns","condition":"c"}]}"#, #"targets[0].condition: APNs has no conditions; an APNs target needs a device "token""#),
         (#"{"targets":[{"provider":"fcm","token":7}]}"#, "targets[0].token: expected a non-empty string, found 7"),
@@ -135,8 +135,8 @@ struct EventErrorTests {
         (#"{"targets":[{"provider":"fcm","topic":"a b"}]}"#, #"targets[0].topic: expected an FCM topic name (letters, digits, '-', '_', '.', '~', '%'), found "a b""#),
         (#"{"targets":[{"provider":"fcm","topic":""}]}"#, #"targets[0].topic: expected a non-empty string, found """#),
         (#"{"targets":[{"provider":"fcm","tokn":"a"}]}"#, #"targets[0].tokn: unknown field (did you mean "token"?)"#),
-        (#"{"provider":"fcm"}"#, #"event: has none of "token", "fid", "topic" or "condition"; give exactly one"#),
-        (#"{"token":"ab"}"#, "provider: missing; expected apns, fcm, ios or android"),
+        (#"{"provider":"fcm"}"#, #"event: has none of "token", "fid", "topic", "condition" or "subscription"; give exactly one"#),
+        (#"{"token":"ab"}"#, "provider: missing; expected apns, fcm, webpush, ios or android"),
         (#"{"provider":"android","token":"a","topic":"b"}"#, #"event: has both "token" and "topic"; give exactly one"#),
         (#"{"provider":"ios","topic":"b"}"#, #"topic: APNs has no topics; an APNs target needs a device "token""#),
         (#"{"targets":[{"provider":"apns","fid":"cR1Zm2QmSSmvP3bqAbcDef"}]}"#,

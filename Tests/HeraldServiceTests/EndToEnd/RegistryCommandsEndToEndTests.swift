@@ -142,7 +142,7 @@ import Testing
                 ("register", #"{"app": "chta", "provider": "fcm", "token": "t", "channels": ["a"]}"#,
                  #"app: unknown app "chta" (did you mean "chat"?; apps: chat)"#),
                 ("register", #"{"app": "chat", "provider": "hms", "token": "t", "channels": ["a"]}"#,
-                 #"provider: unknown provider "hms" (expected apns, fcm, ios or android)"#),
+                 #"provider: unknown provider "hms" (expected apns, fcm, webpush, ios or android)"#),
                 ("register", #"{"app": "chat", "provider": "fcm", "condition": "'a' in topics", "channels": ["a"]}"#,
                  "condition: a condition is not a device; register a device token or FID"),
                 ("unregister", #"{"app": "chat", "provider": "fcm", "token": "t", "channels": ["ok", "bad\u0001"]}"#,

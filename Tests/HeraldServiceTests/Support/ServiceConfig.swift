@@ -81,6 +81,19 @@ struct ServiceConfig {
         """
     }
 
+    /// An app's `webpush:` section on the simulator's push service, signing
+    /// with the harness's VAPID key (indented for an `apps:` entry).
+    static func webPushSection(simulator: SimulatorHarness, timeout: String = "5s") -> String {
+        """
+            webpush:
+              vapid:
+                private_key_file: \(simulator.vapidKeyFile)
+                subject: mailto:push-team@example.com
+              ca_file: \(simulator.pki.caCertificatePath)
+              timeout: \(timeout)
+        """
+    }
+
     func load() throws -> LoadedConfig {
         try ConfigLoader.load(file: file, environment: [:])
     }

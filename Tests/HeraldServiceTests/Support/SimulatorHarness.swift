@@ -5,8 +5,8 @@ import HeraldHTTP2Server
 import HeraldSimulator
 import HeraldTestSupport
 
-/// A real simulator (APNs, FCM, Google OAuth) over TLS on a free port, with
-/// throwaway credentials on disk that a Herald config can point at.
+/// A real simulator (APNs, FCM, Google OAuth, a Web Push service) over TLS on
+/// a free port, with throwaway credentials on disk that a Herald config can point at.
 final class SimulatorHarness: Sendable {
     static let teamID = "HERALDTEAM"
     static let keyID = "HERALDKEY1"
@@ -29,6 +29,16 @@ final class SimulatorHarness: Sendable {
     let recorder: NotificationRecorder
     let apns: APNsSimulatorService
     let fcm: FCMSimulatorService
+    /// The push service: `issueSubscription()` gives a browser's subscription at it.
+    let webpush: WebPushSimulatorService
+    /// The application server's VAPID key (PEM), which `webpush` subscriptions may be restricted to.
+    let vapidKeyFile: String
+    let vapidKey: PrivateKey
+
+    /// A browser's subscription at `webpush`, restricted to `vapidKey` (its `applicationServerKey`).
+    func webPushSubscription() throws -> SimulatedWebPushSubscription {
+        try webpush.issueSubscription(applicationServerKey: vapidKey.publicKey.uncompressedP256())
+    }
     /// Faults in force (none at first): errors, resets, hangs for some services or tokens.
     let faults = FaultInjector(faults: .none)
     let apnsKeyFile: String
@@ -37,6 +47,11 @@ final class SimulatorHarness: Sendable {
     private let serverTask: Task<Void, any Error>
     /// A second APNs simulator playing Apple's sandbox (same key and tokens), when asked for.
     let sandbox: Sandbox?
+    /// The server of `webpush` when it speaks HTTP/1.1 only (`webPushOverHTTP1`); else `server` serves it.
+    private let http1Server: (server: HTTP2Server, task: Task<Void, any Error>, simulator: Simulator)?
+
+    /// The connections that carried requests to the HTTP/1.1 push service (nil without one).
+    var webPushHTTP1ConnectionsSeen: Int? { http1Server?.simulator.connectionsSeen }
 
     /// The sandbox APNs host: its server and what it accepted.
     struct Sandbox: Sendable {
@@ -55,7 +70,7 @@ final class SimulatorHarness: Sendable {
     ///     (``serviceAccountFile(project:)``), for apps on different projects.
     init(deadAPNsTokens: [String] = [], deadFCMTokens: [String] = [], sandboxAPNsTokens: [String] = [],
          tokenUpdateInterval: Duration = .zero, sandboxHost: Bool = false, perTokenLimit: Int? = nil,
-         otherFCMProjects: [String] = []) async throws {
+         otherFCMProjects: [String] = [], webPushOverHTTP1: Bool = false) async throws {
         directory = NSTemporaryDirectory() + "herald-service-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         pki = try await Self.sharedPKI.get()
@@ -82,14 +97,30 @@ final class SimulatorHarness: Sendable {
         let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: accounts), tokens: tokens)
         fcm = FCMSimulatorService(settings: FCMSimulatorSettings(projectIDs: Set(projects), tokenErrors: Dictionary(deadFCMTokens.map { ($0, .unregistered) }, uniquingKeysWith: { first, _ in first })),
                                   tokens: tokens, recorder: recorder)
+        webpush = WebPushSimulatorService(recorder: recorder)
+        vapidKey = try PrivateKey.generateP256()
+        vapidKeyFile = directory + "/vapid.pem"
+        try vapidKey.pkcs8PEM().write(toFile: vapidKeyFile, atomically: true, encoding: .utf8)
         let logger = Logger(label: "test-simulator", level: .error)
-        let simulator = Simulator(services: [apns, oauth, fcm], recorder: recorder, faults: faults, logger: logger)
+        let simulator = Simulator(services: [apns, oauth, fcm] + (webPushOverHTTP1 ? [] : [webpush]), recorder: recorder,
+                                  faults: faults, logger: logger)
         server = try HTTP2Server(
             configuration: HTTP2ServerConfiguration(
                 tls: HTTP2ServerTLSConfiguration(certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath)),
             handler: simulator, logger: logger)
         let serverRef = server
         serverTask = Task { try await serverRef.run() }
+        if webPushOverHTTP1 {
+            var tls = HTTP2ServerTLSConfiguration(certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath)
+            tls.offersHTTP2 = false
+            let pushSimulator = Simulator(services: [webpush], recorder: recorder, faults: faults, logger: logger)
+            let pushServer = try HTTP2Server(configuration: HTTP2ServerConfiguration(tls: tls), handler: pushSimulator, logger: logger)
+            http1Server = (pushServer, Task { try await pushServer.run() }, pushSimulator)
+            webpush.serve(at: "https://localhost:\(pushServer.port)")
+        } else {
+            http1Server = nil
+            webpush.serve(at: "https://localhost:\(server.port)")
+        }
         if sandboxHost {
             let sandboxRecorder = NotificationRecorder()
             let service = APNsSimulatorService(
@@ -133,6 +164,8 @@ final class SimulatorHarness: Sendable {
         serverTask.cancel()
         sandbox?.server.shutdown(graceful: false)
         sandbox?.task.cancel()
+        http1Server?.server.shutdown(graceful: false)
+        http1Server?.task.cancel()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -1,5 +1,4 @@
 import HeraldCore
-import HeraldFCM
 import Testing
 
 @Suite struct RetryAfterTests {

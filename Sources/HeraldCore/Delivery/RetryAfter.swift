@@ -1,7 +1,6 @@
-import HeraldCore
-
 /// Reads a `Retry-After` header (RFC 9110 §10.2.3): delay-seconds (`120`)
-/// or an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`, IMF-fixdate).
+/// or an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`, IMF-fixdate). Every
+/// provider's answers are read with it.
 public enum RetryAfter {
     /// The wait the header asks for, counted from `now`; a date in the past
     /// is zero; `nil` when the value is neither form.
@@ -30,7 +29,7 @@ public enum RetryAfter {
 }
 
 extension String {
-    var trimmingWhitespace: String {
+    fileprivate var trimmingWhitespace: String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -1,0 +1,18 @@
+import HeraldCore
+
+extension DeliveryResult {
+    /// What a provider reports for a request that got no answer: a lost
+    /// answer (the provider may have it) and what a new connection may fix
+    /// are retried; what it cannot (our TLS material, an oversized answer) fails.
+    public static func unanswered(_ error: any Error, latency: Duration) throws(DeliveryFailure) -> DeliveryResult {
+        guard let error = error as? HTTPClientError else {
+            throw DeliveryFailure(reason: "transport: \(error)", latency: latency)
+        }
+        let reason = "transport \(error.kind.rawValue): \(error.message)"
+        if error.answerLost { throw .noAnswer(timedOut: error.kind == .timeout, transport: reason, latency: latency) }
+        if error.isRetryable || error.kind == .cancelled {
+            throw DeliveryFailure(reason: reason, latency: latency)
+        }
+        return DeliveryResult(.failed, reason: reason, latency: latency)
+    }
+}
