@@ -7,19 +7,6 @@ import Testing
 /// Route rates, provider pauses and the duplicate window, end to end through
 /// RabbitMQ and the simulator (docs/traffic.md).
 @Suite(.serialized) struct TrafficControlTests {
-    /// Runs Herald on `config` around `body` with a results collector and a
-    /// publisher to its events exchange; stops it and deletes the test's queues after.
-    private func serving(
-        _ config: ServiceConfig, _ body: (ResultsCollector, TestPublisher) async throws -> Void
-    ) async throws {
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        try await body(results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
-        try await running.stop()
-        await results.close(deleting: config.queues)
-    }
-
     /// One event to `count` FCM tokens `prefix-0` … `prefix-<count - 1>`.
     private func fanOut(_ id: String, count: Int, prefix: String) -> String {
         let targets = (0..<count).map { #"{"provider": "fcm", "token": "\#(prefix)-\#($0)"}"# }.joined(separator: ", ")
@@ -35,7 +22,7 @@ import Testing
                 match: {}
                 rate: {per_second: 50}
             """)
-        try await serving(config) { results, publisher in
+        try await RunningService.serving(config) { results, publisher in
             let started = ContinuousClock.now
             let publishedAt = Timestamp.now()
             try await publisher.publish(fanOut("paced-1", count: 200, prefix: "paced"))
@@ -69,7 +56,7 @@ import Testing
         defer { simulator.stop() }
         let pacedApp = ServiceConfig.apnsApp("paced", topic: "com.example.paced", simulator: simulator) + "\n      max_per_second: 20"
         let config = try ServiceConfig(simulator: simulator, extraAppsYAML: pacedApp)
-        try await serving(config) { results, publisher in
+        try await RunningService.serving(config) { results, publisher in
             func event(_ id: String, app: String) -> String {
                 let targets = (0..<30).map { #"{"provider": "apns", "token": "\#(String(format: "%064x", $0 + 1))"}"# }
                 return #"{"id": "\#(id)", "app": "\#(app)", "targets": [\#(targets.joined(separator: ", "))], "notification": {"title": "x"}}"#
@@ -101,7 +88,7 @@ import Testing
                 match: {}
                 rate: {per_second: 1, burst: 5, on_exceed: drop}
             """)
-        try await serving(config) { results, publisher in
+        try await RunningService.serving(config) { results, publisher in
             try await publisher.publish(fanOut("capped-1", count: 20, prefix: "capped"))
             #expect(await results.wait { $0.count == 20 })
             let delivered = results.all.filter { $0.outcome.status == .delivered }
@@ -119,7 +106,7 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, topLevelExtra: "duplicate_window: 10m")
-        try await serving(config) { results, publisher in
+        try await RunningService.serving(config) { results, publisher in
             let event = #"{"id": "twice", "app": "chat", "targets": [{"provider": "fcm", "token": "d-1"}, {"provider": "fcm", "token": "d-2"}], "notification": {"title": "x"}}"#
             try await publisher.publish(event)
             #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 2 })
@@ -196,7 +183,7 @@ import Testing
         let config = try ServiceConfig(
             simulator: simulator, maxAttempts: 20, delays: "[500ms]",
             extraAppsYAML: "  news:\n" + ServiceConfig.fcmSection(simulator: simulator, project: newsProject))
-        try await serving(config) { results, publisher in
+        try await RunningService.serving(config) { results, publisher in
             // Three messages per 6 s for each project: chat's fourth is refused with QUOTA_EXCEEDED.
             simulator.fcm.update { $0.quota = .init(messages: 3, window: .seconds(6)) }
             for index in 0..<4 {
@@ -246,7 +233,7 @@ import Testing
         let simulator = try await SimulatorHarness(perTokenLimit: 1)
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, maxAttempts: 8, delays: "[500ms]")
-        try await serving(config) { results, publisher in
+        try await RunningService.serving(config) { results, publisher in
             let busy = String(repeating: "b1", count: 32)
             let quiet = String(repeating: "c2", count: 32)
             // One notification a second per token: the second to `busy` is answered TooManyRequests.
@@ -269,7 +256,7 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, maxAttempts: 20, delays: "[500ms]")
-        try await serving(config) { results, publisher in
+        try await RunningService.serving(config) { results, publisher in
             // Retry-After: 1 s, so the pauses end well within the retries.
             simulator.fcm.update {
                 $0.tokenErrors["busy-device"] = .quotaExceeded

@@ -11,17 +11,13 @@ import Testing
 /// decrypts every message with the subscription's private key, so what it
 /// records is the plaintext the browser would read (docs/webpush.md).
 @Suite(.serialized) struct WebPushEndToEndTests {
+    /// Runs Herald with the `chat` app given the harness's VAPID key, around `body`.
     private func serving(
         _ simulator: SimulatorHarness, delays: String = "[1s]", _ body: (ResultsCollector, TestPublisher) async throws -> Void
     ) async throws {
         let config = try ServiceConfig(simulator: simulator, delays: delays,
                                        extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator))
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        try await body(results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
-        try await running.stop()
-        await results.close(deleting: config.queues)
+        try await RunningService.serving(config, body)
     }
 
     private func subscribe(_ simulator: SimulatorHarness) throws -> SimulatedWebPushSubscription {

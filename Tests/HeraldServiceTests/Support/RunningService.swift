@@ -2,6 +2,7 @@ import HeraldAMQP
 import HeraldConfig
 import HeraldCore
 import HeraldService
+import Testing
 
 /// `DeliveryService` running in-process for a test, with a publisher to feed it.
 final class RunningService: Sendable {
@@ -55,5 +56,18 @@ struct TestPublisher: Sendable {
     func publish(_ body: [UInt8], routingKey: String = "chat.message", messageID: String? = nil) async throws {
         try await connection.publish(exchange: exchange, routingKey: routingKey, body: body, persistent: true,
                                      mandatory: true, messageID: messageID)
+    }
+}
+
+extension RunningService {
+    /// Runs Herald on `config` around `body` with a results collector and a
+    /// publisher to its events exchange; stops it and deletes the test's queues after.
+    static func serving(_ config: ServiceConfig, _ body: (ResultsCollector, TestPublisher) async throws -> Void) async throws {
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        try await body(results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
+        try await running.stop()
+        await results.close(deleting: config.queues)
     }
 }
