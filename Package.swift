@@ -81,8 +81,8 @@ let package = Package(
         .target(
             name: "HeraldCLI",
             dependencies: [
-                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldSimulator", "HeraldService",
-                "HeraldRegistry", "HeraldHTTPClient", "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML", "CJemalloc",
+                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldWebPush", "HeraldSimulator",
+                "HeraldService", "HeraldRegistry", "HeraldHTTPClient", "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML", "CJemalloc",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 
@@ -165,9 +165,9 @@ if Context.environment["HERALD_FUZZ"] == "1" {
         .target(name: "CLibFuzzerDriver", path: "Fuzz/Sources/CLibFuzzerDriver"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzerDriver"], path: "Fuzz/Sources/FuzzSupport"),
         fuzzTarget("FuzzJSON", ["HeraldCore"]),
-        fuzzTarget("FuzzEvent", ["HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM"]),
+        fuzzTarget("FuzzEvent", ["HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         fuzzTarget("FuzzConfig", ["HeraldCore", "HeraldYAML", "HeraldConfig", "HeraldSimulator"]),
-        fuzzTarget("FuzzProviderResponses", ["HeraldCore", "HeraldAPNs", "HeraldFCM"]),
+        fuzzTarget("FuzzProviderResponses", ["HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         fuzzTarget("FuzzAMQPProperties", ["HeraldCore", "HeraldAMQP", "HeraldPipeline", "HeraldService", "CRabbitMQ"]),
         fuzzTarget("FuzzSimulator", ["HeraldCore", "HeraldCrypto", "HeraldAPNs", "HeraldFCM", "HeraldSimulator"]),
     ]

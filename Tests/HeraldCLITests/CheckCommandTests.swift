@@ -19,13 +19,13 @@ import Testing
             ["check", "--config", repositoryRoot + "/config.yaml"],
             environment: ["APNS_KEY_FILE": keys + "/apns-AuthKey.p8",
                           "FCM_SERVICE_ACCOUNT_FILE": keys + "/fcm-service-account.json", "HERALD_CA_FILE": keys + "/ca.pem",
-                          "HERALD_AMQP_URL": "amqp://herald:s3cret@broker:5672/%2f"])
+                          "VAPID_KEY_FILE": keys + "/vapid.pem", "HERALD_AMQP_URL": "amqp://herald:s3cret@broker:5672/%2f"])
         #expect(console.stderr == "")
         #expect(status == 0)
         let out = console.stdout
         #expect(out.hasPrefix(repositoryRoot + "/config.yaml: OK\n"))
         #expect(out.contains("  amqp: amqp://herald:***@broker:5672/%2F, queue herald.events (quorum), prefetch 1024"))
-        #expect(out.contains("  app chat: apns (token auth, team HERALDTEAM, key HERALDKEY1, topic com.example.chat, production, https://127.0.0.1:2197), fcm (project herald-dev, https://127.0.0.1:2197)"))
+        #expect(out.contains("  app chat: apns (token auth, team HERALDTEAM, key HERALDKEY1, topic com.example.chat, production, https://127.0.0.1:2197), fcm (project herald-dev, https://127.0.0.1:2197), webpush (VAPID subject mailto:push-team@example.com, default TTL 672h)"))
         #expect(out.contains("  routes: quiet-marketing, default"))
         #expect(!out.contains("s3cret"))
     }

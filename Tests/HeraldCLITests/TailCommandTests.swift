@@ -97,7 +97,7 @@ import Testing
         await fixture.cleanUp()
     }
 
-    /// Registry results, channel devices and bodies that are not JSON print in the same columns.
+    /// Registry results, channel devices, Web Push endpoints and bodies that are not JSON print in the same columns.
     @Test func registryResultsChannelsAndUnreadableBodiesFitTheColumns() {
         let registered = ResultLine(body: Array(#"{"command": "register", "command_id": "cmd-1", "result": "registered", "provider": "fcm", "token": "fcm-token-of-a-phone"}"#.utf8),
                                     routingKey: "registered.fcm.chat")
@@ -105,6 +105,9 @@ import Testing
         let channel = ResultLine(body: Array(#"{"event_id": "e", "provider": "apns", "token": "abcdef0123456789", "channel": "user:42", "status": "failed", "reason": "BadTopic", "detail": "topic disallowed"}"#.utf8),
                                  routingKey: "failed.apns.chat")
         #expect(channel.text == "e                     apns      abcdef01… (user:42)         failed             BadTopic: topic disallowed")
+        let webPush = ResultLine(body: Array(#"{"event_id": "w", "provider": "webpush", "endpoint": "https://127.0.0.1:2197/push/Zk3aB9xQ1rT7", "status": "invalid_token", "reason": "Gone"}"#.utf8),
+                                 routingKey: "invalid_token.webpush.chat")
+        #expect(webPush.text == "w                     webpush   127.0.0.1:2197/…/Zk3aB9xQ…  invalid_token      Gone")
         let junk = ResultLine(body: Array("not json".utf8), routingKey: "debug.apns.chat")
         #expect(junk.text == "-                     -         -                           debug.apns.chat    (8 bytes that are not a JSON object)")
     }

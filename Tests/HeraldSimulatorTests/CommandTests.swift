@@ -120,11 +120,12 @@ import Testing
         }
     }
 
-    /// `--token` or `--fid`: exactly one device.
+    /// `--token`, `--fid` or `--subscription`: exactly one device.
     @Test func sendTakesATokenOrAFIDButNotBoth() async {
         for (devices, message) in [
-            ([String](), "herald send: --token or --fid is required"),
+            ([String](), "herald send: --token, --fid or --subscription is required"),
             (["--token", "t", "--fid", "cR1Zm2QmSSmvP3bqAbcDef"], "herald send: --token and --fid cannot be combined; give one device"),
+            (["--fid", "f", "--subscription", "s.json"], "herald send: --fid and --subscription cannot be combined; give one device"),
         ] {
             let console = CapturedConsole()
             let status = await HeraldCommandLine().run(["send", "--app", "chat", "--provider", "fcm"] + devices, environment: [:], console: console)
@@ -157,7 +158,49 @@ import Testing
         let status = await HeraldCommandLine().run(
             ["send", "--app", "chat", "--provider", "apn", "--token", "ab"], environment: [:], console: console)
         #expect(status == 64)
-        #expect(console.stderr.hasPrefix("herald send: unknown provider 'apn'; expected apns or fcm (did you mean 'apns'?)"), "\(console.stderr)")
+        #expect(console.stderr.hasPrefix("herald send: unknown provider 'apn'; expected apns, fcm or webpush (did you mean 'apns'?)"), "\(console.stderr)")
+    }
+
+    /// `--provider webpush --subscription FILE`: the message is encrypted for
+    /// the subscription in the file and the simulator's push service decrypts it.
+    @Test func sendDeliversWebPushToTheSubscriptionInTheFile() async throws {
+        let recorder = NotificationRecorder()
+        let webpush = WebPushSimulatorService(recorder: recorder)
+        let vapid = try PrivateKey.generateP256()
+        try await withSimulator(APNsSimulatorConfiguration(keys: []), recorder: recorder, extraServices: [webpush]) { sim in
+            webpush.serve(at: "https://localhost:\(sim.server.port)")
+            let subscription = try webpush.issueSubscription(applicationServerKey: vapid.publicKey.uncompressedP256())
+            let directory = try Fixtures.temporaryDirectory()
+            try vapid.pkcs8PEM().write(toFile: directory + "/vapid.pem", atomically: true, encoding: .utf8)
+            try subscription.jsonValue().jsonString.write(toFile: directory + "/subscription.json", atomically: true, encoding: .utf8)
+            try """
+                apps:
+                  web:
+                    webpush:
+                      vapid: {private_key_file: vapid.pem, subject: "mailto:push-team@example.com"}
+                      ca_file: \(sim.pki.caCertificatePath)
+                """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
+            let console = CapturedConsole()
+            let status = await HeraldCommandLine().run(
+                ["send", "--config", directory + "/config.yaml", "--app", "web", "--provider", "webpush",
+                 "--subscription", directory + "/subscription.json", "--title", "Hi", "--data", #"{"k":"v"}"#],
+                environment: [:], console: console)
+            #expect(console.stderr == "")
+            #expect(status == 0)
+            let outcome = try JSONValue.parse(console.stdout)
+            #expect(outcome["status"] == "delivered")
+            #expect(outcome["provider"] == "webpush")
+            #expect(outcome["endpoint"]?.stringValue == subscription.subscription.endpoint)
+            #expect(outcome["provider_status"] == 201)
+            let recorded = try #require(sim.recorder.notifications.first { $0.provider == "webpush" })
+            #expect(recorded.payload == ["notification": ["title": "Hi"], "data": ["k": "v"]])
+
+            let missing = CapturedConsole()
+            #expect(await HeraldCommandLine().run(
+                ["send", "--config", directory + "/config.yaml", "--app", "web", "--provider", "webpush", "--subscription", directory + "/none.json"],
+                environment: [:], console: missing) == 64)
+            #expect(missing.stderr.hasPrefix("herald send: --subscription: the file "), "\(missing.stderr)")
+        }
     }
 
     @Test func sendValidatesTheEventLikeTheBroker() async {

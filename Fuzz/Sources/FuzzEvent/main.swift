@@ -1,7 +1,8 @@
 // Fuzzes the event decoder as `herald run` meets it: an events-queue message
 // (body, headers, message-id, routing key) through `EventPlanner.plan`
 // (decoding, validation, targets, expiry), then every outcome it builds is
-// encoded and every send is turned into the APNs payload or FCM message.
+// encoded and every send is turned into the APNs payload, the FCM message, or
+// the Web Push plaintext and subscription.
 //
 // Input (see FuzzMessage): the start line is the routing key; headers are the
 // AMQP headers, except `:message-id` and `:redelivered`, which set those
@@ -11,8 +12,9 @@ import HeraldAPNs
 import HeraldCore
 import HeraldFCM
 import HeraldPipeline
+@testable import HeraldWebPush
 
-let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.apns, .fcm], "news": [.fcm]])
+let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.apns, .fcm, .webpush], "news": [.fcm]])
 let now = Timestamp(seconds: 1_796_000_000, nanoseconds: 123_000_000)
 
 FuzzDriver.run { input in
@@ -36,6 +38,11 @@ FuzzDriver.run { input in
         switch send.target.provider {
         case .apns: _ = APNsPayloadBuilder.payload(for: send.event).encoded
         case .fcm: _ = FCMMessageBuilder().message(for: send.event, to: send.target.address, now: now).requestBody
+        case .webpush:
+            _ = WebPushPayload.plaintext(of: send.event)
+            if let keys = send.target.webPushKeys {
+                _ = try? WebPushSubscription(endpoint: send.target.address.value, p256dh: keys.p256dh, auth: keys.auth)
+            }
         }
     }
 }

@@ -16,13 +16,13 @@ public struct SendCommand: Command {
         self.clock = clock
     }
 
-    public static let standardProviders: [any SendProviderFactory] = [APNsSendProvider(), FCMSendProvider()]
+    public static let standardProviders: [any SendProviderFactory] = [APNsSendProvider(), FCMSendProvider(), WebPushSendProvider()]
 
     public let name = "send"
     public let summary = "Send one notification directly (no broker) and print its outcome"
     public var help: String {
         """
-        Usage: herald send --app APP --provider \(providers.map(\.name).joined(separator: "|")) (--token TOKEN | --fid FID) [options]
+        Usage: herald send --app APP --provider \(providers.map(\.name).joined(separator: "|")) (--token TOKEN | --fid FID | --subscription FILE) [options]
 
         Builds an event from the options, delivers it with APP's credentials
         from the config, and prints the outcome JSON (as published to the
@@ -35,6 +35,7 @@ public struct SendCommand: Command {
           --provider NAME        \(providers.map(\.name).joined(separator: ", "))
           --token TOKEN          the device token
           --fid FID              the device's Firebase installation ID, instead of --token (fcm only)
+          --subscription FILE    a browser's push subscription, the JSON of PushSubscription.toJSON() (webpush only)
           --title, --subtitle, --body TEXT
           --badge N              the badge number (0 clears it)
           --sound NAME           a sound file, or default
@@ -53,7 +54,8 @@ public struct SendCommand: Command {
 
     static let stringOptions = ["title", "subtitle", "body", "sound", "category", "thread-id"]
     static let options: Set<String> = Set(stringOptions + [
-        "config", "app", "provider", "token", "fid", "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
+        "config", "app", "provider", "token", "fid", "subscription", "badge", "push-type", "priority", "ttl", "collapse-id", "data",
+        "apns-payload",
     ])
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
@@ -67,16 +69,16 @@ public struct SendCommand: Command {
             for required in ["app", "provider"] where parsed.options[required] == nil {
                 throw UsageError("--\(required) is required")
             }
-            switch (parsed.options["token"], parsed.options["fid"]) {
-            case (nil, nil): throw UsageError("--token or --fid is required")
-            case (.some, .some): throw UsageError("--token and --fid cannot be combined; give one device")
-            default: break
+            let devices = ["token", "fid", "subscription"].filter { parsed.options[$0] != nil }
+            if devices.isEmpty { throw UsageError("--token, --fid or --subscription is required") }
+            if devices.count > 1 {
+                throw UsageError(devices.map { "--" + $0 }.joined(separator: " and ") + " cannot be combined; give one device")
             }
             let providerName = parsed.options["provider"] ?? ""
             // Events' aliases work here too: `ios` is apns, `android` is fcm.
             let canonical = Provider(eventName: providerName)?.rawValue ?? providerName
             guard let found = providers.first(where: { $0.name == canonical }) else {
-                throw UsageError("unknown provider '\(providerName)'; expected \(providers.map(\.name).joined(separator: " or "))"
+                throw UsageError("unknown provider '\(providerName)'; expected \(EventError.list(providers.map(\.name)))"
                     + Suggestions.didYouMean(providerName, among: providers.map(\.name)))
             }
             factory = found

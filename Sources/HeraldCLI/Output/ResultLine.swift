@@ -37,8 +37,13 @@ struct ResultLine {
         }
         func text(_ key: String) -> String? { object[key]?.stringValue }
         var target = "-"
-        if let token = text("token") ?? text("fid") ?? text("endpoint") {
+        if let token = text("token") ?? text("fid") {
             target = LogValue.mask(token: token)
+        } else if let endpoint = text("endpoint") {
+            // A Web Push endpoint: the push service's host and the subscription's segment, masked, fit the column.
+            let masked = LogValue.mask(token: endpoint)
+            let host = masked.drop { $0 != "/" }.drop { $0 == "/" }.prefix { $0 != "/" }
+            target = "\(host)/…/\(masked.split(separator: "/").last ?? "")"
         } else if let address = text("topic") ?? text("condition") {
             target = address
         }

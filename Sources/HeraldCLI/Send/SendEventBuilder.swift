@@ -20,6 +20,7 @@ enum SendEventBuilder {
         event["provider"] = options["provider"].map(JSONValue.string)
         event["token"] = options["token"].map(JSONValue.string)
         event["fid"] = options["fid"].map(JSONValue.string)
+        if let file = options["subscription"] { event[WebPushKeys.subscriptionField] = try subscription(file) }
         if !notification.isEmpty { event["notification"] = .object(notification) }
         event["push_type"] = options["push-type"].map(JSONValue.string)
         event["priority"] = options["priority"].map(JSONValue.string)
@@ -39,6 +40,20 @@ enum SendEventBuilder {
         } catch {
             throw UsageError("the notification is not valid: \(error)")
         }
+    }
+
+    /// The JSON object of a subscription file (`PushSubscription.toJSON()`).
+    private static func subscription(_ file: String) throws(UsageError) -> JSONValue {
+        let contents: BoundedFile
+        do {
+            contents = try BoundedFile(path: file, limit: .key)
+        } catch {
+            throw UsageError("--subscription: the file \(error.problem)")
+        }
+        guard let value = try? JSONValue.parse(contents.bytes), value.objectValue != nil else {
+            throw UsageError("--subscription: \(file) is not a JSON object (a browser's PushSubscription.toJSON())")
+        }
+        return value
     }
 
     private static func json(_ text: String, option: String) throws(UsageError) -> JSONValue {

@@ -6,17 +6,17 @@ import HeraldWebPush
 
 /// Why an app's `webpush:` section cannot make a provider: its VAPID key or
 /// subject, named by where it came from.
-struct WebPushCredentialsError: Error, CustomStringConvertible {
-    let source: String
-    let message: String
-    var description: String { "\(source): \(message)" }
+public struct WebPushCredentialsError: Error, Sendable, CustomStringConvertible {
+    public let source: String
+    public let message: String
+    public var description: String { "\(source): \(message)" }
 }
 
 extension WebPushSettings {
     /// The provider's configuration: the VAPID key loaded (file, PEM or the
     /// raw 32-byte key) and proven to sign, the subject checked as Safari's
     /// push service checks it, and the message defaults.
-    func providerConfiguration(resolve: (String) -> String) throws(WebPushCredentialsError) -> WebPushProviderConfiguration {
+    public func providerConfiguration(resolve: (String) -> String) throws(WebPushCredentialsError) -> WebPushProviderConfiguration {
         let key: PrivateKey
         let source: String
         do {
@@ -60,7 +60,7 @@ extension WebPushSettings {
     /// The HTTP client a `webpush:` section asks for: libcurl, which speaks
     /// HTTP/2 or HTTP/1.1 as the push service does and pools connections per
     /// origin; the connection ceiling, timeout and extra CA.
-    func httpClientConfiguration(resolve: (String) -> String) -> HTTPClientConfiguration {
+    public func httpClientConfiguration(resolve: (String) -> String) -> HTTPClientConfiguration {
         let engine = HTTPClientConfiguration.Engine.libcurl
         var configuration = HTTPClientConfiguration(
             maxConnectionsPerHost: connections.maximum(automatic: engine.automaticConnections), requestTimeout: timeout.duration,
