@@ -11,18 +11,18 @@ let heraldVersion: String = {
     return line.isEmpty ? "unknown" : line
 }()
 
-/// Herald: a push-notification delivery service (RabbitMQ in, APNs and FCM out).
+/// Herald: a push-notification delivery service (RabbitMQ in, APNs, FCM and Web Push out).
 ///
 /// Layout, outermost first:
 /// - `herald` (executable) → `HeraldCLI` (commands: check, dead, publish, registry, run, send, simulate, tail, version)
-/// - `HeraldAPNs`, `HeraldFCM` (providers) on `HeraldHTTPClient` (HTTP/2 client on nghttp2 + OpenSSL, or libcurl)
+/// - `HeraldAPNs`, `HeraldFCM`, `HeraldWebPush` (providers) on `HeraldHTTPClient` (HTTP/2 client on nghttp2 + OpenSSL, or libcurl);
+///   they know nothing of config.yaml: `HeraldService` maps each app's section onto them
 /// - `HeraldSimulator` (simulated APNs, FCM, Google OAuth and a Web Push push service) on `HeraldHTTP2Server` (nghttp2 + OpenSSL)
-/// - `HeraldService` (`herald run`: the provider set, the consume → deliver → publish loop)
+/// - `HeraldService` (`herald run`: the provider set built from the config, the consume → deliver → publish loop)
 /// - `HeraldAMQP` (consumer, confirmed publisher, topology, reconnect) on rabbitmq-c
 /// - `HeraldPipeline` (per-event decisions), `HeraldObservability` (metrics, health on libmicrohttpd)
 /// - `HeraldRegistry` (devices on channels: the store, on SQLite or PostgreSQL)
 /// - `HeraldConfig` (config.yaml model and validation) on `HeraldYAML` (libyaml + Decoder)
-/// - `HeraldWebPush` (the Web Push provider: subscriptions, RFC 8291 encryption, VAPID) on `HeraldCrypto` and `HeraldHTTPClient`
 /// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT, ECDH, HKDF, AES-GCM) on OpenSSL
 /// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, no C, no I/O
 /// - `C*` system-library targets, one per C library, plus `CHeraldShim` for
@@ -61,8 +61,8 @@ let package = Package(
         .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldHTTP2Server", dependencies: ["CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldAMQP", dependencies: ["CRabbitMQ", "COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldAPNs", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),
-        .target(name: "HeraldFCM", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldHTTPClient"]),
+        .target(name: "HeraldAPNs", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient"]),
+        .target(name: "HeraldFCM", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient"]),
         .target(
             name: "HeraldSimulator",
             dependencies: [
@@ -121,13 +121,13 @@ let package = Package(
             name: "HeraldAPNsTests",
             dependencies: [
                 "HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline",
-                "HeraldTestSupport",
+                "HeraldService", "HeraldTestSupport",
             ]),
         .testTarget(
             name: "HeraldFCMTests",
             dependencies: [
                 "HeraldFCM", "HeraldSimulator", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport",
-                "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML",
+                "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService",
             ]),
         .testTarget(
             name: "HeraldSimulatorTests",

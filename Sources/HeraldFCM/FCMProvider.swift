@@ -1,4 +1,3 @@
-import HeraldConfig
 import HeraldCore
 import HeraldHTTPClient
 
@@ -26,7 +25,7 @@ public final class FCMProvider: PushProvider {
     ///   - now: the wall clock (assertion `iat`, token expiry, `expires_at` → TTL, HTTP-date `Retry-After`); injected for tests.
     ///   - onRefresh: told of every access-token fetch, and whether it worked (metrics).
     public init(
-        projectID: String, account: ServiceAccount, endpoint: String = FCMSettings.defaultEndpoint, httpClient: HTTPClient,
+        projectID: String, account: ServiceAccount, endpoint: String, httpClient: HTTPClient,
         timeout: Duration = .seconds(10), logger: Logger, now: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
         onRefresh: CredentialRefreshHook? = nil
     ) {

@@ -3,6 +3,7 @@ import HeraldAPNs
 import HeraldConfig
 import HeraldCrypto
 import HeraldHTTPClient
+import HeraldService
 import HeraldTestSupport
 import HeraldYAML
 import Testing

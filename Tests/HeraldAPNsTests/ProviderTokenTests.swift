@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPNs
 import HeraldConfig
 import HeraldCore
+import HeraldService
 import HeraldCrypto
 import HeraldYAML
 import Testing

@@ -1,6 +1,7 @@
 import HeraldAPNs
 import HeraldConfig
 import HeraldCore
+import HeraldService
 import HeraldHTTPClient
 
 /// `herald send --provider apns`: an `APNsProvider` on its own HTTP/2 client.

@@ -1,5 +1,6 @@
 import HeraldConfig
 import HeraldCore
+import HeraldService
 import HeraldFCM
 import HeraldHTTPClient
 

@@ -2,6 +2,7 @@ import Foundation
 import HeraldTestSupport
 import HeraldConfig
 import HeraldCore
+import HeraldService
 import HeraldCrypto
 import HeraldFCM
 import HeraldHTTPClient

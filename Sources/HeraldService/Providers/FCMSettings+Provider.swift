@@ -1,8 +1,10 @@
-import Foundation
 import HeraldConfig
 import HeraldCore
+import HeraldFCM
 import HeraldHTTPClient
 
+// The service maps an app's `fcm:` section onto the FCM provider, which knows
+// nothing of config.yaml.
 extension FCMProvider {
     /// The provider for an app's `fcm:` section (what `herald run` and
     /// `herald send` call): loads the service account from
@@ -36,7 +38,7 @@ extension FCMProvider {
             extraConnectionIdleTimeout: settings.idleTimeout.duration)
     }
 
-    static func loadServiceAccount(settings: FCMSettings, resolve: (String) -> String) throws(FCMConfigurationError) -> ServiceAccount {
+    private static func loadServiceAccount(settings: FCMSettings, resolve: (String) -> String) throws(FCMConfigurationError) -> ServiceAccount {
         switch (settings.serviceAccountFile, settings.serviceAccountJSON) {
         case (let file?, nil):
             let path = resolve(file)

@@ -1,0 +1,53 @@
+import HeraldAPNs
+import HeraldConfig
+import HeraldCore
+import HeraldHTTPClient
+
+// The service maps an app's `apns:` section onto the APNs provider's
+// configuration; HeraldAPNs knows nothing of config.yaml.
+extension APNsProviderConfiguration {
+    /// Loads the key (or names the certificate) from `settings`.
+    /// - Parameters:
+    ///   - resolvePath: makes config-relative paths absolute (`LoadedConfig.resolve`).
+    ///   - clock: the wall clock provider tokens are issued by.
+    ///   - onRefresh: told of every provider-token signing (metrics).
+    ///   - tokens: where apps signing with the same key share one provider
+    ///     token; without one, this app's key gets a manager of its own.
+    public init(
+        settings: APNsSettings, resolvePath: (String) -> String = { $0 },
+        clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, onRefresh: CredentialRefreshHook? = nil,
+        tokens: ProviderTokenRegistry? = nil
+    ) throws(APNsConfigurationError) {
+        let authentication: APNsAuthentication
+        switch settings.auth {
+        case .keyFile(let path, let teamID, let keyID)?:
+            let resolved = resolvePath(path)
+            let file: BoundedFile
+            do { file = try BoundedFile(path: resolved, limit: .key) } catch { throw APNsConfigurationError("key_file \(error)") }
+            guard let pem = file.utf8Text else { throw APNsConfigurationError("key_file '\(resolved)' is not UTF-8 text (a .p8 key is PEM)") }
+            authentication = .token(try Self.tokenManager(
+                pem: pem, source: "key_file '\(resolved)'", teamID: teamID, keyID: keyID, clock: clock, onRefresh: onRefresh,
+                tokens: tokens))
+        case .keyPEM(let pem, let teamID, let keyID)?:
+            authentication = .token(try Self.tokenManager(
+                pem: pem, source: "key_pem", teamID: teamID, keyID: keyID, clock: clock, onRefresh: onRefresh, tokens: tokens))
+        case .certificate(let path, let password)?:
+            authentication = .certificate(path: resolvePath(path), password: password)
+        case nil:
+            throw APNsConfigurationError("give exactly one of key_file, key_pem or certificate_file")
+        }
+        let engine = HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2
+        self.init(
+            bundleID: settings.topic, baseURL: settings.baseURL, authentication: authentication,
+            requestTimeout: settings.timeout.duration, caFile: settings.caFile.map(resolvePath),
+            connections: settings.connections.maximum(automatic: engine.automaticConnections), engine: engine,
+            idleTimeout: settings.idleTimeout.duration)
+        // The client certificate and CA file are loaded as a connection would load them, so a
+        // wrong password or a broken file is a start-up error, not every connection's.
+        do {
+            try httpClientConfiguration.tls.validate()
+        } catch {
+            throw APNsConfigurationError(error.message)
+        }
+    }
+}
