@@ -9,7 +9,4 @@ public enum APNsHeaderName {
     public static let id = "apns-id"
     /// Sandbox only: the id to look the notification up in the Push Notifications Console.
     public static let uniqueID = "apns-unique-id"
-
-    /// `apns-collapse-id` may be at most this many bytes (else 400 BadCollapseId).
-    public static let maxCollapseIDBytes = 64
 }

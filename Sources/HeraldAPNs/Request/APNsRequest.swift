@@ -27,10 +27,10 @@ public struct APNsRequest: Sendable {
         // A device registered with a topic of its own is sent with it in place of the app's bundle id.
         let headers = APNsRequestHeaders(event: event, bundleID: target.apns.topic ?? bundleID, now: now, apnsID: apnsID)
         try headers.checkFields()
-        if let collapseID = headers.value(APNsHeaderName.collapseID), collapseID.utf8.count > APNsHeaderName.maxCollapseIDBytes {
+        if let collapseID = headers.value(APNsHeaderName.collapseID), collapseID.utf8.count > APNsLimits.collapseIDBytes {
             throw DeliveryRejection(
                 reason: APNsReason.badCollapseId.rawValue,
-                message: "apns-collapse-id is \(collapseID.utf8.count) bytes, over APNs' \(APNsHeaderName.maxCollapseIDBytes)-byte limit")
+                message: "apns-collapse-id is \(collapseID.utf8.count) bytes, over APNs' \(APNsLimits.collapseIDBytes)-byte limit")
         }
         let body = APNsPayloadBuilder.payload(for: event).encoded
         let limit = APNsPayloadLimit.maxBytes(for: headers.pushType)

@@ -68,10 +68,3 @@ extension FCMMessageBuilder {
         return .object(object)
     }
 }
-
-/// APNs limits that also bind the `apns` block FCM forwards.
-enum APNsLimits {
-    /// `apns-collapse-id` longer than this is refused by APNs (BadCollapseId),
-    /// so Herald leaves it out of the `apns` block rather than fail an Android send.
-    static let collapseIDBytes = 64
-}
