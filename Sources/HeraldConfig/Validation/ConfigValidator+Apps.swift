@@ -92,11 +92,12 @@ extension ConfigValidator {
         }
     }
 
-    /// An APNs `.p8` key is a PKCS#8 PEM; the signer loads it for real at start-up.
-    func checkPrivateKeyPEM(_ text: String, at path: ConfigPath, into issues: inout [ConfigIssue]) {
+    /// An APNs `.p8` key or a VAPID key is a PKCS#8 (or SEC 1) PEM; the
+    /// signer loads it for real at start-up. `what` names the key in the message.
+    func checkPrivateKeyPEM(_ text: String, what: String = "the .p8 file from Apple", at path: ConfigPath, into issues: inout [ConfigIssue]) {
         if !text.contains(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)) && !text.contains(PEMArmor.begin(PEMArmor.ecPrivateKey)) {
             issues.append(.init(.error, at: path,
-                                "expected a PEM private key (the .p8 file from Apple, starting with \(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)))"))
+                                "expected a PEM private key (\(what), starting with \(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)))"))
         }
     }
 
@@ -156,8 +157,8 @@ extension ConfigValidator {
         if let file = webpush.vapid.privateKeyFile {
             _ = readFile(file, at: vapid.key("private_key_file"), what: "VAPID key file", limit: .key, secret: true, into: &issues)
         }
-        if let pem = webpush.vapid.privateKeyPEM, !pem.contains("-----BEGIN") {
-            issues.append(.init(.error, at: vapid.key("private_key_pem"), "expected a PEM private key (-----BEGIN PRIVATE KEY----- or -----BEGIN EC PRIVATE KEY-----)"))
+        if let pem = webpush.vapid.privateKeyPEM {
+            checkPrivateKeyPEM(pem, what: "a P-256 VAPID key", at: vapid.key("private_key_pem"), into: &issues)
         }
         if let key = webpush.vapid.privateKey, Base64URL.decode(key)?.count != 32 {
             issues.append(.init(.error, at: vapid.key("private_key"), "expected the 32-byte P-256 private key in URL-safe base64 (43 characters)"))

