@@ -55,14 +55,17 @@ let package = Package(
         // MARK: Herald
         .target(name: "HeraldCore"),
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldWebPush", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient"]),
         .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
-        .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML"]),
+        .target(name: "HeraldProviderKit", dependencies: ["HeraldCore", "HeraldHTTPClient"]),
+        .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML", "HeraldProviderKit", "HeraldProviders"]),
         .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldHTTP2Server", dependencies: ["CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         .target(name: "HeraldAMQP", dependencies: ["CRabbitMQ", "COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldAPNs", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient"]),
-        .target(name: "HeraldFCM", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient"]),
+        // MARK: Providers: one module each, listed once in HeraldProviders (docs/providers.md)
+        .target(name: "HeraldAPNs", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
+        .target(name: "HeraldFCM", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
+        .target(name: "HeraldWebPush", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
+        .target(name: "HeraldProviders", dependencies: ["HeraldCore", "HeraldProviderKit", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .target(
             name: "HeraldSimulator",
             dependencies: [
@@ -107,7 +110,7 @@ let package = Package(
             // Cross-check vectors, read from the source tree (see WebPushCrossCheckTests).
             exclude: ["Fixtures"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
-        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),
+        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldHTTPClientTests",
             dependencies: [
@@ -143,7 +146,7 @@ let package = Package(
             name: "HeraldServiceTests",
             dependencies: [
                 "HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport",
-                "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry",
+                "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs",
             ]),
         .testTarget(
             name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP"]),

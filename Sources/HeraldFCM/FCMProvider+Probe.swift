@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldHTTPClient
+import HeraldProviderKit
 
 /// What FCM answered the probe message of `FCMProvider.probeProject()`:
 /// whether the configured project takes messages from this service account.
@@ -79,6 +80,23 @@ extension FCMProvider {
                 httpStatus: response.status, body: response.body, projectID: projectID, clientEmail: account.clientEmail)
         } catch {
             return .unreachable(reason: String(describing: error))
+        }
+    }
+}
+
+extension FCMProvider: CredentialProbing {
+    /// The OAuth exchange at the service account's `token_uri`, then one
+    /// `validate_only` message to the project (`probeProject()`), which
+    /// proves the project exists and takes messages from the account;
+    /// nothing is delivered.
+    public func probeCredentials() async -> [CredentialCheck] {
+        do throws(FCMAuthError) {
+            let token = try await accessToken()
+            let oauth = CredentialCheck(ok: true, "OAuth access token obtained (valid until \(token.expiresAt.rfc3339(fractionDigits: 0)))")
+            let project = try await probeProject()
+            return [oauth, CredentialCheck(ok: project.ok, project.description)]
+        } catch {
+            return [CredentialCheck(ok: false, "OAuth exchange failed: \(error)")]
         }
     }
 }

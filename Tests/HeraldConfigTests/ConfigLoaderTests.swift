@@ -1,3 +1,5 @@
+import HeraldFCM
+import HeraldAPNs
 import Foundation
 import HeraldConfig
 import HeraldCore
@@ -21,13 +23,13 @@ import Testing
         #expect(c.outcomes.publish == ["invalid_token", "failed", "rejected"])
         #expect(c.http.listen == "127.0.0.1:9464")
         #expect(c.log == LogSettings(level: .info, format: .json))
-        let apns = try #require(c.apps["chat"]?.apns)
+        let apns = try #require(c.apps["chat"]?.section(APNsSettings.self))
         #expect(apns.auth == .keyFile(path: "apns.p8", teamID: "ABCDE12345", keyID: "KEY1234567"))
         #expect(apns.environment == .production)
         #expect(apns.baseURL == "https://api.push.apple.com")
-        #expect(apns.connections == .auto && c.apps["chat"]?.fcm?.connections == .auto)
+        #expect(apns.connections == .auto && c.apps["chat"]?.section(FCMSettings.self)?.connections == .auto)
         #expect(apns.idleTimeout == .seconds(60))
-        #expect(c.apps["chat"]?.fcm?.baseURL == "https://fcm.googleapis.com")
+        #expect(c.apps["chat"]?.section(FCMSettings.self)?.baseURL == "https://fcm.googleapis.com")
         #expect(loaded.resolve("apns.p8") == fixture.directory + "/apns.p8")
         #expect(loaded.warnings.isEmpty)
     }

@@ -1,3 +1,5 @@
+import HeraldFCM
+import HeraldAPNs
 import Foundation
 import HeraldConfig
 import HeraldCore
@@ -153,7 +155,7 @@ import Testing
         func settings(_ extra: String) throws -> APNsSettings {
             let fixture = try ConfigFixture()
             let yaml = ConfigFixture.minimal.replacingOccurrences(of: "topic: com.example.chat", with: "topic: com.example.chat" + extra)
-            return try #require(try fixture.load(yaml).configuration.apps["chat"]?.apns)
+            return try #require(try fixture.load(yaml).configuration.apps["chat"]?.section(APNsSettings.self))
         }
         let apple = try settings("")
         #expect(apple.baseURL(for: .production) == "https://api.push.apple.com")
@@ -259,8 +261,8 @@ import Testing
             .replacingOccurrences(of: "      topic: com.example.chat\n", with: "      topic: com.example.chat\n      max_per_second: 200\n")
             .replacingOccurrences(of: "      service_account_file: fcm.json\n", with: "      service_account_file: fcm.json\n      max_per_minute: 600000\n")
         let loaded = try fixture.load(yaml + "duplicate_window: 2m\n")
-        #expect(loaded.configuration.apps["chat"]?.apns?.maxPerSecond == 200)
-        #expect(loaded.configuration.apps["chat"]?.fcm?.maxPerMinute == 600_000)
+        #expect(loaded.configuration.apps["chat"]?.section(APNsSettings.self)?.maxPerSecond == 200)
+        #expect(loaded.configuration.apps["chat"]?.section(FCMSettings.self)?.maxPerMinute == 600_000)
         #expect(loaded.configuration.duplicateWindow == .seconds(120))
         #expect(try fixture.load(ConfigFixture.minimal).configuration.duplicateWindow == .seconds(600), "10 minutes by default")
         let errors = fixture.errors(ConfigFixture.minimal.replacingOccurrences(
@@ -444,11 +446,11 @@ import Testing
     @Test func httpEngineDefaultsToNghttp2AcceptsLibcurlAndNamesTheChoicesOtherwise() throws {
         let fixture = try ConfigFixture()
         let defaults = try fixture.load(ConfigFixture.minimal).configuration.apps["chat"]
-        #expect(defaults?.apns?.httpEngine == .nghttp2 && defaults?.fcm?.httpEngine == .nghttp2)
+        #expect(defaults?.section(APNsSettings.self)?.httpEngine == .nghttp2 && defaults?.section(FCMSettings.self)?.httpEngine == .nghttp2)
         let chosen = try fixture.load(ConfigFixture.minimal.replacingOccurrences(
             of: "      topic: com.example.chat\n", with: "      topic: com.example.chat\n      http_engine: libcurl\n"))
-        #expect(chosen.configuration.apps["chat"]?.apns?.httpEngine == .libcurl)
-        #expect(chosen.configuration.apps["chat"]?.fcm?.httpEngine == .nghttp2, "each section chooses its own")
+        #expect(chosen.configuration.apps["chat"]?.section(APNsSettings.self)?.httpEngine == .libcurl)
+        #expect(chosen.configuration.apps["chat"]?.section(FCMSettings.self)?.httpEngine == .nghttp2, "each section chooses its own")
         let errors = fixture.errors(ConfigFixture.minimal.replacingOccurrences(
             of: "      service_account_file: fcm.json\n", with: "      service_account_file: fcm.json\n      http_engine: curl\n"))
         #expect(errors.count == 1)
@@ -464,9 +466,9 @@ import Testing
                 .replacingOccurrences(of: "      service_account_file: fcm.json\n", with: "      service_account_file: fcm.json\n" + fcm)
         }
         let chosen = try fixture.load(with(apns: "      connections: 8\n      idle_timeout: 5m\n", fcm: "      connections: auto\n"))
-        #expect(chosen.configuration.apps["chat"]?.apns?.connections == .count(8))
-        #expect(chosen.configuration.apps["chat"]?.apns?.idleTimeout == .seconds(300))
-        #expect(chosen.configuration.apps["chat"]?.fcm?.connections == .auto)
+        #expect(chosen.configuration.apps["chat"]?.section(APNsSettings.self)?.connections == .count(8))
+        #expect(chosen.configuration.apps["chat"]?.section(APNsSettings.self)?.idleTimeout == .seconds(300))
+        #expect(chosen.configuration.apps["chat"]?.section(FCMSettings.self)?.connections == .auto)
         #expect(ConnectionsSetting.count(8).maximum(automatic: 64) == 8 && ConnectionsSetting.auto.maximum(automatic: 64) == 64)
         let word = fixture.errors(with(fcm: "      connections: many\n"))
         #expect(word.count == 1 && word.first?.contains("apps.chat.fcm.connections: expected a number of connections or 'auto', found 'many'") == true,

@@ -36,8 +36,11 @@ public enum APNsResponseVerdict: Sendable, Equatable {
         case .refreshProviderToken:
             self = .refreshProviderToken(reason: reason)
         case .retry:
+            // Too many notifications to one device: its later sends pause.
+            let pause = reason == .tooManyRequests
+                ? SendPause(.token, cause: "too many notifications to this device (TooManyRequests)", service: "APNs") : nil
             self = .failure(DeliveryFailure(
-                reason: reason.rawValue, providerStatus: status, retryAfter: retryAfter, latency: latency))
+                reason: reason.rawValue, providerStatus: status, retryAfter: retryAfter, latency: latency, pause: pause))
         }
     }
 

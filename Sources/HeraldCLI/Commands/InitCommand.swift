@@ -1,3 +1,4 @@
+import HeraldAPNs
 import Foundation
 import HeraldConfig
 import HeraldCore
@@ -96,11 +97,11 @@ public struct InitCommand: Command {
             let keyID = try prompts.value(
                 given: options.values["key-id"] ?? key.keyID, flag: "--key-id",
                 question: "Key id of \(key.path) (10 characters, Keys in Apple's developer account)",
-                check: { ConfigValidator.isAppleIdentifier($0) ? nil : "expected 10 upper-case letters or digits" })
+                check: { APNsSettings.isAppleIdentifier($0) ? nil : "expected 10 upper-case letters or digits" })
             let teamID = try prompts.value(
                 given: options.values["team-id"], flag: "--team-id",
                 question: "Apple team id (10 characters, Membership details in Apple's developer account)",
-                check: { ConfigValidator.isAppleIdentifier($0) ? nil : "expected 10 upper-case letters or digits" })
+                check: { APNsSettings.isAppleIdentifier($0) ? nil : "expected 10 upper-case letters or digits" })
             let bundleID = try prompts.value(
                 given: options.values["bundle-id"], flag: "--bundle-id",
                 question: "The app's bundle id, the APNs topic (e.g. com.example.chat)",

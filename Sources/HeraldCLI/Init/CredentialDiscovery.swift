@@ -1,3 +1,4 @@
+import HeraldAPNs
 import Foundation
 import HeraldConfig
 
@@ -27,7 +28,7 @@ enum CredentialDiscovery {
     static func keyID(fromFileName name: String) -> String? {
         guard name.hasPrefix("AuthKey_"), name.hasSuffix(".p8") else { return nil }
         let id = String(name.dropFirst("AuthKey_".count).dropLast(".p8".count))
-        return ConfigValidator.isAppleIdentifier(id) ? id : nil
+        return APNsSettings.isAppleIdentifier(id) ? id : nil
     }
 
     static func apnsKeys(in places: [String]) -> [FoundAPNsKey] {

@@ -16,22 +16,7 @@ struct ConfigSummary {
         lines.append("  amqp: \(broker.addresses.map(\.url.description).joined(separator: ", ")), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)")
         for name in c.apps.keys.sorted() {
             guard let app = c.apps[name] else { continue }
-            var parts: [String] = []
-            if let apns = app.apns {
-                let auth: String
-                switch apns.auth {
-                case .keyFile(_, let team, let key), .keyPEM(_, let team, let key): auth = "token auth, team \(team), key \(key)"
-                case .certificate: auth = "certificate auth"
-                case nil: auth = "no auth"
-                }
-                parts.append("apns (\(auth), topic \(apns.topic), \(apns.environment.rawValue), \(apns.baseURL))")
-            }
-            if let fcm = app.fcm {
-                parts.append("fcm (project \(fcm.projectID ?? "from the service account"), \(fcm.baseURL))")
-            }
-            if let webpush = app.webpush {
-                parts.append("webpush (VAPID subject \(webpush.vapid.subject), default TTL \(webpush.defaultTTL))")
-            }
+            let parts = app.orderedSections.map(\.summary)
             lines.append("  app \(name): " + parts.joined(separator: ", "))
         }
         let routes = c.routes.map(\.name)

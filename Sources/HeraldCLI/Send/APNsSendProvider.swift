@@ -14,7 +14,7 @@ public struct APNsSendProvider: SendProviderFactory {
         app: String, config: LoadedConfig, logger: Logger,
         _ body: @Sendable (any PushProvider) async -> DeliveryReport
     ) async throws(SendError) -> DeliveryReport {
-        guard let settings = config.configuration.apps[app]?.apns else {
+        guard let settings = config.configuration.apps[app]?.section(APNsSettings.self) else {
             throw SendError("app '\(app)' has no apns section in \(config.file)")
         }
         let configuration: APNsProviderConfiguration

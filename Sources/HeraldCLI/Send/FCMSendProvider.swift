@@ -15,7 +15,7 @@ public struct FCMSendProvider: SendProviderFactory {
         app: String, config: LoadedConfig, logger: Logger,
         _ body: @Sendable (any PushProvider) async -> DeliveryReport
     ) async throws(SendError) -> DeliveryReport {
-        guard let settings = config.configuration.apps[app]?.fcm else {
+        guard let settings = config.configuration.apps[app]?.section(FCMSettings.self) else {
             throw SendError("app '\(app)' has no fcm section in \(config.file)")
         }
         let clientConfiguration = FCMProvider.httpClientConfiguration(settings: settings, resolve: config.resolve)

@@ -15,7 +15,7 @@ public struct WebPushSendProvider: SendProviderFactory {
         app: String, config: LoadedConfig, logger: Logger,
         _ body: @Sendable (any PushProvider) async -> DeliveryReport
     ) async throws(SendError) -> DeliveryReport {
-        guard let settings = config.configuration.apps[app]?.webpush else {
+        guard let settings = config.configuration.apps[app]?.section(WebPushSettings.self) else {
             throw SendError("app '\(app)' has no webpush section in \(config.file)")
         }
         let configuration: WebPushProviderConfiguration

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldProviderKit
 import HeraldYAML
 
 /// A config that decoded and validated: what `herald run` starts from.
@@ -14,6 +15,6 @@ public struct LoadedConfig: Sendable {
 
     /// A path from the config made absolute against the config file's directory.
     public func resolve(_ path: String) -> String {
-        ConfigValidator(baseDirectory: baseDirectory).resolve(path)
+        ConfigChecks(baseDirectory: baseDirectory).resolve(path)
     }
 }

@@ -1,10 +1,14 @@
 import HeraldCore
+import HeraldProviderKit
+import HeraldProviders
 
-/// One entry under `apps:`: the credentials of one app, for APNs, FCM, Web Push or several.
+/// One entry under `apps:`: the credentials of one app, one section per
+/// provider it delivers through (`apns:`, `fcm:`, `webpush:`, or several).
+/// The sections a key may name are the registered providers'
+/// (`RegisteredProviders`).
 public struct AppSettings: Sendable, Equatable, Decodable {
-    public var apns: APNsSettings?
-    public var fcm: FCMSettings?
-    public var webpush: WebPushSettings?
+    /// The app's provider sections, by provider.
+    public var sections: [Provider: any ProviderSettings]
     /// How many times a request whose answer was lost (a timeout, or the
     /// connection lost after it was written) is sent again at once, as it was
     /// (the same `apns-id`), before the retry policy takes over. 0 to 5.
@@ -12,38 +16,56 @@ public struct AppSettings: Sendable, Equatable, Decodable {
 
     public static let defaultTimeoutRetries = 1
 
-    enum CodingKeys: String, CodingKey {
-        case apns, fcm, webpush
-        case timeoutRetries = "timeout_retries"
-    }
-
-    public init(apns: APNsSettings? = nil, fcm: FCMSettings? = nil, webpush: WebPushSettings? = nil,
-                timeoutRetries: Int = AppSettings.defaultTimeoutRetries) {
-        self.apns = apns
-        self.fcm = fcm
-        self.webpush = webpush
+    public init(sections: [any ProviderSettings] = [], timeoutRetries: Int = AppSettings.defaultTimeoutRetries) {
+        self.sections = Dictionary(sections.map { (type(of: $0).provider, $0) }, uniquingKeysWith: { _, last in last })
         self.timeoutRetries = timeoutRetries
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        apns = try c.decodeIfPresent(APNsSettings.self, forKey: .apns)
-        fcm = try c.decodeIfPresent(FCMSettings.self, forKey: .fcm)
-        webpush = try c.decodeIfPresent(WebPushSettings.self, forKey: .webpush)
-        timeoutRetries = try c.decodeIfPresent(Int.self, forKey: .timeoutRetries) ?? Self.defaultTimeoutRetries
+        let c = try decoder.container(keyedBy: SectionKey.self)
+        var sections: [Provider: any ProviderSettings] = [:]
+        for type in RegisteredProviders.sections {
+            if let section = try Self.decodeSection(type, from: c) { sections[type.provider] = section }
+        }
+        self.sections = sections
+        timeoutRetries = try c.decodeIfPresent(Int.self, forKey: SectionKey("timeout_retries")) ?? Self.defaultTimeoutRetries
     }
 
-    /// The providers this app has a section for, in `Provider` order.
+    private static func decodeSection<Section: ProviderSettings>(
+        _ type: Section.Type, from container: KeyedDecodingContainer<SectionKey>
+    ) throws -> Section? {
+        try container.decodeIfPresent(Section.self, forKey: SectionKey(Section.provider.rawValue))
+    }
+
+    /// The app's section of type `Section`, if it has one.
+    public func section<Section: ProviderSettings>(_ type: Section.Type) -> Section? {
+        sections[Section.provider] as? Section
+    }
+
+    /// The providers this app has a section for, in the registration order.
     public var configuredProviders: [Provider] {
-        Provider.allCases.filter { provider in
-            switch provider {
-            case .apns: apns != nil
-            case .fcm: fcm != nil
-            case .webpush: webpush != nil
-            }
-        }
+        RegisteredProviders.sections.map { $0.provider }.filter { sections[$0] != nil }
+    }
+
+    /// The app's sections, in the registration order.
+    public var orderedSections: [any ProviderSettings] {
+        configuredProviders.compactMap { sections[$0] }
     }
 
     /// The providers this app can deliver through, e.g. `["apns", "fcm"]`.
     public var providers: [String] { configuredProviders.map(\.rawValue) }
+
+    public static func == (lhs: AppSettings, rhs: AppSettings) -> Bool {
+        lhs.timeoutRetries == rhs.timeoutRetries && lhs.sections.count == rhs.sections.count
+            && lhs.sections.allSatisfy { provider, section in rhs.sections[provider].map(section.isEqual(to:)) ?? false }
+    }
+
+    /// A key of an app's mapping: a provider's name or `timeout_retries`.
+    struct SectionKey: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
 }

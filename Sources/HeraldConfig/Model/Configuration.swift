@@ -1,3 +1,8 @@
+// The config vocabulary (durations, paths, issues, connection settings) lives
+// with the provider seam, since each provider's section is written in it; it
+// is part of this module's API.
+@_exported import HeraldProviderKit
+
 /// The whole of `config.yaml` as decoded, before semantic validation.
 ///
 /// Every section but `apps` is optional and has the defaults docs/configuration.md gives.

@@ -1,13 +1,14 @@
 import HeraldCore
+import HeraldProviderKit
 
 extension ConfigValidator {
     /// The addresses themselves are not checked here: `AMQPURL` (HeraldAMQP)
     /// is the one parser that decides, and the commands ask it right after
     /// loading (`LoadedConfig.amqpConfiguration()`).
     func validateAMQP(_ amqp: AMQPSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
-        checkRange(amqp.prefetch, 1...65535, at: path.key("prefetch"), into: &issues)
-        checkRange(amqp.concurrency, 1...65535, at: path.key("concurrency"), into: &issues)
-        checkRange(amqp.deliveryLimit, 1...1000, at: path.key("delivery_limit"), into: &issues)
+        checks.checkRange(amqp.prefetch, 1...65535, at: path.key("prefetch"), into: &issues)
+        checks.checkRange(amqp.concurrency, 1...65535, at: path.key("concurrency"), into: &issues)
+        checks.checkRange(amqp.deliveryLimit, 1...1000, at: path.key("delivery_limit"), into: &issues)
         let names: [(String, String)] = [
             ("queue", amqp.queue), ("events_exchange", amqp.eventsExchange), ("retry_exchange", amqp.retryExchange),
             ("dead_letter_exchange", amqp.deadLetterExchange), ("dead_letter_queue", amqp.deadLetterQueue),
@@ -79,7 +80,7 @@ extension ConfigValidator {
     /// fetches again and sends again, each bounded by the app's `timeout`),
     /// then, if a shutdown began meanwhile, `shutdown_deadline`.
     static func longestHold(_ config: Configuration) -> ConfigDuration {
-        let timeouts = config.apps.values.flatMap { [$0.apns?.timeout, $0.fcm?.timeout, $0.webpush?.timeout].compactMap { $0 } }
+        let timeouts = config.apps.values.flatMap { $0.sections.values.map(\.timeout) }
         let longest = timeouts.max() ?? ConfigDuration(milliseconds: 0)
         return ConfigDuration(milliseconds: 4 * longest.milliseconds + config.shutdownDeadline.milliseconds)
     }
@@ -89,11 +90,11 @@ extension ConfigValidator {
     /// certificate and key given together.
     private func validateTLSFiles(caFile: String?, certFile: String?, keyFile: String?, at path: ConfigPath,
                                   into issues: inout [ConfigIssue]) {
-        if let ca = caFile { _ = readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
+        if let ca = caFile { checks.readFile(ca, at: path.key("ca_file"), what: "CA file", limit: .caBundle, into: &issues) }
         switch (certFile, keyFile) {
         case (let cert?, let key?):
-            _ = readFile(cert, at: path.key("cert_file"), what: "client certificate", limit: .certificate, into: &issues)
-            _ = readFile(key, at: path.key("key_file"), what: "client key", limit: .key, secret: true, into: &issues)
+            checks.readFile(cert, at: path.key("cert_file"), what: "client certificate", limit: .certificate, into: &issues)
+            checks.readFile(key, at: path.key("key_file"), what: "client key", limit: .key, secret: true, into: &issues)
         case (.some, nil):
             issues.append(.init(.error, at: path.key("cert_file"), "cert_file needs key_file too"))
         case (nil, .some):

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldProviderKit
 
 extension ConfigValidator {
     static let pushTypeNames = PushType.allCases.map(\.rawValue)

@@ -1,8 +1,9 @@
 import HeraldCore
+import HeraldProviderKit
 
 extension ConfigValidator {
     func validateRetry(_ retry: RetrySettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
-        checkRange(retry.maxAttempts, 1...100, at: path.key("max_attempts"), into: &issues)
+        checks.checkRange(retry.maxAttempts, 1...100, at: path.key("max_attempts"), into: &issues)
         if retry.delays.isEmpty && retry.maxAttempts > 1 {
             issues.append(.init(.error, at: path.key("delays"), "no delays: give at least one, e.g. [5s, 30s, 2m]"))
         }
@@ -34,7 +35,7 @@ extension ConfigValidator {
                 issues.append(.init(.error, at: path.key("url"),
                                     "backend postgres needs the server: url: postgres://herald:${HERALD_DB_PASSWORD}@db:5432/herald"))
             }
-            if let pool = registry.pool { checkRange(pool, 1...64, at: path.key("pool"), into: &issues) }
+            if let pool = registry.pool { checks.checkRange(pool, 1...64, at: path.key("pool"), into: &issues) }
             misplaced = [("path", registry.path != nil)]
         }
         for (key, present) in misplaced where present {
@@ -54,7 +55,7 @@ extension ConfigValidator {
             }
         }
         let guardPath = path.key("invalidation_guard")
-        checkRange(outcomes.invalidationGuard.minAnswers, 1...1_000_000, at: guardPath.key("min_answers"), into: &issues)
+        checks.checkRange(outcomes.invalidationGuard.minAnswers, 1...1_000_000, at: guardPath.key("min_answers"), into: &issues)
         let share = outcomes.invalidationGuard.share
         if !(share > 0 && share <= 1) {
             issues.append(.init(.error, at: guardPath.key("share"), "expected a share over 0 and at most 1 (0.5 is half), found \(share)"))

@@ -1,5 +1,5 @@
-import Foundation
 import HeraldCore
+import HeraldProviderKit
 
 /// Checks what types alone cannot: references between sections, exactly-one-of
 /// rules, value ranges and files that must exist. Collects every problem
@@ -40,51 +40,9 @@ public struct ConfigValidator: Sendable {
         return (issues, router)
     }
 
+    /// The checks every section shares, resolving paths against `baseDirectory`.
+    public var checks: ConfigChecks { ConfigChecks(baseDirectory: baseDirectory) }
+
     /// `path` made absolute against the config file's directory.
-    public func resolve(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (baseDirectory as NSString).appendingPathComponent(path)
-    }
-
-    /// Reads `path` when it is a regular file within `limit`, else records
-    /// why not. A `secret` file (a private key) readable by every user is a warning.
-    func readFile(
-        _ path: String, at location: ConfigPath, what: String, limit: BoundedFile.Limit, secret: Bool = false,
-        into issues: inout [ConfigIssue]
-    ) -> BoundedFile? {
-        let resolved = resolve(path)
-        let file: BoundedFile
-        do {
-            file = try BoundedFile(path: resolved, limit: limit)
-        } catch {
-            issues.append(.init(.error, at: location, "\(what) \(error)"))
-            return nil
-        }
-        if secret && file.isReadableByOthers {
-            issues.append(.init(.warning, at: location,
-                                "\(what) '\(resolved)' is readable by every user (mode \(file.modeDescription)); chmod 600 it"))
-        }
-        return file
-    }
-
-    /// An https:// URL with a host and no user info: Herald never sends in
-    /// clear text, and credentials in a URL would reach logs and outcomes.
-    func checkHTTPSURL(_ url: String, at location: ConfigPath, what: String = "an https:// URL", into issues: inout [ConfigIssue]) {
-        let shown = URLSecrets.redacted(url).truncatedForMessage
-        guard let parsed = URLComponents(string: url), parsed.scheme == "https", let host = parsed.host, !host.isEmpty else {
-            issues.append(.init(.error, at: location,
-                                "expected \(what), found '\(shown)' (Herald never sends notifications in clear text)"))
-            return
-        }
-        if URLSecrets.userInfo(of: url) != nil {
-            issues.append(.init(.error, at: location,
-                                "'\(shown)' carries user info (user:password@); give \(what) without credentials"))
-        }
-    }
-
-    func checkRange(_ value: Int, _ range: ClosedRange<Int>, at location: ConfigPath, into issues: inout [ConfigIssue]) {
-        if !range.contains(value) {
-            issues.append(.init(.error, at: location,
-                                "expected a number from \(range.lowerBound) to \(range.upperBound), found \(value)"))
-        }
-    }
+    public func resolve(_ path: String) -> String { checks.resolve(path) }
 }

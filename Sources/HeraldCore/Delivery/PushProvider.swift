@@ -143,8 +143,12 @@ public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// accepted the notification (see ``noAnswer(timedOut:transport:latency:)``).
     public var answerLost: Bool
 
+    /// What this answer asks of later sends (a quota answer): nil for most.
+    public var pause: SendPause?
+
     public init(reason: String, detail: String? = nil, providerStatus: Int? = nil, retryAfter: Duration? = nil,
-                latency: Duration? = nil, answerLost: Bool = false) {
+                latency: Duration? = nil, answerLost: Bool = false, pause: SendPause? = nil) {
+        self.pause = pause
         self.reason = reason
         self.detail = detail
         self.providerStatus = providerStatus
@@ -169,6 +173,31 @@ public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertib
 
 /// An event that cannot be delivered to a target as written (checked before
 /// sending): the pipeline reports it without contacting the provider.
+/// A provider's quota answer, read by its provider module: the later sends
+/// of the app (a project's quota) or of the one device (its message rate)
+/// wait, for the answer's `Retry-After` or Herald's default, instead of
+/// being sent into the same answer.
+public struct SendPause: Sendable, Equatable {
+    public enum Scope: String, Sendable {
+        /// Every send of the app through this provider.
+        case app
+        /// The sends to this device (token) only.
+        case token
+    }
+
+    public var scope: Scope
+    /// Why, as the paused sends' reason begins: `this device's FCM message rate exceeded (QUOTA_EXCEEDED)`.
+    public var cause: String
+    /// The provider as the reason names it: `FCM`.
+    public var service: String
+
+    public init(_ scope: Scope, cause: String, service: String) {
+        self.scope = scope
+        self.cause = cause
+        self.service = service
+    }
+}
+
 public struct DeliveryRejection: Error, Sendable, Equatable, CustomStringConvertible {
     /// The provider's own name for the problem where it has one (`PayloadTooLarge`, `BadCollapseId`).
     public var reason: String

@@ -38,7 +38,8 @@ public enum FCMAnswer: Sendable, Equatable {
             var wait = retryAfterHeader.flatMap { RetryAfter.parse($0, now: now) }
             // Google asks for at least a minute of back-off on quota errors.
             if wait == nil, error.errorCode == .quotaExceeded { wait = .seconds(60) }
-            return .transient(DeliveryFailure(reason: reason, detail: detail, providerStatus: status, retryAfter: wait))
+            return .transient(DeliveryFailure(reason: reason, detail: detail, providerStatus: status, retryAfter: wait,
+                                              pause: quotaPause(error)))
         }
 
         switch error.errorCode?.disposition ?? .byHTTPStatus {
@@ -63,5 +64,16 @@ public enum FCMAnswer: Sendable, Equatable {
             default: return .definitive(failed)
             }
         }
+    }
+
+    /// QUOTA_EXCEEDED pauses later sends. Google's project quota answer names
+    /// its quota metric: the app's FCM sends pause. Any other is one device's
+    /// (or topic's) message rate: its sends pause.
+    static func quotaPause(_ error: FCMErrorBody) -> SendPause? {
+        guard error.errorCode == .quotaExceeded else { return nil }
+        if error.detail?.contains("quota metric") == true {
+            return SendPause(.app, cause: "FCM project quota exceeded (QUOTA_EXCEEDED)", service: "FCM")
+        }
+        return SendPause(.token, cause: "this device's FCM message rate exceeded (QUOTA_EXCEEDED)", service: "FCM")
     }
 }

@@ -1,20 +1,12 @@
 import HeraldConfig
 import HeraldCore
-import Foundation
-import HeraldFCM
-import HeraldWebPush
+import HeraldProviderKit
 
 /// `herald check --online`: proves each app's credentials against the real
-/// endpoints before the first notification does.
-///
-/// - APNs: one request to an all-zero device token. Apple answers 400
-///   BadDeviceToken when the provider token or certificate is accepted, and
-///   403 (InvalidProviderToken, BadCertificate, ...) when it is not; nothing
-///   reaches a device.
-/// - FCM: the OAuth exchange at the service account's `token_uri`, then one
-///   `validate_only` message to the project (`FCMProvider.probeProject()`),
-///   which proves the project exists and takes messages from the account;
-///   nothing is delivered.
+/// endpoints before the first notification does, by each provider's own
+/// probe (`CredentialProbing`: APNs sends to an all-zero device token, FCM
+/// exchanges the OAuth assertion and validates a message to the project, Web
+/// Push proves its VAPID key signs). Nothing reaches a device.
 public enum CredentialProbe {
     /// One check of one app's provider (FCM has two: OAuth, then the project).
     public struct Result: Sendable, Equatable, CustomStringConvertible {
@@ -25,15 +17,6 @@ public enum CredentialProbe {
 
         public var description: String { "\(app)/\(provider): \(ok ? "ok" : "FAILED"): \(detail)" }
     }
-
-    static let probeToken = String(repeating: "0", count: 64)
-
-    /// Reasons that mean the credentials themselves were refused.
-    static let credentialReasons: Set<String> = [
-        "InvalidProviderToken", "ExpiredProviderToken", "MissingProviderToken", "BadCertificate",
-        "BadCertificateEnvironment", "Forbidden", "UnrelatedKeyIdInToken", "BadEnvironmentKeyIdInToken",
-        "TopicDisallowed", "BadTopic",
-    ]
 
     public static func run(config: LoadedConfig, logger: Logger) async -> [Result] {
         let providers = ProviderSet.make(config: config, logger: logger)
@@ -57,33 +40,9 @@ public enum CredentialProbe {
             let reason = providers.unavailable[ProviderSet.Key(app: app, provider: provider)] ?? "not configured"
             return [result(false, reason)]
         }
-        if let webPush = push as? WebPushProvider {
-            // A push service answers only for a subscription it issued: the key and subject are what can be proven.
-            return [result(true, "VAPID key signs (public key \(webPush.configuration.vapid.signer.publicKey)); "
-                + "push services are reached per subscription, so there is no endpoint to probe")]
+        guard let probing = push as? any CredentialProbing else {
+            return [result(true, "loaded; \(provider) has no online check")]
         }
-        if let fcm = push as? FCMProvider {
-            do throws(FCMAuthError) {
-                let token = try await fcm.accessToken()
-                let oauth = result(true, "OAuth access token obtained (valid until \(token.expiresAt.rfc3339(fractionDigits: 0)))")
-                let project = try await fcm.probeProject()
-                return [oauth, result(project.ok, project.description)]
-            } catch {
-                return [result(false, "OAuth exchange failed: \(error)")]
-            }
-        }
-        let event = Event(id: "herald-check", app: app, targets: [Target(provider: provider, address: .token(probeToken))],
-                          notification: Event.Notification(body: "herald check --online"))
-        do {
-            let delivered = try await push.deliver(event, to: event.targets[0], attempt: 1)
-            let reason = delivered.reason ?? ""
-            if credentialReasons.contains(reason) {
-                return [result(false, "credentials refused: \(delivered.providerStatus.map(String.init) ?? "-") \(reason)")]
-            }
-            let answer = delivered.providerStatus.map { "\($0) \(reason)" } ?? reason
-            return [result(true, "credentials accepted (a probe to an all-zero device token was answered \(answer.trimmingCharacters(in: .whitespaces)))")]
-        } catch {
-            return [result(false, "could not reach the endpoint: \(error)")]
-        }
+        return await probing.probeCredentials().map { result($0.ok, $0.detail) }
     }
 }

@@ -1,9 +1,7 @@
-import HeraldAPNs
 import HeraldConfig
 import HeraldCore
-import HeraldFCM
 import HeraldHTTPClient
-import HeraldWebPush
+import HeraldProviderKit
 
 /// The push providers of every configured app, built once at start-up, on
 /// HTTP/2 clients shared by TLS identity (`SharedHTTPClients`).
@@ -42,30 +40,18 @@ public final class ProviderSet: Sendable {
         }
     }
 
-    private let providers: [Key: any PushProvider]
+    private let providers: [Key: AppProvider]
     let clients: [HTTPClient]
     /// Why a configured provider is not available, by app and provider.
     public let unavailable: [Key: String]
     /// `apps.<app>.timeout_retries`, by app.
     private let timeoutRetries: [String: Int]
-    /// Each APNs app's provider for the environment other than its own, for
-    /// devices whose token belongs there (same credentials and client, the
-    /// other host), or why there is none.
-    private let otherAPNsEnvironments: [String: OtherEnvironment]
 
-    /// An APNs app's way to the environment it is not configured for.
-    struct OtherEnvironment {
-        let environment: APNsEnvironment
-        let provider: Result<any PushProvider, UnavailableProvider>
-    }
-
-    init(providers: [Key: any PushProvider], clients: [HTTPClient], unavailable: [Key: String],
-         timeoutRetries: [String: Int] = [:], otherAPNsEnvironments: [String: OtherEnvironment] = [:]) {
+    init(providers: [Key: AppProvider], clients: [HTTPClient], unavailable: [Key: String], timeoutRetries: [String: Int] = [:]) {
         self.providers = providers
         self.clients = clients
         self.unavailable = unavailable
         self.timeoutRetries = timeoutRetries
-        self.otherAPNsEnvironments = otherAPNsEnvironments
     }
 
     /// Builds a provider for every app and provider in `config`, on HTTP/2
@@ -74,88 +60,44 @@ public final class ProviderSet: Sendable {
     public static func make(config: LoadedConfig, logger: Logger,
                             onRefresh: @escaping @Sendable (Provider, Bool) -> Void = { _, _ in }) -> ProviderSet {
         var unavailable: [Key: String] = [:]
+        func unusable(_ key: Key, _ error: ProviderSetupError) {
+            unavailable[key] = "\(key.provider) credentials of app '\(key.app)' cannot be used: \(error.message)"
+        }
         // First what each provider needs of its client, so shared clients are made once with every sharer known.
-        var apnsConfigurations: [(app: String, settings: APNsSettings, configuration: APNsProviderConfiguration)] = []
-        var fcmSettings: [(app: String, settings: FCMSettings, client: HTTPClientConfiguration)] = []
-        var webPushConfigurations: [(app: String, configuration: WebPushProviderConfiguration, client: HTTPClientConfiguration)] = []
-        // Apps signing with one APNs key share its provider token (Apple allows one per key).
-        let providerTokens = ProviderTokenRegistry()
-        var shared = SharedHTTPClients()
-        shared.pacingWindow = config.configuration.ioPacing.duration
+        var setups: [(key: Key, setup: ProviderSetup)] = []
+        let shared = ProviderSharedObjects()
+        var sharedClients = SharedHTTPClients()
+        sharedClients.pacingWindow = config.configuration.ioPacing.duration
+        let checks = ConfigChecks(baseDirectory: config.baseDirectory)
+        let resolve: @Sendable (String) -> String = { checks.resolve($0) }
         for (app, settings) in config.configuration.apps.sorted(by: { $0.key < $1.key }) {
-            if let apns = settings.apns {
-                do {
-                    let configuration = try APNsProviderConfiguration(
-                        settings: apns, resolvePath: config.resolve, onRefresh: { onRefresh(.apns, $0) }, tokens: providerTokens)
-                    apnsConfigurations.append((app, apns, configuration))
-                    shared.register(configuration.httpClientConfiguration, app: app)
+            for section in settings.orderedSections {
+                let provider = type(of: section).provider
+                let key = Key(app: app, provider: provider)
+                let context = ProviderSetupContext(
+                    app: app, resolvePath: resolve, logger: logger.with(["app": .string(app)]),
+                    onRefresh: { onRefresh(provider, $0) }, shared: shared)
+                do throws(ProviderSetupError) {
+                    let setup = try section.setUp(context)
+                    setups.append((key, setup))
+                    sharedClients.register(setup.httpClient, app: app)
                 } catch {
-                    unavailable[Key(app: app, provider: .apns)] = "apns credentials of app '\(app)' cannot be used: \(error.message)"
-                }
-            }
-            if let fcm = settings.fcm {
-                let client = FCMProvider.httpClientConfiguration(settings: fcm, resolve: config.resolve)
-                fcmSettings.append((app, fcm, client))
-                shared.register(client, app: app)
-            }
-            if let webpush = settings.webpush {
-                do {
-                    let client = webpush.httpClientConfiguration(resolve: config.resolve)
-                    webPushConfigurations.append((app, try webpush.providerConfiguration(resolve: config.resolve), client))
-                    shared.register(client, app: app)
-                } catch {
-                    unavailable[Key(app: app, provider: .webpush)] = "webpush credentials of app '\(app)' cannot be used: \(error)"
+                    unusable(key, error)
                 }
             }
         }
-        let clients = shared.clients(logger: logger)
+        let clients = sharedClients.clients(logger: logger)
         var used: [SharedHTTPClients.Key: HTTPClient] = [:]
-        var providers: [Key: any PushProvider] = [:]
-        var otherAPNsEnvironments: [String: OtherEnvironment] = [:]
-        for (app, settings, configuration) in apnsConfigurations {
-            let key = SharedHTTPClients.Key(configuration.httpClientConfiguration)
-            guard let client = clients[key] else { continue }
-            let appLogger = logger.with(["app": .string(app)])
-            providers[Key(app: app, provider: .apns)] = APNsProvider(configuration: configuration, client: client, logger: appLogger)
-            used[key] = client
-            // The same credentials and client reach the other environment's host: Apple's keys and
-            // universal certificates serve both. Its connections open on its first device.
-            let other = settings.environment.other
-            let provider: Result<any PushProvider, UnavailableProvider>
-            if let baseURL = settings.baseURL(for: other) {
-                provider = .success(APNsProvider(configuration: configuration.sending(to: baseURL), client: client,
-                                                 logger: appLogger.with(["environment": .string(other.rawValue)])))
-            } else {
-                provider = .failure(UnavailableProvider(reason:
-                    "app '\(app)' has no endpoint for APNs \(other.rawValue) devices: apps.\(app).apns.endpoint replaces "
-                    + "Apple's \(settings.environment.rawValue) host only; set apps.\(app).apns.endpoints.\(other.rawValue)"))
-            }
-            otherAPNsEnvironments[app] = OtherEnvironment(environment: other, provider: provider)
-        }
-        for (app, settings, clientConfiguration) in fcmSettings {
-            let key = SharedHTTPClients.Key(clientConfiguration)
-            guard let client = clients[key] else { continue }
-            do {
-                providers[Key(app: app, provider: .fcm)] = try FCMProvider.make(
-                    settings: settings, resolve: config.resolve, httpClient: client,
-                    logger: logger.with(["app": .string(app)]), onRefresh: { onRefresh(.fcm, $0) })
-                used[key] = client
+        var providers: [Key: AppProvider] = [:]
+        for (key, setup) in setups {
+            let clientKey = SharedHTTPClients.Key(setup.httpClient)
+            guard let client = clients[clientKey] else { continue }
+            do throws(ProviderSetupError) {
+                providers[key] = try setup.make(client)
+                used[clientKey] = client
             } catch {
-                unavailable[Key(app: app, provider: .fcm)] = "fcm credentials of app '\(app)' cannot be used: \(error)"
+                unusable(key, error)
             }
-        }
-        for (app, configuration, clientConfiguration) in webPushConfigurations {
-            let key = SharedHTTPClients.Key(clientConfiguration)
-            guard let client = clients[key] else { continue }
-            do {
-                try client.configuration.tls.validate()
-            } catch {
-                unavailable[Key(app: app, provider: .webpush)] = "webpush credentials of app '\(app)' cannot be used: ca_file: \(error.message)"
-                continue
-            }
-            providers[Key(app: app, provider: .webpush)] = WebPushProvider(
-                configuration: configuration, httpClient: client, logger: logger.with(["app": .string(app)]).child("webpush"))
-            used[key] = client
         }
         for (key, reason) in inOrder(unavailable) {
             logger.error("provider unavailable", ["app": .string(key.app), "provider": .string(key.provider.rawValue),
@@ -163,8 +105,7 @@ public final class ProviderSet: Sendable {
         }
         // A client no loaded provider uses is never started.
         return ProviderSet(providers: providers, clients: Array(used.values), unavailable: unavailable,
-                           timeoutRetries: config.configuration.apps.mapValues(\.timeoutRetries),
-                           otherAPNsEnvironments: otherAPNsEnvironments)
+                           timeoutRetries: config.configuration.apps.mapValues(\.timeoutRetries))
     }
 
     /// Unavailable credentials by app, then provider: the order they are logged and listed in.
@@ -185,27 +126,18 @@ public final class ProviderSet: Sendable {
 
     /// The provider delivering `app`'s notifications through `provider`, if it loaded.
     public func provider(app: String, _ provider: Provider) -> (any PushProvider)? {
-        providers[Key(app: app, provider: provider)]
+        providers[Key(app: app, provider: provider)]?.provider
     }
 
-    /// The provider delivering `app`'s notification to `target`: for an APNs
+    /// The provider delivering `app`'s notification to `target` (for an APNs
     /// device of the environment other than the app's, the one sending to
-    /// that environment's host. Else why there is none.
+    /// that environment's host), else why there is none.
     public func provider(app: String, for target: Target) -> Result<any PushProvider, UnavailableProvider> {
         let key = Key(app: app, provider: target.provider)
         guard let provider = providers[key] else {
             return .failure(UnavailableProvider(reason: unavailable[key] ?? "app '\(app)' has no \(target.provider) provider"))
         }
-        guard target.provider == .apns, let environment = target.apns.environment,
-              let other = otherAPNsEnvironments[app], other.environment == environment
-        else { return .success(provider) }
-        return other.provider
-    }
-
-    /// Why a target's provider is not there: the reason its `failed` outcome gives.
-    public struct UnavailableProvider: Error, Sendable, CustomStringConvertible {
-        public let reason: String
-        public var description: String { reason }
+        return provider.provider(for: target)
     }
 
     /// Runs every HTTP client's loop thread until `shutdown()` or cancellation.

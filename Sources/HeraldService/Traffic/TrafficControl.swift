@@ -1,7 +1,5 @@
-import HeraldAPNs
 import HeraldConfig
 import HeraldCore
-import HeraldFCM
 import HeraldObservability
 import HeraldPipeline
 
@@ -46,11 +44,9 @@ final class TrafficControl: Sendable {
         }
         var throttles: [ProviderSet.Key: TokenBucket] = [:]
         for (app, settings) in configuration.apps {
-            if let perSecond = settings.apns?.maxPerSecond {
-                throttles[ProviderSet.Key(app: app, provider: .apns)] = TokenBucket(perSecond: perSecond, burst: 1)
-            }
-            if let perMinute = settings.fcm?.maxPerMinute {
-                throttles[ProviderSet.Key(app: app, provider: .fcm)] = TokenBucket(perSecond: perMinute / 60, burst: 1)
+            for (provider, section) in settings.sections {
+                guard let perSecond = section.sendsPerSecond else { continue }
+                throttles[ProviderSet.Key(app: app, provider: provider)] = TokenBucket(perSecond: perSecond, burst: 1)
             }
         }
         self.routes = routes
@@ -86,26 +82,18 @@ final class TrafficControl: Sendable {
     }
 
     /// After `send` was answered: a quota answer pauses its app's sends to
-    /// that provider (FCM's project quota) or its token's (a device's rate).
+    /// that provider (FCM's project quota) or its token's (a device's rate),
+    /// as the provider's answer says (`DeliveryFailure.pause`).
     func observe(_ answer: ProviderAnswer, of send: EventPlan.Send) {
-        guard case .failure(let failure) = answer else { return }
+        guard case .failure(let failure) = answer, let pause = failure.pause else { return }
         let key = ProviderSet.Key(app: send.app, provider: send.target.provider)
-        switch send.target.provider {
-        case .fcm where FCMErrorCode(rawValue: failure.reason) == .quotaExceeded:
-            // Google's project quota answer names its quota metric; any other
-            // QUOTA_EXCEEDED is one device's (or topic's) message rate.
-            if failure.detail?.contains("quota metric") == true {
-                pause(.app(key), for: failure.retryAfter ?? Self.quotaPause, key: key, scope: "app",
-                      reason: "FCM project quota exceeded (QUOTA_EXCEEDED): app '\(key.app)' pauses its FCM sends")
-            } else {
-                pause(.token(key, send.target.address.value), for: failure.retryAfter ?? tokenBackOff, key: key,
-                      scope: "token", reason: "this device's FCM message rate exceeded (QUOTA_EXCEEDED): its sends pause")
-            }
-        case .apns where APNsReason(rawValue: failure.reason) == .tooManyRequests:
-            pause(.token(key, send.target.address.value), for: failure.retryAfter ?? tokenBackOff, key: key, scope: "token",
-                  reason: "too many notifications to this device (TooManyRequests): its sends pause")
-        default:
-            break
+        switch pause.scope {
+        case .app:
+            self.pause(.app(key), for: failure.retryAfter ?? Self.quotaPause, key: key, scope: pause.scope.rawValue,
+                       reason: "\(pause.cause): app '\(key.app)' pauses its \(pause.service) sends")
+        case .token:
+            self.pause(.token(key, send.target.address.value), for: failure.retryAfter ?? tokenBackOff, key: key,
+                       scope: pause.scope.rawValue, reason: "\(pause.cause): its sends pause")
         }
     }
 

@@ -53,7 +53,8 @@ import Testing
             h.clock.advance(by: .seconds(15))
             #expect(await h.failure(fcmEvent()) == DeliveryFailure(
                 reason: "QUOTA_EXCEEDED", detail: "Quota exceeded for quota metric 'Send requests' of service 'fcm.googleapis.com'.",
-                providerStatus: 429, retryAfter: .seconds(45)))
+                providerStatus: 429, retryAfter: .seconds(45),
+                pause: SendPause(.app, cause: "FCM project quota exceeded (QUOTA_EXCEEDED)", service: "FCM")))
         }
     }
 

@@ -64,7 +64,8 @@ import Testing
         }
         let failed = { (reason: String, status: Int) in FCMAnswer.definitive(DeliveryResult(.failed, reason: reason, providerStatus: status)) }
         let retry = { (reason: String, status: Int, wait: Duration?) in
-            FCMAnswer.transient(DeliveryFailure(reason: reason, providerStatus: status, retryAfter: wait))
+            FCMAnswer.transient(DeliveryFailure(reason: reason, providerStatus: status, retryAfter: wait, pause: reason == "QUOTA_EXCEEDED"
+                ? SendPause(.token, cause: "this device's FCM message rate exceeded (QUOTA_EXCEEDED)", service: "FCM") : nil))
         }
         #expect(classify(404, body(code: 404, status: "NOT_FOUND", errorCode: "UNREGISTERED")) == invalid("UNREGISTERED", 404))
         #expect(classify(403, body(code: 403, status: "PERMISSION_DENIED", errorCode: "SENDER_ID_MISMATCH")) == invalid("SENDER_ID_MISMATCH", 403))
@@ -136,7 +137,26 @@ import Testing
 
     @Test func quotaWithoutRetryAfterBacksOffAMinute() {
         #expect(classify(429, body(code: 429, status: "RESOURCE_EXHAUSTED", errorCode: "QUOTA_EXCEEDED"))
-            == .transient(DeliveryFailure(reason: "QUOTA_EXCEEDED", providerStatus: 429, retryAfter: .seconds(60))))
+            == .transient(DeliveryFailure(reason: "QUOTA_EXCEEDED", providerStatus: 429, retryAfter: .seconds(60),
+                                          pause: SendPause(.token, cause: "this device's FCM message rate exceeded (QUOTA_EXCEEDED)",
+                                                           service: "FCM"))))
+    }
+
+    @Test func quotaAnswersSayWhichSendsPause() {
+        // Google's project quota answer names its quota metric: the app's sends pause; any other is one device's rate.
+        let project = classify(429, body(code: 429, status: "RESOURCE_EXHAUSTED",
+                                         message: "Quota exceeded for quota metric 'Send requests' of service 'fcm.googleapis.com'.",
+                                         errorCode: "QUOTA_EXCEEDED"))
+        guard case .transient(let failure) = project else {
+            Issue.record("expected a transient failure, got \(project)")
+            return
+        }
+        #expect(failure.pause == SendPause(.app, cause: "FCM project quota exceeded (QUOTA_EXCEEDED)", service: "FCM"))
+        guard case .transient(let unavailable) = classify(503, body(code: 503, status: "UNAVAILABLE", errorCode: "UNAVAILABLE")) else {
+            Issue.record("expected a transient failure")
+            return
+        }
+        #expect(unavailable.pause == nil)
     }
 
     @Test func unknownCodesAreKeptVerbatimAndClassifiedByStatus() {

@@ -1,3 +1,4 @@
+import HeraldFCM
 import HeraldConfig
 import HeraldYAML
 

@@ -1,3 +1,4 @@
+import HeraldAPNs
 import Foundation
 import HeraldCore
 import HeraldSimulator
@@ -28,7 +29,7 @@ import Testing
         let patched = yaml.replacingOccurrences(of: "topic: com.example.chat\n", with: "topic: com.example.chat\n      http_engine: \(engine)\n")
         try #require(patched != yaml)
         try patched.write(toFile: config.file, atomically: true, encoding: .utf8)
-        #expect(try config.load().configuration.apps["chat"]?.apns?.httpEngine.rawValue == engine)
+        #expect(try config.load().configuration.apps["chat"]?.section(APNsSettings.self)?.httpEngine.rawValue == engine)
         let results = try await ResultsCollector(prefix: config.prefix)
         let running = RunningService(try config.load())
         #expect(await running.waitUntilConsuming())

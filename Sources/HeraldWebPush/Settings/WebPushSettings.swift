@@ -1,10 +1,15 @@
+import HeraldCore
+import HeraldProviderKit
+
 /// An app's `webpush:` section: the application server's VAPID key and
 /// contact, and how its messages are sent.
 ///
 /// - Important: Exactly one key source: `private_key_file`, `private_key_pem`
 ///   (a P-256 key in PEM) or `private_key` (the 32-byte key in URL-safe
 ///   base64, as Web Push libraries print it).
-public struct WebPushSettings: Sendable, Equatable, Decodable {
+public struct WebPushSettings: ProviderSettings {
+    public static let provider = Provider.webpush
+
     /// The VAPID key the browsers subscribed with (`applicationServerKey`), and a contact.
     public struct VAPID: Sendable, Equatable, Decodable {
         public var privateKeyFile: String?

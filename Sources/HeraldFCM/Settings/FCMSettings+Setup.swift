@@ -1,10 +1,27 @@
-import HeraldConfig
 import HeraldCore
-import HeraldFCM
 import HeraldHTTPClient
+import HeraldProviderKit
 
-// The service maps an app's `fcm:` section onto the FCM provider, which knows
-// nothing of config.yaml.
+extension FCMSettings {
+    public var sendsPerSecond: Double? { maxPerMinute.map { $0 / 60 } }
+
+    public var summary: String { "fcm (project \(projectID ?? "from the service account"), \(baseURL))" }
+
+    /// The service account is loaded on the client made for it.
+    public func setUp(_ context: ProviderSetupContext) throws(ProviderSetupError) -> ProviderSetup {
+        ProviderSetup(httpClient: FCMProvider.httpClientConfiguration(settings: self, resolve: context.resolvePath)) {
+            (client: HTTPClient) throws(ProviderSetupError) -> AppProvider in
+            do throws(FCMConfigurationError) {
+                return AppProvider(try FCMProvider.make(
+                    settings: self, resolve: context.resolvePath, httpClient: client, logger: context.logger,
+                    onRefresh: context.onRefresh))
+            } catch {
+                throw ProviderSetupError(error.description)
+            }
+        }
+    }
+}
+
 extension FCMProvider {
     /// The provider for an app's `fcm:` section (what `herald run` and
     /// `herald send` call): loads the service account from

@@ -1,11 +1,14 @@
 import HeraldCore
+import HeraldProviderKit
 
 /// An app's `apns:` section: how Herald authenticates to Apple and where it connects.
 ///
 /// - Important: Exactly one authentication mode: token auth (`key_file` or
 ///   `key_pem`, with `team_id` and `key_id`) or certificate auth
 ///   (`certificate_file`, optionally `certificate_password`). Validation reports both-or-neither.
-public struct APNsSettings: Sendable, Equatable, Decodable {
+public struct APNsSettings: ProviderSettings {
+    public static let provider = Provider.apns
+
     /// Which Apple host a provider talks to; a device token from a development
     /// build only works against sandbox.
     public typealias Environment = APNsEnvironment

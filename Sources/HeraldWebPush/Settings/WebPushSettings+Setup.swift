@@ -1,8 +1,7 @@
-import HeraldConfig
 import HeraldCore
 import HeraldCrypto
 import HeraldHTTPClient
-import HeraldWebPush
+import HeraldProviderKit
 
 /// Why an app's `webpush:` section cannot make a provider: its VAPID key or
 /// subject, named by where it came from.
@@ -13,6 +12,29 @@ public struct WebPushCredentialsError: Error, Sendable, CustomStringConvertible 
 }
 
 extension WebPushSettings {
+    /// Web Push has no throttle of its own: each subscription is on its browser's push service.
+    public var sendsPerSecond: Double? { nil }
+
+    public var summary: String { "webpush (VAPID subject \(vapid.subject), default TTL \(defaultTTL))" }
+
+    public func setUp(_ context: ProviderSetupContext) throws(ProviderSetupError) -> ProviderSetup {
+        let configuration: WebPushProviderConfiguration
+        do {
+            configuration = try providerConfiguration(resolve: context.resolvePath)
+        } catch {
+            throw ProviderSetupError(error.description)
+        }
+        return ProviderSetup(httpClient: httpClientConfiguration(resolve: context.resolvePath)) {
+            (client: HTTPClient) throws(ProviderSetupError) -> AppProvider in
+            do throws(HTTPClientError) {
+                try client.configuration.tls.validate()
+            } catch {
+                throw ProviderSetupError("ca_file: \(error.message)")
+            }
+            return AppProvider(WebPushProvider(configuration: configuration, httpClient: client, logger: context.logger.child("webpush")))
+        }
+    }
+
     /// The provider's configuration: the VAPID key loaded (file, PEM or the
     /// raw 32-byte key) and proven to sign, the subject checked as Safari's
     /// push service checks it, and the message defaults.

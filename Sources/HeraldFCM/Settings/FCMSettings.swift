@@ -1,8 +1,13 @@
+import HeraldCore
+import HeraldProviderKit
+
 /// An app's `fcm:` section: the Firebase project and the service account that
 /// signs OAuth assertions for it.
 ///
 /// - Important: Exactly one key source: `service_account_file` or `service_account_json`.
-public struct FCMSettings: Sendable, Equatable, Decodable {
+public struct FCMSettings: ProviderSettings {
+    public static let provider = Provider.fcm
+
     /// The Firebase project; when absent, the service account's `project_id`.
     public var projectID: String?
     public var serviceAccountFile: String?

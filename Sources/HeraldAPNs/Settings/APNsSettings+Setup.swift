@@ -1,10 +1,53 @@
-import HeraldAPNs
-import HeraldConfig
 import HeraldCore
 import HeraldHTTPClient
+import HeraldProviderKit
 
-// The service maps an app's `apns:` section onto the APNs provider's
-// configuration; HeraldAPNs knows nothing of config.yaml.
+extension APNsSettings {
+    public var sendsPerSecond: Double? { maxPerSecond }
+
+    public var summary: String {
+        let authentication: String
+        switch auth {
+        case .keyFile(_, let team, let key), .keyPEM(_, let team, let key): authentication = "token auth, team \(team), key \(key)"
+        case .certificate: authentication = "certificate auth"
+        case nil: authentication = "no auth"
+        }
+        return "apns (\(authentication), topic \(topic), \(environment.rawValue), \(baseURL))"
+    }
+
+    /// Loads the key or certificate. The provider sends to the app's
+    /// environment; a device whose token belongs to the other environment is
+    /// sent to that environment's host with the same credentials and client
+    /// (Apple's keys and universal certificates serve both), whose
+    /// connections open on its first device.
+    public func setUp(_ context: ProviderSetupContext) throws(ProviderSetupError) -> ProviderSetup {
+        let configuration: APNsProviderConfiguration
+        do {
+            // Apps signing with one key share its provider token (Apple allows one per key).
+            configuration = try APNsProviderConfiguration(
+                settings: self, resolvePath: context.resolvePath, onRefresh: context.onRefresh,
+                tokens: context.shared.object(ProviderTokenRegistry.self) { ProviderTokenRegistry() })
+        } catch {
+            throw ProviderSetupError(error.message)
+        }
+        let app = context.app
+        return ProviderSetup(httpClient: configuration.httpClientConfiguration) { (client: HTTPClient) throws(ProviderSetupError) -> AppProvider in
+            let provider = APNsProvider(configuration: configuration, client: client, logger: context.logger)
+            let other = environment.other
+            let otherProvider: Result<any PushProvider, UnavailableProvider>
+            if let baseURL = baseURL(for: other) {
+                otherProvider = .success(APNsProvider(configuration: configuration.sending(to: baseURL), client: client,
+                                                      logger: context.logger.with(["environment": .string(other.rawValue)])))
+            } else {
+                otherProvider = .failure(UnavailableProvider(reason:
+                    "app '\(app)' has no endpoint for APNs \(other.rawValue) devices: apps.\(app).apns.endpoint replaces "
+                    + "Apple's \(environment.rawValue) host only; set apps.\(app).apns.endpoints.\(other.rawValue)"))
+            }
+            return AppProvider(provider) { target in target.apns.environment == other ? otherProvider : nil }
+        }
+    }
+}
+
 extension APNsProviderConfiguration {
     /// Loads the key (or names the certificate) from `settings`.
     /// - Parameters:
