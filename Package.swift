@@ -73,29 +73,29 @@ let package = Package(
                 "CHeraldShim",
             ]),
         .target(name: "HeraldObservability", dependencies: ["HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
-        .target(name: "HeraldPipeline", dependencies: ["HeraldCore", "HeraldConfig"]),
+        .target(name: "HeraldPipeline", dependencies: ["HeraldCore", "HeraldConfig", "HeraldProviders"]),
         .target(name: "HeraldRegistry", dependencies: ["HeraldCore", "CSQLite", "CPostgres"]),
         .target(
             name: "HeraldService",
             dependencies: [
-                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldWebPush",
+                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldProviderKit", "HeraldProviders",
                 "HeraldCrypto", "HeraldHTTPClient", "HeraldObservability", "HeraldRegistry", "CHeraldShim",
             ]),
         .target(
             name: "HeraldCLI",
             dependencies: [
-                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldAPNs", "HeraldFCM", "HeraldWebPush", "HeraldSimulator",
+                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldProviderKit", "HeraldProviders", "HeraldAPNs", "HeraldSimulator",
                 "HeraldService", "HeraldRegistry", "HeraldHTTPClient", "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML", "CJemalloc",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 
         // MARK: Test and benchmark support
-        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldHTTP2Server", "HeraldRegistry", "CPostgres"]),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldHTTP2Server", "HeraldRegistry", "HeraldProviders", "CPostgres"]),
         .executableTarget(
             name: "herald-bench",
             dependencies: [
                 "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs",
-                "HeraldFCM", "HeraldRegistry",
+                "HeraldFCM", "HeraldRegistry", "HeraldProviders",
             ]),
         .executableTarget(name: "herald-bench-amqp", dependencies: ["HeraldAMQP", "HeraldCore"]),
 
@@ -103,53 +103,38 @@ let package = Package(
         .testTarget(
             name: "CLibrariesTests",
             dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CMicroHTTPD", "CHeraldShim", "CSQLite", "CPostgres"]),
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore"]),
         .testTarget(
-            name: "HeraldWebPushTests", dependencies: ["HeraldWebPush", "HeraldCrypto", "HeraldCore"],
+            name: "HeraldWebPushTests", dependencies: ["HeraldWebPush", "HeraldCrypto", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM"],
             // Cross-check vectors, read from the source tree (see WebPushCrossCheckTests).
             exclude: ["Fixtures"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
-        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
+        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush", "HeraldProviders"]),
         .testTarget(
             name: "HeraldHTTPClientTests",
-            dependencies: [
-                "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs",
-                "HeraldFCM",
-            ]),
+            dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldProviders", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldHTTP2ServerTests",
             dependencies: ["HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),
         .testTarget(
             name: "HeraldAPNsTests",
-            dependencies: [
-                "HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline",
-                "HeraldService", "HeraldTestSupport",
-            ]),
+            dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldFCMTests",
-            dependencies: [
-                "HeraldFCM", "HeraldSimulator", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport",
-                "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService",
-            ]),
+            dependencies: ["HeraldFCM", "HeraldSimulator", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldProviders", "HeraldAPNs", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldSimulatorTests",
-            dependencies: [
-                "HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server",
-                "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore",
-            ]),
+            dependencies: ["HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore", "HeraldProviders"]),
         .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ", "HeraldTestSupport"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore", "HeraldTestSupport"]),
-        .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore"]),
-        .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
+        .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldServiceTests",
-            dependencies: [
-                "HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport",
-                "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs",
-            ]),
+            dependencies: ["HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
-            name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP"]),
+            name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -168,7 +153,7 @@ if Context.environment["HERALD_FUZZ"] == "1" {
         .target(name: "CLibFuzzerDriver", path: "Fuzz/Sources/CLibFuzzerDriver"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzerDriver"], path: "Fuzz/Sources/FuzzSupport"),
         fuzzTarget("FuzzJSON", ["HeraldCore"]),
-        fuzzTarget("FuzzEvent", ["HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
+        fuzzTarget("FuzzEvent", ["HeraldCore", "HeraldPipeline", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         fuzzTarget("FuzzConfig", ["HeraldCore", "HeraldYAML", "HeraldConfig", "HeraldSimulator"]),
         fuzzTarget("FuzzProviderResponses", ["HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         fuzzTarget("FuzzAMQPProperties", ["HeraldCore", "HeraldAMQP", "HeraldPipeline", "HeraldService", "CRabbitMQ"]),

@@ -5,20 +5,22 @@ import HeraldProviderKit
 import HeraldWebPush
 
 /// The providers Herald delivers through: the one list the rest of Herald
-/// learns them from (config sections, validation, building providers,
-/// throttles, `herald check`). A new provider is a module of its own and one
-/// line here (docs/providers.md).
+/// learns them from (event decoding, outcomes, the registry, config sections
+/// and their validation, building providers, throttles, `herald check`).
+/// A new provider is a module of its own and one line here (docs/providers.md).
 public enum RegisteredProviders {
-    /// Each provider's `apps.<app>.<provider>` section type, in the order
-    /// sections are listed and checked.
-    public static let sections: [any ProviderSettings.Type] = [
-        APNsSettings.self,
-        FCMSettings.self,
-        WebPushSettings.self,
+    /// Every provider, in the order names are listed and sections checked.
+    public static let all: [ProviderRegistration] = [
+        .apns,
+        .fcm,
+        .webpush,
     ]
 
-    /// The section type of `provider`, if it is registered.
-    public static func section(of provider: Provider) -> (any ProviderSettings.Type)? {
-        sections.first { $0.provider == provider }
-    }
+    /// Each provider's `apps.<app>.<provider>` section type.
+    public static var sections: [any ProviderSettings.Type] { all.map(\.settings) }
+}
+
+extension ProviderCatalog {
+    /// The registered providers' target rules: what events, outcomes and the registry are decoded with.
+    public static let registered = ProviderCatalog(RegisteredProviders.all.map(\.targets))
 }

@@ -3,6 +3,7 @@ import HeraldAPNs
 import HeraldCore
 import HeraldFCM
 import HeraldPipeline
+import HeraldProviders
 
 /// `herald-bench pipeline`: the CPU Herald's pool spends per notification on
 /// its own (no broker, no HTTP, one thread): decode and plan an event, build
@@ -17,7 +18,7 @@ struct PipelineBenchmark {
         let minimumSeconds = Double(max(1, options.int("milliseconds", 1500))) / 1000
         var workload = PipelineWorkload(seed: UInt64(max(0, options.int("seed", 7))))
         let bodies = (0..<count).map { workload.event($0) }
-        let planner = EventPlanner(router: Router(rules: []), apps: ["bench": [.apns, .fcm]])
+        let planner = EventPlanner(router: Router(rules: []), apps: ["bench": [Provider.apns, Provider.fcm]], providers: .registered)
         let now = Timestamp(seconds: 1_796_032_800)
         let plans = bodies.map { planner.plan(IncomingEvent(body: $0, routingKey: "bench.1"), now: now, newID: { "x" }) }
         let sends = plans.flatMap(\.sends)

@@ -1,5 +1,6 @@
 import Glibc
 import HeraldCore
+import HeraldProviders
 import HeraldRegistry
 
 /// `herald-bench registry-fill`: registers `--devices` devices on one channel
@@ -19,17 +20,17 @@ struct RegistryFill {
         let first = max(0, options.int("first", 0))
         let count = max(1, options.int("devices", 100_000))
         let concurrency = max(1, options.int("concurrency", 16))
-        guard let provider = Provider(rawValue: options.string("provider") ?? "apns") else {
+        guard let provider = ProviderCatalog.registered.provider(named: options.string("provider") ?? "apns") else {
             fail("--provider is apns or fcm")
         }
         let store: any RegistryStore
         do {
             switch backend {
             case "sqlite":
-                store = try SQLiteRegistryStore(path: options.string("path") ?? ".build/bench/registry.sqlite")
+                store = try SQLiteRegistryStore(path: options.string("path") ?? ".build/bench/registry.sqlite", providers: .registered)
             case "postgres":
                 guard let url = options.string("url") else { fail("--backend postgres needs --url") }
-                store = try PostgresRegistryStore(url: url, poolSize: options.int("pool", 4))
+                store = try PostgresRegistryStore(url: url, providers: .registered, poolSize: options.int("pool", 4))
             default:
                 fail("--backend is sqlite or postgres")
             }

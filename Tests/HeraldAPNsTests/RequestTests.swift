@@ -1,5 +1,6 @@
 import HeraldAPNs
 import HeraldCore
+import HeraldProviders
 import Testing
 
 @Suite struct RequestTests {
@@ -15,7 +16,7 @@ import Testing
         var target = Target(provider: .apns, address: .token("ab"))
         target.apns.topic = "com.example.chat.beta"
         let event = try Event.decode(Array(#"{"id": "e", "push_type": "voip", "provider": "apns", "token": "ab", "data": {"k": 1}}"#.utf8),
-                                     fallbackID: "m")
+                                     fallbackID: "m", providers: .registered)
         let request = try APNsRequest(event: event, target: target, bundleID: chatApp, now: now, apnsID: id)
         #expect(request.headers.topic == "com.example.chat.beta.voip")
     }

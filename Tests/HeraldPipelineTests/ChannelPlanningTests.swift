@@ -1,5 +1,8 @@
+import HeraldAPNs
 import HeraldCore
+import HeraldFCM
 import HeraldPipeline
+import HeraldProviders
 import Testing
 
 /// Channel targets in planning: each becomes an expansion for the service
@@ -7,7 +10,7 @@ import Testing
 /// the event's own targets are.
 @Suite struct ChannelPlanningTests {
     let now = Timestamp(seconds: 1_796_032_800)
-    let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.apns, .fcm]])
+    let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.apns, .fcm]], providers: .registered)
 
     func incoming(_ json: String) -> IncomingEvent { IncomingEvent(body: Array(json.utf8), routingKey: "chat.message") }
 
@@ -38,7 +41,7 @@ import Testing
         let event = try #require(plan.event)
         let devices = [Target(provider: .apns, address: .token("abcd"), channel: "user:42"),
                        Target(provider: .fcm, address: .token("f-1"), channel: "user:42")]
-        planner.plan(devices, of: event, incoming("{}"), excluded: event.excluded, at: now, into: &plan)
+        planner.plan(devices, of: event, incoming("{}"), excluded: event.excluded(providers: .registered), at: now, into: &plan)
         #expect(plan.sends.map(\.target) == [devices[1]])
         #expect(plan.outcomes.map(\.status) == [.dropped])
         #expect(plan.outcomes.first?.channel == "user:42")
@@ -47,8 +50,8 @@ import Testing
     @Test func aRetryOfAChannelDeviceGoesToThatDeviceAloneKeepingItsChannel() throws {
         let original = Array(#"{"id": "e", "app": "chat", "targets": [{"channel": "user:42"}]}"#.utf8)
         let device = Target(provider: .fcm, address: .token("f-1"), channel: "user:42")
-        let body = try #require(RetryBody.make(original: original, eventID: "e", targets: [device]))
-        let retried = try Event.decode(body, fallbackID: "m")
+        let body = try #require(RetryBody.make(original: original, eventID: "e", targets: [device], providers: .registered))
+        let retried = try Event.decode(body, fallbackID: "m", providers: .registered)
         #expect(retried.channels.isEmpty)
         #expect(retried.targets == [device])
     }

@@ -1,5 +1,8 @@
+import HeraldAPNs
 import HeraldCore
+import HeraldFCM
 import HeraldPipeline
+import HeraldProviders
 import Testing
 
 /// The debug trace at planning and in its records: kept only when the event
@@ -10,7 +13,7 @@ import Testing
     let now = Timestamp(seconds: 1_796_032_800)
 
     func plan(_ json: String, rules: [RoutingRule] = [], key: String = "chat.message") -> EventPlan {
-        EventPlanner(router: Router(rules: rules), apps: ["chat": [.apns, .fcm], "news": [.fcm]])
+        EventPlanner(router: Router(rules: rules), apps: ["chat": [.apns, .fcm], "news": [.fcm]], providers: .registered)
             .plan(IncomingEvent(body: Array(json.utf8), routingKey: key), now: now, newID: { "gen" })
     }
 

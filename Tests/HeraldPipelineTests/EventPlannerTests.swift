@@ -1,5 +1,8 @@
+import HeraldAPNs
 import HeraldCore
+import HeraldFCM
 import HeraldPipeline
+import HeraldProviders
 import Testing
 
 @Suite struct EventPlannerTests {
@@ -7,7 +10,7 @@ import Testing
     let now = Timestamp(seconds: 1_796_032_800)
 
     func planner(_ rules: [RoutingRule] = [], apps: [String: Set<Provider>] = ["chat": [.apns, .fcm], "news": [.fcm]]) -> EventPlanner {
-        EventPlanner(router: Router(rules: rules), apps: apps)
+        EventPlanner(router: Router(rules: rules), apps: apps, providers: .registered)
     }
 
     func incoming(_ json: String, key: String = "chat.message", headers: [String: String] = [:], messageID: String? = nil) -> IncomingEvent {

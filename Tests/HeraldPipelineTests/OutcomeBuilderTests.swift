@@ -1,12 +1,14 @@
 import HeraldCore
+import HeraldFCM
 import HeraldPipeline
+import HeraldProviders
 import Testing
 
 @Suite struct OutcomeBuilderTests {
     let at = Timestamp(seconds: 1_796_032_800)
 
     func send() throws -> EventPlan.Send {
-        let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.fcm]])
+        let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.fcm]], providers: .registered)
         let plan = planner.plan(IncomingEvent(body: Array(#"{"id": "e", "app": "chat", "provider": "fcm", "token": "t", "context": {"u": 1}}"#.utf8),
                                               routingKey: "k"), now: at, newID: { "g" })
         return try #require(plan.sends.first)

@@ -1,5 +1,8 @@
+import HeraldAPNs
 import HeraldCore
+import HeraldFCM
 import HeraldPipeline
+import HeraldProviders
 import Testing
 
 @Suite struct RetryTests {
@@ -27,8 +30,8 @@ import Testing
     @Test func retryBodyKeepsFieldsAndOnlyTheFailedTargets() throws {
         let original = Array(#"{"provider": "fcm", "token": "a", "app": "chat", "notification": {"title": "Hi"}, "context": {"k": 1}}"#.utf8)
         let body = try #require(RetryBody.make(original: original, eventID: "amqp-7",
-                                                targets: [Target(provider: .fcm, address: .token("a"))]))
-        let event = try Event.decode(body, fallbackID: "other")
+                                                targets: [Target(provider: .fcm, address: .token("a"))], providers: .registered))
+        let event = try Event.decode(body, fallbackID: "other", providers: .registered)
         #expect(event.id == "amqp-7")
         #expect(event.targets == [Target(provider: .fcm, address: .token("a"))])
         #expect(event.notification?.title == "Hi")
@@ -44,10 +47,10 @@ import Testing
         let fid = "cR1Zm2QmSSmvP3bqAbcDef"
         let original = Array(#"{"provider": "android", "fid": "\#(fid)", "app": "chat"}"#.utf8)
         let targets = [Target(provider: .fcm, address: .fid(fid))]
-        let body = try #require(RetryBody.make(original: original, eventID: "e", targets: targets))
+        let body = try #require(RetryBody.make(original: original, eventID: "e", targets: targets, providers: .registered))
         #expect(String(decoding: body, as: UTF8.self)
                 == #"{"app":"chat","id":"e","targets":[{"provider":"fcm","fid":"\#(fid)"}]}"#)
-        #expect(try Event.decode(body, fallbackID: "other").targets == targets)
+        #expect(try Event.decode(body, fallbackID: "other", providers: .registered).targets == targets)
     }
 
     /// A registered device's channel, APNs environment and topic stay with its retry.
@@ -55,12 +58,12 @@ import Testing
         let targets = [Target(provider: .apns, address: .token("ab"), channel: "user:42",
                               apns: APNsDeviceOverrides(environment: .sandbox, topic: "com.example.beta"))]
         let body = try #require(RetryBody.make(original: Array(#"{"app":"chat","targets":[{"channel":"user:42"}]}"#.utf8),
-                                               eventID: "e", targets: targets))
+                                               eventID: "e", targets: targets, providers: .registered))
         #expect(String(decoding: body, as: UTF8.self) == #"{"app":"chat","targets":[{"provider":"apns","token":"ab","channel":"user:42","environment":"sandbox","apns_topic":"com.example.beta"}],"id":"e"}"#)
-        #expect(try Event.decode(body, fallbackID: "other").targets == targets)
+        #expect(try Event.decode(body, fallbackID: "other", providers: .registered).targets == targets)
     }
 
     @Test func retryBodyOfGarbageIsNil() {
-        #expect(RetryBody.make(original: Array("[1]".utf8), eventID: "x", targets: []) == nil)
+        #expect(RetryBody.make(original: Array("[1]".utf8), eventID: "x", targets: [], providers: .registered) == nil)
     }
 }

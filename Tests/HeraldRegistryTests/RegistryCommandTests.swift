@@ -1,5 +1,8 @@
 import Foundation
+import HeraldAPNs
 import HeraldCore
+import HeraldFCM
+import HeraldProviders
 import HeraldRegistry
 import HeraldTestSupport
 import Testing
@@ -7,7 +10,7 @@ import Testing
 /// `RegistryCommand`: what a command body decodes to, every refusal with its
 /// exact reason, and what applying it to a store says (the result's JSON).
 @Suite struct RegistryCommandTests {
-    static let rules = RegistryCommand.Rules(apps: ["chat": [.apns, .fcm], "shop": [.fcm]])
+    static let rules = RegistryCommand.Rules(apps: ["chat": [.apns, .fcm], "shop": [.fcm]], providers: .registered)
     static let token = String(repeating: "a1", count: 32)
 
     func decode(_ body: String, _ routingKey: String = "register", fallbackID: String? = nil,
@@ -98,7 +101,7 @@ import Testing
         for (body, key, reason) in cases {
             #expect(refusal(body, key) == reason, "\(key) \(body)")
         }
-        let small = RegistryCommand.Rules(apps: ["chat": [.fcm]], limits: RegistryLimits(maxChannelsPerDevice: 2, maxDevicesPerChannel: 10))
+        let small = RegistryCommand.Rules(apps: ["chat": [.fcm]], providers: .registered, limits: RegistryLimits(maxChannelsPerDevice: 2, maxDevicesPerChannel: 10))
         #expect(refusal(#"{"app": "chat", "provider": "fcm", "token": "t", "channels": ["a", "b", "a", "c"]}"#, rules: small)
             == "channels: 3 channels given; a device may be on at most 2 (RegistryLimits.maxChannelsPerDevice)")
         #expect(refusal(String(repeating: " ", count: RegistryCommand.maxBytes + 1))
@@ -154,13 +157,13 @@ import Testing
         let at = Timestamp(seconds: 1_764_700_000)
         let body = Array(#"{"id": "c9", "app": "chat", "provider": "android", "token": "t-1", "channels": ["a", 5], "new_token": 3}"#.utf8)
         let error = RegistryCommandError(field: "channels[1]", message: "expected a string, found 5")
-        let result = RegistryResult.rejected(error, body: body, routingKey: "register", fallbackID: "m-1", at: at)
+        let result = RegistryResult.rejected(error, body: body, routingKey: "register", fallbackID: "m-1", providers: .registered, at: at)
         #expect(result.routingKey == "registry_rejected.fcm.chat")
         #expect(result.jsonValue.jsonString == #"""
             {"command":"register","command_id":"c9","result":"registry_rejected","app":"chat","provider":"fcm","token":"t-1","reason":"channels[1]: expected a string, found 5","at":"2025-12-02T18:26:40.000Z"}
             """#)
         let garbage = RegistryResult.rejected(RegistryCommandError(field: "body", message: "x"), body: Array("\u{1}".utf8),
-                                              routingKey: "what.ever", fallbackID: nil, at: at)
+                                              routingKey: "what.ever", fallbackID: nil, providers: .registered, at: at)
         #expect(garbage.routingKey == "registry_rejected.unknown.unknown")
         #expect(garbage.jsonValue.jsonString == #"{"command":"what.ever","result":"registry_rejected","reason":"body: x","at":"2025-12-02T18:26:40.000Z"}"#)
     }

@@ -12,9 +12,11 @@ import HeraldAPNs
 import HeraldCore
 import HeraldFCM
 import HeraldPipeline
+import HeraldProviders
+import HeraldWebPush
 @testable import HeraldWebPush
 
-let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.apns, .fcm, .webpush], "news": [.fcm]])
+let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.apns, .fcm, .webpush], "news": [.fcm]], providers: .registered)
 let now = Timestamp(seconds: 1_796_000_000, nanoseconds: 123_000_000)
 
 FuzzDriver.run { input in
@@ -29,7 +31,7 @@ FuzzDriver.run { input in
         let encoded = outcome.encoded
         precondition(encoded == outcome.jsonValue.serialized, "the two outcome encoders differ: \(outcome.jsonValue.jsonString)")
         do {
-            _ = try Outcome.decode(encoded)
+            _ = try Outcome.decode(encoded, providers: .registered)
         } catch {
             preconditionFailure("an encoded outcome does not decode: \(error): \(outcome.jsonValue.jsonString)")
         }
@@ -40,7 +42,7 @@ FuzzDriver.run { input in
         case .fcm: _ = FCMMessageBuilder().message(for: send.event, to: send.target.address, now: now).requestBody
         case .webpush:
             _ = WebPushPayload.plaintext(of: send.event)
-            if let keys = send.target.webPushKeys {
+            if let keys = send.target.deviceKeys {
                 _ = try? WebPushSubscription(endpoint: send.target.address.value, p256dh: keys.p256dh, auth: keys.auth)
             }
         }

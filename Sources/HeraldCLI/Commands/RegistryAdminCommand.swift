@@ -255,7 +255,7 @@ private struct Session {
         var providers: Set<Provider>?
         if let name = parsed.options["provider"] {
             do {
-                providers = try FieldReader(object: ["provider": .string(name)], path: "").provider("provider").map { [$0] }
+                providers = try FieldReader(object: ["provider": .string(name)], path: "").provider("provider", among: rules.providers).map { [$0] }
             } catch {
                 throw RegistryAdminFailure(error)
             }

@@ -1,5 +1,6 @@
 import HeraldConfig
 import HeraldCore
+import HeraldProviders
 import HeraldPipeline
 
 /// `herald send`: delivers one notification without a broker and prints its
@@ -16,7 +17,7 @@ public struct SendCommand: Command {
         self.clock = clock
     }
 
-    public static let standardProviders: [any SendProviderFactory] = [APNsSendProvider(), FCMSendProvider(), WebPushSendProvider()]
+    public static let standardProviders: [any SendProviderFactory] = ProviderCatalog.registered.providers.map(SectionSendProvider.init)
 
     public let name = "send"
     public let summary = "Send one notification directly (no broker) and print its outcome"
@@ -76,7 +77,7 @@ public struct SendCommand: Command {
             }
             let providerName = parsed.options["provider"] ?? ""
             // Events' aliases work here too: `ios` is apns, `android` is fcm.
-            let canonical = Provider(eventName: providerName)?.rawValue ?? providerName
+            let canonical = ProviderCatalog.registered.provider(named: providerName)?.rawValue ?? providerName
             guard let found = providers.first(where: { $0.name == canonical }) else {
                 throw UsageError("unknown provider '\(providerName)'; expected \(EventError.list(providers.map(\.name)))"
                     + Suggestions.didYouMean(providerName, among: providers.map(\.name)))
@@ -101,7 +102,7 @@ public struct SendCommand: Command {
         guard let target = event.targets.first else { return ExitStatus.failure }
         let report: DeliveryReport
         do {
-            report = try await factory.withProvider(app: parsed.options["app"] ?? "", config: config, logger: logger) { provider in
+            report = try await factory.withProvider(app: parsed.options["app"] ?? "", for: target, config: config, logger: logger) { provider in
                 let notification: PreparedNotification
                 do throws(DeliveryRejection) { notification = try provider.prepare(event, for: target) } catch {
                     return DeliveryReport(.rejected(error))

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import HeraldAMQP
 import HeraldCore
+import HeraldProviders
 import HeraldRegistry
 
 /// `herald tail`: the outcomes Herald publishes, live, for an operator
@@ -93,8 +94,8 @@ public struct TailCommand: Command {
                 }
             }
             if let name = parsed.options["provider"] {
-                guard let provider = Provider(eventName: name) else {
-                    throw UsageError("--provider: unknown provider '\(name)'" + Suggestions.hint(for: name, among: Provider.acceptedNames))
+                guard let provider = ProviderCatalog.registered.provider(named: name) else {
+                    throw UsageError("--provider: unknown provider '\(name)'" + Suggestions.hint(for: name, among: ProviderCatalog.registered.acceptedNames))
                 }
                 self.provider = provider.rawValue
             }

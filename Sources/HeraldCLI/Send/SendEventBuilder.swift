@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldProviders
 
 /// Turns `herald send` options into an `Event`, through the same decoder and
 /// validation as events from the broker (so `--push-type alrt` gets the same
@@ -20,7 +21,7 @@ enum SendEventBuilder {
         event["provider"] = options["provider"].map(JSONValue.string)
         event["token"] = options["token"].map(JSONValue.string)
         event["fid"] = options["fid"].map(JSONValue.string)
-        if let file = options["subscription"] { event[WebPushKeys.subscriptionField] = try subscription(file) }
+        if let file = options["subscription"] { event["subscription"] = try subscription(file) }
         if !notification.isEmpty { event["notification"] = .object(notification) }
         event["push_type"] = options["push-type"].map(JSONValue.string)
         event["priority"] = options["priority"].map(JSONValue.string)
@@ -36,7 +37,7 @@ enum SendEventBuilder {
         if parsed.flags.contains("content-available") { event["content_available"] = true }
         if parsed.flags.contains("mutable-content") { event["mutable_content"] = true }
         do {
-            return try Event.decode(json: .object(event), fallbackID: id)
+            return try Event.decode(json: .object(event), fallbackID: id, providers: .registered)
         } catch {
             throw UsageError("the notification is not valid: \(error)")
         }

@@ -2,14 +2,14 @@ import HeraldConfig
 import HeraldCore
 import HeraldPipeline
 
-/// How `herald send` reaches one provider: given an app's settings, builds a
-/// `PushProvider` (and whatever transport it needs) for the duration of `body`.
-/// A new provider is one more conformance in `SendCommand.standardProviders`.
+/// How `herald send` reaches one provider: given an app's settings, builds
+/// the `PushProvider` for `target` (and whatever transport it needs) for the
+/// duration of `body`. Every registered provider has one (`SectionSendProvider`).
 public protocol SendProviderFactory: Sendable {
-    /// The name `--provider` selects (`apns`, `fcm`).
+    /// The name `--provider` selects (`apns`, `fcm`, `webpush`).
     var name: String { get }
     func withProvider(
-        app: String, config: LoadedConfig, logger: Logger,
+        app: String, for target: Target, config: LoadedConfig, logger: Logger,
         _ body: @Sendable (any PushProvider) async -> DeliveryReport
     ) async throws(SendError) -> DeliveryReport
 }

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldProviderKit
+import HeraldProviders
 
 extension ConfigValidator {
     static let pushTypeNames = PushType.allCases.map(\.rawValue)
@@ -40,7 +41,7 @@ extension ConfigValidator {
             if let names = route.providers {
                 providers = []
                 for (i, name) in names.enumerated() {
-                    if let provider = Provider(eventName: name) {
+                    if let provider = ProviderCatalog.registered.provider(named: name) {
                         providers?.insert(provider)
                     } else {
                         issues.append(.init(.error, at: path.key("providers").index(i), unknownProvider(name)))
@@ -80,7 +81,7 @@ extension ConfigValidator {
     }
 
     func unknownProvider(_ name: String) -> String {
-        "unknown provider '\(name.truncatedForMessage)'\(Suggestions.didYouMean(name, among: Provider.acceptedNames)) (expected \(EventError.list(Provider.acceptedNames)))"
+        "unknown provider '\(name.truncatedForMessage)'\(Suggestions.didYouMean(name, among: ProviderCatalog.registered.acceptedNames)) (expected \(EventError.list(ProviderCatalog.registered.acceptedNames)))"
     }
 
     func routeMatch(_ settings: MatchSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) -> RouteMatch {
@@ -101,7 +102,7 @@ extension ConfigValidator {
             case .provider:
                 values = []
                 for value in test.values {
-                    if let provider = Provider(eventName: value) { values.append(provider.rawValue) }
+                    if let provider = ProviderCatalog.registered.provider(named: value) { values.append(provider.rawValue) }
                     else { issues.append(.init(.error, at: fieldPath, unknownProvider(value))) }
                 }
             case .pushType:

@@ -2,11 +2,15 @@
 // validated with an error naming its path. Rules: docs/event-model.md.
 
 extension Event {
-    /// Every top-level field an event may have.
-    static let fieldNames = ["id", "app", "targets"] + targetFieldNames + [
-        "notification", "data", "push_type", "priority", "ttl", "expires_at", "collapse_id", "content_available",
-        "mutable_content", "exclude_tokens", "apns", "fcm", "webpush", "context", "debug",
-    ]
+    /// The top-level fields of every event, around the catalog's target
+    /// fields (after `targets`) and its providers' sections (after `fcm`):
+    /// `ProviderCatalog.eventFieldNames`.
+    static func fieldNames(targetFields: [String], sections: [String]) -> [String] {
+        ["id", "app", "targets"] + targetFields + [
+            "notification", "data", "push_type", "priority", "ttl", "expires_at", "collapse_id", "content_available",
+            "mutable_content", "exclude_tokens", "apns", "fcm",
+        ] + sections + ["context", "debug"]
+    }
 
     /// Decodes and validates an event body.
     ///
@@ -15,11 +19,12 @@ extension Event {
     ///     or one the caller generated.
     /// - Throws: ``EventError`` naming the first problem; the body's size is
     ///   checked before any parsing.
+    ///   - providers: the providers targets may name, with their rules.
     public static func decode(
-        _ bytes: [UInt8], fallbackID: String, limits: EventLimits = .default
+        _ bytes: [UInt8], fallbackID: String, providers: ProviderCatalog, limits: EventLimits = .default
     ) throws(EventError) -> Event {
         let result = bytes.withUnsafeBytes { body in
-            Result { () throws(EventError) -> Event in try decode(body, fallbackID: fallbackID, limits: limits) }
+            Result { () throws(EventError) -> Event in try decode(body, fallbackID: fallbackID, providers: providers, limits: limits) }
         }
         return try result.get()
     }
@@ -27,7 +32,7 @@ extension Event {
     /// Decodes an event body held in memory Herald does not own (an AMQP
     /// frame), without copying it first.
     public static func decode(
-        _ body: UnsafeRawBufferPointer, fallbackID: String, limits: EventLimits = .default
+        _ body: UnsafeRawBufferPointer, fallbackID: String, providers: ProviderCatalog, limits: EventLimits = .default
     ) throws(EventError) -> Event {
         guard body.count <= limits.maxBytes else {
             throw EventError(field: "body", message: "event is \(body.count) bytes, over the limit of \(limits.maxBytes)")
@@ -38,20 +43,20 @@ extension Event {
         } catch {
             throw EventError(field: "body", message: error.description)
         }
-        return try decode(json: json, fallbackID: fallbackID, limits: limits)
+        return try decode(json: json, fallbackID: fallbackID, providers: providers, limits: limits)
     }
 
     /// Decodes an event from an already parsed JSON value.
     public static func decode(
-        json: JSONValue, fallbackID: String, limits: EventLimits = .default
+        json: JSONValue, fallbackID: String, providers: ProviderCatalog, limits: EventLimits = .default
     ) throws(EventError) -> Event {
         guard case .object(let root) = json else {
             throw EventError(field: "event", message: "expected a JSON object, found \(json.kindDescription)")
         }
         let fields = FieldReader(object: root, path: "")
-        try fields.rejectUnknownKeys(allowed: fieldNames)
+        try fields.rejectUnknownKeys(allowed: providers.eventFieldNames)
 
-        let (targets, channels, invalidTargets) = try decodeTargets(fields, limits: limits)
+        let (targets, channels, invalidTargets) = try decodeTargets(fields, limits: limits, providers: providers)
         var event = Event(
             id: try decodeID(fields, limits: limits) ?? fallbackID,
             targets: targets,
@@ -77,8 +82,10 @@ extension Event {
         if let fcm = try fields.object("fcm") {
             event.fcm = try decodeFCMOverrides(FieldReader(object: fcm, path: "fcm"))
         }
-        if let webpush = try fields.object("webpush") {
-            event.webPushPayload = try decodeWebPushOverrides(FieldReader(object: webpush, path: "webpush"))
+        for rules in providers.rules {
+            guard let name = rules.eventSection, let section = try fields.object(name) else { continue }
+            try rules.checkEventSection(FieldReader(object: section, path: name))
+            event.providerSections[name] = section
         }
         // A channel counts once here: how many devices it reaches is known only when it is expanded.
         event.context = try decodeContext(fields, outcomes: targets.count + channels.count + invalidTargets.count, limits: limits)

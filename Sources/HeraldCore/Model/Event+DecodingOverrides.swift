@@ -41,16 +41,6 @@ extension Event {
         return fields.object
     }
 
-    /// `webpush: {"payload": …}`: a string or an object, sent as the message instead of Herald's JSON.
-    static func decodeWebPushOverrides(_ fields: FieldReader) throws(EventError) -> JSONValue? {
-        try fields.rejectUnknownKeys(allowed: ["payload"])
-        guard let payload = fields.value("payload") else { return nil }
-        switch payload {
-        case .string, .object: return payload
-        default: throw .mismatch(fields.path("payload"), expected: "a string or an object", found: payload)
-        }
-    }
-
     /// An RFC 9110 token.
     private static func isHeaderName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { byte in

@@ -142,14 +142,14 @@ public struct Event: Sendable, Hashable {
             yield &storage.fields.fcm
         }
     }
-    /// `webpush.payload`: what a Web Push message carries instead of the
-    /// JSON Herald builds from `notification` and `data` — a string sent as
-    /// its UTF-8 bytes, an object as its JSON (docs/webpush.md).
-    public var webPushPayload: JSONValue? {
-        _read { yield storage.fields.webPushPayload }
+    /// The event's sections for providers that read one of their own
+    /// (`webpush`), by name, as given; each was checked by its provider's
+    /// rules when the event was decoded.
+    public var providerSections: [String: JSONObject] {
+        _read { yield storage.fields.providerSections }
         _modify {
             makeUnique()
-            yield &storage.fields.webPushPayload
+            yield &storage.fields.providerSections
         }
     }
     /// Publish a debug trace of this event's delivery (docs/debug-trace.md):
@@ -189,14 +189,14 @@ public struct Event: Sendable, Hashable {
         excludeTokens: Set<String> = [],
         apns: APNsOverrides? = nil,
         fcm: JSONObject? = nil,
-        webPushPayload: JSONValue? = nil,
+        providerSections: [String: JSONObject] = [:],
         context: JSONObject? = nil,
         debug: Bool = false
     ) {
         storage = Storage(Fields(
             id: id, app: app, targets: targets, channels: channels, invalidTargets: invalidTargets, notification: notification, data: data, pushType: pushType,
             priority: priority, expiry: expiry, collapseID: collapseID, contentAvailable: contentAvailable,
-            mutableContent: mutableContent, excludeTokens: excludeTokens, apns: apns, fcm: fcm, webPushPayload: webPushPayload, context: context,
+            mutableContent: mutableContent, excludeTokens: excludeTokens, apns: apns, fcm: fcm, providerSections: providerSections, context: context,
             debug: debug))
     }
 
@@ -249,7 +249,7 @@ public struct Event: Sendable, Hashable {
         var excludeTokens: Set<String>
         var apns: APNsOverrides?
         var fcm: JSONObject?
-        var webPushPayload: JSONValue?
+        var providerSections: [String: JSONObject]
         var context: JSONObject?
         var debug: Bool
     }
@@ -280,27 +280,24 @@ extension Event {
     }
 
     /// `exclude_tokens` as a matcher, built once per event: see ``ExcludedTokens``.
-    public var excluded: ExcludedTokens { ExcludedTokens(excludeTokens) }
-
-    /// `true` when `target` is a device listed in `exclude_tokens`
-    /// (for many targets, build ``excluded`` once instead).
-    public func isExcluded(_ target: Target) -> Bool {
-        excluded.contains(target)
-    }
+    public func excluded(providers: ProviderCatalog) -> ExcludedTokens { ExcludedTokens(excludeTokens, providers: providers) }
 }
 
 /// The devices of `exclude_tokens`, matched as each provider compares their
 /// addresses: APNs tokens are hexadecimal, so `AB12` and `ab12` are the same
-/// device; FCM registration tokens and FIDs (case-sensitive base64) are opaque
-/// and compared exactly. A FID is excluded only when listed itself: nothing
-/// relates it to the registration tokens of the same installation.
+/// device (``ProviderTargetRules/devicesIgnoreCase``); FCM registration tokens
+/// and FIDs (case-sensitive base64) are opaque and compared exactly. A FID is
+/// excluded only when listed itself: nothing relates it to the registration
+/// tokens of the same installation.
 public struct ExcludedTokens: Sendable {
     private let exact: Set<String>
     private let lowercased: Set<String>
+    private let ignoringCase: Set<Provider>
 
-    public init(_ tokens: Set<String>) {
+    public init(_ tokens: Set<String>, providers: ProviderCatalog) {
         exact = tokens
         lowercased = Set(tokens.map { $0.lowercased() })
+        ignoringCase = Set(providers.rules.filter(\.devicesIgnoreCase).map(\.provider))
     }
 
     public func contains(_ target: Target) -> Bool {
@@ -308,6 +305,6 @@ public struct ExcludedTokens: Sendable {
         guard !exact.isEmpty, target.address.isDevice else { return false }
         let address = target.address.value
         if exact.contains(address) { return true }
-        return target.provider == .apns && lowercased.contains(address.lowercased())
+        return ignoringCase.contains(target.provider) && lowercased.contains(address.lowercased())
     }
 }

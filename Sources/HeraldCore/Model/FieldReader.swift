@@ -4,32 +4,32 @@
 /// A JSON `null` reads as "absent" everywhere: serializers commonly emit
 /// `"app": null` for an unset optional, and it means nothing else here.
 ///
-/// `package`: the registry's command decoder (HeraldRegistry) reads its
-/// fields with it too, so both speak with the same messages.
-package struct FieldReader {
-    package let object: JSONObject
+/// Public: the registry's command decoder and each provider's target rules
+/// read their fields with it too, so all speak with the same messages.
+public struct FieldReader {
+    public let object: JSONObject
     /// The object's own path (`targets[1]`); empty at the top level.
-    package let path: String
+    public let path: String
 
-    package init(object: JSONObject, path: String) {
+    public init(object: JSONObject, path: String) {
         self.object = object
         self.path = path
     }
 
     /// The path of member `key`.
-    package func path(_ key: String) -> String {
+    public func path(_ key: String) -> String {
         let name = Self.displayName(key)
         return path.isEmpty ? name : "\(path).\(name)"
     }
 
     /// The member `key`, unless absent or `null`.
-    package func value(_ key: String) -> JSONValue? {
+    public func value(_ key: String) -> JSONValue? {
         guard let value = object[key], !value.isNull else { return nil }
         return value
     }
 
     /// Refuses the first key not in `allowed`, suggesting the closest one.
-    package func rejectUnknownKeys(allowed: [String]) throws(EventError) {
+    public func rejectUnknownKeys(allowed: [String]) throws(EventError) {
         for key in object.keys where !allowed.contains(key) {
             let hint = Suggestions.closest(to: key, among: allowed).map { "did you mean \(JSONText.quoted($0))?" }
                 ?? "expected \(EventError.list(allowed))"
@@ -37,7 +37,7 @@ package struct FieldReader {
         }
     }
 
-    package func string(_ key: String, nonEmpty: Bool = false) throws(EventError) -> String? {
+    public func string(_ key: String, nonEmpty: Bool = false) throws(EventError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let string) = value, !(nonEmpty && string.isEmpty) else {
             throw .mismatch(path(key), expected: nonEmpty ? "a non-empty string" : "a string", found: value)
@@ -45,14 +45,14 @@ package struct FieldReader {
         return string
     }
 
-    package func bool(_ key: String) throws(EventError) -> Bool? {
+    public func bool(_ key: String) throws(EventError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .bool(let flag) = value else { throw .mismatch(path(key), expected: "true or false", found: value) }
         return flag
     }
 
     /// An integer ≥ 0 (`3600`, also `3600.0` or `3.6e3`: exactly integral).
-    package func nonNegativeInt(_ key: String) throws(EventError) -> Int? {
+    public func nonNegativeInt(_ key: String) throws(EventError) -> Int? {
         guard let value = value(key) else { return nil }
         guard let int = value.intValue, int >= 0 else {
             throw .mismatch(path(key), expected: "a non-negative integer", found: value)
@@ -60,13 +60,13 @@ package struct FieldReader {
         return int
     }
 
-    package func object(_ key: String) throws(EventError) -> JSONObject? {
+    public func object(_ key: String) throws(EventError) -> JSONObject? {
         guard let value = value(key) else { return nil }
         guard case .object(let object) = value else { throw .mismatch(path(key), expected: "an object", found: value) }
         return object
     }
 
-    package func stringArray(_ key: String, nonEmptyElements: Bool = false) throws(EventError) -> [String]? {
+    public func stringArray(_ key: String, nonEmptyElements: Bool = false) throws(EventError) -> [String]? {
         guard let value = value(key) else { return nil }
         guard case .array(let elements) = value else {
             throw .mismatch(path(key), expected: "an array of strings", found: value)
@@ -83,24 +83,25 @@ package struct FieldReader {
         return strings
     }
 
-    /// A provider by any of ``Provider/acceptedNames`` (the aliases
-    /// resolved), with a "did you mean" for a near miss.
-    package func provider(_ key: String) throws(EventError) -> Provider? {
+    /// A provider by any name `providers` accepts (the aliases resolved),
+    /// with a "did you mean" for a near miss.
+    public func provider(_ key: String, among providers: ProviderCatalog) throws(EventError) -> Provider? {
         guard let value = value(key) else { return nil }
+        let accepted = providers.acceptedNames
         guard case .string(let name) = value else {
-            throw .mismatch(path(key), expected: "a provider name (\(EventError.list(Provider.acceptedNames)))", found: value)
+            throw .mismatch(path(key), expected: "a provider name (\(EventError.list(accepted)))", found: value)
         }
-        guard let provider = Provider(eventName: name) else {
-            let hint = Suggestions.closest(to: name, among: Provider.acceptedNames).map { "; did you mean \(JSONText.quoted($0))?" } ?? ""
+        guard let provider = providers.provider(named: name) else {
+            let hint = Suggestions.closest(to: name, among: accepted).map { "; did you mean \(JSONText.quoted($0))?" } ?? ""
             throw EventError(field: path(key),
-                             message: "unknown provider \(JSONText.quoted(name)) (expected \(EventError.list(Provider.acceptedNames))\(hint))")
+                             message: "unknown provider \(JSONText.quoted(name)) (expected \(EventError.list(accepted))\(hint))")
         }
         return provider
     }
 
     /// A key as it appears in a path: itself when it is a plain name,
     /// else quoted and shortened (a hostile key can hold anything).
-    package static func displayName(_ key: String) -> String {
+    public static func displayName(_ key: String) -> String {
         let plain = !key.isEmpty && key.utf8.count <= 64 && key.utf8.allSatisfy { byte in
             byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "\"")
                 && byte != UInt8(ascii: "[") && byte != UInt8(ascii: "]")

@@ -57,18 +57,19 @@ extension Outcome {
     /// Decodes an outcome (upstream consumers, tests). Unknown fields are
     /// ignored so consumers keep working when outcomes gain fields;
     /// `event_id`, `status` and `at` are required, `attempt` defaults to 1.
-    public static func decode(_ bytes: [UInt8], limits: JSONLimits = .default) throws(EventError) -> Outcome {
+    public static func decode(_ bytes: [UInt8], providers: ProviderCatalog, limits: JSONLimits = .default) throws(EventError) -> Outcome {
         let json: JSONValue
         do throws(JSONError) {
             json = try JSONValue.parse(bytes, limits: limits)
         } catch {
             throw EventError(field: "body", message: error.description)
         }
-        return try decode(json: json)
+        return try decode(json: json, providers: providers)
     }
 
     /// Decodes an outcome from an already parsed JSON value.
-    public static func decode(json: JSONValue) throws(EventError) -> Outcome {
+    /// `providers` names the providers and kinds of address an outcome may have.
+    public static func decode(json: JSONValue, providers: ProviderCatalog) throws(EventError) -> Outcome {
         guard case .object(let root) = json else {
             throw EventError(field: "outcome", message: "expected a JSON object, found \(json.kindDescription)")
         }
@@ -90,12 +91,12 @@ extension Outcome {
         var outcome = Outcome(status: status, eventID: eventID, at: at)
         outcome.app = try fields.string("app")
         if let providerName = try fields.string("provider") {
-            guard let provider = Provider(eventName: providerName) else {
-                throw EventError(field: "provider", message: "unknown provider \(JSONText.quoted(providerName)) (expected \(EventError.list(Provider.acceptedNames)))")
+            guard let provider = providers.provider(named: providerName) else {
+                throw EventError(field: "provider", message: "unknown provider \(JSONText.quoted(providerName)) (expected \(EventError.list(providers.acceptedNames)))")
             }
             outcome.provider = provider
         }
-        outcome.address = try address(fields)
+        outcome.address = try address(fields, kinds: providers.addressKinds)
         outcome.reason = try fields.string("reason")
         outcome.detail = try fields.string("detail")
         outcome.providerStatus = try integer(fields, "provider_status")
@@ -117,14 +118,14 @@ extension Outcome {
         return outcome
     }
 
-    private static func address(_ fields: FieldReader) throws(EventError) -> Target.Address? {
+    private static func address(_ fields: FieldReader, kinds: [Target.Address.Kind]) throws(EventError) -> Target.Address? {
         var found: Target.Address?
-        for name in Target.Address.fieldNames {
-            guard let value = try fields.string(name) else { continue }
+        for kind in kinds {
+            guard let value = try fields.string(kind.field) else { continue }
             if let found {
-                throw EventError(field: name, message: "cannot be combined with \(JSONText.quoted(found.field)); an outcome has one address")
+                throw EventError(field: kind.field, message: "cannot be combined with \(JSONText.quoted(found.field)); an outcome has one address")
             }
-            found = Target.Address(field: name, value: value)
+            found = Target.Address(kind, value)
         }
         return found
     }

@@ -1,67 +1,58 @@
 /// One recipient of an event: a provider and exactly one address on it.
 ///
 /// An event fans out to its targets; each target gets exactly one outcome.
-/// The address kinds are a closed set, so "a token and a topic at once" or
+/// A target has exactly one address, so "a token and a topic at once" or
 /// "no address" cannot be represented.
 public struct Target: Sendable, Hashable {
-    /// Where on the provider the notification goes.
-    public enum Address: Sendable, Hashable {
-        /// A device: an APNs device token (hex) or an FCM registration token.
-        case token(String)
-        /// A device by its Firebase installation ID, FCM's `message.fid` (FCM only).
-        case fid(String)
-        /// An FCM topic name, without the `/topics/` prefix (FCM only).
-        case topic(String)
-        /// An FCM condition such as `'news' in topics && 'fr' in topics` (FCM only).
-        case condition(String)
-        /// A browser's push subscription, by its endpoint URL (Web Push only;
-        /// its keys are the target's ``Target/webPushKeys``).
-        case endpoint(String)
+    /// Where on the provider the notification goes: a kind of address and its value.
+    public struct Address: Sendable, Hashable {
+        public let kind: Kind
+        /// The token, FID, topic name, condition or endpoint.
+        public let value: String
 
-        /// The field names of the address kinds in outcomes, registrations
-        /// and events (where a Web Push target gives its endpoint inside
-        /// `subscription`), and in FCM's `message`: the one list decoders,
-        /// the retry body and the FCM size count read.
-        public static let fieldNames = ["token", "fid", "topic", "condition", "endpoint"]
-
-        /// The address a field of ``fieldNames`` holds, or nil for another name.
-        public init?(field: String, value: String) {
-            switch field {
-            case "token": self = .token(value)
-            case "fid": self = .fid(value)
-            case "topic": self = .topic(value)
-            case "condition": self = .condition(value)
-            case "endpoint": self = .endpoint(value)
-            default: return nil
-            }
+        public init(_ kind: Kind, _ value: String) {
+            self.kind = kind
+            self.value = value
         }
+
+        /// A kind of address, by the field that names it in events and
+        /// outcomes. Providers declare the kinds their targets have
+        /// (``ProviderTargetRules/addressKinds``); the ones APNs and FCM share
+        /// are here.
+        public struct Kind: Sendable, Hashable {
+            /// The field name in events, outcomes and registrations: `token`.
+            public let field: String
+            /// Whether an address of this kind names one device (a token, a
+            /// FID, a browser's subscription) rather than a topic or
+            /// condition: the answers that say "this device is gone" are
+            /// about it, `exclude_tokens` may list it, and logs mask it.
+            public let isDevice: Bool
+
+            public init(field: String, isDevice: Bool) {
+                self.field = field
+                self.isDevice = isDevice
+            }
+
+            /// A device token: APNs' (hex) or an FCM registration token.
+            public static let token = Kind(field: "token", isDevice: true)
+            /// A device by its Firebase installation ID, FCM's `message.fid`.
+            public static let fid = Kind(field: "fid", isDevice: true)
+            /// An FCM topic name, without the `/topics/` prefix.
+            public static let topic = Kind(field: "topic", isDevice: false)
+            /// An FCM condition such as `'news' in topics && 'fr' in topics`.
+            public static let condition = Kind(field: "condition", isDevice: false)
+        }
+
+        public static func token(_ value: String) -> Address { Address(.token, value) }
+        public static func fid(_ value: String) -> Address { Address(.fid, value) }
+        public static func topic(_ value: String) -> Address { Address(.topic, value) }
+        public static func condition(_ value: String) -> Address { Address(.condition, value) }
 
         /// The field name of this kind of address in events and outcomes.
-        public var field: String {
-            switch self {
-            case .token: "token"
-            case .fid: "fid"
-            case .topic: "topic"
-            case .condition: "condition"
-            case .endpoint: "endpoint"
-            }
-        }
+        public var field: String { kind.field }
 
-        /// The token, FID, topic name, condition or endpoint.
-        public var value: String {
-            switch self {
-            case .token(let value), .fid(let value), .topic(let value), .condition(let value), .endpoint(let value): value
-            }
-        }
-
-        /// Whether the address names one device (a token, a FID, a browser's
-        /// subscription) rather than a topic or condition: the answers that
-        /// say "this device is gone" are about it, `exclude_tokens` may list
-        /// it, and logs mask it.
-        public var isDevice: Bool { Self.isDeviceField(field) }
-
-        /// Whether the field of ``fieldNames`` named `field` holds a device (`token`, `fid`, `endpoint`).
-        public static func isDeviceField(_ field: String) -> Bool { field == "token" || field == "fid" || field == "endpoint" }
+        /// Whether the address names one device: see ``Kind/isDevice``.
+        public var isDevice: Bool { kind.isDevice }
     }
 
     public var provider: Provider
@@ -73,25 +64,24 @@ public struct Target: Sendable, Hashable {
     /// overrides, or the event's `environment` and `apns_topic`); empty for
     /// every other target.
     public var apns: APNsDeviceOverrides
-    /// A Web Push subscription's keys, which its messages are encrypted for;
-    /// nil for every other target.
-    public var webPushKeys: WebPushKeys?
+    /// The device's own keys its messages are encrypted for, by name (a Web
+    /// Push subscription's `p256dh` and `auth`); empty for most targets.
+    public var deviceKeys: [String: String]
 
     /// A target as given. ``Event/decode(_:fallbackID:limits:)`` validates
     /// what events carry (no APNs topics, hex APNs tokens); code building
     /// targets itself is trusted to do the same.
     public init(provider: Provider, address: Address, channel: String? = nil, apns: APNsDeviceOverrides = APNsDeviceOverrides(),
-                webPushKeys: WebPushKeys? = nil) {
+                deviceKeys: [String: String] = [:]) {
         self.provider = provider
         self.address = address
         self.channel = channel
         self.apns = apns
-        self.webPushKeys = webPushKeys
+        self.deviceKeys = deviceKeys
     }
 
     /// The device token, if the target is addressed by one (not by a FID).
     public var token: String? {
-        if case .token(let token) = address { return token }
-        return nil
+        address.kind == .token ? address.value : nil
     }
 }

@@ -15,10 +15,7 @@ public enum FCMPayloadLimit {
 
     /// The byte limit for a message to `address`.
     public static func limit(for address: Target.Address) -> Int {
-        switch address {
-        case .token, .fid, .endpoint: standard  // an FCM target never has an endpoint: events give those to Web Push only
-        case .topic, .condition: topic
-        }
+        address.isDevice ? standard : topic
     }
 
     /// The counted size of `message` (see above).
@@ -27,7 +24,7 @@ public enum FCMPayloadLimit {
     }
 
     /// The members left out of the count: the target, and the blocks for other services.
-    static let notCounted = Set(Target.Address.fieldNames + ["apns", "webpush"])
+    static let notCounted = Set(FCMTargetRules().addressFields + ["apns", "webpush"])
 
     /// The size of the APNs payload inside the `apns` block, if there is one.
     public static func apnsPayloadSize(of message: JSONObject) -> Int? {

@@ -78,7 +78,7 @@ public struct FCMErrorBody: Sendable, Equatable {
     public func isAbout(device address: Target.Address) -> Bool {
         guard address.isDevice else { return false }
         if violatedFields.contains("message." + address.field) { return true }
-        guard case .token = address else { return false }
+        guard address.kind == .token else { return false }
         return message?.lowercased().contains("registration token") ?? false
     }
 }

@@ -1,5 +1,6 @@
 import HeraldConfig
 import HeraldCore
+import HeraldProviders
 
 extension EventPlanner {
     /// The planner for a loaded config: its routes, each app's providers, its retry policy.
@@ -8,7 +9,7 @@ extension EventPlanner {
         for (name, app) in config.configuration.apps {
             apps[name] = Set(app.configuredProviders)
         }
-        self.init(router: config.router, apps: apps, limits: limits,
+        self.init(router: config.router, apps: apps, providers: .registered, limits: limits,
                   retryPolicy: RetryPolicy(settings: config.configuration.retry))
     }
 }

@@ -8,14 +8,17 @@ public struct EventPlanner: Sendable {
     public let router: Router
     /// For each configured app, the providers it has credentials for.
     public let apps: [String: Set<Provider>]
+    /// The providers events may name, with their rules.
+    public let providers: ProviderCatalog
     public let limits: EventLimits
     /// Bounds what Herald's own retry headers may claim (see ``receipt(of:now:)``).
     public let retryPolicy: RetryPolicy
 
-    public init(router: Router, apps: [String: Set<Provider>], limits: EventLimits = .default,
+    public init(router: Router, apps: [String: Set<Provider>], providers: ProviderCatalog, limits: EventLimits = .default,
                 retryPolicy: RetryPolicy = RetryPolicy(maxAttempts: 5, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)])) {
         self.router = router
         self.apps = apps
+        self.providers = providers
         self.limits = limits
         self.retryPolicy = retryPolicy
     }
@@ -40,8 +43,8 @@ public struct EventPlanner: Sendable {
         let (attempt, receivedAt) = receipt(of: incoming, now: now)
         let fallbackID = incoming.messageID ?? newID()
         let event: Event
-        do {
-            event = try Event.decode(incoming.body, fallbackID: fallbackID, limits: limits)
+        do throws(EventError) {
+            event = try Event.decode(incoming.body, fallbackID: fallbackID, providers: providers, limits: limits)
         } catch {
             // The body's own id and app, where they can still be read, so the
             // publisher recognises its event and `rejected.*.<app>` reaches it.
@@ -57,7 +60,7 @@ public struct EventPlanner: Sendable {
             plan.outcomes.append(OutcomeBuilder.outcome(
                 for: invalid, event: event, app: app(of: invalid, in: event, incoming), attempt: attempt, at: now))
         }
-        self.plan(event.targets, of: event, incoming, excluded: event.excluded, at: now, into: &plan)
+        self.plan(event.targets, of: event, incoming, excluded: event.excluded(providers: providers), at: now, into: &plan)
         for channel in event.channels {
             func failed(_ reason: String) {
                 var outcome = Outcome(status: .failed, eventID: event.id, app: event.app, reason: reason, attempt: attempt, at: now,

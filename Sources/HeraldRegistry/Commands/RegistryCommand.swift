@@ -117,9 +117,11 @@ public struct RegistryCommand: Sendable, Equatable {
             let channels = try rules.channels(try channelList(fields), operation)
             let environment = try fields.string("environment")
             let topic = try fields.string("topic")
-            if device.provider == .fcm, topic != nil {
+            // A provider with topics of its own (FCM) hears "topic" as one of them: say which topic this is.
+            if let rules = rules.providers.rules(for: device.provider), !rules.devicesHaveEnvironmentAndTopic,
+               rules.addressKinds.contains(.topic), topic != nil {
                 throw RegistryCommandError(field: "topic", message: "is the APNs topic (bundle ID) a device registers with; "
-                                           + "an FCM topic is not a device, register a device token or FID")
+                                           + "an \(rules.displayName) topic is not a device, register a device token or FID")
             }
             try rules.checked("environment") { () throws(RegistryError) in
                 try rules.validation.overrides(environment: environment, topic: nil, provider: device.provider, operation)
@@ -236,17 +238,20 @@ extension RegistryCommand {
     public struct Rules: Sendable {
         /// Each app Herald has, with the providers it can deliver through.
         public var apps: [String: Set<Provider>]
+        /// The providers Herald knows, with their rules for devices.
+        public var providers: ProviderCatalog
         public var limits: RegistryLimits
 
-        public init(apps: [String: Set<Provider>], limits: RegistryLimits = .default) {
+        public init(apps: [String: Set<Provider>], providers: ProviderCatalog, limits: RegistryLimits = .default) {
             self.apps = apps
+            self.providers = providers
             self.limits = limits
         }
 
         /// The fields naming the device.
         static let deviceFields = ["app", "provider", "token", "fid"]
 
-        var validation: RegistryValidation { RegistryValidation(limits: limits) }
+        var validation: RegistryValidation { RegistryValidation(limits: limits, providers: providers) }
 
         /// `app`: one of Herald's apps.
         public func app(_ app: String) throws(RegistryCommandError) {
@@ -264,11 +269,11 @@ extension RegistryCommand {
                 throw RegistryCommandError(field: "app", message: "missing; give one of \(EventError.list(apps.keys.sorted()))")
             }
             try self.app(app)
-            guard let provider = try fields.provider("provider") else {
-                throw RegistryCommandError(field: "provider", message: "missing; expected \(EventError.list(Provider.acceptedNames))")
+            guard let provider = try fields.provider("provider", among: self.providers) else {
+                throw RegistryCommandError(field: "provider", message: "missing; expected \(EventError.list(self.providers.acceptedNames))")
             }
             if let providers = apps[app], !providers.contains(provider) {
-                let configured = Provider.allCases.filter(providers.contains).map(\.rawValue)
+                let configured = self.providers.providers.filter(providers.contains).map(\.rawValue)
                 throw RegistryCommandError(field: "provider", message: "app \(JSONText.quoted(app)) has no \(provider) credentials "
                                            + "(it has \(configured.isEmpty ? "none" : EventError.list(configured)))")
             }

@@ -100,7 +100,7 @@ public struct RegistryResult: Sendable, Equatable {
     /// the new token, channel names), so a sender bound to
     /// `registry_rejected.*.<app>` learns of its own commands.
     public static func rejected(_ error: RegistryCommandError, body: [UInt8], routingKey: String, fallbackID: String?,
-                                at time: Timestamp) -> RegistryResult {
+                                providers: ProviderCatalog, at time: Timestamp) -> RegistryResult {
         var result = RegistryResult(status: .rejected, command: routingKey.isEmpty ? nil : routingKey,
                                     commandID: fallbackID.flatMap(RegistryCommand.usableID), at: time)
         result.reason = error.description
@@ -108,7 +108,7 @@ public struct RegistryResult: Sendable, Equatable {
               case .object(let root)? = try? JSONValue.parse(body, limits: RegistryCommand.jsonLimits) else { return result }
         if let id = root["id"]?.stringValue.flatMap(RegistryCommand.usableID) { result.commandID = id }
         result.app = root["app"]?.stringValue.flatMap { Event.isValidAppName($0) ? $0 : nil }
-        result.provider = root["provider"]?.stringValue.flatMap(Provider.init(eventName:))
+        result.provider = root["provider"]?.stringValue.flatMap(providers.provider(named:))
         let address: (String) -> String? = { $0.utf8.count > Event.maxTokenBytes ? nil : $0 }
         if let token = root["token"]?.stringValue.flatMap(address) {
             result.address = .token(token)

@@ -12,11 +12,6 @@ public struct DeviceKey: Sendable, Hashable, CustomStringConvertible {
     public var provider: Provider
     public var address: Target.Address
 
-    /// The providers whose devices the registry holds. A Web Push
-    /// subscription needs its keys to be sent to, which registrations do
-    /// not carry: subscriptions travel as event targets.
-    public static let providers: Set<Provider> = [.apns, .fcm]
-
     public init(app: String, provider: Provider, address: Target.Address) {
         self.app = app
         self.provider = provider

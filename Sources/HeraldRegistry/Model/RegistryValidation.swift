@@ -5,6 +5,8 @@ import HeraldCore
 struct RegistryValidation: Sendable {
 
     let limits: RegistryLimits
+    /// The providers' own rules for their devices.
+    let providers: ProviderCatalog
 
     func app(_ app: String, _ operation: String) throws(RegistryError) {
         try name(app, what: "app", maxBytes: limits.maxNameBytes, operation)
@@ -32,18 +34,12 @@ struct RegistryValidation: Sendable {
     }
 
     func address(_ address: Target.Address, provider: Provider, _ operation: String) throws(RegistryError) {
-        guard DeviceKey.providers.contains(provider) else {
-            throw invalid("the registry holds APNs and FCM devices; send \(provider) subscriptions as event targets", operation)
+        let held = providers.registrableProviders
+        guard let rules = providers.rules(for: provider), held.contains(provider) else {
+            let names = held.compactMap { providers.rules(for: $0)?.displayName }
+            throw invalid("the registry holds \(names.joined(separator: " and ")) devices; send \(provider) subscriptions as event targets", operation)
         }
-        switch (provider, address) {
-        case (_, .endpoint):
-            throw invalid("an endpoint is a Web Push subscription's; \(provider) devices are registered by token", operation)
-        case (_, .topic), (_, .condition):
-            throw invalid("a \(address.field) is not a device; register a device token\(provider == .fcm ? " or FID" : "")", operation)
-        case (.apns, .fid):
-            throw invalid("APNs has no FIDs; an APNs device is a \"token\"", operation)
-        default: break
-        }
+        if let problem = rules.registrationProblem(kind: address.kind) { throw invalid(problem, operation) }
         let value = address.value
         guard !value.isEmpty else { throw invalid("the device \(address.field) is empty", operation) }
         guard value.utf8.count <= Event.maxTokenBytes else {
@@ -52,18 +48,13 @@ struct RegistryValidation: Sendable {
         guard value.everyByte({ $0 > 0x20 && $0 < 0x7F }) else {
             throw invalid("the device \(address.field) has a character other than printable ASCII", operation)
         }
-        if provider == .apns, !value.everyByte({ $0.isHexDigit }) {
-            throw invalid("an APNs device token is hexadecimal, found \"\(value.truncatedForMessage)\"", operation)
-        }
-        // As events check FID targets: a FID outside this alphabet is never a device.
-        if case .fid = address, !Base64URL.isUnpadded(value) {
-            throw invalid("a FID is URL-safe base64 (letters, digits, '-', '_'), found \"\(value.truncatedForMessage)\"", operation)
-        }
+        if let problem = rules.registrationProblem(address) { throw invalid(problem, operation) }
     }
 
-    /// The APNs overrides: only for APNs devices; a known environment, a topic like a bundle ID.
+    /// A device's own environment and topic: only for a provider whose devices
+    /// have them (APNs); a known environment, a topic like a bundle ID.
     func overrides(environment: String?, topic: String?, provider: Provider, _ operation: String) throws(RegistryError) {
-        if provider != .apns, environment != nil || topic != nil {
+        if providers.rules(for: provider)?.devicesHaveEnvironmentAndTopic != true, environment != nil || topic != nil {
             throw invalid("environment and topic override APNs settings; an \(provider) device has neither", operation)
         }
         if let environment, APNsEnvironment(rawValue: environment) == nil {

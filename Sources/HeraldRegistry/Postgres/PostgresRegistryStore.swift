@@ -11,7 +11,7 @@ public final class PostgresRegistryStore: SQLRegistryStore, @unchecked Sendable 
     /// A store on the database at `url` (`postgres://user:password@host:port/database`,
     /// libpq's URL form, query parameters included) with `poolSize` connections,
     /// opened as calls need them.
-    public init(url: String, poolSize: Int = 4, limits: RegistryLimits = .default) throws(RegistryError) {
+    public init(url: String, providers: ProviderCatalog, poolSize: Int = 4, limits: RegistryLimits = .default) throws(RegistryError) {
         server = PostgresConnection.label(for: url)
         guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
             throw RegistryError(.invalidInput, operation: "open", message:
@@ -20,7 +20,7 @@ public final class PostgresRegistryStore: SQLRegistryStore, @unchecked Sendable 
         guard (1...64).contains(poolSize) else {
             throw RegistryError(.invalidInput, operation: "open", message: "pool size \(poolSize) is out of range (1-64)")
         }
-        try super.init(sql: PostgresDialect.sql, limits: limits, poolSize: poolSize) { operation throws(RegistryError) in
+        try super.init(sql: PostgresDialect.sql, providers: providers, limits: limits, poolSize: poolSize) { operation throws(RegistryError) in
             try PostgresConnection.open(url: url, operation: operation)
         }
     }

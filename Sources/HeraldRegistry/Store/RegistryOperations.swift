@@ -23,6 +23,8 @@ import HeraldCore
 struct RegistryOperations: Sendable {
     let sql: RegistrySQL
     let limits: RegistryLimits
+    /// Which providers and address kinds a row may name.
+    let catalog: ProviderCatalog
 
     func register(_ db: any SQLConnection, _ device: DeviceKey, channels: [String], environment: String?, topic: String?,
                   at time: Timestamp) throws(RegistryError) -> [String: RegistryChange] {
@@ -144,13 +146,13 @@ struct RegistryOperations: Sendable {
             lastID = try integer(row, 0, statement, operation)
             let providerName = try text(row, 1, statement, operation)
             let kind = try text(row, 2, statement, operation)
-            guard let provider = Provider(rawValue: providerName),
-                  let address = Target.Address(field: kind, value: try text(row, 3, statement, operation)), address.isDevice
-            else {
+            let provider = Provider(rawValue: providerName)
+            guard catalog.rules(for: provider) != nil, let addressKind = catalog.addressKind(field: kind), addressKind.isDevice else {
                 throw RegistryError(.internal, operation: operation, message:
                     "\(statement.table) row \(lastID) has provider \"\(providerName)\" and address kind \"\(kind)\", "
                     + "which this Herald does not know")
             }
+            let address = Target.Address(addressKind, try text(row, 3, statement, operation))
             registrations.append(Registration(
                 device: DeviceKey(app: app, provider: provider, address: address), channel: channel,
                 environment: row[4], topic: row[5],

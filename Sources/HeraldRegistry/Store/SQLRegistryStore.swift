@@ -14,12 +14,16 @@ public class SQLRegistryStore: RegistryStore, @unchecked Sendable {
     private let migrator: Migrator
     private let validation: RegistryValidation
 
-    init(sql: RegistrySQL, limits: RegistryLimits, poolSize: Int,
+    /// The providers whose devices the store holds, with their rules.
+    public let providers: ProviderCatalog
+
+    init(sql: RegistrySQL, providers: ProviderCatalog, limits: RegistryLimits, poolSize: Int,
          open: @escaping @Sendable (String) throws(RegistryError) -> any SQLConnection) throws(RegistryError) {
         self.limits = limits
-        operations = RegistryOperations(sql: sql, limits: limits)
+        self.providers = providers
+        operations = RegistryOperations(sql: sql, limits: limits, catalog: providers)
         migrator = Migrator(sql: sql, operations: operations)
-        validation = RegistryValidation(limits: limits)
+        validation = RegistryValidation(limits: limits, providers: providers)
         pool = try ConnectionPool(size: poolSize, open: open)
     }
 
@@ -83,7 +87,8 @@ public class SQLRegistryStore: RegistryStore, @unchecked Sendable {
         try validation.channel(channel, operation)
         try validation.pageSize(limit, operation)
         // Every provider is no filter; none matches nothing.
-        let filter = providers.flatMap { $0.count == Provider.allCases.count ? nil : Provider.allCases.filter($0.contains) }
+        let held = self.providers.registrableProviders
+        let filter = providers.flatMap { asked in held.allSatisfy(asked.contains) ? nil : held.filter(asked.contains) }
         if filter?.isEmpty == true { return RegistryPage(registrations: [], next: nil) }
         let operations = operations
         return try await pool.run(operation) { db throws(RegistryError) in

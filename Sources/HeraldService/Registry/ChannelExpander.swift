@@ -35,7 +35,7 @@ struct ChannelExpander {
     func expand(_ work: DeliveryWork) async -> EventProcessor.ExpansionStopped? {
         guard let event = work.plan.event else { return nil }
         let incoming = EventProcessor.incoming(delivery)
-        let excluded = event.excluded
+        let excluded = event.excluded(providers: processor.planner.providers)
         var seen = Set(event.targets.map { Device(provider: $0.provider, address: $0.address) })
         for expansion in work.plan.expansions {
             var cursor: RegistryCursor?
@@ -56,7 +56,7 @@ struct ChannelExpander {
                 for registration in page.registrations {
                     let device = Device(provider: registration.device.provider, address: registration.device.address)
                     guard seen.insert(device).inserted else { continue }
-                    devices.append(Self.target(device, registration, channel: expansion.target.channel))
+                    devices.append(Self.target(device, registration, channel: expansion.target.channel, providers: processor.planner.providers))
                 }
                 reached += devices.count
                 if let stopped = await deliver(devices, of: event, incoming, excluded: excluded, after: work.plan) {
@@ -70,10 +70,11 @@ struct ChannelExpander {
     }
 
     /// The target of a registered device: reached through `channel`, with
-    /// its registration's APNs environment and topic, which its retries keep.
-    static func target(_ device: Device, _ registration: Registration, channel: String) -> Target {
+    /// its registration's environment and topic where its provider's devices
+    /// have them (APNs), which its retries keep.
+    static func target(_ device: Device, _ registration: Registration, channel: String, providers: ProviderCatalog) -> Target {
         var target = Target(provider: device.provider, address: device.address, channel: channel)
-        if device.provider == .apns {
+        if providers.rules(for: device.provider)?.devicesHaveEnvironmentAndTopic == true {
             target.apns = APNsDeviceOverrides(environment: registration.environment.flatMap(APNsEnvironment.init(rawValue:)),
                                               topic: registration.topic)
         }

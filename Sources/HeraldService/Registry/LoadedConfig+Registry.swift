@@ -1,5 +1,6 @@
 import HeraldConfig
 import HeraldCore
+import HeraldProviders
 import HeraldRegistry
 
 extension LoadedConfig {
@@ -9,9 +10,9 @@ extension LoadedConfig {
         guard let settings = configuration.registry else { return nil }
         switch settings.backend {
         case .sqlite:
-            return try SQLiteRegistryStore(path: resolve(settings.path ?? ""))
+            return try SQLiteRegistryStore(path: resolve(settings.path ?? ""), providers: .registered)
         case .postgres:
-            return try PostgresRegistryStore(url: settings.url ?? "", poolSize: settings.pool ?? RegistrySettings.defaultPool)
+            return try PostgresRegistryStore(url: settings.url ?? "", providers: .registered, poolSize: settings.pool ?? RegistrySettings.defaultPool)
         }
     }
 
@@ -19,6 +20,6 @@ extension LoadedConfig {
     /// against: the config's apps, each with the providers it has credentials
     /// for, and the limits the store above enforces.
     public var registryRules: RegistryCommand.Rules {
-        RegistryCommand.Rules(apps: configuration.apps.mapValues { Set($0.providers.compactMap(Provider.init(rawValue:))) })
+        RegistryCommand.Rules(apps: configuration.apps.mapValues { Set($0.configuredProviders) }, providers: .registered)
     }
 }

@@ -94,7 +94,7 @@ final class RegistryCommandProcessor: Sendable {
     private func reject(_ delivery: AMQPDelivery, because error: RegistryCommandError, at now: Timestamp,
                         finish: @escaping @Sendable (EventProcessor.Verdict) -> Void) {
         var result = RegistryResult.rejected(error, body: delivery.body, routingKey: delivery.routingKey,
-                                             fallbackID: delivery.messageID, at: now)
+                                             fallbackID: delivery.messageID, providers: rules.providers, at: now)
         result.redelivered = delivery.redelivered
         let reason = "registry command refused: \(error)"
         logger.warning("registry command refused", [

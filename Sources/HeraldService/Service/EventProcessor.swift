@@ -205,7 +205,7 @@ final class EventProcessor: Sendable {
         for index in work.results.indices where work.results[index].outcome.status == .invalidToken {
             let outcome = work.results[index].outcome
             guard !outcome.unregistered, let app = outcome.app, let provider = outcome.provider,
-                  DeviceKey.providers.contains(provider), let address = outcome.address, address.isDevice else { continue }
+                  planner.providers.registrableProviders.contains(provider), let address = outcome.address, address.isDevice else { continue }
             let device = DeviceKey(app: app, provider: provider, address: address)
             let started = ContinuousClock.now
             do {
@@ -395,7 +395,7 @@ final class EventProcessor: Sendable {
         let receivedAt = Int64(work.plan.receivedAt.millisecondsSinceEpoch)
         for (delay, targets) in work.retries.sorted(by: { $0.key < $1.key }) {
             guard let tier = topology.retryTiers.first(where: { $0.delay == delay }) ?? topology.retryTiers.last,
-                  let body = RetryBody.make(original: delivery.body, eventID: eventID, targets: targets)
+                  let body = RetryBody.make(original: delivery.body, eventID: eventID, targets: targets, providers: planner.providers)
             else { continue }
             let attempt = work.plan.attempt + 1
             var message = RetryRouting.retryMessage(for: delivery, tier: tier, attempt: attempt, topology: topology)
@@ -408,13 +408,13 @@ final class EventProcessor: Sendable {
             var message = RetryRouting.deadLetterMessage(for: delivery, error: reason, topology: topology)
             // Only the refused targets: replaying the dead letter must not notify the others again.
             if !work.plan.deadLetterTargets.isEmpty,
-               let body = RetryBody.make(original: delivery.body, eventID: eventID, targets: work.plan.deadLetterTargets) {
+               let body = RetryBody.make(original: delivery.body, eventID: eventID, targets: work.plan.deadLetterTargets, providers: planner.providers) {
                 message.body = body
             }
             messages.append(message)
         }
         if !work.exhausted.isEmpty,
-           let body = RetryBody.make(original: delivery.body, eventID: eventID, targets: work.exhausted.map(\.target)) {
+           let body = RetryBody.make(original: delivery.body, eventID: eventID, targets: work.exhausted.map(\.target), providers: planner.providers) {
             let reasons = work.exhausted.map { "\($0.target.provider) \($0.target.address.field): \($0.reason)" }
             var message = RetryRouting.deadLetterMessage(
                 for: delivery, error: "retries exhausted after \(work.plan.attempt) attempts: " + reasons.joined(separator: "; "),

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldProviders
 import HeraldObservability
 
 /// The metric series the pipeline touches per notification, looked up once at
@@ -28,14 +29,14 @@ struct PipelineSeries: Sendable {
     init(metrics: HeraldMetrics, apps: some Sequence<String>) {
         self.metrics = metrics
         var byProvider: [Provider: ProviderSeries] = [:]
-        for provider in Provider.allCases { byProvider[provider] = ProviderSeries(provider, in: metrics) }
+        for provider in ProviderCatalog.registered.providers { byProvider[provider] = ProviderSeries(provider, in: metrics) }
         self.byProvider = byProvider
         var published: [Outcome.Status: Counter] = [:]
         for status in Outcome.Status.allCases { published[status] = metrics.outcomesPublished.labels(status.rawValue) }
         self.published = published
         var notifications: [String: [Provider: [Outcome.Status: Counter]]] = [:]
         for app in apps {
-            for provider in Provider.allCases {
+            for provider in ProviderCatalog.registered.providers {
                 for status in Outcome.Status.allCases {
                     notifications[app, default: [:]][provider, default: [:]][status] =
                         metrics.notifications.labels(provider.rawValue, app, status.rawValue)

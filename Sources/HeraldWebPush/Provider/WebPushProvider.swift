@@ -28,13 +28,13 @@ public final class WebPushProvider: PushProvider {
     }
 
     public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification {
-        guard case .endpoint(let endpoint) = target.address, let keys = target.webPushKeys else {
+        guard target.address.kind == .endpoint, let keys = WebPushKeys(deviceKeys: target.deviceKeys) else {
             throw DeliveryRejection(reason: "WrongTarget",
                                     message: "a Web Push target needs a subscription, found a \(target.address.field)")
         }
         let subscription: WebPushSubscription
         do {
-            subscription = try WebPushSubscription(endpoint: endpoint, p256dh: keys.p256dh, auth: keys.auth)
+            subscription = try WebPushSubscription(endpoint: target.address.value, p256dh: keys.p256dh, auth: keys.auth)
         } catch {
             throw DeliveryRejection(reason: "BadSubscription", message: error.description)
         }

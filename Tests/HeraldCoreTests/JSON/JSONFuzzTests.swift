@@ -1,3 +1,4 @@
+import HeraldProviders
 import Testing
 @testable import HeraldCore
 
@@ -40,7 +41,7 @@ struct JSONFuzzTests {
                 }
             }
             do {
-                _ = try Event.decode(bytes, fallbackID: "m")
+                _ = try Event.decode(bytes, fallbackID: "m", providers: .registered)
                 decoded += 1
             } catch {
                 #expect(!error.field.isEmpty)

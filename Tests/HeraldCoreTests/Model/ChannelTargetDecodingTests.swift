@@ -1,11 +1,14 @@
+import HeraldAPNs
 import HeraldCore
+import HeraldFCM
+import HeraldProviders
 import Testing
 
 /// Channel targets (`{"channel": ...}`) beside device targets, and devices
 /// that carry the channel they were reached through (a retry's targets).
 @Suite struct ChannelTargetDecodingTests {
     func decode(_ targets: String) throws -> Event {
-        try Event.decode(Array(#"{"id": "e", "app": "chat", "targets": \#(targets)}"#.utf8), fallbackID: "m")
+        try Event.decode(Array(#"{"id": "e", "app": "chat", "targets": \#(targets)}"#.utf8), fallbackID: "m", providers: .registered)
     }
 
     @Test func channelTargetsAreKeptApartFromDevices() throws {
@@ -48,7 +51,7 @@ import Testing
         outcome.unregistered = true
         let text = String(decoding: outcome.encoded, as: UTF8.self)
         #expect(text.contains(#""token":"ab","channel":"user:42","status":"invalid_token","unregistered":true,"#), "\(text)")
-        let decoded = try Outcome.decode(outcome.encoded)
+        let decoded = try Outcome.decode(outcome.encoded, providers: .registered)
         #expect(decoded.channel == "user:42" && decoded.unregistered)
     }
 }
@@ -57,7 +60,7 @@ import Testing
 /// registration's overrides, kept in its retries, or given by a publisher).
 @Suite struct APNsDeviceTargetTests {
     func decode(_ targets: String) throws -> Event {
-        try Event.decode(Array(#"{"id": "e", "app": "chat", "targets": \#(targets)}"#.utf8), fallbackID: "m")
+        try Event.decode(Array(#"{"id": "e", "app": "chat", "targets": \#(targets)}"#.utf8), fallbackID: "m", providers: .registered)
     }
 
     @Test func anAPNsTargetMayNameItsEnvironmentAndTopic() throws {

@@ -1,3 +1,6 @@
+import HeraldAPNs
+import HeraldFCM
+import HeraldProviders
 import Testing
 @testable import HeraldCore
 
@@ -150,7 +153,7 @@ struct EventErrorTests {
          #"event: has both "fid" and "condition"; give exactly one"#),
     ])
     func aBadTargetFailsAloneNamingTheField(body: String, message: String) throws {
-        let event = try Event.decode(Array(body.utf8), fallbackID: "m")
+        let event = try Event.decode(Array(body.utf8), fallbackID: "m", providers: .registered)
         let invalid = try #require(event.invalidTargets.first)
         #expect(invalid.error.description == message)
         #expect(invalid.verdict == .failed)
@@ -173,7 +176,7 @@ struct EventErrorTests {
          #"fid: expected a Firebase installation ID (URL-safe base64: letters, digits, '-', '_'), found "cR1Zm2QmSSmvP3bqAbcDef==""#),
     ])
     func aTokenThatCanNeverWorkIsAnInvalidToken(body: String, message: String) throws {
-        let event = try Event.decode(Array(body.utf8), fallbackID: "m")
+        let event = try Event.decode(Array(body.utf8), fallbackID: "m", providers: .registered)
         let invalid = try #require(event.invalidTargets.first)
         #expect(invalid.verdict == .invalidToken)
         #expect(invalid.status == .invalidToken)
@@ -183,14 +186,14 @@ struct EventErrorTests {
 
     @Test func aTokenOverTheLengthLimitIsAnInvalidToken() throws {
         let token = String(repeating: "a", count: 4097)
-        let event = try Event.decode(Array(#"{"provider":"apns","token":"\#(token)"}"#.utf8), fallbackID: "m")
+        let event = try Event.decode(Array(#"{"provider":"apns","token":"\#(token)"}"#.utf8), fallbackID: "m", providers: .registered)
         #expect(event.invalidTargets.first?.detail == "token: is 4097 bytes, over the limit of 4096")
     }
 
     @Test func goodTargetsSurviveABadOneWithWhatItNamed() throws {
         let body = #"{"targets":[{"provider":"apns","token":"a1"},{"provider":"apns","token":"not-a-token"},"#
             + #"{"provider":"fcm","topic":"bad topic!"},{"provider":"fcm","token":"t"}]}"#
-        let event = try Event.decode(Array(body.utf8), fallbackID: "m")
+        let event = try Event.decode(Array(body.utf8), fallbackID: "m", providers: .registered)
         #expect(event.targets == [Target(provider: .apns, address: .token("a1")), Target(provider: .fcm, address: .token("t"))])
         #expect(event.invalidTargets.map(\.index) == [1, 2])
         #expect(event.invalidTargets.map(\.provider) == [.apns, .fcm])
@@ -241,7 +244,7 @@ struct EventErrorTests {
 
     @Test func errorsExposeFieldAndMessageSeparately() {
         do {
-            _ = try Event.decode(Array(#"{"targets":[]}"#.utf8), fallbackID: "m")
+            _ = try Event.decode(Array(#"{"targets":[]}"#.utf8), fallbackID: "m", providers: .registered)
             Issue.record("expected an error")
         } catch {
             #expect(error.field == "targets")

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldProviders
 import Testing
 @testable import HeraldCore
 
@@ -30,7 +31,7 @@ struct SchemaExamplesTests {
 
     @Test(arguments: files("events"))
     func validEventExampleDecodes(_ url: URL) throws {
-        _ = try Event.decode(try Self.bytes(url), fallbackID: "msg-1")
+        _ = try Event.decode(try Self.bytes(url), fallbackID: "msg-1", providers: .registered)
     }
 
     /// What the schema refuses, Herald refuses too: the whole event, or —
@@ -39,7 +40,7 @@ struct SchemaExamplesTests {
     func invalidEventExampleIsRefused(_ url: URL) throws {
         let body = try Self.bytes(url)
         do {
-            let event = try Event.decode(body, fallbackID: "msg-1")
+            let event = try Event.decode(body, fallbackID: "msg-1", providers: .registered)
             #expect(!event.invalidTargets.isEmpty, "\(url.lastPathComponent) should be refused, or one of its targets")
         } catch {}
     }
@@ -49,6 +50,6 @@ struct SchemaExamplesTests {
     /// Herald publishes.
     @Test(arguments: files("outcomes"))
     func validOutcomeExampleDecodes(_ url: URL) throws {
-        _ = try Outcome.decode(try Self.bytes(url))
+        _ = try Outcome.decode(try Self.bytes(url), providers: .registered)
     }
 }

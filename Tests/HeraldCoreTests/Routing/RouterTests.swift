@@ -1,4 +1,7 @@
+import HeraldAPNs
 import HeraldCore
+import HeraldFCM
+import HeraldProviders
 import Testing
 
 @Suite struct RouterTests {
@@ -114,7 +117,7 @@ import Testing
         let event = try Event.decode(Array("""
             {"id": "e1", "app": "news", "targets": [{"provider": "ios", "token": "abcd"}, {"provider": "android", "token": "t2"}],
              "notification": {"title": "Hi"}, "data": {"kind": "promo", "n": 3, "flag": true}, "ttl": 60}
-            """.utf8), fallbackID: "x")
+            """.utf8), fallbackID: "x", providers: .registered)
         let rules = [
             RoutingRule(name: "promo-numbers", match: RouteMatch(fields: [.data("n"): ["3"], .data("flag"): ["true"], .provider: ["fcm"]]),
                         app: "promos", set: EventOverrides(priority: .normal, ttl: 86400, collapseID: "promo"),

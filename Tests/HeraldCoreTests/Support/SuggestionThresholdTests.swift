@@ -1,16 +1,17 @@
+import HeraldProviders
 import Testing
 @testable import HeraldCore
 
 @Suite("Did you mean")
 struct SuggestionThresholdTests {
     @Test(arguments: [
-        ("colapse_id", Event.fieldNames, "collapse_id"),
-        ("expire_at", Event.fieldNames, "expires_at"),
-        ("targets_", Event.fieldNames, "targets"),
-        ("pirority", Event.fieldNames, "priority"),
-        ("apn", Provider.acceptedNames, "apns"),
-        ("APNS", Provider.acceptedNames, "apns"),
-        ("andriod", Provider.acceptedNames, "android"),
+        ("colapse_id", ProviderCatalog.registered.eventFieldNames, "collapse_id"),
+        ("expire_at", ProviderCatalog.registered.eventFieldNames, "expires_at"),
+        ("targets_", ProviderCatalog.registered.eventFieldNames, "targets"),
+        ("pirority", ProviderCatalog.registered.eventFieldNames, "priority"),
+        ("apn", ProviderCatalog.registered.acceptedNames, "apns"),
+        ("APNS", ProviderCatalog.registered.acceptedNames, "apns"),
+        ("andriod", ProviderCatalog.registered.acceptedNames, "android"),
         ("alrt", PushType.allCases.map(\.rawValue), "alert"),
         ("backgroud", PushType.allCases.map(\.rawValue), "background"),
     ])
@@ -23,8 +24,8 @@ struct SuggestionThresholdTests {
     }
 
     @Test func unrelatedWordsGetNone() {
-        #expect(Suggestions.closest(to: "zzzzzz", among: Event.fieldNames) == nil)
+        #expect(Suggestions.closest(to: "zzzzzz", among: ProviderCatalog.registered.eventFieldNames) == nil)
         #expect(Suggestions.closest(to: "x", among: ["apns", "fcm"]) == nil)
-        #expect(Suggestions.closest(to: String(repeating: "a", count: 100_000), among: Event.fieldNames) == nil)
+        #expect(Suggestions.closest(to: String(repeating: "a", count: 100_000), among: ProviderCatalog.registered.eventFieldNames) == nil)
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import HeraldCore
+import HeraldFCM
+import HeraldProviders
 import Testing
 
 /// Transient failures go through the delay queues and come back; permanent
@@ -66,7 +68,7 @@ import Testing
         // The dead letter holds the event with only the target that never made it.
         let dead = try #require(results.dead.first)
         #expect(dead.headers[HeraldHeader.error]?.stringValue == "retries exhausted after 2 attempts: fcm token: INTERNAL (HTTP 500)")
-        let parked = try Event.decode(dead.body, fallbackID: "")
+        let parked = try Event.decode(dead.body, fallbackID: "", providers: .registered)
         #expect(parked.id == "doomed")
         #expect(parked.targets == [Target(provider: .fcm, address: .token("f"))])
         // The APNs target was delivered once, on the first attempt, and never again.

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldCrypto
+import HeraldProviders
 import HeraldSimulator
 import HeraldTestSupport
 import HeraldWebPush
@@ -43,7 +44,7 @@ import Testing
             let outcome = try #require(results.all.first)
             #expect(outcome.outcome.status == .delivered, "\(outcome.outcome)")
             #expect(outcome.routingKey == "delivered.webpush.chat")
-            #expect(outcome.outcome.address == .endpoint(subscription.subscription.endpoint))
+            #expect(outcome.outcome.address == Target.Address(.endpoint, subscription.subscription.endpoint))
             #expect(outcome.outcome.providerStatus == 201)
             #expect(outcome.outcome.providerMessageID?.hasPrefix(simulator.baseURL + WebPushSimulatorService.messagePathPrefix) == true,
                     "\(outcome.outcome.providerMessageID ?? "no Location")")
@@ -171,7 +172,7 @@ import Testing
             #expect(keyProblem.status == .failed)
             #expect(keyProblem.reason?.hasPrefix("BadSubscription: subscription.keys.p256dh is not a P-256 public key") == true,
                     "\(keyProblem.reason ?? "")")
-            #expect(keyProblem.address == .endpoint(subscription.subscription.endpoint))
+            #expect(keyProblem.address == Target.Address(.endpoint, subscription.subscription.endpoint))
             let shape = try #require(outcomes.first { $0.eventID == "wp-bad" && $0.reason?.contains("targets[1]") == true })
             #expect(shape.status == .failed)
             #expect(shape.reason == "targets[1].subscription.keys.p256dh: expected URL-safe base64 of 65 bytes (the browser's P-256 public key)")

@@ -1,5 +1,6 @@
 import HeraldAMQP
 import HeraldCore
+import HeraldProviders
 
 /// Reads everything published to a results exchange (and, optionally, a
 /// dead-letter queue) through our own AMQP client, for assertions.
@@ -33,7 +34,7 @@ final class ResultsCollector: Sendable {
                     self.bodies.withLock { $0.append(delivery.body) }
                     if case .object(let record)? = try? JSONValue.parse(delivery.body), record["trace"] != nil {
                         self.traceRecords.withLock { $0.append((delivery.routingKey, record, delivery.body)) }
-                    } else if let outcome = try? Outcome.decode(delivery.body) {
+                    } else if let outcome = try? Outcome.decode(delivery.body, providers: .registered) {
                         self.outcomes.withLock { $0.append((delivery.routingKey, outcome)) }
                     } else if case .object(let result)? = try? JSONValue.parse(delivery.body), result["result"] != nil {
                         self.registry.withLock { $0.append((delivery.routingKey, result, delivery.messageID)) }

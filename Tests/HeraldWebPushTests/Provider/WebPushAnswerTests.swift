@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldProviders
 import Testing
 @testable import HeraldWebPush
 
@@ -65,7 +66,7 @@ import Testing
         let event = try Event.decode(Array(#"""
             {"id": "e", "provider": "fcm", "token": "t", "notification": {"title": "Hi", "badge": 2, "sound": {"name": "a.caf", "critical": true}},
              "data": {"k": "v"}}
-            """#.utf8), fallbackID: "e")
+            """#.utf8), fallbackID: "e", providers: .registered)
         let plaintext = try JSONValue.parse(WebPushPayload.plaintext(of: event))
         #expect(plaintext == ["notification": ["title": "Hi", "badge": 2, "sound": ["name": "a.caf", "critical": true]], "data": ["k": "v"]])
     }

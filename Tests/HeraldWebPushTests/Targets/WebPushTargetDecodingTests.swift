@@ -1,5 +1,7 @@
+import HeraldProviders
+import HeraldWebPush
 import Testing
-@testable import HeraldCore
+import HeraldCore
 
 /// `{"provider": "webpush", "subscription": {...}}` targets: decoded with
 /// their keys, refused target by target with the field named, and written
@@ -14,16 +16,16 @@ import Testing
     }
 
     private func decode(_ targets: String) throws -> Event {
-        try Event.decode(Array(#"{"id": "e", "app": "chat", "targets": [\#(targets)], "notification": {"title": "x"}}"#.utf8), fallbackID: "e")
+        try Event.decode(Array(#"{"id": "e", "app": "chat", "targets": [\#(targets)], "notification": {"title": "x"}}"#.utf8), fallbackID: "e", providers: .registered)
     }
 
     @Test func aSubscriptionBecomesAnEndpointWithItsKeys() throws {
         let event = try decode(#"{"provider": "webpush", "subscription": \#(Self.subscription())}"#)
         let target = try #require(event.targets.first)
         #expect(target.provider == .webpush)
-        #expect(target.address == .endpoint(Self.endpoint))
+        #expect(target.address == Target.Address(.endpoint, Self.endpoint))
         #expect(target.address.isDevice)
-        #expect(target.webPushKeys == WebPushKeys(p256dh: Self.p256dh, auth: Self.auth))
+        #expect(WebPushKeys(deviceKeys: target.deviceKeys) == WebPushKeys(p256dh: Self.p256dh, auth: Self.auth))
     }
 
     @Test(arguments: [
@@ -55,18 +57,18 @@ import Testing
         let event = try decode(#"{"provider": "webpush", "subscription": \#(Self.subscription(auth: secret))}"#)
         let invalid = try #require(event.invalidTargets.first)
         #expect(!invalid.error.description.contains(secret))
-        #expect(invalid.address == .endpoint(Self.endpoint), "the outcome still names the subscription")
+        #expect(invalid.address == Target.Address(.endpoint, Self.endpoint), "the outcome still names the subscription")
     }
 
     @Test func theShorthandTakesASubscriptionToo() throws {
-        let event = try Event.decode(Array(#"{"id": "e", "provider": "webpush", "subscription": \#(Self.subscription()), "data": {"a": "b"}}"#.utf8), fallbackID: "e")
-        #expect(event.targets.first?.address == .endpoint(Self.endpoint))
+        let event = try Event.decode(Array(#"{"id": "e", "provider": "webpush", "subscription": \#(Self.subscription()), "data": {"a": "b"}}"#.utf8), fallbackID: "e", providers: .registered)
+        #expect(event.targets.first?.address == Target.Address(.endpoint, Self.endpoint))
     }
 
     @Test func aTargetWritesBackAsItDecodes() throws {
         let event = try decode(#"{"provider": "webpush", "subscription": \#(Self.subscription())}"#)
         let target = try #require(event.targets.first)
-        let again = try decode(target.eventJSON.jsonString)
+        let again = try decode(target.eventJSON(providers: .registered).jsonString)
         #expect(again.targets == [target])
     }
 
@@ -74,9 +76,9 @@ import Testing
         let body = { (payload: String) in
             Array(#"{"id": "e", "provider": "webpush", "subscription": \#(Self.subscription()), "webpush": {"payload": \#(payload)}}"#.utf8)
         }
-        #expect(try Event.decode(body(#""ping""#), fallbackID: "e").webPushPayload == "ping")
-        #expect(try Event.decode(body(#"{"a": 1}"#), fallbackID: "e").webPushPayload == ["a": 1])
-        #expect(throws: EventError.self) { try Event.decode(body("[1]"), fallbackID: "e") }
+        #expect(try Event.decode(body(#""ping""#), fallbackID: "e", providers: .registered).providerSections["webpush"]?["payload"] == "ping")
+        #expect(try Event.decode(body(#"{"a": 1}"#), fallbackID: "e", providers: .registered).providerSections["webpush"]?["payload"] == ["a": 1])
+        #expect(throws: EventError.self) { try Event.decode(body("[1]"), fallbackID: "e", providers: .registered) }
     }
 
     @Test func logsKeepThePushServiceAndCutTheSubscription() {

@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// The keys of a browser's push subscription, as `PushSubscription.toJSON()`
 /// gives them under `keys` and an event carries them: the browser's P-256
 /// public key and its authentication secret, both URL-safe base64.
@@ -28,5 +30,14 @@ public struct WebPushKeys: Sendable, Hashable {
     public func subscriptionJSON(endpoint: String) -> JSONValue {
         .object(JSONObject([("endpoint", .string(endpoint)),
                             ("keys", .object(JSONObject([("p256dh", .string(p256dh)), ("auth", .string(auth))])))]))
+    }
+
+    /// The keys as a target carries them (``Target/deviceKeys``).
+    public var deviceKeys: [String: String] { ["p256dh": p256dh, "auth": auth] }
+
+    /// The keys a Web Push target carries; nil when it has none.
+    public init?(deviceKeys: [String: String]) {
+        guard let p256dh = deviceKeys["p256dh"], let auth = deviceKeys["auth"] else { return nil }
+        self.init(p256dh: p256dh, auth: auth)
     }
 }

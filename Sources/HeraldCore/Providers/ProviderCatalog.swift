@@ -1,0 +1,79 @@
+/// The providers Herald knows, by their target rules: what event decoding,
+/// outcome parsing and the registry are given, so the names they accept and
+/// the rules they apply come from the registration list
+/// (`HeraldProviders.RegisteredProviders`), never from a list of their own.
+public struct ProviderCatalog: Sendable {
+    /// Every provider's rules, in registration order.
+    public let rules: [any ProviderTargetRules]
+    private let byName: [String: Int]
+    private let byProvider: [Provider: Int]
+    /// Every name an event may use: the canonical ones, then the aliases.
+    public let acceptedNames: [String]
+    /// Every field an event's target may give an address in, each once, in registration order.
+    public let addressFields: [String]
+    /// The top-level event sections providers read (`webpush`).
+    public let eventSections: [String]
+    /// The fields an event, a device element of `targets` and the shorthand target may have (decoding checks them per event).
+    let eventFieldNames: [String]
+    let deviceTargetFieldNames: [String]
+    /// The top-level fields of the shorthand target: `provider` and every address field.
+    public let targetFieldNames: [String]
+
+    public init(_ rules: [any ProviderTargetRules]) {
+        self.rules = rules
+        var byName: [String: Int] = [:]
+        var byProvider: [Provider: Int] = [:]
+        for (index, rule) in rules.enumerated() {
+            byProvider[rule.provider] = index
+            byName[rule.provider.rawValue] = index
+        }
+        for (index, rule) in rules.enumerated() {
+            for alias in rule.aliases where byName[alias] == nil { byName[alias] = index }
+        }
+        self.byName = byName
+        self.byProvider = byProvider
+        acceptedNames = rules.map(\.provider.rawValue) + rules.flatMap(\.aliases)
+        var seen = Set<String>()
+        addressFields = rules.flatMap(\.addressFields).filter { seen.insert($0).inserted }
+        eventSections = rules.compactMap(\.eventSection)
+        targetFieldNames = ["provider"] + addressFields
+        deviceTargetFieldNames = targetFieldNames + Event.deviceTargetOnlyFieldNames
+        eventFieldNames = Event.fieldNames(targetFields: targetFieldNames, sections: eventSections)
+    }
+
+    /// The canonical names, in registration order.
+    public var names: [String] { rules.map(\.provider.rawValue) }
+
+
+    /// The providers, in registration order.
+    public var providers: [Provider] { rules.map(\.provider) }
+
+    /// The provider `name` (canonical or alias) names; nil for an unknown name.
+    public func provider(named name: String) -> Provider? {
+        byName[name].map { rules[$0].provider }
+    }
+
+    /// The rules of `provider`, if it is in the catalog.
+    public func rules(for provider: Provider) -> (any ProviderTargetRules)? {
+        byProvider[provider].map { rules[$0] }
+    }
+
+
+    /// Every kind of address, each once: the fields outcomes name an address by.
+    public var addressKinds: [Target.Address.Kind] {
+        var seen = Set<String>()
+        return rules.flatMap(\.addressKinds).filter { seen.insert($0.field).inserted }
+    }
+
+    /// The kind of address an outcome's `field` holds, if any provider has it.
+    public func addressKind(field: String) -> Target.Address.Kind? {
+        addressKinds.first { $0.field == field }
+    }
+
+
+    /// The providers whose devices the registry holds.
+    public var registrableProviders: [Provider] { rules.filter { !$0.registrableKinds.isEmpty }.map(\.provider) }
+
+    /// Whether two device addresses of `provider` that differ only in case are one device.
+    public func devicesIgnoreCase(_ provider: Provider) -> Bool { rules(for: provider)?.devicesIgnoreCase ?? false }
+}

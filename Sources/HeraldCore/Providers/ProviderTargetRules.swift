@@ -1,0 +1,128 @@
+/// How one provider's targets are written and checked: what event decoding,
+/// the registry, retries and `exclude_tokens` need to know of a provider.
+///
+/// A provider module implements it beside its provider; the registration list
+/// (`HeraldProviders`) hands every provider's rules to decoding as a
+/// ``ProviderCatalog``. Nothing outside a provider's rules asks which
+/// provider a target is for.
+public protocol ProviderTargetRules: Sendable {
+    /// The provider these rules are for.
+    var provider: Provider { get }
+    /// The provider as messages name it: `APNs`, `FCM`, `Web Push`.
+    var displayName: String { get }
+    /// Other names an event may give the provider by (`ios` for APNs), matched exactly.
+    var aliases: [String] { get }
+    /// The fields of an event's target that hold this provider's address
+    /// (`token`; `token`, `fid`, `topic`, `condition`; `subscription`).
+    var addressFields: [String] { get }
+    /// What a target of this provider needs, for the message of a target
+    /// that gives another provider's field: `an APNs target needs a device "token"`.
+    var targetRule: String { get }
+    /// The kinds of address its targets have: outcomes name an address by its kind's field.
+    var addressKinds: [Target.Address.Kind] { get }
+
+    /// The target `fields` (an element of `targets`, or the event itself for
+    /// the shorthand) gives in `field`, one of ``addressFields``; or why it
+    /// cannot be sent to. Checks the address as the provider would.
+    func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target
+
+    /// The address a target element gives, however malformed the rest: what
+    /// the outcome of a refused target echoes. Nil when it gives none.
+    func addressGiven(in fields: FieldReader) -> Target.Address?
+
+    /// The target's provider and address as members of an event's target
+    /// element, which ``decodeTarget(field:of:)`` reads back: what a retry carries.
+    func eventMembers(of target: Target) -> [(String, JSONValue)]
+
+    /// Whether its devices may carry their own APNs-style environment and
+    /// topic (an event target's `environment` and `apns_topic`, a registration's).
+    var devicesHaveEnvironmentAndTopic: Bool { get }
+    /// Whether two device addresses that differ only in case are one device
+    /// (hexadecimal APNs tokens): `exclude_tokens` matches them so.
+    var devicesIgnoreCase: Bool { get }
+
+    /// The address kinds a registry registration may give; empty when its
+    /// devices are not registered (Web Push subscriptions are event targets).
+    var registrableKinds: [Target.Address.Kind] { get }
+    /// Why a registration cannot give an address of `kind` (a topic is not a
+    /// device); nil when it can. Asked before the address is looked at.
+    func registrationProblem(kind: Target.Address.Kind) -> String?
+    /// Why `address` cannot be a registered device, beyond the registry's own
+    /// checks (empty, length, printable): its format (an APNs token is
+    /// hexadecimal); nil when it can.
+    func registrationProblem(_ address: Target.Address) -> String?
+
+    /// A top-level section of the event this provider reads (`webpush`)
+    /// that Herald's event model does not decode itself; nil for none.
+    var eventSection: String? { get }
+    /// Checks the event's ``eventSection``, naming the field of a problem.
+    func checkEventSection(_ section: FieldReader) throws(EventError)
+}
+
+extension ProviderTargetRules {
+    public var aliases: [String] { [] }
+    public var devicesHaveEnvironmentAndTopic: Bool { false }
+    public var devicesIgnoreCase: Bool { false }
+    public var registrableKinds: [Target.Address.Kind] { [] }
+    public func registrationProblem(kind: Target.Address.Kind) -> String? {
+        registrableKinds.contains(kind) ? nil : "the registry holds no \(displayName) devices"
+    }
+    public func registrationProblem(_ address: Target.Address) -> String? { nil }
+    public var eventSection: String? { nil }
+    public func checkEventSection(_ section: FieldReader) throws(EventError) {}
+
+    public func addressGiven(in fields: FieldReader) -> Target.Address? {
+        addressKinds.lazy.compactMap { kind in fields.value(kind.field)?.stringValue.map { Target.Address(kind, $0) } }.first
+    }
+
+    public func eventMembers(of target: Target) -> [(String, JSONValue)] {
+        [("provider", .string(provider.rawValue)), (target.address.field, .string(target.address.value))]
+    }
+}
+
+/// Why one target of an event cannot be sent to, and what its outcome is:
+/// `invalid_token` when the device address itself is malformed (the device
+/// is gone for good), `failed` otherwise.
+public struct TargetProblem: Error, Sendable {
+    public let error: EventError
+    public let verdict: InvalidTarget.Verdict
+
+    public init(_ error: EventError, verdict: InvalidTarget.Verdict) {
+        self.error = error
+        self.verdict = verdict
+    }
+
+    /// The target is written wrong: `failed`.
+    public static func failed(_ error: EventError) -> TargetProblem { TargetProblem(error, verdict: .failed) }
+    /// The device address is malformed: `invalid_token`.
+    public static func badAddress(_ error: EventError) -> TargetProblem { TargetProblem(error, verdict: .invalidToken) }
+}
+
+extension FieldReader {
+    /// The string address in `field` of a target, checked as every device
+    /// address is (`what` names it: `a device token`): a string, not empty, at
+    /// most ``Event/maxTokenBytes``. A malformed device address is `invalid_token`.
+    public func deviceAddress(_ field: String, what: String) throws(TargetProblem) -> String {
+        let address = try nonEmptyAddress(field, device: what)
+        guard address.utf8.count <= Event.maxTokenBytes else {
+            throw .badAddress(EventError(field: path(field), message: "is \(address.utf8.count) bytes, over the limit of \(Event.maxTokenBytes)"))
+        }
+        return address
+    }
+
+    /// The string address in `field` of a target that is not a device (a topic, a condition): a non-empty string.
+    public func addressString(_ field: String) throws(TargetProblem) -> String {
+        try nonEmptyAddress(field, device: nil)
+    }
+
+    private func nonEmptyAddress(_ field: String, device: String?) throws(TargetProblem) -> String {
+        guard case .string(let address)? = value(field) else {
+            throw .failed(.mismatch(path(field), expected: "a non-empty string", found: value(field) ?? .null))
+        }
+        guard !address.isEmpty else {
+            guard let device else { throw .failed(.mismatch(path(field), expected: "a non-empty string", found: .string(address))) }
+            throw .badAddress(EventError(field: path(field), message: "is empty; \(device) cannot be empty"))
+        }
+        return address
+    }
+}
