@@ -47,6 +47,18 @@ import Testing
             reason: "Shutdown", providerStatus: 503, retryAfter: .seconds(7))))
     }
 
+    @Test func tooManyRequestsPausesThatDeviceOnly() {
+        #expect(verdict(429, #"{"reason":"TooManyRequests"}"#) == .failure(DeliveryFailure(
+            reason: "TooManyRequests", providerStatus: 429, retryAfter: .seconds(7),
+            pause: SendPause(.token, cause: "too many notifications to this device (TooManyRequests)", service: "APNs"))))
+        // Apple's own capacity, not the device's: nothing pauses.
+        guard case .failure(let failure) = verdict(429, #"{"reason":"TooManyProviderTokenUpdates"}"#) else {
+            Issue.record("expected a retryable failure")
+            return
+        }
+        #expect(failure.pause == nil)
+    }
+
     @Test func unknownReasonIsKeptVerbatimAndClassifiedByStatus() {
         #expect(APNsReason(rawValue: "BrandNewReason") == .unknown("BrandNewReason"))
         #expect(summary(verdict(400, #"{"reason":"BrandNewReason"}"#)) == "failed")

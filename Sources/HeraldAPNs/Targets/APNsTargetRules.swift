@@ -22,6 +22,7 @@ public struct APNsTargetRules: ProviderTargetRules {
     public var devicesHaveEnvironmentAndTopic: Bool { true }
     public var devicesIgnoreCase: Bool { true }
     public var registrableKinds: [Target.Address.Kind] { [.token] }
+    public var commandLineAddresses: [CommandLineAddress] { [.token] }
 
     public func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target {
         let token = try fields.deviceAddress(field, what: "a device token")

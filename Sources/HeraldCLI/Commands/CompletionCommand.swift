@@ -52,7 +52,7 @@ public struct CompletionCommand: Command {
                 return
               fi
               case "$prev" in
-                --config|--*-file|--*-key|--subscription|--record|--tls-dir|--ca-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                \(Self.fileOptions)) COMPREPLY=($(compgen -f -- "$cur")); return ;;
               esac
               case "${COMP_WORDS[1]}" in
             \(cases.joined(separator: "\n"))
@@ -79,7 +79,7 @@ public struct CompletionCommand: Command {
                 return
               fi
               case $words[CURRENT-1] in
-                --config|--*-file|--*-key|--subscription|--record|--tls-dir|--ca-file) _files; return ;;
+                \(Self.fileOptions)) _files; return ;;
               esac
               case $words[2] in
             \(cases.joined(separator: "\n"))
@@ -88,6 +88,13 @@ public struct CompletionCommand: Command {
             }
             if (( $+functions[compdef] )); then compdef _herald herald; fi
             """
+    }
+
+    /// The options whose value is a file, as a shell `case` pattern: the
+    /// fixed ones and every provider's device option that reads one (`--subscription`).
+    static var fileOptions: String {
+        let addresses = SendCommand.addresses.filter(\.option.readsJSONFile).map { "--" + $0.option.field }
+        return (["--config", "--*-file", "--*-key"] + addresses + ["--record", "--tls-dir", "--ca-file"]).joined(separator: "|")
     }
 }
 

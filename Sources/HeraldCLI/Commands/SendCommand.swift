@@ -23,7 +23,7 @@ public struct SendCommand: Command {
     public let summary = "Send one notification directly (no broker) and print its outcome"
     public var help: String {
         """
-        Usage: herald send --app APP --provider \(providers.map(\.name).joined(separator: "|")) (--token TOKEN | --fid FID | --subscription FILE) [options]
+        Usage: herald send --app APP --provider \(providers.map(\.name).joined(separator: "|")) (\(Self.addresses.map { "--\($0.option.field) \($0.option.placeholder)" }.joined(separator: " | "))) [options]
 
         Builds an event from the options, delivers it with APP's credentials
         from the config, and prints the outcome JSON (as published to the
@@ -34,9 +34,7 @@ public struct SendCommand: Command {
           --config FILE          the config file (default: config.yaml, or $HERALD_CONFIG)
           --app APP              the app whose credentials to use
           --provider NAME        \(providers.map(\.name).joined(separator: ", "))
-          --token TOKEN          the device token
-          --fid FID              the device's Firebase installation ID, instead of --token (fcm only)
-          --subscription FILE    a browser's push subscription, the JSON of PushSubscription.toJSON() (webpush only)
+        \(Self.addressHelp)
           --title, --subtitle, --body TEXT
           --badge N              the badge number (0 clears it)
           --sound NAME           a sound file, or default
@@ -54,10 +52,21 @@ public struct SendCommand: Command {
     }
 
     static let stringOptions = ["title", "subtitle", "body", "sound", "category", "thread-id"]
-    static let options: Set<String> = Set(stringOptions + [
-        "config", "app", "provider", "token", "fid", "subscription", "badge", "push-type", "priority", "ttl", "collapse-id", "data",
-        "apns-payload",
+    /// The device options, from the registered providers: `--token`, `--fid`, `--subscription`.
+    static let addresses = ProviderCatalog.registered.commandLineAddresses
+    static let options: Set<String> = Set(stringOptions + addresses.map(\.option.field) + [
+        "config", "app", "provider", "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
     ])
+
+    /// The device options' help lines; one only some provider takes says which.
+    static var addressHelp: String {
+        let all = ProviderCatalog.registered.providers.count
+        return addresses.map { option, providers in
+            let only = providers.count == 1 && all > 1 ? " (\(providers[0]) only)" : ""
+            let name = "--\(option.field) \(option.placeholder)"
+            return "  " + name.padding(toLength: max(name.count + 1, 23), withPad: " ", startingAt: 0) + option.help + only
+        }.joined(separator: "\n")
+    }
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         let parsed: ParsedArguments
@@ -70,8 +79,11 @@ public struct SendCommand: Command {
             for required in ["app", "provider"] where parsed.options[required] == nil {
                 throw UsageError("--\(required) is required")
             }
-            let devices = ["token", "fid", "subscription"].filter { parsed.options[$0] != nil }
-            if devices.isEmpty { throw UsageError("--token, --fid or --subscription is required") }
+            let devices = Self.addresses.map(\.option.field).filter { parsed.options[$0] != nil }
+            if devices.isEmpty {
+                let names = Self.addresses.map { "--" + $0.option.field }
+                throw UsageError("\(names.dropLast().joined(separator: ", ")) or \(names.last ?? "") is required")
+            }
             if devices.count > 1 {
                 throw UsageError(devices.map { "--" + $0 }.joined(separator: " and ") + " cannot be combined; give one device")
             }

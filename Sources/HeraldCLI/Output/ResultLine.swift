@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldProviders
 
 /// One message of the results exchange as `herald tail` prints it: the
 /// event's (or registry command's) id, the provider, the target with device
@@ -37,21 +38,24 @@ struct ResultLine {
         }
         func text(_ key: String) -> String? { object[key]?.stringValue }
         var target = "-"
-        if let token = text("token") ?? text("fid") {
-            target = LogValue.mask(token: token)
-        } else if let endpoint = text("endpoint") {
-            // A Web Push endpoint: the push service's host and the subscription's segment, masked, fit the column.
-            let masked = LogValue.mask(token: endpoint)
-            let host = masked.drop { $0 != "/" }.drop { $0 == "/" }.prefix { $0 != "/" }
-            target = "\(host)/…/\(masked.split(separator: "/").last ?? "")"
-        } else if let address = text("topic") ?? text("condition") {
-            target = address
+        let kinds = ProviderCatalog.registered.addressKinds
+        if let (kind, address) = kinds.lazy.compactMap({ kind in text(kind.field).map { (kind, $0) } }).first {
+            target = kind.isDevice ? Self.masked(device: address) : address
         }
         if let channel = text("channel") { target = target == "-" ? channel : "\(target) (\(channel))" }
         var reason = text("reason") ?? ""
         if let detail = text("detail"), !detail.isEmpty { reason += reason.isEmpty ? detail : ": \(detail)" }
         self.init(id: text("event_id") ?? text("command_id") ?? "-", provider: text("provider") ?? "-",
                   target: target, status: text("status") ?? text("result") ?? routingKey, reason: reason)
+    }
+
+    /// A device address masked as logs mask it; a URL (a Web Push endpoint)
+    /// shortened to its host and its masked last segment, to fit the column.
+    static func masked(device address: String) -> String {
+        let masked = LogValue.mask(token: address)
+        guard address.contains("://") else { return masked }
+        let host = masked.drop { $0 != "/" }.drop { $0 == "/" }.prefix { $0 != "/" }
+        return "\(host)/…/\(masked.split(separator: "/").last ?? "")"
     }
 
     var text: String {

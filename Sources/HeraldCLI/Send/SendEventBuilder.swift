@@ -19,9 +19,10 @@ enum SendEventBuilder {
         event["id"] = .string(id)
         event["app"] = options["app"].map(JSONValue.string)
         event["provider"] = options["provider"].map(JSONValue.string)
-        event["token"] = options["token"].map(JSONValue.string)
-        event["fid"] = options["fid"].map(JSONValue.string)
-        if let file = options["subscription"] { event["subscription"] = try subscription(file) }
+        for (address, _) in SendCommand.addresses {
+            guard let value = options[address.field] else { continue }
+            event[address.field] = address.readsJSONFile ? try jsonFile(value, option: address.field) : .string(value)
+        }
         if !notification.isEmpty { event["notification"] = .object(notification) }
         event["push_type"] = options["push-type"].map(JSONValue.string)
         event["priority"] = options["priority"].map(JSONValue.string)
@@ -43,16 +44,16 @@ enum SendEventBuilder {
         }
     }
 
-    /// The JSON object of a subscription file (`PushSubscription.toJSON()`).
-    private static func subscription(_ file: String) throws(UsageError) -> JSONValue {
+    /// The JSON object in the file an address option names (a subscription, `PushSubscription.toJSON()`).
+    private static func jsonFile(_ file: String, option: String) throws(UsageError) -> JSONValue {
         let contents: BoundedFile
         do {
             contents = try BoundedFile(path: file, limit: .key)
         } catch {
-            throw UsageError("--subscription: the file \(error.problem)")
+            throw UsageError("--\(option): the file \(error.problem)")
         }
         guard let value = try? JSONValue.parse(contents.bytes), value.objectValue != nil else {
-            throw UsageError("--subscription: \(file) is not a JSON object (a browser's PushSubscription.toJSON())")
+            throw UsageError("--\(option): \(file) is not a JSON object")
         }
         return value
     }

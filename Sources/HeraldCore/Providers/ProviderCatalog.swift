@@ -71,6 +71,22 @@ public struct ProviderCatalog: Sendable {
     }
 
 
+    /// Every provider's command-line device options, each once in
+    /// registration order, with the providers that take it.
+    public var commandLineAddresses: [(option: CommandLineAddress, providers: [Provider])] {
+        var merged: [(option: CommandLineAddress, providers: [Provider])] = []
+        for rule in rules {
+            for option in rule.commandLineAddresses {
+                if let index = merged.firstIndex(where: { $0.option.field == option.field }) {
+                    merged[index].providers.append(rule.provider)
+                } else {
+                    merged.append((option, [rule.provider]))
+                }
+            }
+        }
+        return merged
+    }
+
     /// The providers whose devices the registry holds.
     public var registrableProviders: [Provider] { rules.filter { !$0.registrableKinds.isEmpty }.map(\.provider) }
 
