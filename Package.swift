@@ -15,14 +15,16 @@ let heraldVersion: String = {
 ///
 /// Layout, outermost first:
 /// - `herald` (executable) → `HeraldCLI` (commands: check, dead, publish, registry, run, send, simulate, tail, version)
-/// - `HeraldAPNs`, `HeraldFCM`, `HeraldWebPush` (providers) on `HeraldHTTPClient` (HTTP/2 client on nghttp2 + OpenSSL, or libcurl);
-///   they know nothing of config.yaml: `HeraldService` maps each app's section onto them
+/// - `HeraldProviders`: the one list of providers (docs/providers.md), which `HeraldConfig`, the pipeline, the
+///   service and the CLI learn them from
+/// - `HeraldAPNs`, `HeraldFCM`, `HeraldWebPush` (providers, each with its targets' rules and its config section)
+///   on `HeraldProviderKit` (the seam) and `HeraldHTTPClient` (HTTP/2 client on nghttp2 + OpenSSL, or libcurl)
 /// - `HeraldSimulator` (simulated APNs, FCM, Google OAuth and a Web Push push service) on `HeraldHTTP2Server` (nghttp2 + OpenSSL)
 /// - `HeraldService` (`herald run`: the provider set built from the config, the consume → deliver → publish loop)
 /// - `HeraldAMQP` (consumer, confirmed publisher, topology, reconnect) on rabbitmq-c
 /// - `HeraldPipeline` (per-event decisions), `HeraldObservability` (metrics, health on libmicrohttpd)
 /// - `HeraldRegistry` (devices on channels: the store, on SQLite or PostgreSQL)
-/// - `HeraldConfig` (config.yaml model and validation) on `HeraldYAML` (libyaml + Decoder)
+/// - `HeraldConfig` (config.yaml loading, model and validation; the providers' sections are theirs) on `HeraldYAML` (libyaml + Decoder)
 /// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT, ECDH, HKDF, AES-GCM) on OpenSSL
 /// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, no C, no I/O
 /// - `C*` system-library targets, one per C library, plus `CHeraldShim` for
