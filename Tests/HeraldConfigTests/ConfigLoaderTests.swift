@@ -53,6 +53,23 @@ import Testing
             """) == ["DIR/config.yaml:11:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)"])
     }
 
+    /// An app's keys are the registered providers' sections and
+    /// `timeout_retries`: a misspelt provider is an unknown key, named with
+    /// the provider it is probably a typo of.
+    @Test func aMisspeltProviderSectionIsAnUnknownKey() throws {
+        let fixture = try ConfigFixture()
+        let errors = fixture.errors("""
+            apps:
+              chat:
+                webpsh:
+                  vapid: {private_key_pem: x, subject: "mailto:ops@example.com"}
+                timeout_retrie: 2
+            """)
+        #expect(errors.contains("DIR/config.yaml:3:5: apps.chat.webpsh: unknown key 'webpsh' (did you mean 'webpush'?)"), "\(errors)")
+        #expect(errors.contains("DIR/config.yaml:5:5: apps.chat.timeout_retrie: unknown key 'timeout_retrie' (did you mean 'timeout_retries'?)"),
+                "\(errors)")
+    }
+
     @Test func wrongTypeNamesExpectedAndFound() throws {
         let fixture = try ConfigFixture()
         let errors = fixture.errors(ConfigFixture.minimal + "amqp:\n  prefetch: lots\n")

@@ -60,11 +60,17 @@ public struct AppSettings: Sendable, Equatable, Decodable {
             && lhs.sections.allSatisfy { provider, section in rhs.sections[provider].map(section.isEqual(to:)) ?? false }
     }
 
-    /// A key of an app's mapping: a provider's name or `timeout_retries`.
+    /// A key of an app's mapping: a registered provider's name or
+    /// `timeout_retries`. Any other key is unknown, and reported so.
     struct SectionKey: CodingKey {
+        static let names = Set(RegisteredProviders.sections.map { $0.provider.rawValue } + ["timeout_retries"])
+
         let stringValue: String
         init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(stringValue: String) {
+            guard Self.names.contains(stringValue) else { return nil }
+            self.stringValue = stringValue
+        }
         var intValue: Int? { nil }
         init?(intValue: Int) { nil }
     }

@@ -1,5 +1,5 @@
 /// A notification to deliver: the body of a message on the events exchange,
-/// decoded and validated (see ``decode(_:fallbackID:limits:)`` and
+/// decoded and validated (see ``decode(_:fallbackID:providers:limits:)`` and
 /// `docs/event-model.md`).
 ///
 /// Provider-neutral on purpose: the APNs and FCM payload builders read it,

@@ -68,7 +68,7 @@ public struct Target: Sendable, Hashable {
     /// Push subscription's `p256dh` and `auth`); empty for most targets.
     public var deviceKeys: [String: String]
 
-    /// A target as given. ``Event/decode(_:fallbackID:limits:)`` validates
+    /// A target as given. ``Event/decode(_:fallbackID:providers:limits:)`` validates
     /// what events carry (no APNs topics, hex APNs tokens); code building
     /// targets itself is trusted to do the same.
     public init(provider: Provider, address: Address, channel: String? = nil, apns: APNsDeviceOverrides = APNsDeviceOverrides(),
