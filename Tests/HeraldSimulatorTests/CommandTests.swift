@@ -71,7 +71,7 @@ import Testing
             try account.jsonString.write(toFile: accountFile, atomically: true, encoding: .utf8)
         }
         try writeAccount(tokenURI: "https://localhost/token")
-        let fcm = try #require(try SimulatorSettings(fcm: .init(serviceAccounts: [accountFile], deadTokens: ["gone"]))
+        let fcm = try #require(try SimulatorSettings.FCM(serviceAccounts: [accountFile], deadTokens: ["gone"])
             .fcmServices(recorder: recorder))
         try await withSimulator(APNsSimulatorConfiguration(keys: []), recorder: recorder, extraServices: [fcm.oauth, fcm.fcm]) { sim in
             try writeAccount(tokenURI: "https://localhost:\(sim.server.port)/token")

@@ -61,9 +61,9 @@ extension SimulateCommandTests {
         let file = try Fixtures.temporaryDirectory() + "/sim.yaml"
         try "listen: 0.0.0.0:2197\nwebpush:\n  subscriptions: 3\n".write(toFile: file, atomically: true, encoding: .utf8)
         let settings = try SimulatorSettings.load(file: file, environment: [:])
-        #expect(settings.webpush == SimulatorSettings.WebPush(subscriptions: 3))
-        #expect(try settings.webPushOrigin(port: 2197) == "https://127.0.0.1:2197", "a wildcard address is reached on loopback")
-        #expect(try SimulatorSettings(listen: "[::1]:0").webPushOrigin(port: 4433) == "https://[::1]:4433")
-        #expect(try SimulatorSettings(listen: "localhost:0").webPushOrigin(port: 4433) == "https://localhost:4433")
+        #expect(settings.section(SimulatorSettings.WebPush.self) == SimulatorSettings.WebPush(subscriptions: 3))
+        #expect(try settings.origin(port: 2197) == "https://127.0.0.1:2197", "a wildcard address is reached on loopback")
+        #expect(try SimulatorSettings(listen: "[::1]:0").origin(port: 4433) == "https://[::1]:4433")
+        #expect(try SimulatorSettings(listen: "localhost:0").origin(port: 4433) == "https://localhost:4433")
     }
 }

@@ -31,7 +31,7 @@ import Testing
             """.write(toFile: file, atomically: true, encoding: .utf8)
         let settings = try SimulatorSettings.load(file: file, environment: ["KEYS": directory])
         let now = Timestamp(seconds: 1_800_000_000)
-        let apns = try settings.apnsConfiguration(now: now)
+        let apns = try #require(settings.section(SimulatorSettings.APNs.self)).configuration(now: now)
         #expect(apns.keys.map { "\($0.keyID)/\($0.teamID)" } == ["HERALDKEY1/HERALDTEAM"])
         #expect(apns.bundleIDs == ["com.example.chat"])
         #expect(apns.deadTokens == [
@@ -171,13 +171,14 @@ import Testing
               quota: {requests: 600000, per: 1m}
             """.write(toFile: file, atomically: true, encoding: .utf8)
         let settings = try SimulatorSettings.load(file: file, environment: [:])
-        #expect(settings.fcm?.quota == SimulatorFaults.RateLimit(requests: 600000, per: .seconds(60)))
-        let fcm = try #require(try settings.fcmServices(recorder: NotificationRecorder())).fcm
+        #expect(settings.section(SimulatorSettings.FCM.self)?.quota == SimulatorFaults.RateLimit(requests: 600000, per: .seconds(60)))
+        let fcm = try #require(try settings.section(SimulatorSettings.FCM.self)?.fcmServices(recorder: NotificationRecorder())).fcm
         #expect(fcm.settings.quota == FCMSimulatorSettings.Quota(messages: 600000, window: .seconds(60)))
         #expect(fcm.settings.projectIDs == ["herald-sim", "herald-other"])
 
         try "fcm:\n  service_accounts: [\(directory)/account.json]\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let unlimited = try #require(try SimulatorSettings.load(file: file, environment: [:]).fcmServices(recorder: NotificationRecorder()))
+        let unlimited = try #require(
+            try SimulatorSettings.load(file: file, environment: [:]).section(SimulatorSettings.FCM.self)?.fcmServices(recorder: NotificationRecorder()))
         #expect(unlimited.fcm.settings.quota == nil, "no quota unless asked for")
     }
 
@@ -192,7 +193,7 @@ import Testing
             faults: {hang_rate: 0.25, services: [fcm, oauth], tokens: [busy]}
             """.write(toFile: file, atomically: true, encoding: .utf8)
         let settings = try SimulatorSettings.load(file: file, environment: [:])
-        let fcm = try #require(settings.fcm)
+        let fcm = try #require(settings.section(SimulatorSettings.FCM.self))
         #expect(fcm.allTokenErrors == [
             "gone": .unregistered, "both": .internalError, "other-app": .senderIDMismatch, "busy": .quotaExceeded,
             "ios": .thirdPartyAuthError,

@@ -37,23 +37,7 @@ public struct SimulateCommand: Command {
           --config FILE               simulator settings (YAML); flags override it
           --listen HOST:PORT          address to listen on (default 127.0.0.1:2197)
           --record FILE               append each accepted notification as a JSON line
-          --apns-key FILE             public key or .p8 provider tokens are verified with
-          --key-id ID, --team-id ID   the key id and team id tokens must name
-          --topic BUNDLE_ID           accept only this bundle id (comma-separated list)
-          --dead-token TOKEN          answer 410 Unregistered for it (comma-separated list)
-          --token-update-interval D   refuse a team's new token sooner than this (429; Apple: 20m; default off)
-          --fcm-service-account FILE  accept OAuth assertions signed by this key (comma-separated list)
-          --fcm-project ID            serve this project (default: the accounts' project_id)
-          --fcm-dead-token TOKEN      answer 404 UNREGISTERED for it (comma-separated list)
-          --fcm-token-error T=CODE    answer token T with an FcmError code: UNREGISTERED, INVALID_ARGUMENT,
-                                      SENDER_ID_MISMATCH, QUOTA_EXCEEDED, UNAVAILABLE, INTERNAL,
-                                      THIRD_PARTY_AUTH_ERROR (comma-separated list)
-          --probe-topic TOPIC         FCM messages to it are probes (default herald-check)
-          --fcm-quota N/DURATION      at most N messages per DURATION for each FCM project, e.g. 600000/1m
-                                      (429 QUOTA_EXCEEDED until the project's window ends)
-          --per-token-limit N         at most N notifications per device token per second (429)
-          --webpush-subscriptions N   issue N Web Push subscriptions at start and print each as a JSON line
-                                      (endpoint, keys, id, private_key)
+        \(Self.providerHelp)
           --tls-dir DIR               where the generated CA and certificate live (default .herald/dev)
           --tls-cert FILE, --tls-key FILE   use this server certificate instead
           --client-ca FILE            accept client certificates from this CA (certificate auth)
@@ -62,7 +46,7 @@ public struct SimulateCommand: Command {
           --reset-rate F              reset this fraction of requests' streams (RST_STREAM)
           --drop-rate F               close this fraction of requests' connections with a TCP reset
           --hang-rate F               never answer this fraction of requests
-          --fault-services LIST       where faults apply: apns, fcm, oauth, webpush (default apns,fcm,webpush)
+          --fault-services LIST       where faults apply: \(SimulatorFaults.serviceNames.joined(separator: ", ")) (default \(SimulatorFaults.defaultServices.joined(separator: ",")))
           --fault-tokens LIST         apply faults only to requests to these tokens (or FCM topics)
           --latency D                 delay every answer (e.g. 20ms)
           --goaway-after N            send GOAWAY after N streams on each connection
@@ -72,13 +56,12 @@ public struct SimulateCommand: Command {
         """
     }
 
-    static let options: Set<String> = [
-        "config", "listen", "record", "apns-key", "key-id", "team-id", "topic", "dead-token", "token-update-interval",
-        "per-token-limit", "tls-dir", "tls-cert", "tls-key", "client-ca", "error-rate", "error-status", "latency",
-        "goaway-after", "max-streams", "rate-limit", "fcm-service-account", "fcm-project", "fcm-dead-token",
-        "fcm-token-error", "probe-topic", "fcm-quota", "reset-rate", "drop-rate", "hang-rate", "fault-services", "fault-tokens",
-        "webpush-subscriptions",
-    ]
+    /// The registered providers' flags, as help lines, in the registration order.
+    static var providerHelp: String {
+        SimulatedProviders.all.flatMap { $0.flags.flatMap(\.helpLines) }.joined(separator: "\n")
+    }
+
+    static var options: Set<String> { SimulateOptions.options }
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         let settings: SimulatorSettings
@@ -116,15 +99,11 @@ public struct SimulateCommand: Command {
         // enough for a suite's case, so a long benchmark does not grow the
         // simulator by a kilobyte or two per notification.
         let recorder = NotificationRecorder(capacity: 10_000, jsonLinesPath: settings.record)
-        let apns = APNsSimulatorService(configuration: try settings.apnsConfiguration(now: Timestamp.now()), recorder: recorder)
-        var services: [any SimulatorService] = [apns]
-        let fcm = try settings.fcmServices(recorder: recorder)
-        if let fcm { services += [fcm.oauth, fcm.fcm] }
-        let webpush = WebPushSimulatorService(recorder: recorder)
-        services.append(webpush)
+        let providers = try settings.makeProviders(recorder: recorder, now: Timestamp.now())
+        let services = providers.flatMap(\.services)
         let faults = settings.faults ?? .none
         let injector = FaultInjector(faults: faults)
-        let admin = SimulatorAdminService(recorder: recorder, faults: injector, apns: apns, fcm: fcm?.fcm, webpush: webpush)
+        let admin = SimulatorAdminService(recorder: recorder, faults: injector, services: services)
         let simulator = Simulator(services: [admin] + services, recorder: recorder, faults: injector, logger: logger)
         let server = try HTTP2Server(
             configuration: HTTP2ServerConfiguration(
@@ -134,17 +113,10 @@ public struct SimulateCommand: Command {
         console.out("herald simulate: listening on https://\(host):\(server.port)")
         if let caFile { console.out("  CA certificate (give it to clients as ca_file): \(caFile)") }
         console.out("  admin API: https://\(host):\(server.port)\(SimulatorAdminService.prefix)/ (docs/simulator-admin.md)")
-        if apns.configuration.keys.isEmpty {
-            console.out("  no --apns-key: provider tokens are refused; only client certificates can authenticate")
+        let origin = try settings.origin(port: server.port)
+        for provider in providers {
+            try provider.started(origin: origin, say: { console.out($0) })
         }
-        if let fcm {
-            console.out("  FCM: OAuth at /token, projects \(fcm.fcm.settings.projectIDs.sorted().joined(separator: ", "))")
-        } else {
-            console.out("  no --fcm-service-account: FCM and its OAuth endpoint are off")
-        }
-        let origin = try settings.webPushOrigin(port: server.port)
-        webpush.serve(at: origin)
-        try printWebPushSubscriptions(settings.webpush?.subscriptions ?? 0, from: webpush, at: origin, console: console)
         let signals = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number)
@@ -154,19 +126,5 @@ public struct SimulateCommand: Command {
         }
         defer { signals.forEach { $0.cancel() } }
         try await server.run()
-    }
-
-    /// Says where the push service is and issues `count` subscriptions,
-    /// each printed as one JSON line (endpoint, keys, id, private_key).
-    private func printWebPushSubscriptions(
-        _ count: Int, from webpush: WebPushSimulatorService, at origin: String, console: any Console
-    ) throws {
-        console.out("  Web Push: push service at \(origin)\(WebPushSimulatorService.pushPathPrefix)<id>; "
-            + "subscriptions from POST \(origin)/_herald/webpush/subscriptions")
-        guard count > 0 else { return }
-        console.out("  Web Push subscriptions, one JSON object per line:")
-        for _ in 0..<count {
-            console.out(try webpush.issueSubscription().jsonValue().jsonString)
-        }
     }
 }

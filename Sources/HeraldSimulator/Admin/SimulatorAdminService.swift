@@ -2,8 +2,8 @@ import HeraldCore
 
 /// The simulator's admin API for tests, on its own port under `/_herald/`:
 /// list what was delivered and what was refused, forget the record, kill
-/// and revive tokens, issue and delete Web Push subscriptions, read and
-/// change faults, all while it serves, in JSON.
+/// and revive tokens, read and change faults, and whatever each simulated
+/// provider adds (`SimulatedProvider.adminRoutes`), all while it serves, in JSON.
 ///
 /// It exists so an acceptance suite in any language can drive and inspect
 /// `herald simulate` the way a Swift test drives the services it embeds,
@@ -20,45 +20,44 @@ public final class SimulatorAdminService: SimulatorService {
     public var isProviderTraffic: Bool { false }
     let recorder: NotificationRecorder
     let faults: FaultInjector
-    let apns: APNsSimulatorService?
-    let fcm: FCMSimulatorService?
-    let webpush: WebPushSimulatorService?
+    /// The provider services it reaches (each provider's routes find their own among them).
+    let services: [any SimulatorService]
 
-    public init(
-        recorder: NotificationRecorder, faults: FaultInjector, apns: APNsSimulatorService?, fcm: FCMSimulatorService?,
-        webpush: WebPushSimulatorService? = nil
-    ) {
+    /// The admin API over `services`: each registered provider's routes
+    /// reach the first of its services among them.
+    public init(recorder: NotificationRecorder, faults: FaultInjector, services: [any SimulatorService]) {
         self.recorder = recorder
         self.faults = faults
-        self.apns = apns
-        self.fcm = fcm
-        self.webpush = webpush
+        self.services = services
     }
 
-    /// The admin API over `services`: the first APNs, FCM and Web Push service among them.
-    public convenience init(recorder: NotificationRecorder, faults: FaultInjector, services: [any SimulatorService]) {
-        self.init(
-            recorder: recorder, faults: faults, apns: services.lazy.compactMap { $0 as? APNsSimulatorService }.first,
-            fcm: services.lazy.compactMap { $0 as? FCMSimulatorService }.first,
-            webpush: services.lazy.compactMap { $0 as? WebPushSimulatorService }.first)
+    /// The first service of type `Service`, if the simulator serves one.
+    func service<Service: SimulatorService>(_ type: Service.Type) -> Service? {
+        services.lazy.compactMap { $0 as? Service }.first
     }
 
     public func serves(_ request: SimulatedRequest) -> Bool {
         request.path == Self.prefix || request.path.hasPrefix(Self.prefix + "/") || request.path.hasPrefix(Self.prefix + "?")
     }
 
+    /// The registered providers' routes, in the registration order.
+    static let providerRoutes: [SimulatorAdminRoutes] = SimulatedProviders.all.map { $0.adminRoutes }
+    /// The providers' entries in the tokens table.
+    static let tokenRoutes: [SimulatorAdminRoutes.Tokens] = providerRoutes.compactMap(\.tokens)
+    /// The providers' own endpoints.
+    static let providerEndpoints: [SimulatorAdminRoutes.Endpoint] = providerRoutes.flatMap(\.endpoints)
+
     /// Every endpoint: its methods and path.
-    static let endpoints: [(methods: [String], path: String)] = [
-        (["GET"], "/_herald/delivered"),
-        (["GET"], "/_herald/refused"),
-        (["DELETE"], "/_herald/records"),
-        (["GET"], "/_herald/tokens"),
-        (["PUT", "DELETE"], "/_herald/tokens/apns/<token>"),
-        (["PUT", "DELETE"], "/_herald/tokens/fcm/<token>"),
-        (["GET", "PUT", "DELETE"], "/_herald/faults"),
-        (["POST"], SimulatorAdminService.webPushSubscriptionsPath),
-        (["DELETE"], SimulatorAdminService.webPushSubscriptionsPath + "/<id>"),
-    ]
+    static let endpoints: [(methods: [String], path: String)] =
+        [
+            (["GET"], "/_herald/delivered"),
+            (["GET"], "/_herald/refused"),
+            (["DELETE"], "/_herald/records"),
+            (["GET"], "/_herald/tokens"),
+        ]
+        + tokenRoutes.map { (["PUT", "DELETE"], $0.pathPrefix + "<token>") }
+        + [(["GET", "PUT", "DELETE"], "/_herald/faults")]
+        + providerEndpoints.map { ($0.methods, $0.path) }
 
     public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
         let parts = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -72,25 +71,20 @@ public final class SimulatorAdminService: SimulatorService {
     }
 
     private func route(_ request: SimulatedRequest, path: String, query: [String: String]) throws(AdminError) -> SimulatedAnswer {
-        let tokenPrefixes = [("apns", "/_herald/tokens/apns/"), ("fcm", "/_herald/tokens/fcm/")]
-        if let (provider, prefix) = tokenPrefixes.first(where: { path.hasPrefix($0.1) }), path.count > prefix.count {
-            let token = String(path.dropFirst(prefix.count))
-            try allow(request, ["PUT", "DELETE"], path: prefix + "<token>")
+        for tokens in Self.tokenRoutes where path.hasPrefix(tokens.pathPrefix) && path.count > tokens.pathPrefix.count {
+            try allow(request, ["PUT", "DELETE"], path: tokens.pathPrefix + "<token>")
             try noQuery(query)
-            return provider == "apns"
-                ? try changeAPNsToken(token, remove: request.method == "DELETE", body: request.body, at: request.receivedAt)
-                : try changeFCMToken(token, remove: request.method == "DELETE", body: request.body)
+            try tokens.change(self, String(path.dropFirst(tokens.pathPrefix.count)), request.method == "DELETE", request)
+            return Self.json(tokenTable)
         }
-        if path.hasPrefix(Self.webPushSubscriptionsPath + "/"), path.count > Self.webPushSubscriptionsPath.count + 1 {
-            try allow(request, ["DELETE"], path: Self.webPushSubscriptionsPath + "/<id>")
+        for endpoint in Self.providerEndpoints {
+            let (matches, parameter) = endpoint.match(path)
+            guard matches else { continue }
+            try allow(request, endpoint.methods, path: endpoint.path)
             try noQuery(query)
-            return try deleteWebPushSubscription(String(path.dropFirst(Self.webPushSubscriptionsPath.count + 1)))
+            return try endpoint.handle(self, parameter, request)
         }
         switch path {
-        case Self.webPushSubscriptionsPath:
-            try allow(request, ["POST"], path: path)
-            try noQuery(query)
-            return try issueWebPushSubscription(body: request.body)
         case "/_herald/delivered":
             try allow(request, ["GET"], path: path)
             return listDelivered(try filter(query, statusAllowed: false))

@@ -45,12 +45,14 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
         }
     }
 
-    /// The services faults can be aimed at, by `SimulatorService.name`.
-    public static let serviceNames = ["apns", "fcm", "oauth", "webpush"]
+    /// The services faults can be aimed at, by `SimulatorService.name`:
+    /// the registered providers' (`apns`, `fcm`, `oauth`, `webpush`).
+    public static let serviceNames = SimulatedProviders.all.flatMap { $0.serviceNames }
     /// `serviceNames` as a sentence's list: "apns, fcm, oauth or webpush".
     public static let serviceNamesText = serviceNames.dropLast().joined(separator: ", ") + " or " + (serviceNames.last ?? "")
-    /// Where faults apply unless told otherwise: the push services, not the token endpoint.
-    public static let defaultServices = ["apns", "fcm", "webpush"]
+    /// Where faults apply unless told otherwise: the push services, not the
+    /// token endpoint (each provider's `defaultFaultServices`).
+    public static let defaultServices = SimulatedProviders.all.flatMap { $0.defaultFaultServices }
     /// The statuses an injected error may have.
     public static let errorStatuses = [429, 500, 503]
 

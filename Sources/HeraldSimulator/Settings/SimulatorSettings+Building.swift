@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldCrypto
 import HeraldHTTP2Server
 import HeraldYAML
 
@@ -10,49 +9,15 @@ extension SimulatorSettings {
         try YAMLDocument(contentsOfFile: file, environment: environment).decode(SimulatorSettings.self)
     }
 
-    /// The APNs service's configuration: keys loaded (public keys or `.p8`s),
-    /// dead tokens dated (`since`, else `now`).
-    public func apnsConfiguration(now: Timestamp) throws(SimulatorSetupError) -> APNsSimulatorConfiguration {
-        let section = apns ?? APNs()
-        var keys: [APNsSimulatorKey] = []
-        for key in section.keys {
-            let file: BoundedFile
-            do { file = try BoundedFile(path: key.keyFile, limit: .key) } catch { throw SimulatorSetupError("apns.keys: key_file \(error)") }
-            let pem = String(decoding: file.bytes, as: UTF8.self)
-            do {
-                keys.append(APNsSimulatorKey(keyID: key.keyID, teamID: key.teamID, publicKey: try PublicKey(pem: pem)))
-            } catch {
-                throw SimulatorSetupError("apns.keys: key_file \(key.keyFile): \(error)")
-            }
+    /// Every registered provider's services, built from its section (its
+    /// default where the settings have none), recording in `recorder`, in the
+    /// registration order.
+    public func makeProviders(recorder: NotificationRecorder, now: Timestamp) throws(SimulatorSetupError) -> [SimulatedProviderServices] {
+        var built: [SimulatedProviderServices] = []
+        for section in providerSections {
+            built.append(SimulatedProviderServices(section: section, services: try section.makeServices(recorder: recorder, now: now)))
         }
-        var dead: [String: Timestamp] = [:]
-        for token in section.deadTokens {
-            guard let since = token.since else {
-                dead[token.token] = now
-                continue
-            }
-            guard let timestamp = Timestamp(rfc3339: since) else {
-                throw SimulatorSetupError("apns.dead_tokens: since: expected an RFC 3339 time, found \"\(since)\"")
-            }
-            dead[token.token] = timestamp
-        }
-        let environment: APNsEnvironment
-        switch section.environment {
-        case nil: environment = .production
-        case let name?:
-            guard let known = APNsEnvironment(rawValue: name) else {
-                throw SimulatorSetupError("apns.environment: expected production or sandbox, found \"\(name)\"")
-            }
-            environment = known
-        }
-        var environments: [String: APNsEnvironment] = [:]
-        for token in section.sandboxTokens { environments[token] = .sandbox }
-        for token in section.productionTokens { environments[token] = .production }
-        return APNsSimulatorConfiguration(
-            keys: keys, bundleIDs: section.topics, deadTokens: dead,
-            minimumTokenUpdateInterval: section.tokenUpdateInterval?.duration ?? .zero,
-            perTokenLimit: section.perTokenLimit?.requests, perTokenWindow: section.perTokenLimit?.per.duration ?? .seconds(1),
-            environment: environment, tokenEnvironments: environments)
+        return built
     }
 
     /// The listening address: `host:port` (default `127.0.0.1:2197`).
@@ -61,6 +26,18 @@ extension SimulatorSettings {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port)
         else { throw SimulatorSetupError("listen: expected host:port such as 127.0.0.1:2197, found \"\(text)\"") }
         return (String(text[..<colon]), port)
+    }
+
+    /// The simulator's origin once the server listens on `port`:
+    /// `https://<listen host>:<port>`, with 127.0.0.1 for a wildcard host
+    /// (the generated certificate names 127.0.0.1 and localhost) and an
+    /// IPv6 address in brackets. Providers that hand out URLs (Web Push
+    /// subscriptions) give it.
+    public func origin(port: Int) throws(SimulatorSetupError) -> String {
+        var host = try listenAddress().host
+        if ["", "0.0.0.0", "::", "[::]"].contains(host) { host = "127.0.0.1" }
+        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+        return "https://\(host):\(port)"
     }
 
     /// The server's TLS configuration: the given certificate and key, or
@@ -86,5 +63,28 @@ extension SimulatorSettings {
         return (HTTP2ServerTLSConfiguration(
             certificateChainFile: material.serverCertificatePath, privateKeyFile: material.serverKeyPath,
             clientAuthentication: clientAuthentication), material.caCertificatePath)
+    }
+}
+
+/// One provider's services in a simulator being set up, with the section
+/// they were built from: what `herald simulate` serves, and says once it
+/// listens.
+///
+/// It exists so the command carries each provider from building to its
+/// start-up lines without naming it.
+public struct SimulatedProviderServices: Sendable {
+    /// The section the services were built from.
+    public let section: any SimulatedProvider
+    /// The services to serve (none when the section turns the provider off).
+    public let services: [any SimulatorService]
+
+    public init(section: any SimulatedProvider, services: [any SimulatorService]) {
+        self.section = section
+        self.services = services
+    }
+
+    /// The server listens at `origin`: the provider starts what needs it and says its start-up lines.
+    public func started(origin: String, say: (String) -> Void) throws {
+        try section.started(services, origin: origin, say: say)
     }
 }

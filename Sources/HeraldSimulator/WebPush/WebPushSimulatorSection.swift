@@ -1,6 +1,11 @@
 extension SimulatorSettings {
     /// The `webpush:` section: the simulated push service (`POST /push/<id>`)
     /// always runs; this says how many subscriptions to issue at start.
+    ///
+    /// ```yaml
+    /// webpush:
+    ///   subscriptions: 2                       # issued at start, printed one JSON object per line
+    /// ```
     public struct WebPush: Sendable, Equatable, Decodable {
         /// Subscriptions issued when the server starts, printed one JSON
         /// object per line (`SimulatedWebPushSubscription.jsonValue()`), so a
@@ -21,16 +26,5 @@ extension SimulatorSettings {
                     forKey: .subscriptions, in: c, debugDescription: "expected a number of subscriptions, 0 or more, found \(subscriptions)")
             }
         }
-    }
-
-    /// The push service's origin once the server listens on `port`:
-    /// `https://<listen host>:<port>`, with 127.0.0.1 for a wildcard host
-    /// (the generated certificate names 127.0.0.1 and localhost) and an
-    /// IPv6 address in brackets.
-    public func webPushOrigin(port: Int) throws(SimulatorSetupError) -> String {
-        var host = try listenAddress().host
-        if ["", "0.0.0.0", "::", "[::]"].contains(host) { host = "127.0.0.1" }
-        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
-        return "https://\(host):\(port)"
     }
 }

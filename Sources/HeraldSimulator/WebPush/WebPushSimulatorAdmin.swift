@@ -1,17 +1,18 @@
 import HeraldCore
 import HeraldCrypto
 
+/// The simulated push service in the admin API:
 /// `POST /_herald/webpush/subscriptions` and `DELETE /_herald/webpush/subscriptions/<id>`.
-extension SimulatorAdminService {
-    static let webPushSubscriptionsPath = "/_herald/webpush/subscriptions"
+enum WebPushSimulatorAdmin {
+    static let subscriptionsPath = SimulatorAdminService.prefix + "/webpush/subscriptions"
 
     /// POST `{}` or `{"application_server_key":"<base64url 65-byte point>"}`
     /// issues a subscription (restricted to that key when given) and answers
     /// 201 with `SimulatedWebPushSubscription.jsonValue()`: the browser's
     /// `{"endpoint","keys":{"p256dh","auth"}}` plus `id` and `private_key`.
-    func issueWebPushSubscription(body: [UInt8]) throws(AdminError) -> SimulatedAnswer {
-        let webpush = try webPushService()
-        let object = try Self.bodyObject(body, keys: ["application_server_key"], required: nil)
+    static func issueSubscription(_ admin: SimulatorAdminService, body: [UInt8]) throws(AdminError) -> SimulatedAnswer {
+        let webpush = try service(admin)
+        let object = try SimulatorAdminService.bodyObject(body, keys: ["application_server_key"], required: nil)
         var applicationServerKey: [UInt8]?
         if let value = object["application_server_key"] {
             guard let text = value.stringValue, let bytes = Base64URL.decode(text) else {
@@ -30,7 +31,7 @@ extension SimulatorAdminService {
             }
         }
         do {
-            return Self.json(try issued.jsonValue(), status: 201)
+            return SimulatorAdminService.json(try issued.jsonValue(), status: 201)
         } catch {
             throw AdminError(500, "the subscription's private key cannot be written: \(error)")
         }
@@ -38,14 +39,14 @@ extension SimulatorAdminService {
 
     /// DELETE: the subscription is gone (messages to it are answered 410);
     /// answers `{"deleted":"<id>"}`, 404 for an id never issued.
-    func deleteWebPushSubscription(_ id: String) throws(AdminError) -> SimulatedAnswer {
-        let webpush = try webPushService()
+    static func deleteSubscription(_ admin: SimulatorAdminService, id: String) throws(AdminError) -> SimulatedAnswer {
+        let webpush = try service(admin)
         guard webpush.deleteSubscription(id) else { throw AdminError(404, "no Web Push subscription \(id) was ever issued") }
-        return Self.json(["deleted": .string(id)])
+        return SimulatorAdminService.json(["deleted": .string(id)])
     }
 
-    private func webPushService() throws(AdminError) -> WebPushSimulatorService {
-        guard let webpush else { throw AdminError(404, "Web Push is not simulated here") }
+    private static func service(_ admin: SimulatorAdminService) throws(AdminError) -> WebPushSimulatorService {
+        guard let webpush = admin.service(WebPushSimulatorService.self) else { throw AdminError(404, "Web Push is not simulated here") }
         return webpush
     }
 }
