@@ -120,7 +120,8 @@ public final class APNsSimulatorService: SimulatorService {
         headers["apns-id"] = apnsID
         return RecordedNotification(
             provider: name, target: token, headers: headers, payload: payload, messageID: apnsID,
-            receivedAt: request.receivedAt)
+            receivedAt: request.receivedAt,
+            addressee: SimulatedAddressee(target: token, token: token, topic: headers["apns-topic"], tokenIgnoresCase: true))
     }
 
     /// Token auth (JWT) when an `authorization` header is present, else the

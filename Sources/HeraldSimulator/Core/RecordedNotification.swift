@@ -21,8 +21,15 @@ public struct RecordedNotification: Sendable, Equatable {
     /// API's default listing.
     public var probe: Bool
 
+    /// Whom it was addressed to, as the service that accepted it reads its
+    /// requests (APNs: the device token, case ignored, and `apns-topic`; FCM:
+    /// the `message`'s token or FID, or its topic; Web Push: the subscription
+    /// id and `Topic`): what the admin API filters on and faults aim at.
+    public var addressee: SimulatedAddressee
+
+    /// `addressee` defaults to `target` as a token.
     public init(provider: String, target: String, headers: [String: String], payload: JSONValue,
-                messageID: String, receivedAt: Timestamp, probe: Bool = false) {
+                messageID: String, receivedAt: Timestamp, probe: Bool = false, addressee: SimulatedAddressee? = nil) {
         self.provider = provider
         self.target = target
         self.headers = headers
@@ -30,22 +37,7 @@ public struct RecordedNotification: Sendable, Equatable {
         self.messageID = messageID
         self.receivedAt = receivedAt
         self.probe = probe
-    }
-
-    /// Whom it was addressed to: for APNs the device token and `apns-topic`,
-    /// for FCM the `message`'s token (or FID) or topic, for Web Push the
-    /// subscription id and `Topic` header (the admin API filters on these).
-    public var addressee: SimulatedAddressee {
-        if provider == "apns" {
-            return SimulatedAddressee(
-                target: target, token: target, topic: headers["apns-topic"], probe: probe, tokenIgnoresCase: true)
-        }
-        if provider == "webpush" {
-            return WebPushSimulatorService.addressee(subscriptionID: target, topic: headers["topic"])
-        }
-        return SimulatedAddressee(
-            target: target, token: (payload["token"] ?? payload["fid"])?.stringValue, topic: payload["topic"]?.stringValue,
-            probe: probe)
+        self.addressee = addressee ?? SimulatedAddressee(target: target, token: target, topic: nil, probe: probe)
     }
 
     /// One JSON-lines record: `{"provider","target","message_id","received_at","headers","payload"}`,

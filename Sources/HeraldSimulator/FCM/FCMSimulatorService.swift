@@ -140,7 +140,10 @@ public final class FCMSimulatorService: SimulatorService {
         }
         recorder.record(RecordedNotification(
             provider: self.name, target: accepted.targetValue, headers: [:], payload: .object(accepted.message),
-            messageID: name, receivedAt: request.receivedAt, probe: probe))
+            messageID: name, receivedAt: request.receivedAt, probe: probe,
+            addressee: SimulatedAddressee(
+                target: accepted.targetValue, token: (accepted.message["token"] ?? accepted.message["fid"])?.stringValue,
+                topic: accepted.message["topic"]?.stringValue, probe: probe)))
         return .success(name)
     }
 

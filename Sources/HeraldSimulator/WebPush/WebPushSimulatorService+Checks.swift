@@ -38,7 +38,8 @@ extension WebPushSimulatorService {
         let plaintext = try Self.decrypt(request, for: subscription)
         let notification = RecordedNotification(
             provider: name, target: subscription.id, headers: recordedHeaders(of: request),
-            payload: plaintext.map(Self.recordedPayload) ?? .null, messageID: Self.messageID(), receivedAt: request.receivedAt)
+            payload: plaintext.map(Self.recordedPayload) ?? .null, messageID: Self.messageID(), receivedAt: request.receivedAt,
+            addressee: Self.addressee(subscriptionID: subscription.id, topic: request.header("topic")))
         return Accepted(notification: notification, origin: subscription.subscription.origin, ttl: ttl)
     }
 
