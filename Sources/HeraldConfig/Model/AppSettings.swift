@@ -16,11 +16,6 @@ public struct AppSettings: Sendable, Equatable, Decodable {
 
     public static let defaultTimeoutRetries = 1
 
-    public init(sections: [any ProviderSettings] = [], timeoutRetries: Int = AppSettings.defaultTimeoutRetries) {
-        self.sections = Dictionary(sections.map { (type(of: $0).provider, $0) }, uniquingKeysWith: { _, last in last })
-        self.timeoutRetries = timeoutRetries
-    }
-
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: SectionKey.self)
         var sections: [Provider: any ProviderSettings] = [:]
