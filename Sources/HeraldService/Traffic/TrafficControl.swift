@@ -32,7 +32,7 @@ final class TrafficControl: Sendable {
     private let tokenBackOff: Duration
     private let metrics: HeraldMetrics
 
-    /// Google asks for at least this much back-off after a project quota answer.
+    /// An app's pause when the quota answer gave no `Retry-After` (Google asks for at least a minute).
     static let quotaPause = Duration.seconds(60)
 
     init(configuration: Configuration, metrics: HeraldMetrics) {
