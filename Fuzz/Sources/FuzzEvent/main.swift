@@ -42,9 +42,11 @@ FuzzDriver.run { input in
         case .fcm: _ = FCMMessageBuilder().message(for: send.event, to: send.target.address, now: now).requestBody
         case .webpush:
             _ = WebPushPayload.plaintext(of: send.event)
-            if let keys = send.target.deviceKeys {
+            if let keys = WebPushKeys(deviceKeys: send.target.deviceKeys) {
                 _ = try? WebPushSubscription(endpoint: send.target.address.value, p256dh: keys.p256dh, auth: keys.auth)
             }
+        default:
+            break
         }
     }
 }
