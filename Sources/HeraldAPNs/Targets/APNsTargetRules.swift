@@ -16,7 +16,9 @@ public struct APNsTargetRules: ProviderTargetRules {
     public var provider: Provider { .apns }
     public var displayName: String { "APNs" }
     public var aliases: [String] { ["ios"] }
-    public var addressFields: [String] { ["token"] }
+    // Static: event decoding asks for the fields once per target.
+    private static let fields = ["token"]
+    public var addressFields: [String] { Self.fields }
     public var targetRule: String { "an APNs target needs a device \"token\"" }
     public var addressKinds: [Target.Address.Kind] { [.token] }
     public var devicesHaveEnvironmentAndTopic: Bool { true }

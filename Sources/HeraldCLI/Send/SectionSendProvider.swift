@@ -2,6 +2,7 @@ import HeraldConfig
 import HeraldCore
 import HeraldHTTPClient
 import HeraldProviderKit
+import HeraldService
 
 /// `herald send --provider NAME`: the app's provider built from its config
 /// section exactly as `herald run` builds it (`ProviderSettings.setUp`), on
@@ -22,14 +23,13 @@ public struct SectionSendProvider: SendProviderFactory {
         guard let section = config.configuration.apps[app]?.sections[provider] else {
             throw SendError("app '\(app)' has no \(provider) section in \(config.file)")
         }
-        let checks = ConfigChecks(baseDirectory: config.baseDirectory)
-        let context = ProviderSetupContext(app: app, resolvePath: { checks.resolve($0) }, logger: logger, onRefresh: nil,
-                                           shared: ProviderSharedObjects())
+        let key = ProviderSet.Key(app: app, provider: provider)
+        let context = config.providerSetupContext(app: app, logger: logger, onRefresh: nil, shared: ProviderSharedObjects())
         let setup: ProviderSetup
         do throws(ProviderSetupError) {
             setup = try section.setUp(context)
         } catch {
-            throw SendError("\(provider) credentials of app '\(app)' cannot be used: \(error.message)")
+            throw SendError(key.unusable(error))
         }
         do {
             return try await HTTPClient.withClient(configuration: setup.httpClient, logger: logger) { client in
@@ -37,7 +37,7 @@ public struct SectionSendProvider: SendProviderFactory {
                 do throws(ProviderSetupError) {
                     appProvider = try setup.make(client)
                 } catch {
-                    throw SendError("\(provider) credentials of app '\(app)' cannot be used: \(error.message)")
+                    throw SendError(key.unusable(error))
                 }
                 switch appProvider.provider(for: target) {
                 case .success(let provider): return await body(provider)

@@ -297,7 +297,7 @@ public struct ExcludedTokens: Sendable {
     public init(_ tokens: Set<String>, providers: ProviderCatalog) {
         exact = tokens
         lowercased = Set(tokens.map { $0.lowercased() })
-        ignoringCase = Set(providers.rules.filter(\.devicesIgnoreCase).map(\.provider))
+        ignoringCase = providers.devicesIgnoringCase
     }
 
     public func contains(_ target: Target) -> Bool {

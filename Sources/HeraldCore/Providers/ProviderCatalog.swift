@@ -13,6 +13,13 @@ public struct ProviderCatalog: Sendable {
     public let addressFields: [String]
     /// The top-level event sections providers read (`webpush`).
     public let eventSections: [String]
+    /// Every kind of address, each once: the fields outcomes name an address by.
+    public let addressKinds: [Target.Address.Kind]
+    private let kindsByField: [String: Target.Address.Kind]
+    /// The providers whose devices the registry holds.
+    public let registrableProviders: [Provider]
+    /// The providers whose device addresses differing only in case are one device (APNs).
+    public let devicesIgnoringCase: Set<Provider>
     /// The fields an event, a device element of `targets` and the shorthand target may have (decoding checks them per event).
     let eventFieldNames: [String]
     let deviceTargetFieldNames: [String]
@@ -36,6 +43,11 @@ public struct ProviderCatalog: Sendable {
         var seen = Set<String>()
         addressFields = rules.flatMap(\.addressFields).filter { seen.insert($0).inserted }
         eventSections = rules.compactMap(\.eventSection)
+        var seenKinds = Set<String>()
+        addressKinds = rules.flatMap(\.addressKinds).filter { seenKinds.insert($0.field).inserted }
+        kindsByField = Dictionary(addressKinds.map { ($0.field, $0) }, uniquingKeysWith: { first, _ in first })
+        registrableProviders = rules.filter { !$0.registrableKinds.isEmpty }.map(\.provider)
+        devicesIgnoringCase = Set(rules.filter(\.devicesIgnoreCase).map(\.provider))
         targetFieldNames = ["provider"] + addressFields
         deviceTargetFieldNames = targetFieldNames + Event.deviceTargetOnlyFieldNames
         eventFieldNames = Event.fieldNames(targetFields: targetFieldNames, sections: eventSections)
@@ -59,15 +71,9 @@ public struct ProviderCatalog: Sendable {
     }
 
 
-    /// Every kind of address, each once: the fields outcomes name an address by.
-    public var addressKinds: [Target.Address.Kind] {
-        var seen = Set<String>()
-        return rules.flatMap(\.addressKinds).filter { seen.insert($0.field).inserted }
-    }
-
     /// The kind of address an outcome's `field` holds, if any provider has it.
     public func addressKind(field: String) -> Target.Address.Kind? {
-        addressKinds.first { $0.field == field }
+        kindsByField[field]
     }
 
 
@@ -86,10 +92,4 @@ public struct ProviderCatalog: Sendable {
         }
         return merged
     }
-
-    /// The providers whose devices the registry holds.
-    public var registrableProviders: [Provider] { rules.filter { !$0.registrableKinds.isEmpty }.map(\.provider) }
-
-    /// Whether two device addresses of `provider` that differ only in case are one device.
-    public func devicesIgnoreCase(_ provider: Provider) -> Bool { rules(for: provider)?.devicesIgnoreCase ?? false }
 }

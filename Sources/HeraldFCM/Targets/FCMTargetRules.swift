@@ -16,7 +16,9 @@ public struct FCMTargetRules: ProviderTargetRules {
     public var provider: Provider { .fcm }
     public var displayName: String { "FCM" }
     public var aliases: [String] { ["android"] }
-    public var addressFields: [String] { ["token", "fid", "topic", "condition"] }
+    // Static: event decoding asks for the fields once per target.
+    private static let fields = ["token", "fid", "topic", "condition"]
+    public var addressFields: [String] { Self.fields }
     public var targetRule: String { "an FCM target needs a \"token\", \"fid\", \"topic\" or \"condition\"" }
     public var addressKinds: [Target.Address.Kind] { [.token, .fid, .topic, .condition] }
     public var registrableKinds: [Target.Address.Kind] { [.token, .fid] }

@@ -24,6 +24,10 @@ public final class ProviderSet: Sendable {
         public var description: String { "\(app)/\(provider)" }
         /// Where the credentials are in `config.yaml`: `apps.chat.apns`.
         public var configPath: String { "apps.\(app).\(provider.rawValue)" }
+        /// Why these credentials cannot be used, as `herald check`, `herald run` and `herald send` say it.
+        public func unusable(_ error: ProviderSetupError) -> String {
+            "\(provider) credentials of app '\(app)' cannot be used: \(error.message)"
+        }
         /// The `/readyz` condition of these credentials: `credentials_chat_apns`.
         public var readinessCondition: String { "credentials_\(app)_\(provider.rawValue)" }
     }
@@ -60,23 +64,18 @@ public final class ProviderSet: Sendable {
     public static func make(config: LoadedConfig, logger: Logger,
                             onRefresh: @escaping @Sendable (Provider, Bool) -> Void = { _, _ in }) -> ProviderSet {
         var unavailable: [Key: String] = [:]
-        func unusable(_ key: Key, _ error: ProviderSetupError) {
-            unavailable[key] = "\(key.provider) credentials of app '\(key.app)' cannot be used: \(error.message)"
-        }
+        func unusable(_ key: Key, _ error: ProviderSetupError) { unavailable[key] = key.unusable(error) }
         // First what each provider needs of its client, so shared clients are made once with every sharer known.
         var setups: [(key: Key, setup: ProviderSetup)] = []
         let shared = ProviderSharedObjects()
         var sharedClients = SharedHTTPClients()
         sharedClients.pacingWindow = config.configuration.ioPacing.duration
-        let checks = ConfigChecks(baseDirectory: config.baseDirectory)
-        let resolve: @Sendable (String) -> String = { checks.resolve($0) }
         for (app, settings) in config.configuration.apps.sorted(by: { $0.key < $1.key }) {
             for section in settings.orderedSections {
                 let provider = type(of: section).provider
                 let key = Key(app: app, provider: provider)
-                let context = ProviderSetupContext(
-                    app: app, resolvePath: resolve, logger: logger.with(["app": .string(app)]),
-                    onRefresh: { onRefresh(provider, $0) }, shared: shared)
+                let context = config.providerSetupContext(
+                    app: app, logger: logger.with(["app": .string(app)]), onRefresh: { onRefresh(provider, $0) }, shared: shared)
                 do throws(ProviderSetupError) {
                     let setup = try section.setUp(context)
                     setups.append((key, setup))
@@ -151,5 +150,16 @@ public final class ProviderSet: Sendable {
     /// Stops every HTTP client; requests still waiting fail.
     public func shutdown() {
         for client in clients { client.shutdown() }
+    }
+}
+
+extension LoadedConfig {
+    /// What a provider's section is set up with for `app`: paths resolved
+    /// against the config file's directory (`herald run` and `herald send` alike).
+    public func providerSetupContext(
+        app: String, logger: Logger, onRefresh: CredentialRefreshHook?, shared: ProviderSharedObjects
+    ) -> ProviderSetupContext {
+        let checks = ConfigChecks(baseDirectory: baseDirectory)
+        return ProviderSetupContext(app: app, resolvePath: { checks.resolve($0) }, logger: logger, onRefresh: onRefresh, shared: shared)
     }
 }

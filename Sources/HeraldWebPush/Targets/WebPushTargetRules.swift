@@ -23,7 +23,9 @@ public struct WebPushTargetRules: ProviderTargetRules {
 
     public var provider: Provider { .webpush }
     public var displayName: String { "Web Push" }
-    public var addressFields: [String] { [WebPushKeys.subscriptionField] }
+    // Static: event decoding asks for the fields once per target.
+    private static let fields = [WebPushKeys.subscriptionField]
+    public var addressFields: [String] { Self.fields }
     public var targetRule: String { "a Web Push target needs the browser's \"subscription\" (endpoint and keys)" }
     public var addressKinds: [Target.Address.Kind] { [.endpoint] }
     public var commandLineAddresses: [CommandLineAddress] {
