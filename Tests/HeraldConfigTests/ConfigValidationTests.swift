@@ -255,6 +255,44 @@ import Testing
                 "\(word)")
     }
 
+    @Test func ratesAndThrottlesOutsideTheirBoundsAreRefusedNamingTheKeyAndTheRange() throws {
+        let fixture = try ConfigFixture()
+        #expect(fixture.errors(ConfigFixture.minimal + """
+            routes:
+              - name: fast
+                match: {app: c}
+                rate: {per_second: 1e300}
+              - name: slow
+                match: {app: a}
+                rate: {per_second: 1e-300}
+              - name: minute
+                match: {app: b}
+                rate: {per_minute: 1e11}
+            """) == [
+            "DIR/config.yaml:13:24: routes[0].rate.per_second: expected a rate from 0.000001 to 1000000000 per second, found 1e+300",
+            "DIR/config.yaml:16:24: routes[1].rate.per_second: expected a rate from 0.000001 to 1000000000 per second, found 1e-300",
+            "DIR/config.yaml:19:24: routes[2].rate.per_minute: expected a rate from 0.00006 to 60000000000 per minute, found 100000000000.0",
+        ])
+        let throttles = fixture.errors(ConfigFixture.minimal
+            .replacingOccurrences(of: "      topic: com.example.chat\n", with: "      topic: com.example.chat\n      max_per_second: 1e300\n")
+            .replacingOccurrences(of: "      service_account_file: fcm.json\n", with: "      service_account_file: fcm.json\n      max_per_minute: 1e-300\n"))
+        #expect(throttles.count == 2, "\(throttles)")
+        #expect(throttles.contains { $0.contains("apps.chat.apns.max_per_second: expected a rate from 0.000001 to 1000000000 per second, found 1e+300") },
+                "\(throttles)")
+        #expect(throttles.contains { $0.contains("apps.chat.fcm.max_per_minute: expected a rate from 0.00006 to 60000000000 per minute, found 1e-300") },
+                "\(throttles)")
+        // The bounds themselves are allowed.
+        let bounds = try fixture.load(ConfigFixture.minimal + """
+            routes:
+              - name: r
+                match: {app: a}
+                rate: {per_second: 0.000001}
+              - name: s
+                rate: {per_second: 1000000000}
+            """)
+        #expect(bounds.configuration.routes.map { $0.rate?.ratePerSecond } == [0.000001, 1_000_000_000])
+    }
+
     @Test func providerThrottlesAndTheDuplicateWindowAreRead() throws {
         let fixture = try ConfigFixture()
         let yaml = ConfigFixture.minimal
