@@ -411,6 +411,46 @@ import Testing
                 "\(unknown)")
     }
 
+    @Test func aPostgreSQLURLLibpqCannotReadIsRefusedWithoutItsPassword() throws {
+        let fixture = try ConfigFixture()
+        for (password, problem) in [("pa%zz", "the password holds a \"%\" not followed by two hex digits; write a \"%\" as %25"),
+                                    ("Sup3r%00Secret", "the password holds %00, which libpq refuses")] {
+            let errors = fixture.errors(ConfigFixture.minimal + "registry: {backend: postgres, url: \"postgres://herald:${PW}@127.0.0.1/herald\"}\n",
+                                        environment: ["PW": password])
+            #expect(errors == ["DIR/config.yaml:10:36: registry.url: 'postgres://herald:***@127.0.0.1/herald' cannot be used: \(problem)"])
+        }
+        let query = fixture.errors(ConfigFixture.minimal
+            + "registry: {backend: postgres, url: \"postgres://herald@127.0.0.1/herald?password=pa%zz\"}\n")
+        #expect(query == ["DIR/config.yaml:10:36: registry.url: 'postgres://herald@127.0.0.1/herald' cannot be used: "
+                          + "the value of password holds a \"%\" not followed by two hex digits; write a \"%\" as %25"])
+    }
+
+    @Test func aServerElsewhereWithoutVerifyFullIsAWarning() throws {
+        let fixture = try ConfigFixture()
+        func warnings(_ url: String) throws -> [String] {
+            try fixture.load(ConfigFixture.minimal + "registry: {backend: postgres, url: \"\(url)\"}\n").warnings.map(\.message)
+        }
+        let advice = "give sslmode=verify-full&sslrootcert=<CA file> (docs/registry.md)"
+        #expect(try warnings("postgres://h:s3cret@db.example.com/herald?sslmode=require") == [
+            "warning: 'postgres://h:***@db.example.com/herald' has sslmode=require, which encrypts but checks no certificate "
+                + "('db.example.com' is not on this machine); \(advice)"
+        ])
+        #expect(try warnings("postgres://h:s3cret@10.0.0.5/herald") == [
+            "warning: 'postgres://h:***@10.0.0.5/herald' gives no sslmode, so libpq's default, prefer, sends in clear text "
+                + "to a server without TLS and checks no certificate ('10.0.0.5' is not on this machine); \(advice)"
+        ])
+        #expect(try warnings("postgres://h:s3cret@db/herald?sslmode=verify-ca").first?.contains("checks the certificate's CA but not that it names the server") == true)
+        #expect(try warnings("postgres://h:s3cret@db/herald?sslmode=disable").first?.contains("has sslmode=disable, which may send in clear text") == true)
+        #expect(try warnings("postgres://h:s3cret@127.0.0.1,db2/herald?sslmode=require").first?.contains("('db2' is not on this machine)") == true,
+                "one remote host of several is enough")
+        // On this machine, or verified: no warning.
+        #expect(try warnings("postgres://h:s3cret@127.0.0.1:5433/herald?sslmode=require") == [])
+        #expect(try warnings("postgres://h:s3cret@localhost/herald") == [])
+        #expect(try warnings("postgres://h:s3cret@[::1]/herald?sslmode=disable") == [])
+        #expect(try warnings("postgres:///herald?host=/var/run/postgresql") == [])
+        #expect(try warnings("postgres://h:s3cret@db.example.com/herald?sslmode=verify-full&sslrootcert=/etc/herald/db-ca.pem") == [])
+    }
+
     @Test func registryCommandsHaveAnExchangeAndAQueueOfTheirOwn() throws {
         let fixture = try ConfigFixture()
         let defaults = try fixture.load(ConfigFixture.minimal).configuration.amqp
