@@ -8,6 +8,10 @@ import HeraldCore
 /// and IPv4-mapped loopback) are not counted, so a local probe — a
 /// container's health check, a sidecar — reaches `/healthz` however many
 /// idle connections another local client holds, within `maxConnections`.
+///
+/// A connection is counted when the accept policy admits it and released
+/// when libmicrohttpd reports it closed; between the two libmicrohttpd can
+/// drop it only when it runs out of memory, which leaves it counted.
 final class ConnectionsPerAddress: Sendable {
     /// A client's IP address: 4 bytes for IPv4 (an IPv4-mapped IPv6 address
     /// too, so a dual-stack listener counts it once), 16 for IPv6.
