@@ -93,16 +93,17 @@ EVP_PKEY *herald_generate_ec_p256_key(void) { return EVP_PKEY_Q_keygen(NULL, NUL
 EVP_PKEY *herald_generate_rsa_key(unsigned int bits) { return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits); }
 
 struct MHD_Daemon *herald_mhd_start(const struct sockaddr *address, const struct herald_mhd_limits *limits,
-                                    MHD_AccessHandlerCallback handler, void *context) {
+                                    MHD_AccessHandlerCallback handler, MHD_AcceptPolicyCallback accept_policy,
+                                    MHD_NotifyConnectionCallback notify, void *context) {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
     if (address->sa_family == AF_INET6) {
         const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
         flags |= IN6_IS_ADDR_UNSPECIFIED(&v6->sin6_addr) ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
     }
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+    return MHD_start_daemon(flags, 0, accept_policy, context, handler, context,
                             MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, context,
                             MHD_OPTION_CONNECTION_LIMIT, limits->connection_limit,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits->per_ip_connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, limits->idle_timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits->connection_memory_limit,
                             MHD_OPTION_THREAD_POOL_SIZE, limits->threads,
@@ -111,6 +112,11 @@ struct MHD_Daemon *herald_mhd_start(const struct sockaddr *address, const struct
 uint16_t herald_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
+}
+
+const struct sockaddr *herald_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info ? info->client_addr : NULL;
 }
 
 void herald_set_thread_name(const char *name) {

@@ -60,6 +60,23 @@ import Testing
             """)
     }
 
+    @Test(arguments: [("1e300", "1e+300"), ("1e-300", "1e-300")])
+    func aRateOutsideItsBoundsIsRefusedNamingTheKeyAndTheRange(rate: String, shown: String) async throws {
+        let stderr = try await failedCheck("""
+            apps:
+              chat:
+                fcm:
+                  project_id: herald-dev
+                  service_account_file: sa.json
+                  max_per_minute: \(rate)
+            routes:
+              - name: r
+                rate: {per_second: \(rate)}
+            """)
+        #expect(stderr.contains("routes[0].rate.per_second: expected a rate from 0.000001 to 1000000000 per second, found \(shown)"), "\(stderr)")
+        #expect(stderr.contains("apps.chat.fcm.max_per_minute: expected a rate from 0.00006 to 60000000000 per minute, found \(shown)"), "\(stderr)")
+    }
+
     @Test func everyProblemIsPrintedInOneRunSortedByPosition() async throws {
         #expect(try await failedCheck("""
             amqp:

@@ -171,6 +171,52 @@ import Testing
         await fixture.cleanUp()
     }
 
+    /// `--amqp-file` and `$HERALD_AMQP_URL` give the broker without putting
+    /// its password on the command line: here they replace the address of a
+    /// config that names no reachable broker, so the command works only
+    /// through them.
+    @Test func theBrokerURLComesFromAFileOrTheEnvironmentInsteadOfTheCommandLine() async throws {
+        let fixture = try BrokerCommandFixture("dead-amqp-file")
+        try await Self.park(1, in: fixture)
+        let unreachable = fixture.directory + "/unreachable.yaml"
+        try BrokerCommandFixture.writeConfig(prefix: fixture.prefix, url: "amqp://guest:guest@127.0.0.1:1/%2f", to: unreachable)
+        let urlFile = fixture.directory + "/amqp-url"
+        try (BrokerCommandFixture.url + "\n").write(toFile: urlFile, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: urlFile)
+        func purge(_ arguments: [String], _ environment: [String: String]) async -> (Int32, CapturedConsole) {
+            let console = CapturedConsole()
+            let status = await HeraldCommandLine().run(["dead", "purge", "--config", unreachable] + arguments,
+                                                       environment: environment, console: console)
+            return (status, console)
+        }
+        let counted = "herald dead purge: would delete 1 dead letter from \(fixture.topology.deadLetterQueue); run it with --yes to delete them"
+        for (arguments, environment) in [(["--amqp-file", urlFile], [:]), ([], ["HERALD_AMQP_URL": BrokerCommandFixture.url])] {
+            let (status, console) = await purge(arguments, environment)
+            #expect(status == 1, "\(arguments) \(environment.keys)")
+            #expect(console.stderr == counted, "\(arguments) \(environment.keys)")
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: urlFile)
+        let (_, shared) = await purge(["--amqp-file", urlFile], [:])
+        #expect(shared.stderr == "herald dead: warning: --amqp-file '\(urlFile)' is readable by every user (mode 0644); chmod 600 it\n" + counted)
+        let (_, both) = await purge(["--amqp-file", urlFile, "--amqp", BrokerCommandFixture.url], [:])
+        #expect(both.stderr == "herald dead: give --amqp or --amqp-file, not both")
+        let empty = fixture.directory + "/empty"
+        try "\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        let (_, nothing) = await purge(["--amqp-file", empty], [:])
+        #expect(nothing.stderr == "herald dead: --amqp-file: '\(empty)' holds no URL on its first line")
+        await fixture.cleanUp()
+    }
+
+    @Test func theHelpSaysWhereElseTheBrokerURLCanComeFrom() async {
+        for command in [["dead", "--help"], ["tail", "--help"]] {
+            let console = CapturedConsole()
+            #expect(await HeraldCommandLine().run(command, environment: [:], console: console) == 0)
+            #expect(console.stdout.contains("--amqp-file FILE"), "\(command)")
+            #expect(console.stdout.contains("A broker URL from --amqp URL, --amqp-file FILE\nor $HERALD_AMQP_URL"), "\(command): \(console.stdout)")
+            #expect(console.stdout.contains("prefer --amqp-file or $HERALD_AMQP_URL for a real password"), "\(command)")
+        }
+    }
+
     @Test func replayNeedsIDsOrAll() async throws {
         let fixture = try BrokerCommandFixture("dead-usage")
         let (status, console) = await fixture.herald(["dead", "replay", "--config", fixture.configFile])

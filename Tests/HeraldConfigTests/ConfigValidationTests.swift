@@ -255,6 +255,44 @@ import Testing
                 "\(word)")
     }
 
+    @Test func ratesAndThrottlesOutsideTheirBoundsAreRefusedNamingTheKeyAndTheRange() throws {
+        let fixture = try ConfigFixture()
+        #expect(fixture.errors(ConfigFixture.minimal + """
+            routes:
+              - name: fast
+                match: {app: c}
+                rate: {per_second: 1e300}
+              - name: slow
+                match: {app: a}
+                rate: {per_second: 1e-300}
+              - name: minute
+                match: {app: b}
+                rate: {per_minute: 1e11}
+            """) == [
+            "DIR/config.yaml:13:24: routes[0].rate.per_second: expected a rate from 0.000001 to 1000000000 per second, found 1e+300",
+            "DIR/config.yaml:16:24: routes[1].rate.per_second: expected a rate from 0.000001 to 1000000000 per second, found 1e-300",
+            "DIR/config.yaml:19:24: routes[2].rate.per_minute: expected a rate from 0.00006 to 60000000000 per minute, found 100000000000.0",
+        ])
+        let throttles = fixture.errors(ConfigFixture.minimal
+            .replacingOccurrences(of: "      topic: com.example.chat\n", with: "      topic: com.example.chat\n      max_per_second: 1e300\n")
+            .replacingOccurrences(of: "      service_account_file: fcm.json\n", with: "      service_account_file: fcm.json\n      max_per_minute: 1e-300\n"))
+        #expect(throttles.count == 2, "\(throttles)")
+        #expect(throttles.contains { $0.contains("apps.chat.apns.max_per_second: expected a rate from 0.000001 to 1000000000 per second, found 1e+300") },
+                "\(throttles)")
+        #expect(throttles.contains { $0.contains("apps.chat.fcm.max_per_minute: expected a rate from 0.00006 to 60000000000 per minute, found 1e-300") },
+                "\(throttles)")
+        // The bounds themselves are allowed.
+        let bounds = try fixture.load(ConfigFixture.minimal + """
+            routes:
+              - name: r
+                match: {app: a}
+                rate: {per_second: 0.000001}
+              - name: s
+                rate: {per_second: 1000000000}
+            """)
+        #expect(bounds.configuration.routes.map { $0.rate?.ratePerSecond } == [0.000001, 1_000_000_000])
+    }
+
     @Test func providerThrottlesAndTheDuplicateWindowAreRead() throws {
         let fixture = try ConfigFixture()
         let yaml = ConfigFixture.minimal
@@ -371,6 +409,46 @@ import Testing
         let unknown = fixture.errors(ConfigFixture.minimal + "registry: {backend: mongo}\n")
         #expect(unknown.contains("DIR/config.yaml:10:21: registry.backend: unknown value 'mongo' (expected one of: sqlite, postgres)"),
                 "\(unknown)")
+    }
+
+    @Test func aPostgreSQLURLLibpqCannotReadIsRefusedWithoutItsPassword() throws {
+        let fixture = try ConfigFixture()
+        for (password, problem) in [("pa%zz", "the password holds a \"%\" not followed by two hex digits; write a \"%\" as %25"),
+                                    ("Sup3r%00Secret", "the password holds %00, which libpq refuses")] {
+            let errors = fixture.errors(ConfigFixture.minimal + "registry: {backend: postgres, url: \"postgres://herald:${PW}@127.0.0.1/herald\"}\n",
+                                        environment: ["PW": password])
+            #expect(errors == ["DIR/config.yaml:10:36: registry.url: 'postgres://herald:***@127.0.0.1/herald' cannot be used: \(problem)"])
+        }
+        let query = fixture.errors(ConfigFixture.minimal
+            + "registry: {backend: postgres, url: \"postgres://herald@127.0.0.1/herald?password=pa%zz\"}\n")
+        #expect(query == ["DIR/config.yaml:10:36: registry.url: 'postgres://herald@127.0.0.1/herald' cannot be used: "
+                          + "the value of password holds a \"%\" not followed by two hex digits; write a \"%\" as %25"])
+    }
+
+    @Test func aServerElsewhereWithoutVerifyFullIsAWarning() throws {
+        let fixture = try ConfigFixture()
+        func warnings(_ url: String) throws -> [String] {
+            try fixture.load(ConfigFixture.minimal + "registry: {backend: postgres, url: \"\(url)\"}\n").warnings.map(\.message)
+        }
+        let advice = "give sslmode=verify-full&sslrootcert=<CA file> (docs/registry.md)"
+        #expect(try warnings("postgres://h:s3cret@db.example.com/herald?sslmode=require") == [
+            "warning: 'postgres://h:***@db.example.com/herald' has sslmode=require, which encrypts but checks no certificate "
+                + "('db.example.com' is not on this machine); \(advice)"
+        ])
+        #expect(try warnings("postgres://h:s3cret@10.0.0.5/herald") == [
+            "warning: 'postgres://h:***@10.0.0.5/herald' gives no sslmode, so libpq's default, prefer, sends in clear text "
+                + "to a server without TLS and checks no certificate ('10.0.0.5' is not on this machine); \(advice)"
+        ])
+        #expect(try warnings("postgres://h:s3cret@db/herald?sslmode=verify-ca").first?.contains("checks the certificate's CA but not that it names the server") == true)
+        #expect(try warnings("postgres://h:s3cret@db/herald?sslmode=disable").first?.contains("has sslmode=disable, which may send in clear text") == true)
+        #expect(try warnings("postgres://h:s3cret@127.0.0.1,db2/herald?sslmode=require").first?.contains("('db2' is not on this machine)") == true,
+                "one remote host of several is enough")
+        // On this machine, or verified: no warning.
+        #expect(try warnings("postgres://h:s3cret@127.0.0.1:5433/herald?sslmode=require") == [])
+        #expect(try warnings("postgres://h:s3cret@localhost/herald") == [])
+        #expect(try warnings("postgres://h:s3cret@[::1]/herald?sslmode=disable") == [])
+        #expect(try warnings("postgres:///herald?host=/var/run/postgresql") == [])
+        #expect(try warnings("postgres://h:s3cret@db.example.com/herald?sslmode=verify-full&sslrootcert=/etc/herald/db-ca.pem") == [])
     }
 
     @Test func registryCommandsHaveAnExchangeAndAQueueOfTheirOwn() throws {

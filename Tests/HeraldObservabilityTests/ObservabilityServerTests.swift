@@ -1,5 +1,5 @@
 import Foundation
-import HeraldObservability
+@testable import HeraldObservability
 import HeraldTestSupport
 import Testing
 
@@ -83,7 +83,8 @@ import Testing
     @Test func idleAndSlowConnectionsDoNotStarveHealthProbes() async throws {
         // libmicrohttpd counts idleness in whole seconds, so a 5 s timeout may close after 4 s: the
         // connections below must be opened and checked well within that on a loaded machine.
-        let limits = ObservabilityServer.Limits(idleTimeout: .seconds(5))
+        // Loopback counts here like any address (the test has no other): the per-address limit at work.
+        let limits = ObservabilityServer.Limits(exemptsLoopback: false, idleTimeout: .seconds(5))
         let server = try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(), limits: limits)
         defer { server.close() }
         // 100 silent connections and 5 that send half a request line, a byte at a time, all from 127.0.0.1.
@@ -117,6 +118,23 @@ import Testing
         let outlived = await onOwnThread { clients.filter { !$0.readUntilClosed(timeout: .seconds(10)).closed }.count }
         #expect(outlived == 0, "connections that outlived the idle timeout")
         #expect(try await probe("http://127.0.0.1:\(server.port)/healthz") == "200")
+    }
+
+    /// A probe on this machine shares 127.0.0.1 with every other local
+    /// client: loopback is exempt from the per-address limit, so idle
+    /// connections from it do not keep the probe out.
+    @Test func aLocalProbeIsAnsweredWhileIdleConnectionsFromItsOwnAddressExceedThePerAddressLimit() async throws {
+        let limits = ObservabilityServer.Limits()
+        let server = try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(), limits: limits)
+        defer { server.close() }
+        let idle = try (0..<(limits.maxConnectionsPerIP + 4)).map { _ in try RawTCPClient(host: "127.0.0.1", port: server.port) }
+        // A refused connection would be closed at once; these stay open.
+        let closed = await onOwnThread { idle.filter { $0.receive(timeout: .milliseconds(100)) == .closed }.count }
+        #expect(closed == 0, "idle loopback connections closed at once: \(closed)")
+        for round in 0..<3 {
+            #expect(try await probe("http://127.0.0.1:\(server.port)/healthz") == "200", "probe \(round)")
+        }
+        withExtendedLifetime(idle) {}
     }
 
     @Test func aRequestHeadOverTheLimitIsRefused() async throws {
@@ -153,5 +171,40 @@ import Testing
         defer { both.close() }
         #expect(try await probe("http://[::1]:\(both.port)/healthz") == "200")
         #expect(try await probe("http://127.0.0.1:\(both.port)/healthz") == "200")
+    }
+}
+
+/// The per-address count behind the listener's limit.
+@Suite struct ConnectionsPerAddressTests {
+    @Test func anAddressHoldsAtMostTheLimitAndLoopbackIsExempt() {
+        let connections = ConnectionsPerAddress(limit: 2, exemptsLoopback: true)
+        let remote = ConnectionsPerAddress.Address(bytes: [10, 0, 0, 1])
+        #expect(connections.admit(remote) && connections.admit(remote))
+        #expect(!connections.admit(remote), "a third from one address is refused")
+        #expect(connections.admit(.init(bytes: [10, 0, 0, 2])), "another address has its own count")
+        connections.release(remote)
+        #expect(connections.open(from: remote) == 1)
+        #expect(connections.admit(remote), "a closed connection makes room")
+        for loopback in [[127, 0, 0, 1], [127, 1, 2, 3], Array(repeating: 0, count: 15) + [1]] as [[UInt8]] {
+            let address = ConnectionsPerAddress.Address(bytes: loopback)
+            #expect(address.isLoopback)
+            #expect((0..<10).allSatisfy { _ in connections.admit(address) }, "\(loopback) is not counted")
+            #expect(connections.open(from: address) == 0)
+        }
+        let counted = ConnectionsPerAddress(limit: 1, exemptsLoopback: false)
+        let local = ConnectionsPerAddress.Address(bytes: [127, 0, 0, 1])
+        #expect(counted.admit(local) && !counted.admit(local), "without the exemption loopback counts too")
+    }
+
+    @Test func anIPv4MappedAddressCountsAsItsIPv4Address() throws {
+        var v6 = sockaddr_in6()
+        v6.sin6_family = sa_family_t(AF_INET6)
+        withUnsafeMutableBytes(of: &v6.sin6_addr) { bytes in
+            for (index, byte) in ([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 127, 0, 0, 1] as [UInt8]).enumerated() { bytes[index] = byte }
+        }
+        let address = try #require(withUnsafePointer(to: &v6) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ConnectionsPerAddress.Address($0) }
+        })
+        #expect(address.bytes == [127, 0, 0, 1] && address.isLoopback)
     }
 }

@@ -63,6 +63,45 @@ import Testing
         #expect(bucket.takeIfAvailable(now: later) && bucket.takeIfAvailable(now: later))
         #expect(!bucket.takeIfAvailable(now: later), "a quiet minute refills the burst, not 120 tokens")
     }
+
+    @Test func extremeRatesAreClampedIntoTheBoundsAndNeverTrap() {
+        for rate in [1e300, .infinity, 1e-300, 0, -5, -.infinity, .nan] {
+            let bucket = TokenBucket(perSecond: rate, burst: 1)
+            #expect(RateBounds.perSecond.contains(bucket.perSecond), "\(rate) became \(bucket.perSecond)")
+            #expect(bucket.takeIfAvailable(), "a full bucket at \(rate)/s has its token")
+        }
+        #expect(TokenBucket(perSecond: 1e300, burst: 1).perSecond == 1e9)
+        #expect(TokenBucket(perSecond: 1e-300, burst: 1).perSecond == 1e-6)
+        #expect(TokenBucket(perSecond: .nan, burst: 1).perSecond == 1e-6)
+        // The wait for a token saturates instead of trapping, whatever the rate given.
+        #expect(TokenBucket.wait(forTokens: 1, perSecond: 1e-300) == TokenBucket.longestWait)
+        #expect(TokenBucket.wait(forTokens: 1, perSecond: 0) == TokenBucket.longestWait)
+        #expect(TokenBucket.wait(forTokens: 1, perSecond: .infinity) == .zero)
+        #expect(TokenBucket.wait(forTokens: 1, perSecond: .nan) == .zero)
+        #expect(TokenBucket.wait(forTokens: 0.5, perSecond: 1e-6) == .seconds(500_000))
+        #expect(TokenBucket.wait(forTokens: 1, perSecond: 4) == .milliseconds(250))
+    }
+
+    @Test func aHugeRateHandsOutTokensAtOnce() async {
+        let bucket = TokenBucket(perSecond: 1e300, burst: 1)
+        for _ in 0..<100 { _ = await bucket.acquire() }
+        #expect(bucket.perSecond == 1e9)
+    }
+
+    @Test func aTinyRatePacesTheSecondSendWithoutTrapping() async throws {
+        let bucket = TokenBucket(perSecond: 1e-300, burst: 1)
+        #expect(await bucket.acquire() == .zero)
+        // The second send waits for a token 11.6 days away (the clamped rate): its pacing
+        // task computes that wait (at 1e-300/s it overflowed) and sleeps. The waiting task
+        // is left behind: it never runs again.
+        Task { _ = await bucket.acquire() }
+        let started = ContinuousClock.now
+        while bucket.scheduledWait == nil, ContinuousClock.now - started < .seconds(60) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(bucket.scheduledWait.map { $0 > .seconds(86_400 * 11) && $0 <= .seconds(86_400 * 12) } == true,
+                "\(String(describing: bucket.scheduledWait))")
+    }
 }
 
 @Suite struct ReceivedEventIDsTests {

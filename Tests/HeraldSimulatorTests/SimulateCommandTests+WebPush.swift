@@ -25,6 +25,7 @@ extension SimulateCommandTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(console.stdout.contains("  Web Push: push service at https://127.0.0.1:\(port)/push/<id>"), "\(console.stdout)")
+        #expect(console.stderr == "", "no warning on a loopback address: \(console.stderr)")
         let subscriptions = try printed.map { try WebPushSubscription(json: $0) }
         #expect(subscriptions.count == 2)
         #expect(Set(subscriptions.map(\.endpoint)).count == 2)

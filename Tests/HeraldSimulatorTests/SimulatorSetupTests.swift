@@ -8,6 +8,22 @@ import Testing
 
 /// Simulator settings from YAML, and TLS material made at start-up.
 @Suite struct SimulatorSetupTests {
+    @Test func listeningBeyondLoopbackIsWarnedAbout() throws {
+        for host in ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"] {
+            #expect(SimulatorSettings.exposureWarning(listenHost: host) == nil, "\(host)")
+        }
+        for host in ["0.0.0.0", "", "::", "[::]", "10.1.2.3", "sim.example.com", "127.0.0.1.example.com"] {
+            let warning = try #require(SimulatorSettings.exposureWarning(listenHost: host), "\(host)")
+            #expect(warning == "warning: listening on '\(host)', not a loopback address: the admin API under /_herald/ has no "
+                + "authentication, so whoever reaches this port can read every recorded notification, kill tokens, "
+                + "issue subscriptions and inject faults; keep --listen on 127.0.0.1 or ::1 unless the network is a test's own")
+        }
+        // The host as `herald simulate` reads it from --listen.
+        var settings = SimulatorSettings()
+        settings.listen = "0.0.0.0:2197"
+        #expect(SimulatorSettings.exposureWarning(listenHost: try settings.listenAddress().host) != nil)
+    }
+
     @Test func yamlSettingsBecomeTheAPNsConfiguration() throws {
         let directory = try Fixtures.temporaryDirectory()
         let (key, _) = try Fixtures.key()

@@ -35,10 +35,11 @@ import Testing
 
     /// A simulator whose push service is at `https://127.0.0.1:<port>`, as `herald simulate` has it.
     func withPushService(
-        faults: SimulatorFaults = .none, _ body: (RunningSimulator, WebPushSimulatorService) async throws -> Void
+        faults: SimulatorFaults = .none, maxSubscriptions: Int = WebPushSimulatorService.defaultMaxSubscriptions,
+        _ body: (RunningSimulator, WebPushSimulatorService) async throws -> Void
     ) async throws {
         let recorder = NotificationRecorder()
-        let webpush = WebPushSimulatorService(recorder: recorder)
+        let webpush = WebPushSimulatorService(recorder: recorder, maxSubscriptions: maxSubscriptions)
         try await withSimulator(APNsSimulatorConfiguration(), faults: faults, recorder: recorder, extraServices: [webpush]) { sim in
             webpush.serve(at: "https://127.0.0.1:\(sim.server.port)")
             try await body(sim, webpush)
@@ -224,6 +225,22 @@ import Testing
             #expect(never.json?["reason"]?.stringValue == "NotFound")
             #expect(try await call(sim, "DELETE", "/_herald/webpush/subscriptions/never-issued").status == 404)
             #expect(webpush.deleteSubscription(issued.id), "deleting twice still names an issued id")
+        }
+    }
+
+    @Test func subscriptionsOverTheCapAreRefusedWith429DeletedOnesCounting() async throws {
+        #expect(WebPushSimulatorService.defaultMaxSubscriptions == 10_000)
+        try await withPushService(maxSubscriptions: 2) { sim, webpush in
+            let first = try await subscribe(sim)
+            _ = try await subscribe(sim)
+            let message = "the simulator issued its maximum of 2 Web Push subscriptions (deleted ones count: they are answered 410); restart it for more"
+            let over = try await call(sim, "POST", "/_herald/webpush/subscriptions", body: "{}")
+            #expect(over.status == 429, "\(over.body)")
+            #expect(over.json?["error"]?.stringValue == message, "\(over.body)")
+            #expect(try await call(sim, "DELETE", "/_herald/webpush/subscriptions/" + first.id).status == 200)
+            #expect(try await call(sim, "POST", "/_herald/webpush/subscriptions", body: "{}").status == 429,
+                    "a deleted subscription is still answered 410, so it still counts")
+            #expect(throws: WebPushSimulatorError.tooManySubscriptions(2)) { try webpush.issueSubscription() }
         }
     }
 

@@ -66,14 +66,13 @@ unsigned long herald_openssl_version_number(void);
 EVP_PKEY *herald_generate_ec_p256_key(void);
 EVP_PKEY *herald_generate_rsa_key(unsigned int bits);
 
-// MARK: libmicrohttpd (MHD_start_daemon and MHD_get_daemon_info are variadic)
+// MARK: libmicrohttpd (MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic)
 
-/// What one daemon allows its clients; the Swift side chooses every value.
+/// What one daemon allows its clients; the Swift side chooses every value
+/// (and keeps the per-address limit itself, through the accept policy).
 struct herald_mhd_limits {
     /// Connections open at once, all clients together (MHD_OPTION_CONNECTION_LIMIT).
     unsigned int connection_limit;
-    /// Connections open at once from one IP address (MHD_OPTION_PER_IP_CONNECTION_LIMIT).
-    unsigned int per_ip_connection_limit;
     /// Seconds a connection may go without traffic before it is closed (MHD_OPTION_CONNECTION_TIMEOUT).
     unsigned int idle_timeout_seconds;
     /// Bytes each connection may use for its request line and headers (MHD_OPTION_CONNECTION_MEMORY_LIMIT).
@@ -82,11 +81,16 @@ struct herald_mhd_limits {
     unsigned int threads;
 };
 /// Starts a daemon whose worker threads poll with epoll, bound to `address`
-/// (IPv4, or IPv6 with MHD_USE_IPv6; `::` serves both families), serving `handler`.
+/// (IPv4, or IPv6 with MHD_USE_IPv6; `::` serves both families), serving
+/// `handler`, asking `accept_policy` about each new connection and telling
+/// `notify` when one starts and closes; `context` goes to all three.
 struct MHD_Daemon *herald_mhd_start(const struct sockaddr *address, const struct herald_mhd_limits *limits,
-                                    MHD_AccessHandlerCallback handler, void *context);
+                                    MHD_AccessHandlerCallback handler, MHD_AcceptPolicyCallback accept_policy,
+                                    MHD_NotifyConnectionCallback notify, void *context);
 /// The port the daemon listens on (useful after binding port 0); 0 if unknown.
 uint16_t herald_mhd_bound_port(struct MHD_Daemon *daemon);
+/// The client address of `connection`; NULL if unknown.
+const struct sockaddr *herald_mhd_client_address(struct MHD_Connection *connection);
 
 // MARK: Threads (prctl is variadic)
 

@@ -1,3 +1,4 @@
+import Foundation
 import HeraldAMQP
 import HeraldConfig
 import HeraldCore
@@ -10,21 +11,30 @@ struct BrokerTarget: Sendable {
     var topology: TopologyOptions
     var logFormat: LogFormat
 
-    /// `--amqp URL` with the documented names (docs/amqp.md, "Topology"), or
-    /// else the config's `amqp:` section (`--config`, `$HERALD_CONFIG`,
-    /// `config.yaml`): its addresses (a `--amqp` replaces them) and names.
-    /// Prints why and returns nil when neither can be used.
+    /// The broker from outside the config (`BrokerURL`: `--amqp`,
+    /// `--amqp-file`, `$HERALD_AMQP_URL`) with the documented names
+    /// (docs/amqp.md, "Topology"), or else the config's `amqp:` section
+    /// (`--config`, `$HERALD_CONFIG`, `config.yaml`): its addresses (a broker
+    /// from outside replaces them) and names. Prints why and returns nil when
+    /// neither can be used.
     static func resolve(_ parsed: ParsedArguments, connectionName: String, environment: [String: String],
                         console: any Console, command: some Command) -> BrokerTarget? {
         let explicitConfig = parsed.options["config"] != nil || environment["HERALD_CONFIG"] != nil
+        let outside: BrokerURL?
+        do {
+            outside = try BrokerURL(parsed, environment: environment, warn: { console.err("herald \(command.name): \($0)") })
+        } catch {
+            console.err("herald \(command.name): \(error)")
+            return nil
+        }
         var target: BrokerTarget
-        if let url = parsed.options["amqp"], !explicitConfig {
+        if let outside, !explicitConfig {
             do {
-                var configuration = try AMQPConfiguration(url: url)
+                var configuration = try AMQPConfiguration(url: outside.url)
                 configuration.connectionName = connectionName
                 target = BrokerTarget(configuration: configuration, topology: TopologyOptions(), logFormat: .logfmt)
             } catch {
-                console.err("herald \(command.name): --amqp: '\(URLSecrets.redacted(url))' is not a usable AMQP URL: \(error.detail)")
+                console.err("herald \(command.name): \(outside.source): '\(URLSecrets.redacted(outside.url))' is not a usable AMQP URL: \(error.detail)")
                 return nil
             }
             return target
@@ -38,11 +48,11 @@ struct BrokerTarget: Sendable {
             console.err("herald \(command.name): \(error)")
             return nil
         }
-        if let url = parsed.options["amqp"] {
+        if let outside {
             do {
-                target.configuration.addresses = [AMQPAddress(try AMQPURL(url))]
+                target.configuration.addresses = [AMQPAddress(try AMQPURL(outside.url))]
             } catch {
-                console.err("herald \(command.name): --amqp: '\(URLSecrets.redacted(url))' is not a usable AMQP URL: \(error.detail)")
+                console.err("herald \(command.name): \(outside.source): '\(URLSecrets.redacted(outside.url))' is not a usable AMQP URL: \(error.detail)")
                 return nil
             }
         }
@@ -97,6 +107,63 @@ extension ParsedArguments {
         }
         return value.duration
     }
+}
+
+/// The broker URL an operator command is given outside the config, first
+/// found of: `--amqp URL` (on the command line, so in the process list and
+/// the shell's history), `--amqp-file FILE` (the URL on the file's first
+/// line; a file readable by every user is warned about), `$HERALD_AMQP_URL`.
+struct BrokerURL {
+    static let environmentVariable = "HERALD_AMQP_URL"
+
+    let url: String
+    /// Where it came from, for messages: `--amqp`, `--amqp-file FILE`, `$HERALD_AMQP_URL`.
+    let source: String
+
+    /// Nil when none of the three is given.
+    init?(_ parsed: ParsedArguments, environment: [String: String], warn: (String) -> Void) throws(UsageError) {
+        if let url = parsed.options["amqp"] {
+            if parsed.options["amqp-file"] != nil { throw UsageError("give --amqp or --amqp-file, not both") }
+            (self.url, source) = (url, "--amqp")
+        } else if let path = parsed.options["amqp-file"] {
+            let file: BoundedFile
+            do { file = try BoundedFile(path: path, limit: .key) } catch { throw UsageError("--amqp-file: \(error)") }
+            guard let text = file.utf8Text,
+                  let line = text.split(whereSeparator: \.isNewline).first?.trimmingCharacters(in: .whitespaces), !line.isEmpty
+            else { throw UsageError("--amqp-file: '\(path)' holds no URL on its first line") }
+            if file.isReadableByOthers {
+                warn("warning: --amqp-file '\(path)' is readable by every user (mode \(file.modeDescription)); chmod 600 it")
+            }
+            (self.url, source) = (line, "--amqp-file \(path)")
+        } else if let url = environment[Self.environmentVariable], !url.isEmpty {
+            (self.url, source) = (url, "$\(Self.environmentVariable)")
+        } else {
+            return nil
+        }
+    }
+
+    /// The help lines of `--amqp` and `--amqp-file`, their descriptions at
+    /// `column` as in the command's other option lines.
+    static func helpLines(column: Int) -> String {
+        func line(_ option: String, _ text: String) -> String {
+            let pad = String(repeating: " ", count: column)
+            return option.count < column ? "  " + option + pad.dropFirst(option.count) + text : "  \(option)\n  \(pad)\(text)"
+        }
+        return [
+            line("--amqp URL", "the broker, e.g. amqp://guest:guest@127.0.0.1:5672/%2f (in the process"),
+            line("", "list: prefer --amqp-file or $HERALD_AMQP_URL for a real password)"),
+            line("--amqp-file FILE", "the broker URL from the first line of FILE (chmod 600 it)"),
+        ].joined(separator: "\n")
+    }
+
+    /// The paragraph of help that says where the broker comes from.
+    static let helpParagraph = """
+        The broker and the names come from the config's amqp: section (--config,
+        $HERALD_CONFIG, config.yaml). A broker URL from --amqp URL, --amqp-file FILE
+        or $HERALD_AMQP_URL (the first given) is used instead, with the documented
+        names unless --config or $HERALD_CONFIG is given too (then it replaces the
+        config's addresses only).
+        """
 }
 
 /// No broker answered within a command's `--timeout`.

@@ -13,7 +13,7 @@ public struct DeadCommand: Command {
     public let summary = "Inspect, replay and purge dead-lettered events (herald.dead)"
     public var help: String {
         """
-        Usage: herald dead <subcommand> [--config FILE | --amqp URL] [options]
+        Usage: herald dead <subcommand> [--config FILE | --amqp URL | --amqp-file FILE] [options]
 
         The dead-letter queue (amqp.dead_letter_queue, herald.dead) holds the
         events and registry commands Herald refused (x-herald-error says why),
@@ -41,10 +41,11 @@ public struct DeadCommand: Command {
         A replayed copy drops the broker's death headers and Herald's
         x-herald-error, and starts its attempts afresh.
 
+        \(BrokerURL.helpParagraph)
+
         Options:
           --config FILE   the config file (default: config.yaml, or $HERALD_CONFIG)
-          --amqp URL      the broker, e.g. amqp://guest:guest@127.0.0.1:5672/%2f (the documented
-                          names unless --config or $HERALD_CONFIG is given too)
+        \(BrokerURL.helpLines(column: 16))
           --limit N       read at most N dead letters (list, show, replay)
           --json          list: one JSON object per dead letter
           --all           replay: every dead letter read
@@ -71,7 +72,7 @@ public struct DeadCommand: Command {
         }
 
         var options: Set<String> {
-            let common: Set<String> = ["config", "amqp", "timeout"]
+            let common: Set<String> = ["config", "amqp", "amqp-file", "timeout"]
             return self == .purge ? common : common.union(["limit"])
         }
     }

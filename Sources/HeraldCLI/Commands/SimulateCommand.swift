@@ -23,15 +23,16 @@ public struct SimulateCommand: Command {
         POST /token (Google OAuth, RS256 assertions) and
         POST /v1/projects/<id>/messages:send. It is a Web Push push service too:
         POST /push/<id> to subscriptions it issues (--webpush-subscriptions, or
-        POST /_herald/webpush/subscriptions), VAPID checked, bodies decrypted
-        and recorded as plaintext. Every accepted notification and
-        every refused request is recorded; tests read the record, kill tokens
-        and change faults while it runs through the admin API under /_herald/
-        (no authentication: keep --listen on loopback). Without --tls-cert it
-        uses (or generates) a CA and server certificate in --tls-dir; point
-        Herald's ca_file at the printed CA file. docs/apns.md, docs/fcm.md and
-        docs/webpush.md and docs/simulator-admin.md describe every check,
-        setting and endpoint.
+        POST /_herald/webpush/subscriptions; at most \(WebPushSimulatorService.defaultMaxSubscriptions) in all, deleted
+        ones included), VAPID checked, bodies decrypted and recorded as
+        plaintext. Every accepted notification and every refused request is
+        recorded; tests read the record, kill tokens and change faults while it
+        runs through the admin API under /_herald/ (no authentication: keep
+        --listen on loopback; any other address is warned about at start).
+        Without --tls-cert it uses (or generates) a CA and server certificate
+        in --tls-dir; point Herald's ca_file at the printed CA file.
+        docs/apns.md, docs/fcm.md, docs/webpush.md and docs/simulator-admin.md
+        describe every check, setting and endpoint.
 
         Options:
           --config FILE               simulator settings (YAML); flags override it
@@ -93,6 +94,7 @@ public struct SimulateCommand: Command {
     private func serve(_ settings: SimulatorSettings, console: any Console) async throws {
         let logger = Logger(label: "herald")
         let (host, port) = try settings.listenAddress()
+        if let warning = SimulatorSettings.exposureWarning(listenHost: host) { console.err(warning) }
         let (tls, caFile) = try settings.serverTLS(defaultDirectory: ".herald/dev")
         // The admin API lists the in-memory record (`--record` writes every
         // delivered notification to a file): keep the newest 10 000 of each kind,

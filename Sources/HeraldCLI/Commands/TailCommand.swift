@@ -15,7 +15,8 @@ public struct TailCommand: Command {
     public let summary = "Print outcomes live as Herald publishes them to the results exchange"
     public var help: String {
         """
-        Usage: herald tail [--status S,S...] [--provider P] [--app A] [--json] [--count N] [--config FILE | --amqp URL]
+        Usage: herald tail [--status S,S...] [--provider P] [--app A] [--json] [--count N]
+                           [--config FILE | --amqp URL | --amqp-file FILE]
 
         Subscribes to the results exchange (amqp.results_exchange, herald.results)
         on a queue of its own — named by the broker, exclusive to this command,
@@ -34,9 +35,7 @@ public struct TailCommand: Command {
           delivery statuses: \(Self.outcomeStatuses.joined(separator: ", "))
           registry statuses: \(Self.registryStatuses.joined(separator: ", "))
 
-        The broker and the exchange's name come from the config's amqp: section;
-        --amqp URL takes the broker from the command line instead (with the
-        documented names unless --config or $HERALD_CONFIG is given too).
+        \(BrokerURL.helpParagraph)
 
         Options:
           --status S,S...  only these statuses (comma-separated, or the option repeated)
@@ -47,7 +46,7 @@ public struct TailCommand: Command {
                            (debug.<provider>.<app>, debug.route.<app>; printed as received, docs/debug-trace.md)
           --count N        stop after N messages
           --config FILE    the config file (default: config.yaml, or $HERALD_CONFIG)
-          --amqp URL       the broker, e.g. amqp://guest:guest@127.0.0.1:5672/%2f
+        \(BrokerURL.helpLines(column: 17))
           --timeout D      how long to wait for the broker to answer (default 10s)
           -h, --help       show this help
         """
@@ -121,7 +120,7 @@ public struct TailCommand: Command {
         var count: Int?
         let timeout: Duration
         do {
-            parsed = try ParsedArguments.parse(arguments, options: ["status", "provider", "app", "count", "config", "amqp", "timeout"],
+            parsed = try ParsedArguments.parse(arguments, options: ["status", "provider", "app", "count", "config", "amqp", "amqp-file", "timeout"],
                                                flags: ["json", "debug"], repeatable: ["status"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }

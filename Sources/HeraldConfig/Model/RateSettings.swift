@@ -53,7 +53,7 @@ public struct RateSettings: Sendable, Equatable, Decodable {
 
     /// `50/s`, `600/min`: the rate as written, for outcome reasons and logs.
     public var spelled: String {
-        func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        func number(_ value: Double) -> String { Int(exactly: value).map(String.init) ?? String(value) }
         if let perSecond { return "\(number(perSecond))/s" }
         return "\(number(perMinute ?? 0))/min"
     }

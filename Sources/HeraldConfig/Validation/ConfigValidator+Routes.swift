@@ -61,7 +61,7 @@ extension ConfigValidator {
         return after == before ? Router(rules: rules) : nil
     }
 
-    /// A route's `rate:`: one positive rate, a burst of at least 1.
+    /// A route's `rate:`: one rate within `RateBounds`, a burst of at least 1.
     func checkRate(_ rate: RateSettings, of route: RouteSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
         switch (rate.perSecond, rate.perMinute) {
         case (nil, nil):
@@ -69,9 +69,11 @@ extension ConfigValidator {
         case (.some, .some):
             issues.append(.init(.error, at: path, "give one of per_second and per_minute, not both"))
         case (let value?, nil), (nil, let value?):
-            if !(value > 0) || !value.isFinite {
-                issues.append(.init(.error, at: path.key(rate.perSecond != nil ? "per_second" : "per_minute"),
-                                    "a rate must be above 0 (a route that sends nothing is drop:)"))
+            let (key, unit): (String, RateBounds.Unit) = rate.perSecond != nil ? ("per_second", .second) : ("per_minute", .minute)
+            if !(value > 0) {
+                issues.append(.init(.error, at: path.key(key), "a rate must be above 0 (a route that sends nothing is drop:)"))
+            } else if let problem = RateBounds.problem(value, in: unit) {
+                issues.append(.init(.error, at: path.key(key), problem))
             }
         }
         if rate.burst < 1 { issues.append(.init(.error, at: path.key("burst"), "a burst must be at least 1, found \(rate.burst)")) }

@@ -26,11 +26,7 @@ extension ConfigValidator {
             misplaced = [("url", registry.url != nil), ("pool", registry.pool != nil)]
         case .postgres:
             if let url = registry.url {
-                let scheme = url.prefix { $0 != ":" }
-                if !url.contains("://") || !["postgres", "postgresql"].contains(scheme) {
-                    issues.append(.init(.error, at: path.key("url"),
-                                        "expected a postgres:// or postgresql:// URL, found '\(URLSecrets.redacted(url).truncatedForMessage)'"))
-                }
+                validatePostgresURL(url, at: path.key("url"), into: &issues)
             } else {
                 issues.append(.init(.error, at: path.key("url"),
                                     "backend postgres needs the server: url: postgres://herald:${HERALD_DB_PASSWORD}@db:5432/herald"))
@@ -41,6 +37,45 @@ extension ConfigValidator {
         for (key, present) in misplaced where present {
             issues.append(.init(.error, at: path.key(key), "'\(key)' does not apply to backend \(registry.backend.rawValue)"))
         }
+    }
+
+    /// `registry.url`: a URL libpq can read (`PostgresURL`), and a warning
+    /// when a server that is not on this machine is reached without
+    /// `sslmode=verify-full` (the certificate and its name checked). No
+    /// message shows the password.
+    func validatePostgresURL(_ url: String, at path: ConfigPath, into issues: inout [ConfigIssue]) {
+        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+            issues.append(.init(.error, at: path,
+                                "expected a postgres:// or postgresql:// URL, found '\(URLSecrets.redacted(url).truncatedForMessage)'"))
+            return
+        }
+        let shown = URLSecrets.redacted(String(url.prefix { $0 != "?" })).truncatedForMessage
+        let parsed: PostgresURL
+        do {
+            parsed = try PostgresURL(parsing: url)
+        } catch {
+            issues.append(.init(.error, at: path, "'\(shown)' cannot be used: \(error)"))
+            return
+        }
+        guard let remote = parsed.hosts.first(where: { !Self.isLocalPostgresHost($0) }) else { return }
+        let weakness: String? = switch parsed.sslMode {
+        case nil: "gives no sslmode, so libpq's default, prefer, sends in clear text to a server without TLS and checks no certificate"
+        case "disable", "allow", "prefer": "has sslmode=\(parsed.sslMode ?? ""), which may send in clear text and checks no certificate"
+        case "require": "has sslmode=require, which encrypts but checks no certificate"
+        case "verify-ca": "has sslmode=verify-ca, which checks the certificate's CA but not that it names the server"
+        default: nil
+        }
+        if let weakness {
+            issues.append(.init(.warning, at: path,
+                                "'\(shown)' \(weakness) ('\(remote.truncatedForMessage)' is not on this machine); give sslmode=verify-full&sslrootcert=<CA file> (docs/registry.md)"))
+        }
+    }
+
+    /// Loopback addresses and Unix sockets (an empty host, a directory, an
+    /// abstract socket): a connection that never leaves the machine.
+    static func isLocalPostgresHost(_ host: String) -> Bool {
+        host.isEmpty || host.hasPrefix("/") || host.hasPrefix("@") || host == "localhost" || host == "::1"
+            || (host.hasPrefix("127.") && host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy { UInt8($0) != nil })
     }
 
     func validateOutcomes(_ outcomes: OutcomeSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {

@@ -33,7 +33,7 @@ extension FCMSettings {
         if let endpoint { checks.checkHTTPSURL(endpoint, at: path.key("endpoint"), into: &issues) }
         checks.checkCAFile(caFile, at: path.key("ca_file"), into: &issues)
         checks.checkConnections(connections, at: path.key("connections"), into: &issues)
-        checks.checkThrottle(maxPerMinute, at: path.key("max_per_minute"), into: &issues)
+        checks.checkThrottle(maxPerMinute, per: .minute, at: path.key("max_per_minute"), into: &issues)
         checks.checkIdleTimeout(idleTimeout, at: path.key("idle_timeout"), into: &issues)
         checks.checkRequestTimeout(timeout, at: path.key("timeout"), into: &issues)
     }

@@ -20,6 +20,10 @@ public final class ObservabilityServer: Sendable {
         /// accepted and closed at once. Kept well below `maxConnections`, so
         /// one client cannot fill the cap.
         public var maxConnectionsPerIP: Int
+        /// Whether loopback clients (127.0.0.0/8, `::1`) are exempt from
+        /// `maxConnectionsPerIP`: a probe on this machine shares its address
+        /// with every other local client, and must not find it used up.
+        public var exemptsLoopback: Bool
         /// A connection with no traffic for this long is closed (whole seconds, at least 1).
         public var idleTimeout: Duration
         /// Bytes a connection may use for its request line and header fields;
@@ -28,10 +32,11 @@ public final class ObservabilityServer: Sendable {
         /// Worker threads, each serving its share of the connections.
         public var threads: Int
 
-        public init(maxConnections: Int = 256, maxConnectionsPerIP: Int = 16, idleTimeout: Duration = .seconds(10),
-                    maxRequestHeaderBytes: Int = 16 << 10, threads: Int = 2) {
+        public init(maxConnections: Int = 256, maxConnectionsPerIP: Int = 16, exemptsLoopback: Bool = true,
+                    idleTimeout: Duration = .seconds(10), maxRequestHeaderBytes: Int = 16 << 10, threads: Int = 2) {
             self.maxConnections = maxConnections
             self.maxConnectionsPerIP = maxConnectionsPerIP
+            self.exemptsLoopback = exemptsLoopback
             self.idleTimeout = idleTimeout
             self.maxRequestHeaderBytes = maxRequestHeaderBytes
             self.threads = threads
@@ -55,8 +60,7 @@ public final class ObservabilityServer: Sendable {
                 throw ObservabilityError("maxRequestHeaderBytes must be 1 KiB to 1 MiB, found \(maxRequestHeaderBytes)")
             }
             return herald_mhd_limits(
-                connection_limit: UInt32(maxConnections), per_ip_connection_limit: UInt32(maxConnectionsPerIP),
-                idle_timeout_seconds: UInt32(seconds), connection_memory_limit: maxRequestHeaderBytes,
+                connection_limit: UInt32(maxConnections), idle_timeout_seconds: UInt32(seconds), connection_memory_limit: maxRequestHeaderBytes,
                 threads: UInt32(threads))
         }
     }
@@ -65,9 +69,11 @@ public final class ObservabilityServer: Sendable {
     final class Context: Sendable {
         let metrics: MetricsRegistry
         let health: HealthState
-        init(metrics: MetricsRegistry, health: HealthState) {
+        let connections: ConnectionsPerAddress
+        init(metrics: MetricsRegistry, health: HealthState, connections: ConnectionsPerAddress) {
             self.metrics = metrics
             self.health = health
+            self.connections = connections
         }
 
         func respond(method: String, path: String) -> (status: UInt32, contentType: String, body: String) {
@@ -101,9 +107,11 @@ public final class ObservabilityServer: Sendable {
                 limits: Limits = Limits()) throws(ObservabilityError) {
         var daemonLimits = try limits.daemonLimits()
         let address = try SocketAddress(host: host, port: port)
-        let context = Unmanaged.passRetained(Context(metrics: metrics, health: health))
+        let connections = ConnectionsPerAddress(limit: limits.maxConnectionsPerIP, exemptsLoopback: limits.exemptsLoopback)
+        let context = Unmanaged.passRetained(Context(metrics: metrics, health: health, connections: connections))
         let daemon = address.withSockaddr { sockaddr in
-            herald_mhd_start(sockaddr, &daemonLimits, ObservabilityServer.accessHandler, context.toOpaque())
+            herald_mhd_start(sockaddr, &daemonLimits, ObservabilityServer.accessHandler, ObservabilityServer.acceptPolicy,
+                             ObservabilityServer.connectionNotice, context.toOpaque())
         }
         guard let daemon else {
             context.release()
@@ -122,6 +130,29 @@ public final class ObservabilityServer: Sendable {
         handle.daemon = nil
         MHD_stop_daemon(daemon)
         context.release()
+    }
+
+    /// A new connection: admitted unless its address holds `maxConnectionsPerIP` already.
+    private static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
+        guard let cls, let address, let client = ConnectionsPerAddress.Address(address) else { return .NO }
+        return Unmanaged<Context>.fromOpaque(cls).takeUnretainedValue().connections.admit(client) ? .YES : .NO
+    }
+
+    /// A connection started or closed: a counted one is marked when it
+    /// starts (its socket context), and released when it closes.
+    private static let connectionNotice: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+        guard let cls, let connection, let socketContext,
+              let pointer = herald_mhd_client_address(connection), let client = ConnectionsPerAddress.Address(pointer) else { return }
+        let connections = Unmanaged<Context>.fromOpaque(cls).takeUnretainedValue().connections
+        switch code {
+        case .CONNECTION_NOTIFY_STARTED:
+            if connections.counts(client) { socketContext.pointee = cls }
+        case .CONNECTION_NOTIFY_CLOSED:
+            if socketContext.pointee != nil { connections.release(client) }
+            socketContext.pointee = nil
+        @unknown default:
+            break
+        }
     }
 
     private static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, uploadSize, _ in

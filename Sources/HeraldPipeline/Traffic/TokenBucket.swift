@@ -16,16 +16,20 @@ public final class TokenBucket: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
         var waitersHead = 0
         var pacing = false
+        /// The pacing task's latest wait for the next token.
+        var scheduledWait: Duration?
 
         var hasWaiters: Bool { waitersHead < waiters.count }
     }
 
+    /// The rate, clamped into `RateBounds` (config validation refuses one
+    /// outside them; the clamp keeps any other caller from an overflow).
     public let perSecond: Double
     public let burst: Int
     private let state: Locked<State>
 
     public init(perSecond: Double, burst: Int, now: ContinuousClock.Instant = .now) {
-        self.perSecond = perSecond
+        self.perSecond = RateBounds.clamped(perSecond)
         self.burst = max(1, burst)
         state = Locked(State(tokens: Double(max(1, burst)), updated: now))
     }
@@ -90,13 +94,32 @@ public final class TokenBucket: Sendable {
                     state.waiters.removeFirst(state.waitersHead)
                     state.waitersHead = 0
                 }
-                return (ready, .nanoseconds(Int64(((1 - state.tokens) / perSecond * 1e9).rounded(.up))))
+                return (ready, Self.wait(forTokens: 1 - state.tokens, perSecond: perSecond))
             }
             for continuation in ready { continuation.resume() }
             guard let wait else { return }
+            state.withLock { $0.scheduledWait = wait }
             try? await Task.sleep(for: wait)
         }
     }
+
+    /// The longest wait `wait(forTokens:perSecond:)` returns: a year, far
+    /// beyond any wait within `RateBounds` (at most 1/0.000001 s, 11.6 days).
+    static let longestWait = Duration.seconds(365 * 86_400)
+
+    /// How long `tokens` take to refill at `perSecond`, rounded up to the
+    /// nanosecond; saturating at `longestWait`, and zero for no tokens, so no
+    /// rate or deficit can make the conversion trap.
+    static func wait(forTokens tokens: Double, perSecond: Double) -> Duration {
+        let nanoseconds = (tokens / perSecond * 1e9).rounded(.up)
+        let longest = Double(longestWait.components.seconds) * 1e9
+        guard nanoseconds > 0 else { return .zero }
+        guard nanoseconds < longest else { return longestWait }
+        return .nanoseconds(Int64(nanoseconds))
+    }
+
+    /// The pacing task's latest wait for the next token (nil before it first waited).
+    var scheduledWait: Duration? { state.withLock { $0.scheduledWait } }
 
     private func refill(_ state: inout State, now: ContinuousClock.Instant) {
         guard now > state.updated else { return }

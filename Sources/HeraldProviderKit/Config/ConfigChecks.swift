@@ -87,10 +87,15 @@ public struct ConfigChecks: Sendable {
         }
     }
 
-    /// A send throttle: a finite number above 0.
-    public func checkThrottle(_ limit: Double?, at path: ConfigPath, into issues: inout [ConfigIssue]) {
-        if let limit, !(limit > 0) || !limit.isFinite {
+    /// A send throttle written in `unit` (`max_per_second`, `max_per_minute`):
+    /// above 0 and within `RateBounds`.
+    public func checkThrottle(_ limit: Double?, per unit: RateBounds.Unit = .second, at path: ConfigPath,
+                              into issues: inout [ConfigIssue]) {
+        guard let limit else { return }
+        if !(limit > 0) {
             issues.append(.init(.error, at: path, "a throttle must be above 0, found \(limit)"))
+        } else if let problem = RateBounds.problem(limit, in: unit) {
+            issues.append(.init(.error, at: path, problem))
         }
     }
 

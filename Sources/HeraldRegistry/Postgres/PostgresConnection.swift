@@ -12,10 +12,13 @@ final class PostgresConnection: SQLConnection {
     private var connection: OpaquePointer?
     /// `PostgreSQL (postgres://user:***@host/db)`, for messages.
     private let label: String
+    /// What every libpq message passes through on its way to an error.
+    private let scrubber: PostgresMessageScrubber
 
-    private init(connection: OpaquePointer, label: String) {
+    private init(connection: OpaquePointer, label: String, scrubber: PostgresMessageScrubber) {
         self.connection = connection
         self.label = label
+        self.scrubber = scrubber
     }
 
     deinit { close() }
@@ -29,6 +32,7 @@ final class PostgresConnection: SQLConnection {
     /// Connects to `url` (`postgres://user:password@host:port/database?…`).
     static func open(url: String, operation: String) throws(RegistryError) -> PostgresConnection {
         let label = label(for: url)
+        let scrubber = PostgresMessageScrubber(url: url)
         // The URL comes last, so what it says wins over these defaults.
         // NULL-terminated, as libpq reads them.
         let keywords: [String?] = ["connect_timeout", "application_name", "dbname", nil]
@@ -40,13 +44,13 @@ final class PostgresConnection: SQLConnection {
             throw RegistryError(.unavailable, operation: operation, message: "cannot connect to \(label): out of memory")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
-            let message = oneLine(PQerrorMessage(handle))
+            let message = scrubber.scrub(oneLine(PQerrorMessage(handle)))
             PQfinish(handle)
             throw RegistryError(.unavailable, operation: operation, message: "cannot connect to \(label): \(message)")
         }
         // Notices ("relation already exists, skipping") would go to stderr.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
-        return PostgresConnection(connection: handle, label: label)
+        return PostgresConnection(connection: handle, label: label, scrubber: scrubber)
     }
 
     func run(_ statement: SQLStatement, _ parameters: [SQLParameter], operation: String) throws(RegistryError) -> [[String?]] {
@@ -64,7 +68,7 @@ final class PostgresConnection: SQLConnection {
         defer { PQclear(result) }
         guard let result else {
             throw RegistryError(.unavailable, operation: operation, message:
-                "\(label) \(statement.table): \(Self.oneLine(PQerrorMessage(connection)))")
+                "\(label) \(statement.table): \(scrubber.scrub(Self.oneLine(PQerrorMessage(connection))))")
         }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK:
@@ -105,7 +109,7 @@ final class PostgresConnection: SQLConnection {
         let state = field(result, "C") ?? ""
         var message = field(result, "M") ?? Self.oneLine(PQresultErrorMessage(result))
         if let detail = field(result, "D") { message += " (\(detail))" }
-        let context = "\(label) \(statement.table): \(message)"
+        let context = "\(label) \(statement.table): \(scrubber.scrub(message))"
         if PQstatus(connection) != CONNECTION_OK {
             return RegistryError(.unavailable, operation: operation, message: "\(context); the connection is lost and is opened again on next use")
         }

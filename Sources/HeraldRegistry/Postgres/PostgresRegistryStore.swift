@@ -17,6 +17,10 @@ public final class PostgresRegistryStore: SQLRegistryStore, @unchecked Sendable 
             throw RegistryError(.invalidInput, operation: "open", message:
                 "expected a postgres:// or postgresql:// URL, found \"\(String(url.prefix { $0 != ":" }).truncatedForMessage)…\"")
         }
+        // libpq's own message for a URL it cannot read quotes the token, password included.
+        do { _ = try PostgresURL(parsing: url) } catch {
+            throw RegistryError(.invalidInput, operation: "open", message: "\(server) cannot be used: \(error)")
+        }
         guard (1...64).contains(poolSize) else {
             throw RegistryError(.invalidInput, operation: "open", message: "pool size \(poolSize) is out of range (1-64)")
         }

@@ -28,6 +28,20 @@ extension SimulatorSettings {
         return (String(text[..<colon]), port)
     }
 
+    /// The warning `herald simulate` prints at start when `host` is not a
+    /// loopback address (a wildcard, an interface's address, a name other
+    /// than localhost): the admin API has no authentication. Nil on loopback.
+    public static func exposureWarning(listenHost host: String) -> String? {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        let loopback = bare == "localhost" || bare == "::1"
+            || (octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil })
+        guard !loopback else { return nil }
+        return "warning: listening on '\(host)', not a loopback address: the admin API under /_herald/ has no "
+            + "authentication, so whoever reaches this port can read every recorded notification, kill tokens, "
+            + "issue subscriptions and inject faults; keep --listen on 127.0.0.1 or ::1 unless the network is a test's own"
+    }
+
     /// The simulator's origin once the server listens on `port`:
     /// `https://<listen host>:<port>`, with 127.0.0.1 for a wildcard host
     /// (the generated certificate names 127.0.0.1 and localhost) and an

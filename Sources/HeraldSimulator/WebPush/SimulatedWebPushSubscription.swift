@@ -84,6 +84,8 @@ public enum WebPushSimulatorError: Error, Sendable, Equatable, CustomStringConve
     case invalidApplicationServerKey(String)
     /// OpenSSL could not make the keys.
     case keyGeneration(CryptoError)
+    /// The service issued its `maxSubscriptions` already.
+    case tooManySubscriptions(Int)
 
     public var description: String {
         switch self {
@@ -92,6 +94,8 @@ public enum WebPushSimulatorError: Error, Sendable, Equatable, CustomStringConve
         case .invalidApplicationServerKey(let problem):
             "application_server_key: expected base64url of a 65-byte uncompressed P-256 point: \(problem)"
         case .keyGeneration(let error): "subscription keys cannot be made: \(error)"
+        case .tooManySubscriptions(let limit):
+            "the simulator issued its maximum of \(limit) Web Push subscriptions (deleted ones count: they are answered 410); restart it for more"
         }
     }
 }

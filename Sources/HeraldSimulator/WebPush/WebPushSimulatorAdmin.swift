@@ -9,7 +9,8 @@ enum WebPushSimulatorAdmin {
     /// POST `{}` or `{"application_server_key":"<base64url 65-byte point>"}`
     /// issues a subscription (restricted to that key when given) and answers
     /// 201 with `SimulatedWebPushSubscription.jsonValue()`: the browser's
-    /// `{"endpoint","keys":{"p256dh","auth"}}` plus `id` and `private_key`.
+    /// `{"endpoint","keys":{"p256dh","auth"}}` plus `id` and `private_key`;
+    /// 429 once the service issued its `maxSubscriptions`.
     static func issueSubscription(_ admin: SimulatorAdminService, body: [UInt8]) throws(AdminError) -> SimulatedAnswer {
         let webpush = try service(admin)
         let object = try SimulatorAdminService.bodyObject(body, keys: ["application_server_key"], required: nil)
@@ -27,6 +28,7 @@ enum WebPushSimulatorAdmin {
             switch error {
             case .invalidApplicationServerKey: throw .badRequest(error.description)
             case .originUnknown: throw AdminError(503, error.description)
+            case .tooManySubscriptions: throw AdminError(429, error.description)
             case .invalidOrigin, .keyGeneration: throw AdminError(500, error.description)
             }
         }

@@ -28,6 +28,13 @@ public final class WebPushSimulatorService: SimulatorService {
     /// (the simulator delivers at once, so nothing is served there).
     public static let messagePathPrefix = "/message/"
 
+    /// Subscriptions a service issues at most, unless told otherwise: each
+    /// costs a key pair and stays (a deleted one is answered 410), so a test
+    /// that issues in a loop cannot grow the simulator without bound.
+    public static let defaultMaxSubscriptions = 10_000
+
+    /// Subscriptions this service issues at most, deleted ones included.
+    public let maxSubscriptions: Int
     private let recorder: NotificationRecorder
     private let state: Locked<State>
 
@@ -47,9 +54,11 @@ public final class WebPushSimulatorService: SimulatorService {
 
     /// - Parameter origin: `https://host:port` when known before the server
     ///   listens; else give it with `serve(at:)`.
-    public init(settings: WebPushSimulatorSettings = WebPushSimulatorSettings(), recorder: NotificationRecorder, origin: String? = nil) {
+    public init(settings: WebPushSimulatorSettings = WebPushSimulatorSettings(), recorder: NotificationRecorder, origin: String? = nil,
+                maxSubscriptions: Int = WebPushSimulatorService.defaultMaxSubscriptions) {
         state = Locked(State(settings: settings, origin: origin))
         self.recorder = recorder
+        self.maxSubscriptions = maxSubscriptions
     }
 
     public var settings: WebPushSimulatorSettings { state.withLock { $0.settings } }
@@ -69,11 +78,18 @@ public final class WebPushSimulatorService: SimulatorService {
     }
 
     /// A new subscription at the service's origin, restricted to
-    /// `applicationServerKey` (a 65-byte P-256 point) when given.
+    /// `applicationServerKey` (a 65-byte P-256 point) when given; refused
+    /// once `maxSubscriptions` were issued.
     public func issueSubscription(applicationServerKey: [UInt8]? = nil) throws(WebPushSimulatorError) -> SimulatedWebPushSubscription {
         guard let origin else { throw .originUnknown }
+        guard state.withLock({ $0.subscriptions.count }) < maxSubscriptions else { throw .tooManySubscriptions(maxSubscriptions) }
         let issued = try SimulatedWebPushSubscription.issue(origin: origin, applicationServerKey: applicationServerKey)
-        state.withLock { $0.subscriptions[issued.id] = .live(issued) }
+        let stored = state.withLock { state in
+            guard state.subscriptions.count < maxSubscriptions else { return false }
+            state.subscriptions[issued.id] = .live(issued)
+            return true
+        }
+        guard stored else { throw .tooManySubscriptions(maxSubscriptions) }
         return issued
     }
 
