@@ -69,7 +69,7 @@ public struct HTTPClientConfiguration: Sendable {
     /// Easy handles kept for reuse after their transfer ends (libcurl engine only).
     public var maxIdleHandles: Int
     /// Requests the loop has in flight at once; more wait in a queue
-    /// (`WaitingRoom`), their timeout counting. Each one in flight holds its
+    /// (`WaitingRoom`; one per tenant with `fairness`), their timeout counting. Each one in flight holds its
     /// stream's buffers (under libcurl, an easy handle of tens of KiB).
     /// Throughput is at most this ÷ the round trip (Little's law): the
     /// default, 2048, carries 20,000 requests/s to a provider 100 ms away.
