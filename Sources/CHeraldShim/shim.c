@@ -33,6 +33,9 @@ CURLcode herald_curl_easy_setopt_header_function(CURL *handle, size_t (*fn)(char
 CURLcode herald_curl_easy_setopt_prereq_function(CURL *handle, int (*fn)(void *, char *, char *, int, int)) {
     return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, fn);
 }
+CURLcode herald_curl_easy_setopt_resolver_start_function(CURL *handle, int (*fn)(void *, void *, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_RESOLVER_START_FUNCTION, fn);
+}
 CURLcode herald_curl_easy_setopt_read_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(handle, CURLOPT_READFUNCTION, fn);
 }

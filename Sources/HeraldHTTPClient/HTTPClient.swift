@@ -14,8 +14,9 @@ import Synchronization
 /// (or use `withClient`); `shutdown()` or cancelling `run()` stops it.
 ///
 /// - Important: A request that fails with `HTTPClientError.isRetryable`
-///   (connection lost, GOAWAY, timeout, server restart) may be sent again; the
-///   next one opens a new connection if the old one is gone.
+///   (connection lost, GOAWAY, timeout, server restart, the per-origin cap of
+///   `HTTPClientFairness`) may be sent again; the next one opens a new
+///   connection if the old one is gone.
 public final class HTTPClient: Sendable {
     private enum RunState { case idle, running, finished }
 

@@ -28,6 +28,7 @@ CURLcode herald_curl_easy_setopt_write_function(CURL *handle, size_t (*fn)(char 
 CURLcode herald_curl_easy_setopt_header_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
 // CURLOPT_PREREQFUNCTION: called once the connection is up, before the request is sent.
 CURLcode herald_curl_easy_setopt_prereq_function(CURL *handle, int (*fn)(void *, char *, char *, int, int));
+CURLcode herald_curl_easy_setopt_resolver_start_function(CURL *handle, int (*fn)(void *, void *, void *));
 CURLcode herald_curl_easy_setopt_read_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
 // The socket is an int and the purpose a curlsocktype value, as on Linux.
 CURLcode herald_curl_easy_setopt_sockopt_function(CURL *handle, int (*fn)(void *, int, int));

@@ -37,6 +37,9 @@ public struct HTTPClientConfiguration: Sendable {
     public var maxConcurrentStreamsPerConnection: Int
     /// Whole-request timeout, queueing for a stream included, unless the request sets its own.
     public var requestTimeout: Duration
+    /// How long opening a connection (TCP and TLS) may take; a request whose
+    /// connection is not up by then fails with `.timeout`, freeing its slot
+    /// before its `requestTimeout` would.
     public var connectTimeout: Duration
     /// Response bodies above this fail with `.responseTooLarge` (memory cap;
     /// the nghttp2 engine resets the stream, libcurl aborts the transfer).
@@ -66,7 +69,7 @@ public struct HTTPClientConfiguration: Sendable {
     /// Easy handles kept for reuse after their transfer ends (libcurl engine only).
     public var maxIdleHandles: Int
     /// Requests the loop has in flight at once; more wait in a queue
-    /// (`WaitingRoom`), their timeout counting. Each one in flight holds its
+    /// (`WaitingRoom`; one per tenant with `fairness`), their timeout counting. Each one in flight holds its
     /// stream's buffers (under libcurl, an easy handle of tens of KiB).
     /// Throughput is at most this ÷ the round trip (Little's law): the
     /// default, 2048, carries 20,000 requests/s to a provider 100 ms away.
@@ -89,6 +92,9 @@ public struct HTTPClientConfiguration: Sendable {
     /// connection at a time, pooled per origin up to `maxConnectionsPerHost`.
     /// Off: HTTP/2 or nothing, as APNs and FCM require.
     public var acceptsHTTP1 = false
+    /// Shares of the window per sender and a cap per sender and origin
+    /// (the libcurl engine only); nil: one queue, oldest first.
+    public var fairness: HTTPClientFairness?
     public var tls: HTTPClientTLSConfiguration
 
     public init(

@@ -31,6 +31,9 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
         case cancelled
         /// The client was shut down before the request finished.
         case shutdown
+        /// The sender already has `HTTPClientFairness.maxQueuedPerOrigin`
+        /// requests to this origin in flight or queued; nothing was sent.
+        case originQueueFull
         /// Anything else the engine reported (an OpenSSL, nghttp2, epoll or libcurl failure).
         case other
     }
@@ -65,7 +68,7 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
     /// Whether the same request may succeed if sent again (on a new connection).
     public var isRetryable: Bool {
         switch kind {
-        case .connectFailed, .connectionLost, .timeout, .tlsHandshakeFailed, .shutdown: true
+        case .connectFailed, .connectionLost, .timeout, .tlsHandshakeFailed, .shutdown, .originQueueFull: true
         case .certificateRejected, .tlsConfiguration, .responseTooLarge, .http2Unavailable, .invalidRequest, .cancelled, .other:
             false
         }
@@ -80,6 +83,26 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
     /// A response whose body went past `limit` bytes.
     static func responseBodyTooLarge(host: String, limit: Int, curlCode: Int? = nil) -> HTTPClientError {
         HTTPClientError(kind: .responseTooLarge, host: host, curlCode: curlCode, message: "response body exceeds \(limit) bytes")
+    }
+
+    /// A request of a sender that already has `limit` requests to `host` in
+    /// flight or queued (`HTTPClientFairness.maxQueuedPerOrigin`).
+    static func originQueueFull(host: String, limit: Int) -> HTTPClientError {
+        HTTPClientError(
+            kind: .originQueueFull, host: host,
+            message: "\(limit) requests of this sender to \(host) are already in flight or queued (the per-origin cap); "
+                + "nothing was sent, try again later")
+    }
+
+    /// A request whose timeout ran out before it had a connection: it waited
+    /// `waitedNanoseconds` behind other requests, in the client's queue or in
+    /// libcurl's for a connection or stream to its host, and nothing was sent.
+    /// The one text for such a request, whichever queue it was in.
+    static func queuedWithoutConnection(host: String, waitedNanoseconds: UInt64, timeout: Duration) -> HTTPClientError {
+        HTTPClientError(
+            kind: .timeout, host: host,
+            message: "queued \(LoopClock.seconds(waitedNanoseconds)) behind other requests; no connection to \(host) "
+                + "was free before the \(LoopClock.seconds(LoopClock.nanoseconds(timeout))) timeout, nothing was sent")
     }
 
     /// A TLS connection on which ALPN did not select `h2`; `selected` is what it chose, if anything.

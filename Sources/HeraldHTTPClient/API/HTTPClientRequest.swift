@@ -8,11 +8,16 @@ public struct HTTPClientRequest: Sendable {
     public var body: [UInt8]
     /// Overrides `HTTPClientConfiguration.requestTimeout` for this request.
     public var timeout: Duration?
+    /// Who sends it, for `HTTPClientConfiguration.fairness` (Herald: the
+    /// app): requests of one tenant share its part of the window. Ignored
+    /// without fairness.
+    public var tenant: String
 
     public init(
         method: String = "POST", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
-        timeout: Duration? = nil
+        timeout: Duration? = nil, tenant: String = ""
     ) {
+        self.tenant = tenant
         self.method = method
         self.url = url
         self.headers = headers

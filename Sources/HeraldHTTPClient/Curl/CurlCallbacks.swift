@@ -21,6 +21,16 @@ enum CurlCallbacks {
         return accepted ? total : 0
     }
 
+    /// `CURLOPT_RESOLVER_START_FUNCTION`: libcurl starts resolving the
+    /// request's host (not called for a name it has cached). Recorded, so a
+    /// timeout before any connection tells resolving from waiting for a
+    /// connection (`CurlErrorClassifier.neverConnected`). Returns 0: go on.
+    static let resolverStart: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = {
+        _, _, userData in
+        if let userData { Transfer.from(userData).resolveStarted = true }
+        return 0
+    }
+
     /// `CURLOPT_PREREQFUNCTION`: the connection is up and nothing of the
     /// request has been sent; aborts unless the connection speaks HTTP/2.
     static let prerequest: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int32, Int32) -> Int32 = {

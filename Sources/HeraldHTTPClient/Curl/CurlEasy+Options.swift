@@ -29,6 +29,7 @@ extension CurlEasy {
         // HTTP/2 or nothing, unless `acceptsHTTP1`: CURL_HTTP_VERSION_2TLS alone falls back to
         // HTTP/1.1 when ALPN does not say h2, so the pre-request check refuses such a connection.
         _ = herald_curl_easy_setopt_prereq_function(handle, CurlCallbacks.prerequest)
+        _ = herald_curl_easy_setopt_resolver_start_function(handle, CurlCallbacks.resolverStart)
         // A declared Content-Length over the limit fails before the body arrives.
         _ = herald_curl_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseBodyBytes))
         if let caFile = configuration.tls.caFile {
@@ -64,6 +65,7 @@ extension CurlEasy {
         set(CURLOPT_WRITEDATA, pointer: context)
         set(CURLOPT_HEADERDATA, pointer: context)
         set(CURLOPT_PREREQDATA, pointer: context)
+        set(CURLOPT_RESOLVER_START_DATA, pointer: context)
         set(CURLOPT_PRIVATE, pointer: UnsafeRawPointer(bitPattern: UInt(transfer.id)))
 
         var hasContentType = false
@@ -125,6 +127,7 @@ extension CurlEasy {
         set(CURLOPT_WRITEDATA, pointer: nil)
         set(CURLOPT_HEADERDATA, pointer: nil)
         set(CURLOPT_PREREQDATA, pointer: nil)
+        set(CURLOPT_RESOLVER_START_DATA, pointer: nil)
     }
 
     /// `duration` in milliseconds for a `long` option: 0 for a negative one, saturating.

@@ -50,10 +50,18 @@ final class CurlEasy {
 
     /// The transfer got as far as sending its request (libcurl recorded a
     /// pre-transfer time): a failure after that may have reached the server.
-    var reachedTransfer: Bool {
+    var reachedTransfer: Bool { microseconds(CURLINFO_PRETRANSFER_TIME_T) > 0 }
+
+    /// The transfer found its host's address (looked up, or cached) or a
+    /// connection: libcurl recorded a name-lookup or connect time.
+    var reachedConnecting: Bool {
+        microseconds(CURLINFO_NAMELOOKUP_TIME_T) > 0 || microseconds(CURLINFO_CONNECT_TIME_T) > 0
+    }
+
+    private func microseconds(_ item: CURLINFO) -> curl_off_t {
         var microseconds: curl_off_t = 0
-        _ = herald_curl_easy_getinfo_off(handle, CURLINFO_PRETRANSFER_TIME_T, &microseconds)
-        return microseconds > 0
+        _ = herald_curl_easy_getinfo_off(handle, item, &microseconds)
+        return microseconds
     }
 
     func infoPointer(_ item: CURLINFO) -> UnsafeMutableRawPointer? {

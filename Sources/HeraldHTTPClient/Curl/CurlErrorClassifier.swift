@@ -27,6 +27,19 @@ enum CurlErrorClassifier {
         }
     }
 
+    /// Whether `transfer`, which ran out of time, never got a connection:
+    /// libcurl neither resolved its host (nor found it cached), nor started
+    /// resolving it, nor connected, nor sent anything. It waited in libcurl's
+    /// queue for a connection or stream to its host (the per-host connection
+    /// limit, the stream limit) the whole time. libcurl reports such a
+    /// transfer, when it leaves that queue, as `Failed to resolve host '…'
+    /// with timeout after 0 ms` (its resolver refusing an already spent
+    /// timeout), which names neither the wait nor its cause; the loop says
+    /// `HTTPClientError.queuedWithoutConnection` instead.
+    static func neverConnected(_ transfer: Transfer) -> Bool {
+        !transfer.resolveStarted && !transfer.easy.reachedConnecting && !transfer.easy.reachedTransfer
+    }
+
     /// libcurl's static description of `code`, used when the error buffer is empty.
     static func text(of code: CURLcode) -> String {
         String(cString: curl_easy_strerror(code))

@@ -9,6 +9,10 @@ final class Transfer {
     let easy: CurlEasy
     /// CLOCK_MONOTONIC nanoseconds after which the loop fails the request itself.
     let deadline: UInt64
+    /// When the loop first took the request (CLOCK_MONOTONIC ns): its wait counts from here.
+    let takenAt: UInt64
+    /// What it holds in its tenant's share (with `HTTPClientFairness`), released when it ends.
+    let slot: TenantSlot?
     let bodyLimit: Int
     let headerLimit: Int
     /// TLS (`https://`) without `acceptsHTTP1`: the connection must have
@@ -24,13 +28,17 @@ final class Transfer {
     var headerLimitExceeded = false
     /// Set by the pre-request check when the connection is not HTTP/2: what ALPN said.
     var http2Refusal: HTTPClientError?
+    /// Set when libcurl starts resolving the host for this request (`CurlCallbacks.resolverStart`).
+    var resolveStarted = false
 
     init(pending: PendingRequest, url: String, easy: CurlEasy, deadline: UInt64, bodyLimit: Int, headerLimit: Int,
-         acceptsHTTP1: Bool = false) {
+         acceptsHTTP1: Bool = false, takenAt: UInt64 = 0, slot: TenantSlot? = nil) {
         self.pending = pending
         self.url = url
         self.easy = easy
         self.deadline = deadline
+        self.takenAt = takenAt
+        self.slot = slot
         self.bodyLimit = bodyLimit
         self.headerLimit = headerLimit
         let secure = url.utf8.count >= 8 && url.utf8.prefix(8).map { $0 | 0x20 }.elementsEqual("https://".utf8.map { $0 | 0x20 })

@@ -220,7 +220,7 @@ final class H2ClientLoop {
         let (submission, timeout, deadline): (Submission, Duration, UInt64)
         switch waiting.admit(taken, active: active.count, configuration: configuration) {
         case .none: return
-        case .expired(let error):
+        case .failed(let error):
             completions.add(taken.pending, .failure(error))
             return
         case .start(let admitted, let limit, let due): (submission, timeout, deadline) = (admitted, limit, due)

@@ -13,6 +13,7 @@ extension CurlMultiLoop {
             return
         }
         multi.remove(transfer.easy)
+        waiting.release(transfer.slot)
         let overHTTP2 = transfer.easy.info(CURLINFO_HTTP_VERSION) == CURL_HTTP_VERSION_2_0
         if code == CURLE_OK, !overHTTP2, !configuration.acceptsHTTP1 {
             // The pre-request check should have stopped it; without `acceptsHTTP1` an HTTP/1.x answer is never a success.
@@ -47,24 +48,44 @@ extension CurlMultiLoop {
         if transfer.bodyLimitExceeded || code == CURLE_FILESIZE_EXCEEDED {
             return .responseBodyTooLarge(host: transfer.host, limit: configuration.maxResponseBodyBytes, curlCode: Int(code.rawValue))
         }
+        if code == CURLE_OPERATION_TIMEDOUT, CurlErrorClassifier.neverConnected(transfer) {
+            return queuedWithoutConnection(transfer)
+        }
         let text = transfer.easy.errorText
         return HTTPClientError(
             kind: CurlErrorClassifier.kind(of: code), host: transfer.host, curlCode: Int(code.rawValue),
             message: text.isEmpty ? CurlErrorClassifier.text(of: code) : text, requestWritten: transfer.easy.reachedTransfer)
     }
 
-    /// Fails requests past their deadline that libcurl has not (e.g. still queued for a stream).
+    /// What a transfer that timed out in libcurl's queue, before any
+    /// connection, fails with: how long it waited since the loop took it.
+    private func queuedWithoutConnection(_ transfer: Transfer) -> HTTPClientError {
+        let now = LoopClock.now()
+        return .queuedWithoutConnection(
+            host: transfer.host, waitedNanoseconds: now > transfer.takenAt ? now - transfer.takenAt : 0,
+            timeout: .nanoseconds(Int64(clamping: transfer.deadline - min(transfer.deadline, transfer.takenAt))))
+    }
+
+    /// Fails requests past their deadline that libcurl has not (e.g. still
+    /// queued for a stream), and those still waiting in the loop's own queue.
     func expireOverdue() {
         let now = LoopClock.now()
-        guard now >= nextDeadlineScan, !active.isEmpty else { return }
+        guard now >= nextDeadlineScan, !active.isEmpty || !waiting.isEmpty else { return }
         nextDeadlineScan = now + Self.deadlineScanInterval
+        for (submission, error) in waiting.removeOverdue(now: now, configuration: configuration) {
+            submission.pending.finish(.failure(error))
+        }
         let overdue = active.values.filter { $0.deadline < now }
         for transfer in overdue {
             active.removeValue(forKey: transfer.id)
             multi.remove(transfer.easy)
-            transfer.pending.finish(.failure(HTTPClientError(
-                kind: .timeout, host: transfer.host, message: "no response before the request timeout",
-                requestWritten: transfer.easy.reachedTransfer)))
+            waiting.release(transfer.slot)
+            let failure = CurlErrorClassifier.neverConnected(transfer)
+                ? queuedWithoutConnection(transfer)
+                : HTTPClientError(
+                    kind: .timeout, host: transfer.host, message: "no response before the request timeout",
+                    requestWritten: transfer.easy.reachedTransfer)
+            transfer.pending.finish(.failure(failure))
             recycle(transfer.easy)
         }
     }

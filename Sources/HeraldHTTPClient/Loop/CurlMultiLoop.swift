@@ -19,8 +19,8 @@ final class CurlMultiLoop {
     let logger: Logger
     let multi: CurlMulti
     var active: [UInt64: Transfer] = [:]
-    /// Submissions beyond `maxInFlightRequests`.
-    var waiting = WaitingRoom()
+    /// Submissions beyond `maxInFlightRequests` (or their tenant's share).
+    var waiting: WaitingRoom
     var idle: [CurlEasy] = []
     var nextDeadlineScan: UInt64 = 0
     var nextFullPerform: UInt64 = 0
@@ -37,6 +37,7 @@ final class CurlMultiLoop {
         self.executor = executor
         self.logger = logger
         self.multi = multi
+        waiting = WaitingRoom(fairness: configuration.fairness)
     }
 
     /// Runs until the client asks to stop; then fails whatever is left with `.shutdown`.
@@ -61,9 +62,9 @@ final class CurlMultiLoop {
                 multi.performDue()
             }
             multi.forEachCompleted(complete)
+            expireOverdue()
             startWaiting()
             completions.deliver()
-            expireOverdue()
             // What this pass wrote leaves now, in as few segments as it fits.
             multi.sockets.flush()
             let next = queue.take(maySleep: work.jobs.isEmpty)
@@ -123,21 +124,23 @@ final class CurlMultiLoop {
         let (submission, deadline): (Submission, UInt64)
         switch waiting.admit(taken, active: active.count, configuration: configuration) {
         case .none: return
-        case .expired(let error):
-            taken.pending.finish(.failure(error))
+        case .failed(let error):
+            completions.add(taken.pending, .failure(error))
             return
         case .start(let admitted, _, let due): (submission, deadline) = (admitted, due)
         }
         let pending = submission.pending
         let request = submission.request
         guard let easy = idle.popLast() ?? makeEasy() else {
+            waiting.release(submission.slot)
             pending.finish(.failure(HTTPClientError(
                 kind: .other, host: URLHost.hostAndPort(of: request.url), message: "curl_easy_init failed")))
             return
         }
         let transfer = Transfer(
             pending: pending, url: request.url, easy: easy, deadline: deadline, bodyLimit: configuration.maxResponseBodyBytes,
-            headerLimit: configuration.maxResponseHeaderBytes, acceptsHTTP1: configuration.acceptsHTTP1)
+            headerLimit: configuration.maxResponseHeaderBytes, acceptsHTTP1: configuration.acceptsHTTP1,
+            takenAt: submission.takenAt ?? LoopClock.now(), slot: submission.slot)
         // libcurl gets what is left of the timeout.
         let now = LoopClock.now()
         var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(deadline > now ? deadline - now : 1)))
@@ -146,6 +149,7 @@ final class CurlMultiLoop {
             if added != CURLM_OK { rc = CURLE_FAILED_INIT }
         }
         guard rc == CURLE_OK else {
+            waiting.release(submission.slot)
             pending.finish(.failure(error(for: rc, transfer: transfer)))
             recycle(easy)
             return
@@ -168,6 +172,7 @@ final class CurlMultiLoop {
     private func cancel(_ id: UInt64) {
         guard let transfer = active.removeValue(forKey: id) else { return }
         multi.remove(transfer.easy)
+        waiting.release(transfer.slot)
         recycle(transfer.easy)
     }
 

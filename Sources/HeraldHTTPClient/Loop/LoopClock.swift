@@ -17,4 +17,10 @@ enum LoopClock {
         guard !overflow else { return .max / 2 }
         return min(.max / 2, scaled + UInt64(attoseconds / 1_000_000_000))
     }
+
+    /// `nanoseconds` as seconds with one decimal, for messages: "3.1 s".
+    static func seconds(_ nanoseconds: UInt64) -> String {
+        let tenths = nanoseconds / 100_000_000
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
 }

@@ -6,6 +6,8 @@ struct Submission: Sendable {
     /// counts from here, time spent waiting for an in-flight slot included
     /// (but not a delay in starting the loop itself).
     var takenAt: UInt64?
+    /// Its place in `TenantQueues` (with `HTTPClientFairness`), once counted there.
+    var slot: TenantSlot?
 }
 
 /// A resolver thread's answer for one of the nghttp2 engine's connections.

@@ -20,6 +20,12 @@ import HeraldHTTPClient
 /// requests in flight grows with the apps sharing the client (one app's
 /// window each, at most `maxInFlight`), not with its providers: an app's
 /// APNs and FCM share one window (docs/configuration.md says why).
+///
+/// A client whose providers ask for `HTTPClientFairness` (Web Push) gives
+/// each app a share of that window, its requests tagged with the app's name:
+/// one app's window, or the client's window divided by its apps when the
+/// apps' windows exceed `maxInFlight`, so the shares fit the window together
+/// and one app's endpoints that never answer cannot take another's slots.
 struct SharedHTTPClients {
     /// Requests in flight on one shared client at most, however many apps share it.
     static let maxInFlight = 8192
@@ -57,6 +63,7 @@ struct SharedHTTPClients {
         }
         merged.maxConnectionsPerHost = max(merged.maxConnectionsPerHost, configuration.maxConnectionsPerHost)
         merged.requestTimeout = max(merged.requestTimeout, configuration.requestTimeout)
+        merged.connectTimeout = max(merged.connectTimeout, configuration.connectTimeout)
         merged.extraConnectionIdleTimeout = max(merged.extraConnectionIdleTimeout, configuration.extraConnectionIdleTimeout)
         merged.maxInFlightRequests = min(Self.maxInFlight, windows[tls, default: [:]].values.reduce(0, +))
         configurations[tls] = merged
@@ -67,12 +74,22 @@ struct SharedHTTPClients {
         configurations[Key(configuration)]
     }
 
+    /// Each app's share of a fair client's window: the largest app window, or
+    /// an equal part of the client's window when the apps' windows do not fit it.
+    static func tenantWindow(of appWindows: [String: Int], clientWindow: Int) -> Int {
+        max(1, min(appWindows.values.max() ?? clientWindow, clientWindow / max(1, appWindows.count)))
+    }
+
     /// One client per TLS identity and engine registered, keyed by them.
     func clients(logger: Logger) -> [Key: HTTPClient] {
         var clients: [Key: HTTPClient] = [:]
         for (index, tls) in order.enumerated() {
             guard var configuration = configurations[tls] else { continue }
             configuration.pacingWindow = pacingWindow
+            if var fairness = configuration.fairness {
+                fairness.tenantWindow = Self.tenantWindow(of: windows[tls] ?? [:], clientWindow: configuration.maxInFlightRequests)
+                configuration.fairness = fairness
+            }
             clients[tls] = HTTPClient(configuration: configuration, logger: logger.child("http").with(["client": .int(index)]))
         }
         return clients

@@ -68,7 +68,7 @@ public final class WebPushProvider: PushProvider {
         }
         let (url, headers) = message.request(authorization: authorization, now: now(), defaultTTL: configuration.defaultTTL)
         let request = HTTPClientRequest(method: "POST", url: url, headers: headers, body: message.body,
-                                        timeout: configuration.requestTimeout)
+                                        timeout: configuration.requestTimeout, tenant: configuration.tenant)
         let traced = notification.trace?.sent(request)
         let started = ContinuousClock.now
         let response: HTTPClientResponse

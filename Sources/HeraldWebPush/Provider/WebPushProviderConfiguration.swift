@@ -10,6 +10,9 @@ public struct WebPushProviderConfiguration: Sendable {
     public var defaultTTL: Duration
     /// How long one request may take, answer included.
     public var requestTimeout: Duration
+    /// Whose requests these are on the shared HTTP client (the app;
+    /// `HTTPClientRequest.tenant`): each app has its share of the client's window.
+    public var tenant = ""
 
     /// Four weeks, the default of the common Web Push libraries.
     public static let defaultTTL: Duration = .seconds(28 * 24 * 60 * 60)

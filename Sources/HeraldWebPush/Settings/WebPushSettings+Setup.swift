@@ -18,12 +18,14 @@ extension WebPushSettings {
     public var summary: String { "webpush (VAPID subject \(vapid.subject), default TTL \(defaultTTL))" }
 
     public func setUp(_ context: ProviderSetupContext) throws(ProviderSetupError) -> ProviderSetup {
-        let configuration: WebPushProviderConfiguration
+        var configuration: WebPushProviderConfiguration
         do {
             configuration = try providerConfiguration(resolve: context.resolvePath)
         } catch {
             throw ProviderSetupError(error.description)
         }
+        // The app is its requests' share of the shared client (`HTTPClientFairness`).
+        configuration.tenant = context.app
         return ProviderSetup(httpClient: httpClientConfiguration(resolve: context.resolvePath)) {
             (client: HTTPClient) throws(ProviderSetupError) -> AppProvider in
             do throws(HTTPClientError) {
@@ -79,15 +81,32 @@ extension WebPushSettings {
         }
     }
 
+    /// How long opening a connection to a push service (TCP and TLS) may
+    /// take: an endpoint that never accepts or never finishes its handshake
+    /// frees its request's slot after this, not after the whole `timeout`.
+    public static let connectTimeout: Duration = .seconds(5)
+
+    /// Requests of one app to one push service origin in flight or queued at
+    /// most (`HTTPClientFairness.maxQueuedPerOrigin`): the most targets one
+    /// event may have, so one event's requests to one push service never
+    /// meet it, while an origin whose requests are never answered holds no
+    /// more than this of the app's queue; one more fails at once (retryable).
+    public static let maxQueuedPerOrigin = EventLimits.default.maxTargets
+
     /// The HTTP client a `webpush:` section asks for: libcurl, which speaks
     /// HTTP/2 or HTTP/1.1 as the push service does and pools connections per
-    /// origin; the connection ceiling, timeout and extra CA.
+    /// origin; the connection ceiling, timeouts and extra CA; and fair
+    /// sharing among the apps on it (their shares are set by whoever shares
+    /// the client among them; here, one app's window).
     public func httpClientConfiguration(resolve: (String) -> String) -> HTTPClientConfiguration {
         let engine = HTTPClientConfiguration.Engine.libcurl
         var configuration = HTTPClientConfiguration(
             maxConnectionsPerHost: connections.maximum(automatic: engine.automaticConnections), requestTimeout: timeout.duration,
+            connectTimeout: min(Self.connectTimeout, timeout.duration),
             tls: HTTPClientTLSConfiguration(caFile: caFile.map(resolve)), engine: engine)
         configuration.acceptsHTTP1 = true
+        configuration.fairness = HTTPClientFairness(
+            tenantWindow: configuration.maxInFlightRequests, maxQueuedPerOrigin: Self.maxQueuedPerOrigin)
         return configuration
     }
 }

@@ -4,6 +4,7 @@ import HeraldConfig
 import HeraldCore
 import HeraldHTTPClient
 @testable import HeraldService
+import HeraldWebPush
 import Testing
 
 /// Which HTTP/2 clients (loop threads) the providers get: one per TLS identity.
@@ -54,6 +55,39 @@ import Testing
         let providers = ProviderSet.make(config: try config.load(), logger: Logger(label: "test", level: .error))
         #expect(providers.provider(app: "legacy", .apns) != nil && providers.provider(app: "system", .fcm) != nil)
         #expect(providers.clientCount == 3, "chat's shared client, legacy's certificate, system's trust store")
+    }
+
+    @Test func webPushAppsShareOneClientEachWithItsShareOfTheWindowAndAShortConnectTimeout() async throws {
+        let simulator = try await SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator, extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator, timeout: "10s")
+            + "\n  shop:\n" + ServiceConfig.webPushSection(simulator: simulator, timeout: "10s"))
+        let providers = ProviderSet.make(config: try config.load(), logger: Logger(label: "test", level: .error))
+        #expect(providers.unavailable.isEmpty)
+        let webPush = providers.clients.filter { $0.configuration.acceptsHTTP1 }
+        #expect(webPush.count == 1, "chat's and shop's Web Push share a client")
+        let window = HTTPClientConfiguration().maxInFlightRequests
+        #expect(webPush.first?.configuration.fairness
+            == HTTPClientFairness(tenantWindow: window, maxQueuedPerOrigin: WebPushSettings.maxQueuedPerOrigin))
+        #expect(webPush.first?.configuration.maxInFlightRequests == 2 * window)
+        #expect(webPush.first?.configuration.connectTimeout == .seconds(5), "a hung connect frees its slot before the 10s timeout")
+        for app in ["chat", "shop"] {
+            let provider = providers.provider(app: app, .webpush) as? WebPushProvider
+            #expect(provider?.configuration.tenant == app, "\(app)'s requests are counted in its own share")
+        }
+        #expect(providers.clients.filter { !$0.configuration.acceptsHTTP1 }.allSatisfy { $0.configuration.fairness == nil },
+                "APNs and FCM keep one queue")
+    }
+
+    @Test func aFairClientsSharesFitItsWindowTogether() {
+        let window = HTTPClientConfiguration().maxInFlightRequests
+        let one = SharedHTTPClients.tenantWindow(of: ["chat": window], clientWindow: window)
+        let two = SharedHTTPClients.tenantWindow(of: ["chat": window, "shop": window], clientWindow: 2 * window)
+        var many: [String: Int] = [:]
+        for index in 0..<5 { many["app\(index)"] = window }
+        let five = SharedHTTPClients.tenantWindow(of: many, clientWindow: SharedHTTPClients.maxInFlight)
+        #expect(one == window && two == window, "each app has the window it would have alone")
+        #expect(five == SharedHTTPClients.maxInFlight / 5, "five apps' windows exceed the client's: equal parts of it")
     }
 
     @Test func theSharedClientTakesTheLargestConnectionCountTheLongestTimeoutAndAWindowPerApp() {
