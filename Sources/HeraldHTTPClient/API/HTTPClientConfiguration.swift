@@ -89,6 +89,14 @@ public struct HTTPClientConfiguration: Sendable {
     /// connection at a time, pooled per origin up to `maxConnectionsPerHost`.
     /// Off: HTTP/2 or nothing, as APNs and FCM require.
     public var acceptsHTTP1 = false
+    /// Which addresses the client may connect to, checked on each resolved
+    /// address before its socket connects (both engines) and on an IP
+    /// literal before the request starts: `.unrestricted` (the default) for
+    /// hosts from configuration, `.publicAddressesOnly` for hosts from input
+    /// (Web Push). A refused destination fails with `.egressRefused`. Under
+    /// the policy the libcurl engine uses no proxy (`https_proxy` and the
+    /// like are ignored): a proxy would connect where the policy cannot see.
+    public var egress: EgressPolicy = .unrestricted
     public var tls: HTTPClientTLSConfiguration
 
     public init(

@@ -72,8 +72,9 @@ extension WebPushSettings {
         do {
             // The signer proves the key is P-256 and signs; the subject is checked as Safari's push service checks it.
             let signer = try VAPIDSigner(key: key, subject: try VAPIDSubject(vapid.subject))
-            return WebPushProviderConfiguration(vapid: try VAPIDTokenCache(signer: signer), defaultTTL: defaultTTL.duration,
-                                                requestTimeout: timeout.duration)
+            return WebPushProviderConfiguration(
+                vapid: try VAPIDTokenCache(signer: signer), defaultTTL: defaultTTL.duration, requestTimeout: timeout.duration,
+                allowedHosts: AllowedHosts(allowedHosts ?? WebPushProviderConfiguration.browserPushServices), egress: egress)
         } catch {
             throw WebPushCredentialsError(source: source, message: error.description)
         }
@@ -81,13 +82,18 @@ extension WebPushSettings {
 
     /// The HTTP client a `webpush:` section asks for: libcurl, which speaks
     /// HTTP/2 or HTTP/1.1 as the push service does and pools connections per
-    /// origin; the connection ceiling, timeout and extra CA.
+    /// origin; the connection ceiling, timeout, extra CA and egress policy.
     public func httpClientConfiguration(resolve: (String) -> String) -> HTTPClientConfiguration {
         let engine = HTTPClientConfiguration.Engine.libcurl
         var configuration = HTTPClientConfiguration(
             maxConnectionsPerHost: connections.maximum(automatic: engine.automaticConnections), requestTimeout: timeout.duration,
             tls: HTTPClientTLSConfiguration(caFile: caFile.map(resolve)), engine: engine)
         configuration.acceptsHTTP1 = true
+        configuration.egress = egress
         return configuration
     }
+
+    /// Where the section's requests may connect: public addresses only,
+    /// unless `unsafe_allow_internal_addresses` says otherwise.
+    public var egress: EgressPolicy { unsafeAllowInternalAddresses ? .unrestricted : .publicAddressesOnly }
 }
