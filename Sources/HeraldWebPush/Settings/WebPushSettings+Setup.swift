@@ -15,7 +15,13 @@ extension WebPushSettings {
     /// Web Push has no throttle of its own: each subscription is on its browser's push service.
     public var sendsPerSecond: Double? { nil }
 
-    public var summary: String { "webpush (VAPID subject \(vapid.subject), default TTL \(defaultTTL))" }
+    /// What `herald check` says of the section; where
+    /// its messages may go is named when it is not the default.
+    public var summary: String {
+        let hosts = allowedHosts.map { ", allowed_hosts \(AllowedHosts($0))" } ?? ""
+        let unsafe = unsafeAllowInternalAddresses ? ", unsafe_allow_internal_addresses (loopback and private addresses reachable)" : ""
+        return "webpush (VAPID subject \(vapid.subject), default TTL \(defaultTTL)\(hosts)\(unsafe))"
+    }
 
     public func setUp(_ context: ProviderSetupContext) throws(ProviderSetupError) -> ProviderSetup {
         let configuration: WebPushProviderConfiguration

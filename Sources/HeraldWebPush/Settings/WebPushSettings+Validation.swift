@@ -39,10 +39,6 @@ extension WebPushSettings {
                 }
             }
         }
-        if unsafeAllowInternalAddresses {
-            issues.append(.init(.warning, at: path.key("unsafe_allow_internal_addresses"),
-                                "subscriptions may reach loopback, private and link-local addresses (this host, the private network, cloud metadata); for a simulator or tests only"))
-        }
         if defaultTTL.milliseconds < 0 {
             issues.append(.init(.error, at: path.key("default_ttl"), "a TTL cannot be negative"))
         }
