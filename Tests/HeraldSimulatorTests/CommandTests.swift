@@ -82,8 +82,6 @@ import Testing
                       service_account_file: service-account.json
                       endpoint: https://localhost:\(sim.server.port)
                       ca_file: \(sim.pki.caCertificatePath)
-                      allowed_hosts: [localhost]
-                      unsafe_allow_internal_addresses: true
                 """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
             let base = ["send", "--config", directory + "/config.yaml", "--app", "chat", "--provider", "fcm"]
 
