@@ -117,7 +117,7 @@ import Testing
             #expect(hosts.allows(host), "\(host)")
         }
         for host in ["evil-push.apple.com", "push.apple.com.evil.com", "apple.com", "xfcm.googleapis.com", "googleapis.com",
-                     "notify.windows.com.example", "203.0.113.70", "3.0.113.7", "0.113.7", "[2606:4700::1112]", "", "."] {
+                     "notify.windows.com.example", ".push.apple.com", "a..push.apple.com", "é.push.apple.com", "203.0.113.70", "3.0.113.7", "0.113.7", "[2606:4700::1112]", "", "."] {
             #expect(!hosts.allows(host), "\(host)")
         }
         #expect(AllowedHosts(["*"]).allows("anything.example"))

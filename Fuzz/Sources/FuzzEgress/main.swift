@@ -20,15 +20,17 @@ FuzzDriver.run { input in
                  "the pre-check and the classifier disagree on \(host)")
     precondition(EgressPolicy.unrestricted.refusal(forHost: host) == nil, "unrestricted refused \(host)")
 
-    // No NUL inside: the C parsers would stop there.
-    if !host.utf8.contains(0) {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") && host.utf8.count >= 2 ? String(host.dropFirst().dropLast()) : host
-        if bare.contains(":"), !bare.contains("%") {
+    // Byte-wise, as the parser reads it; no NUL inside (the C parsers would stop there).
+    let bytes = Array(host.utf8)
+    if !bytes.contains(0) {
+        let bracketed = bytes.count >= 2 && bytes.first == UInt8(ascii: "[") && bytes.last == UInt8(ascii: "]")
+        let bare = String(decoding: bracketed ? bytes.dropFirst().dropLast() : bytes[...], as: UTF8.self)
+        if bare.utf8.contains(UInt8(ascii: ":")), !bare.utf8.contains(UInt8(ascii: "%")) {
             var address = in6_addr()
             let valid = inet_pton(AF_INET6, bare, &address) == 1
             let bytes = withUnsafeBytes(of: &address) { Array($0) }
             precondition(parsed == (valid ? IPAddress(bytes: bytes) : nil), "IPv6 \(bare): ours \(String(describing: parsed)), inet_pton \(valid)")
-        } else if !bare.contains(":"), case .v4(let value)? = parsed {
+        } else if !bare.utf8.contains(UInt8(ascii: ":")), case .v4(let value)? = parsed {
             var address = in_addr()
             precondition(inet_aton(bare, &address) != 0 && UInt32(bigEndian: address.s_addr) == value,
                          "IPv4 \(bare): ours \(value), inet_aton differs")
@@ -45,8 +47,10 @@ FuzzDriver.run { input in
     }
 
     if apple.allows(host) {
-        var name = host.lowercased()
-        if name.hasSuffix("."), name.count > 1 { name.removeLast() }
-        precondition(name == "push.apple.com" || name.hasSuffix(".push.apple.com"), "push.apple.com allowed \(host)")
+        var name = Array(host.utf8).map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        if name.count > 1, name.last == UInt8(ascii: ".") { name.removeLast() }
+        let suffix = Array(".push.apple.com".utf8)
+        precondition(name.elementsEqual(suffix.dropFirst()) || (name.count > suffix.count && name.suffix(suffix.count).elementsEqual(suffix)),
+                     "push.apple.com allowed \(host)")
     }
 }

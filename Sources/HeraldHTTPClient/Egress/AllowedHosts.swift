@@ -19,16 +19,22 @@ public struct AllowedHosts: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether `host` (a URL's host; an IPv6 literal with or without brackets) is allowed.
+    /// Compared byte for byte after ASCII lower-casing: a host with an empty
+    /// label or a byte a host name cannot have never matches a name entry.
     public func allows(_ host: some StringProtocol) -> Bool {
         if allowsAnyHost { return true }
         let name = Self.normalized(host)
         if let address = IPAddress(host: name) {
             return entries.contains { IPAddress(host: $0) == address }
         }
+        // A name with an empty label (`.push.apple.com`) or another byte is no name below an entry.
+        guard name != "*", Self.problem(with: name) == nil else { return false }
+        let nameBytes = Array(name.utf8)
         return entries.contains { entry in
-            guard IPAddress(host: entry) == nil, !entry.isEmpty else { return false }
-            guard name.utf8.count > entry.utf8.count else { return name == entry }
-            return name.hasSuffix(entry) && name.utf8.dropLast(entry.utf8.count).last == UInt8(ascii: ".")
+            let entryBytes = Array(entry.utf8)
+            guard !entryBytes.isEmpty, IPAddress(host: entry) == nil, nameBytes.count >= entryBytes.count else { return false }
+            guard nameBytes.suffix(entryBytes.count).elementsEqual(entryBytes) else { return false }
+            return nameBytes.count == entryBytes.count || nameBytes[nameBytes.count - entryBytes.count - 1] == UInt8(ascii: ".")
         }
     }
 
@@ -46,10 +52,11 @@ public struct AllowedHosts: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { entries.joined(separator: ", ") }
 
+    /// ASCII lower case (other bytes kept), one trailing dot dropped.
     private static func normalized(_ text: some StringProtocol) -> String {
-        var name = text.lowercased()
-        if name.hasSuffix("."), name.count > 1 { name.removeLast() }
-        return name
+        var bytes = text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        if bytes.count > 1, bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func isHostByte(_ byte: UInt8) -> Bool {
