@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore"]),
         .testTarget(
-            name: "HeraldWebPushTests", dependencies: ["HeraldWebPush", "HeraldCrypto", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM"],
+            name: "HeraldWebPushTests", dependencies: ["HeraldWebPush", "HeraldHTTPClient", "HeraldCrypto", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM"],
             // Cross-check vectors, read from the source tree (see WebPushCrossCheckTests).
             exclude: ["Fixtures"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
@@ -160,5 +160,6 @@ if Context.environment["HERALD_FUZZ"] == "1" {
         fuzzTarget("FuzzProviderResponses", ["HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         fuzzTarget("FuzzAMQPProperties", ["HeraldCore", "HeraldAMQP", "HeraldPipeline", "HeraldService", "CRabbitMQ"]),
         fuzzTarget("FuzzSimulator", ["HeraldCore", "HeraldCrypto", "HeraldAPNs", "HeraldFCM", "HeraldSimulator"]),
+        fuzzTarget("FuzzEgress", ["HeraldHTTPClient"]),
     ]
 }

@@ -3,6 +3,7 @@
 #include <netinet/tcp.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <string.h>
 #include <unistd.h>
 
 CURLcode herald_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -44,6 +45,23 @@ CURLcode herald_curl_easy_setopt_sockopt_function(CURL *handle, int (*fn)(void *
 }
 CURLcode herald_curl_easy_setopt_closesocket_function(CURL *handle, int (*fn)(void *, int)) {
     return curl_easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, (curl_closesocket_callback)fn);
+}
+CURLcode herald_curl_easy_setopt_opensocket_function(CURL *handle, int (*fn)(void *, int, struct curl_sockaddr *)) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, (curl_opensocket_callback)fn);
+}
+size_t herald_curl_sockaddr_ip(const struct curl_sockaddr *address, unsigned char bytes[16]) {
+    if (address->family == AF_INET && address->addrlen >= sizeof(struct sockaddr_in)) {
+        memcpy(bytes, &((const struct sockaddr_in *)&address->addr)->sin_addr, 4);
+        return 4;
+    }
+    if (address->family == AF_INET6 && address->addrlen >= sizeof(struct sockaddr_in6)) {
+        memcpy(bytes, &((const struct sockaddr_in6 *)&address->addr)->sin6_addr, 16);
+        return 16;
+    }
+    return 0;
+}
+int herald_curl_open_socket(const struct curl_sockaddr *address) {
+    return socket(address->family, address->socktype, address->protocol);
 }
 
 int herald_tcp_set_cork(int socket, int on) { return setsockopt(socket, IPPROTO_TCP, TCP_CORK, &on, sizeof on); }

@@ -25,7 +25,7 @@ import Testing
         let out = console.stdout
         #expect(out.hasPrefix(repositoryRoot + "/config.yaml: OK\n"))
         #expect(out.contains("  amqp: amqp://herald:***@broker:5672/%2F, queue herald.events (quorum), prefetch 1024"))
-        #expect(out.contains("  app chat: apns (token auth, team HERALDTEAM, key HERALDKEY1, topic com.example.chat, production, https://127.0.0.1:2197), fcm (project herald-dev, https://127.0.0.1:2197), webpush (VAPID subject mailto:push-team@example.com, default TTL 672h)"))
+        #expect(out.contains("  app chat: apns (token auth, team HERALDTEAM, key HERALDKEY1, topic com.example.chat, production, https://127.0.0.1:2197), fcm (project herald-dev, https://127.0.0.1:2197), webpush (VAPID subject mailto:push-team@example.com, default TTL 672h, allowed_hosts 127.0.0.1, unsafe_allow_internal_addresses (loopback and private addresses reachable))"))
         #expect(out.contains("  routes: quiet-marketing, default"))
         #expect(!out.contains("s3cret"))
     }

@@ -37,6 +37,21 @@ import Testing
         #expect(fixture.errors("apps:\n  web:\n    webpush:\n      vapid: {private_key: \(key), subject: \"mailto:ops@example.com\"}\n") == ["(loaded without error)"])
     }
 
+    @Test func webPushAllowedHostsAreHostNamesIPLiteralsOrAStar() throws {
+        let fixture = try ConfigFixture()
+        let key = String(repeating: "A", count: 42) + "E"
+        let section = "apps:\n  web:\n    webpush:\n      vapid: {private_key: \(key), subject: \"mailto:ops@example.com\"}\n"
+        #expect(fixture.errors(section + "      allowed_hosts: [push.apple.com, \"*\", 127.0.0.1]\n      unsafe_allow_internal_addresses: true\n")
+            == ["(loaded without error)"])
+        #expect(fixture.errors(section + "      allowed_hosts: [\"*.push.apple.com\", \"https://fcm.googleapis.com\"]\n") == [
+            "DIR/config.yaml:5:23: apps.web.webpush.allowed_hosts[0]: \"*.push.apple.com\" is not a host name (labels of letters, digits, '-' or '_' between dots; '*' alone allows any host)",
+            "DIR/config.yaml:5:43: apps.web.webpush.allowed_hosts[1]: \"https://fcm.googleapis.com\" is not a host name (labels of letters, digits, '-' or '_' between dots; '*' alone allows any host)",
+        ])
+        #expect(fixture.errors(section + "      allowed_hosts: []\n") == [
+            "DIR/config.yaml:5:22: apps.web.webpush.allowed_hosts: is empty, so no subscription could be sent to; list push service hosts, or [\"*\"] for any public host",
+        ])
+    }
+
     @Test func noAppsIsAnError() throws {
         let fixture = try ConfigFixture()
         #expect(fixture.errors("apps: {}\n") == [

@@ -179,6 +179,8 @@ import Testing
                     webpush:
                       vapid: {private_key_file: vapid.pem, subject: "mailto:push-team@example.com"}
                       ca_file: \(sim.pki.caCertificatePath)
+                      allowed_hosts: [localhost]
+                      unsafe_allow_internal_addresses: true
                 """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
             let console = CapturedConsole()
             let status = await HeraldCommandLine().run(

@@ -39,6 +39,14 @@ CURLcode herald_curl_easy_setopt_closesocket_function(CURL *handle, int (*fn)(vo
 int herald_tcp_set_cork(int socket, int on);
 int herald_tcp_push(int socket);
 int herald_socket_close(int socket);
+// CURLOPT_OPENSOCKETFUNCTION: libcurl asks for a socket for each resolved
+// address it is about to connect to; the function returns one
+// (herald_curl_open_socket) or -1 (CURL_SOCKET_BAD: that address is not used).
+CURLcode herald_curl_easy_setopt_opensocket_function(CURL *handle, int (*fn)(void *, int, struct curl_sockaddr *));
+/// The IP address of `address` in network byte order into `bytes`: returns 4 (AF_INET), 16 (AF_INET6) or 0 (another family).
+size_t herald_curl_sockaddr_ip(const struct curl_sockaddr *address, unsigned char bytes[16]);
+/// `socket(2)` with the family, type and protocol libcurl asked for.
+int herald_curl_open_socket(const struct curl_sockaddr *address);
 /// SO_KEEPALIVE with the first probe after `idle_seconds` idle and then every `idle_seconds`.
 int herald_tcp_keepalive(int socket, int idle_seconds);
 

@@ -95,6 +95,14 @@ public struct HTTPClientConfiguration: Sendable {
     /// Shares of the window per sender and a cap per sender and origin
     /// (the libcurl engine only); nil: one queue, oldest first.
     public var fairness: HTTPClientFairness?
+    /// Which addresses the client may connect to, checked on each resolved
+    /// address before its socket connects (both engines) and on an IP
+    /// literal before the request starts: `.unrestricted` (the default) for
+    /// hosts from configuration, `.publicAddressesOnly` for hosts from input
+    /// (Web Push). A refused destination fails with `.egressRefused`. Under
+    /// the policy the libcurl engine uses no proxy (`https_proxy` and the
+    /// like are ignored): a proxy would connect where the policy cannot see.
+    public var egress: EgressPolicy = .unrestricted
     public var tls: HTTPClientTLSConfiguration
 
     public init(

@@ -25,6 +25,9 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
         /// The server did not agree to HTTP/2 (ALPN chose another protocol or
         /// none); APNs and FCM speak nothing else, so nothing is sent.
         case http2Unavailable
+        /// The configuration's `EgressPolicy` refused the destination address;
+        /// no connection was made. The message names the rule.
+        case egressRefused
         /// The URL or method cannot be sent.
         case invalidRequest
         /// The waiting task was cancelled.
@@ -69,7 +72,8 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
     public var isRetryable: Bool {
         switch kind {
         case .connectFailed, .connectionLost, .timeout, .tlsHandshakeFailed, .shutdown, .originQueueFull: true
-        case .certificateRejected, .tlsConfiguration, .responseTooLarge, .http2Unavailable, .invalidRequest, .cancelled, .other:
+        case .certificateRejected, .tlsConfiguration, .responseTooLarge, .http2Unavailable, .egressRefused, .invalidRequest, .cancelled,
+             .other:
             false
         }
     }
@@ -111,6 +115,11 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
         return HTTPClientError(
             kind: .http2Unavailable, host: host,
             message: "the server did not agree to HTTP/2 (\(chose)); APNs and FCM require it, nothing was sent")
+    }
+
+    /// A destination the egress policy refused: nothing was sent.
+    public static func egressRefused(host: String, _ refusal: EgressRefusal) -> HTTPClientError {
+        HTTPClientError(kind: .egressRefused, host: host, message: refusal.rule)
     }
 
     public var description: String {

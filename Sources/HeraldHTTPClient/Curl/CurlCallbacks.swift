@@ -1,4 +1,5 @@
 import CCurl
+import CHeraldShim
 
 /// The C callbacks installed on every easy handle; each finds its `Transfer`
 /// through the user-data pointer libcurl passes back. (`CURL_PREREQFUNC_OK`
@@ -37,5 +38,16 @@ enum CurlCallbacks {
         userData, _, _, _, _ in
         guard let userData else { return 1 }
         return Transfer.from(userData).connectionSpeaksHTTP2() ? 0 : 1
+    }
+
+    /// `CURLOPT_OPENSOCKETFUNCTION` (installed under a restricting
+    /// `EgressPolicy`): libcurl has resolved the host and asks for a socket
+    /// to connect to `address`; a refused address gets none (-1,
+    /// `CURL_SOCKET_BAD`), so nothing connects there, and the transfer
+    /// records why. The purpose is not read: every socket is checked.
+    static let openSocket: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutablePointer<curl_sockaddr>?) -> Int32 = {
+        userData, _, address in
+        guard let userData, let address, Transfer.from(userData).admitsConnection(to: address) else { return -1 }
+        return herald_curl_open_socket(address)
     }
 }

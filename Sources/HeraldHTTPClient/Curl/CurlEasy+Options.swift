@@ -32,6 +32,12 @@ extension CurlEasy {
         _ = herald_curl_easy_setopt_resolver_start_function(handle, CurlCallbacks.resolverStart)
         // A declared Content-Length over the limit fails before the body arrives.
         _ = herald_curl_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseBodyBytes))
+        if configuration.egress.refusesSpecialPurposeAddresses {
+            // Each resolved address passes the policy before its socket exists (DNS rebinding
+            // cannot slip past it); a proxy would connect where the check cannot see, so none.
+            _ = herald_curl_easy_setopt_opensocket_function(handle, CurlCallbacks.openSocket)
+            set(CURLOPT_PROXY, "")
+        }
         if let caFile = configuration.tls.caFile {
             // CAINFO replaces the default bundle; CAPATH keeps the system store trusted too.
             set(CURLOPT_CAINFO, caFile)
@@ -66,6 +72,7 @@ extension CurlEasy {
         set(CURLOPT_HEADERDATA, pointer: context)
         set(CURLOPT_PREREQDATA, pointer: context)
         set(CURLOPT_RESOLVER_START_DATA, pointer: context)
+        set(CURLOPT_OPENSOCKETDATA, pointer: context)
         set(CURLOPT_PRIVATE, pointer: UnsafeRawPointer(bitPattern: UInt(transfer.id)))
 
         var hasContentType = false
@@ -128,6 +135,7 @@ extension CurlEasy {
         set(CURLOPT_HEADERDATA, pointer: nil)
         set(CURLOPT_PREREQDATA, pointer: nil)
         set(CURLOPT_RESOLVER_START_DATA, pointer: nil)
+        set(CURLOPT_OPENSOCKETDATA, pointer: nil)
     }
 
     /// `duration` in milliseconds for a `long` option: 0 for a negative one, saturating.

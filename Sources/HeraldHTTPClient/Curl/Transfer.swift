@@ -1,4 +1,5 @@
 import CCurl
+import CHeraldShim
 import COpenSSL
 
 /// One request in flight on the loop thread: its easy handle, header list,
@@ -30,9 +31,15 @@ final class Transfer {
     var http2Refusal: HTTPClientError?
     /// Set when libcurl starts resolving the host for this request (`CurlCallbacks.resolverStart`).
     var resolveStarted = false
+    /// Which addresses this transfer may connect to.
+    let egress: EgressPolicy
+    /// Set by the open-socket check when the egress policy refused an
+    /// address the host resolved to (the last one refused).
+    var egressRefusal: HTTPClientError?
 
     init(pending: PendingRequest, url: String, easy: CurlEasy, deadline: UInt64, bodyLimit: Int, headerLimit: Int,
-         acceptsHTTP1: Bool = false, takenAt: UInt64 = 0, slot: TenantSlot? = nil) {
+         acceptsHTTP1: Bool = false, takenAt: UInt64 = 0, slot: TenantSlot? = nil, egress: EgressPolicy = .unrestricted) {
+        self.egress = egress
         self.pending = pending
         self.url = url
         self.easy = easy
@@ -100,6 +107,21 @@ final class Transfer {
         let alpn = ALPN.negotiatedH2(OpaquePointer(internals))
         if !alpn.isH2 { http2Refusal = HTTPClientError.http2Unavailable(host: host, selected: alpn.selected) }
         return alpn.isH2
+    }
+
+    /// libcurl's open-socket callback: whether the policy lets the transfer
+    /// connect to `address`, one of the host's resolved addresses. Records a refusal.
+    func admitsConnection(to address: UnsafeMutablePointer<curl_sockaddr>) -> Bool {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = bytes.withUnsafeMutableBufferPointer { herald_curl_sockaddr_ip(address, $0.baseAddress) }
+        guard let ip = IPAddress(bytes: bytes.prefix(count)) else {
+            // Neither IPv4 nor IPv6 (a Unix socket): nothing the policy can allow.
+            egressRefusal = HTTPClientError(kind: .egressRefused, host: host, message: "the address is neither IPv4 nor IPv6")
+            return false
+        }
+        guard let refusal = egress.refusal(for: ip) else { return true }
+        egressRefusal = .egressRefused(host: host, refusal)
+        return false
     }
 
     /// libcurl's write callback: returns false (abort the transfer) past the body limit.

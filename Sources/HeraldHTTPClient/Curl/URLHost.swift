@@ -1,6 +1,16 @@
-/// Extracts `host:port` from an absolute URL for error messages; byte-level,
-/// without Foundation, and only computed when an error is built.
+/// Extracts `host:port` from an absolute URL for error messages, and the
+/// host alone for the egress pre-check; byte-level, without Foundation.
 enum URLHost {
+    /// The host of an absolute URL: an IPv6 literal keeps its brackets, the port is dropped.
+    static func host(of url: String) -> Substring {
+        let authority = Substring(hostAndPort(of: url))
+        if authority.first == "[" {
+            guard let close = authority.firstIndex(of: "]") else { return authority }
+            return authority[...close]
+        }
+        return authority.prefix { $0 != ":" }
+    }
+
     static func hostAndPort(of url: String) -> String {
         let bytes = Array(url.utf8)
         var start = 0

@@ -38,4 +38,14 @@ struct H2Address: Sendable {
         }
         return addresses.isEmpty ? ([], "could not resolve host \(host): no address") : (addresses, nil)
     }
+
+    /// The IP address of `storage` (`sockaddr_in`'s 4 bytes at offset 4,
+    /// `sockaddr_in6`'s 16 at offset 8, Linux's layout), for the egress policy.
+    var ipAddress: IPAddress? {
+        switch family {
+        case AF_INET where storage.count >= 8: IPAddress(bytes: storage[4..<8])
+        case AF_INET6 where storage.count >= 24: IPAddress(bytes: storage[8..<24])
+        default: nil
+        }
+    }
 }

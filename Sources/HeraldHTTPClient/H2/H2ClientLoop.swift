@@ -381,7 +381,23 @@ final class H2ClientLoop {
             connectionFailed(connection, HTTPClientError(kind: .connectFailed, host: connection.origin.hostAndPort, message: error))
             return
         }
-        if let error = connection.connectNext(resolution.addresses) {
+        var addresses = resolution.addresses
+        if configuration.egress.refusesSpecialPurposeAddresses {
+            // The addresses connected to are exactly these: each passes the policy first.
+            var refusal: EgressRefusal?
+            addresses.removeAll { address in
+                let found = address.ipAddress.map { configuration.egress.refusal(for: $0) }
+                    ?? EgressRefusal(rule: "the address \(address.text) is neither IPv4 nor IPv6")
+                guard let found else { return false }
+                refusal = found
+                return true
+            }
+            if addresses.isEmpty, let refusal {
+                connectionFailed(connection, .egressRefused(host: connection.origin.hostAndPort, refusal))
+                return
+            }
+        }
+        if let error = connection.connectNext(addresses) {
             connectionFailed(connection, HTTPClientError(
                 kind: .connectFailed, host: connection.origin.hostAndPort, message: "could not connect: \(error)"))
             return

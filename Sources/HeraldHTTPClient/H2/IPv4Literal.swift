@@ -12,7 +12,14 @@
 enum IPv4Literal {
     /// The dotted quad for `host`, or nil when `host` is not an IPv4 literal.
     static func canonical(_ host: some Collection<UInt8>) -> String? {
+        guard let address = value(host) else { return nil }
+        return [24, 16, 8, 0].map { String((address >> UInt32($0)) & 0xFF) }.joined(separator: ".")
+    }
+
+    /// The address `host` names (in host byte order), or nil when `host` is not an IPv4 literal.
+    static func value(_ host: some Collection<UInt8>) -> UInt32? {
         var parts: [UInt64] = []
+        parts.reserveCapacity(4)
         var index = host.startIndex
         while true {
             guard parts.count < 4, let (value, next) = number(in: host, from: index) else { return nil }
@@ -27,7 +34,7 @@ enum IPv4Literal {
         var address: UInt64 = 0
         for (position, part) in parts.dropLast().enumerated() { address |= part << UInt64(24 - 8 * position) }
         address |= last
-        return [24, 16, 8, 0].map { String((address >> UInt64($0)) & 0xFF) }.joined(separator: ".")
+        return UInt32(truncatingIfNeeded: address)
     }
 
     /// One part: its value and the index after it; nil when it is not a

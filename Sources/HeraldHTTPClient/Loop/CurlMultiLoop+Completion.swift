@@ -42,6 +42,8 @@ extension CurlMultiLoop {
 
     func error(for code: CURLcode, transfer: Transfer) -> HTTPClientError {
         if let refusal = transfer.http2Refusal { return refusal }
+        // Every address the host resolved to was refused or failed: the refusal is the cause to report.
+        if let refusal = transfer.egressRefusal, code == CURLE_COULDNT_CONNECT { return refusal }
         if transfer.headerLimitExceeded {
             return .responseHeadersTooLarge(host: transfer.host, limit: configuration.maxResponseHeaderBytes, curlCode: Int(code.rawValue))
         }

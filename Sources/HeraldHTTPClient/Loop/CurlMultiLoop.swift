@@ -131,6 +131,11 @@ final class CurlMultiLoop {
         }
         let pending = submission.pending
         let request = submission.request
+        if configuration.egress.refusesSpecialPurposeAddresses,
+           let refusal = configuration.egress.refusal(forHost: URLHost.host(of: request.url)) {
+            pending.finish(.failure(.egressRefused(host: URLHost.hostAndPort(of: request.url), refusal)))
+            return
+        }
         guard let easy = idle.popLast() ?? makeEasy() else {
             waiting.release(submission.slot)
             pending.finish(.failure(HTTPClientError(
@@ -140,7 +145,7 @@ final class CurlMultiLoop {
         let transfer = Transfer(
             pending: pending, url: request.url, easy: easy, deadline: deadline, bodyLimit: configuration.maxResponseBodyBytes,
             headerLimit: configuration.maxResponseHeaderBytes, acceptsHTTP1: configuration.acceptsHTTP1,
-            takenAt: submission.takenAt ?? LoopClock.now(), slot: submission.slot)
+            takenAt: submission.takenAt ?? LoopClock.now(), slot: submission.slot, egress: configuration.egress)
         // libcurl gets what is left of the timeout.
         let now = LoopClock.now()
         var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(deadline > now ? deadline - now : 1)))

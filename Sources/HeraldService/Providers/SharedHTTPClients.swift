@@ -31,16 +31,20 @@ struct SharedHTTPClients {
     static let maxInFlight = 8192
 
     /// What makes two providers' clients one: the same TLS identity, the
-    /// same engine, and whether HTTP/1.1 is spoken (Web Push only).
+    /// same engine, whether HTTP/1.1 is spoken (Web Push only) and the same
+    /// egress policy (an app that allows internal addresses never shares
+    /// the client of one that does not).
     struct Key: Hashable {
         let tls: HTTPClientTLSConfiguration
         let engine: HTTPClientConfiguration.Engine
         let acceptsHTTP1: Bool
+        let egress: EgressPolicy
 
         init(_ configuration: HTTPClientConfiguration) {
             tls = configuration.tls
             engine = configuration.engine
             acceptsHTTP1 = configuration.acceptsHTTP1
+            egress = configuration.egress
         }
     }
 

@@ -59,6 +59,7 @@ public final class WebPushProvider: PushProvider {
 
     public func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
         guard let message = notification.request as? WebPushMessage else { return DeliveryResult(.failed, reason: "WrongProvider") }
+        if let refusal = configuration.refusal(for: message.subscription) { return .refused(refusal) }
         let authorization: String
         do {
             authorization = try configuration.vapid.authorization(for: message.subscription)

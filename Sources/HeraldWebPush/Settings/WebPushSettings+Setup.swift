@@ -15,7 +15,13 @@ extension WebPushSettings {
     /// Web Push has no throttle of its own: each subscription is on its browser's push service.
     public var sendsPerSecond: Double? { nil }
 
-    public var summary: String { "webpush (VAPID subject \(vapid.subject), default TTL \(defaultTTL))" }
+    /// What `herald check` says of the section; where
+    /// its messages may go is named when it is not the default.
+    public var summary: String {
+        let hosts = allowedHosts.map { ", allowed_hosts \(AllowedHosts($0))" } ?? ""
+        let unsafe = unsafeAllowInternalAddresses ? ", unsafe_allow_internal_addresses (loopback and private addresses reachable)" : ""
+        return "webpush (VAPID subject \(vapid.subject), default TTL \(defaultTTL)\(hosts)\(unsafe))"
+    }
 
     public func setUp(_ context: ProviderSetupContext) throws(ProviderSetupError) -> ProviderSetup {
         var configuration: WebPushProviderConfiguration
@@ -74,8 +80,9 @@ extension WebPushSettings {
         do {
             // The signer proves the key is P-256 and signs; the subject is checked as Safari's push service checks it.
             let signer = try VAPIDSigner(key: key, subject: try VAPIDSubject(vapid.subject))
-            return WebPushProviderConfiguration(vapid: try VAPIDTokenCache(signer: signer), defaultTTL: defaultTTL.duration,
-                                                requestTimeout: timeout.duration)
+            return WebPushProviderConfiguration(
+                vapid: try VAPIDTokenCache(signer: signer), defaultTTL: defaultTTL.duration, requestTimeout: timeout.duration,
+                allowedHosts: AllowedHosts(allowedHosts ?? WebPushProviderConfiguration.browserPushServices), egress: egress)
         } catch {
             throw WebPushCredentialsError(source: source, message: error.description)
         }
@@ -95,9 +102,9 @@ extension WebPushSettings {
 
     /// The HTTP client a `webpush:` section asks for: libcurl, which speaks
     /// HTTP/2 or HTTP/1.1 as the push service does and pools connections per
-    /// origin; the connection ceiling, timeouts and extra CA; and fair
-    /// sharing among the apps on it (their shares are set by whoever shares
-    /// the client among them; here, one app's window).
+    /// origin; the connection ceiling, timeouts, extra CA and egress policy;
+    /// and fair sharing among the apps on it (their shares are set by whoever
+    /// shares the client among them; here, one app's window).
     public func httpClientConfiguration(resolve: (String) -> String) -> HTTPClientConfiguration {
         let engine = HTTPClientConfiguration.Engine.libcurl
         var configuration = HTTPClientConfiguration(
@@ -107,6 +114,11 @@ extension WebPushSettings {
         configuration.acceptsHTTP1 = true
         configuration.fairness = HTTPClientFairness(
             tenantWindow: configuration.maxInFlightRequests, maxQueuedPerOrigin: Self.maxQueuedPerOrigin)
+        configuration.egress = egress
         return configuration
     }
+
+    /// Where the section's requests may connect: public addresses only,
+    /// unless `unsafe_allow_internal_addresses` says otherwise.
+    public var egress: EgressPolicy { unsafeAllowInternalAddresses ? .unrestricted : .publicAddressesOnly }
 }

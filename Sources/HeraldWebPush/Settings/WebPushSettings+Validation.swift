@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldHTTPClient
 import HeraldProviderKit
 
 extension WebPushSettings {
@@ -28,6 +29,16 @@ extension WebPushSettings {
         checks.checkCAFile(caFile, at: path.key("ca_file"), into: &issues)
         checks.checkConnections(connections, at: path.key("connections"), into: &issues)
         checks.checkRequestTimeout(timeout, at: path.key("timeout"), into: &issues)
+        if let hosts = allowedHosts {
+            if hosts.isEmpty {
+                issues.append(.init(.error, at: path.key("allowed_hosts"), "is empty, so no subscription could be sent to; list push service hosts, or [\"*\"] for any public host"))
+            }
+            for (index, host) in hosts.enumerated() {
+                if let problem = AllowedHosts.problem(with: host) {
+                    issues.append(.init(.error, at: path.key("allowed_hosts").index(index), "\(JSONText.quoted(host)) \(problem)"))
+                }
+            }
+        }
         if defaultTTL.milliseconds < 0 {
             issues.append(.init(.error, at: path.key("default_ttl"), "a TTL cannot be negative"))
         }

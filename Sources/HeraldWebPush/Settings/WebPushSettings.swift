@@ -42,15 +42,28 @@ public struct WebPushSettings: ProviderSettings {
     public var timeout: ConfigDuration
     /// The `TTL` of messages whose event has no `ttl` or `expires_at` (`default_ttl`, 672h: four weeks).
     public var defaultTTL: ConfigDuration
+    /// The push service hosts a subscription's endpoint may name
+    /// (`allowed_hosts`): each entry allows itself and the names below it,
+    /// `*` any host. Nil: `WebPushProviderConfiguration.browserPushServices`.
+    public var allowedHosts: [String]?
+    /// `unsafe_allow_internal_addresses`: endpoints may reach loopback,
+    /// private, link-local and the other special-purpose addresses. Off by
+    /// default; on only for a simulator or tests on this host.
+    public var unsafeAllowInternalAddresses: Bool
 
     enum CodingKeys: String, CodingKey {
         case vapid, connections, timeout
         case caFile = "ca_file"
         case defaultTTL = "default_ttl"
+        case allowedHosts = "allowed_hosts"
+        case unsafeAllowInternalAddresses = "unsafe_allow_internal_addresses"
     }
 
     public init(vapid: VAPID, caFile: String? = nil, connections: ConnectionsSetting = .auto, timeout: ConfigDuration = .seconds(10),
-                defaultTTL: ConfigDuration = .seconds(28 * 24 * 3600)) {
+                defaultTTL: ConfigDuration = .seconds(28 * 24 * 3600), allowedHosts: [String]? = nil,
+                unsafeAllowInternalAddresses: Bool = false) {
+        self.allowedHosts = allowedHosts
+        self.unsafeAllowInternalAddresses = unsafeAllowInternalAddresses
         self.vapid = vapid
         self.caFile = caFile
         self.connections = connections
@@ -65,5 +78,7 @@ public struct WebPushSettings: ProviderSettings {
         connections = try ConnectionsSetting.decode(c, .connections)
         timeout = try c.decodeIfPresent(ConfigDuration.self, forKey: .timeout) ?? .seconds(10)
         defaultTTL = try c.decodeIfPresent(ConfigDuration.self, forKey: .defaultTTL) ?? .seconds(28 * 24 * 3600)
+        allowedHosts = try c.decodeIfPresent([String].self, forKey: .allowedHosts)
+        unsafeAllowInternalAddresses = try c.decodeIfPresent(Bool.self, forKey: .unsafeAllowInternalAddresses) ?? false
     }
 }

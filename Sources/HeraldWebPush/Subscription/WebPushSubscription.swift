@@ -16,6 +16,9 @@ public struct WebPushSubscription: Sendable {
     /// The endpoint's origin, `https://host[:port]`: the `aud` of the VAPID
     /// token sent with it (RFC 8292 §2).
     public let origin: String
+    /// The endpoint's host in lower case (an IPv6 literal in brackets): what
+    /// `allowed_hosts` and the egress pre-check judge.
+    public let host: String
     /// The browser's P-256 key (`p256dh`), loaded.
     public let userAgentPublicKey: PublicKey
     /// `p256dh` as its 65-byte uncompressed point; it enters the key derivation as these bytes.
@@ -26,7 +29,9 @@ public struct WebPushSubscription: Sendable {
     /// A subscription from its endpoint and raw keys (a simulator's own, or decoded ones).
     public init(endpoint: String, p256dh: [UInt8], authSecret: [UInt8]) throws(WebPushSubscriptionError) {
         do {
-            origin = try HTTPSURL(parsing: endpoint).origin
+            let url = try HTTPSURL(parsing: endpoint)
+            origin = url.origin
+            host = url.host
         } catch {
             throw WebPushSubscriptionError(.endpoint, error.reason)
         }

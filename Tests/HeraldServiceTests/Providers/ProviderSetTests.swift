@@ -112,6 +112,21 @@ import Testing
                 "a provider on another engine gets its own client, with its own window")
         #expect(shared.clients(logger: Logger(label: "test", level: .error)).count == 3)
     }
+
+    /// An app allowed internal addresses never lends its client (and so its connections) to one that is not.
+    @Test func clientsWithAnotherEgressPolicyAreNotShared() {
+        var shared = SharedHTTPClients()
+        var restricted = HTTPClientConfiguration(tls: HTTPClientTLSConfiguration(caFile: "/ca.pem"), engine: .libcurl)
+        restricted.acceptsHTTP1 = true
+        restricted.egress = .publicAddressesOnly
+        var open = restricted
+        open.egress = .unrestricted
+        shared.register(restricted, app: "web")
+        shared.register(open, app: "simulated")
+        #expect(shared.configuration(for: restricted)?.egress == .publicAddressesOnly)
+        #expect(shared.configuration(for: open)?.egress == .unrestricted)
+        #expect(shared.clients(logger: Logger(label: "test", level: .error)).count == 2)
+    }
 }
 
 /// `amqp:` settings that reach the connection.

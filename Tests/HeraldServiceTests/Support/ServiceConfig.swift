@@ -82,8 +82,11 @@ struct ServiceConfig {
     }
 
     /// An app's `webpush:` section on the simulator's push service, signing
-    /// with the harness's VAPID key (indented for an `apps:` entry).
-    static func webPushSection(simulator: SimulatorHarness, timeout: String = "5s") -> String {
+    /// with the harness's VAPID key (indented for an `apps:` entry). The
+    /// simulator listens on loopback, so the section opts in to internal
+    /// addresses and allows any host unless `egress` is given (its own
+    /// `allowed_hosts` and `unsafe_allow_internal_addresses` lines, or "").
+    static func webPushSection(simulator: SimulatorHarness, timeout: String = "5s", egress: String? = nil) -> String {
         """
             webpush:
               vapid:
@@ -91,7 +94,7 @@ struct ServiceConfig {
                 subject: mailto:push-team@example.com
               ca_file: \(simulator.pki.caCertificatePath)
               timeout: \(timeout)
-        """
+        """ + (egress ?? "\n      allowed_hosts: [\"*\"]\n      unsafe_allow_internal_addresses: true")
     }
 
     func load() throws -> LoadedConfig {
