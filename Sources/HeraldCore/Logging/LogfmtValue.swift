@@ -36,12 +36,16 @@ public enum LogfmtValue {
     /// `text` with every control character (C0, DEL and C1) written as
     /// `\u00XX`: for JSON printed as received (a control character can stand
     /// only inside its strings, where the escape means the same; a line
-    /// break between its tokens no longer splits the line).
-    public static func escapingControls(_ text: String) -> String {
-        guard hasControl(text) else { return text }
+    /// break between its tokens no longer splits the line). With
+    /// `keepingLines`, line feeds and tabs stay (a multi-line text shown whole).
+    public static func escapingControls(_ text: String, keepingLines: Bool = false) -> String {
+        func escapes(_ scalar: Unicode.Scalar) -> Bool {
+            isControl(scalar) && !(keepingLines && (scalar == "\n" || scalar == "\t"))
+        }
+        guard text.unicodeScalars.contains(where: escapes) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if isControl(scalar) { out.append(contentsOf: escape(scalar).unicodeScalars) } else { out.append(scalar) }
+            if escapes(scalar) { out.append(contentsOf: escape(scalar).unicodeScalars) } else { out.append(scalar) }
         }
         return String(out)
     }
