@@ -160,5 +160,6 @@ if Context.environment["HERALD_FUZZ"] == "1" {
         fuzzTarget("FuzzProviderResponses", ["HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         fuzzTarget("FuzzAMQPProperties", ["HeraldCore", "HeraldAMQP", "HeraldPipeline", "HeraldService", "CRabbitMQ"]),
         fuzzTarget("FuzzSimulator", ["HeraldCore", "HeraldCrypto", "HeraldAPNs", "HeraldFCM", "HeraldSimulator"]),
+        fuzzTarget("FuzzProviderWords", ["HeraldCore"]),
     ]
 }
