@@ -29,11 +29,13 @@ import Testing
     /// Web Push endpoint, a status name and at most 512 bytes of detail.
     /// Verbatim, each carried the whole 1 MiB reason.
     static let maxOutcomeBytes = 2048
-    /// Growth of the process's peak RSS (VmHWM) over the event: the response
-    /// bodies in flight (the HTTP client holds each until it is classified)
-    /// and the outcomes. Verbatim, 300 reasons of 1 MiB are 300 MiB as
-    /// outcomes alone, again as their encoded messages and again as log lines.
-    static let maxPeakGrowthBytes = 384 << 20
+    /// Growth of the process's peak RSS (VmHWM) over the event, the 512 MiB
+    /// a pod is given in deploy/: the response bodies waiting to be
+    /// classified (at most all 300, about 300 MiB, when the pool is slow)
+    /// and the bounded outcomes. Verbatim, the 300 reasons were held three
+    /// times over (the outcomes, their encoded messages, the publish buffer:
+    /// over 700 MiB; 837 MiB measured).
+    static let maxPeakGrowthBytes = 512 << 20
 
     /// The one config of these tests: the simulator's CA and VAPID key, Web
     /// Push endpoints on loopback (where an opt-in for loopback push
@@ -94,7 +96,6 @@ import Testing
                 let all = await fixture.results.wait(timeout: .seconds(120)) { $0.count >= Self.targets }
                 try #require(all, "\(fixture.results.all.count) of \(Self.targets) outcomes:\n\(herald.tail())")
                 let peak = try #require(Self.peakRSS(herald.pid))
-                print("MEASURE before \(before >> 20) MiB peak \(peak >> 20) MiB outcomes \(fixture.results.rawBodies.map(\.count).reduce(0, +)) bytes")
 
                 for (routingKey, outcome) in fixture.results.all {
                     #expect(routingKey == "failed.webpush.chat")
