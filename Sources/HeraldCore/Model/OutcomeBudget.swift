@@ -4,25 +4,25 @@
 /// event is built before any is published, so this bounds the memory one
 /// event takes, however its providers answer.
 ///
-/// One budget, `EventLimits.maxContextFanoutBytes` (8 MiB), spent in two
-/// places: `context` is charged once per outcome when the event is decoded
-/// (over the budget the event is `rejected`), and each outcome is charged
-/// again as it is built, its context and the provider's words together. An
-/// outcome that no longer fits loses its `detail` first, then its
+/// One budget, `EventLimits.maxContextFanoutBytes` (8 MiB): `context` is
+/// charged first, once per outcome — when the event is decoded (over the
+/// budget the event is `rejected`) and again when its outcomes (or a page of
+/// its channel's devices) are about to be built — and what is left holds
+/// the providers' words, charged as each outcome is built. An outcome whose
+/// words no longer fit loses its `detail` first, then its
 /// `provider_message_id`; its reason (at most ``DeliveryReason/maxBytes``)
 /// is always kept, so consumers still learn what happened.
 public struct OutcomeBudget: Sendable {
     /// The budget, in bytes.
     public let limit: Int
-    /// What the outcomes charged so far took.
-    public private(set) var spent = 0
-    /// What one outcome's `context` takes, serialized.
-    let contextBytes: Int
+    /// What the outcomes' context and the words charged so far took.
+    public private(set) var spent: Int
 
-    /// A budget of `limit` bytes for outcomes that each echo `context`.
-    public init(limit: Int, context: JSONObject?) {
+    /// A budget of `limit` bytes for `outcomes` outcomes that each echo
+    /// `context`, whose copies are charged at once.
+    public init(limit: Int, context: JSONObject?, outcomes: Int) {
         self.limit = limit
-        contextBytes = context?.serializedCount(excluding: []) ?? 0
+        spent = Self.contextBytes(size: context?.serializedCount(excluding: []) ?? 0, outcomes: outcomes)
     }
 
     /// The bytes `count` copies of a context of `size` bytes take
@@ -32,16 +32,17 @@ public struct OutcomeBudget: Sendable {
         return overflow ? Int.max : product
     }
 
-    /// Charges `outcome` to the budget, dropping its `detail`, then its
+    /// Charges the provider's words in `outcome` (its reason, detail and
+    /// message id) to the budget, dropping its `detail`, then its
     /// `provider_message_id`, when the rest of the budget cannot hold them.
     public mutating func charge(_ outcome: inout Outcome) {
         let left = limit - spent
-        var cost = contextBytes + (outcome.reason?.utf8.count ?? 0)
+        let reason = outcome.reason?.utf8.count ?? 0
         let detail = outcome.detail?.utf8.count ?? 0
         let messageID = outcome.providerMessageID?.utf8.count ?? 0
-        if cost + detail + messageID > left, outcome.detail != nil { outcome.detail = nil }
-        if cost + messageID > left, outcome.providerMessageID != nil { outcome.providerMessageID = nil }
-        cost += (outcome.detail?.utf8.count ?? 0) + (outcome.providerMessageID?.utf8.count ?? 0)
+        if reason + detail + messageID > left, outcome.detail != nil { outcome.detail = nil }
+        if reason + messageID > left, outcome.providerMessageID != nil { outcome.providerMessageID = nil }
+        let cost = reason + (outcome.detail?.utf8.count ?? 0) + (outcome.providerMessageID?.utf8.count ?? 0)
         spent = spent > Int.max - cost ? Int.max : spent + cost
     }
 }

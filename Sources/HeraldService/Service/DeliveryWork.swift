@@ -25,7 +25,8 @@ struct DeliveryWork: Sendable {
     init(plan: EventPlan, redelivered: Bool, budget: Int) {
         self.plan = plan
         self.redelivered = redelivered
-        self.budget = OutcomeBudget(limit: budget, context: plan.event?.context)
+        self.budget = OutcomeBudget(limit: budget, context: plan.event?.context,
+                                    outcomes: plan.outcomes.count + plan.sends.count + plan.expansions.count)
         decided = []
         for outcome in plan.outcomes { add(decided: outcome) }
     }

@@ -12,25 +12,27 @@ import Testing
     }
 
     @Test func outcomesWithinTheBudgetKeepEverything() {
-        var budget = OutcomeBudget(limit: 10_000, context: ["user": "u-1"])
+        var budget = OutcomeBudget(limit: 10_000, context: ["user": "u-1"], outcomes: 3)
         var kept = outcome(detail: String(repeating: "d", count: 512), messageID: "id-1")
         budget.charge(&kept)
         #expect(kept.detail?.count == 512 && kept.providerMessageID == "id-1")
-        #expect(budget.spent == #"{"user":"u-1"}"#.utf8.count + "BadRequest".utf8.count + 512 + 4)
+        #expect(budget.spent == 3 * #"{"user":"u-1"}"#.utf8.count + "BadRequest".utf8.count + 512 + 4)
     }
 
     @Test func overTheBudgetTheDetailGoesFirstThenTheMessageIDAndTheReasonStays() {
         let detail = String(repeating: "d", count: 500)
-        var budget = OutcomeBudget(limit: 800, context: nil)
+        // 100 bytes of context in each of the 4 outcomes, charged first.
+        var budget = OutcomeBudget(limit: 1_200, context: ["k": .string(String(repeating: "c", count: 92))], outcomes: 4)
+        #expect(budget.spent == 400)
         var outcomes = (0..<4).map { _ in outcome(detail: detail, messageID: String(repeating: "m", count: 100)) }
         for index in outcomes.indices { budget.charge(&outcomes[index]) }
-        // 610 bytes each: the first fits whole (190 left); the second has room
+        // Words of 610 bytes each: the first fit whole (190 left); the second has room
         // for its reason and id, not its detail (80 left); the others for their reasons only.
         #expect(outcomes[0].detail == detail && outcomes[0].providerMessageID != nil)
         #expect(outcomes[1].detail == nil && outcomes[1].providerMessageID != nil)
         #expect(outcomes[2].detail == nil && outcomes[2].providerMessageID == nil)
         #expect(outcomes[3].detail == nil && outcomes[3].providerMessageID == nil)
-        #expect(budget.spent == 610 + 110 + 10 + 10)
+        #expect(budget.spent == 400 + 610 + 110 + 10 + 10)
         #expect(outcomes.allSatisfy { $0.reason == "BadRequest" })
     }
 

@@ -45,11 +45,32 @@ import Testing
                           httpListen: "127.0.0.1:\(try freeLocalPort())", logLevel: "warning")
     }
 
-    /// Answers every request 400 with `hostileBody`.
+    /// Answers every request 400 with `body`.
     struct HostilePushService: HTTP2Handler {
+        var body = ProviderWordsProcessTests.hostileBody
+
         func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
-            responder.respond(HTTP2Response(status: 400, headers: [("content-type", "application/json")],
-                                            body: ProviderWordsProcessTests.hostileBody))
+            responder.respond(HTTP2Response(status: 400, headers: [("content-type", "application/json")], body: body))
+        }
+    }
+
+    /// A push service answering every request with `handler`'s 400, over
+    /// HTTP/1.1 as many push services speak it, on the simulator's certificate.
+    static func hostileServer(_ simulator: SimulatorHarness, _ handler: HostilePushService = HostilePushService()) throws -> HTTP2Server {
+        var tls = HTTP2ServerTLSConfiguration(certificateChainFile: simulator.pki.serverCertificatePath,
+                                              privateKeyFile: simulator.pki.serverKeyPath)
+        tls.offersHTTP2 = false
+        return try HTTP2Server(configuration: HTTP2ServerConfiguration(tls: tls), handler: handler,
+                               logger: Logger(label: "test-hostile-push", level: .error))
+    }
+
+    /// `count` Web Push targets (as event JSON) whose endpoints are on `server`.
+    static func targets(_ count: Int, at server: HTTP2Server, _ simulator: SimulatorHarness) throws -> [String] {
+        try (0..<count).map { _ in
+            let issued = try simulator.webPushSubscription()
+            guard case .object(var subscription) = try issued.jsonValue() else { throw ProcessTestError("not an object") }
+            subscription["endpoint"] = .string("https://localhost:\(server.port)/push/\(issued.id)")
+            return #"{"provider": "webpush", "subscription": \#(JSONValue.object(subscription).jsonString)}"#
         }
     }
 
@@ -68,24 +89,12 @@ import Testing
     @Test func aHugeReasonFullOfControlsFrom300TargetsStaysShortCleanAndBounded() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        // HTTP/1.1, as many push services speak it.
-        var tls = HTTP2ServerTLSConfiguration(certificateChainFile: simulator.pki.serverCertificatePath,
-                                              privateKeyFile: simulator.pki.serverKeyPath)
-        tls.offersHTTP2 = false
-        let server = try HTTP2Server(
-            configuration: HTTP2ServerConfiguration(tls: tls),
-            handler: HostilePushService(), logger: Logger(label: "test-hostile-push", level: .error))
+        let server = try Self.hostileServer(simulator)
         let config = try Self.config(simulator)
         let port = try #require(config.httpPort)
         try await withRunning(server) {
             try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
-                var targets: [String] = []
-                for _ in 0..<Self.targets {
-                    let issued = try simulator.webPushSubscription()
-                    guard case .object(var subscription) = try issued.jsonValue() else { throw ProcessTestError("not an object") }
-                    subscription["endpoint"] = .string("https://localhost:\(server.port)/push/\(issued.id)")
-                    targets.append(#"{"provider": "webpush", "subscription": \#(JSONValue.object(subscription).jsonString)}"#)
-                }
+                let targets = try Self.targets(Self.targets, at: server, simulator)
                 let herald = try fixture.start(config)
                 try #require(await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 },
                              "herald run never became ready:\n\(herald.tail())")
@@ -121,6 +130,46 @@ import Testing
                 herald.send(SIGTERM)
                 #expect(await herald.waitForExit(timeout: .seconds(30)) == .exited(0), "\(herald.tail())")
                 #expect(fixture.results.all.count == Self.targets, "outcomes published again")
+            }
+        }
+    }
+
+    /// An event whose context takes almost all of the 8 MiB budget (4 000
+    /// bytes × 2 000 targets): the first outcomes keep the push service's
+    /// detail, the later ones lose it and keep their reason, and all 2 000
+    /// are published (in two batches) before the event is acked, once.
+    @Test func outcomesOverTheBudgetLoseTheirDetailAndAllArePublished() async throws {
+        let simulator = try await SimulatorHarness()
+        defer { simulator.stop() }
+        let words = String(repeating: "w", count: 600)
+        let server = try Self.hostileServer(simulator, HostilePushService(body: Array(#"{"reason": "\#(words)"}"#.utf8)))
+        let config = try Self.config(simulator)
+        let port = try #require(config.httpPort)
+        let count = 2000
+        try await withRunning(server) {
+            try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
+                let targets = try Self.targets(count, at: server, simulator)
+                let herald = try fixture.start(config)
+                try #require(await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 },
+                             "herald run never became ready:\n\(herald.tail())")
+                let context = #"{"k": "\#(String(repeating: "c", count: 3990))"}"#
+                try await fixture.publisher.publish("""
+                    {"id": "budget-1", "app": "chat", "context": \(context), "targets": [\(targets.joined(separator: ", "))],
+                     "notification": {"title": "x"}}
+                    """)
+                let all = await fixture.results.wait(timeout: .seconds(240)) { $0.count >= count }
+                try #require(all, "\(fixture.results.all.count) of \(count) outcomes:\n\(herald.tail())")
+                let outcomes = fixture.results.all.map(\.outcome)
+                #expect(outcomes.allSatisfy { $0.reason == "BadRequest" && $0.status == .failed })
+                let withDetail = outcomes.filter { $0.detail != nil }.count
+                // 8 388 608 − 2 000 × 4 000 bytes of context leave room for about 740 details of 512 bytes.
+                #expect((1..<count).contains(withDetail), "\(withDetail) outcomes with a detail")
+                #expect(withDetail <= (8 << 20) / 512 - count * 4000 / 512 + 1, "\(withDetail) outcomes with a detail")
+                #expect(outcomes.filter { $0.detail != nil }.allSatisfy { $0.detail?.utf8.count ?? 0 <= DeliveryDetail.maxBytes })
+                herald.send(SIGTERM)
+                #expect(await herald.waitForExit(timeout: .seconds(30)) == .exited(0), "\(herald.tail())")
+                #expect(!herald.output.contains("event not settled"), "\(herald.tail())")
+                #expect(fixture.results.all.count == count, "outcomes published again")
             }
         }
     }
