@@ -68,7 +68,9 @@ import Testing
     /// Herald's own reasons, and the names of the statuses it falls back to,
     /// pass every rule unchanged.
     static let heraldReasons = [
-        "WrongProvider", "HTTP 502", "HTTP 418", "InvalidHeader",
+        "WrongProvider", "WrongTarget", "HTTP 502", "HTTP 418", "InvalidHeader", "BadSubscription", "EncryptionFailed",
+        "InvalidDataKey", "MessageTooBig", "PayloadTooLarge", "BadTopic", "AssertionSigningFailed", "MalformedTokenResponse",
+        "TokenEndpointError", "TokenEndpointUnreachable", "BadRequest", "GatewayTimeout", "UnsupportedMediaType",
         DeliveryFailure.noAnswer(timedOut: true, transport: "x", latency: nil).reason,
         DeliveryFailure.noAnswer(timedOut: false, transport: "x", latency: nil).reason,
     ]
@@ -78,6 +80,7 @@ import Testing
         #expect(DeliveryReason.bounded(reason) == reason)
         #expect(DeliveryResult(.failed, reason: reason).reason == reason)
         #expect(DeliveryFailure(reason: reason).reason == reason)
+        if !reason.contains(" ") { #expect(ProviderReason.reason(reason, fallback: "x", detail: nil) == (reason, nil)) }
     }
 
     @Test func everyResultAndFailureIsBoundedWhoeverBuiltIt() {

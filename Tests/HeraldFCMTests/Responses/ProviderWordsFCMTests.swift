@@ -18,6 +18,12 @@ import Testing
         #expect(ProviderReason.isToken(FCMErrorCode(rawValue: name).rawValue))
     }
 
+    /// Herald's own FCM reason passes the bound on every reason unchanged.
+    @Test func heraldsThirdPartyAuthReasonIsUnchanged() {
+        #expect(DeliveryReason.bounded(FCMAnswer.thirdPartyAuthReason) == FCMAnswer.thirdPartyAuthReason)
+        #expect(DeliveryResult(.failed, reason: FCMAnswer.thirdPartyAuthReason).reason == FCMAnswer.thirdPartyAuthReason)
+    }
+
     @Test func aStatusWithEscapeSequencesIsTheHTTPStatusAndItsWordsTheDetail() {
         let status = "INVALID\u{1B}]0;owned\u{07}" + String(repeating: "\u{1B}[2J", count: 100_000)
         let body: JSONValue = ["error": ["code": 400, "message": "bad \u{9B}31m thing", "status": .string(status)]]
