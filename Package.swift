@@ -161,5 +161,6 @@ if Context.environment["HERALD_FUZZ"] == "1" {
         fuzzTarget("FuzzAMQPProperties", ["HeraldCore", "HeraldAMQP", "HeraldPipeline", "HeraldService", "CRabbitMQ"]),
         fuzzTarget("FuzzSimulator", ["HeraldCore", "HeraldCrypto", "HeraldAPNs", "HeraldFCM", "HeraldSimulator"]),
         fuzzTarget("FuzzEgress", ["HeraldHTTPClient"]),
+        fuzzTarget("FuzzProviderWords", ["HeraldCore"]),
     ]
 }

@@ -21,10 +21,14 @@ public enum APNsResponseVerdict: Sendable, Equatable {
             return
         }
         let error = APNsErrorBody(parsing: body)
-        let reason = error?.reason ?? .unknown(Self.fallbackReason(status: status))
+        // A reason Apple does not document is kept only when it is a token
+        // (ProviderReason); anything else is the status's fallback, its words the detail.
+        let said = error?.reason.rawValue
+        let (name, detail) = ProviderReason.reason(said, fallback: Self.fallbackReason(status: status), detail: nil)
+        let reason = name == said ? error?.reason ?? .unknown(name) : .unknown(name)
         func result(_ kind: DeliveryResult.Status, couldBeMisconfiguration: Bool = false) -> DeliveryResult {
-            DeliveryResult(kind, reason: reason.rawValue, providerStatus: status, providerMessageID: apnsID, latency: latency,
-                           couldBeMisconfiguration: couldBeMisconfiguration)
+            DeliveryResult(kind, reason: reason.rawValue, detail: detail, providerStatus: status, providerMessageID: apnsID,
+                           latency: latency, couldBeMisconfiguration: couldBeMisconfiguration)
         }
         switch reason.disposition(status: status) {
         case .invalidToken:
@@ -40,7 +44,7 @@ public enum APNsResponseVerdict: Sendable, Equatable {
             let pause = reason == .tooManyRequests
                 ? SendPause(.token, cause: "too many notifications to this device (TooManyRequests)", service: "APNs") : nil
             self = .failure(DeliveryFailure(
-                reason: reason.rawValue, providerStatus: status, retryAfter: retryAfter, latency: latency, pause: pause))
+                reason: reason.rawValue, detail: detail, providerStatus: status, retryAfter: retryAfter, latency: latency, pause: pause))
         }
     }
 

@@ -24,7 +24,9 @@ public struct DeadCommand: Command {
         Subcommands:
           list [--limit N] [--json]   one line per dead letter: its ID, the event id, the
                                       routing key, when and why it was dead-lettered
-          show ID                     one dead letter's properties, headers and body
+          show ID                     one dead letter's properties, headers and body (a control
+                                      character escaped as \\u001B, a body that is not UTF-8
+                                      in hexadecimal)
           replay (--all | ID...)      publish each again to the exchange and routing key it
                                       was first published with (events: the events exchange,
                                       registry commands: the registry exchange), with
@@ -166,14 +168,14 @@ struct DeadLetterSession: Sendable {
 
     private func list(_ letters: [DeadLetter], ready: Int) -> Int32 {
         if parsed.flags.contains("json") {
-            for letter in letters { console.out(json(letter).jsonString) }
+            for letter in letters { console.out(LogfmtValue.escapingControls(json(letter).jsonString)) }
         } else if letters.isEmpty {
             console.out("\(topology.deadLetterQueue) is empty")
         } else {
             var table = Table("ID", "EVENT", "ROUTING KEY", "DEAD-LETTERED", "REASON")
             for letter in letters {
-                table.add(letter.id, letter.eventID ?? "-", letter.delivery.routingKey,
-                          letter.deadLetteredAt?.rfc3339(fractionDigits: 0) ?? "-", Self.oneLine(letter.reason))
+                table.add(letter.id, TerminalText.field(letter.eventID ?? "-"), TerminalText.field(letter.delivery.routingKey),
+                          letter.deadLetteredAt?.rfc3339(fractionDigits: 0) ?? "-", TerminalText.field(Self.oneLine(letter.reason)))
             }
             console.out(table.text)
         }
@@ -203,24 +205,28 @@ struct DeadLetterSession: Sendable {
         let delivery = letter.delivery
         let (exchange, routingKey) = DeadLetterReplay.origin(of: delivery, topology: topology)
         let properties = delivery.properties
+        // Everything but the id and times is the publisher's (or the broker's): printed through TerminalText.
+        let field = TerminalText.field
         var lines = [
             "id:             \(letter.id)",
-            "event:          \(letter.eventID ?? "-")",
-            "routing key:    \(delivery.routingKey)",
-            "replays to:     exchange \(exchange), routing key \(routingKey)",
+            "event:          \(field(letter.eventID ?? "-"))",
+            "routing key:    \(field(delivery.routingKey))",
+            "replays to:     exchange \(field(exchange)), routing key \(field(routingKey))",
             "dead-lettered:  \(letter.deadLetteredAt?.rfc3339(fractionDigits: 3) ?? "-")",
-            "reason:         \(letter.reason)",
+            "reason:         \(field(letter.reason))",
         ]
         var described: [String] = []
-        if let messageID = properties.messageID { described.append("message-id \(messageID)") }
-        if let contentType = properties.contentType { described.append("content-type \(contentType)") }
+        if let messageID = properties.messageID { described.append("message-id \(field(messageID))") }
+        if let contentType = properties.contentType { described.append("content-type \(field(contentType))") }
         if let timestamp = properties.timestamp { described.append("timestamp \(timestamp)") }
         described.append(properties.persistent ? "persistent" : "transient")
         lines.append("properties:     " + described.joined(separator: ", "))
         lines.append("headers:")
-        for name in delivery.headers.keys.sorted() { lines.append("  \(name): \(delivery.headers[name] ?? .void)") }
+        for name in delivery.headers.keys.sorted() {
+            lines.append("  \(field(name)): \(field("\(delivery.headers[name] ?? .void)"))")
+        }
         lines.append("body (\(delivery.body.count) bytes):")
-        lines.append(String(validating: delivery.body, as: UTF8.self) ?? "(not UTF-8)")
+        lines.append(TerminalText.body(delivery.body))
         console.out(lines.joined(separator: "\n"))
         return ExitStatus.success
     }

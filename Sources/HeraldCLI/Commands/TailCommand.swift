@@ -24,6 +24,8 @@ public struct TailCommand: Command {
         the event id, the provider, the target (device tokens and FIDs masked to
         their first 8 characters), the status and the reason. With --json each
         message is printed as received, one JSON object per line (unmasked).
+        A control character in a field (ESC, BEL, C1) is printed escaped
+        (\\u001B; such a field quoted), never as itself.
         Runs until Ctrl-C (SIGINT or SIGTERM: exits 0) or until --count
         messages were printed.
 
@@ -159,7 +161,7 @@ public struct TailCommand: Command {
                     for try await delivery in consumer.deliveries {
                         // Trace records are printed as received: they are documents, not one-line results.
                         let asReceived = json || delivery.routingKey.hasPrefix("debug.")
-                        console.out(asReceived ? String(decoding: delivery.body, as: UTF8.self)
+                        console.out(asReceived ? TerminalText.asReceived(delivery.body)
                                                : ResultLine(body: delivery.body, routingKey: delivery.routingKey).text)
                         connection.settleWithoutWaiting(delivery, .ack(multiple: false))
                         printed += 1

@@ -58,10 +58,14 @@ struct ResultLine {
         return "\(host)/…/\(masked.split(separator: "/").last ?? "")"
     }
 
+    /// The line, every field through `TerminalText` (a control character from a publisher or push service is printed escaped).
     var text: String {
         let widths = Self.widths
-        let columns = [Self.pad(id, widths.id), Self.pad(provider, widths.provider),
-                       Self.pad(Self.cut(target, widths.target), widths.target), Self.pad(status, widths.status)]
+        let (id, provider, status, reason) = (TerminalText.field(id), TerminalText.field(provider), TerminalText.field(status),
+                                              TerminalText.field(reason))
+        let target = TerminalText.field(Self.cut(target, widths.target))
+        let columns = [Self.pad(id, widths.id), Self.pad(provider, widths.provider), Self.pad(target, widths.target),
+                       Self.pad(status, widths.status)]
         let line = columns.joined(separator: "  ") + "  " + reason
         return reason.isEmpty ? String(line.reversed().drop(while: { $0 == " " }).reversed()) : line
     }

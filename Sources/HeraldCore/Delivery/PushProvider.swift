@@ -67,14 +67,16 @@ public struct DeliveryResult: Sendable, Equatable {
     }
 
     public var status: Status
-    /// The provider's reason (`Unregistered`, `UNREGISTERED`, `PayloadTooLarge`), verbatim.
+    /// The provider's reason (`Unregistered`, `UNREGISTERED`, `PayloadTooLarge`)
+    /// as ``ProviderReason`` kept it, or Herald's own; bounded (``DeliveryReason``).
     public var reason: String?
     /// The provider's own explanation, when it gives one (Google's `error.message`
     /// and field violations), bounded by ``DeliveryDetail/maxBytes``.
     public var detail: String?
     /// The HTTP status the provider answered with.
     public var providerStatus: Int?
-    /// `apns-id`, or FCM's message name (`projects/p/messages/123`).
+    /// `apns-id`, FCM's message name (`projects/p/messages/123`), a Web Push
+    /// `Location`: kept only when printable and short (``ProviderMessageID``).
     public var providerMessageID: String?
     /// Time from sending the request to its answer.
     public var latency: Duration?
@@ -88,50 +90,19 @@ public struct DeliveryResult: Sendable, Equatable {
     public init(_ status: Status, reason: String? = nil, detail: String? = nil, providerStatus: Int? = nil,
                 providerMessageID: String? = nil, latency: Duration? = nil, couldBeMisconfiguration: Bool = false) {
         self.status = status
-        self.reason = reason
-        self.detail = detail
+        self.reason = reason.map(DeliveryReason.bounded)
+        self.detail = DeliveryDetail.bounded(detail)
         self.providerStatus = providerStatus
-        self.providerMessageID = providerMessageID
+        self.providerMessageID = ProviderMessageID.bounded(providerMessageID)
         self.latency = latency
         self.couldBeMisconfiguration = couldBeMisconfiguration
     }
 }
 
-/// Bounds a provider's explanation before it reaches an outcome or a log line:
-/// an answer body is the provider's (or a proxy's) to fill.
-public enum DeliveryDetail {
-    /// The most bytes of a provider's explanation kept.
-    public static let maxBytes = 512
-
-    /// `text` cut to ``maxBytes`` at a character boundary, control characters
-    /// replaced by spaces; nil when nothing is left.
-    public static func bounded(_ text: String?) -> String? {
-        guard let text else { return nil }
-        let clean = String(text.map { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? " " : $0 })
-            .trimmingSpaces
-        guard !clean.isEmpty else { return nil }
-        guard clean.utf8.count > maxBytes else { return clean }
-        let ellipsis = "…"
-        var kept = ""
-        var bytes = 0
-        for character in clean {
-            bytes += character.utf8.count
-            if bytes > maxBytes - ellipsis.utf8.count { break }
-            kept.append(character)
-        }
-        return kept + ellipsis
-    }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-    }
-}
-
 /// A transient failure: the notification may succeed if sent again later.
 public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The provider's reason or a transport description (`TooManyRequests`, `timeout after 10s`).
+    /// The provider's reason or a transport description (`TooManyRequests`,
+    /// `timeout after 10s`), bounded (``DeliveryReason``).
     public var reason: String
     /// The provider's own explanation, bounded (``DeliveryDetail``).
     public var detail: String?
@@ -149,8 +120,8 @@ public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertib
     public init(reason: String, detail: String? = nil, providerStatus: Int? = nil, retryAfter: Duration? = nil,
                 latency: Duration? = nil, answerLost: Bool = false, pause: SendPause? = nil) {
         self.pause = pause
-        self.reason = reason
-        self.detail = detail
+        self.reason = DeliveryReason.bounded(reason)
+        self.detail = DeliveryDetail.bounded(detail)
         self.providerStatus = providerStatus
         self.retryAfter = retryAfter
         self.latency = latency

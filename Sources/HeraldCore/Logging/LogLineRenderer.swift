@@ -45,32 +45,7 @@ enum LogLineRenderer {
     }
 
     private static func json(_ fields: [(String, LogValue)]) -> String {
-        escapingInvisibleControls(JSONValue.object(JSONObject(fields.map { ($0.0, jsonValue($0.1)) })).jsonString)
-    }
-
-    /// Whether `scalar` is a control character: C0 (which JSON escapes), DEL
-    /// and C1 (which it does not, though terminals act on them: `0x9B` starts
-    /// an escape sequence like ESC `[`).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
-
-    /// `text` (JSON or a quoted logfmt value, where these characters can
-    /// only stand inside strings) with DEL and C1 controls written as
-    /// `\u00XX`, so a value from an event cannot drive the terminal or log
-    /// viewer that shows the line.
-    private static func escapingInvisibleControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value >= 0x7F && $0.value <= 0x9F }) else { return text }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if (0x7F...0x9F).contains(scalar.value) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out.append(contentsOf: "\\u00\(hex)".unicodeScalars)
-            } else {
-                out.append(scalar)
-            }
-        }
-        return String(out)
+        LogfmtValue.escapingInvisibleControls(JSONValue.object(JSONObject(fields.map { ($0.0, jsonValue($0.1)) })).jsonString)
     }
 
     private static func jsonValue(_ value: LogValue) -> JSONValue {
@@ -83,20 +58,6 @@ enum LogLineRenderer {
     }
 
     private static func logfmt(_ fields: [(String, LogValue)]) -> String {
-        var parts: [String] = []
-        parts.reserveCapacity(fields.count)
-        for (key, value) in fields {
-            let text = value.description
-            let needsQuotes = text.isEmpty || text.unicodeScalars.contains(where: { scalar in
-                scalar == " " || scalar == "=" || scalar == "\"" || scalar == "\\" || isControl(scalar)
-                    || scalar.properties.isWhitespace
-            })
-            if needsQuotes {
-                parts.append("\(key)=\(escapingInvisibleControls(JSONValue.string(text).jsonString))")
-            } else {
-                parts.append("\(key)=\(text)")
-            }
-        }
-        return parts.joined(separator: " ")
+        fields.map { key, value in "\(key)=\(LogfmtValue.rendered(value.description))" }.joined(separator: " ")
     }
 }

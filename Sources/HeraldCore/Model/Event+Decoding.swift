@@ -109,8 +109,7 @@ extension Event {
             throw EventError(field: "context", message: "is \(size) bytes serialized, over the limit of "
                                 + "\(limits.maxContextBytes) (it is echoed in every outcome)")
         }
-        let (product, overflow) = size.multipliedReportingOverflow(by: outcomes)
-        let total = overflow ? Int.max : product
+        let total = OutcomeBudget.contextBytes(size: size, outcomes: outcomes)
         guard total <= limits.maxContextFanoutBytes else {
             throw EventError(field: "context", message: "\(size) bytes echoed in each of \(outcomes) outcomes is "
                                 + "\(total) bytes, over the limit of "

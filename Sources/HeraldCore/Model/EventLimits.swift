@@ -16,6 +16,7 @@ public struct EventLimits: Sendable, Hashable {
     /// The most `context` bytes one event may have echoed in all its outcomes
     /// together (serialized context × targets): every outcome of an event is
     /// built before any is published, so this bounds the memory one event takes.
+    /// The same budget then holds the providers' words too (``OutcomeBudget``).
     public var maxContextFanoutBytes: Int
 
     /// 1 MiB, 10 000 targets, 32 levels, 255-byte ids, 4 KiB of context, 8 MiB of context over all outcomes.

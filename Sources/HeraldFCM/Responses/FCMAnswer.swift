@@ -26,9 +26,10 @@ public enum FCMAnswer: Sendable, Equatable {
             return .delivered(messageName: (try? JSONValue.parse(body))?["name"]?.stringValue)
         }
         let error = FCMErrorBody(parsing: body)
-        let reason = error.errorCode?.rawValue ?? error.status ?? "HTTP \(status)"
+        // Google's status name is kept only when it is a token (ProviderReason); else the status's fallback, its words the detail.
+        let (reason, detail) = ProviderReason.reason(error.errorCode?.rawValue ?? error.status, fallback: "HTTP \(status)",
+                                                     detail: error.detail)
         let aboutToken = error.isAbout(device: target)
-        let detail = error.detail
         func invalidToken(couldBeMisconfiguration: Bool) -> DeliveryResult {
             DeliveryResult(.invalidToken(invalidatedAt: nil), reason: reason, detail: detail, providerStatus: status,
                            couldBeMisconfiguration: couldBeMisconfiguration)

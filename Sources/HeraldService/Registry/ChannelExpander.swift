@@ -87,7 +87,7 @@ struct ChannelExpander {
         guard !devices.isEmpty else { return nil }
         var pagePlan = plan.emptied
         processor.planner.plan(devices, of: event, incoming, excluded: excluded, at: processor.clock(), into: &pagePlan)
-        var work = DeliveryWork(plan: pagePlan, redelivered: delivery.redelivered)
+        var work = DeliveryWork(plan: pagePlan, redelivered: delivery.redelivered, budget: processor.planner.limits.maxContextFanoutBytes)
         let (sends, remembered) = processor.unhandled(pagePlan.sends, of: pagePlan, redelivered: delivery.redelivered)
         for result in remembered { work.add(result) }
         await processor.deliver(sends, into: &work)

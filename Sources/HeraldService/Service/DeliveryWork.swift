@@ -18,10 +18,15 @@ struct DeliveryWork: Sendable {
     var results: [TargetResult] = []
     /// The delivery records of traced targets (docs/debug-trace.md); empty unless the event asked for a trace.
     var traces: [DebugTraceRecord.Delivery] = []
+    /// What the outcomes' context and providers' words may take together (``OutcomeBudget``).
+    private(set) var budget: OutcomeBudget
 
-    init(plan: EventPlan, redelivered: Bool) {
+    /// - Parameter budget: the bytes the outcomes' context and providers' words may take (`EventLimits.maxContextFanoutBytes`).
+    init(plan: EventPlan, redelivered: Bool, budget: Int) {
         self.plan = plan
         self.redelivered = redelivered
+        self.budget = OutcomeBudget(limit: budget, context: plan.event?.context,
+                                    outcomes: plan.outcomes.count + plan.sends.count + plan.expansions.count)
         decided = []
         for outcome in plan.outcomes { add(decided: outcome) }
     }
@@ -41,6 +46,7 @@ struct DeliveryWork: Sendable {
     mutating func add(decided outcome: Outcome) {
         var outcome = outcome
         if redelivered { outcome.redelivered = true }
+        budget.charge(&outcome)
         decided.append(outcome)
     }
 
@@ -68,6 +74,7 @@ struct DeliveryWork: Sendable {
     mutating func add(_ result: TargetResult) {
         var result = result
         if redelivered { result.outcome.redelivered = true }
+        budget.charge(&result.outcome)
         results.append(result)
         switch result.next {
         case .none: break

@@ -80,7 +80,7 @@ final class EventProcessor: Sendable {
             finish(verdict)
         }
         if let stopped { return done(.requeue(reason: stopped.reason)) }
-        publish(work, delivery: delivery, finish: done)
+        await publish(work, delivery: delivery, finish: done)
     }
 
     /// `process(_:finish:)` for a caller that waits for the verdict.
@@ -129,7 +129,7 @@ final class EventProcessor: Sendable {
         }
         if !delivery.redelivered, let duplicate = await duplicate(plan) { return duplicate }
         let (sends, remembered) = unhandled(plan.sends, of: plan, redelivered: delivery.redelivered)
-        var work = DeliveryWork(plan: plan, redelivered: delivery.redelivered)
+        var work = DeliveryWork(plan: plan, redelivered: delivery.redelivered, budget: planner.limits.maxContextFanoutBytes)
         for result in remembered { work.add(result) }
         if registry == nil {
             for expansion in plan.expansions { work.add(decided: Self.unexpanded(expansion, of: plan, at: clock())) }
@@ -155,7 +155,7 @@ final class EventProcessor: Sendable {
         plan.expansions = []
         plan.deadLetterReason = nil
         plan.deadLetterTargets = []
-        var work = DeliveryWork(plan: plan, redelivered: false)
+        var work = DeliveryWork(plan: plan, redelivered: false, budget: planner.limits.maxContextFanoutBytes)
         let reason = "duplicate event: id '\(id.truncatedForMessage)' was first received at \(at) (duplicate_window)"
         let now = clock()
         for send in plan.sends {
@@ -226,37 +226,65 @@ final class EventProcessor: Sendable {
         }
     }
 
-    /// Publishes outcomes, retries and dead letters as one batch; once all are
-    /// settled, remembers the handled targets as confirmed and counts the
-    /// outcomes (only then: a failed batch means the broker redelivers the
-    /// event, and the results are kept for that redelivery) and calls
-    /// `finish` — on the connection's thread.
-    private func publish(_ work: DeliveryWork, delivery: AMQPDelivery, finish: @escaping @Sendable (Verdict) -> Void) {
+    /// Outcomes encoded and published per batch: a large event's outcomes
+    /// are encoded a batch at a time, each batch confirmed before the next is
+    /// encoded, so the bytes waiting to be written stay bounded.
+    static let outcomeBatchSize = 1000
+
+    /// Publishes outcomes, retries and dead letters: the outcomes in batches
+    /// of ``outcomeBatchSize``, the last of them with the retries and dead
+    /// letters. Once all are settled, remembers the handled targets as
+    /// confirmed and counts the outcomes (only then: a failed batch means the
+    /// broker redelivers the event, and the results are kept for that
+    /// redelivery) and calls `finish` — on the connection's thread.
+    private func publish(_ work: DeliveryWork, delivery: AMQPDelivery, finish: @escaping @Sendable (Verdict) -> Void) async {
         publishTraces(of: work, delivery: delivery)
-        connection.publish(messages(for: work, delivery: delivery)) { [self] failure in
-            let eventID = work.plan.event?.id
-            if let failure {
-                if failure.code == .invalidMessage {
-                    return deadLetter(delivery, eventID: eventID, because: failure, finish: finish)
-                }
-                if let eventID {
-                    delivered.keepUnconfirmed(eventID: eventID, attempt: work.plan.attempt, results: work.results)
-                }
-                logger.warning("event not settled: publishing its outcomes failed; the broker will redeliver it",
-                               ["event_id": .string(eventID ?? delivery.messageID ?? ""), "error": .string("\(failure)")])
-                return finish(.requeue(reason: "\(failure)"))
+        var outcomes = work.outcomes.lazy.filter { self.publishStatuses.contains($0.status) }.makeIterator()
+        var batch = outcomeMessages(&outcomes)
+        while true {
+            let next = outcomeMessages(&outcomes)
+            if next.isEmpty { break }
+            do {
+                try await connection.publish(batch)
+            } catch {
+                return settled(work, delivery: delivery, failure: error as? AMQPError
+                                   ?? AMQPError(.connectionLost, operation: "basic.publish", detail: "\(error)", isRetryable: true),
+                               finish: finish)
+            }
+            batch = next
+        }
+        connection.publish(batch + messages(for: work, delivery: delivery, outcomes: false)) { [self] failure in
+            settled(work, delivery: delivery, failure: failure, finish: finish)
+        }
+    }
+
+    /// What comes of an event's publishing: acked once every message was
+    /// confirmed; dead-lettered when AMQP cannot carry one; else requeued,
+    /// its results kept for the redelivery.
+    private func settled(_ work: DeliveryWork, delivery: AMQPDelivery, failure: AMQPError?,
+                         finish: @escaping @Sendable (Verdict) -> Void) {
+        let eventID = work.plan.event?.id
+        if let failure {
+            if failure.code == .invalidMessage {
+                return deadLetter(delivery, eventID: eventID, because: failure, finish: finish)
             }
             if let eventID {
-                delivered.confirm(eventID: eventID, attempt: work.plan.attempt, targets: work.results.lazy.map(\.target))
+                delivered.keepUnconfirmed(eventID: eventID, attempt: work.plan.attempt, results: work.results)
             }
-            count(work)
-            // Log lines are written on the pool: a slow log sink must never hold
-            // up the connection thread (heartbeats, confirms, acks).
-            if work.outcomes.contains(where: { Self.isLogged($0.status) }) {
-                Task { self.logUndelivered(work) }
-            }
-            finish(.ack)
+            logger.warning("event not settled: publishing its outcomes failed; the broker will redeliver it",
+                           ["event_id": .string(eventID ?? delivery.messageID ?? ""), "error": .string("\(failure)")])
+            return finish(.requeue(reason: "\(failure)"))
         }
+        if let eventID {
+            delivered.confirm(eventID: eventID, attempt: work.plan.attempt, targets: work.results.lazy.map(\.target))
+        }
+        count(work)
+        // Log lines are written on the pool: a slow log sink must never hold
+        // up the connection thread (heartbeats, confirms, acks).
+        if work.outcomes.contains(where: { Self.isLogged($0.status) }) {
+            Task { self.logUndelivered(work) }
+        }
+        finish(.ack)
     }
 
     /// A message of the event's batch could not be carried by AMQP at all:
@@ -379,17 +407,30 @@ final class EventProcessor: Sendable {
         }
     }
 
-    /// Every message one event's processing publishes: outcomes, retries, dead letters.
-    @inline(never)
-    func messages(for work: DeliveryWork, delivery: AMQPDelivery) -> [AMQPMessage] {
+    /// The messages of the next at most ``outcomeBatchSize`` outcomes of `outcomes`.
+    func outcomeMessages(_ outcomes: inout some IteratorProtocol<Outcome>) -> [AMQPMessage] {
         var messages: [AMQPMessage] = []
-        for outcome in work.outcomes where publishStatuses.contains(outcome.status) {
-            var properties = AMQPProperties()
-            properties.contentType = "application/json"
-            properties.persistent = true
-            properties.messageID = outcome.eventID
-            messages.append(AMQPMessage(exchange: topology.resultsExchange, routingKey: outcome.routingKey,
-                                        body: outcome.encoded, properties: properties))
+        while messages.count < Self.outcomeBatchSize, let outcome = outcomes.next() { messages.append(message(for: outcome)) }
+        return messages
+    }
+
+    /// The message of one outcome, for the results exchange.
+    func message(for outcome: Outcome) -> AMQPMessage {
+        var properties = AMQPProperties()
+        properties.contentType = "application/json"
+        properties.persistent = true
+        properties.messageID = outcome.eventID
+        return AMQPMessage(exchange: topology.resultsExchange, routingKey: outcome.routingKey, body: outcome.encoded,
+                           properties: properties)
+    }
+
+    /// Every message one event's processing publishes: outcomes (unless
+    /// `outcomes` is false), retries, dead letters.
+    @inline(never)
+    func messages(for work: DeliveryWork, delivery: AMQPDelivery, outcomes: Bool = true) -> [AMQPMessage] {
+        var messages: [AMQPMessage] = []
+        if outcomes {
+            for outcome in work.outcomes where publishStatuses.contains(outcome.status) { messages.append(message(for: outcome)) }
         }
         let eventID = work.plan.event?.id ?? delivery.messageID ?? ""
         let receivedAt = Int64(work.plan.receivedAt.millisecondsSinceEpoch)

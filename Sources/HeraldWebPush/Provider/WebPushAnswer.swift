@@ -5,7 +5,7 @@ import HeraldCore
 ///
 /// | status | verdict |
 /// | --- | --- |
-/// | 2xx (201 Created) | delivered; `Location` is the message's id |
+/// | 2xx (201 Created) | delivered; `Location` is the message's id (``ProviderMessageID``) |
 /// | 404, 410 | `invalid_token`: the subscription is gone |
 /// | 413 | failed: payload too large |
 /// | 429, 5xx | retried, after `Retry-After` when given |
@@ -31,13 +31,14 @@ enum WebPushAnswer {
 
     /// The push service's reason and words. Push services word errors their
     /// own way: a JSON `reason` (Apple), `error` and `message` (Mozilla), or
-    /// plain text; without a reason, the status's name.
+    /// plain text; without a reason that is a short token (``ProviderReason``),
+    /// the status's name, the service's reason moving to the detail.
     static func explanation(status: Int, body: [UInt8]) -> (reason: String, detail: String?) {
         let json = try? JSONValue.parse(body)
-        let reason = json?["reason"]?.stringValue ?? json?["error"]?.stringValue ?? statusName(status)
+        let said = json?["reason"]?.stringValue ?? json?["error"]?.stringValue
         let words = json?["description"]?.stringValue ?? json?["message"]?.stringValue
-            ?? (json == nil ? String(decoding: body, as: UTF8.self) : nil)
-        return (reason, DeliveryDetail.bounded(words))
+            ?? (json == nil ? String(decoding: body.prefix(DeliveryDetail.maxBytes * 4), as: UTF8.self) : nil)
+        return ProviderReason.reason(said, fallback: statusName(status), detail: words)
     }
 
     /// RFC 9110's names of the statuses push services answer.

@@ -78,3 +78,45 @@ import Testing
         #expect(WebPushMessage.problem(withTopic: "room 7")?.contains("at most 32 characters of letters, digits, '-' and '_'") == true)
     }
 }
+
+/// A push service's words reach an outcome short and clean (`ProviderReason`).
+@Suite struct WebPushProviderWordsTests {
+    let now = Timestamp(rfc3339: "2026-12-06T10:00:00Z")!
+
+    @Test func theStatusNamesAreTokens() {
+        for status in [400, 401, 403, 404, 410, 413, 415, 429, 500, 502, 503, 504] {
+            #expect(ProviderReason.isToken(WebPushAnswer.statusName(status)), "\(status)")
+        }
+    }
+
+    /// 1 MiB of escape sequences and bells as the JSON reason, and a Location
+    /// that is not printable.
+    @Test func aHugeReasonFullOfControlsIsTheStatusNameAndABoundedCleanDetail() {
+        let reason = String(repeating: #"\u001b]0;owned\u0007\u001b[2J"#, count: (1 << 20) / 32)
+        let body = Array(#"{"reason":"\#(reason)"}"#.utf8)
+        for status in [400, 404, 503] {
+            let answer = WebPushAnswer.classify(status: status, location: nil, retryAfter: nil, body: body, now: now)
+            let (said, detail): (String?, String?)
+            switch answer {
+            case .definitive(let result): (said, detail) = (result.reason, result.detail)
+            case .transient(let failure): (said, detail) = (failure.reason, failure.detail)
+            case .delivered: (said, detail) = (nil, nil)
+            }
+            #expect(said == WebPushAnswer.statusName(status))
+            #expect((detail?.utf8.count ?? 0) <= DeliveryDetail.maxBytes)
+            #expect(detail?.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } == false)
+        }
+        let plain = WebPushAnswer.classify(status: 400, location: nil, retryAfter: nil,
+                                           body: Array("\u{1B}]0;x\u{07}oops".utf8), now: now)
+        guard case .definitive(let result) = plain else {
+            Issue.record("400 is definitive")
+            return
+        }
+        #expect(result == DeliveryResult(.failed, reason: "BadRequest", detail: "]0;x oops", providerStatus: 400))
+    }
+
+    @Test func aLocationThatIsNotPrintableIsDropped() {
+        #expect(DeliveryResult(.delivered, providerMessageID: "https://push.example/m/\u{1B}[2J").providerMessageID == nil)
+        #expect(DeliveryResult(.delivered, providerMessageID: "https://push.example/m/1").providerMessageID == "https://push.example/m/1")
+    }
+}
