@@ -277,6 +277,8 @@ final class EventProcessor: Sendable {
         var bare = full
         bare.properties.headers = RetryRouting.deadLetterHeaders(
             error: reason + "; the event's own headers were dropped to make room", exchange: delivery.exchange, at: .now())
+        // All but its replay count, which bounds how often `herald dead replay` sends it round again.
+        bare.properties.headers[HeraldHeader.replays] = delivery.headers[HeraldHeader.replays]
         publishDeadLetter([full, bare][...], reason: reason, finish: finish)
     }
 
