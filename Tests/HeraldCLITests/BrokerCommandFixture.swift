@@ -16,12 +16,22 @@ struct BrokerCommandFixture {
     let directory: String
     var configFile: String { directory + "/config.yaml" }
 
-    init(_ purpose: String, queueType: QueueType = .classic) throws {
+    /// `registry`: the config has a `registry:` section (a SQLite file in
+    /// `directory`), so the commands know the registry exchange and queue
+    /// `<prefix>.registry`; ``topology`` (what ``withConnection(_:)``
+    /// declares) leaves them out all the same.
+    init(_ purpose: String, queueType: QueueType = .classic, registry: Bool = false) throws {
         self.queueType = queueType
         prefix = "test-\(purpose)-\(String(UInt64.random(in: 0 ... .max), radix: 36))"
         directory = NSTemporaryDirectory() + prefix
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Self.writeConfig(prefix: prefix, queueType: queueType, to: configFile)
+        if registry {
+            let file = try FileHandle(forWritingTo: URL(fileURLWithPath: configFile))
+            try file.seekToEnd()
+            try file.write(contentsOf: Data("\nregistry: {backend: sqlite, path: \(directory)/registry.db}\n".utf8))
+            try file.close()
+        }
     }
 
     /// A config whose exchanges and queues are all named with `prefix`, with
@@ -37,6 +47,8 @@ struct BrokerCommandFixture {
               dead_letter_exchange: \(prefix).dead
               dead_letter_queue: \(prefix).dead
               results_exchange: \(prefix).results
+              registry_exchange: \(prefix).registry
+              registry_queue: \(prefix).registry
             apps:
               chat:
                 fcm:

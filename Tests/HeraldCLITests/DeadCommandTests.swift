@@ -87,7 +87,8 @@ import Testing
     /// routing key, without the headers of its dead-lettering, and takes it
     /// out of the queue; one that cannot be republished stays.
     @Test func replayRepublishesToTheOriginalRoutingKeyAndRemovesOnlyWhatWasConfirmed() async throws {
-        let fixture = try BrokerCommandFixture("dead-replay")
+        // A registry in the config, but its exchange is not declared: that copy is refused by the broker.
+        let fixture = try BrokerCommandFixture("dead-replay", registry: true)
         try await Self.park(1, in: fixture)
         try await Self.park(1, in: fixture, routingKey: "register", exchange: fixture.prefix + ".registry", error: "refused")
         let (_, listed) = await fixture.herald(["dead", "list", "--config", fixture.configFile])
@@ -107,7 +108,7 @@ import Testing
             let replayed = try await BrokerCommandFixture.drain(fixture.topology.eventsQueue, on: connection, expecting: 1)
             #expect(replayed.first?.routingKey == "chat.message")
             #expect(replayed.first?.body == Array(#"{"id": "evt-0", "app": "chat", "targets": []}"#.utf8))
-            #expect(replayed.first?.headers == ["tenant": "acme"])
+            #expect(replayed.first?.headers == ["tenant": "acme", "x-herald-replays": 1])
             #expect(replayed.first?.messageID == "evt-0")
             let left = try await BrokerCommandFixture.drain(fixture.topology.deadLetterQueue, on: connection, expecting: 1)
             #expect(left.first?.routingKey == "register")
@@ -153,6 +154,106 @@ import Testing
             }
             #expect(ids == Set((0..<total).map { "evt-\($0)" }), "missing: \(Set((0..<total).map { "evt-\($0)" }).subtracting(ids).sorted().prefix(5))")
         }
+        await fixture.cleanUp()
+    }
+
+    /// The dead letters of the incident (docs/security.md, "Dead-letter
+    /// replay"): a publisher's message to the events exchange carrying a
+    /// forged `x-herald-exchange` naming the registry and `expiration: "1"`,
+    /// dead-lettered by the broker as expired. The broker's x-death names the
+    /// events queue: the copy goes to the events exchange, nothing to the
+    /// registry. A message the broker dead-lettered from a queue that is not
+    /// Herald's is refused with the reason, stays parked, and the exit status is 1.
+    @Test func aForgedExchangeHeaderCannotSteerAReplayAndForeignDeadLettersAreRefused() async throws {
+        let fixture = try BrokerCommandFixture("dead-forged", registry: true)
+        let registry = RegistryCommandTopology(prefix: fixture.prefix, routingKeys: ["register"])
+        let other = fixture.prefix + ".other"
+        let command = #"{"id": "evil", "app": "chat", "provider": "apns", "token": "\#(String(repeating: "ab", count: 32))", "channels": ["user:42"]}"#
+        try await fixture.withConnection { connection in
+            try await connection.declareExchange(registry.exchange, type: "topic")
+            try await connection.declareQueue(registry.queue)
+            try await connection.bindQueue(registry.queue, exchange: registry.exchange, routingKey: "register")
+            // A queue not Herald's, dead-lettering into Herald's dead-letter exchange.
+            try await connection.declareQueue(other, arguments: ["x-dead-letter-exchange": .string(fixture.topology.deadLetterExchange)])
+            try await connection.bindQueue(other, exchange: fixture.topology.eventsExchange, routingKey: "other.#")
+            let forged = AMQPProperties(headers: [HeraldHeader.exchange: .string(registry.exchange)], persistent: true,
+                                        expiration: "1", messageID: "evil")
+            try await connection.publish(AMQPMessage(exchange: fixture.topology.eventsExchange, routingKey: "register",
+                                                     body: Array(command.utf8), properties: forged), mandatory: true)
+            try await connection.publish(AMQPMessage(exchange: fixture.topology.eventsExchange, routingKey: "other.thing",
+                                                     body: Array(#"{"id": "foreign"}"#.utf8),
+                                                     properties: AMQPProperties(expiration: "1", messageID: "foreign")), mandatory: true)
+        }
+        // Both queues have no consumer: their messages expire into herald.dead (the events queue's
+        // copy once, and the other queue's once, as the binding "#" routes "other.thing" to both).
+        #expect(try await poll(timeout: .seconds(30)) { try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 3 })
+
+        let (status, console) = await fixture.herald(["dead", "replay", "--all", "--config", fixture.configFile])
+        #expect(status == 1, "\(console.stdout)\n\(console.stderr)")
+        #expect(console.stdout.contains(" to \(fixture.topology.eventsExchange) with routing key register"), "\(console.stdout)")
+        #expect(console.stdout.contains(" to \(fixture.topology.eventsExchange) with routing key other.thing"), "\(console.stdout)")
+        #expect(console.stdout.hasSuffix("replayed 2 dead letters; 1 refused and stays in \(fixture.topology.deadLetterQueue)"),
+                "\(console.stdout)")
+        #expect(console.stderr.contains(" refused, it stays in \(fixture.topology.deadLetterQueue): the broker dead-lettered it"
+                                        + " from queue '\(other)', which is neither Herald's events queue '\(fixture.topology.eventsQueue)'"
+                                        + " nor its registry queue '\(registry.queue)'"), "\(console.stderr)")
+        try await fixture.withConnection { connection in
+            #expect(try await connection.messageCount(queue: registry.queue) == 0, "nothing reached the registry")
+            let replayed = try await BrokerCommandFixture.drain(fixture.topology.eventsQueue, on: connection, expecting: 2)
+            let copy = try #require(replayed.first { $0.routingKey == "register" })
+            #expect(copy.body == Array(command.utf8))
+            #expect(copy.headers == ["x-herald-replays": 1], "the forged header is dropped with the others of the dead-lettering")
+            let left = try await BrokerCommandFixture.drain(fixture.topology.deadLetterQueue, on: connection, expecting: 1)
+            #expect(left.first?.messageID == "foreign")
+            try await connection.deleteQueue(registry.queue)
+            try await connection.deleteQueue(other)
+            try await connection.deleteExchange(registry.exchange)
+        }
+        await fixture.cleanUp()
+    }
+
+    /// A poison message sent round and round (dead-lettered, replayed, dead-lettered
+    /// again, by Herald and by the broker in turn) is replayed at most
+    /// --max-replays times: then it is refused and stays parked, until the
+    /// operator allows more.
+    @Test func theReplayCountStopsALoop() async throws {
+        let fixture = try BrokerCommandFixture("dead-loop")
+        try await Self.park(1, in: fixture)
+        for round in 1...DeadLetterReplay.defaultMaxReplays {
+            let (status, console) = await fixture.herald(["dead", "replay", "--all", "--config", fixture.configFile])
+            #expect(status == 0, "round \(round): \(console.stderr)")
+            #expect(console.stdout.hasSuffix("replayed 1 dead letter"), "round \(round): \(console.stdout)")
+            // Dead-lettered again: by Herald (parked with its reason) or by the broker (rejected).
+            try await fixture.withConnection { connection in
+                let consumer = try await connection.consume(queue: fixture.topology.eventsQueue, prefetch: 1)
+                var deliveries = consumer.deliveries.makeAsyncIterator()
+                guard let copy = try await deliveries.next() else { throw TestFailure("no replayed copy in round \(round)") }
+                #expect(copy.headers[HeraldHeader.replays] == .int(Int64(round)))
+                if round % 2 == 1 {
+                    try await connection.publish(RetryRouting.deadLetterMessage(
+                        for: copy, error: "targets: is empty; give at least one target", topology: fixture.topology), mandatory: true)
+                    try await connection.ack(copy)
+                } else {
+                    try await connection.reject(copy, requeue: false)
+                }
+            }
+            #expect(try await poll(timeout: .seconds(10)) { try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 1 })
+        }
+        let (refused, console) = await fixture.herald(["dead", "replay", "--all", "--config", fixture.configFile])
+        #expect(refused == 1)
+        #expect(console.stdout == "replayed 0 dead letters; 1 refused and stays in \(fixture.topology.deadLetterQueue)")
+        #expect(console.stderr.hasSuffix(" refused, it stays in \(fixture.topology.deadLetterQueue): it was replayed 3 times already"
+                                         + " (x-herald-replays), the most allowed is 3; once its cause is fixed, --max-replays 4 allows one more"),
+                "\(console.stderr)")
+        #expect(try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 1)
+        #expect(try await Self.count(fixture.topology.eventsQueue, in: fixture) == 0)
+
+        let (allowed, more) = await fixture.herald(["dead", "replay", "--all", "--max-replays", "4", "--config", fixture.configFile])
+        #expect(allowed == 0, "\(more.stderr)")
+        #expect(try await Self.count(fixture.topology.eventsQueue, in: fixture) == 1)
+        let (usage, wrong) = await fixture.herald(["dead", "replay", "--all", "--max-replays", "0", "--config", fixture.configFile])
+        #expect(usage == 64)
+        #expect(wrong.stderr.hasPrefix("herald dead: --max-replays: expected an integer from 1 to 1000, found '0'"))
         await fixture.cleanUp()
     }
 

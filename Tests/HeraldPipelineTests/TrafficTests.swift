@@ -108,37 +108,50 @@ import Testing
     @Test func anIDIsADuplicateWithinTheWindowAndForgottenAfter() {
         let received = ReceivedEventIDs(window: .seconds(600))
         let at = Timestamp(seconds: 1_796_032_800)
-        #expect(received.claim("e-1", at: at) == nil, "the first event with an id claims it")
-        #expect(received.claim("e-1", at: at + .seconds(599)) == at, "a second within the window is a duplicate of the first")
-        #expect(received.claim("e-1", at: at + .seconds(600)) == nil, "the window is over: claimed again")
-        #expect(received.claim("e-1", at: at + .seconds(601)) == at + .seconds(600))
-        #expect(received.claim("e-2", at: at + .seconds(1201)) == nil)
+        #expect(received.claim(key("e-1"), at: at) == nil, "the first event with an id claims it")
+        #expect(received.claim(key("e-1"), at: at + .seconds(599)) == at, "a second within the window is a duplicate of the first")
+        #expect(received.claim(key("e-1"), at: at + .seconds(600)) == nil, "the window is over: claimed again")
+        #expect(received.claim(key("e-1"), at: at + .seconds(601)) == at + .seconds(600))
+        #expect(received.claim(key("e-2"), at: at + .seconds(1201)) == nil)
         #expect(received.count == 1, "claiming forgets ids whose window ended")
     }
 
     @Test func pastItsCapacityTheOldestIDsAreForgottenFirst() {
         let received = ReceivedEventIDs(window: .seconds(600), capacity: 3)
         let at = Timestamp(seconds: 1_796_032_800)
-        for index in 0..<5 { #expect(received.claim("e-\(index)", at: at + .seconds(Int64(index))) == nil) }
+        for index in 0..<5 { #expect(received.claim(key("e-\(index)"), at: at + .seconds(Int64(index))) == nil) }
         #expect(received.count == 3)
-        #expect(received.claim("e-4", at: at + .seconds(10)) == at + .seconds(4))
-        #expect(received.claim("e-1", at: at + .seconds(10)) == nil, "forgotten past the capacity")
+        #expect(received.claim(key("e-4"), at: at + .seconds(10)) == at + .seconds(4))
+        #expect(received.claim(key("e-1"), at: at + .seconds(10)) == nil, "forgotten past the capacity")
     }
 
     @Test func anIDClaimedAgainKeepsItsNewerTime() {
         let received = ReceivedEventIDs(window: .seconds(10), capacity: 10)
         let at = Timestamp(seconds: 1_796_032_800)
-        #expect(received.claim("e", at: at) == nil)
-        #expect(received.claim("e", at: at + .seconds(10)) == nil)
-        #expect(received.claim("other", at: at + .seconds(11)) == nil)
-        #expect(received.claim("e", at: at + .seconds(12)) == at + .seconds(10), "the first claim's expiry does not forget the second")
+        #expect(received.claim(key("e"), at: at) == nil)
+        #expect(received.claim(key("e"), at: at + .seconds(10)) == nil)
+        #expect(received.claim(key("other"), at: at + .seconds(11)) == nil)
+        #expect(received.claim(key("e"), at: at + .seconds(12)) == at + .seconds(10), "the first claim's expiry does not forget the second")
     }
+
+    @Test func anIDIsClaimedPerApp() {
+        let received = ReceivedEventIDs(window: .seconds(600))
+        let at = Timestamp(seconds: 1_796_032_800)
+        #expect(received.claim(EventKey(app: "chat", id: "e"), at: at) == nil)
+        #expect(received.claim(EventKey(app: "news", id: "e"), at: at) == nil, "another app's event with the id is not a duplicate")
+        #expect(received.claim(EventKey(app: nil, id: "e"), at: at) == nil, "nor is one that names no app")
+        #expect(received.claim(EventKey(app: "chat", id: "e"), at: at + .seconds(1)) == at)
+        #expect(received.claim(EventKey(app: "", id: "e"), at: at + .seconds(1)) == at, "no app and an empty app are one")
+    }
+
+    /// A key of app `chat`.
+    private func key(_ id: String) -> EventKey { EventKey(app: "chat", id: id) }
 
     @Test func ofManyClaimsOfOneIDAtOnceExactlyOneWins() async {
         let received = ReceivedEventIDs(window: .seconds(600))
         let at = Timestamp(seconds: 1_796_032_800)
         let winners = await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<50 { group.addTask { received.claim("same", at: at) == nil } }
+            for _ in 0..<50 { group.addTask { received.claim(key("same"), at: at) == nil } }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(winners == 1)

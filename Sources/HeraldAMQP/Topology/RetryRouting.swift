@@ -46,7 +46,7 @@ public enum RetryRouting {
 
     /// The message that parks `delivery` in the dead-letter queue with `error`
     /// (cut to ``maxErrorBytes``), the exchange it was delivered from (where
-    /// a replay sends it back, ``replayMessage(for:topology:)``) and `at`.
+    /// a replay sends it back, `DeadLetterReplay`) and `at`.
     public static func deadLetterMessage(for delivery: AMQPDelivery, error: String, topology: TopologyOptions,
                                          at: Timestamp = .now()) -> AMQPMessage {
         var properties = delivery.properties

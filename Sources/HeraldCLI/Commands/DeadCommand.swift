@@ -27,11 +27,14 @@ public struct DeadCommand: Command {
           show ID                     one dead letter's properties, headers and body (a control
                                       character escaped as \\u001B, a body that is not UTF-8
                                       in hexadecimal)
-          replay (--all | ID...)      publish each again to the exchange and routing key it
-                                      was first published with (events: the events exchange,
-                                      registry commands: the registry exchange), with
-                                      publisher confirms; each leaves herald.dead only once
-                                      its copy is confirmed
+          replay (--all | ID...)      publish each again, with the routing key it carries, to
+                                      the exchange of the queue it left: the events queue's to
+                                      the events exchange, the registry queue's to the registry
+                                      exchange, as the broker's x-death says (Herald's own dead
+                                      letters: its x-herald-exchange), with publisher confirms;
+                                      each leaves herald.dead only once its copy is confirmed.
+                                      Any other dead letter, and one replayed --max-replays
+                                      times already, is refused and stays
           purge [--yes]               delete every dead letter; without --yes, only say how many
 
         An ID is what list prints (a hash of the message, so it stays the
@@ -41,7 +44,8 @@ public struct DeadCommand: Command {
         give back all they do not replay. A dead letter of retries that ran out
         holds only the targets that failed, so replaying it sends to those alone.
         A replayed copy drops the broker's death headers and Herald's
-        x-herald-error, and starts its attempts afresh.
+        x-herald-error, starts its attempts afresh, counts its replays in
+        x-herald-replays, and is not a duplicate for duplicate_window.
 
         \(BrokerURL.helpParagraph)
 
@@ -51,6 +55,7 @@ public struct DeadCommand: Command {
           --limit N       read at most N dead letters (list, show, replay)
           --json          list: one JSON object per dead letter
           --all           replay: every dead letter read
+          --max-replays N replay: refuse a dead letter replayed N times already (default \(DeadLetterReplay.defaultMaxReplays))
           --yes           purge: really delete
           --timeout D     how long to wait for the broker to answer (default 10s)
           -h, --help      show this help
@@ -58,6 +63,8 @@ public struct DeadCommand: Command {
     }
 
     static let defaultLimit = 1000
+    /// The most `--max-replays` allows.
+    static let maxReplaysLimit = 1000
     /// A read that found a dead letter delivered this often before warns (docs/operations.md, "Delivery limit").
     static let deliveryCountWarning = 10
 
@@ -75,7 +82,11 @@ public struct DeadCommand: Command {
 
         var options: Set<String> {
             let common: Set<String> = ["config", "amqp", "amqp-file", "timeout"]
-            return self == .purge ? common : common.union(["limit"])
+            switch self {
+            case .purge: return common
+            case .list, .show: return common.union(["limit"])
+            case .replay: return common.union(["limit", "max-replays"])
+            }
         }
     }
 
@@ -83,6 +94,7 @@ public struct DeadCommand: Command {
         let subcommand: Subcommand
         let parsed: ParsedArguments
         var limit = Self.defaultLimit
+        var maxReplays = DeadLetterReplay.defaultMaxReplays
         let timeout: Duration
         do {
             guard let first = arguments.first else { throw UsageError("give a subcommand: list, show, replay or purge") }
@@ -98,6 +110,12 @@ public struct DeadCommand: Command {
                     throw UsageError("--limit: expected an integer from 1 to \(DeadLetterReader.maxLimit), found '\(text)'")
                 }
                 limit = value
+            }
+            if let text = parsed.options["max-replays"] {
+                guard let value = Int(text), (1...Self.maxReplaysLimit).contains(value) else {
+                    throw UsageError("--max-replays: expected an integer from 1 to \(Self.maxReplaysLimit), found '\(text)'")
+                }
+                maxReplays = value
             }
             timeout = try parsed.brokerTimeout()
             switch subcommand {
@@ -119,7 +137,8 @@ public struct DeadCommand: Command {
                                                 command: self) else { return ExitStatus.failure }
         // Which queue, in the broker's list of connections (the management UI, rabbitmqctl list_connections).
         target.configuration.connectionName = "\(prefix) \(target.topology.deadLetterQueue)"
-        let session = DeadLetterSession(topology: target.topology, parsed: parsed, limit: limit, console: console)
+        let session = DeadLetterSession(topology: target.topology, parsed: parsed, limit: limit, maxReplays: maxReplays,
+                                        console: console)
         do {
             let status = try await target.withConnection(timeout: timeout) { connection in
                 try await session.run(subcommand, on: connection)
@@ -137,6 +156,7 @@ struct DeadLetterSession: Sendable {
     let topology: TopologyOptions
     let parsed: ParsedArguments
     let limit: Int
+    let maxReplays: Int
     let console: any Console
 
     func run(_ subcommand: DeadCommand.Subcommand, on connection: AMQPConnection) async throws -> Int32 {
@@ -186,12 +206,15 @@ struct DeadLetterSession: Sendable {
     }
 
     private func json(_ letter: DeadLetter) -> JSONValue {
-        let (exchange, routingKey) = DeadLetterReplay.origin(of: letter.delivery, topology: topology)
         var object = JSONObject()
         object["id"] = .string(letter.id)
         if let eventID = letter.eventID { object["event_id"] = .string(eventID) }
-        object["routing_key"] = .string(routingKey)
-        object["replay_exchange"] = .string(exchange)
+        object["routing_key"] = .string(letter.delivery.routingKey)
+        switch DeadLetterReplay.origin(of: letter.delivery, topology: topology) {
+        case .success(let origin): object["replay_exchange"] = .string(origin.exchange)
+        case .failure(let refusal): object["replay_refused"] = .string(refusal.description)
+        }
+        object["replays"] = .number(JSONNumber(DeadLetterReplay.replays(of: letter.delivery)))
         object["reason"] = .string(letter.reason)
         if let at = letter.deadLetteredAt { object["dead_lettered_at"] = .string(at.rfc3339(fractionDigits: 3)) }
         object["delivery_count"] = .number(JSONNumber(letter.deliveryCount))
@@ -203,15 +226,19 @@ struct DeadLetterSession: Sendable {
     private func show(_ letters: [DeadLetter]) throws -> Int32 {
         let letter = try select(parsed.positionals, from: letters)[0]
         let delivery = letter.delivery
-        let (exchange, routingKey) = DeadLetterReplay.origin(of: delivery, topology: topology)
         let properties = delivery.properties
         // Everything but the id and times is the publisher's (or the broker's): printed through TerminalText.
         let field = TerminalText.field
+        let replaysTo = switch DeadLetterReplay.origin(of: delivery, topology: topology) {
+        case .success(let origin): "exchange \(field(origin.exchange)), routing key \(field(origin.routingKey))"
+        case .failure(let refusal): "nowhere: \(field(String(describing: refusal)))"
+        }
         var lines = [
             "id:             \(letter.id)",
             "event:          \(field(letter.eventID ?? "-"))",
             "routing key:    \(field(delivery.routingKey))",
-            "replays to:     exchange \(field(exchange)), routing key \(field(routingKey))",
+            "replays to:     \(replaysTo)",
+            "replayed:       \(DeadLetterReplay.replays(of: delivery)) times before",
             "dead-lettered:  \(letter.deadLetteredAt?.rfc3339(fractionDigits: 3) ?? "-")",
             "reason:         \(field(letter.reason))",
         ]
@@ -238,8 +265,19 @@ struct DeadLetterSession: Sendable {
         let chosen = parsed.flags.contains("all") ? letters : try select(parsed.positionals, from: letters)
         var replayed = 0
         var failed = 0
+        var refused = 0
         for letter in chosen {
-            let message = DeadLetterReplay.message(for: letter.delivery, topology: topology)
+            let message: AMQPMessage
+            switch DeadLetterReplay.message(for: letter.delivery, topology: topology, maxReplays: maxReplays) {
+            case .success(let copy): message = copy
+            case .failure(let refusal):
+                refused += 1
+                let hint = DeadLetterReplay.replays(of: letter.delivery) >= maxReplays
+                    ? "; once its cause is fixed, --max-replays \(maxReplays + 1) allows one more" : ""
+                let why = TerminalText.field(refusal.description)
+                console.err("herald dead replay: \(letter.id) refused, it stays in \(topology.deadLetterQueue): \(why)\(hint)")
+                continue
+            }
             do {
                 try await connection.publish(message, mandatory: true)
             } catch let error as AMQPError where !error.isRetryable {
@@ -263,11 +301,12 @@ struct DeadLetterSession: Sendable {
             console.out("replayed \(letter.id) to \(message.exchange) with routing key \(message.routingKey)")
         }
         console.out("replayed \(replayed) dead letter\(replayed == 1 ? "" : "s")"
+                    + (refused > 0 ? "; \(refused) refused and stay\(refused == 1 ? "s" : "") in \(topology.deadLetterQueue)" : "")
                     + (failed > 0 ? "; \(failed) could not be and stay in \(topology.deadLetterQueue)" : ""))
         if parsed.flags.contains("all"), ready > letters.count {
             console.err("herald dead replay: read \(letters.count) of \(ready) dead letters (--limit \(limit)); run it again for the rest")
         }
-        return failed > 0 ? ExitStatus.failure : ExitStatus.success
+        return failed + refused > 0 ? ExitStatus.failure : ExitStatus.success
     }
 
     // MARK: purge

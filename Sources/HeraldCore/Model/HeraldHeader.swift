@@ -14,4 +14,8 @@ public enum HeraldHeader {
     public static let exchange = "x-herald-exchange"
     /// On a dead letter Herald parked itself: when, epoch milliseconds.
     public static let deadLetteredAt = "x-herald-dead-lettered-at"
+    /// How often `herald dead replay` has put the message back (1 on the
+    /// first replayed copy): a replay past the limit is refused, and a copy
+    /// that carries it is not a duplicate for `duplicate_window`.
+    public static let replays = "x-herald-replays"
 }

@@ -1,8 +1,9 @@
 import HeraldCore
 
-/// Event ids this instance received lately, for `duplicate_window`: another
-/// event with one of these ids within the window is a duplicate (a publisher
-/// that sent it twice), not to be delivered again.
+/// Event ids (each within its app, `EventKey`) this instance received
+/// lately, for `duplicate_window`: another event of the same app with one of
+/// these ids within the window is a duplicate (a publisher that sent it
+/// twice), not to be delivered again.
 ///
 /// Memory is ~100 bytes an id: at 1 000 events/s the default 10 minutes keep
 /// 600 000 ids (~60 MB). At most `capacity` are kept; past it the oldest are
@@ -10,9 +11,9 @@ import HeraldCore
 /// delivered again).
 public final class ReceivedEventIDs: Sendable {
     private struct State {
-        var receivedAt: [String: Timestamp] = [:]
+        var receivedAt: [EventKey: Timestamp] = [:]
         /// Ids in the order they were received, from `head`.
-        var order: [(id: String, at: Timestamp)] = []
+        var order: [(key: EventKey, at: Timestamp)] = []
         var head = 0
     }
 
@@ -25,15 +26,15 @@ public final class ReceivedEventIDs: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// Claims `id`, received at `now`: nil when it was not received within
+    /// Claims `key`, received at `now`: nil when it was not received within
     /// the window before (it is now, at `now`), else when it was. One step, so
-    /// of two events with one id handled at once exactly one gets nil.
-    public func claim(_ id: String, at now: Timestamp) -> Timestamp? {
+    /// of two events with one key handled at once exactly one gets nil.
+    public func claim(_ key: EventKey, at now: Timestamp) -> Timestamp? {
         state.withLock { state in
-            if let at = state.receivedAt[id], now - at < window { return at }
+            if let at = state.receivedAt[key], now - at < window { return at }
             forget(&state, before: now)
-            state.receivedAt[id] = now
-            state.order.append((id, now))
+            state.receivedAt[key] = now
+            state.order.append((key, now))
             while state.receivedAt.count > capacity, state.head < state.order.count {
                 drop(&state)
             }
@@ -59,6 +60,6 @@ public final class ReceivedEventIDs: Sendable {
         let oldest = state.order[state.head]
         state.head += 1
         // An id claimed again later keeps its newer time.
-        if state.receivedAt[oldest.id] == oldest.at { state.receivedAt[oldest.id] = nil }
+        if state.receivedAt[oldest.key] == oldest.at { state.receivedAt[oldest.key] = nil }
     }
 }

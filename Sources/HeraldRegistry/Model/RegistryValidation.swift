@@ -73,9 +73,10 @@ struct RegistryValidation: Sendable {
 
     /// An event id for the duplicate window: not empty and without NUL
     /// (PostgreSQL text cannot hold it). Its length is the event's limit.
-    func eventID(_ id: String, _ operation: String) throws(RegistryError) {
-        guard !id.isEmpty else { throw invalid("event id is empty", operation) }
-        guard !id.utf8.contains(0) else { throw invalid("event id has a NUL character, which the database cannot store", operation) }
+    func eventKey(_ key: EventKey, _ operation: String) throws(RegistryError) {
+        guard !key.id.isEmpty else { throw invalid("event id is empty", operation) }
+        guard !key.id.utf8.contains(0) else { throw invalid("event id has a NUL character, which the database cannot store", operation) }
+        guard !key.app.utf8.contains(0) else { throw invalid("event app has a NUL character, which the database cannot store", operation) }
     }
 
     /// 1 to `maxBytes` bytes of UTF-8 without control characters (C0, DEL, C1).

@@ -82,6 +82,20 @@ enum PostgresDialect {
                     """),
                 SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
             ]),
+            // The duplicate window is kept per app: the ids of the window
+            // before are dropped with the table (docs/traffic.md).
+            Migration(version: 3, statements: [
+                SQLStatement(events, "DROP TABLE herald_event_ids"),
+                SQLStatement(events, """
+                    CREATE TABLE herald_event_ids (
+                        app text NOT NULL,
+                        event_id text NOT NULL,
+                        received_at timestamptz NOT NULL,
+                        PRIMARY KEY (app, event_id)
+                    )
+                    """),
+                SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
+            ]),
         ],
         lockDevice: SQLStatement(registrations, "SELECT pg_advisory_xact_lock($1::bigint)"),
         deviceChannels: SQLStatement(registrations, """
@@ -125,14 +139,14 @@ enum PostgresDialect {
                 """)
         },
         claimEvents: SQLStatement(events, """
-            INSERT INTO herald_event_ids AS e (event_id, received_at)
-            SELECT id, \(time("$2")) FROM json_array_elements_text($1::json) AS ids (id)
-            ON CONFLICT (event_id) DO UPDATE SET received_at = EXCLUDED.received_at WHERE e.received_at <= \(time("$3"))
-            RETURNING event_id
+            INSERT INTO herald_event_ids AS e (app, event_id, received_at)
+            SELECT key ->> 0, key ->> 1, \(time("$2")) FROM json_array_elements($1::json) AS keys (key)
+            ON CONFLICT (app, event_id) DO UPDATE SET received_at = EXCLUDED.received_at WHERE e.received_at <= \(time("$3"))
+            RETURNING app, event_id
             """),
         eventsReceivedAt: SQLStatement(events, """
-            SELECT event_id, \(micros("received_at")) FROM herald_event_ids
-            WHERE event_id IN (SELECT json_array_elements_text($1::json))
+            SELECT app, event_id, \(micros("received_at")) FROM herald_event_ids
+            WHERE (app, event_id) IN (SELECT key ->> 0, key ->> 1 FROM json_array_elements($1::json) AS keys (key))
             """),
         forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < \(time("$1"))"))
 }

@@ -68,6 +68,20 @@ enum SQLiteDialect {
                     """),
                 SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
             ]),
+            // The duplicate window is kept per app: the ids of the window
+            // before are dropped with the table (docs/traffic.md).
+            Migration(version: 3, statements: [
+                SQLStatement(events, "DROP TABLE herald_event_ids"),
+                SQLStatement(events, """
+                    CREATE TABLE herald_event_ids (
+                        app TEXT NOT NULL,
+                        event_id TEXT NOT NULL,
+                        received_at INTEGER NOT NULL,
+                        PRIMARY KEY (app, event_id)
+                    ) STRICT, WITHOUT ROWID
+                    """),
+                SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
+            ]),
         ],
         lockDevice: nil,
         // INDEXED BY: the device's few rows through herald_registrations_device.
@@ -117,12 +131,14 @@ enum SQLiteDialect {
         },
         // `WHERE true`: an upsert's SELECT needs a WHERE, or SQLite reads ON as a join's.
         claimEvents: SQLStatement(events, """
-            INSERT INTO herald_event_ids (event_id, received_at) SELECT value, ?2 FROM json_each(?1) WHERE true
-            ON CONFLICT (event_id) DO UPDATE SET received_at = excluded.received_at WHERE received_at <= ?3
-            RETURNING event_id
+            INSERT INTO herald_event_ids (app, event_id, received_at)
+            SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2 FROM json_each(?1) WHERE true
+            ON CONFLICT (app, event_id) DO UPDATE SET received_at = excluded.received_at WHERE received_at <= ?3
+            RETURNING app, event_id
             """),
         eventsReceivedAt: SQLStatement(events, """
-            SELECT event_id, received_at FROM herald_event_ids WHERE event_id IN (SELECT value FROM json_each(?1))
+            SELECT app, event_id, received_at FROM herald_event_ids
+            WHERE (app, event_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))
             """),
         forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < ?1"))
 }

@@ -181,37 +181,43 @@ struct RegistryOperations: Sendable {
         var topic: String?
     }
 
-    /// Claims each of `ids` at `time` unless it was received after `since`:
-    /// per id, in order, nil when this call claimed it, else when it was
-    /// received (an id twice in `ids`: the second is a duplicate of the
-    /// first, received at `time`). One upsert claims them all under the ids'
-    /// row locks, so of two instances claiming one id at once exactly one gets
-    /// nil; the ids go in byte order, the order two such upserts lock rows in.
-    func claimEvents(_ db: any SQLConnection, _ ids: [String], at time: Timestamp,
+    /// Claims each of `keys` at `time` unless it was received after `since`:
+    /// per key, in order, nil when this call claimed it, else when it was
+    /// received (a key twice in `keys`: the second is a duplicate of the
+    /// first, received at `time`). One upsert claims them all under the keys'
+    /// row locks, so of two instances claiming one key at once exactly one
+    /// gets nil; the keys go in byte order (app, then id), the order two such
+    /// upserts lock rows in.
+    func claimEvents(_ db: any SQLConnection, _ keys: [EventKey], at time: Timestamp,
                      since: Timestamp) throws(RegistryError) -> [Timestamp?] {
         let operation = "claimEvents"
-        let distinct = Self.distinctInByteOrder(ids)
+        var seen = Set<EventKey>()
+        let distinct = keys.filter { seen.insert($0).inserted }.sorted {
+            $0.app == $1.app ? $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) : $0.app.utf8.lexicographicallyPrecedes($1.app.utf8)
+        }
         return try transaction(db, operation) { () throws(RegistryError) in
-            var claimed = Set<String>()
+            var claimed = Set<EventKey>()
             for row in try db.run(sql.claimEvents, [.text(Self.jsonArray(distinct)), .integer(time.microsecondsSinceEpoch),
                                                     .integer(since.microsecondsSinceEpoch)], operation: operation) {
-                claimed.insert(try text(row, 0, sql.claimEvents, operation))
+                claimed.insert(EventKey(app: try text(row, 0, sql.claimEvents, operation),
+                                        id: try text(row, 1, sql.claimEvents, operation)))
             }
             // The others were received after `since`: when (a new statement, so
             // on PostgreSQL it also sees a claim committed while the upsert waited).
-            var receivedAt: [String: Timestamp] = [:]
+            var receivedAt: [EventKey: Timestamp] = [:]
             let others = distinct.filter { !claimed.contains($0) }
             if !others.isEmpty {
                 for row in try db.run(sql.eventsReceivedAt, [.text(Self.jsonArray(others))], operation: operation) {
-                    receivedAt[try text(row, 0, sql.eventsReceivedAt, operation)] =
-                        Timestamp(microsecondsSinceEpoch: try integer(row, 1, sql.eventsReceivedAt, operation))
+                    let key = EventKey(app: try text(row, 0, sql.eventsReceivedAt, operation),
+                                       id: try text(row, 1, sql.eventsReceivedAt, operation))
+                    receivedAt[key] = Timestamp(microsecondsSinceEpoch: try integer(row, 2, sql.eventsReceivedAt, operation))
                 }
             }
-            var answered = Set<String>()
-            return ids.map { id in
-                guard answered.insert(id).inserted else { return receivedAt[id] ?? time }
+            var answered = Set<EventKey>()
+            return keys.map { key in
+                guard answered.insert(key).inserted else { return receivedAt[key] ?? time }
                 // Not claimed and not found: deleted meanwhile by an instance with a shorter window.
-                return claimed.contains(id) ? nil : receivedAt[id] ?? time
+                return claimed.contains(key) ? nil : receivedAt[key] ?? time
             }
         }
     }
@@ -280,8 +286,9 @@ struct RegistryOperations: Sendable {
     }
 
     /// The strings as a JSON array, one parameter for a statement about many.
-    private static func jsonArray(_ strings: [String]) -> String {
-        String(decoding: JSONValue.array(strings.map { .string($0) }).serialized, as: UTF8.self)
+    /// `[["chat","evt-1"],…]`: the keys as a JSON array of [app, id] pairs.
+    private static func jsonArray(_ keys: [EventKey]) -> String {
+        String(decoding: JSONValue.array(keys.map { .array([.string($0.app), .string($0.id)]) }).serialized, as: UTF8.self)
     }
 
     /// The strings once each (by their bytes), in byte order: the order channel rows are locked in.

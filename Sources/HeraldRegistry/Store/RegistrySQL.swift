@@ -54,11 +54,12 @@ struct RegistrySQL: Sendable {
     /// → id, provider, address kind, address, environment, topic, created, updated; ascending id.
     let page: @Sendable (_ providers: Int) -> SQLStatement
 
-    /// (JSON array of distinct event ids, time, since) → each id this
-    /// statement claimed at `time`: it was unknown, or received at or before
-    /// `since`. An id received after `since` gives no row.
+    /// (JSON array of distinct [app, event id] pairs, time, since) → app and
+    /// event id of each pair this statement claimed at `time`: it was
+    /// unknown, or received at or before `since`. A pair received after
+    /// `since` gives no row.
     let claimEvents: SQLStatement
-    /// (JSON array of event ids) → event id, when it was received; no row for an unknown id.
+    /// (JSON array of [app, event id] pairs) → app, event id, when it was received; no row for an unknown pair.
     let eventsReceivedAt: SQLStatement
     /// (before): forgets the ids received before that time.
     let forgetEvents: SQLStatement

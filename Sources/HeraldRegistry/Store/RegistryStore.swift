@@ -48,11 +48,11 @@ public protocol RegistryStore: Sendable {
     /// The devices on the channel, or with `channel` nil the app's registrations (memberships) on all channels.
     func count(app: String, channel: String?) async throws(RegistryError) -> Int
 
-    /// Claims the event ids received at `time`, each unless it was received
-    /// after `since` (within the duplicate window): per id, in order, nil when
-    /// this call claimed it, else when it was received. Of several instances
-    /// claiming one id at once, exactly one gets nil.
-    func claimEvents(_ ids: [String], at time: Timestamp, since: Timestamp) async throws(RegistryError) -> [Timestamp?]
+    /// Claims the events (app and id) received at `time`, each unless it was
+    /// received after `since` (within the duplicate window): per key, in
+    /// order, nil when this call claimed it, else when it was received. Of
+    /// several instances claiming one key at once, exactly one gets nil.
+    func claimEvents(_ keys: [EventKey], at time: Timestamp, since: Timestamp) async throws(RegistryError) -> [Timestamp?]
 
     /// Forgets the event ids received before `time` (their window is over).
     func forgetEvents(before time: Timestamp) async throws(RegistryError)

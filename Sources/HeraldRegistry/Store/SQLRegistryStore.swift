@@ -104,13 +104,13 @@ public class SQLRegistryStore: RegistryStore, @unchecked Sendable {
         return try await pool.run(operation) { db throws(RegistryError) in try operations.count(db, app: app, channel: channel) }
     }
 
-    public func claimEvents(_ ids: [String], at time: Timestamp, since: Timestamp) async throws(RegistryError) -> [Timestamp?] {
+    public func claimEvents(_ keys: [EventKey], at time: Timestamp, since: Timestamp) async throws(RegistryError) -> [Timestamp?] {
         let operation = "claimEvents"
-        for id in ids { try validation.eventID(id, operation) }
-        guard !ids.isEmpty else { return [] }
+        for key in keys { try validation.eventKey(key, operation) }
+        guard !keys.isEmpty else { return [] }
         let operations = operations
         return try await pool.run(operation) { db throws(RegistryError) in
-            try operations.claimEvents(db, ids, at: time, since: since)
+            try operations.claimEvents(db, keys, at: time, since: since)
         }
     }
 

@@ -127,7 +127,9 @@ final class EventProcessor: Sendable {
             if delivery.redelivered { await inFlight.waitUntilIdle(key) }
             inFlight.enter(key)
         }
-        if !delivery.redelivered, let duplicate = await duplicate(plan) { return duplicate }
+        if !delivery.redelivered, DeadLetterReplay.replays(of: delivery) == 0, let duplicate = await duplicate(plan) {
+            return duplicate
+        }
         let (sends, remembered) = unhandled(plan.sends, of: plan, redelivered: delivery.redelivered)
         var work = DeliveryWork(plan: plan, redelivered: delivery.redelivered, budget: planner.limits.maxContextFanoutBytes)
         for result in remembered { work.add(result) }
@@ -138,17 +140,17 @@ final class EventProcessor: Sendable {
         return work
     }
 
-    /// The work of an event whose id was received within `duplicate_window`:
-    /// each target `dropped` as a duplicate, nothing sent, expanded or dead-lettered
-    /// again. Nil for any other event, whose id is claimed now. Called for
-    /// first deliveries only: a redelivery is the same message again (its ack
-    /// may have been lost), which `DeliveredTargets` handles; retries
-    /// (attempt > 1) are never duplicates.
+    /// The work of an event whose app and id were received within
+    /// `duplicate_window`: each target `dropped` as a duplicate, nothing sent,
+    /// expanded or dead-lettered again. Nil for any other event, whose app
+    /// and id are claimed now. Called for first deliveries only: a redelivery
+    /// is the same message again (its ack may have been lost), which
+    /// `DeliveredTargets` handles; retries (attempt > 1) and replayed dead
+    /// letters (`x-herald-replays`) are never duplicates, and claim nothing.
     private func duplicate(_ plan: EventPlan) async -> DeliveryWork? {
-        guard let duplicates, plan.attempt == 1, let id = plan.event?.id,
-              let at = await duplicates.claim(id, at: clock()) else {
-            return nil
-        }
+        guard let duplicates, plan.attempt == 1, let event = plan.event else { return nil }
+        let key = EventKey(app: event.app, id: event.id)
+        guard let at = await duplicates.claim(key, at: clock()) else { return nil }
         metrics.duplicateEvents.labels().increment()
         var plan = plan
         let expansions = plan.expansions
@@ -156,7 +158,7 @@ final class EventProcessor: Sendable {
         plan.deadLetterReason = nil
         plan.deadLetterTargets = []
         var work = DeliveryWork(plan: plan, redelivered: false, budget: planner.limits.maxContextFanoutBytes)
-        let reason = "duplicate event: id '\(id.truncatedForMessage)' was first received at \(at) (duplicate_window)"
+        let reason = "duplicate event: id \(key) was first received at \(at) (duplicate_window)"
         let now = clock()
         for send in plan.sends {
             work.record(.dropped(reason), for: send, attempt: plan.attempt, policy: retryPolicy, invalidationGuard: nil, at: now)
@@ -303,6 +305,8 @@ final class EventProcessor: Sendable {
         var bare = full
         bare.properties.headers = RetryRouting.deadLetterHeaders(
             error: reason + "; the event's own headers were dropped to make room", exchange: delivery.exchange, at: .now())
+        // All but its replay count, which bounds how often `herald dead replay` sends it round again.
+        bare.properties.headers[HeraldHeader.replays] = delivery.headers[HeraldHeader.replays]
         publishDeadLetter([full, bare][...], reason: reason, finish: finish)
     }
 

@@ -4,17 +4,18 @@ import HeraldPipeline
 import HeraldRegistry
 
 /// Decides whether an event's first delivery is a duplicate of one received
-/// within `duplicate_window` (docs/traffic.md): the id is claimed when the
-/// event is received, so a second event with it — at once or later, on this
-/// instance or, with a registry database, on any other or after a restart —
-/// is not delivered again.
+/// within `duplicate_window` (docs/traffic.md): the event's app and id
+/// (`EventKey`) are claimed when the event is received, so a second event of
+/// that app with that id — at once or later, on this instance or, with a
+/// registry database, on any other or after a restart — is not delivered
+/// again. Another app's event with the same id is not its duplicate.
 ///
 /// The instance's own memory answers first (no database round trip for a
-/// duplicate it saw itself); an id new to it is then claimed in the registry
+/// duplicate it saw itself); a key new to it is then claimed in the registry
 /// database, whose upsert lets exactly one instance win. Claims are batched
 /// like a group commit: one batch is in the database at a time, and the ids
 /// received meanwhile go together in the next (one transaction, one upsert
-/// for up to `maxBatch` ids, instead of one per event). When
+/// for up to `maxBatch` keys, instead of one per event). When
 /// the database cannot be reached the event is not held back: it counts as
 /// new (a possible duplicate delivered beats traffic stalled behind the
 /// registry), and that is logged at most once a minute.
@@ -29,11 +30,11 @@ final class DuplicateWindow: Sendable {
 
     /// Claims waiting for the database, and whether a batch is there now.
     private struct Batch {
-        var waiting: [(id: String, continuation: CheckedContinuation<Timestamp?, Never>)] = []
+        var waiting: [(key: EventKey, continuation: CheckedContinuation<Timestamp?, Never>)] = []
         var inFlight = false
     }
 
-    /// The most ids one statement claims.
+    /// The most keys one statement claims.
     static let maxBatch = 500
     /// How long a batch waits for the database before its events count as
     /// new (a database that hangs must not stall delivery).
@@ -47,14 +48,14 @@ final class DuplicateWindow: Sendable {
         self.logger = logger
     }
 
-    /// Claims `id`, received at `now`: nil when this is its first event within
+    /// Claims `key`, received at `now`: nil when this is its first event within
     /// the window, else when the first was received.
-    func claim(_ id: String, at now: Timestamp) async -> Timestamp? {
-        if let first = memory.claim(id, at: now) { return first }
+    func claim(_ key: EventKey, at now: Timestamp) async -> Timestamp? {
+        if let first = memory.claim(key, at: now) { return first }
         guard shared != nil else { return nil }
         return await withCheckedContinuation { continuation in
             let starts = batch.withLock { batch in
-                batch.waiting.append((id, continuation))
+                batch.waiting.append((key, continuation))
                 defer { batch.inFlight = true }
                 return !batch.inFlight
             }
@@ -62,7 +63,7 @@ final class DuplicateWindow: Sendable {
         }
     }
 
-    /// Claims the waiting ids in the database, batch after batch, until none waits.
+    /// Claims the waiting keys in the database, batch after batch, until none waits.
     private func claimWaiting() async {
         guard let shared else { return }
         while true {
@@ -73,16 +74,16 @@ final class DuplicateWindow: Sendable {
                 return taken
             }
             if claims.isEmpty { return }
-            let answers = await claimed(claims.map(\.id), in: shared)
+            let answers = await claimed(claims.map(\.key), in: shared)
             for (index, claim) in claims.enumerated() {
                 claim.continuation.resume(returning: index < answers.count ? answers[index] : nil)
             }
         }
     }
 
-    /// The database's answers for `ids`, or none (every id new) when it
+    /// The database's answers for `keys`, or none (every id new) when it
     /// failed or took longer than `claimTimeout`; a late answer is dropped.
-    private func claimed(_ ids: [String], in shared: any RegistryStore) async -> [Timestamp?] {
+    private func claimed(_ keys: [EventKey], in shared: any RegistryStore) async -> [Timestamp?] {
         let now = clock()
         let since = now + (.zero - window)
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Timestamp?], RegistryError>?, Never>) in
@@ -96,7 +97,7 @@ final class DuplicateWindow: Sendable {
             }
             Task {
                 do throws(RegistryError) {
-                    resume(.success(try await shared.claimEvents(ids, at: now, since: since)))
+                    resume(.success(try await shared.claimEvents(keys, at: now, since: since)))
                 } catch {
                     resume(.failure(error))
                 }

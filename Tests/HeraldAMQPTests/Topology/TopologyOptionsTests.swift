@@ -68,41 +68,4 @@ struct TopologyOptionsTests {
         #expect(dead.properties.headers == ["tenant": "acme", "x-herald-error": "no targets", "x-herald-exchange": "herald.events",
                                             "x-herald-dead-lettered-at": 1_700_000_000_123])
     }
-
-    /// A replay goes back where the dead letter came from, found in Herald's
-    /// header, else the broker's death history, else by the routing key, and
-    /// carries none of the headers that describe its dead-lettering.
-    @Test func aReplayGoesBackToTheExchangeTheDeadLetterCameFrom() {
-        var topology = TopologyOptions()
-        topology.registryCommands = RegistryCommandTopology(routingKeys: ["register", "unregister"])
-        func dead(_ routingKey: String, _ headers: AMQPTable) -> AMQPDelivery {
-            AMQPDelivery(body: Array("{}".utf8), exchange: "herald.dead", routingKey: routingKey, redelivered: true,
-                         tag: DeliveryTag(value: 1, connection: 1), consumerTag: "c",
-                         properties: AMQPProperties(headers: headers, messageID: "evt-1"))
-        }
-        let parked = dead("register", ["x-herald-exchange": "herald.registry", "x-herald-error": "refused",
-                                       "x-herald-dead-lettered-at": 1, "x-herald-attempt": 3, "x-herald-received-at": 7,
-                                       "x-delivery-count": 2, "tenant": "acme"])
-        let replay = DeadLetterReplay.message(for: parked, topology: topology)
-        #expect(replay.exchange == "herald.registry")
-        #expect(replay.routingKey == "register")
-        #expect(replay.properties.headers == ["x-herald-received-at": 7, "tenant": "acme"])
-        #expect(replay.properties.persistent)
-        #expect(replay.properties.messageID == "evt-1")
-
-        // Rejected by the events queue after a retry: the newest x-death entry names the events exchange.
-        let rejected = dead("chat.msg", [
-            "x-death": .array([.table(["exchange": "herald.events", "queue": "herald.events", "reason": "rejected"]),
-                               .table(["exchange": "herald.retry", "queue": "herald.retry.5s", "reason": "expired"])]),
-            "x-first-death-exchange": "herald.retry",
-        ])
-        #expect(DeadLetterReplay.origin(of: rejected, topology: topology) == ("herald.events", "chat.msg"))
-        #expect(DeadLetterReplay.message(for: rejected, topology: topology).properties.headers == [:])
-        #expect(DeadLetterReplay.origin(of: dead("chat.msg", ["x-first-death-exchange": "herald.retry"]), topology: topology)
-                    == ("herald.events", "chat.msg"))
-        #expect(DeadLetterReplay.origin(of: dead("unregister", [:]), topology: topology) == ("herald.registry", "unregister"))
-        #expect(DeadLetterReplay.origin(of: dead("unregister", [:]), topology: TopologyOptions()) == ("herald.events", "unregister"))
-        #expect(DeadLetterReplay.origin(of: dead("chat.msg", ["x-herald-exchange": "herald.dead"]), topology: topology)
-                    == ("herald.events", "chat.msg"))
-    }
 }

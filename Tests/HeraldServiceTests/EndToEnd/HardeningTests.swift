@@ -66,8 +66,8 @@ import Testing
     }
 
     /// An event whose own headers leave no room in a frame for the dead
-    /// letter's reason: the dead letter goes without them, once, with the
-    /// reason, and the event is not redelivered.
+    /// letter's reason: the dead letter goes without them (its replay count
+    /// excepted), once, with the reason, and the event is not redelivered.
     @Test func anEventWhoseDeadLetterCannotCarryItsHeadersStillLeavesOnce() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
@@ -75,7 +75,8 @@ import Testing
             let body = #"{"id": "crowded", "app": "nope", "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
             try await results.connection.publish(
                 exchange: publisher.exchange, routingKey: "chat.message",
-                headers: ["x-big": .string(String(repeating: "h", count: 131_000))], body: Array(body.utf8), mandatory: true)
+                headers: ["x-big": .string(String(repeating: "h", count: 130_960)), HeraldHeader.replays: .int(2)], body: Array(body.utf8),
+                mandatory: true)
             try await publisher.publish(Self.event("after"))
             #expect(await results.wait { $0.count >= 2 })
             #expect(await results.wait { _ in !results.dead.isEmpty })
@@ -84,6 +85,7 @@ import Testing
             #expect(results.dead.count == 1)
             let dead = try #require(results.dead.first)
             #expect(dead.headers["x-big"] == nil)
+            #expect(dead.headers[HeraldHeader.replays] == .int(2), "the replay count stays: it bounds how often the dead letter goes round")
             let error = dead.headers[HeraldHeader.error]?.stringValue ?? ""
             #expect(error.hasPrefix("an outcome or retry of this event could not be published: properties (headers included) are "))
             #expect(error.hasSuffix("; the event's own headers were dropped to make room"))

@@ -111,13 +111,52 @@ import Testing
             try await publisher.publish(event)
             #expect(await results.wait { $0.filter { $0.outcome.status == .dropped }.count == 2 })
             let dropped = results.all.filter { $0.outcome.status == .dropped }
-            #expect(dropped.allSatisfy { $0.outcome.reason?.hasPrefix("duplicate event: id 'twice' was first received at ") == true },
+            #expect(dropped.allSatisfy { $0.outcome.reason?.hasPrefix("duplicate event: id 'twice' of app 'chat' was first received at ") == true },
                     "\(dropped.map { $0.outcome.reason ?? "" })")
             #expect(Set(dropped.compactMap { $0.outcome.address?.value }) == ["d-1", "d-2"], "one dropped outcome per target")
             #expect(simulator.recorder.notifications.count == 2, "each device notified once")
             // Another id is not a duplicate.
             try await publisher.publish(event.replacingOccurrences(of: "\"twice\"", with: "\"once\""))
             #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 4 })
+        }
+    }
+
+    /// The window is per app: two apps' events with one id are two events,
+    /// in the instance's memory and in the registry database alike; each
+    /// app's own second event with it is still a duplicate.
+    @Test(arguments: [Backend?.none, .sqlite, .postgres])
+    func twoAppsPublishingTheSameEventIDAreBothDelivered(backend: Backend?) async throws {
+        let simulator = try await SimulatorHarness()
+        defer { simulator.stop() }
+        let apps = "  news:\n" + ServiceConfig.fcmSection(simulator: simulator)
+        func run(registry: String) async throws {
+            let config = try ServiceConfig(simulator: simulator, extraAppsYAML: apps, topLevelExtra: "duplicate_window: 10m\n" + registry)
+            try await RunningService.serving(config) { results, publisher in
+                func event(_ app: String) -> String {
+                    #"{"id": "shared", "app": "\#(app)", "provider": "fcm", "token": "\#(app)-1", "notification": {"title": "x"}}"#
+                }
+                try await publisher.publish(event("chat"))
+                #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 1 })
+                try await publisher.publish(event("news"))
+                #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 2 },
+                        "\(results.all.map { "\($0.outcome.app ?? "") \($0.outcome.status) \($0.outcome.reason ?? "")" })")
+                #expect(Set(results.all.compactMap(\.outcome.app)) == ["chat", "news"])
+                try await publisher.publish(event("news"))
+                #expect(await results.wait { $0.contains { $0.outcome.status == .dropped } })
+                let dropped = try #require(results.all.first { $0.outcome.status == .dropped })
+                #expect(dropped.outcome.app == "news")
+                #expect(dropped.outcome.reason?.hasPrefix("duplicate event: id 'shared' of app 'news' was first received at ") == true,
+                        "\(dropped.outcome.reason ?? "")")
+                #expect(simulator.recorder.notifications.count == 2)
+            }
+        }
+        guard let backend else { return try await run(registry: "") }
+        try await TestDatabase.with(backend) { database in
+            let registry = switch database.backend {
+            case .sqlite: "registry: {backend: sqlite, path: \(database.location)}"
+            case .postgres: "registry: {backend: postgres, url: \"\(database.location)\"}"
+            }
+            try await run(registry: registry)
         }
     }
 
@@ -150,7 +189,7 @@ import Testing
             try await publisher.publish(event("before-restart"))
             #expect(await results.wait { $0.contains { $0.outcome.status == .dropped } })
             let dropped = try #require(results.all.first { $0.outcome.status == .dropped })
-            #expect(dropped.outcome.reason?.hasPrefix("duplicate event: id 'before-restart' was first received at ") == true,
+            #expect(dropped.outcome.reason?.hasPrefix("duplicate event: id 'before-restart' of app 'chat' was first received at ") == true,
                     "\(dropped.outcome.reason ?? "")")
 
             // The same event twice at once, to two instances consuming one queue: one delivery.

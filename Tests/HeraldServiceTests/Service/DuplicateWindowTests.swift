@@ -19,14 +19,15 @@ import Testing
             let windows = stores.map { DuplicateWindow(window: .seconds(600), shared: $0, logger: logger, clock: { Timestamp.now() }) }
             let firsts = await withTaskGroup(of: String?.self) { group in
                 for i in 0..<400 {
-                    group.addTask { await windows[i % 2].claim("evt-\(i / 4)", at: Timestamp.now()) == nil ? "evt-\(i / 4)" : nil }
+                    group.addTask { await windows[i % 2].claim(EventKey(app: "chat", id: "evt-\(i / 4)"), at: Timestamp.now()) == nil ? "evt-\(i / 4)" : nil }
                 }
                 return await group.reduce(into: [String]()) { if let id = $1 { $0.append(id) } }
             }
             #expect(firsts.count == 100 && Set(firsts).count == 100, "\(firsts.count) firsts")
             // A third instance, started later, knows them all from the database.
             let later = DuplicateWindow(window: .seconds(600), shared: stores[1], logger: logger, clock: { Timestamp.now() })
-            #expect(await later.claim("evt-42", at: Timestamp.now()) != nil)
+            #expect(await later.claim(EventKey(app: "chat", id: "evt-42"), at: Timestamp.now()) != nil)
+            #expect(await later.claim(EventKey(app: "news", id: "evt-42"), at: Timestamp.now()) == nil, "another app's id is its own")
         }
     }
 
@@ -36,9 +37,9 @@ import Testing
         let sink = MemoryLogSink()
         let window = DuplicateWindow(window: .seconds(600), shared: store, logger: Logger(label: "test", sink: sink),
                                      clock: { Timestamp.now() })
-        #expect(await window.claim("a", at: Timestamp.now()) == nil)
-        #expect(await window.claim("b", at: Timestamp.now()) == nil)
-        #expect(await window.claim("a", at: Timestamp.now()) != nil, "the instance's own memory still catches its duplicates")
+        #expect(await window.claim(EventKey(app: "chat", id: "a"), at: Timestamp.now()) == nil)
+        #expect(await window.claim(EventKey(app: "chat", id: "b"), at: Timestamp.now()) == nil)
+        #expect(await window.claim(EventKey(app: "chat", id: "a"), at: Timestamp.now()) != nil, "the instance's own memory still catches its duplicates")
         let warnings = sink.lines.filter { $0.contains("the duplicate window's registry database cannot be reached") }
         #expect(warnings.count == 1, "\(sink.lines)")
     }
@@ -55,7 +56,7 @@ import Testing
         let window = DuplicateWindow(window: .seconds(600), shared: store, logger: Logger(label: "test", sink: sink),
                                      clock: { Timestamp.now() })
         let started = ContinuousClock.now
-        #expect(await window.claim("a", at: Timestamp.now()) == nil)
+        #expect(await window.claim(EventKey(app: "chat", id: "a"), at: Timestamp.now()) == nil)
         let waited = ContinuousClock.now - started
         // Well under the connect timeout: the claim timeout ended the wait (on a
         // machine busy with other suites its timer may run some seconds late).
