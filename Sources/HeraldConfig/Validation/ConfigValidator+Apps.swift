@@ -20,8 +20,32 @@ extension ConfigValidator {
                                     "app '\(name.truncatedForMessage)' has no provider: give it an \(Self.sectionNames) section (or several)"))
             }
             checks.checkRange(app.timeoutRetries, 0...5, at: appPath.key("timeout_retries"), into: &issues)
+            validatePublishers(app.publishers, of: name, at: appPath, into: &issues)
             for section in app.orderedSections {
                 section.validate(at: appPath.key(type(of: section).provider.rawValue), with: checks, into: &issues)
+            }
+        }
+    }
+
+    /// `publishers:`: user names AMQP can carry in `user-id`; a warning for an app without the section.
+    private func validatePublishers(_ publishers: PublisherSettings?, of app: String, at appPath: ConfigPath,
+                                    into issues: inout [ConfigIssue]) {
+        guard let publishers else {
+            issues.append(.init(.warning, at: appPath, "app '\(app.truncatedForMessage)' has no publishers list: any AMQP user that can write "
+                                + "to the events or registry exchange can send for it; list who may "
+                                + "(publishers: {events: [orders-svc], registry: [accounts-svc]}, docs/security.md)"))
+            return
+        }
+        for (key, names) in [("events", publishers.events), ("registry", publishers.registry)] {
+            for (index, name) in names.enumerated() {
+                let at = appPath.key("publishers").key(key).index(index)
+                if name.isEmpty {
+                    issues.append(.init(.error, at: at, "expected an AMQP user name, found an empty string"))
+                } else if name.utf8.count > PublisherSettings.maxNameBytes {
+                    issues.append(.init(.error, at: at, "is \(name.utf8.count) bytes, over the \(PublisherSettings.maxNameBytes) an AMQP user-id can carry"))
+                } else if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                    issues.append(.init(.error, at: at, "an AMQP user name cannot have control characters"))
+                }
             }
         }
     }
