@@ -27,15 +27,23 @@ extension ConfigValidator {
         }
     }
 
-    /// `publishers:`: user names AMQP can carry in `user-id`; a warning for an app without the section.
+    /// Warnings about a config that works but trusts more than it needs to:
+    /// an app without `publishers:` takes events and registry commands from
+    /// any AMQP user that can write to the exchanges. Given only with a config
+    /// that loads (`herald check`, `herald run`), not among a broken one's errors.
+    public func advice(_ config: Configuration) -> [ConfigIssue] {
+        config.apps.keys.sorted().filter { config.apps[$0]?.publishers == nil }.map { name in
+            ConfigIssue(.warning, at: .root.key("apps").key(name),
+                        "app '\(name.truncatedForMessage)' has no publishers list: any AMQP user that can write to the events or "
+                        + "registry exchange can send for it; list who may (publishers: {events: [orders-svc], registry: [accounts-svc]}, "
+                        + "docs/security.md)")
+        }
+    }
+
+    /// `publishers:`: user names AMQP can carry in `user-id`.
     private func validatePublishers(_ publishers: PublisherSettings?, of app: String, at appPath: ConfigPath,
                                     into issues: inout [ConfigIssue]) {
-        guard let publishers else {
-            issues.append(.init(.warning, at: appPath, "app '\(app.truncatedForMessage)' has no publishers list: any AMQP user that can write "
-                                + "to the events or registry exchange can send for it; list who may "
-                                + "(publishers: {events: [orders-svc], registry: [accounts-svc]}, docs/security.md)"))
-            return
-        }
+        guard let publishers else { return }
         for (key, names) in [("events", publishers.events), ("registry", publishers.registry)] {
             for (index, name) in names.enumerated() {
                 let at = appPath.key("publishers").key(key).index(index)
