@@ -92,12 +92,13 @@ public struct EventPlanner: Sendable {
                 failed("unknown app '\(app)'" + Suggestions.didYouMean(app, among: apps.keys.sorted()))
                 continue
             }
+            // Rejected, but not dead-lettered: a dead letter carries device
+            // targets only, and the whole body would bring back the others on a replay.
             if let problem = publisherProblem(incoming, app: app) {
                 var outcome = Outcome(status: .rejected, eventID: event.id, app: app, reason: problem, attempt: attempt, at: now,
                                       context: event.context.map { .object($0) })
                 outcome.channel = channel.channel
                 plan.outcomes.append(outcome)
-                plan.deadLetterReason = plan.deadLetterReason.map { $0 + "; " + problem } ?? problem
                 continue
             }
             plan.expansions.append(EventPlan.Expansion(target: channel, app: app))
