@@ -31,7 +31,7 @@ public final class APNsProvider: PushProvider {
 
     public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification {
         let request = try APNsRequest(event: event, target: target, bundleID: configuration.bundleID, now: clock(),
-                                      apnsID: APNsID.random())
+                                      apnsID: APNsID.random(), allowedTopics: configuration.allowedTopics)
         return PreparedNotification(event: event, target: target, request: request)
     }
 

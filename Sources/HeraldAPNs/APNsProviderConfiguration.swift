@@ -8,6 +8,9 @@ import HeraldHTTPClient
 public struct APNsProviderConfiguration: Sendable {
     /// The app's bundle id; push types add their topic suffix to it.
     public var bundleID: String
+    /// The `apns-topic` values this app's requests may carry
+    /// (`APNsTopic.allowed`); any other is the target's `TopicNotAllowed`.
+    public var allowedTopics: Set<String>
     /// `https://api.push.apple.com`, the sandbox host, or an override (the simulator).
     public var baseURL: String
     public var authentication: APNsAuthentication
@@ -24,11 +27,12 @@ public struct APNsProviderConfiguration: Sendable {
     public init(
         bundleID: String, baseURL: String, authentication: APNsAuthentication, requestTimeout: Duration = .seconds(10),
         caFile: String? = nil, connections: Int? = nil, engine: HTTPClientConfiguration.Engine = .nghttp2,
-        idleTimeout: Duration = .seconds(60)
+        idleTimeout: Duration = .seconds(60), allowedTopics: Set<String>? = nil
     ) {
         self.idleTimeout = idleTimeout
         self.engine = engine
         self.bundleID = bundleID
+        self.allowedTopics = allowedTopics ?? APNsTopic.allowed(bundleIDs: [bundleID])
         self.baseURL = Self.withoutTrailingSlash(baseURL)
         self.authentication = authentication
         self.requestTimeout = requestTimeout

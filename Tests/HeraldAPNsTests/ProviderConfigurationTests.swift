@@ -54,6 +54,17 @@ import Testing
         #expect(try client("connections: auto\nidle_timeout: 5s\n").extraConnectionIdleTimeout == .seconds(5))
     }
 
+    /// `allowed_topics` adds bundle IDs (each with its push-type suffixes) to the app's own topic.
+    @Test func allowedTopicsReachTheProviderAndTheRegistry() throws {
+        let pem = try PrivateKey.generateP256().pkcs8PEM().split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+        let section = try settings("team_id: TEAM123456\nkey_id: KEY1234567\ntopic: com.example.chat\n"
+                                   + "allowed_topics: [com.example.chat.beta]\nkey_pem: |\n\(pem)\n")
+        let expected = APNsTopic.allowed(bundleIDs: ["com.example.chat", "com.example.chat.beta"])
+        #expect(try APNsProviderConfiguration(settings: section).allowedTopics == expected)
+        #expect(section.deviceTopics == expected)
+        #expect(expected.contains("com.example.chat.beta.voip"))
+    }
+
     @Test func missingKeyFileIsNamedWithoutAnyKeyMaterial() throws {
         let error = #expect(throws: APNsConfigurationError.self) {
             try APNsProviderConfiguration(settings: try settings(

@@ -28,6 +28,10 @@ import Testing
         #expect(out.contains("  app chat: apns (token auth, team HERALDTEAM, key HERALDKEY1, topic com.example.chat, production, https://127.0.0.1:2197), fcm (project herald-dev, https://127.0.0.1:2197), webpush (VAPID subject mailto:push-team@example.com, default TTL 672h, allowed_hosts 127.0.0.1, unsafe_allow_internal_addresses (loopback and private addresses reachable))"))
         #expect(out.contains("  routes: quiet-marketing, default"))
         #expect(!out.contains("s3cret"))
+        // The demo's publishers share Herald's user, so it lists none, and check says what that means.
+        #expect(out.contains("apps.chat: warning: app 'chat' has no publishers list: any AMQP user that can write to the events or "
+                             + "registry exchange can send for it; list who may (publishers: {events: [orders-svc], registry: [accounts-svc]}, "
+                             + "docs/security.md)"), "\(out)")
     }
 
     /// A fresh directory holding `yaml` as config.yaml; the caller removes it.

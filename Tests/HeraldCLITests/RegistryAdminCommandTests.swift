@@ -59,7 +59,7 @@ import Testing
             #expect(unmigrated.status == 1)
             #expect(unmigrated.err.hasPrefix("herald registry count: registry count: "), "\(unmigrated.err)")
             #expect(unmigrated.err.hasSuffix("(run 'herald registry migrate --config \(file)' first)"), "\(unmigrated.err)")
-            #expect(await run(["migrate"]) == (0, "applied version 1\napplied version 2", ""))
+            #expect(await run(["migrate"]) == (0, "applied version 1\napplied version 2\napplied version 3", ""))
             #expect(await run(["migrate"]) == (0, "up to date", ""))
             #expect(await run(["migrate", "--json"]) == (0, #"{"applied":[]}"#, ""))
 
@@ -135,7 +135,7 @@ import Testing
                  "herald registry list-devices: --after: 'x' is not a cursor; give the one a previous page printed"),
                 (["list-devices", "--app", "chat", "--channel", "c", "--provider", "hms"],
                  #"herald registry list-devices: --provider: unknown provider "hms" (expected apns, fcm, webpush, ios or android)"#),
-                (["count", "--app", "chat", "--channel", ""], "herald registry count: --channel: channel is empty"),
+                (["count", "--app", "chat", "--channel", ""], "herald registry count: --channel: channel is empty; a channel name has 1 to 255 bytes"),
             ]
             for (arguments, message) in cases {
                 let console = CapturedConsole()

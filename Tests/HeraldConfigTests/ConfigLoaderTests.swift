@@ -31,7 +31,7 @@ import Testing
         #expect(apns.idleTimeout == .seconds(60))
         #expect(c.apps["chat"]?.section(FCMSettings.self)?.baseURL == "https://fcm.googleapis.com")
         #expect(loaded.resolve("apns.p8") == fixture.directory + "/apns.p8")
-        #expect(loaded.warnings.isEmpty)
+        #expect(loaded.otherWarnings.isEmpty)
     }
 
     @Test func environmentVariablesExpandWithDefaults() throws {

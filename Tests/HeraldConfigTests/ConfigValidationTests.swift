@@ -221,7 +221,7 @@ import Testing
         try fixture.write("apns.p8", "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n",
                           mode: 0o644)
         let loaded = try fixture.load(ConfigFixture.minimal)
-        #expect(loaded.warnings.map(\.message) == [
+        #expect(loaded.otherWarnings.map(\.message) == [
             "warning: APNs key file '\(fixture.directory)/apns.p8' is readable by every user (mode 0644); chmod 600 it"
         ])
     }
@@ -381,7 +381,7 @@ import Testing
             RoutingRule(name: "mute", drop: "muted"),
             RoutingRule(name: "default", app: "chat"),
         ])
-        #expect(loaded.warnings.map(\.message) == ["warning: route 'default' can never match: route 'mute' before it matches everything"])
+        #expect(loaded.otherWarnings.map(\.message) == ["warning: route 'default' can never match: route 'mute' before it matches everything"])
     }
 
     @Test func ackDelayIsZeroToOneSecond() throws {
@@ -514,19 +514,19 @@ import Testing
     @Test func consumerTimeoutIsRangeCheckedAndWarnedWhenNotAboveTheLongestHold() throws {
         let fixture = try ConfigFixture()
         #expect(try fixture.load(ConfigFixture.minimal).configuration.amqp.consumerTimeout == .seconds(1800), "30m by default")
-        #expect(try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 0s}\n").warnings.isEmpty)
+        #expect(try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 0s}\n").otherWarnings.isEmpty)
         #expect(fixture.errors(ConfigFixture.minimal + "amqp: {consumer_timeout: 30s}\n") == [
             "DIR/config.yaml:10:26: amqp.consumer_timeout: expected 0s (the broker's own) or 1m to 24h, found 30s (RabbitMQ checks it once a minute)",
         ])
         #expect(fixture.errors(ConfigFixture.minimal + "amqp: {consumer_timeout: 25h}\n").count == 1)
         // 4 x 10s (the default provider timeout) + 25s (shutdown_deadline) = 1m5s.
-        let warned = try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 1m}\n").warnings.map(\.description)
+        let warned = try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 1m}\n").otherWarnings.map(\.description)
         #expect(warned.map { $0.replacingOccurrences(of: fixture.directory, with: "DIR") } == [
             "DIR/config.yaml:10:26: amqp.consumer_timeout: warning: 1m does not exceed the 1m5s Herald may hold an event"
                 + " (4 x the longest provider timeout + shutdown_deadline): the broker would take events back while they are being delivered",
         ])
-        #expect(try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 2m}\n").warnings.isEmpty)
-        #expect(try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 2m}\nshutdown_deadline: 2m\n").warnings.count == 1)
+        #expect(try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 2m}\n").otherWarnings.isEmpty)
+        #expect(try fixture.load(ConfigFixture.minimal + "amqp: {consumer_timeout: 2m}\nshutdown_deadline: 2m\n").otherWarnings.count == 1)
     }
 
     @Test func unknownLogLevelListsTheLevels() throws {

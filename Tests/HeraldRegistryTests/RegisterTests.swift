@@ -56,6 +56,11 @@ import Testing
                 (await refusal(device, [String(repeating: "x", count: 256)]), "is 256 bytes, over the limit of 255"),
                 (await refusal(device, ["user:\u{7}42"]), "channel has a control character (U+0007) at byte 5"),
                 (await refusal(device, ["room\u{85}"]), "control character (U+0085)"),
+                (await refusal(device, ["user:42\u{202E}"]), "channel has a format character (U+202E) at byte 7"),
+                (await refusal(device, ["user:\u{200B}42"]), "channel has a format character (U+200B) at byte 5"),
+                (await refusal(device, ["caf\u{65}\u{301}"]), "is not in Unicode NFC"),
+                (await refusal(DeviceKey(app: "chat", provider: .apns, address: .token(String(repeating: "ab", count: 2048))), ["c"]),
+                 "the device token is 4096 hex digits, over the limit of 400 for an APNs device token"),
                 (await refusal(DeviceKey(app: "chat", provider: .fcm, address: .topic("news")), ["c"]), "a topic is not a device"),
                 (await refusal(DeviceKey(app: "chat", provider: .fcm, address: .condition("'a' in topics")), ["c"]),
                  "a condition is not a device"),
@@ -83,6 +88,43 @@ import Testing
             let accented = String(repeating: "é", count: 127)
             #expect(try await store.register(device, channels: [accented], environment: nil, topic: nil, at: Devices.time())
                 == [accented: .created])
+        }
+    }
+
+    /// An app holds at most `maxRegistrationsPerApp` registrations over all
+    /// its channels, counted as they come and go, so commands cannot fill the database.
+    @Test(arguments: Backend.allCases) func anAppHoldsAtMostItsRegistrationLimit(_ backend: Backend) async throws {
+        let limits = RegistryLimits(maxChannelsPerDevice: 10, maxDevicesPerChannel: 10, maxRegistrationsPerApp: 3)
+        try await TestDatabase.withStore(backend, limits: limits) { store in
+            let (one, two) = (Devices.apns(1), Devices.apns(2))
+            _ = try await store.register(one, channels: ["a", "b"], environment: nil, topic: nil, at: Devices.time())
+            let over = await registryError { () throws(RegistryError) in
+                try await store.register(two, channels: ["a", "c"], environment: nil, topic: nil, at: Devices.time())
+            }
+            #expect(over?.kind == .limitExceeded)
+            #expect(over?.message == "app \"chat\" would hold more than 3 registrations with these 2, the most an app may hold "
+                    + "(RegistryLimits.maxRegistrationsPerApp); device chat/apns token 00000000… was not added", "\(String(describing: over))")
+            // Nothing of the refused call was written, and the count did not move.
+            #expect(try await store.channels(of: two) == [])
+            #expect(try await store.count(app: "chat", channel: nil) == 2)
+            #expect(try await store.count(app: "chat", channel: "a") == 1)
+            // The last place is taken; a repeat adds nothing; another app has its own count.
+            #expect(try await store.register(two, channels: ["a"], environment: nil, topic: nil, at: Devices.time()) == ["a": .created])
+            #expect(try await store.register(one, channels: ["a", "b"], environment: nil, topic: nil, at: Devices.time())
+                == ["a": .unchanged, "b": .unchanged])
+            #expect(try await store.register(Devices.apns(3, app: "shop"), channels: ["a", "b", "c"], environment: nil, topic: nil,
+                                             at: Devices.time()).count == 3)
+            await #expect(throws: RegistryError.self) {
+                _ = try await store.register(Devices.apns(3), channels: ["z"], environment: nil, topic: nil, at: Devices.time())
+            }
+            // Every way out gives the places back: unregister, a merging replace_token, unregister_device.
+            #expect(try await store.unregister(one, channels: ["b"]) == .removed(count: 1))
+            #expect(try await store.replaceToken(one, with: two.address, at: Devices.time()) == .updated)
+            #expect(try await store.count(app: "chat", channel: nil) == 1)
+            #expect(try await store.unregisterDevice(two) == .removed(count: 1))
+            #expect(try await store.count(app: "chat", channel: nil) == 0)
+            #expect(try await store.register(Devices.apns(3), channels: ["x", "y", "z"], environment: nil, topic: nil,
+                                             at: Devices.time()).count == 3)
         }
     }
 

@@ -108,6 +108,65 @@ import Testing
             == "body: command is 1048577 bytes, over the limit of 1048576")
     }
 
+    /// An app with registry publishers takes commands from those AMQP users
+    /// only (by the broker-verified `user-id`), and a command without one is
+    /// refused like a wrong user's; the operator's CLI is not an AMQP sender.
+    @Test func anAppWithPublishersTakesCommandsFromThemOnly() throws {
+        var rules = Self.rules
+        rules.publishers = ["chat": ["accounts-svc"]]
+        let body = Array(#"{"app": "chat", "provider": "fcm", "token": "t", "channels": ["a"]}"#.utf8)
+        func refusal(_ sender: RegistryCommand.Sender) -> String? {
+            do {
+                _ = try RegistryCommand.decode(body, routingKey: "register", fallbackID: nil, rules: rules, sender: sender)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(refusal(.amqp(userID: "mallory")) == #"user-id: "mallory" is not a registry publisher of app "chat""#)
+        #expect(refusal(.amqp(userID: nil))
+            == #"user-id: missing: app "chat" takes registry commands only from its registry publishers, and the message has no AMQP user-id property"#)
+        #expect(refusal(.amqp(userID: "accounts-svc")) == nil)
+        #expect(refusal(.operator) == nil)
+        // An app without a list takes any sender's.
+        #expect(throws: Never.self) {
+            _ = try RegistryCommand.decode(Array(#"{"app": "shop", "provider": "fcm", "token": "t", "channels": ["a"]}"#.utf8),
+                                           routingKey: "register", fallbackID: nil, rules: rules, sender: .amqp(userID: nil))
+        }
+    }
+
+    /// A registration's `topic` is one of the app's: a team's key would sign for any bundle ID of the team.
+    @Test func aTopicOutsideTheAppsAllowedTopicsIsRefused() throws {
+        var rules = Self.rules
+        rules.topics = ["chat": APNsTopic.allowed(bundleIDs: ["com.example.chat", "com.example.chat.beta"])]
+        let device = #""app": "chat", "provider": "apns", "token": "\#(Self.token)", "channels": ["a"]"#
+        #expect(refusal(#"{\#(device), "topic": "com.example.bank"}"#, rules: rules) == #"topic: "com.example.bank" is not one of the APNs topics app "chat" may use (its own topic and allowed topics, each with its push-type suffixes)"#)
+        #expect(refusal(#"{\#(device), "topic": "com.example.chat.beta"}"#, rules: rules) == nil)
+        #expect(refusal(#"{\#(device), "topic": "com.example.chat.voip"}"#, rules: rules) == nil)
+    }
+
+    /// Channel names follow one rule (`ChannelName`): no format characters, stored in NFC.
+    @Test func channelNamesAreCheckedAndNormalised() throws {
+        let device = #""app": "chat", "provider": "fcm", "token": "t""#
+        #expect(refusal(#"{\#(device), "channels": ["user:42\u202e"]}"#)
+            == "channels[0]: channel has a format character (U+202E) at byte 7; format characters (bidi controls, zero-width) are not allowed")
+        #expect(refusal(#"{\#(device), "channels": ["ok", "user:\u200b42"]}"#)
+            == "channels[1]: channel has a format character (U+200B) at byte 5; format characters (bidi controls, zero-width) are not allowed")
+        // NFD and NFC spellings of one name are one channel, in NFC.
+        let command = try decode(#"{\#(device), "channels": ["caf\u0065\u0301", "caf\u00e9"]}"#)
+        guard case .register(let channels, _, _) = command.action else { Issue.record("expected a register"); return }
+        #expect(channels.map { Array($0.utf8) } == [Array("caf\u{E9}".utf8)])
+        #expect(try Self.rules.channel("caf\u{65}\u{301}", field: "channel").utf8.elementsEqual("caf\u{E9}".utf8))
+    }
+
+    @Test func anAPNsTokenOverTheLengthCapIsRefusedNamingTheLimit() {
+        let long = String(repeating: "ab", count: 2048)
+        #expect(refusal(#"{"app": "chat", "provider": "apns", "token": "\#(long)", "channels": ["a"]}"#)
+            == "token: the device token is 4096 hex digits, over the limit of 400 for an APNs device token (200 bytes; today's tokens are 64)")
+        #expect(refusal(#"{"app": "chat", "provider": "apns", "token": "\#(Self.token)", "new_token": "\#(long)"}"#, "replace_token")
+            == "new_token: the device token is 4096 hex digits, over the limit of 400 for an APNs device token (200 bytes; today's tokens are 64)")
+    }
+
     @Test(arguments: Backend.allCases) func applyingSaysWhatChanged(_ backend: Backend) async throws {
         try await TestDatabase.withStore(backend) { store in
             let at = Timestamp(seconds: 1_764_700_000, nanoseconds: 123_000_000)

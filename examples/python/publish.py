@@ -37,7 +37,8 @@ event = {
     "context": {"user_id": "u-1"},      # echoed in every outcome
 }
 
-connection = pika.BlockingConnection(pika.URLParameters(args.url))
+parameters = pika.URLParameters(args.url)
+connection = pika.BlockingConnection(parameters)
 channel = connection.channel()
 # Herald declares this exchange at start-up; declaring it here too (same
 # arguments) lets the publisher start first.
@@ -53,6 +54,9 @@ try:
             content_type="application/json",
             delivery_mode=2,  # persistent
             message_id=event_id,
+            # Who sent it: the broker checks it is this connection's user, and
+            # an app with a publishers list takes events from its users only.
+            user_id=parameters.credentials.username,
         ),
         mandatory=True,  # no queue bound (Herald never started)? fail instead of losing it
     )

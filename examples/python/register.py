@@ -63,7 +63,8 @@ if args.command == "replace_token":
         parser.error("replace_token needs --new-token")
     command["new_token"] = args.new_token
 
-connection = pika.BlockingConnection(pika.URLParameters(args.url))
+parameters = pika.URLParameters(args.url)
+connection = pika.BlockingConnection(parameters)
 channel = connection.channel()
 # Herald declares these exchanges at start-up (the registry's only with a
 # registry: section); declaring them here too (same arguments) is harmless.
@@ -81,7 +82,10 @@ try:
         exchange=args.exchange,
         routing_key=args.command,
         body=json.dumps(command).encode(),
-        properties=pika.BasicProperties(content_type="application/json", delivery_mode=2, message_id=command_id),
+        # user_id: the broker checks it is this connection's user; an app with
+        # registry publishers takes commands from those users only.
+        properties=pika.BasicProperties(content_type="application/json", delivery_mode=2, message_id=command_id,
+                                        user_id=parameters.credentials.username),
         mandatory=True,  # no queue bound (no registry configured, Herald never started)? fail instead of losing it
     )
 except pika.exceptions.UnroutableError:

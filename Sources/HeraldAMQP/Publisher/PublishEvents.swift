@@ -77,8 +77,11 @@ private func publishWithRetry(_ event: EventFile.Event, exchange: String, routin
     var attempt = 1
     while true {
         do {
-            try await connection.publish(exchange: exchange, routingKey: routingKey, body: event.body, persistent: true,
-                                         mandatory: true, contentType: "application/json", messageID: event.id)
+            // The connection's own user as user-id (the broker checks it): apps that list their publishers need it.
+            var properties = AMQPProperties(contentType: "application/json", persistent: true, messageID: event.id)
+            properties.userID = connection.topology?.userID
+            try await connection.publish(AMQPMessage(exchange: exchange, routingKey: routingKey, body: event.body, properties: properties),
+                                         mandatory: true)
             return
         } catch let error as AMQPError where error.isRetryable && attempt < maxAttempts {
             attempt += 1

@@ -35,6 +35,7 @@ public enum RetryRouting {
         properties.headers = delivery.headers.filter { !brokerDeathHeaders.contains($0.key) }
         properties.headers[HeraldHeader.attempt] = .int(Int64(attempt))
         properties.headers[tierHeader] = .string(tier.name)
+        properties.userID = topology.userID
         properties.persistent = true
         return AMQPMessage(exchange: topology.retryExchange, routingKey: delivery.routingKey, body: delivery.body,
                            properties: properties)
@@ -53,6 +54,7 @@ public enum RetryRouting {
         properties.headers = delivery.headers.filter { !brokerDeathHeaders.contains($0.key) }
         properties.headers[tierHeader] = nil
         properties.headers.merge(deadLetterHeaders(error: error, exchange: delivery.exchange, at: at)) { $1 }
+        properties.userID = topology.userID
         properties.persistent = true
         return AMQPMessage(exchange: topology.deadLetterExchange, routingKey: delivery.routingKey, body: delivery.body,
                            properties: properties)

@@ -28,6 +28,11 @@ public struct TopologyOptions: Sendable, Equatable {
     public var resultsExchange: String
     /// Where registry commands arrive; nil (Herald has no registry): none of it is declared.
     public var registryCommands: RegistryCommandTopology?
+    /// The AMQP user Herald's connection authenticates as: the `user-id` of
+    /// what Herald republishes (retries, dead letters) in place of the
+    /// publisher's, which the broker would refuse from Herald's connection.
+    /// Nil: republished without `user-id`.
+    public var userID: String?
 
     public init(
         prefix: String = "herald", queueType: QueueType = .quorum, bindings: [String] = ["#"], deliveryLimit: Int? = nil,

@@ -17,8 +17,14 @@ public struct APNsRequest: Sendable {
     ///   5120 for VoIP), `BadCollapseId` (over 64 bytes), `MissingDeviceToken`
     ///   (the target is not a device token), `InvalidHeader` (an event field
     ///   that would make a header no HTTP client may send, e.g. CR/LF in
-    ///   `collapse_id`; see `APNsRequestHeaders.checkFields`).
-    public init(event: Event, target: Target, bundleID: String, now: Timestamp, apnsID: String) throws(DeliveryRejection) {
+    ///   `collapse_id`; see `APNsRequestHeaders.checkFields`),
+    ///   `TopicNotAllowed` (Herald's own: the `apns-topic` sent — the
+    ///   app's, the device's `apns_topic` or registration `topic`, or an
+    ///   `apns.headers.apns-topic` — is not one of `allowedTopics`).
+    /// - Parameter allowedTopics: the topics this app may send with
+    ///   (`APNsTopic.allowed`); nil sends any (benchmarks, tests of other parts).
+    public init(event: Event, target: Target, bundleID: String, now: Timestamp, apnsID: String,
+                allowedTopics: Set<String>? = nil) throws(DeliveryRejection) {
         guard let token = target.token, !token.isEmpty else {
             throw DeliveryRejection(
                 reason: APNsReason.missingDeviceToken.rawValue,
@@ -27,6 +33,15 @@ public struct APNsRequest: Sendable {
         // A device registered with a topic of its own is sent with it in place of the app's bundle id.
         let headers = APNsRequestHeaders(event: event, bundleID: target.apns.topic ?? bundleID, now: now, apnsID: apnsID)
         try headers.checkFields()
+        if let allowedTopics, let topic = headers.value(APNsHeaderName.topic), !allowedTopics.contains(topic) {
+            let source = headers.overrides[APNsHeaderName.topic] != nil ? "event field apns.headers.\(APNsHeaderName.topic)"
+                : target.apns.topic != nil ? "the device's topic (\(APNsDeviceOverrides.topicField) or its registration's topic)"
+                : "the app's topic"
+            throw DeliveryRejection(
+                reason: "TopicNotAllowed",
+                message: "apns-topic \"\(topic.truncatedForMessage)\" from \(source) is not one of the app's allowed topics "
+                    + "(apns.topic and apns.allowed_topics, each with its push-type suffixes)")
+        }
         if let collapseID = headers.value(APNsHeaderName.collapseID), collapseID.utf8.count > APNsLimits.collapseIDBytes {
             throw DeliveryRejection(
                 reason: APNsReason.badCollapseId.rawValue,

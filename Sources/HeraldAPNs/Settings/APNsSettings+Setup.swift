@@ -84,7 +84,7 @@ extension APNsProviderConfiguration {
             bundleID: settings.topic, baseURL: settings.baseURL, authentication: authentication,
             requestTimeout: settings.timeout.duration, caFile: settings.caFile.map(resolvePath),
             connections: settings.connections.maximum(automatic: engine.automaticConnections), engine: engine,
-            idleTimeout: settings.idleTimeout.duration)
+            idleTimeout: settings.idleTimeout.duration, allowedTopics: settings.permittedTopics)
         // The client certificate and CA file are loaded as a connection would load them, so a
         // wrong password or a broken file is a start-up error, not every connection's.
         do {

@@ -48,6 +48,11 @@ extension APNsSettings {
         if topic.isEmpty || topic.contains(" ") {
             issues.append(.init(.error, at: path.key("topic"), "expected the app's bundle id (e.g. com.example.chat), found '\(topic.truncatedForMessage)'"))
         }
+        for (index, allowed) in allowedTopics.enumerated() {
+            if let problem = APNsDeviceOverrides.problem(withTopic: allowed) {
+                issues.append(.init(.error, at: path.key("allowed_topics").index(index), "expected a bundle ID (e.g. com.example.chat.beta); it \(problem)"))
+            }
+        }
         if let endpoint { checks.checkHTTPSURL(endpoint, at: path.key("endpoint"), into: &issues) }
         for environment in Environment.allCases {
             guard let configured = endpoints[environment] else { continue }

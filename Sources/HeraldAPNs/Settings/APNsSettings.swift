@@ -21,6 +21,10 @@ public struct APNsSettings: ProviderSettings {
     public var certificatePassword: String?
     /// The app's bundle id; push types that need a suffix (`.voip`, ...) get it added per request.
     public var topic: String
+    /// Further bundle IDs this app's events and registrations may name as a
+    /// device's topic or in `apns.headers` (`allowed_topics`, default none):
+    /// together with ``topic`` they make ``permittedTopics``.
+    public var allowedTopics: [String]
     public var environment: Environment
     /// Overrides the host chosen by `environment` (the simulator, a proxy).
     public var endpoint: String?
@@ -48,6 +52,7 @@ public struct APNsSettings: ProviderSettings {
         case httpEngine = "http_engine"
         case idleTimeout = "idle_timeout"
         case maxPerSecond = "max_per_second"
+        case allowedTopics = "allowed_topics"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +64,7 @@ public struct APNsSettings: ProviderSettings {
         certificateFile = try c.decodeIfPresent(String.self, forKey: .certificateFile)
         certificatePassword = try c.decodeIfPresent(String.self, forKey: .certificatePassword)
         topic = try c.decode(String.self, forKey: .topic)
+        allowedTopics = try c.decodeIfPresent([String].self, forKey: .allowedTopics) ?? []
         environment = try c.decodeIfPresent(Environment.self, forKey: .environment) ?? .production
         endpoint = try c.decodeIfPresent(String.self, forKey: .endpoint)
         endpoints = try c.decodeIfPresent(Endpoints.self, forKey: .endpoints) ?? Endpoints()
@@ -105,6 +111,12 @@ public struct APNsSettings: ProviderSettings {
             }
         }
     }
+
+    /// Every `apns-topic` this app may send with: ``topic`` and each of
+    /// ``allowedTopics``, each with every push type's suffix (`APNsTopic.allowed`).
+    public var permittedTopics: Set<String> { APNsTopic.allowed(bundleIDs: [topic] + allowedTopics) }
+
+    public var deviceTopics: Set<String>? { permittedTopics }
 
     /// The base URL the app's own environment is sent to: its entry in
     /// `endpoints`, else `endpoint`, else Apple's host.

@@ -26,12 +26,29 @@ public struct APNsTargetRules: ProviderTargetRules {
     public var registrableKinds: [Target.Address.Kind] { [.token] }
     public var commandLineAddresses: [CommandLineAddress] { [.token] }
 
+    /// The longest APNs device token accepted, in hexadecimal digits: 200
+    /// bytes. Tokens are 32 bytes (64 digits) today; Apple says their size may
+    /// change and not to hard-code it, so the cap leaves room for six times
+    /// today's size while keeping a token from being a 4 KiB key in every
+    /// registration row, outcome and request path (docs/apns.md, "Device tokens").
+    public static let maxTokenHexDigits = 400
+
     public func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target {
         let token = try fields.deviceAddress(field, what: "a device token")
         guard Self.isHex(token) else {
             throw .badAddress(.mismatch(fields.path(field), expected: "a hexadecimal APNs device token", found: .string(token)))
         }
+        if let problem = Self.lengthProblem(token) { throw .badAddress(EventError(field: fields.path(field), message: problem)) }
         return Target(provider: .apns, address: .token(token))
+    }
+
+    /// Why a hexadecimal `token` is too long to be an APNs device token; nil
+    /// when it is not. The one length rule for event targets and registrations.
+    static func lengthProblem(_ token: String) -> String? {
+        let digits = token.utf8.count
+        guard digits > maxTokenHexDigits else { return nil }
+        return "is \(digits) hex digits, over the limit of \(maxTokenHexDigits) for an APNs device token "
+            + "(\(maxTokenHexDigits / 2) bytes; today's tokens are 64)"
     }
 
     public func registrationProblem(kind: Target.Address.Kind) -> String? {
@@ -44,7 +61,10 @@ public struct APNsTargetRules: ProviderTargetRules {
     }
 
     public func registrationProblem(_ address: Target.Address) -> String? {
-        Self.isHex(address.value) ? nil : "an APNs device token is hexadecimal, found \"\(address.value.truncatedForMessage)\""
+        guard Self.isHex(address.value) else {
+            return "an APNs device token is hexadecimal, found \"\(address.value.truncatedForMessage)\""
+        }
+        return Self.lengthProblem(address.value).map { "the device \(address.field) \($0)" }
     }
 
     static func isHex(_ text: String) -> Bool {

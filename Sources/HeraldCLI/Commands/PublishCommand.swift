@@ -72,8 +72,9 @@ public struct PublishCommand: Command {
                          validate: Bool) async throws -> Int {
         let batch = try EventBatch(reading: EventSource(argument: file))
         if validate {
-            let planner = EventPlanner(config: config)
-            try batch.check { planner.problems(in: $0, routingKey: routingKey) }
+            let planner = EventPlanner(config: config, ownUsers: config.amqpUsers)
+            // Published with the connection's user as user-id (`publishEvents`), so checked as that user.
+            try batch.check { planner.problems(in: $0, routingKey: routingKey, userID: config.amqpUsers.first) }
         }
         let logger = Logger(label: "herald", level: .warning, format: config.configuration.log.format)
         let broker = try config.amqpConfiguration(connectionName: "herald publish")

@@ -313,11 +313,10 @@ private struct Session {
         guard let app = parsed.options["app"] else { throw RegistryAdminFailure("--app: missing; give one of \(EventError.list(rules.apps.keys.sorted()))") }
         do {
             try rules.app(app)
-            if let channel = parsed.options["channel"] { try rules.channel(channel, field: "channel") }
+            return (app, try parsed.options["channel"].map { name throws(RegistryCommandError) in try rules.channel(name, field: "channel") })
         } catch {
             throw RegistryAdminFailure(error)
         }
-        return (app, parsed.options["channel"])
     }
 
     /// One registration as a `--json` line of list-devices.

@@ -28,7 +28,8 @@ public enum ConfigLoader {
         }
         let directory = (file as NSString).deletingLastPathComponent
         let validator = ConfigValidator(baseDirectory: directory.isEmpty ? "." : directory)
-        let (issues, router) = validator.validate(decoded.value)
+        var (issues, router) = validator.validate(decoded.value)
+        if decoded.errors.isEmpty, !issues.contains(where: { $0.severity == .error }) { issues += validator.advice(decoded.value) }
         let positioned = issues.filter { !decoded.leftOut($0.path.codingPath) }.map { issue in
             (issue.severity, document.error(at: issue.path.codingPath, (issue.severity == .warning ? "warning: " : "") + issue.message))
         }

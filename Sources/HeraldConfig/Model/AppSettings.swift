@@ -13,6 +13,9 @@ public struct AppSettings: Sendable, Equatable, Decodable {
     /// connection lost after it was written) is sent again at once, as it was
     /// (the same `apns-id`), before the retry policy takes over. 0 to 5.
     public var timeoutRetries: Int
+    /// Who may send for this app (`publishers`); nil: anyone who can write
+    /// to the exchanges, which `herald check` warns about.
+    public var publishers: PublisherSettings?
 
     public static let defaultTimeoutRetries = 1
 
@@ -24,6 +27,7 @@ public struct AppSettings: Sendable, Equatable, Decodable {
         }
         self.sections = sections
         timeoutRetries = try c.decodeIfPresent(Int.self, forKey: SectionKey("timeout_retries")) ?? Self.defaultTimeoutRetries
+        publishers = try c.decodeIfPresent(PublisherSettings.self, forKey: SectionKey("publishers"))
     }
 
     private static func decodeSection<Section: ProviderSettings>(
@@ -51,14 +55,14 @@ public struct AppSettings: Sendable, Equatable, Decodable {
     public var providers: [String] { configuredProviders.map(\.rawValue) }
 
     public static func == (lhs: AppSettings, rhs: AppSettings) -> Bool {
-        lhs.timeoutRetries == rhs.timeoutRetries && lhs.sections.count == rhs.sections.count
+        lhs.timeoutRetries == rhs.timeoutRetries && lhs.publishers == rhs.publishers && lhs.sections.count == rhs.sections.count
             && lhs.sections.allSatisfy { provider, section in rhs.sections[provider].map(section.isEqual(to:)) ?? false }
     }
 
     /// A key of an app's mapping: a registered provider's name or
-    /// `timeout_retries`. Any other key is unknown, and reported so.
+    /// `timeout_retries` or `publishers`. Any other key is unknown, and reported so.
     struct SectionKey: CodingKey {
-        static let names = Set(RegisteredProviders.sections.map { $0.provider.rawValue } + ["timeout_retries"])
+        static let names = Set(RegisteredProviders.sections.map { $0.provider.rawValue } + ["timeout_retries", "publishers"])
 
         let stringValue: String
         init(_ name: String) { stringValue = name }

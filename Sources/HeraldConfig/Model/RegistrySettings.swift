@@ -17,16 +17,32 @@ public struct RegistrySettings: Sendable, Equatable, Decodable {
     public var url: String?
     /// `postgres`: connections per instance, 1 to 64.
     public var pool: Int?
+    /// The most registrations (a device on a channel) one app may hold over
+    /// all its channels (`max_registrations_per_app`), 1 to ``maxLimit``.
+    public var maxRegistrationsPerApp: Int
+    /// The most devices one channel of one app may hold (`max_devices_per_channel`), 1 to ``maxLimit``.
+    public var maxDevicesPerChannel: Int
 
     public static let defaultPool = 4
+    /// Ten million rows: a few million devices on a few channels each.
+    public static let defaultMaxRegistrationsPerApp = 10_000_000
+    public static let defaultMaxDevicesPerChannel = 1_000_000
+    /// The largest value either limit takes.
+    public static let maxLimit = 1_000_000_000
 
-    enum CodingKeys: String, CodingKey { case backend, path, url, pool }
+    enum CodingKeys: String, CodingKey {
+        case backend, path, url, pool
+        case maxRegistrationsPerApp = "max_registrations_per_app"
+        case maxDevicesPerChannel = "max_devices_per_channel"
+    }
 
     public init(backend: Backend, path: String? = nil, url: String? = nil, pool: Int? = nil) {
         self.backend = backend
         self.path = path
         self.url = url
         self.pool = pool
+        maxRegistrationsPerApp = Self.defaultMaxRegistrationsPerApp
+        maxDevicesPerChannel = Self.defaultMaxDevicesPerChannel
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,5 +51,7 @@ public struct RegistrySettings: Sendable, Equatable, Decodable {
         path = try c.decodeIfPresent(String.self, forKey: .path)
         url = try c.decodeIfPresent(String.self, forKey: .url)
         pool = try c.decodeIfPresent(Int.self, forKey: .pool)
+        maxRegistrationsPerApp = try c.decodeIfPresent(Int.self, forKey: .maxRegistrationsPerApp) ?? Self.defaultMaxRegistrationsPerApp
+        maxDevicesPerChannel = try c.decodeIfPresent(Int.self, forKey: .maxDevicesPerChannel) ?? Self.defaultMaxDevicesPerChannel
     }
 }

@@ -37,6 +37,8 @@ extension ConfigValidator {
         for (key, present) in misplaced where present {
             issues.append(.init(.error, at: path.key(key), "'\(key)' does not apply to backend \(registry.backend.rawValue)"))
         }
+        checks.checkRange(registry.maxRegistrationsPerApp, 1...RegistrySettings.maxLimit, at: path.key("max_registrations_per_app"), into: &issues)
+        checks.checkRange(registry.maxDevicesPerChannel, 1...RegistrySettings.maxLimit, at: path.key("max_devices_per_channel"), into: &issues)
     }
 
     /// `registry.url`: a URL libpq can read (`PostgresURL`), and a warning

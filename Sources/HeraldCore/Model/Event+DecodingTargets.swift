@@ -104,13 +104,13 @@ extension Event {
         return ChannelTarget(channel: channel, providers: providers)
     }
 
-    /// The element's `channel`, checked as a channel name; nil when absent.
+    /// The element's `channel` as the channel it names (``ChannelName``: NFC, checked); nil when absent.
     private static func decodeChannelName(_ fields: FieldReader) throws(EventError) -> String? {
         guard let channel = try fields.string("channel") else { return nil }
-        if let problem = ChannelTarget.problem(withName: channel) {
-            throw EventError(field: fields.path("channel"), message: problem)
+        switch ChannelName.canonical(channel) {
+        case .success(let name): return name
+        case .failure(let problem): throw EventError(field: fields.path("channel"), message: problem.message)
         }
-        return channel
     }
 
     /// A device's own `environment` and `apns_topic`; refused on the target of

@@ -3,14 +3,18 @@ import HeraldCore
 import HeraldProviders
 
 extension EventPlanner {
-    /// The planner for a loaded config: its routes, each app's providers, its retry policy.
-    public init(config: LoadedConfig, limits: EventLimits = .default) {
+    /// The planner for a loaded config: its routes, each app's providers, its
+    /// retry policy, and the events publishers of each app that lists them
+    /// (with `ownUsers`, the AMQP users Herald itself connects as: its
+    /// retries come back as events carrying that `user-id`).
+    public init(config: LoadedConfig, limits: EventLimits = .default, ownUsers: [String] = []) {
         var apps: [String: Set<Provider>] = [:]
         for (name, app) in config.configuration.apps {
             apps[name] = Set(app.configuredProviders)
         }
+        let publishers = config.configuration.publishers(\.events, ownUsers: ownUsers)
         self.init(router: config.router, apps: apps, providers: .registered, limits: limits,
-                  retryPolicy: RetryPolicy(settings: config.configuration.retry))
+                  retryPolicy: RetryPolicy(settings: config.configuration.retry), publishers: publishers)
     }
 }
 

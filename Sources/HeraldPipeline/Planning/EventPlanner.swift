@@ -13,14 +13,30 @@ public struct EventPlanner: Sendable {
     public let limits: EventLimits
     /// Bounds what Herald's own retry headers may claim (see ``receipt(of:now:)``).
     public let retryPolicy: RetryPolicy
+    /// Per app, the AMQP users (`user-id`) whose events may be delivered for
+    /// it; an app absent here takes events from anyone who can publish them.
+    public let publishers: [String: Set<String>]
 
     public init(router: Router, apps: [String: Set<Provider>], providers: ProviderCatalog, limits: EventLimits = .default,
-                retryPolicy: RetryPolicy = RetryPolicy(maxAttempts: 5, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)])) {
+                retryPolicy: RetryPolicy = RetryPolicy(maxAttempts: 5, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)]),
+                publishers: [String: Set<String>] = [:]) {
         self.router = router
         self.apps = apps
         self.providers = providers
         self.limits = limits
         self.retryPolicy = retryPolicy
+        self.publishers = publishers
+    }
+
+    /// Why `incoming` may not be delivered for `app`: its `user-id` is
+    /// missing or not one of the app's publishers. Nil when the app lists
+    /// none, or lists the sender.
+    public func publisherProblem(_ incoming: IncomingEvent, app: String) -> String? {
+        guard let allowed = publishers[app] else { return nil }
+        guard let user = incoming.userID else {
+            return "no AMQP user-id: app '\(app)' takes events only from its publishers, and the message does not say who sent it"
+        }
+        return allowed.contains(user) ? nil : "publisher \(JSONText.quoted(user)) (AMQP user-id) is not an events publisher of app '\(app)'"
     }
 
     /// The attempt and first receipt time of `incoming`, from Herald's retry
@@ -76,6 +92,15 @@ public struct EventPlanner: Sendable {
                 failed("unknown app '\(app)'" + Suggestions.didYouMean(app, among: apps.keys.sorted()))
                 continue
             }
+            // Rejected, but not dead-lettered: a dead letter carries device
+            // targets only, and the whole body would bring back the others on a replay.
+            if let problem = publisherProblem(incoming, app: app) {
+                var outcome = Outcome(status: .rejected, eventID: event.id, app: app, reason: problem, attempt: attempt, at: now,
+                                      context: event.context.map { .object($0) })
+                outcome.channel = channel.channel
+                plan.outcomes.append(outcome)
+                continue
+            }
             plan.expansions.append(EventPlan.Expansion(target: channel, app: app))
         }
         return plan
@@ -127,6 +152,10 @@ public struct EventPlanner: Sendable {
                 refuse("unknown app '\(app)'" + Suggestions.didYouMean(app, among: apps.keys.sorted()), app: app)
                 continue
             }
+            if let problem = publisherProblem(incoming, app: app) {
+                refuse(problem, app: app)
+                continue
+            }
             guard providers.contains(target.provider) else {
                 refuse("app '\(app)' has no \(target.provider) credentials", app: app)
                 continue
@@ -157,8 +186,9 @@ public struct EventPlanner: Sendable {
     /// credentials) but without sending: one message per problem, none when
     /// the event is good. Dropped and expired targets are not problems.
     /// `herald publish` refuses an input with any.
-    public func problems(in body: [UInt8], routingKey: String, now: Timestamp = .now()) -> [String] {
-        let plan = plan(IncomingEvent(body: body, routingKey: routingKey), now: now, newID: { "herald-publish" })
+    /// `userID` is the AMQP user the event will be published as.
+    public func problems(in body: [UInt8], routingKey: String, userID: String? = nil, now: Timestamp = .now()) -> [String] {
+        let plan = plan(IncomingEvent(body: body, routingKey: routingKey, userID: userID), now: now, newID: { "herald-publish" })
         var seen = Set<String>()
         return plan.outcomes.compactMap { outcome -> String? in
             switch outcome.status {

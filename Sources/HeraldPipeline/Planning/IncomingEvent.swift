@@ -10,14 +10,18 @@ public struct IncomingEvent: Sendable {
     public var messageID: String?
     /// The broker redelivered this message (an earlier consumer did not ack it).
     public var redelivered: Bool
+    /// The AMQP `user-id` property: the publisher's user, which the broker
+    /// checked against the publishing connection's; nil when not set.
+    public var userID: String?
 
     public init(body: [UInt8], routingKey: String, headers: [String: String] = [:], messageID: String? = nil,
-                redelivered: Bool = false) {
+                redelivered: Bool = false, userID: String? = nil) {
         self.body = body
         self.routingKey = routingKey
         self.headers = headers
         self.messageID = messageID
         self.redelivered = redelivered
+        self.userID = userID
     }
 
     /// The attempt `x-herald-attempt` claims (at least 1; 1 when absent or not

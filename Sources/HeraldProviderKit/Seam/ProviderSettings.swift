@@ -30,9 +30,15 @@ public protocol ProviderSettings: Decodable, Sendable, Equatable {
 
     /// One line for `herald check`: where the provider sends and as whom, no secret.
     var summary: String { get }
+
+    /// The topics a device of this app may carry as its own (a registry
+    /// registration's `topic`); nil when the provider's devices have none.
+    var deviceTopics: Set<String>? { get }
 }
 
 extension ProviderSettings {
+    public var deviceTopics: Set<String>? { nil }
+
     /// Whether `other` is a section of the same provider with the same values.
     public func isEqual(to other: any ProviderSettings) -> Bool {
         guard let other = other as? Self else { return false }

@@ -90,22 +90,38 @@ public struct RegistryCommand: Sendable, Equatable {
         throw RegistryCommandError(field: "routing_key", message: "unknown command \(JSONText.quoted(routingKey)) (\(hint))")
     }
 
+    /// Who sent a command: what ``Rules/publishers`` is checked against.
+    public enum Sender: Sendable, Equatable {
+        /// The operator (`herald registry`): any app.
+        case `operator`
+        /// An AMQP publisher, by the message's `user-id` property, which the
+        /// broker checked against the publishing connection's user; nil when
+        /// the message has none.
+        case amqp(userID: String?)
+    }
+
     /// Decodes and checks a command body that arrived with `routingKey`.
     ///
-    /// - Parameter fallbackID: the id when the body has none (the AMQP `message-id`).
+    /// - Parameters:
+    ///   - fallbackID: the id when the body has none (the AMQP `message-id`).
+    ///   - sender: who sent it; an app with a publishers list takes commands from those only.
     /// - Throws: ``RegistryCommandError`` naming the first problem; the size
     ///   is checked before any parsing.
-    public static func decode(_ body: [UInt8], routingKey: String, fallbackID: String?,
-                              rules: Rules) throws(RegistryCommandError) -> RegistryCommand {
+    public static func decode(_ body: [UInt8], routingKey: String, fallbackID: String?, rules: Rules,
+                              sender: Sender = .operator) throws(RegistryCommandError) -> RegistryCommand {
         let kind = try kind(routingKey)
-        return try decode(json: try parse(body), kind: kind, fallbackID: fallbackID, rules: rules)
+        return try decode(json: try parse(body), kind: kind, fallbackID: fallbackID, rules: rules, sender: sender)
     }
 
     /// Decodes and checks an already parsed body of a command of `kind`.
-    public static func decode(json: JSONValue, kind: Kind, fallbackID: String?,
-                              rules: Rules) throws(RegistryCommandError) -> RegistryCommand {
+    public static func decode(json: JSONValue, kind: Kind, fallbackID: String?, rules: Rules,
+                              sender: Sender = .operator) throws(RegistryCommandError) -> RegistryCommand {
         guard case .object(let root) = json else {
             throw RegistryCommandError(field: "command", message: "expected a JSON object, found \(json.kindDescription)")
+        }
+        // Who may send for the app comes first: a sender that may not learns nothing of the rest.
+        if case .amqp(let userID) = sender, case .string(let app)? = root["app"] {
+            try rules.publisher(userID, app: app)
         }
         let fields = FieldReader(object: root, path: "")
         try refuseForeignFields(fields, kind: kind)
@@ -129,6 +145,7 @@ public struct RegistryCommand: Sendable, Equatable {
             try rules.checked("topic") { () throws(RegistryError) in
                 try rules.validation.overrides(environment: nil, topic: topic, provider: device.provider, operation)
             }
+            if let topic { try rules.topic(topic, app: device.app) }
             return RegistryCommand(id: id, device: device, action: .register(channels: channels, environment: environment, topic: topic))
         case .unregister:
             let channels = try rules.channels(try channelList(fields), operation)
@@ -241,11 +258,40 @@ extension RegistryCommand {
         /// The providers Herald knows, with their rules for devices.
         public var providers: ProviderCatalog
         public var limits: RegistryLimits
+        /// Per app, the AMQP users (`user-id`) whose commands may name it; an
+        /// app absent here takes commands from anyone who can publish them.
+        public var publishers: [String: Set<String>]
+        /// Per app, the APNs topics a registration's `topic` may be; an app
+        /// absent here takes any topic.
+        public var topics: [String: Set<String>]
 
-        public init(apps: [String: Set<Provider>], providers: ProviderCatalog, limits: RegistryLimits = .default) {
+        public init(apps: [String: Set<Provider>], providers: ProviderCatalog, limits: RegistryLimits = .default,
+                    publishers: [String: Set<String>] = [:], topics: [String: Set<String>] = [:]) {
             self.apps = apps
             self.providers = providers
             self.limits = limits
+            self.publishers = publishers
+            self.topics = topics
+        }
+
+        /// A command naming `app` from the AMQP user `userID` (nil: the
+        /// message had no `user-id`): refused when the app lists its
+        /// publishers and the user is not one of them.
+        public func publisher(_ userID: String?, app: String) throws(RegistryCommandError) {
+            guard let allowed = publishers[app] else { return }
+            guard let userID else {
+                throw RegistryCommandError(field: "user-id", message: "missing: app \(JSONText.quoted(app)) takes registry commands "
+                                           + "only from its registry publishers, and the message has no AMQP user-id property")
+            }
+            guard !allowed.contains(userID) else { return }
+            throw RegistryCommandError(field: "user-id", message: "\(JSONText.quoted(userID)) is not a registry publisher of app \(JSONText.quoted(app))")
+        }
+
+        /// A registration's `topic` for a device of `app`: one the app may use.
+        public func topic(_ topic: String, app: String) throws(RegistryCommandError) {
+            guard let allowed = topics[app], !allowed.contains(topic) else { return }
+            throw RegistryCommandError(field: "topic", message: "\(JSONText.quoted(topic)) is not one of the APNs topics app \(JSONText.quoted(app)) "
+                                       + "may use (its own topic and allowed topics, each with its push-type suffixes)")
         }
 
         /// The fields naming the device.
@@ -292,25 +338,36 @@ extension RegistryCommand {
             return DeviceKey(app: app, provider: provider, address: address)
         }
 
-        /// `names` as channel names (each checked, at most a device's worth),
-        /// in their order without repeats (compared byte for byte, as the store does).
+        /// `names` as the channels they name (each in NFC and checked,
+        /// ``ChannelName``; at most a device's worth), in their order without
+        /// repeats (compared byte for byte after NFC, as the store does).
         public func channels(_ names: [String], _ operation: String) throws(RegistryCommandError) -> [String] {
             guard !names.isEmpty else {
                 throw RegistryCommandError(field: "channels", message: "is empty; give at least one channel")
             }
             var seen = Set<[UInt8]>()
             var distinct: [String] = []
-            for (index, name) in names.enumerated() {
-                try checked("channels[\(index)]") { () throws(RegistryError) in try validation.channel(name, operation) }
+            for (index, given) in names.enumerated() {
+                let name = try channel(given, field: "channels[\(index)]", operation)
                 if seen.insert(Array(name.utf8)).inserted { distinct.append(name) }
             }
             try checked("channels") { () throws(RegistryError) in try validation.channels(distinct, operation) }
             return distinct
         }
 
-        /// One channel name, as `field` (`channel`) reports it.
-        public func channel(_ name: String, field: String) throws(RegistryCommandError) {
-            try checked(field) { () throws(RegistryError) in try validation.channel(name, "channel") }
+        /// One channel name as the channel it names (NFC, checked), as `field` (`channel`) reports it.
+        public func channel(_ name: String, field: String) throws(RegistryCommandError) -> String {
+            try channel(name, field: field, "channel")
+        }
+
+        private func channel(_ name: String, field: String, _ operation: String) throws(RegistryCommandError) -> String {
+            let canonical: String
+            switch ChannelName.canonical(name) {
+            case .success(let normalized): canonical = normalized
+            case .failure(let problem): throw RegistryCommandError(field: field, message: "channel \(problem.message)")
+            }
+            try checked(field) { () throws(RegistryError) in try validation.channel(canonical, operation) }
+            return canonical
         }
 
         /// `body`, a store's argument check, with its error reported as `field`'s.

@@ -8,6 +8,10 @@ public struct RegistryLimits: Sendable, Hashable {
     public var maxChannelsPerDevice: Int
     /// The most devices one channel of one app may hold.
     public var maxDevicesPerChannel: Int
+    /// The most registrations (a device on a channel: one row) one app may
+    /// hold over all its channels, so a sender of commands cannot fill the
+    /// database. Counted in `herald_apps`, one row per app.
+    public var maxRegistrationsPerApp: Int
     /// The longest channel name, in UTF-8 bytes.
     public var maxChannelBytes: Int
     /// The longest app name, in UTF-8 bytes (an APNs topic is checked by `APNsDeviceOverrides`).
@@ -15,13 +19,20 @@ public struct RegistryLimits: Sendable, Hashable {
     /// The most registrations one page of ``RegistryStore/devices(app:channel:providers:after:limit:)`` may ask for.
     public var maxPageSize: Int
 
-    /// 1000 channels per device, 1,000,000 devices per channel, 255-byte names, pages of up to 10,000.
+    /// 1000 channels per device, 1,000,000 devices per channel, 10,000,000
+    /// registrations per app, 255-byte names, pages of up to 10,000.
     public static let `default` = RegistryLimits(maxChannelsPerDevice: 1000, maxDevicesPerChannel: 1_000_000)
 
-    public init(maxChannelsPerDevice: Int, maxDevicesPerChannel: Int, maxChannelBytes: Int = ChannelTarget.maxNameBytes, maxNameBytes: Int = 255,
-                maxPageSize: Int = 10_000) {
+    /// The default ``maxRegistrationsPerApp``: ten million rows, room for a
+    /// few million devices on a few channels each.
+    public static let defaultMaxRegistrationsPerApp = 10_000_000
+
+    public init(maxChannelsPerDevice: Int, maxDevicesPerChannel: Int,
+                maxRegistrationsPerApp: Int = RegistryLimits.defaultMaxRegistrationsPerApp,
+                maxChannelBytes: Int = ChannelTarget.maxNameBytes, maxNameBytes: Int = 255, maxPageSize: Int = 10_000) {
         self.maxChannelsPerDevice = maxChannelsPerDevice
         self.maxDevicesPerChannel = maxDevicesPerChannel
+        self.maxRegistrationsPerApp = maxRegistrationsPerApp
         self.maxChannelBytes = maxChannelBytes
         self.maxNameBytes = maxNameBytes
         self.maxPageSize = maxPageSize

@@ -12,8 +12,14 @@ struct RegistryValidation: Sendable {
         try name(app, what: "app", maxBytes: limits.maxNameBytes, operation)
     }
 
+    /// A channel name as stored: ``ChannelName``'s rule (NFC, no control or
+    /// format characters), within ``RegistryLimits/maxChannelBytes``.
     func channel(_ channel: String, _ operation: String) throws(RegistryError) {
-        try name(channel, what: "channel", maxBytes: limits.maxChannelBytes, operation)
+        if let problem = ChannelName.problem(with: channel) { throw invalid("channel \(problem.message)", operation) }
+        guard channel.utf8.count <= limits.maxChannelBytes else {
+            throw invalid("channel \"\(channel.truncatedForMessage)\" is \(channel.utf8.count) bytes, over the limit of \(limits.maxChannelBytes)",
+                          operation)
+        }
     }
 
     /// The channels of one call: at least one, each valid, at most a device's worth.

@@ -11,6 +11,7 @@ enum PostgresDialect {
     static let channels = "herald_channels"
     static let versions = "herald_schema_migrations"
     static let events = "herald_event_ids"
+    static let apps = "herald_apps"
 
     /// The key of the migrations' advisory lock: two 32-bit keys ("HRLD", 1),
     /// a key space apart from the devices' single 64-bit keys.
@@ -96,6 +97,18 @@ enum PostgresDialect {
                     """),
                 SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
             ]),
+            // Each app's registrations, counted for registry.max_registrations_per_app.
+            Migration(version: 4, statements: [
+                SQLStatement(apps, """
+                    CREATE TABLE herald_apps (
+                        app text PRIMARY KEY,
+                        registrations bigint NOT NULL CHECK (registrations >= 0)
+                    )
+                    """),
+                SQLStatement(apps, """
+                    INSERT INTO herald_apps (app, registrations) SELECT app, sum(devices) FROM herald_channels GROUP BY app
+                    """),
+            ]),
         ],
         lockDevice: SQLStatement(registrations, "SELECT pg_advisory_xact_lock($1::bigint)"),
         deviceChannels: SQLStatement(registrations, """
@@ -127,8 +140,17 @@ enum PostgresDialect {
             UPDATE herald_channels SET devices = devices - 1 WHERE app = $1 AND channel = $2 RETURNING devices
             """),
         dropEmptyChannel: SQLStatement(channels, "DELETE FROM herald_channels WHERE app = $1 AND channel = $2 AND devices <= 0"),
+        addToApp: SQLStatement(apps, """
+            INSERT INTO herald_apps AS a (app, registrations) SELECT $1, $2::bigint WHERE $2::bigint <= $3::bigint
+            ON CONFLICT (app) DO UPDATE SET registrations = a.registrations + EXCLUDED.registrations
+                WHERE a.registrations + EXCLUDED.registrations <= $3::bigint
+            RETURNING registrations
+            """),
+        removeFromApp: SQLStatement(apps, """
+            UPDATE herald_apps SET registrations = greatest(registrations - $2::bigint, 0) WHERE app = $1
+            """),
         channelDevices: SQLStatement(channels, "SELECT devices FROM herald_channels WHERE app = $1 AND channel = $2"),
-        appRegistrations: SQLStatement(channels, "SELECT coalesce(sum(devices), 0)::bigint FROM herald_channels WHERE app = $1"),
+        appRegistrations: SQLStatement(apps, "SELECT registrations FROM herald_apps WHERE app = $1"),
         page: { providers in
             let filter = RegistrySQL.providerFilter(providers) { "$\($0)" }
             return SQLStatement(registrations, """

@@ -9,6 +9,7 @@ enum SQLiteDialect {
     static let channels = "herald_channels"
     static let versions = "herald_schema_migrations"
     static let events = "herald_event_ids"
+    static let apps = "herald_apps"
 
     /// The device columns and their placeholders, parameters 1-4.
     private static let device = "app = ?1 AND provider = ?2 AND address_kind = ?3 AND address = ?4"
@@ -82,6 +83,18 @@ enum SQLiteDialect {
                     """),
                 SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
             ]),
+            // Each app's registrations, counted for registry.max_registrations_per_app.
+            Migration(version: 4, statements: [
+                SQLStatement(apps, """
+                    CREATE TABLE herald_apps (
+                        app TEXT PRIMARY KEY,
+                        registrations INTEGER NOT NULL CHECK (registrations >= 0)
+                    ) STRICT, WITHOUT ROWID
+                    """),
+                SQLStatement(apps, """
+                    INSERT INTO herald_apps (app, registrations) SELECT app, sum(devices) FROM herald_channels GROUP BY app
+                    """),
+            ]),
         ],
         lockDevice: nil,
         // INDEXED BY: the device's few rows through herald_registrations_device.
@@ -118,8 +131,15 @@ enum SQLiteDialect {
             UPDATE herald_channels SET devices = devices - 1 WHERE app = ?1 AND channel = ?2 RETURNING devices
             """),
         dropEmptyChannel: SQLStatement(channels, "DELETE FROM herald_channels WHERE app = ?1 AND channel = ?2 AND devices <= 0"),
+        addToApp: SQLStatement(apps, """
+            INSERT INTO herald_apps (app, registrations) SELECT ?1, ?2 WHERE ?2 <= ?3
+            ON CONFLICT (app) DO UPDATE SET registrations = registrations + excluded.registrations
+                WHERE registrations + excluded.registrations <= ?3
+            RETURNING registrations
+            """),
+        removeFromApp: SQLStatement(apps, "UPDATE herald_apps SET registrations = max(registrations - ?2, 0) WHERE app = ?1"),
         channelDevices: SQLStatement(channels, "SELECT devices FROM herald_channels WHERE app = ?1 AND channel = ?2"),
-        appRegistrations: SQLStatement(channels, "SELECT coalesce(sum(devices), 0) FROM herald_channels WHERE app = ?1"),
+        appRegistrations: SQLStatement(apps, "SELECT registrations FROM herald_apps WHERE app = ?1"),
         page: { providers in
             let filter = RegistrySQL.providerFilter(providers) { "?\($0)" }
             return SQLStatement(registrations, """

@@ -18,7 +18,8 @@ import HeraldCore
 /// that row's lock (`addToChannel`).
 ///
 /// Lock order, so two transactions never wait on each other: device locks
-/// first (two in `replaceToken`, in key order), then channel count rows in
+/// first (two in `replaceToken`, in key order), then the app's count row
+/// (`herald_apps`, the per-app limit, `addToApp`), then channel count rows in
 /// byte order of the channel names.
 struct RegistryOperations: Sendable {
     let sql: RegistrySQL
@@ -54,6 +55,7 @@ struct RegistryOperations: Sendable {
                     "device \(device) is on \(current.count) channels and would be on \(total); a device may be on at most "
                     + "\(limits.maxChannelsPerDevice) (RegistryLimits.maxChannelsPerDevice)")
             }
+            try addToApp(joining.count, device, db, operation)
             for channel in joining {
                 try join(channel, device, db, operation)
                 _ = try db.run(sql.insertMembership, device.parameters + [
@@ -69,14 +71,14 @@ struct RegistryOperations: Sendable {
         let operation = "unregister"
         return try transaction(db, operation) { () throws(RegistryError) in
             try lock([device], db, operation)
-            var removed = 0
+            var removed: [String] = []
             for channel in Self.distinctInByteOrder(channels) {
                 let rows = try db.run(sql.deleteMembership, device.parameters + [.text(channel)], operation: operation)
-                guard !rows.isEmpty else { continue }
-                try leave(channel, app: device.app, db, operation)
-                removed += 1
+                if !rows.isEmpty { removed.append(channel) }
             }
-            return removed == 0 ? .notFound : .removed(count: removed)
+            try removeFromApp(removed.count, app: device.app, db, operation)
+            for channel in removed { try leave(channel, app: device.app, db, operation) }
+            return removed.isEmpty ? .notFound : .removed(count: removed.count)
         }
     }
 
@@ -86,6 +88,7 @@ struct RegistryOperations: Sendable {
             try lock([device], db, operation)
             let rows = try db.run(sql.deleteDevice, device.parameters, operation: operation)
             let channels = try rows.map { row throws(RegistryError) in try text(row, 0, sql.deleteDevice, operation) }
+            try removeFromApp(rows.count, app: device.app, db, operation)
             for channel in Self.distinctInByteOrder(channels) { try leave(channel, app: device.app, db, operation) }
             return rows.isEmpty ? .notFound : .removed(count: rows.count)
         }
@@ -109,6 +112,7 @@ struct RegistryOperations: Sendable {
                     "device \(newDevice) is on \(existing.count) channels and would be on \(total) with those of \(device); "
                     + "a device may be on at most \(limits.maxChannelsPerDevice) (RegistryLimits.maxChannelsPerDevice)")
             }
+            try removeFromApp(old.keys.count(where: { existing[$0] != nil }), app: device.app, db, operation)
             for channelBytes in old.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
                 let channel = String(decoding: channelBytes, as: UTF8.self)
                 if existing[channelBytes] != nil {
@@ -264,6 +268,26 @@ struct RegistryOperations: Sendable {
             memberships[Array(try text(row, 0, sql.deviceChannels, operation).utf8)] = Overrides(environment: row[1], topic: row[2])
         }
         return memberships
+    }
+
+    /// Counts `count` more registrations of the device's app, or fails when
+    /// the app would hold more than ``RegistryLimits/maxRegistrationsPerApp``.
+    /// The app's row is taken before any channel's, in every transaction.
+    private func addToApp(_ count: Int, _ device: DeviceKey, _ db: any SQLConnection, _ operation: String) throws(RegistryError) {
+        guard count > 0 else { return }
+        let limit = limits.maxRegistrationsPerApp
+        let rows = try db.run(sql.addToApp, [.text(device.app), .integer(Int64(count)), .integer(Int64(limit))], operation: operation)
+        guard !rows.isEmpty else {
+            throw RegistryError(.limitExceeded, operation: operation, message:
+                "app \"\(device.app)\" would hold more than \(limit) registrations with these \(count), the most an app may hold "
+                + "(RegistryLimits.maxRegistrationsPerApp); device \(device) was not added")
+        }
+    }
+
+    /// Counts `count` registrations of `app` fewer.
+    private func removeFromApp(_ count: Int, app: String, _ db: any SQLConnection, _ operation: String) throws(RegistryError) {
+        guard count > 0 else { return }
+        _ = try db.run(sql.removeFromApp, [.text(app), .integer(Int64(count))], operation: operation)
     }
 
     /// Counts one more device on the channel, or fails when it is full.

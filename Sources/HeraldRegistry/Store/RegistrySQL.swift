@@ -46,9 +46,14 @@ struct RegistrySQL: Sendable {
     let removeFromChannel: SQLStatement
     /// (app, channel): forgets a channel whose count reached zero.
     let dropEmptyChannel: SQLStatement
+    /// (app, count, limit) → the app's new registration count, `count` more;
+    /// no row when that would be over `limit`.
+    let addToApp: SQLStatement
+    /// (app, count): `count` registrations fewer (never below zero).
+    let removeFromApp: SQLStatement
     /// (app, channel) → devices; no row for a channel without devices.
     let channelDevices: SQLStatement
-    /// (app) → registrations of the app (the sum over its channels).
+    /// (app) → registrations of the app (its `herald_apps` row); no row for an app without any.
     let appRegistrations: SQLStatement
     /// (app, channel, after id, limit, then one provider name per `providers` count)
     /// → id, provider, address kind, address, environment, topic, created, updated; ascending id.

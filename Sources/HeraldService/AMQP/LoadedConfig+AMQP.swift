@@ -55,11 +55,27 @@ extension LoadedConfig {
         topology.deadLetterExchange = amqp.deadLetterExchange
         topology.deadLetterQueue = amqp.deadLetterQueue
         topology.resultsExchange = amqp.resultsExchange
+        topology.userID = amqpUsers.first
         if configuration.registry != nil {
             topology.registryCommands = RegistryCommandTopology(exchange: amqp.registryExchange, queue: amqp.registryQueue,
                                                                 routingKeys: RegistryCommand.Kind.allCases.map(\.rawValue))
         }
         return topology
+    }
+}
+
+extension LoadedConfig {
+    /// The AMQP users Herald's addresses authenticate as, in address order
+    /// (one, when every address names the same user, as it should): the
+    /// first is the `user-id` of what Herald republishes, and each is a
+    /// publisher of every app (Herald's retries come back as events).
+    public var amqpUsers: [String] {
+        var users: [String] = []
+        for address in configuration.amqp.addresses {
+            guard let user = try? AMQPURL(address.url).user, !users.contains(user) else { continue }
+            users.append(user)
+        }
+        return users
     }
 }
 

@@ -10,16 +10,35 @@ extension LoadedConfig {
         guard let settings = configuration.registry else { return nil }
         switch settings.backend {
         case .sqlite:
-            return try SQLiteRegistryStore(path: resolve(settings.path ?? ""), providers: .registered)
+            return try SQLiteRegistryStore(path: resolve(settings.path ?? ""), providers: .registered, limits: registryLimits)
         case .postgres:
-            return try PostgresRegistryStore(url: settings.url ?? "", providers: .registered, poolSize: settings.pool ?? RegistrySettings.defaultPool)
+            return try PostgresRegistryStore(url: settings.url ?? "", providers: .registered, poolSize: settings.pool ?? RegistrySettings.defaultPool,
+                                             limits: registryLimits)
         }
+    }
+
+    /// The store's limits: the defaults, with the `registry:` section's
+    /// `max_registrations_per_app` and `max_devices_per_channel`.
+    public var registryLimits: RegistryLimits {
+        var limits = RegistryLimits.default
+        if let settings = configuration.registry {
+            limits.maxRegistrationsPerApp = settings.maxRegistrationsPerApp
+            limits.maxDevicesPerChannel = settings.maxDevicesPerChannel
+        }
+        return limits
     }
 
     /// What registry commands (AMQP and `herald registry`) are checked
     /// against: the config's apps, each with the providers it has credentials
-    /// for, and the limits the store above enforces.
+    /// for, its registry publishers and its devices' allowed topics, and the
+    /// limits the store above enforces.
     public var registryRules: RegistryCommand.Rules {
-        RegistryCommand.Rules(apps: configuration.apps.mapValues { Set($0.configuredProviders) }, providers: .registered)
+        var topics: [String: Set<String>] = [:]
+        for (name, app) in configuration.apps {
+            let allowed = app.orderedSections.compactMap(\.deviceTopics)
+            if !allowed.isEmpty { topics[name] = allowed.reduce(into: Set()) { $0.formUnion($1) } }
+        }
+        return RegistryCommand.Rules(apps: configuration.apps.mapValues { Set($0.configuredProviders) }, providers: .registered,
+                                     limits: registryLimits, publishers: configuration.publishers(\.registry, ownUsers: amqpUsers), topics: topics)
     }
 }

@@ -8,8 +8,9 @@ import HeraldRegistry
 /// result to the results exchange, and only once the broker has confirmed
 /// that result say the command may be acked. Nothing is lost:
 ///
-/// - a command refused (bad JSON, an unknown app or provider, a channel
-///   name, a limit) gets a `registry_rejected` result and is published to the
+/// - a command refused (bad JSON, an unknown app or provider, a sender
+///   that is not one of the app's registry publishers, a channel name, a
+///   limit) gets a `registry_rejected` result and is published to the
 ///   dead-letter exchange with the reason in `x-herald-error`, in one batch,
 ///   then acked — as `EventProcessor` parks a poison event;
 /// - a registry that cannot be reached (`RegistryError.isRetryable`) leaves
@@ -52,7 +53,7 @@ final class RegistryCommandProcessor: Sendable {
         let command: RegistryCommand
         do {
             command = try RegistryCommand.decode(delivery.body, routingKey: delivery.routingKey, fallbackID: delivery.messageID,
-                                                 rules: rules)
+                                                 rules: rules, sender: .amqp(userID: delivery.properties.userID))
         } catch {
             return reject(delivery, because: error, at: now, finish: finish)
         }

@@ -78,7 +78,7 @@ public final class DeliveryService: Sendable {
         let connection = try AMQPConnection(configuration: amqpConfiguration, topology: config.topology,
                                             logger: logger.child("amqp"))
         let processor = EventProcessor(
-            planner: EventPlanner(config: config), providers: providers, retryPolicy: RetryPolicy(settings: settings.retry),
+            planner: EventPlanner(config: config, ownUsers: config.amqpUsers), providers: providers, retryPolicy: RetryPolicy(settings: settings.retry),
             publishStatuses: Set(settings.outcomes.publish.compactMap(Outcome.Status.init(rawValue:))),
             topology: config.topology, connection: connection, delivered: DeliveredTargets(),
             invalidationGuard: makeInvalidationGuard(), registry: registry, metrics: metrics, logger: logger, clock: clock,

@@ -336,7 +336,7 @@ final class EventProcessor: Sendable {
 
     static func incoming(_ delivery: AMQPDelivery) -> IncomingEvent {
         IncomingEvent(body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
-                      messageID: delivery.messageID, redelivered: delivery.redelivered)
+                      messageID: delivery.messageID, redelivered: delivery.redelivered, userID: delivery.properties.userID)
     }
 
     /// Of `sends`, those still to make, and the results remembered for the

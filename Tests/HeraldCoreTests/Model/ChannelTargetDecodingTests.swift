@@ -32,8 +32,8 @@ import Testing
         #expect(event.channels == [ChannelTarget(channel: "ok")])
         #expect(event.invalidTargets.map(\.error.description) == [
             "targets[0].channel: is empty; a channel name has 1 to 255 bytes",
-            "targets[1].channel: is 256 bytes, over the limit of 255",
-            "targets[2].channel: contains a control character",
+            "targets[1].channel: \"\(long.truncatedForMessage)\" is 256 bytes, over the limit of 255",
+            "targets[2].channel: has a control character (U+0007) at byte 1; control characters are not allowed",
             "targets[3].channel: expected a string, found 42",
             #"targets[4].providers[0]: expected a provider name (apns, fcm, webpush, ios or android), found "hms""#,
             "targets[5].providers: expected a non-empty array of provider names (apns, fcm, webpush, ios or android), found an array",
@@ -53,6 +53,29 @@ import Testing
         #expect(text.contains(#""token":"ab","channel":"user:42","status":"invalid_token","unregistered":true,"#), "\(text)")
         let decoded = try Outcome.decode(outcome.encoded, providers: .registered)
         #expect(decoded.channel == "user:42" && decoded.unregistered)
+    }
+
+    /// Bidi controls and zero-width characters (Unicode format characters)
+    /// make a channel that looks like `user:42` but is another: refused.
+    @Test func formatCharactersAreRefusedInAChannelTarget() throws {
+        let event = try decode(#"""
+            [{"channel": "user:42\u202e"}, {"channel": "user:\u200b42"}, {"channel": "\ufeffuser:42"}, {"channel": "user:42"}]
+            """#)
+        #expect(event.channels == [ChannelTarget(channel: "user:42")])
+        #expect(event.invalidTargets.map(\.error.description) == [
+            "targets[0].channel: has a format character (U+202E) at byte 7; format characters (bidi controls, zero-width) are not allowed",
+            "targets[1].channel: has a format character (U+200B) at byte 5; format characters (bidi controls, zero-width) are not allowed",
+            "targets[2].channel: has a format character (U+FEFF) at byte 0; format characters (bidi controls, zero-width) are not allowed",
+        ])
+    }
+
+    /// `é` as one scalar (NFC) and as `e` + U+0301 (NFD) name one channel, stored in NFC.
+    @Test func aChannelTargetIsReadInNFC() throws {
+        let event = try decode(#"""
+            [{"channel": "caf\u0065\u0301"}, {"provider": "fcm", "token": "t-1", "channel": "caf\u0065\u0301"}]
+            """#)
+        #expect(event.channels.map { Array($0.channel.utf8) } == [Array("caf\u{E9}".utf8)])
+        #expect(event.targets.map { $0.channel.map { Array($0.utf8) } } == [Array("caf\u{E9}".utf8)])
     }
 }
 
@@ -81,4 +104,5 @@ import Testing
             "targets[2].environment: is for APNs targets only, not fcm targets",
         ])
     }
+
 }

@@ -29,7 +29,7 @@ import Testing
             case .sqlite: "{backend: sqlite, path: \(database.location)}"
             case .postgres: "{backend: postgres, url: \"\(database.location)\"}"
             }
-            config = try ServiceConfig(simulator: simulator, topLevelExtra: "registry: \(registry)")
+            config = try ServiceConfig(simulator: simulator, topLevelExtra: "registry: \(registry)", chatAllowedTopics: ["com.example.chat.beta"])
             store = try database.makeStore()
             _ = try await store.migrate()
             results = try await ResultsCollector(prefix: config.prefix)
@@ -134,6 +134,26 @@ import Testing
         #expect(await f.results.wait { $0.count == 3 })
         #expect(f.results.all.last?.outcome.status == .delivered && sandbox.recorder.notifications.count == 2)
         try await f.stop()
+    }
+
+    /// A registration whose topic is not one of the app's (written before
+    /// `allowed_topics` was narrowed, or straight into the database) is that
+    /// device's `failed` outcome: Herald never signs for another bundle ID.
+    @Test func aRegistrationsTopicOutsideTheAppsTopicsIsNotSent() async throws {
+        try await TestDatabase.with(.sqlite) { database in
+            let f = try await Fixture(database)
+            _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.apns1)), channels: ["user:5"],
+                                           environment: nil, topic: "com.example.bank", at: Timestamp.now())
+            #expect(await f.running.waitUntilConsuming())
+            try await f.publisher.publish(#"{"id": "t1", "app": "chat", "targets": [{"channel": "user:5"}], "notification": {"title": "hi"}}"#)
+            #expect(await f.results.wait { $0.count == 1 })
+            let outcome = try #require(f.results.all.first?.outcome)
+            #expect(outcome.status == .failed && !outcome.unregistered)
+            #expect(outcome.reason == #"TopicNotAllowed: apns-topic "com.example.bank" from the device's topic (apns_topic or its registration's topic) "#
+                    + "is not one of the app's allowed topics (apns.topic and apns.allowed_topics, each with its push-type suffixes)")
+            #expect(f.simulator.recorder.notifications.isEmpty)
+            try await f.stop()
+        }
     }
 
     @Test func aSandboxDeviceOfAnAppWithoutASandboxEndpointFailsWithoutBeingSent() async throws {

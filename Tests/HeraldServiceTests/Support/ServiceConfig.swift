@@ -18,7 +18,8 @@ struct ServiceConfig {
          delays: String = "[200ms]", publish: String = "[delivered, invalid_token, failed, retrying, expired, dropped, rejected]",
          shutdownDeadline: String = "10s", routes: String = "", extraAppsYAML: String = "", sharing other: ServiceConfig? = nil,
          amqpURL: String = ServiceConfig.brokerURL, amqpURLs: [String] = [], httpListen: String = "127.0.0.1:0", providerTimeout: String = "5s",
-         logLevel: String = "warning", outcomesExtra: String = "", amqpExtra: String = "", topLevelExtra: String = "") throws {
+         logLevel: String = "warning", outcomesExtra: String = "", amqpExtra: String = "", topLevelExtra: String = "",
+         chatAllowedTopics: [String] = []) throws {
         prefix = other?.prefix ?? "test-\(UInt32.random(in: 0...UInt32.max))"
         file = simulator.directory + "/\(prefix)-\(UInt32.random(in: 0...UInt32.max)).yaml"
         let address = amqpURLs.isEmpty ? "url: \(amqpURL)" : "urls: [\(amqpURLs.joined(separator: ", "))]\n  shuffle: false"
@@ -39,7 +40,7 @@ struct ServiceConfig {
               heartbeat: 10s
             \(amqpExtra.isEmpty ? "" : "  " + amqpExtra)
             apps:
-            \(Self.apnsApp("chat", topic: "com.example.chat", simulator: simulator, timeout: providerTimeout))
+            \(Self.apnsApp("chat", topic: "com.example.chat", simulator: simulator, timeout: providerTimeout, allowedTopics: chatAllowedTopics))
             \(Self.fcmSection(simulator: simulator, timeout: providerTimeout))
             \(extraAppsYAML)
             \(routes)
@@ -54,7 +55,7 @@ struct ServiceConfig {
 
     /// An app with token-auth APNs credentials on the simulator's key (the
     /// `apps:` entry, indented for it; add `fcm:` lines after it if needed).
-    static func apnsApp(_ name: String, topic: String, simulator: SimulatorHarness, timeout: String = "5s") -> String {
+    static func apnsApp(_ name: String, topic: String, simulator: SimulatorHarness, timeout: String = "5s", allowedTopics: [String] = []) -> String {
         """
           \(name):
             apns:
@@ -65,7 +66,8 @@ struct ServiceConfig {
               endpoint: \(simulator.baseURL)
               ca_file: \(simulator.pki.caCertificatePath)
               timeout: \(timeout)
-        """ + (simulator.sandbox.map { "\n      endpoints: {sandbox: \($0.baseURL)}" } ?? "")
+        """ + (allowedTopics.isEmpty ? "" : "\n      allowed_topics: [\(allowedTopics.joined(separator: ", "))]")
+            + (simulator.sandbox.map { "\n      endpoints: {sandbox: \($0.baseURL)}" } ?? "")
     }
 
     /// An app's `fcm:` section on the simulator, sending for `project` with
