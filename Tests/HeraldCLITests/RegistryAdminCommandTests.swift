@@ -59,7 +59,7 @@ import Testing
             #expect(unmigrated.status == 1)
             #expect(unmigrated.err.hasPrefix("herald registry count: registry count: "), "\(unmigrated.err)")
             #expect(unmigrated.err.hasSuffix("(run 'herald registry migrate --config \(file)' first)"), "\(unmigrated.err)")
-            #expect(await run(["migrate"]) == (0, "applied version 1\napplied version 2\napplied version 3", ""))
+            #expect(await run(["migrate"]) == (0, "applied version 1\napplied version 2\napplied version 3\napplied version 4", ""))
             #expect(await run(["migrate"]) == (0, "up to date", ""))
             #expect(await run(["migrate", "--json"]) == (0, #"{"applied":[]}"#, ""))
 

@@ -443,7 +443,7 @@ import Testing
     @Test func aServerElsewhereWithoutVerifyFullIsAWarning() throws {
         let fixture = try ConfigFixture()
         func warnings(_ url: String) throws -> [String] {
-            try fixture.load(ConfigFixture.minimal + "registry: {backend: postgres, url: \"\(url)\"}\n").warnings.map(\.message)
+            try fixture.load(ConfigFixture.minimal + "registry: {backend: postgres, url: \"\(url)\"}\n").otherWarnings.map(\.message)
         }
         let advice = "give sslmode=verify-full&sslrootcert=<CA file> (docs/registry.md)"
         #expect(try warnings("postgres://h:s3cret@db.example.com/herald?sslmode=require") == [

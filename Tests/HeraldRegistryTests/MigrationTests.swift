@@ -30,7 +30,7 @@ import Testing
         try await TestDatabase.with(backend) { database in
             let stores = try (0..<2).map { _ in try database.makeStore() }
             defer { stores.forEach { $0.close() } }
-            #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3]])
+            #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4]])
             _ = try await stores[0].register(Devices.fcm(1), channels: ["c"], environment: nil, topic: nil, at: Devices.time())
             #expect(try await stores[1].count(app: "chat", channel: "c") == 1)
         }
@@ -44,7 +44,7 @@ import Testing
             try await TestDatabase.with(.sqlite) { database in
                 let stores = try (0..<2).map { _ in try database.makeStore() }
                 defer { stores.forEach { $0.close() } }
-                #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3]])
+                #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4]])
             }
         }
     }

@@ -33,4 +33,11 @@ public struct AMQPDelivery: Sendable {
         headers[HeraldHeader.attempt]?.intValue.map { Int($0) }
             ?? headers[HeraldHeader.attempt]?.stringValue.flatMap { Int($0) }
     }
+
+    /// Who first published this message, when Herald publishes as `herald`:
+    /// its broker-checked `user-id`, or on Herald's own copies the publisher
+    /// they record (`PublisherIdentity`).
+    public func publisher(herald: String?) -> String? {
+        PublisherIdentity.publisher(userID: properties.userID, recorded: headers[HeraldHeader.publisher]?.stringValue, herald: herald)
+    }
 }

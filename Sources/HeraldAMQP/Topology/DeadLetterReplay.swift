@@ -103,7 +103,11 @@ public enum DeadLetterReplay {
     /// headers, the retry tier and the attempt count (a replay starts its
     /// attempts afresh: the replay count bounds how often). It keeps
     /// `x-herald-received-at`: an event's `ttl` still counts from when Herald
-    /// first received it.
+    /// first received it. It is published as `topology.userID` (the replaying
+    /// connection's user, which the broker checks) and keeps its first
+    /// publisher in `x-herald-publisher` (`RetryRouting.republish`): replayed
+    /// with Herald's own user, an event or command is checked against the
+    /// app's publishers as its first publisher, never as Herald.
     public static func message(for delivery: AMQPDelivery, topology: TopologyOptions,
                                maxReplays: Int = defaultMaxReplays) -> Result<AMQPMessage, Refusal> {
         let origin: Origin
@@ -122,6 +126,7 @@ public enum DeadLetterReplay {
                 && !brokerDeliveryHeaders.contains(header) && header != RetryRouting.tierHeader && header != HeraldHeader.attempt
         }
         properties.headers[HeraldHeader.replays] = .int(Int64(replayed) + 1)
+        RetryRouting.republish(&properties, of: delivery, as: topology.userID)
         properties.persistent = true
         return .success(AMQPMessage(exchange: origin.exchange, routingKey: origin.routingKey, body: delivery.body,
                                     properties: properties))

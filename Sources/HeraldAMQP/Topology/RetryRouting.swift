@@ -35,10 +35,21 @@ public enum RetryRouting {
         properties.headers = delivery.headers.filter { !brokerDeathHeaders.contains($0.key) }
         properties.headers[HeraldHeader.attempt] = .int(Int64(attempt))
         properties.headers[tierHeader] = .string(tier.name)
-        properties.userID = topology.userID
+        republish(&properties, of: delivery, as: topology.userID)
         properties.persistent = true
         return AMQPMessage(exchange: topology.retryExchange, routingKey: delivery.routingKey, body: delivery.body,
                            properties: properties)
+    }
+
+    /// Makes `properties`, copied from `delivery`, Herald's to publish as
+    /// `user`: the `user-id` becomes `user` (the broker refuses another from
+    /// Herald's connection), and `x-herald-publisher` records who first
+    /// published the message (`PublisherIdentity`), so a copy vouches for no
+    /// more than its original did. Without a `user`, the copy carries no
+    /// `user-id` and its header is never believed.
+    public static func republish(_ properties: inout AMQPProperties, of delivery: AMQPDelivery, as user: String?) {
+        properties.headers[HeraldHeader.publisher] = user.map { .string(PublisherIdentity.recorded(delivery.publisher(herald: $0))) }
+        properties.userID = user
     }
 
     /// The longest `x-herald-error`, in UTF-8 bytes: one reason per refused
@@ -54,7 +65,7 @@ public enum RetryRouting {
         properties.headers = delivery.headers.filter { !brokerDeathHeaders.contains($0.key) }
         properties.headers[tierHeader] = nil
         properties.headers.merge(deadLetterHeaders(error: error, exchange: delivery.exchange, at: at)) { $1 }
-        properties.userID = topology.userID
+        republish(&properties, of: delivery, as: topology.userID)
         properties.persistent = true
         return AMQPMessage(exchange: topology.deadLetterExchange, routingKey: delivery.routingKey, body: delivery.body,
                            properties: properties)

@@ -5,7 +5,8 @@ import HeraldCore
 import HeraldService
 
 /// The broker an operator command talks to (`herald tail`, `herald dead`):
-/// the connection, and the names of Herald's exchanges and queues on it.
+/// the connection, and the names of Herald's exchanges and queues on it
+/// (with `topology.userID`, the user the connection publishes as).
 struct BrokerTarget: Sendable {
     var configuration: AMQPConfiguration
     var topology: TopologyOptions
@@ -32,7 +33,9 @@ struct BrokerTarget: Sendable {
             do {
                 var configuration = try AMQPConfiguration(url: outside.url)
                 configuration.connectionName = connectionName
-                target = BrokerTarget(configuration: configuration, topology: TopologyOptions(), logFormat: .logfmt)
+                var topology = TopologyOptions()
+                topology.userID = configuration.addresses.first?.url.user
+                target = BrokerTarget(configuration: configuration, topology: topology, logFormat: .logfmt)
             } catch {
                 console.err("herald \(command.name): \(outside.source): '\(URLSecrets.redacted(outside.url))' is not a usable AMQP URL: \(error.detail)")
                 return nil
@@ -55,6 +58,7 @@ struct BrokerTarget: Sendable {
                 console.err("herald \(command.name): \(outside.source): '\(URLSecrets.redacted(outside.url))' is not a usable AMQP URL: \(error.detail)")
                 return nil
             }
+            target.topology.userID = target.configuration.addresses.first?.url.user
         }
         return target
     }

@@ -1,5 +1,5 @@
 /// AMQP header names Herald sets on the messages it republishes (retries,
-/// dead letters), in one place for every module that writes or reads them:
+/// dead letters, replayed copies), in one place for every module that writes or reads them:
 /// the pipeline, the AMQP layer's retry routing, and the operator commands.
 public enum HeraldHeader {
     /// The delivery attempt the message carries (1 for the first, set on retries).
@@ -18,4 +18,8 @@ public enum HeraldHeader {
     /// first replayed copy): a replay past the limit is refused, and a copy
     /// that carries it is not a duplicate for `duplicate_window`.
     public static let replays = "x-herald-replays"
+    /// On a message Herald republished (a retry, a dead letter, a replayed
+    /// copy), whose `user-id` is Herald's own: the `user-id` of the message
+    /// as first published, empty when it had none (`PublisherIdentity`).
+    public static let publisher = "x-herald-publisher"
 }

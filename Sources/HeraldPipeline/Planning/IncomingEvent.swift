@@ -10,8 +10,10 @@ public struct IncomingEvent: Sendable {
     public var messageID: String?
     /// The broker redelivered this message (an earlier consumer did not ack it).
     public var redelivered: Bool
-    /// The AMQP `user-id` property: the publisher's user, which the broker
-    /// checked against the publishing connection's; nil when not set.
+    /// Who published the event: the AMQP `user-id`, which the broker checked
+    /// against the publishing connection's user, or on a copy Herald
+    /// republished the original's (`PublisherIdentity`); nil when nobody is
+    /// vouched for.
     public var userID: String?
 
     public init(body: [UInt8], routingKey: String, headers: [String: String] = [:], messageID: String? = nil,

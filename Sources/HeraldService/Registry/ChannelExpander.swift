@@ -34,7 +34,7 @@ struct ChannelExpander {
     /// delivered and published, else why it stopped.
     func expand(_ work: DeliveryWork) async -> EventProcessor.ExpansionStopped? {
         guard let event = work.plan.event else { return nil }
-        let incoming = EventProcessor.incoming(delivery)
+        let incoming = EventProcessor.incoming(delivery, topology: processor.topology)
         let excluded = event.excluded(providers: processor.planner.providers)
         var seen = Set(event.targets.map { Device(provider: $0.provider, address: $0.address) })
         for expansion in work.plan.expansions {

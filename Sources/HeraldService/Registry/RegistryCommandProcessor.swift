@@ -53,7 +53,7 @@ final class RegistryCommandProcessor: Sendable {
         let command: RegistryCommand
         do {
             command = try RegistryCommand.decode(delivery.body, routingKey: delivery.routingKey, fallbackID: delivery.messageID,
-                                                 rules: rules, sender: .amqp(userID: delivery.properties.userID))
+                                                 rules: rules, sender: .amqp(userID: delivery.publisher(herald: topology.userID)))
         } catch {
             return reject(delivery, because: error, at: now, finish: finish)
         }

@@ -331,12 +331,15 @@ final class EventProcessor: Sendable {
     @inline(never)
     private func plan(_ delivery: AMQPDelivery) -> EventPlan {
         metrics.eventsConsumed.labels(routingKeyClasses.label(for: delivery.routingKey)).increment()
-        return planner.plan(Self.incoming(delivery), now: clock(), newID: newID)
+        return planner.plan(Self.incoming(delivery, topology: topology), now: clock(), newID: newID)
     }
 
-    static func incoming(_ delivery: AMQPDelivery) -> IncomingEvent {
+    /// `delivery` as the planner sees it; its publisher is the one the broker
+    /// vouches for (`AMQPDelivery.publisher(herald:)`).
+    static func incoming(_ delivery: AMQPDelivery, topology: TopologyOptions) -> IncomingEvent {
         IncomingEvent(body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
-                      messageID: delivery.messageID, redelivered: delivery.redelivered, userID: delivery.properties.userID)
+                      messageID: delivery.messageID, redelivered: delivery.redelivered,
+                      userID: delivery.publisher(herald: topology.userID))
     }
 
     /// Of `sends`, those still to make, and the results remembered for the

@@ -68,4 +68,40 @@ struct TopologyOptionsTests {
         #expect(dead.properties.headers == ["tenant": "acme", "x-herald-error": "no targets", "x-herald-exchange": "herald.events",
                                             "x-herald-dead-lettered-at": 1_700_000_000_123])
     }
+
+    /// What Herald republishes carries Herald's user-id and records the first
+    /// publisher, which only a message already carrying Herald's user-id can
+    /// pass on: a forged record from a publisher is replaced by its user.
+    @Test func republishedCopiesCarryHeraldsUserAndRecordTheFirstPublisher() {
+        var topology = TopologyOptions()
+        topology.userID = "herald"
+        func delivery(userID: String?, headers: AMQPTable = [:]) -> AMQPDelivery {
+            var properties = AMQPProperties(contentType: "application/json", headers: headers, messageID: "evt-1")
+            properties.userID = userID
+            return AMQPDelivery(body: Array("{}".utf8), exchange: "herald.events", routingKey: "chat.msg", redelivered: false,
+                                tag: DeliveryTag(value: 1, connection: 1), consumerTag: "c", properties: properties)
+        }
+        func record(_ message: AMQPMessage) -> String? { message.properties.headers[HeraldHeader.publisher]?.stringValue }
+        let forged = delivery(userID: "mallory", headers: [HeraldHeader.publisher: "orders"])
+        let retry = RetryRouting.retryMessage(for: forged, tier: topology.retryTiers[0], attempt: 2, topology: topology)
+        #expect(retry.properties.userID == "herald")
+        #expect(record(retry) == "mallory", "a publisher's own record is not believed")
+        // The retry comes back as Herald's; what it records passes on to its dead letter.
+        let returned = delivery(userID: "herald", headers: retry.properties.headers)
+        #expect(returned.publisher(herald: "herald") == "mallory")
+        let dead = RetryRouting.deadLetterMessage(for: returned, error: "x", topology: topology)
+        #expect(dead.properties.userID == "herald")
+        #expect(record(dead) == "mallory")
+        // A message without user-id is recorded as such, and stays nobody's.
+        let anonymous = RetryRouting.deadLetterMessage(for: delivery(userID: nil, headers: [HeraldHeader.publisher: "orders"]),
+                                                       error: "x", topology: topology)
+        #expect(record(anonymous) == "")
+        #expect(delivery(userID: "herald", headers: anonymous.properties.headers).publisher(herald: "herald") == nil)
+        // Herald's own message without a record (herald publish) is Herald's.
+        #expect(delivery(userID: "herald").publisher(herald: "herald") == "herald")
+        // Without a user of its own, Herald sets neither.
+        let plain = RetryRouting.deadLetterMessage(for: forged, error: "x", topology: TopologyOptions())
+        #expect(plain.properties.userID == nil)
+        #expect(record(plain) == nil)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldAMQP
+import HeraldCLI
 import HeraldCore
 import HeraldRegistry
 import HeraldTestSupport
@@ -161,6 +162,47 @@ import Testing
         try await running.stop()
         await results.close(deleting: config.queues)
         await orders.delete()
+        await mallory.delete()
+    }
+
+    /// Herald dead-letters a refused event as itself, recording its first
+    /// publisher; the operator's routine `herald dead replay` (with Herald's
+    /// own user, the config's) cannot turn it into Herald's event: the copy is
+    /// refused again, naming the publisher who first sent it. A publisher
+    /// that forges the record itself is not believed.
+    @Test func aReplayedEventIsStillItsFirstPublishersAndIsRefusedAgain() async throws {
+        let mallory = try await BrokerUser("mallory")
+        let simulator = try await SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator, extraAppsYAML: "    publishers: {events: [nobody]}")
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        let bad = try await mallory.connect()
+        // The publisher forges the record too: only a message whose user-id is Herald's is believed.
+        var properties = AMQPProperties(contentType: "application/json", headers: [HeraldHeader.publisher: .string("nobody")],
+                                        persistent: true)
+        properties.userID = mallory.name
+        let body = #"{"id": "laundered", "app": "chat", "provider": "fcm", "token": "t-1", "data": {"k": "v"}}"#
+        try await bad.publish(AMQPMessage(exchange: "\(config.prefix).events", routingKey: "chat.message", body: Array(body.utf8),
+                                          properties: properties), mandatory: true)
+        let refusal = #"publisher "\#(mallory.name)" (AMQP user-id) is not an events publisher of app 'chat'"#
+        #expect(await results.wait { $0.count == 1 })
+        #expect(results.all.first?.outcome.reason == refusal)
+        let dead = "\(config.prefix).dead"
+        #expect(try await poll(timeout: .seconds(20)) { try await results.connection.messageCount(queue: dead) == 1 })
+
+        let console = CapturedConsole()
+        let status = await HeraldCommandLine().run(["dead", "replay", "--all", "--config", config.file], environment: [:], console: console)
+        #expect(status == 0, "\(console.stdout)\n\(console.stderr)")
+        #expect(await results.wait { $0.count == 2 }, "\(console.stdout)\n\(console.stderr)")
+        #expect(results.all.map(\.outcome.status) == [.rejected, .rejected])
+        #expect(results.all.last?.outcome.reason == refusal, "the replayed copy is still mallory's")
+        #expect(try await poll(timeout: .seconds(20)) { try await results.connection.messageCount(queue: dead) == 1 }, "parked again")
+        #expect(simulator.recorder.notifications.isEmpty)
+        bad.shutdown()
+        try await running.stop()
+        await results.close(deleting: config.queues)
         await mallory.delete()
     }
 }
