@@ -119,7 +119,7 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(\.hexDigitValue), let low = iterator.next().flatMap(\.hexDigitValue) else {
                     return nil
                 }
                 bytes.append(high << 4 | low)
@@ -137,7 +137,7 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func isIPv6Byte(_ byte: UInt8) -> Bool {
-        hexValue(byte) != nil || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+        byte.hexDigitValue != nil || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
     }
 
     /// RFC 3986 `reg-name` (and IPv4): unreserved, sub-delims and the `%` of a percent-escape.
@@ -145,15 +145,6 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
         default: "-._~!$&'()*+,;=%".utf8.contains(byte)
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }

@@ -156,7 +156,7 @@ public struct PostgresURL: Sendable, Equatable {
         let shown = secret ? "" : " \"\(String(token).truncatedForMessage)\""
         while let byte = iterator.next() {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+            guard let high = iterator.next().flatMap(\.hexDigitValue), let low = iterator.next().flatMap(\.hexDigitValue) else {
                 throw PostgresURLError("\(part)\(shown) holds a \"%\" not followed by two hex digits; write a \"%\" as %25")
             }
             guard high != 0 || low != 0 else { throw PostgresURLError("\(part)\(shown) holds %00, which libpq refuses") }
@@ -173,7 +173,7 @@ public struct PostgresURL: Sendable, Equatable {
         var index = 0
         while index < utf8.count {
             if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
-               let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]), high != 0 || low != 0 {
+               let high = utf8[index + 1].hexDigitValue, let low = utf8[index + 2].hexDigitValue, high != 0 || low != 0 {
                 bytes.append(high << 4 | low)
                 index += 3
             } else {
@@ -182,15 +182,6 @@ public struct PostgresURL: Sendable, Equatable {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

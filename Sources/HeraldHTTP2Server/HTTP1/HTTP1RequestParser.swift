@@ -211,19 +211,10 @@ struct HTTP1RequestParser {
         guard !digits.isEmpty, digits.count <= 15 else { throw HTTP1ParseFailure(400, "malformed chunk size") }
         var size = 0
         for byte in digits {
-            guard let value = hexValue(byte) else { throw HTTP1ParseFailure(400, "malformed chunk size") }
+            guard let value = byte.hexDigitValue.map(Int.init) else { throw HTTP1ParseFailure(400, "malformed chunk size") }
             size = size * 16 + value
         }
         return size
-    }
-
-    private static func hexValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case 0x30...0x39: Int(byte - 0x30)
-        case 0x41...0x46: Int(byte - 0x41 + 10)
-        case 0x61...0x66: Int(byte - 0x61 + 10)
-        default: nil
-        }
     }
 }
 

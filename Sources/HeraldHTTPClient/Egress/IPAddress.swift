@@ -92,7 +92,7 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
             guard (1...4).contains(group.count) else { return nil }
             var value: UInt16 = 0
             for byte in group {
-                guard let digit = hexDigit(byte) else { return nil }
+                guard let digit = byte.hexDigitValue.map(UInt16.init) else { return nil }
                 value = value << 4 | digit
             }
             if compressed { tail.append(value) } else { head.append(value) }
@@ -132,14 +132,5 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
             parts += 1
         }
         return parts == 4 ? value : nil
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt16? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt16(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt16(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt16(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
     }
 }

@@ -55,7 +55,7 @@ struct HTTPSURL: Sendable, Equatable {
         let host = String(decoding: hostPart, as: UTF8.self).lowercased()
         guard !host.isEmpty, host != "[]" else { throw Problem(reason: "has no host") }
         let hostIsValid = host.hasPrefix("[")
-            ? host.utf8.dropFirst().dropLast().allSatisfy { $0.isHexDigitByte || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+            ? host.utf8.dropFirst().dropLast().allSatisfy { $0.hexDigitValue != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
             : host.utf8.allSatisfy(Self.isHostByte)
         guard hostIsValid else { throw Problem(reason: "has a host with characters a host name cannot have") }
         self.host = host
@@ -76,12 +76,5 @@ struct HTTPSURL: Sendable, Equatable {
              UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"): true
         default: false
         }
-    }
-}
-
-extension UInt8 {
-    fileprivate var isHexDigitByte: Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }
