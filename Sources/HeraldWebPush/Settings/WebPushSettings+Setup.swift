@@ -100,10 +100,19 @@ extension WebPushSettings {
     /// more than this of the app's queue; one more fails at once (retryable).
     public static let maxQueuedPerOrigin = EventLimits.default.maxTargets
 
+    /// The longest answer body Herald reads from a push service. RFC 8030
+    /// answers carry no body on success and a short error otherwise, and an
+    /// app may have thousands of requests in flight, so the HTTP client's
+    /// default of 1 MiB each would let endpoints that answer with megabytes
+    /// hold gigabytes. A longer body fails its target (`transport
+    /// responseTooLarge`), not retried; a declared `content-length` over it
+    /// is refused before the body is read.
+    public static let maxAnswerBytes = 64 * 1024
+
     /// The HTTP client a `webpush:` section asks for: libcurl, which speaks
     /// HTTP/2 or HTTP/1.1 as the push service does and pools connections per
-    /// origin; the connection ceiling, timeouts, extra CA and egress policy;
-    /// and fair sharing among the apps on it (their shares are set by whoever
+    /// origin; the connection ceiling, timeouts, answer size, extra CA and
+    /// egress policy; and fair sharing among the apps on it (their shares are set by whoever
     /// shares the client among them; here, one app's window).
     public func httpClientConfiguration(resolve: (String) -> String) -> HTTPClientConfiguration {
         let engine = HTTPClientConfiguration.Engine.libcurl
@@ -112,6 +121,7 @@ extension WebPushSettings {
             connectTimeout: min(Self.connectTimeout, timeout.duration),
             tls: HTTPClientTLSConfiguration(caFile: caFile.map(resolve)), engine: engine)
         configuration.acceptsHTTP1 = true
+        configuration.maxResponseBodyBytes = Self.maxAnswerBytes
         configuration.fairness = HTTPClientFairness(
             tenantWindow: configuration.maxInFlightRequests, maxQueuedPerOrigin: Self.maxQueuedPerOrigin)
         configuration.egress = egress

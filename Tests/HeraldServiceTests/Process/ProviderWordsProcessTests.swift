@@ -4,11 +4,12 @@ import HeraldCore
 import HeraldHTTP2Server
 import HeraldSimulator
 import HeraldTestSupport
+import HeraldWebPush
 import Testing
 
-/// A push service writes what it likes into an answer: here 1 MiB of escape
-/// sequences, bells and C1 characters as the JSON `reason` of a 400, to 300
-/// targets of one event. Through `herald run` (a child process), a real
+/// A push service writes what it likes into an answer: here as much as
+/// Herald reads of one (64 KiB) of escape sequences, bells and C1
+/// characters as the JSON `reason` of a 400, to 300 targets of one event. Through `herald run` (a child process), a real
 /// broker and a TLS push service of the test's own, every outcome's reason
 /// is the status's name, its detail bounded and clean, the outcomes' bytes
 /// and the process's peak memory stay under fixed bounds, and the event is
@@ -18,10 +19,10 @@ import Testing
     static let targets = 300
     /// The answer's body: a JSON object whose `reason` is escape sequences,
     /// bells and C1 characters (JSON-escaped, so it parses), just under the
-    /// 1 MiB response body limit.
+    /// longest answer Herald reads from a push service.
     static let hostileBody: [UInt8] = {
         let unit = #"\u001b]0;owned\u0007\u001b[2J\u009b31m"#
-        let count = ((1 << 20) - 64) / unit.utf8.count
+        let count = (WebPushSettings.maxAnswerBytes - 64) / unit.utf8.count
         return Array(#"{"reason":""#.utf8) + Array(String(repeating: unit, count: count).utf8) + Array(#""}"#.utf8)
     }()
 
@@ -29,13 +30,13 @@ import Testing
     /// Web Push endpoint, a status name and at most 512 bytes of detail.
     /// Verbatim, each carried the whole 1 MiB reason.
     static let maxOutcomeBytes = 2048
-    /// Growth of the process's peak RSS (VmHWM) over the event, the 512 MiB
-    /// a pod is given in deploy/: the response bodies waiting to be
-    /// classified (at most all 300, about 300 MiB, when the pool is slow)
-    /// and the bounded outcomes. Verbatim, the 300 reasons were held three
-    /// times over (the outcomes, their encoded messages, the publish buffer:
-    /// over 700 MiB; 837 MiB measured).
-    static let maxPeakGrowthBytes = 512 << 20
+    /// Growth of the process's peak RSS (VmHWM) over the event: the answer
+    /// bodies waiting to be classified (at most all 300 × 64 KiB, about
+    /// 19 MiB), connections and the bounded outcomes. Verbatim, 1 MiB
+    /// reasons were held three times over (the outcomes, their encoded
+    /// messages, the publish buffer: 837 MiB measured), and 1 MiB bodies
+    /// waiting to be classified alone took 279 MiB.
+    static let maxPeakGrowthBytes = 128 << 20
 
     /// The one config of these tests: the simulator's CA and VAPID key, Web
     /// Push endpoints on loopback (where an opt-in for loopback push

@@ -71,6 +71,7 @@ import Testing
             == HTTPClientFairness(tenantWindow: window, maxQueuedPerOrigin: WebPushSettings.maxQueuedPerOrigin))
         #expect(webPush.first?.configuration.maxInFlightRequests == 2 * window)
         #expect(webPush.first?.configuration.connectTimeout == .seconds(5), "a hung connect frees its slot before the 10s timeout")
+        #expect(webPush.first?.configuration.maxResponseBodyBytes == WebPushSettings.maxAnswerBytes, "a push service's answer is short")
         for app in ["chat", "shop"] {
             let provider = providers.provider(app: app, .webpush) as? WebPushProvider
             #expect(provider?.configuration.tenant == app, "\(app)'s requests are counted in its own share")
