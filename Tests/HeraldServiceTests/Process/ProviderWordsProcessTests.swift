@@ -135,6 +135,44 @@ import Testing
         }
     }
 
+    /// An answer of 1 MiB of escape sequences is not read past the 64 KiB
+    /// Herald reads of a push service's answer: each target is `failed` with
+    /// a short reason that names the limit, no control byte anywhere.
+    @Test func aMegabyteAnswerIsNotReadAndItsTargetsFailWithAShortCleanReason() async throws {
+        let simulator = try await SimulatorHarness()
+        defer { simulator.stop() }
+        let unit = #"\u001b]0;owned\u0007\u001b[2J\u009b31m"#
+        let megabyte = Array(#"{"reason":""#.utf8) + Array(String(repeating: unit, count: (1 << 20) / unit.utf8.count).utf8)
+            + Array(#""}"#.utf8)
+        let server = try Self.hostileServer(simulator, HostilePushService(body: megabyte))
+        let config = try Self.config(simulator)
+        let port = try #require(config.httpPort)
+        let count = 20
+        try await withRunning(server) {
+            try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
+                let targets = try Self.targets(count, at: server, simulator)
+                let herald = try fixture.start(config)
+                try #require(await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 },
+                             "herald run never became ready:\n\(herald.tail())")
+                try await fixture.publisher.publish("""
+                    {"id": "megabyte-1", "app": "chat", "targets": [\(targets.joined(separator: ", "))], "notification": {"title": "x"}}
+                    """)
+                let all = await fixture.results.wait(timeout: .seconds(60)) { $0.count >= count }
+                try #require(all, "\(fixture.results.all.count) of \(count) outcomes:\n\(herald.tail())")
+                for (_, outcome) in fixture.results.all {
+                    #expect(outcome.status == .failed)
+                    let reason = outcome.reason ?? ""
+                    #expect(reason.hasPrefix("transport responseTooLarge") && reason.contains("\(WebPushSettings.maxAnswerBytes)"), "\(reason)")
+                    #expect(reason.utf8.count <= 256 && !Self.hasControl(reason), "\(reason.debugDescription)")
+                }
+                #expect(fixture.results.rawBodies.allSatisfy { $0.count <= Self.maxOutcomeBytes })
+                #expect(!Self.hasControl(herald.output.replacingOccurrences(of: "\n", with: "")))
+                herald.send(SIGTERM)
+                #expect(await herald.waitForExit(timeout: .seconds(30)) == .exited(0), "\(herald.tail())")
+            }
+        }
+    }
+
     /// An event whose context takes almost all of the 8 MiB budget (4 000
     /// bytes × 2 000 targets): the first outcomes keep the push service's
     /// detail, the later ones lose it and keep their reason, and all 2 000
