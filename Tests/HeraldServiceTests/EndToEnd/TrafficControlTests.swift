@@ -292,12 +292,14 @@ import Testing
     @Test func anFCMDeviceRateAnswerHoldsBackOnlyThatToken() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        let config = try ServiceConfig(simulator: simulator, maxAttempts: 20, delays: "[500ms]")
+        let config = try ServiceConfig(simulator: simulator, maxAttempts: 60, delays: "[500ms]")
         try await RunningService.serving(config) { results, publisher in
-            // Retry-After: 1 s, so the pauses end well within the retries.
+            // Retry-After: 10 s, a pause that d-2 and d-3 are published well within however
+            // loaded the machine is (at 1 s, a loaded run sent d-3 after the pause had ended);
+            // 60 attempts 500 ms apart outlast it.
             simulator.fcm.update {
                 $0.tokenErrors["busy-device"] = .quotaExceeded
-                $0.retryAfter = 1
+                $0.retryAfter = 10
             }
             try await publisher.publish(#"{"id": "d-1", "app": "chat", "provider": "fcm", "token": "busy-device"}"#)
             #expect(await results.wait { $0.contains { $0.outcome.eventID == "d-1" } })
@@ -315,7 +317,7 @@ import Testing
                         && paused.outcome.reason?.hasPrefix("this device's FCM message rate exceeded (QUOTA_EXCEEDED): its sends pause") == true,
                     "\(paused.outcome.reason ?? "")")
             simulator.fcm.update { $0.tokenErrors["busy-device"] = nil }
-            #expect(await results.wait(timeout: .seconds(30)) { got in
+            #expect(await results.wait(timeout: .seconds(60)) { got in
                 Set(got.filter { $0.outcome.status == .delivered }.map(\.outcome.eventID)) == ["d-1", "d-2", "d-3"]
             }, "\(results.all.map { "\($0.outcome.eventID) \($0.outcome.status) \($0.outcome.reason ?? "")" })")
         }
