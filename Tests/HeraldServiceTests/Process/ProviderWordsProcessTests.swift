@@ -75,6 +75,15 @@ import Testing
         }
     }
 
+    /// `herald run` on `config`, once it answers `/readyz`.
+    static func startReady(_ fixture: ProcessFixture, _ config: ServiceConfig) async throws -> HeraldProcess {
+        let herald = try fixture.start(config)
+        let port = try #require(config.httpPort)
+        try #require(await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 },
+                     "herald run never became ready:\n\(herald.tail())")
+        return herald
+    }
+
     /// VmHWM (peak resident set) of `pid`, in bytes.
     static func peakRSS(_ pid: pid_t) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
@@ -92,13 +101,10 @@ import Testing
         defer { simulator.stop() }
         let server = try Self.hostileServer(simulator)
         let config = try Self.config(simulator)
-        let port = try #require(config.httpPort)
         try await withRunning(server) {
             try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
                 let targets = try Self.targets(Self.targets, at: server, simulator)
-                let herald = try fixture.start(config)
-                try #require(await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 },
-                             "herald run never became ready:\n\(herald.tail())")
+                let herald = try await Self.startReady(fixture, config)
                 let before = try #require(Self.peakRSS(herald.pid))
                 try await fixture.publisher.publish("""
                     {"id": "hostile-1", "app": "chat", "targets": [\(targets.joined(separator: ", "))], "notification": {"title": "x"}}
@@ -146,14 +152,11 @@ import Testing
             + Array(#""}"#.utf8)
         let server = try Self.hostileServer(simulator, HostilePushService(body: megabyte))
         let config = try Self.config(simulator)
-        let port = try #require(config.httpPort)
         let count = 20
         try await withRunning(server) {
             try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
                 let targets = try Self.targets(count, at: server, simulator)
-                let herald = try fixture.start(config)
-                try #require(await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 },
-                             "herald run never became ready:\n\(herald.tail())")
+                let herald = try await Self.startReady(fixture, config)
                 try await fixture.publisher.publish("""
                     {"id": "megabyte-1", "app": "chat", "targets": [\(targets.joined(separator: ", "))], "notification": {"title": "x"}}
                     """)
@@ -183,14 +186,11 @@ import Testing
         let words = String(repeating: "w", count: 600)
         let server = try Self.hostileServer(simulator, HostilePushService(body: Array(#"{"reason": "\#(words)"}"#.utf8)))
         let config = try Self.config(simulator)
-        let port = try #require(config.httpPort)
         let count = 2000
         try await withRunning(server) {
             try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
                 let targets = try Self.targets(count, at: server, simulator)
-                let herald = try fixture.start(config)
-                try #require(await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 },
-                             "herald run never became ready:\n\(herald.tail())")
+                let herald = try await Self.startReady(fixture, config)
                 let context = #"{"k": "\#(String(repeating: "c", count: 3990))"}"#
                 try await fixture.publisher.publish("""
                     {"id": "budget-1", "app": "chat", "context": \(context), "targets": [\(targets.joined(separator: ", "))],
