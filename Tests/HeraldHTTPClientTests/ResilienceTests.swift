@@ -143,9 +143,26 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
         let port = first.port
         try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
             let request = HTTPClientRequest(url: "https://127.0.0.1:\(port)/fast")
-            let before = try await withRunning(first) { try await client.send(request) }
+            let before = try await withRunning(first) {
+                let response = try await client.send(request)
+                if engine == .nghttp2 {
+                    #expect(try await eventually { client.statistics.pools.first?.connections == 1 }, "\(client.statistics.pools)")
+                }
+                return response
+            }
             #expect(before.status == 200)
-            // withRunning stopped the first server abruptly: its connections are gone.
+            // withRunning stopped the first server abruptly: it reset its connection. The client
+            // learns that only when it reads the reset, which a loaded machine delivers late: a
+            // request sent before then goes out on the dead connection and fails connectionLost
+            // (honest and retryable: nothing tells a client sooner that its peer died), one sent
+            // after finds nothing listening: connectFailed. This pins the second: the request
+            // waits until the client has seen the reset (the kernel's socket no longer
+            // established; nghttp2's pool, published after it held the connection, empty).
+            #expect(try await eventually { establishedConnections(toPort: port) == 0 }, "the reset reached the client's socket")
+            if engine == .nghttp2 {
+                #expect(try await eventually { client.statistics.pools.first?.connections == 0 },
+                        "the client dropped the dead connection: \(client.statistics.pools)")
+            }
             let down = await clientError { try await client.send(request) }
             #expect(down?.kind == .connectFailed, "nothing listens: \(String(describing: down))")
             #expect(down?.isRetryable == true)
