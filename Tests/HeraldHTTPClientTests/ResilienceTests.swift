@@ -141,7 +141,10 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
         let recorder = ConnectionRecorder()
         let first = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
         let port = first.port
-        try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
+        var configuration = Fixtures.clientConfiguration(pki, engine: engine)
+        // No keep-alive PING within the waits below: only reading the reset shows the client its connection died.
+        configuration.keepAliveInterval = .seconds(300)
+        try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
             let request = HTTPClientRequest(url: "https://127.0.0.1:\(port)/fast")
             let before = try await withRunning(first) {
                 let response = try await client.send(request)
