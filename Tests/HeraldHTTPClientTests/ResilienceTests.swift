@@ -155,12 +155,13 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
             }
             #expect(before.status == 200)
             // withRunning stopped the first server abruptly: it reset its connection. The client
-            // learns that only when it reads the reset, which a loaded machine delivers late: a
-            // request sent before then goes out on the dead connection and fails connectionLost
-            // (honest and retryable: nothing tells a client sooner that its peer died), one sent
-            // after finds nothing listening: connectFailed. This pins the second: the request
-            // waits until the client has seen the reset (the kernel's socket no longer
-            // established; nghttp2's pool, published after it held the connection, empty).
+            // learns that only when its loop reads the reset, and on a loaded machine the next
+            // request can reach the loop first (the reset or the loop thread delayed): it then goes
+            // out on the dead connection and fails connectionLost (honest and retryable: nothing
+            // tells a client sooner that its peer died). A request sent after finds nothing
+            // listening: connectFailed. This pins the second: the request waits until the client
+            // has seen the reset (the kernel's socket no longer established; nghttp2's pool,
+            // published after it held the connection, empty).
             #expect(try await eventually { establishedConnections(toPort: port) == 0 }, "the reset reached the client's socket")
             if engine == .nghttp2 {
                 #expect(try await eventually { client.statistics.pools.first?.connections == 0 },
