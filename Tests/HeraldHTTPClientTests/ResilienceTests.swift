@@ -141,11 +141,32 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
         let recorder = ConnectionRecorder()
         let first = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
         let port = first.port
-        try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
+        var configuration = Fixtures.clientConfiguration(pki, engine: engine)
+        // No keep-alive PING within the waits below: only reading the reset shows the client its connection died.
+        configuration.keepAliveInterval = .seconds(300)
+        try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
             let request = HTTPClientRequest(url: "https://127.0.0.1:\(port)/fast")
-            let before = try await withRunning(first) { try await client.send(request) }
+            let before = try await withRunning(first) {
+                let response = try await client.send(request)
+                if engine == .nghttp2 {
+                    #expect(try await eventually { client.statistics.pools.first?.connections == 1 }, "\(client.statistics.pools)")
+                }
+                return response
+            }
             #expect(before.status == 200)
-            // withRunning stopped the first server abruptly: its connections are gone.
+            // withRunning stopped the first server abruptly: it reset its connection. The client
+            // learns that only when its loop reads the reset, and on a loaded machine the next
+            // request can reach the loop first (the reset or the loop thread delayed): it then goes
+            // out on the dead connection and fails connectionLost (honest and retryable: nothing
+            // tells a client sooner that its peer died). A request sent after finds nothing
+            // listening: connectFailed. This pins the second: the request waits until the client
+            // has seen the reset (the kernel's socket no longer established; nghttp2's pool,
+            // published after it held the connection, empty).
+            #expect(try await eventually { establishedConnections(toPort: port) == 0 }, "the reset reached the client's socket")
+            if engine == .nghttp2 {
+                #expect(try await eventually { client.statistics.pools.first?.connections == 0 },
+                        "the client dropped the dead connection: \(client.statistics.pools)")
+            }
             let down = await clientError { try await client.send(request) }
             #expect(down?.kind == .connectFailed, "nothing listens: \(String(describing: down))")
             #expect(down?.isRetryable == true)
