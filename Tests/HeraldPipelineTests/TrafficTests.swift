@@ -33,23 +33,49 @@ import Testing
     }
 
     @Test func aStallIsFollowedByAtMostTheBurstNotByEveryOverdueSend() async {
-        let bucket = TokenBucket(perSecond: 100, burst: 2)
-        #expect(bucket.takeIfAvailable() && bucket.takeIfAvailable())
-        // Ten waiters; while they wait, the tokens refill only up to the burst.
-        let times = Locked<[ContinuousClock.Instant]>([])
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<10 {
+        // The pacing task's sleep is held until the test lets it go: a stall, as a loaded
+        // machine makes one, of at least 200 ms (20 tokens' worth at 100/s).
+        let stalled = Locked(true)
+        let bucket = TokenBucket(perSecond: 100, burst: 2) { wait in
+            while stalled.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+            try? await Task.sleep(for: wait)
+        }
+        // Each grant: how long its asker waited (zero: a token was there) and when it got it.
+        let grants = Locked<[(waited: Duration, at: ContinuousClock.Instant)]>([])
+        let stallEnded = await withTaskGroup(of: Void.self) { group -> ContinuousClock.Instant in
+            // Ask one at a time until ten wait. The burst, and any token that refilled before an
+            // asker came, go at once; from the first asker that has to wait, every later one
+            // waits behind it, as the stalled pacing task hands out nothing.
+            var asked = 0
+            while bucket.waiting < 10, asked < 1000 {
+                asked += 1
                 group.addTask {
-                    _ = await bucket.acquire()
-                    times.withLock { $0.append(.now) }
+                    let waited = await bucket.acquire()
+                    grants.withLock { $0.append((waited, .now)) }
+                }
+                let since = ContinuousClock.now
+                while bucket.waiting + grants.withLock({ $0.count }) < asked, ContinuousClock.now - since < .seconds(60) {
+                    try? await Task.sleep(for: .milliseconds(1))
                 }
             }
+            #expect(bucket.waiting == 10, "ten wait for the stalled pacing task")
+            try? await Task.sleep(for: .milliseconds(200))
+            let ended = ContinuousClock.now
+            stalled.withLock { $0 = false }
+            await group.waitForAll()
+            return ended
         }
-        let sorted = times.withLock { $0 }.sorted()
-        let tightest = zip(sorted, sorted.dropFirst(4)).map { $1 - $0 }.min() ?? .zero
-        // Two at once at most, then one per 10 ms: five grants span at least 20 ms (less a little
-        // for when each resumed task noted its time); ten overdue sends at once would span none.
-        #expect(tightest >= .milliseconds(15), "five grants within \(tightest)")
+        // The ten waiting sends are all overdue when the stall ends; the bucket holds at most
+        // its burst of 2, so the k-th of them (k >= 2) is served no earlier than (k - 1) x 10 ms
+        // after the stall ended. A grant is noted after it happened and load only makes both
+        // later, so this cannot fail from load; every overdue send at once would break it at
+        // the third.
+        let waited = grants.withLock { $0 }.filter { $0.waited > .zero }.map(\.at).sorted()
+        #expect(waited.count == 10)
+        for (k, time) in waited.enumerated() where k >= 2 {
+            let slot = stallEnded + .milliseconds(10 * (k - 1) - 1)
+            #expect(time >= slot, "waiting send \(k) was served \(time - stallEnded) after the stall, before its slot")
+        }
     }
 
     @Test func tokensRefillWithTimeUpToTheBurst() {

@@ -27,10 +27,20 @@ public final class TokenBucket: Sendable {
     public let perSecond: Double
     public let burst: Int
     private let state: Locked<State>
+    /// How the pacing task waits for the next token.
+    private let sleep: @Sendable (Duration) async -> Void
 
-    public init(perSecond: Double, burst: Int, now: ContinuousClock.Instant = .now) {
+    public convenience init(perSecond: Double, burst: Int, now: ContinuousClock.Instant = .now) {
+        self.init(perSecond: perSecond, burst: burst, now: now) { try? await Task.sleep(for: $0) }
+    }
+
+    /// `sleep` is how the pacing task waits for the next token; a test holds
+    /// it to stall the pacing task as a loaded machine would.
+    init(perSecond: Double, burst: Int, now: ContinuousClock.Instant = .now,
+         sleep: @escaping @Sendable (Duration) async -> Void) {
         self.perSecond = RateBounds.clamped(perSecond)
         self.burst = max(1, burst)
+        self.sleep = sleep
         state = Locked(State(tokens: Double(max(1, burst)), updated: now))
     }
 
@@ -99,7 +109,7 @@ public final class TokenBucket: Sendable {
             for continuation in ready { continuation.resume() }
             guard let wait else { return }
             state.withLock { $0.scheduledWait = wait }
-            try? await Task.sleep(for: wait)
+            await sleep(wait)
         }
     }
 
@@ -120,6 +130,9 @@ public final class TokenBucket: Sendable {
 
     /// The pacing task's latest wait for the next token (nil before it first waited).
     var scheduledWait: Duration? { state.withLock { $0.scheduledWait } }
+
+    /// How many tasks wait for a token now.
+    var waiting: Int { state.withLock { $0.waiters.count - $0.waitersHead } }
 
     private func refill(_ state: inout State, now: ContinuousClock.Instant) {
         guard now > state.updated else { return }
