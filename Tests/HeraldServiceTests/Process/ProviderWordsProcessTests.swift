@@ -126,9 +126,14 @@ import Testing
                 #expect(sizes.reduce(0, +) <= Self.targets * Self.maxOutcomeBytes)
                 #expect(peak - before <= Self.maxPeakGrowthBytes,
                         "peak RSS grew \((peak - before) >> 20) MiB (from \(before >> 20) MiB), over \(Self.maxPeakGrowthBytes >> 20) MiB")
-                // The log: one warning a target, each bounded, no control byte.
+                // The log: one warning a target, each bounded, no control byte. The warnings are
+                // written on the pool after the outcomes are confirmed, so they may still be coming.
+                func warnings() -> [Substring] {
+                    herald.output.split(separator: "\n").filter { $0.contains("notification not delivered") }
+                }
+                #expect(await eventually(timeout: .seconds(60)) { warnings().count >= Self.targets })
                 let log = herald.output
-                let lines = log.split(separator: "\n").filter { $0.contains("notification not delivered") }
+                let lines = warnings()
                 #expect(lines.count == Self.targets, "\(lines.count) warnings:\n\(herald.tail(5))")
                 #expect(lines.allSatisfy { $0.utf8.count <= 4096 }, "log lines up to \(lines.map(\.utf8.count).max() ?? 0) bytes")
                 #expect(!Self.hasControl(log.replacingOccurrences(of: "\n", with: "")))
