@@ -35,9 +35,9 @@ import Testing
     @Test func aStallIsFollowedByAtMostTheBurstNotByEveryOverdueSend() async {
         // The pacing task's sleep is held until the test lets it go: a stall, as a loaded
         // machine makes one, of at least 200 ms (20 tokens' worth at 100/s).
-        let stalled = Locked(true)
+        let stall = Gate()
         let bucket = TokenBucket(perSecond: 100, burst: 2) { wait in
-            while stalled.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+            await stall.passed()
             try? await Task.sleep(for: wait)
         }
         // Each grant: how long its asker waited (zero: a token was there) and when it got it.
@@ -68,7 +68,7 @@ import Testing
             let grantedBefore = grants.withLock { $0.count }
             try? await Task.sleep(for: .milliseconds(200))
             let ended = ContinuousClock.now
-            stalled.withLock { $0 = false }
+            stall.open()
             await group.waitForAll()
             return (ended, grantedBefore)
         }
@@ -188,5 +188,30 @@ import Testing
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(winners == 1)
+    }
+}
+
+/// Holds whoever calls ``passed()`` until ``open()``, then lets everyone by:
+/// a stall the test ends itself, with no polling.
+private final class Gate: Sendable {
+    private let state = Locked<(open: Bool, held: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func passed() async {
+        await withCheckedContinuation { continuation in
+            let open = state.withLock { state in
+                if !state.open { state.held.append(continuation) }
+                return state.open
+            }
+            if open { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let held = state.withLock { state in
+            state.open = true
+            defer { state.held = [] }
+            return state.held
+        }
+        for continuation in held { continuation.resume() }
     }
 }

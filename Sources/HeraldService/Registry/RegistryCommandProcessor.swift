@@ -121,11 +121,6 @@ final class RegistryCommandProcessor: Sendable {
 
     /// The result as published: persistent JSON, its `message-id` the command's id.
     private func message(for result: RegistryResult) -> AMQPMessage {
-        var properties = AMQPProperties()
-        properties.contentType = "application/json"
-        properties.persistent = true
-        properties.messageID = result.commandID
-        return AMQPMessage(exchange: topology.resultsExchange, routingKey: result.routingKey, body: result.encoded,
-                           properties: properties)
+        topology.resultMessage(routingKey: result.routingKey, body: result.encoded, answering: result.commandID)
     }
 }

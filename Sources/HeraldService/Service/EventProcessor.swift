@@ -423,12 +423,7 @@ final class EventProcessor: Sendable {
 
     /// The message of one outcome, for the results exchange.
     func message(for outcome: Outcome) -> AMQPMessage {
-        var properties = AMQPProperties()
-        properties.contentType = "application/json"
-        properties.persistent = true
-        properties.messageID = outcome.eventID
-        return AMQPMessage(exchange: topology.resultsExchange, routingKey: outcome.routingKey, body: outcome.encoded,
-                           properties: properties)
+        topology.resultMessage(routingKey: outcome.routingKey, body: outcome.encoded, answering: outcome.eventID)
     }
 
     /// Every message one event's processing publishes: outcomes (unless
