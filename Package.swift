@@ -26,6 +26,8 @@ let heraldVersion: String = {
 /// - `HeraldRegistry` (devices on channels: the store, on SQLite or PostgreSQL)
 /// - `HeraldConfig` (config.yaml loading, model and validation; the providers' sections are theirs) on `HeraldYAML` (libyaml + Decoder)
 /// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT, ECDH, HKDF, AES-GCM) on OpenSSL
+/// - `HeraldTLS` (the C plumbing the HTTP/2 client, the HTTP/2 server, the crypto and the simulator share:
+///   OpenSSL's error queue, the non-blocking TLS/socket write pump, nghttp2's session setup and callback helpers)
 /// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, importing no C module; what it
 ///   needs of the system (a lock, the wall clock, a line to standard error) comes from `HeraldSystem`
 /// - `HeraldSystem` (the operating-system calls the modules above share: `Locked`, the wall clock, bounded
@@ -60,12 +62,13 @@ let package = Package(
         // MARK: Herald
         .target(name: "HeraldSystem"),
         .target(name: "HeraldCore", dependencies: ["HeraldSystem"]),
-        .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldTLS", dependencies: ["COpenSSL", "CNGHTTP2"]),
+        .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore", "HeraldTLS"]),
         .target(name: "HeraldYAML", dependencies: ["HeraldSystem", "CYAML", "HeraldCore"]),
         .target(name: "HeraldProviderKit", dependencies: ["HeraldSystem", "HeraldCore", "HeraldHTTPClient"]),
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML", "HeraldProviderKit", "HeraldProviders"]),
-        .target(name: "HeraldHTTPClient", dependencies: ["HeraldSystem", "CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldHTTP2Server", dependencies: ["HeraldSystem", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldHTTPClient", dependencies: ["HeraldSystem", "CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore", "HeraldTLS"]),
+        .target(name: "HeraldHTTP2Server", dependencies: ["HeraldSystem", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore", "HeraldTLS"]),
         .target(name: "HeraldAMQP", dependencies: ["HeraldSystem", "CRabbitMQ", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         // MARK: Providers: one module each, listed once in HeraldProviders (docs/providers.md)
         .target(name: "HeraldAPNs", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
@@ -76,7 +79,7 @@ let package = Package(
             name: "HeraldSimulator",
             dependencies: [
                 "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldWebPush", "HeraldYAML", "HeraldConfig", "HeraldHTTP2Server", "COpenSSL",
-                "CHeraldShim",
+                "CHeraldShim", "HeraldTLS",
             ]),
         .target(name: "HeraldObservability", dependencies: ["HeraldSystem", "HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
         .target(name: "HeraldPipeline", dependencies: ["HeraldSystem", "HeraldCore", "HeraldConfig", "HeraldProviders"]),
@@ -122,7 +125,7 @@ let package = Package(
             dependencies: ["HeraldSystem", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldProviders", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldHTTP2ServerTests",
-            dependencies: ["HeraldSystem", "HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),
+            dependencies: ["HeraldSystem", "HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore", "HeraldTLS"]),
         .testTarget(
             name: "HeraldAPNsTests",
             dependencies: ["HeraldSystem", "HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),

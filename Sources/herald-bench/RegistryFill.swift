@@ -28,10 +28,10 @@ struct RegistryFill {
         do {
             switch backend {
             case "sqlite":
-                store = try SQLiteRegistryStore(path: options.string("path") ?? ".build/bench/registry.sqlite", providers: .registered)
+                store = try SQLRegistryStore(.sqlite(path: options.string("path") ?? ".build/bench/registry.sqlite"), providers: .registered)
             case "postgres":
                 guard let url = options.string("url") else { fail("--backend postgres needs --url") }
-                store = try PostgresRegistryStore(url: url, providers: .registered, poolSize: options.int("pool", 4))
+                store = try SQLRegistryStore(.postgres(url: url, poolSize: options.int("pool", 4)), providers: .registered)
             default:
                 fail("--backend is sqlite or postgres")
             }
