@@ -125,7 +125,10 @@ let package = Package(
             dependencies: ["HeraldSystem", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldProviders", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldHTTP2ServerTests",
-            dependencies: ["HeraldSystem", "HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore", "HeraldTLS"]),
+            dependencies: [
+                "HeraldSystem", "HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore", "HeraldTLS", "COpenSSL",
+                "CHeraldShim",
+            ]),
         .testTarget(
             name: "HeraldAPNsTests",
             dependencies: ["HeraldSystem", "HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
