@@ -26,7 +26,8 @@ public struct TestDatabase: Sendable {
     public func makeStore(limits: RegistryLimits = .default, poolSize: Int = 4) throws -> any RegistryStore {
         switch backend {
         case .sqlite: try SQLRegistryStore(.sqlite(path: location), providers: .registered, limits: limits)
-        case .postgres: try SQLRegistryStore(.postgres(url: location, poolSize: poolSize), providers: .registered, limits: limits)
+        case .postgres:
+            try SQLRegistryStore(.postgres(url: location, poolSize: poolSize), providers: .registered, limits: limits)
         }
     }
 

@@ -28,7 +28,8 @@ struct RegistryFill {
         do {
             switch backend {
             case "sqlite":
-                store = try SQLRegistryStore(.sqlite(path: options.string("path") ?? ".build/bench/registry.sqlite"), providers: .registered)
+                let path = options.string("path") ?? ".build/bench/registry.sqlite"
+                store = try SQLRegistryStore(.sqlite(path: path), providers: .registered)
             case "postgres":
                 guard let url = options.string("url") else { fail("--backend postgres needs --url") }
                 store = try SQLRegistryStore(.postgres(url: url, poolSize: options.int("pool", 4)), providers: .registered)

@@ -12,7 +12,8 @@ import Testing
 @Suite struct WritePumpTests {
     @Test func aFullSocketTakesPartOfTheBytesThenWouldBlockAndTheRestLater() async throws {
         let pair = try #require(SocketPair(sendBuffer: 16 * 1024))
-        let report = await onOwnThread { () -> (first: SocketWriteResult, blocked: Bool, offset: Int, received: [UInt8]) in
+        typealias Report = (first: SocketWriteResult, blocked: Bool, offset: Int, received: [UInt8])
+        let report = await onOwnThread { () -> Report in
             var pump = WritePump(capacity: 0)
             pump.bytes = Self.pattern(count: 4 << 20)
             let first = pump.write(fd: pair.writer, ssl: nil)
@@ -69,7 +70,9 @@ import Testing
             var last = first
             var offset = 0
             for _ in 0..<10_000 {
-                last = bytes.withUnsafeBytes { WritePump.write(UnsafeRawBufferPointer(rebasing: $0[offset...]), fd: pair.writer, ssl: tls.client) }
+                last = bytes.withUnsafeBytes {
+                    WritePump.write(UnsafeRawBufferPointer(rebasing: $0[offset...]), fd: pair.writer, ssl: tls.client)
+                }
                 guard case .wrote(let count) = last else { break }
                 offset += count
             }
@@ -161,7 +164,9 @@ final class SocketPair: @unchecked Sendable {
         }
         var address = listener.address
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         let accepted = connected == 0 ? accept(listener.descriptor, nil, nil) : -1
         guard accepted >= 0 else {
@@ -225,7 +230,8 @@ struct TLSPair {
     }
 
     init(pair: SocketPair, pki: TestPKI) throws(Failure) {
-        guard let clientContext = SSL_CTX_new(TLS_client_method()), let serverContext = SSL_CTX_new(TLS_server_method()) else {
+        guard let clientContext = SSL_CTX_new(TLS_client_method()),
+              let serverContext = SSL_CTX_new(TLS_server_method()) else {
             throw Failure(description: "SSL_CTX_new: \(OpenSSLErrorQueue.drain())")
         }
         contexts = [clientContext, serverContext]

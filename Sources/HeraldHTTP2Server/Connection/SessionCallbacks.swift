@@ -20,15 +20,19 @@ final class SessionCallbacks {
             setup.option, UInt64(max(1, streamResetLimit.burst)), UInt64(max(1, streamResetLimit.perSecond)))
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
             guard let frame, let userData else { return 0 }
-            guard frame.pointee.hd.isType(NGHTTP2_HEADERS), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+            guard frame.pointee.hd.isType(NGHTTP2_HEADERS), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else {
+                return 0
+            }
             ServerConnection.from(userData).beginStream(frame.pointee.hd.stream_id)
             return 0
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
             guard let userData,
-                  let header = NGHTTP2Header(frame: frame, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
+                  let header = NGHTTP2Header(
+                      frame: frame, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
             else { return 0 }
-            ServerConnection.from(userData).receiveHeader(streamID: header.streamID, name: header.name, value: header.value)
+            ServerConnection.from(userData).receiveHeader(
+                streamID: header.streamID, name: header.name, value: header.value)
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in

@@ -221,7 +221,8 @@ final class H2Connection {
         var created: OpaquePointer?
         let rv = nghttp2_session_client_new2(&created, callbacks.callbacks, Unmanaged.passUnretained(self).toOpaque(), callbacks.option)
         guard rv == 0, let created else {
-            return HTTPClientError(kind: .other, host: origin.hostAndPort, message: "\(NGHTTP2Failure(call: "nghttp2_session_client_new2", code: rv))")
+            let failure = NGHTTP2Failure(call: "nghttp2_session_client_new2", code: rv)
+            return HTTPClientError(kind: .other, host: origin.hostAndPort, message: "\(failure)")
         }
         session = created
         var settings = [

@@ -15,10 +15,12 @@ final class H2SessionCallbacks {
         let callbacks = setup.callbacks
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { session, frame, name, nameLength, value, valueLength, _, userData in
             guard let session, let userData,
-                  let header = NGHTTP2Header(frame: frame, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
+                  let header = NGHTTP2Header(
+                      frame: frame, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
             else { return 0 }
             let connection = H2Connection.from(userData)
-            connection.loop.receiveHeader(session, streamID: header.streamID, name: header.name, value: header.value, on: connection)
+            connection.loop.receiveHeader(
+                session, streamID: header.streamID, name: header.name, value: header.value, on: connection)
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { session, _, streamID, data, length, userData in

@@ -149,7 +149,8 @@ final class CurlMultiLoop {
             takenAt: submission.takenAt ?? MonotonicClock.now(), slot: submission.slot, egress: configuration.egress)
         // libcurl gets what is left of the timeout.
         let now = MonotonicClock.now()
-        var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(clamping: deadline > now ? deadline - now : 1)))
+        let left = deadline > now ? deadline - now : 1
+        var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(clamping: left)))
         if rc == CURLE_OK {
             let added = multi.add(easy)
             if added != CURLM_OK { rc = CURLE_FAILED_INIT }

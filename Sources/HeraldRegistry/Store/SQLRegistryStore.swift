@@ -30,7 +30,9 @@ public final class SQLRegistryStore: RegistryStore {
 
     /// A store in `dialect`'s database holding `providers`' devices; nothing
     /// is opened until the first call.
-    public init(_ dialect: RegistryDialect, providers: ProviderCatalog, limits: RegistryLimits = .default) throws(RegistryError) {
+    public init(
+        _ dialect: RegistryDialect, providers: ProviderCatalog, limits: RegistryLimits = .default
+    ) throws(RegistryError) {
         self.dialect = dialect
         self.limits = limits
         self.providers = providers

@@ -10,9 +10,11 @@ extension LoadedConfig {
         guard let settings = configuration.registry else { return nil }
         switch settings.backend {
         case .sqlite:
-            return try SQLRegistryStore(.sqlite(path: resolve(settings.path ?? "")), providers: .registered, limits: registryLimits)
+            let dialect = try RegistryDialect.sqlite(path: resolve(settings.path ?? ""))
+            return try SQLRegistryStore(dialect, providers: .registered, limits: registryLimits)
         case .postgres:
-            let dialect = try RegistryDialect.postgres(url: settings.url ?? "", poolSize: settings.pool ?? RegistrySettings.defaultPool)
+            let pool = settings.pool ?? RegistrySettings.defaultPool
+            let dialect = try RegistryDialect.postgres(url: settings.url ?? "", poolSize: pool)
             return try SQLRegistryStore(dialect, providers: .registered, limits: registryLimits)
         }
     }

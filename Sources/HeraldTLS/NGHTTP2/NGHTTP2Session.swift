@@ -29,7 +29,9 @@ public final class NGHTTP2SessionSetup {
     }
 
     /// The object a session was created with as its user data (not retained by the session).
-    public static func owner<Owner: AnyObject>(_ userData: UnsafeMutableRawPointer, as _: Owner.Type = Owner.self) -> Owner {
+    public static func owner<Owner: AnyObject>(
+        _ userData: UnsafeMutableRawPointer, as _: Owner.Type = Owner.self
+    ) -> Owner {
         Unmanaged<Owner>.fromOpaque(userData).takeUnretainedValue()
     }
 }
