@@ -91,8 +91,8 @@ let package = Package(
         .target(
             name: "HeraldSimulator",
             dependencies: [
-                "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldProviderKit", "HeraldWebPush", "HeraldYAML", "HeraldHTTP2Server", "COpenSSL",
-                "CHeraldShim",
+                "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldProviderKit", "HeraldWebPush", "HeraldYAML",
+                "HeraldHTTP2Server", "COpenSSL", "CHeraldShim",
             ]),
         .target(name: "HeraldObservability", dependencies: ["HeraldSystem", "HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
         .target(name: "HeraldPipeline", dependencies: ["HeraldSystem", "HeraldCore"]),
