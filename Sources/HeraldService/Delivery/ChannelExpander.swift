@@ -7,7 +7,7 @@ import HeraldRegistry
 /// Expands an event's channel targets through the registry a page at a
 /// time: each page of devices is planned like the event's own targets,
 /// sent (`TargetSender`), its dead devices pruned, and its outcomes (with
-/// retries and dead letters) published and confirmed (`Settlement`) before
+/// retries and dead letters) published and confirmed (`WorkSettlement`) before
 /// the next page is read, so a channel of 100 000 devices is delivered in
 /// bounded memory. A device reached through several channels of one event,
 /// or also named as a target, is notified once.
@@ -24,7 +24,7 @@ struct ChannelExpander: Sendable {
 
     let planner: EventPlanner
     let sender: TargetSender
-    let settlement: Settlement
+    let settlement: WorkSettlement
     let pruner: DevicePruner
     let delivered: DeliveredTargets
     let topology: TopologyOptions

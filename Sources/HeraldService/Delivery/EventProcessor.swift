@@ -8,7 +8,7 @@ import HeraldRegistry
 /// targets (`TargetSender`), expand its channels a page at a time
 /// (`ChannelExpander`), prune the dead devices (`DevicePruner`), then publish
 /// — and have the broker confirm — every outcome, retry and dead letter
-/// (`Settlement`), and only then say the delivery may be acked.
+/// (`WorkSettlement`), and only then say the delivery may be acked.
 ///
 /// - Important: Nothing is lost. If any publish fails, the answer is
 ///   `.requeue`: the broker redelivers the event; targets this instance
@@ -40,7 +40,7 @@ final class EventProcessor: Sendable {
 
     let dependencies: Dependencies
     private let sender: TargetSender
-    private let settlement: Settlement
+    private let settlement: WorkSettlement
     /// Expands channels and prunes dead devices; nil without a registry.
     private let expander: ChannelExpander?
     private let inFlight = EventsInFlight()
@@ -53,7 +53,7 @@ final class EventProcessor: Sendable {
             providers: dependencies.providers, traffic: dependencies.traffic, retryPolicy: dependencies.retryPolicy,
             invalidationGuard: dependencies.invalidationGuard, series: series, metrics: dependencies.metrics,
             clock: dependencies.clock)
-        let settlement = Settlement(
+        let settlement = WorkSettlement(
             publisher: dependencies.publisher,
             builder: MessageBuilder(topology: dependencies.topology, publishStatuses: dependencies.publishStatuses,
                                     providers: dependencies.planner.providers),
@@ -74,7 +74,7 @@ final class EventProcessor: Sendable {
 
     /// Plans and delivers `delivery`, publishes what came of it, and calls
     /// `finish` with the verdict once the broker has settled every message —
-    /// on the AMQP connection's thread (see `Settlement`).
+    /// on the AMQP connection's thread (see `WorkSettlement`).
     func process(_ delivery: AMQPDelivery, finish: @escaping @Sendable (DeliveryVerdict) -> Void) async {
         let plan = plan(delivery)
         // The event's own delivery may still be in flight (its connection was

@@ -13,7 +13,7 @@ enum DeliveryVerdict: Sendable, Equatable {
 
 /// A connection that publishes a batch of messages and says when the broker
 /// has settled (confirmed or refused) every one of them: what a
-/// ``Settlement`` needs of `AMQPConnection`, so it is tested without a broker.
+/// ``WorkSettlement`` needs of `AMQPConnection`, so it is tested without a broker.
 protocol ConfirmedPublishing: Sendable {
     /// Publishes `messages` in this order and calls `whenSettled` once every
     /// one is settled, with the first failure or nil — on the connection's
@@ -34,7 +34,7 @@ extension AMQPConnection: ConfirmedPublishing {}
 /// The outcomes go in batches of ``MessageBuilder/outcomeBatchSize``, each
 /// confirmed before the next is encoded; the last carries the retries and
 /// dead letters. The debug-trace records go first, as a batch of their own.
-struct Settlement: Sendable {
+struct WorkSettlement: Sendable {
     let publisher: any ConfirmedPublishing
     let builder: MessageBuilder
     let delivered: DeliveredTargets
