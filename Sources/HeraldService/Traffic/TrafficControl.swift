@@ -2,6 +2,7 @@ import HeraldConfig
 import HeraldCore
 import HeraldObservability
 import HeraldPipeline
+import HeraldSystem
 import Synchronization
 
 /// What every send passes on its way to a provider, per instance

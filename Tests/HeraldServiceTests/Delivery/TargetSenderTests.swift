@@ -3,6 +3,7 @@ import HeraldObservability
 import HeraldPipeline
 import HeraldProviderKit
 @testable import HeraldService
+import HeraldSystem
 import Testing
 
 /// A provider in test code whose first `lostAnswers` sends lose their answer

@@ -3,6 +3,7 @@ import HeraldCore
 import HeraldObservability
 import HeraldPipeline
 @testable import HeraldService
+import HeraldSystem
 import Testing
 
 /// A publisher that settles each batch at once, as `answer` says: what a
