@@ -84,8 +84,9 @@ struct TargetSender: Sendable {
         let providerSeries = series.provider(send.target.provider)
         providerSeries.inflightRequests.increment()
         defer { providerSeries.inflightRequests.decrement() }
-        // A request whose answer was lost is sent again as it was (same apns-id) before the retry policy takes over.
-        var resendsLeft = providers.timeoutRetries(app: send.app)
+        // A request whose answer was lost is sent again as it was (same apns-id) before the retry policy
+        // takes over; how often is looked up only once an answer is lost.
+        var resendsLeft: Int?
         while true {
             do {
                 let result = try await provider.send(notification, attempt: attempt)
@@ -93,8 +94,10 @@ struct TargetSender: Sendable {
                 return .result(result)
             } catch {
                 if let latency = error.latency { providerSeries.requestDuration.observe(latency) }
-                guard error.answerLost, resendsLeft > 0 else { return .failure(error) }
-                resendsLeft -= 1
+                guard error.answerLost else { return .failure(error) }
+                let left = resendsLeft ?? providers.timeoutRetries(app: send.app)
+                guard left > 0 else { return .failure(error) }
+                resendsLeft = left - 1
                 metrics.timeoutRetries.labels(send.target.provider.rawValue, send.app).increment()
             }
         }
