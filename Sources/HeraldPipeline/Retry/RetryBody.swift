@@ -15,9 +15,8 @@ public struct RetryBody: Sendable {
     /// Nil when `original` is not a JSON object.
     /// - Parameter providers: writes each target as its provider's rules read it back.
     public init?(original: [UInt8], providers: ProviderCatalog) {
-        guard case .object(var object)? = try? JSONValue.parse(original, limits: JSONLimits(maxDepth: 64, maxBytes: .max)) else {
-            return nil
-        }
+        let parsed = try? JSONValue.parse(original, limits: JSONLimits(maxDepth: 64, maxBytes: .max))
+        guard case .object(var object)? = parsed else { return nil }
         // The shorthand target, if the event used it: `targets` replaces it.
         for key in providers.targetFieldNames { object[key] = nil }
         self.object = object
@@ -35,7 +34,8 @@ public struct RetryBody: Sendable {
     }
 
     /// The body for `targets` of the event `original`; nil when `original` is not a JSON object.
-    public static func make(original: [UInt8], eventID: String, targets: [Target], providers: ProviderCatalog) -> [UInt8]? {
+    public static func make(original: [UInt8], eventID: String, targets: [Target],
+                            providers: ProviderCatalog) -> [UInt8]? {
         RetryBody(original: original, providers: providers)?.body(eventID: eventID, targets: targets)
     }
 }

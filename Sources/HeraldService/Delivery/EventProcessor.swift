@@ -57,8 +57,8 @@ final class EventProcessor: Sendable {
             publisher: dependencies.publisher,
             builder: MessageBuilder(topology: dependencies.topology, publishStatuses: dependencies.publishStatuses,
                                     providers: dependencies.planner.providers),
-            delivered: dependencies.delivered, series: series, metrics: dependencies.metrics, logger: dependencies.logger,
-            clock: dependencies.clock)
+            delivered: dependencies.delivered, series: series, metrics: dependencies.metrics,
+            logger: dependencies.logger, clock: dependencies.clock)
         self.sender = sender
         self.settlement = settlement
         expander = dependencies.registry.map { registry in
@@ -163,7 +163,8 @@ final class EventProcessor: Sendable {
         plan.expansions = []
         plan.deadLetterReason = nil
         plan.deadLetterTargets = []
-        var work = DeliveryWork(plan: plan, redelivered: false, budget: dependencies.planner.limits.maxContextFanoutBytes)
+        var work = DeliveryWork(plan: plan, redelivered: false,
+                                budget: dependencies.planner.limits.maxContextFanoutBytes)
         let reason = "duplicate event: id \(key) was first received at \(at) (duplicate_window)"
         let now = dependencies.clock()
         for send in plan.sends {

@@ -71,7 +71,8 @@ struct MessageBuilder: Sendable {
         for (delay, targets) in work.retries.sorted(by: { $0.key < $1.key }) {
             guard let tier = topology.retryTiers.first(where: { $0.delay == delay }) ?? topology.retryTiers.last,
                   let original else { continue }
-            var message = RetryRouting.retryMessage(for: delivery, tier: tier, attempt: plan.attempt + 1, topology: topology)
+            var message = RetryRouting.retryMessage(for: delivery, tier: tier, attempt: plan.attempt + 1,
+                                                    topology: topology)
             message.body = original.body(eventID: eventID, targets: targets)
             message.properties.messageID = eventID
             message.properties.headers[HeraldHeader.receivedAt] = .int(Int64(plan.receivedAt.millisecondsSinceEpoch))
@@ -87,9 +88,8 @@ struct MessageBuilder: Sendable {
         }
         if !work.exhausted.isEmpty, let original {
             let reasons = work.exhausted.map { "\($0.target.provider) \($0.target.address.field): \($0.reason)" }
-            var message = RetryRouting.deadLetterMessage(
-                for: delivery, error: "retries exhausted after \(plan.attempt) attempts: " + reasons.joined(separator: "; "),
-                topology: topology, at: now)
+            let error = "retries exhausted after \(plan.attempt) attempts: " + reasons.joined(separator: "; ")
+            var message = RetryRouting.deadLetterMessage(for: delivery, error: error, topology: topology, at: now)
             message.body = original.body(eventID: eventID, targets: work.exhausted.map(\.target))
             messages.append(message)
         }

@@ -47,11 +47,14 @@ struct WorkSettlement: Sendable {
     /// the connection's thread: no task waits for the confirms, and the ack
     /// `finish` queues leaves in the same turn of that thread. A failed
     /// publish requeues the event; a message AMQP cannot carry dead-letters it.
-    func settle(_ work: DeliveryWork, of delivery: AMQPDelivery, finish: @escaping @Sendable (DeliveryVerdict) -> Void) async {
+    func settle(_ work: DeliveryWork, of delivery: AMQPDelivery,
+                finish: @escaping @Sendable (DeliveryVerdict) -> Void) async {
         await publish(work, of: delivery) { [self] failure in
             guard let failure else { return finish(.ack) }
             let eventID = work.plan.event?.id ?? delivery.messageID ?? ""
-            if failure.code == .invalidMessage { return deadLetter(delivery, eventID: eventID, because: failure, finish: finish) }
+            if failure.code == .invalidMessage {
+                return deadLetter(delivery, eventID: eventID, because: failure, finish: finish)
+            }
             logger.warning("event not settled: publishing its outcomes failed; the broker will redeliver it",
                            ["event_id": .string(eventID), "error": .string("\(failure)")])
             finish(.requeue(reason: "\(failure)"))
@@ -116,7 +119,9 @@ struct WorkSettlement: Sendable {
     private func record(_ work: DeliveryWork, failure: AMQPError?) {
         let eventID = work.plan.event?.id
         if failure != nil {
-            if let eventID { delivered.keepUnconfirmed(eventID: eventID, attempt: work.plan.attempt, results: work.results) }
+            if let eventID {
+                delivered.keepUnconfirmed(eventID: eventID, attempt: work.plan.attempt, results: work.results)
+            }
             return
         }
         if let eventID {

@@ -19,7 +19,8 @@ struct DevicePruner: Sendable {
         for index in work.results.indices where work.results[index].outcome.status == .invalidToken {
             let outcome = work.results[index].outcome
             guard !outcome.unregistered, let app = outcome.app, let provider = outcome.provider,
-                  registrableProviders.contains(provider), let address = outcome.address, address.isDevice else { continue }
+                  registrableProviders.contains(provider), let address = outcome.address, address.isDevice
+            else { continue }
             let device = DeviceKey(app: app, provider: provider, address: address)
             let started = ContinuousClock.now
             do {

@@ -85,7 +85,9 @@ public final class DeliveryService: Sendable {
             topology: config.topology, publisher: connection, invalidationGuard: makeInvalidationGuard(),
             registry: registry, traffic: TrafficControl(configuration: settings, metrics: metrics),
             duplicates: settings.duplicateWindow.milliseconds > 0
-                ? DuplicateWindow(window: settings.duplicateWindow.duration, shared: registry, logger: logger, clock: clock) : nil,
+                ? DuplicateWindow(window: settings.duplicateWindow.duration, shared: registry, logger: logger,
+                                  clock: clock)
+                : nil,
             metrics: metrics, logger: logger, clock: clock,
             newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) }))
         // Registry commands have a consumer of their own, so a burst of events never holds up a registration.

@@ -10,8 +10,8 @@ enum DeliveryFixture {
     static let topology = TopologyOptions(prefix: "unit")
 
     static func delivery(_ body: String, redelivered: Bool = false) -> AMQPDelivery {
-        AMQPDelivery(body: Array(body.utf8), exchange: "unit.events", routingKey: "chat.message", redelivered: redelivered,
-                     tag: DeliveryTag(value: 1, connection: 0), consumerTag: "test", properties: AMQPProperties())
+        AMQPDelivery(body: Array(body.utf8), exchange: "unit.events", routingKey: "chat.message",
+                     redelivered: redelivered, tag: DeliveryTag(value: 1, connection: 0), consumerTag: "test", properties: AMQPProperties())
     }
 
     static func plan(_ delivery: AMQPDelivery) -> EventPlan {
@@ -20,6 +20,17 @@ enum DeliveryFixture {
 
     static func work(_ plan: EventPlan, redelivered: Bool = false) -> DeliveryWork {
         DeliveryWork(plan: plan, redelivered: redelivered, budget: planner.limits.maxContextFanoutBytes)
+    }
+
+    /// Two FCM targets, `a` and `b`, of event `id`.
+    static func twoTargets(_ id: String) -> String {
+        #"{"id": "\#(id)", "app": "chat", "targets": "#
+            + #"[{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#
+    }
+
+    /// Records a `delivered` answer for each send of `work`.
+    static func deliverAll(_ work: inout DeliveryWork) {
+        for send in work.plan.sends { record(.result(DeliveryResult(.delivered)), for: send, into: &work) }
     }
 
     /// A page of `count` devices of channel `room` of the event of `plan`, planned as `ChannelExpander` plans one.

@@ -25,8 +25,8 @@ import Testing
         DeliveryFixture.record(.result(DeliveryResult(.delivered)), for: plan.sends[0], into: &work)
         DeliveryFixture.record(.failure(DeliveryFailure(reason: "TooManyRequests", providerStatus: 429)),
                                for: plan.sends[1], into: &work)
-        DeliveryFixture.record(.failure(DeliveryFailure(reason: "Unavailable", providerStatus: 503)), for: plan.sends[2],
-                               into: &work, policy: RetryPolicy(maxAttempts: 1, delays: [.seconds(5)]))
+        DeliveryFixture.record(.failure(DeliveryFailure(reason: "Unavailable", providerStatus: 503)),
+                               for: plan.sends[2], into: &work, policy: RetryPolicy(maxAttempts: 1, delays: [.seconds(5)]))
 
         let messages = builder.messages(for: work, delivery: delivery, at: DeliveryFixture.now)
 
@@ -45,7 +45,8 @@ import Testing
         #expect(retry.routingKey == "chat.message")
         #expect(retry.properties.headers[RetryRouting.tierHeader] == .string("5s"))
         #expect(retry.properties.headers[HeraldHeader.attempt] == .int(2))
-        #expect(retry.properties.headers[HeraldHeader.receivedAt] == .int(Int64(plan.receivedAt.millisecondsSinceEpoch)))
+        let receivedAt = Int64(plan.receivedAt.millisecondsSinceEpoch)
+        #expect(retry.properties.headers[HeraldHeader.receivedAt] == .int(receivedAt))
         #expect(retry.properties.messageID == "e1")
         #expect(retry.body == body(for: ["b"], original: delivery))
 
@@ -54,8 +55,8 @@ import Testing
         #expect(deadLetter.properties.headers[HeraldHeader.error] == .string(refused))
         #expect(deadLetter.properties.headers[HeraldHeader.deadLetteredAt]
                     == .int(DeliveryFixture.now.millisecondsSinceEpoch))
-        #expect(deadLetter.body == RetryBody.make(original: delivery.body, eventID: "e1", targets: plan.deadLetterTargets,
-                                                  providers: .registered))
+        #expect(deadLetter.body == RetryBody.make(original: delivery.body, eventID: "e1",
+                                                  targets: plan.deadLetterTargets, providers: .registered))
 
         let exhausted = messages.tail[2]
         #expect(exhausted.exchange == "unit.dead")
@@ -65,7 +66,8 @@ import Testing
     }
 
     @Test func anEventWithoutRetriesOrDeadLettersGivesItsOutcomesAlone() throws {
-        let delivery = DeliveryFixture.delivery(#"{"id": "e2", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}]}"#)
+        let delivery = DeliveryFixture.delivery(
+            #"{"id": "e2", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}]}"#)
         let plan = DeliveryFixture.plan(delivery)
         var work = DeliveryFixture.work(plan)
         DeliveryFixture.record(.result(DeliveryResult(.delivered)), for: plan.sends[0], into: &work)
@@ -80,7 +82,7 @@ import Testing
         let plan = DeliveryFixture.plan(delivery)
         #expect(plan.expansions.count == 1)
         var page = try DeliveryFixture.page(of: plan, delivery: delivery, devices: 1001)
-        for send in page.plan.sends { DeliveryFixture.record(.result(DeliveryResult(.delivered)), for: send, into: &page) }
+        DeliveryFixture.deliverAll(&page)
 
         let messages = builder.messages(for: page, delivery: delivery, at: DeliveryFixture.now)
 
@@ -93,11 +95,12 @@ import Testing
     }
 
     @Test func onlyTheStatusesToPublishBecomeMessages() throws {
-        let failedOnly = MessageBuilder(topology: DeliveryFixture.topology, publishStatuses: [.failed], providers: .registered)
+        let failedOnly = MessageBuilder(topology: DeliveryFixture.topology, publishStatuses: [.failed],
+                                        providers: .registered)
         let delivery = DeliveryFixture.delivery(Self.event)
         let plan = DeliveryFixture.plan(delivery)
         var work = DeliveryFixture.work(plan)
-        for send in plan.sends { DeliveryFixture.record(.result(DeliveryResult(.delivered)), for: send, into: &work) }
+        DeliveryFixture.deliverAll(&work)
         let messages = failedOnly.messages(for: work, delivery: delivery, at: DeliveryFixture.now)
         #expect(Array(messages.outcomes).isEmpty)
         // The refused target's dead letter goes whatever is published of the outcomes.

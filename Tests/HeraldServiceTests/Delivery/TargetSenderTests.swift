@@ -72,8 +72,7 @@ final class LosingProvider: PushProvider {
 
     @Test func eachTargetsAnswerIsRecordedInTheWork() async throws {
         let provider = LosingProvider(lostAnswers: 1)
-        let plan = DeliveryFixture.plan(DeliveryFixture.delivery(
-            #"{"id": "t2", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#))
+        let plan = DeliveryFixture.plan(DeliveryFixture.delivery(DeliveryFixture.twoTargets("t2")))
         var work = DeliveryFixture.work(plan)
         await sender(provider, timeoutRetries: 1).deliver(plan.sends, into: &work)
         #expect(Set(work.results.map(\.target.address.value)) == ["a", "b"])

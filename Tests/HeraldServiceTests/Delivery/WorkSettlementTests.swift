@@ -35,16 +35,15 @@ final class ScriptedPublisher: ConfirmedPublishing {
 
     func settlement(_ publisher: ScriptedPublisher) -> WorkSettlement {
         WorkSettlement(publisher: publisher,
-                   builder: MessageBuilder(topology: DeliveryFixture.topology, publishStatuses: Set(Outcome.Status.allCases),
-                                           providers: .registered),
+                   builder: MessageBuilder(topology: DeliveryFixture.topology,
+                                           publishStatuses: Set(Outcome.Status.allCases), providers: .registered),
                    delivered: delivered, series: PipelineSeries(metrics: metrics, apps: ["chat"]), metrics: metrics,
                    logger: Logger(label: "test", level: .error), clock: { DeliveryFixture.now })
     }
 
     /// An event with two targets: one delivered, one to retry.
     func work() -> (AMQPDelivery, DeliveryWork) {
-        let delivery = DeliveryFixture.delivery(
-            #"{"id": "s1", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#)
+        let delivery = DeliveryFixture.delivery(DeliveryFixture.twoTargets("s1"))
         let plan = DeliveryFixture.plan(delivery)
         var work = DeliveryFixture.work(plan)
         DeliveryFixture.record(.result(DeliveryResult(.delivered)), for: plan.sends[0], into: &work)
@@ -52,7 +51,8 @@ final class ScriptedPublisher: ConfirmedPublishing {
         return (delivery, work)
     }
 
-    func verdict(of work: DeliveryWork, _ delivery: AMQPDelivery, through settlement: WorkSettlement) async -> DeliveryVerdict {
+    func verdict(of work: DeliveryWork, _ delivery: AMQPDelivery,
+                 through settlement: WorkSettlement) async -> DeliveryVerdict {
         await withCheckedContinuation { continuation in
             Task { await settlement.settle(work, of: delivery) { continuation.resume(returning: $0) } }
         }
@@ -88,7 +88,8 @@ final class ScriptedPublisher: ConfirmedPublishing {
     }
 
     @Test func anEventAMQPCannotCarryIsDeadLetteredThenAcked() async {
-        let invalid = AMQPError(.invalidMessage, operation: "basic.publish", detail: "message-id too long", isRetryable: false)
+        let invalid = AMQPError(.invalidMessage, operation: "basic.publish", detail: "message-id too long",
+                                isRetryable: false)
         let publisher = ScriptedPublisher { index, _ in index == 0 ? invalid : nil }
         let (delivery, work) = work()
         #expect(await verdict(of: work, delivery, through: settlement(publisher)) == .ack)
@@ -102,7 +103,7 @@ final class ScriptedPublisher: ConfirmedPublishing {
         let delivery = DeliveryFixture.delivery(#"{"id": "s1", "app": "chat", "targets": [{"channel": "room"}]}"#)
         let plan = DeliveryFixture.plan(delivery)
         var page = try DeliveryFixture.page(of: plan, delivery: delivery, devices: 1001)
-        for send in page.plan.sends { DeliveryFixture.record(.result(DeliveryResult(.delivered)), for: send, into: &page) }
+        DeliveryFixture.deliverAll(&page)
         // The first batch of a thousand is confirmed, the last one is not.
         let publisher = ScriptedPublisher { index, _ in index == 0 ? nil : Self.lost }
 
@@ -120,7 +121,7 @@ final class ScriptedPublisher: ConfirmedPublishing {
         let delivery = DeliveryFixture.delivery(#"{"id": "s1", "app": "chat", "targets": [{"channel": "room"}]}"#)
         let plan = DeliveryFixture.plan(delivery)
         var page = try DeliveryFixture.page(of: plan, delivery: delivery, devices: 3)
-        for send in page.plan.sends { DeliveryFixture.record(.result(DeliveryResult(.delivered)), for: send, into: &page) }
+        DeliveryFixture.deliverAll(&page)
         let publisher = ScriptedPublisher()
 
         #expect(await settlement(publisher).settle(page: page, of: delivery) == nil)
