@@ -166,7 +166,7 @@ let package = Package(
         .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldServiceTests",
-            dependencies: ["HeraldSystem", "HeraldService", "HeraldPipeline", "HeraldHTTPClient", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
+            dependencies: ["HeraldSystem", "HeraldService", "HeraldPipeline", "HeraldHTTPClient", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs", "HeraldProviders", "HeraldProviderKit", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldCLITests", dependencies: ["HeraldSystem", "HeraldCLI", "CJemalloc", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
     ],

@@ -1,5 +1,5 @@
 import HeraldCore
-@testable import HeraldPipeline
+@testable import HeraldService
 import HeraldSystem
 import Testing
 
