@@ -104,39 +104,39 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "CLibrariesTests",
-            dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CMicroHTTPD", "CHeraldShim", "CSQLite", "CPostgres"]),
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
-        .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore"]),
+            dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CHeraldShim", "CSQLite", "CPostgres"]),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM"]),
+        .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore", "HeraldTestSupport"]),
         .testTarget(
-            name: "HeraldWebPushTests", dependencies: ["HeraldWebPush", "HeraldHTTPClient", "HeraldCrypto", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM"],
+            name: "HeraldWebPushTests", dependencies: ["HeraldWebPush", "HeraldHTTPClient", "HeraldCrypto", "HeraldCore", "HeraldProviders"],
             // Cross-check vectors, read from the source tree (see WebPushCrossCheckTests).
             exclude: ["Fixtures"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
-        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush", "HeraldProviders"]),
+        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldYAML"]),
         .testTarget(
             name: "HeraldHTTPClientTests",
-            dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldProviders", "HeraldWebPush"]),
+            dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldAPNs", "COpenSSL"]),
         .testTarget(
             name: "HeraldHTTP2ServerTests",
             dependencies: ["HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),
         .testTarget(
             name: "HeraldAPNsTests",
-            dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
+            dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders"]),
         .testTarget(
             name: "HeraldFCMTests",
-            dependencies: ["HeraldFCM", "HeraldSimulator", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldProviders", "HeraldAPNs", "HeraldWebPush"]),
+            dependencies: ["HeraldFCM", "HeraldSimulator", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService"]),
         .testTarget(
             name: "HeraldSimulatorTests",
-            dependencies: ["HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore", "HeraldProviders"]),
+            dependencies: ["HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore"]),
         .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ", "HeraldTestSupport"]),
-        .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore", "HeraldTestSupport"]),
-        .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
-        .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
+        .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM"]),
+        .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport", "HeraldProviders", "HeraldAPNs", "HeraldFCM"]),
         .testTarget(
             name: "HeraldServiceTests",
-            dependencies: ["HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
+            dependencies: ["HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs", "HeraldProviders", "HeraldFCM", "HeraldWebPush", "HeraldHTTPClient", "HeraldPipeline"]),
         .testTarget(
-            name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
+            name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP", "CJemalloc"]),
     ],
     swiftLanguageModes: [.v6]
 )
