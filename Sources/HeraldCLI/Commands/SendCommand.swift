@@ -52,8 +52,8 @@ public struct SendCommand: Command {
     }
 
     static let stringOptions = ["title", "subtitle", "body", "sound", "category", "thread-id"]
-    /// The device options, from the registered providers: `--token`, `--fid`, `--subscription`.
-    static let addresses = ProviderCatalog.registered.commandLineAddresses
+    /// The device options of the registered providers: `--token`, `--fid`, `--subscription`.
+    static let addresses = SendAddressOptions.all
     static let options: Set<String> = Set(stringOptions + addresses.map(\.option.field) + [
         "config", "app", "provider", "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
     ])
