@@ -26,7 +26,10 @@ let heraldVersion: String = {
 /// - `HeraldRegistry` (devices on channels: the store, on SQLite or PostgreSQL)
 /// - `HeraldConfig` (config.yaml loading, model and validation; the providers' sections are theirs) on `HeraldYAML` (libyaml + Decoder)
 /// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT, ECDH, HKDF, AES-GCM) on OpenSSL
-/// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, no C, no I/O
+/// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, importing no C module; what it
+///   needs of the system (a lock, the wall clock, a line to standard error) comes from `HeraldSystem`
+/// - `HeraldSystem` (the operating-system calls the modules above share: `Locked`, the wall clock, bounded
+///   file reads, loop pacing, standard error), on Glibc alone
 /// - `C*` system-library targets, one per C library, plus `CHeraldShim` for
 ///   what Swift cannot call (variadic functions, macros).
 /// - `HeraldTestSupport` (throwaway CA and certificates, the scripts that run test brokers, turns at the
@@ -55,48 +58,49 @@ let package = Package(
             cSettings: [.define("HERALD_VERSION", to: "\"\(heraldVersion)\"")]),
 
         // MARK: Herald
-        .target(name: "HeraldCore"),
+        .target(name: "HeraldSystem"),
+        .target(name: "HeraldCore", dependencies: ["HeraldSystem"]),
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
-        .target(name: "HeraldProviderKit", dependencies: ["HeraldCore", "HeraldHTTPClient"]),
+        .target(name: "HeraldYAML", dependencies: ["HeraldSystem", "CYAML", "HeraldCore"]),
+        .target(name: "HeraldProviderKit", dependencies: ["HeraldSystem", "HeraldCore", "HeraldHTTPClient"]),
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML", "HeraldProviderKit", "HeraldProviders"]),
-        .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldHTTP2Server", dependencies: ["CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldAMQP", dependencies: ["CRabbitMQ", "COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldHTTPClient", dependencies: ["HeraldSystem", "CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldHTTP2Server", dependencies: ["HeraldSystem", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldAMQP", dependencies: ["HeraldSystem", "CRabbitMQ", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         // MARK: Providers: one module each, listed once in HeraldProviders (docs/providers.md)
-        .target(name: "HeraldAPNs", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
-        .target(name: "HeraldFCM", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
-        .target(name: "HeraldWebPush", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
+        .target(name: "HeraldAPNs", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
+        .target(name: "HeraldFCM", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
+        .target(name: "HeraldWebPush", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
         .target(name: "HeraldProviders", dependencies: ["HeraldCore", "HeraldProviderKit", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .target(
             name: "HeraldSimulator",
             dependencies: [
-                "HeraldCore", "HeraldCrypto", "HeraldWebPush", "HeraldYAML", "HeraldConfig", "HeraldHTTP2Server", "COpenSSL",
+                "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldWebPush", "HeraldYAML", "HeraldConfig", "HeraldHTTP2Server", "COpenSSL",
                 "CHeraldShim",
             ]),
-        .target(name: "HeraldObservability", dependencies: ["HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
-        .target(name: "HeraldPipeline", dependencies: ["HeraldCore", "HeraldConfig", "HeraldProviders"]),
-        .target(name: "HeraldRegistry", dependencies: ["HeraldCore", "CSQLite", "CPostgres"]),
+        .target(name: "HeraldObservability", dependencies: ["HeraldSystem", "HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
+        .target(name: "HeraldPipeline", dependencies: ["HeraldSystem", "HeraldCore", "HeraldConfig", "HeraldProviders"]),
+        .target(name: "HeraldRegistry", dependencies: ["HeraldSystem", "HeraldCore", "CSQLite", "CPostgres"]),
         .target(
             name: "HeraldService",
             dependencies: [
-                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldProviderKit", "HeraldProviders",
+                "HeraldSystem", "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldProviderKit", "HeraldProviders",
                 "HeraldCrypto", "HeraldHTTPClient", "HeraldObservability", "HeraldRegistry", "CHeraldShim",
             ]),
         .target(
             name: "HeraldCLI",
             dependencies: [
-                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldProviderKit", "HeraldProviders", "HeraldAPNs", "HeraldSimulator",
+                "HeraldSystem", "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldProviderKit", "HeraldProviders", "HeraldAPNs", "HeraldSimulator",
                 "HeraldService", "HeraldRegistry", "HeraldHTTPClient", "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML", "CJemalloc",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 
         // MARK: Test and benchmark support
-        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldHTTP2Server", "HeraldRegistry", "HeraldProviders", "CPostgres"]),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldSystem", "HeraldCore", "HeraldHTTP2Server", "HeraldRegistry", "HeraldProviders", "CPostgres"]),
         .executableTarget(
             name: "herald-bench",
             dependencies: [
-                "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs",
+                "HeraldSystem", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs",
                 "HeraldFCM", "HeraldRegistry", "HeraldProviders",
             ]),
         .executableTarget(name: "herald-bench-amqp", dependencies: ["HeraldAMQP", "HeraldCore"]),
@@ -105,38 +109,38 @@ let package = Package(
         .testTarget(
             name: "CLibrariesTests",
             dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CMicroHTTPD", "CHeraldShim", "CSQLite", "CPostgres"]),
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldSystem", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore"]),
         .testTarget(
-            name: "HeraldWebPushTests", dependencies: ["HeraldWebPush", "HeraldHTTPClient", "HeraldCrypto", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM"],
+            name: "HeraldWebPushTests", dependencies: ["HeraldSystem", "HeraldWebPush", "HeraldHTTPClient", "HeraldCrypto", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM"],
             // Cross-check vectors, read from the source tree (see WebPushCrossCheckTests).
             exclude: ["Fixtures"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush", "HeraldProviders"]),
         .testTarget(
             name: "HeraldHTTPClientTests",
-            dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldProviders", "HeraldWebPush"]),
+            dependencies: ["HeraldSystem", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldProviders", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldHTTP2ServerTests",
-            dependencies: ["HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),
+            dependencies: ["HeraldSystem", "HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),
         .testTarget(
             name: "HeraldAPNsTests",
-            dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
+            dependencies: ["HeraldSystem", "HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldFCMTests",
-            dependencies: ["HeraldFCM", "HeraldSimulator", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldProviders", "HeraldAPNs", "HeraldWebPush"]),
+            dependencies: ["HeraldSystem", "HeraldFCM", "HeraldSimulator", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldProviders", "HeraldAPNs", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldSimulatorTests",
-            dependencies: ["HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore", "HeraldProviders"]),
-        .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ", "HeraldTestSupport"]),
+            dependencies: ["HeraldSystem", "HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore", "HeraldProviders"]),
+        .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldSystem", "HeraldAMQP", "HeraldCore", "CRabbitMQ", "HeraldTestSupport"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore", "HeraldTestSupport"]),
-        .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
+        .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldSystem", "HeraldPipeline", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldServiceTests",
-            dependencies: ["HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
+            dependencies: ["HeraldSystem", "HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
-            name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
+            name: "HeraldCLITests", dependencies: ["HeraldSystem", "HeraldCLI", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import CHeraldShim
 import Foundation
 import HeraldCore
+import HeraldSystem
 import Synchronization
 
 /// An HTTP/2 server on libnghttp2 and OpenSSL (TLS with ALPN `h2`, or h2c

@@ -1,6 +1,7 @@
 import CHeraldShim
 import Foundation
 import HeraldCore
+import HeraldSystem
 import Synchronization
 
 /// A multiplexed HTTP/2 client: the transport under Herald's APNs and FCM

@@ -2,6 +2,7 @@ import Glibc
 import HeraldCore
 import HeraldProviders
 import HeraldRegistry
+import HeraldSystem
 
 /// `herald-bench registry-fill`: registers `--devices` devices on one channel
 /// through the `RegistryStore` API (`register`, one device and one channel per

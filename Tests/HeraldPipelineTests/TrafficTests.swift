@@ -1,5 +1,6 @@
 import HeraldCore
 @testable import HeraldPipeline
+import HeraldSystem
 import Testing
 
 @Suite struct TokenBucketTests {

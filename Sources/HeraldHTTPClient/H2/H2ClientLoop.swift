@@ -3,6 +3,7 @@ import CNGHTTP2
 import Glibc
 import Foundation
 import HeraldCore
+import HeraldSystem
 
 /// The nghttp2 engine's loop thread: epoll over the connections' sockets and
 /// the submission queue's eventfd, the connection pools per origin, the

@@ -2,6 +2,7 @@ import CCurl
 import CHeraldShim
 import Glibc
 import HeraldCore
+import HeraldSystem
 
 /// The locked hand-over between other threads and the loop thread: requests
 /// to start, requests to cancel, and executor jobs to run (see

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// Event ids (each within its app, `EventKey`) this instance received
 /// lately, for `duplicate_window`: another event of the same app with one of

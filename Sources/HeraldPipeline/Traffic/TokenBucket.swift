@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// A rate with room for bursts, shared by every task sending through it: a
 /// route's `rate`, an app's provider throttle.

@@ -1,5 +1,6 @@
 import Glibc
 import HeraldCore
+import HeraldSystem
 
 /// Threads that each own one database connection, and the queue async Swift
 /// hands them work through: neither sqlite3 nor libpq handles may be used

@@ -5,6 +5,7 @@ import HeraldCore
 import HeraldObservability
 import HeraldPipeline
 import HeraldRegistry
+import HeraldSystem
 import Synchronization
 
 /// `herald run`: consumes the events queue and turns every event into

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// A one-way switch many tasks can wait on: "stop taking new work".
 /// Waiting honours cancellation, so a waiter can race other work in a task group.

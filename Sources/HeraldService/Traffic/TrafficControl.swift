@@ -2,6 +2,7 @@ import HeraldConfig
 import HeraldCore
 import HeraldObservability
 import HeraldPipeline
+import HeraldSystem
 
 /// What every send passes on its way to a provider, per instance
 /// (docs/traffic.md): its route's `rate`, its app's provider throttle
