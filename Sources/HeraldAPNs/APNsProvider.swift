@@ -29,16 +29,16 @@ public final class APNsProvider: PushProvider {
         self.clock = clock
     }
 
-    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification {
+    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification<APNsRequest> {
         let request = try APNsRequest(event: event, target: target, bundleID: configuration.bundleID, now: clock(),
                                       apnsID: APNsID.random(), allowedTopics: configuration.allowedTopics)
         return PreparedNotification(event: event, target: target, request: request)
     }
 
-    public func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
-        guard let request = notification.request as? APNsRequest else {
-            return DeliveryResult(.failed, reason: "WrongProvider")
-        }
+    public func send(_ notification: PreparedNotification<APNsRequest>, attempt: Int) async throws(DeliveryFailure)
+        -> DeliveryResult
+    {
+        let request = notification.request
         let event = notification.event
         var bearer = try providerToken()
         var refreshed = false

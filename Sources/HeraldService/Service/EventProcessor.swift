@@ -371,12 +371,12 @@ final class EventProcessor: Sendable {
     }
 
     private func deliver(_ send: EventPlan.Send, attempt: Int, trace: DeliveryTraceRecorder?) async -> ProviderAnswer {
-        let provider: any PushProvider
+        let provider: AnyPushProvider
         switch providers.provider(app: send.app, for: send.target) {
         case .success(let found): provider = found
         case .failure(let unavailable): return .unavailable(unavailable.reason)
         }
-        var notification: PreparedNotification
+        var notification: PreparedNotification<AnyPushProvider.Request>
         do {
             notification = try provider.prepare(send.event, for: send.target)
         } catch {
@@ -393,7 +393,7 @@ final class EventProcessor: Sendable {
     /// Sends a prepared notification: the answer, after sending again (at most
     /// `timeout_retries` times) a request whose answer was lost.
     private func send(
-        _ notification: PreparedNotification, through provider: any PushProvider, of send: EventPlan.Send, attempt: Int
+        _ notification: PreparedNotification<AnyPushProvider.Request>, through provider: AnyPushProvider, of send: EventPlan.Send, attempt: Int
     ) async -> ProviderAnswer {
         let providerSeries = series.provider(send.target.provider)
         providerSeries.inflightRequests.increment()

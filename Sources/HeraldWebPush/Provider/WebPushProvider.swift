@@ -27,7 +27,7 @@ public final class WebPushProvider: PushProvider {
         self.logger = logger
     }
 
-    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification {
+    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification<WebPushMessage> {
         guard target.address.kind == .endpoint, let keys = WebPushKeys(deviceKeys: target.deviceKeys) else {
             throw DeliveryRejection(reason: "WrongTarget",
                                     message: "a Web Push target needs a subscription, found a \(target.address.field)")
@@ -57,8 +57,10 @@ public final class WebPushProvider: PushProvider {
         return PreparedNotification(event: event, target: target, request: message)
     }
 
-    public func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
-        guard let message = notification.request as? WebPushMessage else { return DeliveryResult(.failed, reason: "WrongProvider") }
+    public func send(_ notification: PreparedNotification<WebPushMessage>, attempt: Int) async throws(DeliveryFailure)
+        -> DeliveryResult
+    {
+        let message = notification.request
         if let refusal = configuration.refusal(for: message.subscription) { return .refused(refusal) }
         let authorization: String
         do {
