@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldHTTPClient
+import HeraldProviderKit
 
 /// Delivers events to browsers through their push services (RFC 8030): each
 /// message encrypted for its subscription (RFC 8291 `aes128gcm`), the sender
@@ -97,5 +98,14 @@ public final class WebPushProvider: PushProvider {
             failure.latency = latency
             throw failure
         }
+    }
+}
+
+extension WebPushProvider: CredentialProbing {
+    /// A push service answers only for a subscription it issued: the key and
+    /// subject are what can be proven, and were when the provider was made.
+    public func probeCredentials() async -> [CredentialCheck] {
+        [CredentialCheck(ok: true, "VAPID key signs (public key \(configuration.vapid.signer.publicKey)); "
+            + "push services are reached per subscription, so there is no endpoint to probe")]
     }
 }
