@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "HeraldSimulator",
             dependencies: [
-                "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldWebPush", "HeraldYAML", "HeraldConfig", "HeraldHTTP2Server", "COpenSSL",
+                "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldFCM", "HeraldWebPush", "HeraldYAML", "HeraldConfig", "HeraldHTTP2Server", "COpenSSL",
                 "CHeraldShim",
             ]),
         .target(name: "HeraldObservability", dependencies: ["HeraldSystem", "HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
