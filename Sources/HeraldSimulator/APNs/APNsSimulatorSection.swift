@@ -1,6 +1,6 @@
-import HeraldConfig
 import HeraldCore
 import HeraldCrypto
+import HeraldProviderKit
 import HeraldSystem
 
 extension SimulatorSettings {
