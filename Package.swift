@@ -34,14 +34,18 @@ let heraldVersion: String = {
 /// - `HeraldSimulator` (simulated APNs, FCM, Google OAuth and a Web Push push service; `herald simulate`) on
 ///   `HeraldHTTP2Server`, `HeraldWebPush` (its encryption and VAPID, to read and check what it receives),
 ///   `HeraldFCM` (service-account keys, read as Herald reads them), `HeraldProviderKit` (config durations),
-///   `HeraldYAML`, `HeraldCrypto`, OpenSSL
+///   `HeraldYAML`, `HeraldCrypto`, `HeraldTLS`, OpenSSL
 /// - `HeraldPipeline` (pure per-event decisions: decode, route, exclude, expire, reject; retry policy, outcomes,
 ///   traffic buckets, the invalidation guard) on `HeraldCore` and `HeraldSystem` alone
 /// - `HeraldAMQP` (consumer, confirmed publisher, topology, reconnect) on rabbitmq-c and OpenSSL
 /// - `HeraldHTTPClient` (HTTP/2 client: its own on nghttp2 + OpenSSL, or libcurl), `HeraldHTTP2Server` (on
 ///   nghttp2 + OpenSSL), `HeraldObservability` (metrics, health on libmicrohttpd), `HeraldRegistry` (devices on
 ///   channels, on SQLite or PostgreSQL), `HeraldCrypto` (keys, ES256/RS256, JWT, ECDH, HKDF, AES-GCM on
-///   OpenSSL), `HeraldYAML` (libyaml and a Decoder with positioned errors): each on `HeraldCore` and its C library
+///   OpenSSL), `HeraldYAML` (libyaml and a Decoder with positioned errors): each on `HeraldCore` and its C
+///   library; the HTTP/2 client and server and the crypto also on `HeraldTLS`
+/// - `HeraldTLS` (the C plumbing the HTTP/2 client and server, the crypto and the simulator share: OpenSSL's
+///   error queue, the non-blocking TLS/socket write pump, nghttp2's session setup and callback helpers) on
+///   OpenSSL and nghttp2 alone
 /// - `HeraldCore` (event and outcome model, JSON, routing, logging, the `PushProvider` protocol and providers'
 ///   target rules) on `HeraldSystem` alone: pure Swift, importing no C module (ChannelName.swift imports
 ///   Foundation for Unicode NFC, the one exception)
@@ -77,12 +81,17 @@ let package = Package(
         // MARK: Herald
         .target(name: "HeraldSystem"),
         .target(name: "HeraldCore", dependencies: ["HeraldSystem"]),
-        .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldTLS", dependencies: ["COpenSSL", "CNGHTTP2"]),
+        .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore", "HeraldTLS"]),
         .target(name: "HeraldYAML", dependencies: ["HeraldSystem", "CYAML", "HeraldCore"]),
         .target(name: "HeraldProviderKit", dependencies: ["HeraldSystem", "HeraldCore", "HeraldHTTPClient"]),
         .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML", "HeraldProviderKit"]),
-        .target(name: "HeraldHTTPClient", dependencies: ["HeraldSystem", "CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldHTTP2Server", dependencies: ["HeraldSystem", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(
+            name: "HeraldHTTPClient",
+            dependencies: ["HeraldSystem", "CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore", "HeraldTLS"]),
+        .target(
+            name: "HeraldHTTP2Server",
+            dependencies: ["HeraldSystem", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore", "HeraldTLS"]),
         .target(name: "HeraldAMQP", dependencies: ["HeraldSystem", "CRabbitMQ", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         // MARK: Providers: one module each, listed once in HeraldProviders (docs/providers.md)
         .target(name: "HeraldAPNs", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
@@ -93,7 +102,7 @@ let package = Package(
             name: "HeraldSimulator",
             dependencies: [
                 "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldProviderKit", "HeraldFCM", "HeraldWebPush",
-                "HeraldYAML", "HeraldHTTP2Server", "COpenSSL", "CHeraldShim",
+                "HeraldYAML", "HeraldHTTP2Server", "HeraldTLS", "COpenSSL", "CHeraldShim",
             ]),
         .target(name: "HeraldObservability", dependencies: ["HeraldSystem", "HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
         .target(name: "HeraldPipeline", dependencies: ["HeraldSystem", "HeraldCore"]),
@@ -139,7 +148,10 @@ let package = Package(
             dependencies: ["HeraldSystem", "HeraldHTTPClient", "COpenSSL", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldProviders", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldHTTP2ServerTests",
-            dependencies: ["HeraldSystem", "HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),
+            dependencies: [
+                "HeraldSystem", "HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore", "HeraldTLS",
+                "COpenSSL", "CHeraldShim",
+            ]),
         .testTarget(
             name: "HeraldAPNsTests",
             dependencies: ["HeraldSystem", "HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),

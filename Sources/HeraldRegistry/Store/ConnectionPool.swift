@@ -164,6 +164,10 @@ final class JobQueue: Sendable {
 
 /// A POSIX semaphore (ThreadSanitizer follows `sem_post`/`sem_wait`), kept
 /// at a fixed address as `sem_t` must be.
+///
+/// `@unchecked Sendable`: the pointer is set once in `init` and freed in
+/// `deinit`; what it points to is only touched by `sem_post` and `sem_wait`,
+/// which POSIX makes safe from any thread at once.
 final class Semaphore: @unchecked Sendable {
     private let semaphore: UnsafeMutablePointer<sem_t>
 
