@@ -29,7 +29,9 @@ public final class APNsProvider: PushProvider {
         self.clock = clock
     }
 
-    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification<APNsRequest> {
+    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection)
+        -> PreparedNotification<APNsRequest>
+    {
         let request = try APNsRequest(event: event, target: target, bundleID: configuration.bundleID, now: clock(),
                                       apnsID: APNsID.random(), allowedTopics: configuration.allowedTopics)
         return PreparedNotification(event: event, target: target, request: request)
@@ -116,7 +118,8 @@ public final class APNsProvider: PushProvider {
             if let trace, let traced { trace.failed(traced, error: TransportNaming.kind.reason(error)) }
             let refused = try DeliveryResult.unanswered(error, latency: latency, naming: .kind)
             if let error = error as? HTTPClientError {
-                logger.error("apns request cannot be sent", ["kind": .string(error.kind.rawValue), "host": .string(error.host)])
+                logger.error("apns request cannot be sent",
+                             ["kind": .string(error.kind.rawValue), "host": .string(error.host)])
             }
             return .refused(refused)
         }

@@ -7,7 +7,8 @@ extension FCMProvider {
     public func send(_ notification: PreparedNotification<[UInt8]>, attempt: Int) async throws(DeliveryFailure)
         -> DeliveryResult
     {
-        try await send(notification.request, to: notification.target, attempt: attempt, afterRefresh: false, trace: notification.trace)
+        try await send(notification.request, to: notification.target, attempt: attempt, afterRefresh: false,
+                       trace: notification.trace)
     }
 
     /// The logger for lines about one send (built only when a line is written).

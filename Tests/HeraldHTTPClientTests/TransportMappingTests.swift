@@ -26,18 +26,21 @@ import Testing
     @Test(arguments: [TransportNaming.kind, .transportKind])
     func everyKindHasItsOutcomeAndReason(naming: TransportNaming) {
         let prefix = naming == .kind ? "" : "transport "
-        let retried: [HTTPClientError.Kind] = [.connectFailed, .connectionLost, .timeout, .tlsHandshakeFailed, .shutdown,
-                                               .originQueueFull, .cancelled]
-        let failed: [HTTPClientError.Kind] = [.certificateRejected, .tlsConfiguration, .responseTooLarge, .http2Unavailable,
-                                              .invalidRequest, .other]
+        let retried: [HTTPClientError.Kind] = [
+            .connectFailed, .connectionLost, .timeout, .tlsHandshakeFailed, .shutdown, .originQueueFull, .cancelled,
+        ]
+        let failed: [HTTPClientError.Kind] = [
+            .certificateRejected, .tlsConfiguration, .responseTooLarge, .http2Unavailable, .invalidRequest, .other,
+        ]
         for kind in retried {
             let error = HTTPClientError(kind: kind, host: "push.example:443", message: "it went")
-            #expect(map(error, naming: naming) == .retried(reason: "\(prefix)\(kind.rawValue): it went", detail: nil, answerLost: false),
-                    "\(kind)")
+            let reason = "\(prefix)\(kind.rawValue): it went"
+            #expect(map(error, naming: naming) == .retried(reason: reason, detail: nil, answerLost: false), "\(kind)")
         }
         for kind in failed {
             let error = HTTPClientError(kind: kind, host: "push.example:443", message: "it went", requestWritten: true)
-            #expect(map(error, naming: naming) == .failed(reason: "\(prefix)\(kind.rawValue): it went", detail: nil), "\(kind)")
+            let reason = "\(prefix)\(kind.rawValue): it went"
+            #expect(map(error, naming: naming) == .failed(reason: reason, detail: nil), "\(kind)")
         }
         #expect(Set(retried + failed + [.egressRefused]).count == 14, "every kind is listed once")
     }

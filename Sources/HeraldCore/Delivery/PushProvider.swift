@@ -19,7 +19,8 @@ public protocol PushProvider: Sendable {
     func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification<Request>
 
     /// Sends what `prepare` built; `attempt` is 1 for the first delivery.
-    func send(_ notification: PreparedNotification<Request>, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult
+    func send(_ notification: PreparedNotification<Request>, attempt: Int) async throws(DeliveryFailure)
+        -> DeliveryResult
 }
 
 extension PushProvider {
@@ -52,7 +53,8 @@ extension PushProvider {
         var attempt = attempt
         while true {
             do throws(DeliveryFailure) {
-                return SentNotification(answer: .success(try await send(notification, attempt: attempt)), attempt: attempt)
+                let result = try await send(notification, attempt: attempt)
+                return SentNotification(answer: .success(result), attempt: attempt)
             } catch {
                 guard let next = await again(error, attempt) else {
                     return SentNotification(answer: .failure(error), attempt: attempt)
@@ -120,15 +122,16 @@ public struct AnyPushProvider: PushProvider {
         try await notification.request.send(notification.trace, attempt)
     }
 
-    private static func prepare<P: PushProvider>(_ provider: P, _ event: Event, _ target: Target) throws(DeliveryRejection)
-        -> PreparedNotification<Request>
+    private static func prepare<P: PushProvider>(_ provider: P, _ event: Event, _ target: Target)
+        throws(DeliveryRejection) -> PreparedNotification<Request>
     {
         let typed = try provider.prepare(event, for: target)
-        return PreparedNotification(event: event, target: target, request: Request { trace, attempt throws(DeliveryFailure) in
+        let request = Request { trace, attempt throws(DeliveryFailure) in
             var notification = typed
             notification.trace = trace
             return try await provider.send(notification, attempt: attempt)
-        })
+        }
+        return PreparedNotification(event: event, target: target, request: request)
     }
 }
 

@@ -28,7 +28,9 @@ public final class WebPushProvider: PushProvider {
         self.logger = logger
     }
 
-    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification<WebPushMessage> {
+    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection)
+        -> PreparedNotification<WebPushMessage>
+    {
         guard target.address.kind == .endpoint, let keys = WebPushKeys(deviceKeys: target.deviceKeys) else {
             throw DeliveryRejection(reason: "WrongTarget",
                                     message: "a Web Push target needs a subscription, found a \(target.address.field)")

@@ -28,7 +28,9 @@ import Testing
             return PreparedNotification(event: event, target: target, request: Built(eventID: event.id, serial: serial))
         }
 
-        func send(_ notification: PreparedNotification<Built>, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
+        func send(_ notification: PreparedNotification<Built>, attempt: Int) async throws(DeliveryFailure)
+            -> DeliveryResult
+        {
             let count = sent.withLock { sent in
                 sent.append((notification.request, attempt, notification.trace != nil))
                 return sent.count
@@ -58,7 +60,8 @@ import Testing
     @Test func prepareAndSendPreparesOnceAndSendsAgainAsAsked() async throws {
         let recording = RecordingProvider(serial: 7, failures: 1)
         let provider = AnyPushProvider(recording)
-        let sent = try await provider.prepareAndSend(Event(id: "e2", targets: [target]), to: target, attempt: 1) { failure, attempt in
+        let event = Event(id: "e2", targets: [target])
+        let sent = try await provider.prepareAndSend(event, to: target, attempt: 1) { failure, attempt in
             #expect(failure.reason == "busy")
             return attempt + 1
         }
