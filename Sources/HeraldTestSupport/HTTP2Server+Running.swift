@@ -10,7 +10,7 @@ import HeraldHTTP2Server
 public func withRunning<R: Sendable>(_ server: HTTP2Server, _ body: () async throws -> R) async throws -> R {
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await server.run() }
-        while !server.hasStarted { try await Task.sleep(for: .milliseconds(1)) }
+        _ = await eventually(timeout: .seconds(60), every: .milliseconds(1)) { server.hasStarted }
         do {
             let result = try await body()
             server.shutdown(graceful: false)

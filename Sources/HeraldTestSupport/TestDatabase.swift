@@ -59,10 +59,9 @@ public struct TestDatabase: Sendable {
     private static func make(_ backend: Backend, server: TestServer) async throws -> TestDatabase {
         switch backend {
         case .sqlite:
-            let directory = NSTemporaryDirectory() + "herald-registry-\(UInt64.random(in: 0 ... .max))"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let directory = try makeTemporaryDirectory("registry")
             return TestDatabase(backend: .sqlite, location: directory + "/registry.sqlite") {
-                try? FileManager.default.removeItem(atPath: directory)
+                removeTemporaryDirectory(directory)
             }
         case .postgres:
             let url = try await server.url()

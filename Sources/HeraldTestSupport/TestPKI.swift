@@ -28,12 +28,12 @@ public struct TestPKI: Sendable {
     /// Creates the CA and server certificate on the calling thread, for
     /// ``SharedFixture`` (which already runs off the pool) and tools.
     public static func makeNow(name: String = "Herald Test CA") throws(TestPKIError) -> TestPKI {
-        let template = NSTemporaryDirectory() + "herald-pki-XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else {
-            throw TestPKIError(step: "mkdtemp", output: String(cString: strerror(errno)))
+        let directory: String
+        do {
+            directory = try makeTemporaryDirectory("pki")
+        } catch {
+            throw TestPKIError(step: "mkdtemp", output: error.description)
         }
-        let directory = String(cString: made)
         let pki = TestPKI(directory: directory)
         try OpenSSLCommand.run(step: "create CA", [
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
@@ -110,7 +110,7 @@ public struct TestPKI: Sendable {
 
     /// Deletes the directory and everything in it.
     public func remove() {
-        try? FileManager.default.removeItem(atPath: directory)
+        removeTemporaryDirectory(directory)
     }
 
     private func issue(

@@ -5,16 +5,9 @@ import HeraldCore
 import HeraldService
 import HeraldCrypto
 import HeraldSystem
+import HeraldTestSupport
 import HeraldYAML
 import Testing
-
-/// A clock a test moves by hand.
-final class ManualClock: Sendable {
-    private let now: Locked<Timestamp>
-    init(_ start: Timestamp) { now = Locked(start) }
-    func read() -> Timestamp { now.withLock { $0 } }
-    func advance(_ duration: Duration) { now.withLock { $0 = $0 + duration } }
-}
 
 @Suite struct ProviderTokenCacheTests {
     let t0 = Timestamp(seconds: 1_800_000_000)
@@ -65,7 +58,7 @@ final class ManualClock: Sendable {
 @Suite struct ProviderTokenManagerTests {
     @Test func tokenIsAnES256JWTWithKidIssAndIat() throws {
         let key = try PrivateKey.generateP256()
-        let clock = ManualClock(Timestamp(seconds: 1_800_000_000, nanoseconds: 700_000_000))
+        let clock = TestClock(Timestamp(seconds: 1_800_000_000, nanoseconds: 700_000_000))
         let manager = ProviderTokenManager(
             signer: try ProviderTokenSigner(key: key, teamID: "TEAM123456", keyID: "KEY1234567"), clock: { clock.read() })
         let jwt = try JSONWebToken(parsing: try manager.token())
@@ -76,14 +69,14 @@ final class ManualClock: Sendable {
     }
 
     @Test func tokenIsSharedThenRefreshedAfterFiftyMinutesWithoutSleeping() throws {
-        let clock = ManualClock(Timestamp(seconds: 1_800_000_000))
+        let clock = TestClock(Timestamp(seconds: 1_800_000_000))
         let manager = ProviderTokenManager(
             signer: try ProviderTokenSigner(key: try PrivateKey.generateP256(), teamID: "T", keyID: "K"), clock: { clock.read() })
         let first = try manager.token()
-        clock.advance(.seconds(49 * 60))
+        clock.advance(by: .seconds(49 * 60))
         #expect(try manager.token() == first)
         #expect(manager.issuedCount == 1)
-        clock.advance(.seconds(60))
+        clock.advance(by: .seconds(60))
         let second = try manager.token()
         #expect(second != first)
         #expect(try JSONWebToken(parsing: second).claims["iat"] == 1_800_003_000)
@@ -103,7 +96,7 @@ final class ManualClock: Sendable {
     }
 
     @Test func rejectedTokenIsReplacedOnceThenGivenUp() throws {
-        let clock = ManualClock(Timestamp(seconds: 1_800_000_000))
+        let clock = TestClock(Timestamp(seconds: 1_800_000_000))
         let manager = ProviderTokenManager(
             signer: try ProviderTokenSigner(key: try PrivateKey.generateP256(), teamID: "T", keyID: "K"), clock: { clock.read() })
         let first = try manager.token()

@@ -49,7 +49,7 @@ import Testing
             guard let delivery = try await deliveries.next() else { throw TestFailure("no delivery of the poison event") }
             try await connection.reject(delivery, requeue: false)
         }
-        #expect(try await poll(timeout: .seconds(10)) { try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 2 })
+        #expect(try await eventually(timeout: .seconds(10)) { try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 2 })
 
         let (status, console) = await fixture.herald(["dead", "list", "--config", fixture.configFile])
         #expect(status == 0, "\(console.stderr)")
@@ -129,7 +129,7 @@ import Testing
         let replay = Task {
             await fixture.herald(["dead", "replay", "--all", "--limit", String(total), "--config", fixture.configFile], console: console)
         }
-        let started = try await poll(timeout: .seconds(30)) {
+        let started = try await eventually(timeout: .seconds(30)) {
             try await Self.count(fixture.topology.eventsQueue, in: fixture) > 0
         }
         #expect(started)
@@ -188,7 +188,7 @@ import Testing
         }
         // Both queues have no consumer: their messages expire into herald.dead (the events queue's
         // copy once, and the other queue's once, as the binding "#" routes "other.thing" to both).
-        #expect(try await poll(timeout: .seconds(30)) { try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 3 })
+        #expect(try await eventually(timeout: .seconds(30)) { try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 3 })
 
         let (status, console) = await fixture.herald(["dead", "replay", "--all", "--config", fixture.configFile])
         #expect(status == 1, "\(console.stdout)\n\(console.stderr)")
@@ -239,7 +239,7 @@ import Testing
                     try await connection.reject(copy, requeue: false)
                 }
             }
-            #expect(try await poll(timeout: .seconds(10)) { try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 1 })
+            #expect(try await eventually(timeout: .seconds(10)) { try await Self.count(fixture.topology.deadLetterQueue, in: fixture) == 1 })
         }
         let (refused, console) = await fixture.herald(["dead", "replay", "--all", "--config", fixture.configFile])
         #expect(refused == 1)

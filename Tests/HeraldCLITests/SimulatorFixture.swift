@@ -27,10 +27,10 @@ func withSimulator(keys: String, extraArguments: [String] = [], _ body: (_ port:
             environment: [:], console: console)
     }
     var port: Int?
-    for _ in 0..<500 where port == nil {
+    _ = await eventually(timeout: .seconds(60)) {
         let line = console.stdout.split(separator: "\n").first { $0.contains("listening on https://127.0.0.1:") }
         port = line.flatMap { Int($0.split(separator: ":").last ?? "") }
-        if port == nil { try? await Task.sleep(for: .milliseconds(10)) }
+        return port != nil
     }
     let outcome: Result<Void, any Error>
     do {

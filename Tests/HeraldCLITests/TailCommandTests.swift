@@ -60,7 +60,7 @@ import Testing
         }
         // The queue is bound once the command says it listens.
         // (A broker busy with the rest of the suite may take seconds per binding; without them it would wait forever.)
-        try #require(await poll(timeout: .seconds(90)) { console.stderr.contains("Ctrl-C to stop") }, "\(console.stderr)")
+        try #require(await eventually(timeout: .seconds(90)) { console.stderr.contains("Ctrl-C to stop") }, "\(console.stderr)")
         try await fixture.withConnection { connection in
             for outcome in outcomes {
                 try await connection.publish(exchange: fixture.topology.resultsExchange, routingKey: outcome.routingKey,
@@ -86,7 +86,7 @@ import Testing
                               reason: "token is in exclude_tokens", at: Timestamp(seconds: 1_700_000_000))
         let console = CapturedConsole()
         let tail = Task { await fixture.herald(["tail", "--config", fixture.configFile, "--json", "--count", "1"], console: console) }
-        try #require(await poll(timeout: .seconds(90)) { console.stderr.contains("Ctrl-C to stop") }, "\(console.stderr)")
+        try #require(await eventually(timeout: .seconds(90)) { console.stderr.contains("Ctrl-C to stop") }, "\(console.stderr)")
         try await fixture.withConnection { connection in
             try await connection.publish(exchange: fixture.topology.resultsExchange, routingKey: "registered.fcm.news",
                                          body: Array(#"{"command": "register", "result": "registered"}"#.utf8))
@@ -119,7 +119,7 @@ import Testing
         let fixture = try BrokerCommandFixture("tail-drop")
         let console = CapturedConsole()
         let tail = Task { await fixture.herald(["tail", "--config", fixture.configFile], console: console) }
-        try #require(await poll(timeout: .seconds(90)) { console.stderr.contains("Ctrl-C to stop") }, "\(console.stderr)")
+        try #require(await eventually(timeout: .seconds(90)) { console.stderr.contains("Ctrl-C to stop") }, "\(console.stderr)")
         let name = "herald tail \(fixture.topology.resultsExchange)"
         let connections = try await BrokerCommandFixture.rabbitmqctl(["list_connections", "pid", "client_properties"])
         let pid = connections.split(separator: "\n").first { $0.contains(name) }?.split(separator: "\t").first.map(String.init)

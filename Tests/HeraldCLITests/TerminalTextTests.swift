@@ -40,7 +40,7 @@ import Testing
                 await fixture.herald(["tail", "--config", fixture.configFile, "--count", "2"] + (json ? ["--json"] : []),
                                      console: console)
             }
-            try #require(await poll(timeout: .seconds(90)) { console.stderr.contains("Ctrl-C to stop") }, "\(console.stderr)")
+            try #require(await eventually(timeout: .seconds(90)) { console.stderr.contains("Ctrl-C to stop") }, "\(console.stderr)")
             try await fixture.withConnection { connection in
                 try await connection.publish(exchange: fixture.topology.resultsExchange, routingKey: published.routingKey,
                                              body: published.encoded)

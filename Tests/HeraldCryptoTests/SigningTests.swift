@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldCrypto
+import HeraldTestSupport
 import Testing
 
 @Suite struct SigningTests {

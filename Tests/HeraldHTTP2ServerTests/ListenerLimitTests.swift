@@ -161,10 +161,7 @@ import Testing
         let server = try HTTP2Server(
             configuration: HTTP2ServerConfiguration(maxConnections: 8), handler: DescribeHandler(), logger: Fixtures.logger)
         let run = try await withRunning(server) {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while server.loopThreadID.load(ordering: .acquiring) == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            _ = await eventually(timeout: .seconds(60)) { server.loopThreadID.load(ordering: .acquiring) != 0 }
             return try await runTool("/usr/bin/python3", [
                 "-c", Self.capScript, "\(server.port)", "\(ProcessInfo.processInfo.processIdentifier)",
                 "\(server.loopThreadID.load(ordering: .acquiring))", "8",

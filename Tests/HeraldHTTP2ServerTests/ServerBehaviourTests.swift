@@ -67,8 +67,7 @@ private final class CompletionLog: Sendable {
                         _ = try await http.send(HTTPClientRequest(url: base + "/slow", timeout: .seconds(120)))
                         order.append("slow")
                     }
-                    let deadline = ContinuousClock.now + .seconds(60)
-                    while held.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+                    _ = await eventually(timeout: .seconds(60)) { held.withLock { $0 } != nil }
                     for _ in 0..<5 {
                         _ = try await http.send(HTTPClientRequest(url: base + "/fast", timeout: .seconds(60)))
                         order.append("fast")
@@ -153,7 +152,7 @@ private final class CompletionLog: Sendable {
         let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
         router.onAsync("POST", "/async") { request in
-            try? await Task.sleep(for: .milliseconds(50))
+            try? await Task.sleep(for: .milliseconds(50))  // the input: an answer that comes later, from a task
             return HTTP2Response(status: 202, headers: [("X-Upper", "kept")], body: request.body.reversed())
         }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)

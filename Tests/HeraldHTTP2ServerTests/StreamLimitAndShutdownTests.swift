@@ -54,14 +54,11 @@ final class LimitingHandler: HTTP2Handler {
         let url = "https://localhost:\(server.port)/hold"
         let (http2, http1, late) = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
-            while !server.hasStarted { try await Task.sleep(for: .milliseconds(1)) }
+            _ = await eventually(timeout: .seconds(60), every: .milliseconds(1)) { server.hasStarted }
             async let http2 = runTool("/usr/bin/nghttp", ["-v", "-n", url])
             async let http1 = runTool("/usr/bin/curl", ["-sS", "-i", "--http1.1", "--cacert", pki.caCertificatePath, url])
             // Both requests are with the handler before the shutdown begins.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while handler.heldCount < 2, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            _ = await eventually(timeout: .seconds(60)) { handler.heldCount >= 2 }
             server.shutdown(graceful: true)
             handler.release()
             let results = (try await http2, try await http1)

@@ -30,7 +30,7 @@ import Testing
     /// the request and libcurl connected. The caller closes the descriptor.
     static func acceptConnection(_ listener: LoopbackListener) async throws -> Int32 {
         var accepted: Int32 = -1
-        let connected = await poll(timeout: .seconds(30)) {
+        let connected = await eventually(timeout: .seconds(30)) {
             var entry = pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0)
             guard Glibc.poll(&entry, 1, 0) == 1 else { return false }
             accepted = accept(listener.descriptor, nil, nil)

@@ -115,7 +115,7 @@ struct RecordingHandler: HTTP2Handler {
         var router = HTTP2Router()
         router.onAsync("POST", "*") { request in
             recorder.arrived(request.connectionID)
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await Task.sleep(for: .milliseconds(20))  // the input: an answer that takes a while
             recorder.answered()
             return HTTP2Response(status: 200, body: request.body)
         }

@@ -64,9 +64,9 @@ import Testing
         let portFile = pki.directory + "/h1-port-\(engine)-\(alpn.isEmpty ? "none" : "h1")"
         async let served = runTool("/usr/bin/python3", ["-c", Self.server, portFile, pki.serverCertificatePath, pki.serverKeyPath, alpn])
         var port: Int?
-        for _ in 0..<500 where port == nil {
+        _ = await eventually(timeout: .seconds(60)) {
             port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
-            if port == nil { try await Task.sleep(for: .milliseconds(10)) }
+            return port != nil
         }
         let error: HTTPClientError?
         if let port {

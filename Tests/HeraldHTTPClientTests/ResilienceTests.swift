@@ -33,16 +33,6 @@ private func resilienceRouter(_ recorder: ConnectionRecorder) -> HTTP2Router {
     return router
 }
 
-/// Polls `condition` every 10 ms for up to 30 s (it returns as soon as the
-/// condition holds; the bound matters only on a slow, sanitized run).
-private func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<3000 {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}
-
 /// The `HTTPClientError` `body` fails with; nil when it succeeds.
 func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPClientError? {
     do {
@@ -105,7 +95,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
                     for _ in 0..<5 {
                         group.addTask { await clientError { try await client.send(HTTPClientRequest(url: url + "/hold")) } }
                     }
-                    #expect(try await eventually { recorder.connectionIDs.count == 1 && recorder.maxInFlight >= 5 })
+                    #expect(await eventually { recorder.connectionIDs.count == 1 && recorder.maxInFlight >= 5 })
                     server.abortConnections()
                     return try await group.reduce(into: [HTTPClientError?]()) { $0.append($1) }
                 }
@@ -149,7 +139,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
             let before = try await withRunning(first) {
                 let response = try await client.send(request)
                 if engine == .nghttp2 {
-                    #expect(try await eventually { client.statistics.pools.first?.connections == 1 }, "\(client.statistics.pools)")
+                    #expect(await eventually { client.statistics.pools.first?.connections == 1 }, "\(client.statistics.pools)")
                 }
                 return response
             }
@@ -162,9 +152,9 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
             // listening: connectFailed. This pins the second: the request waits until the client
             // has seen the reset (the kernel's socket no longer established; nghttp2's pool,
             // published after it held the connection, empty).
-            #expect(try await eventually { establishedConnections(toPort: port) == 0 }, "the reset reached the client's socket")
+            #expect(await eventually { establishedConnections(toPort: port) == 0 }, "the reset reached the client's socket")
             if engine == .nghttp2 {
-                #expect(try await eventually { client.statistics.pools.first?.connections == 0 },
+                #expect(await eventually { client.statistics.pools.first?.connections == 0 },
                         "the client dropped the dead connection: \(client.statistics.pools)")
             }
             let down = await clientError { try await client.send(request) }
@@ -192,7 +182,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
                 group.addTask { try await server.run() }
                 let statuses = try await withThrowingTaskGroup(of: Int.self) { requests in
                     for _ in 0..<3 { requests.addTask { try await client.send(HTTPClientRequest(url: url)).status } }
-                    #expect(try await eventually { arrived.load(ordering: .relaxed) == 3 })
+                    #expect(await eventually { arrived.load(ordering: .relaxed) == 3 })
                     server.shutdown(graceful: true)
                     return try await requests.reduce(into: [Int]()) { $0.append($1) }
                 }
@@ -237,7 +227,7 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
                 let clock = ContinuousClock()
                 let start = clock.now
                 let task = Task { await clientError { try await client.send(HTTPClientRequest(url: url + "/slow")) } }
-                #expect(try await eventually { recorder.maxInFlight >= 1 })
+                #expect(await eventually { recorder.maxInFlight >= 1 })
                 task.cancel()
                 let error = await task.value
                 #expect(error?.kind == .cancelled, "got \(String(describing: error))")
@@ -340,7 +330,8 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
                 let url = "https://127.0.0.1:\(server.port)/fast"
                 _ = try await client.send(HTTPClientRequest(url: url, body: [1]))
                 let before = recorder.connectionIDs
-                // Idle for three times the maximum age (the loop looks every 20 ms).
+                // Idle for three times the maximum age (the loop looks every 20 ms): the
+                // connection's age is the input under test, so this waits on the clock.
                 try await Task.sleep(for: .milliseconds(1500))
                 let status = try await client.send(HTTPClientRequest(url: url, body: [1])).status
                 #expect(status == 200)
@@ -423,9 +414,9 @@ extension NGHTTP2EngineTests {
                 #expect(opened >= 2, "60 requests at 10 streams a connection opened extra connections: \(opened)")
                 // Three times the idle timeout (the loop looks every 20 ms while busy, about once a second idle).
                 var open = establishedConnections(toPort: server.port)
-                for _ in 0..<40 where open > 1 {
-                    try await Task.sleep(for: .milliseconds(100))
+                _ = await eventually(every: .milliseconds(100)) {
                     open = establishedConnections(toPort: server.port)
+                    return open <= 1
                 }
                 #expect(open == 1, "the idle extras closed, one connection stays: \(open) of \(opened) open")
                 #expect(client.statistics.pools.first?.connections == 1, "the pool says so: \(client.statistics.pools)")

@@ -1,6 +1,7 @@
 import HeraldCore
 import HeraldHTTP2Server
 import HeraldHTTPClient
+import HeraldSystem
 import HeraldTestSupport
 import Testing
 
@@ -158,7 +159,11 @@ extension InFlightLimitTests {
     func aTimeoutTellsARequestWrittenFromOneThatNeverLeft(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
-        router.on("POST", "/slow") { _, responder in responder.respond(HTTP2Response(status: 200), after: .milliseconds(900)) }
+        let slowArrived = Locked(false)
+        router.on("POST", "/slow") { _, responder in
+            slowArrived.withLock { $0 = true }
+            responder.respond(HTTP2Response(status: 200), after: .milliseconds(900))
+        }
         router.on("POST", "/hang") { _, responder in responder.respond(HTTP2Response(status: 200), after: .seconds(60)) }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
         var configuration = Fixtures.clientConfiguration(pki, engine: engine)
@@ -168,9 +173,11 @@ extension InFlightLimitTests {
                 let url = "https://127.0.0.1:\(server.port)"
                 // The slow request holds the only slot; the next one times out waiting for it.
                 async let slow = client.send(HTTPClientRequest(url: url + "/slow", timeout: .seconds(60)))
-                try await Task.sleep(for: .milliseconds(100))
+                let holding = await eventually { slowArrived.withLock { $0 } }
+                #expect(holding, "the slow request holds the slot")
                 let waiting = await clientError { try await client.send(HTTPClientRequest(url: url + "/hang", timeout: .milliseconds(200))) }
-                #expect(try await slow.status == 200)
+                let slowStatus = try await slow.status
+                #expect(slowStatus == 200)
                 let written = await clientError { try await client.send(HTTPClientRequest(url: url + "/hang", timeout: .milliseconds(300))) }
                 return (waiting, written)
             }

@@ -1,6 +1,7 @@
 import HeraldAPNs
 import HeraldCore
 import HeraldSimulator
+import HeraldTestSupport
 import Testing
 
 /// The admin API under `/_herald/` on the simulator's own port, called with
@@ -14,7 +15,7 @@ import Testing
         let (key, simulatorKey) = try Fixtures.key()
         let first = String(repeating: "a1", count: 32)
         let second = String(repeating: "b2", count: 32)
-        let clock = SteppingClock()
+        let clock = TestClock(Timestamp(seconds: Timestamp.now().seconds), step: .seconds(1))
         let configuration = APNsSimulatorConfiguration(keys: [simulatorKey], bundleIDs: [Fixtures.bundleID])
         try await withSimulator(configuration, fcm: Self.fcm, clock: clock.read) { sim async throws in
             try await withProvider(sim, authentication: try tokenAuth(key).0) { provider async throws in
@@ -51,7 +52,7 @@ import Testing
     @Test func refusedListsEveryAnswerButOKWithWhatWasSentAndAnswered() async throws {
         let (key, simulatorKey) = try Fixtures.key()
         let dead = String(repeating: "dd", count: 32)
-        let clock = SteppingClock()
+        let clock = TestClock(Timestamp(seconds: Timestamp.now().seconds), step: .seconds(1))
         let configuration = APNsSimulatorConfiguration(
             keys: [simulatorKey], bundleIDs: [Fixtures.bundleID],
             deadTokens: [dead: Timestamp(millisecondsSinceEpoch: 1_790_000_000_250)])
@@ -114,7 +115,7 @@ import Testing
     @Test func apnsTokensAreKilledAndRevivedWhileServing() async throws {
         let (key, simulatorKey) = try Fixtures.key()
         let token = Fixtures.token
-        let clock = SteppingClock()
+        let clock = TestClock(Timestamp(seconds: Timestamp.now().seconds), step: .seconds(1))
         try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey]), clock: clock.read) { sim async throws in
             try await withProvider(sim, authentication: try tokenAuth(key).0) { provider async throws in
                 let killed = try await curl(  // read 0

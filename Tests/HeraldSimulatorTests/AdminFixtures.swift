@@ -120,7 +120,7 @@ func curl(
     baseURL: String, caFile: String, _ method: String, _ path: String, headers: [String] = [], body: String? = nil,
     maxTime: Int = 10
 ) async throws -> CurlRun {
-    let directory = try Fixtures.temporaryDirectory()
+    let directory = try makeTemporaryDirectory("sim")
     defer { try? FileManager.default.removeItem(atPath: directory) }
     var arguments = [
         "-sS", "--http2", "--cacert", caFile, "--max-time", String(maxTime), "-X", method,
@@ -150,24 +150,4 @@ func fcmErrorBody(status: Int, message: String, googleStatus: String, code: Stri
     {"error":{"code":\(status),"message":"\(message)","status":"\(googleStatus)","details":\
     [{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"\(code)"}]}}
     """
-}
-
-
-/// A clock that starts at a whole second and moves on one second per read, so
-/// each request the simulator stamps has its own known time.
-final class SteppingClock: Sendable {
-    let start: Timestamp
-    private let reads = Locked<Int64>(0)
-
-    init(start: Timestamp = Timestamp(seconds: Timestamp.now().seconds)) { self.start = start }
-
-    func read() -> Timestamp {
-        reads.withLock { reads in
-            defer { reads += 1 }
-            return start + .seconds(reads)
-        }
-    }
-
-    /// What the `n`th read (from 0) returned, as the record writes it.
-    func stamp(_ n: Int64) -> String { (start + .seconds(n)).rfc3339(fractionDigits: 3) }
 }

@@ -3,6 +3,7 @@ import HeraldCore
 import HeraldCrypto
 import HeraldSimulator
 import Foundation
+import HeraldTestSupport
 import Testing
 
 /// Provider tokens and client certificates, end to end over TLS.
@@ -11,7 +12,7 @@ import Testing
         let (key, simulatorKey) = try Fixtures.key()
         let now = Timestamp.now()
         // The first token is signed 61 minutes in the past; the refresh uses the real time.
-        let clock = ScriptedClock([now + .seconds(-61 * 60), now])
+        let clock = TestClock(script: [now + .seconds(-61 * 60), now])
         let (authentication, manager) = try tokenAuth(key, clock: { clock.read() })
         let result = try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey])) { sim in
             let result = try await withProvider(sim, authentication: authentication) { await deliver($0, event()) }
@@ -25,7 +26,7 @@ import Testing
     @Test func thePreparedRequestIsSentAsBuiltAlsoAfterATokenRefresh() async throws {
         let (key, simulatorKey) = try Fixtures.key()
         let now = Timestamp.now()
-        let clock = ScriptedClock([now + .seconds(-61 * 60), now])
+        let clock = TestClock(script: [now + .seconds(-61 * 60), now])
         let (authentication, _) = try tokenAuth(key, clock: { clock.read() })
         try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey])) { sim in
             let sent = event()
@@ -48,7 +49,7 @@ import Testing
     @Test func logsMaskTheDeviceTokenAndNeverCarryTheProviderToken() async throws {
         let (key, simulatorKey) = try Fixtures.key()
         let now = Timestamp.now()
-        let clock = ScriptedClock([now + .seconds(-61 * 60), now])
+        let clock = TestClock(script: [now + .seconds(-61 * 60), now])
         let sink = MemoryLogSink()
         let logger = Logger(label: "test", level: .trace, sink: sink)
         try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey])) { sim in
@@ -127,7 +128,7 @@ import Testing
     @Test func pemClientCertificateAuthenticatesAndAnotherAppsTopicIsDisallowed() async throws {
         let pki = try await Fixtures.pki.get()
         let identity = try await pki.makeClientCertificate(commonName: "com.example.chat")
-        let bundle = try Fixtures.temporaryDirectory() + "/identity.pem"
+        let bundle = try makeTemporaryDirectory("sim") + "/identity.pem"
         let pem = try String(contentsOfFile: identity.certificatePath, encoding: .utf8)
             + String(contentsOfFile: identity.keyPath, encoding: .utf8)
         try pem.write(toFile: bundle, atomically: true, encoding: .utf8)

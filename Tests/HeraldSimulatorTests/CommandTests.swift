@@ -3,12 +3,13 @@ import HeraldCLI
 import HeraldCore
 import HeraldCrypto
 import HeraldSimulator
+import HeraldTestSupport
 import Testing
 
 /// `herald send` against the simulator, and `herald simulate`'s options.
 @Suite struct CommandTests {
     func writeConfig(port: Int, caFile: String) throws -> String {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("sim")
         try """
             apps:
               chat:
@@ -58,7 +59,7 @@ import Testing
 
     @Test func sendDeliversThroughFCMAfterTheOAuthExchange() async throws {
         let key = try PrivateKey.generateRSA()
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("sim")
         let accountFile = directory + "/service-account.json"
         let recorder = NotificationRecorder()
         // The simulator reads the same key file a user would give it with --fcm-service-account.
@@ -170,7 +171,7 @@ import Testing
         try await withSimulator(APNsSimulatorConfiguration(keys: []), recorder: recorder, extraServices: [webpush]) { sim in
             webpush.serve(at: "https://localhost:\(sim.server.port)")
             let subscription = try webpush.issueSubscription(applicationServerKey: vapid.publicKey.uncompressedP256())
-            let directory = try Fixtures.temporaryDirectory()
+            let directory = try makeTemporaryDirectory("sim")
             try vapid.pkcs8PEM().write(toFile: directory + "/vapid.pem", atomically: true, encoding: .utf8)
             try subscription.jsonValue().jsonString.write(toFile: directory + "/subscription.json", atomically: true, encoding: .utf8)
             try """

@@ -22,7 +22,7 @@ import Testing
                 for pool in client.statistics.pools {
                     peak.withLock { $0 = (max($0.connections, pool.connections), max($0.busiest, pool.busiestConnection)) }
                 }
-                try? await Task.sleep(for: .milliseconds(5))
+                try? await Task.sleep(for: .milliseconds(5))  // the sampling interval, not a wait for an event
             }
         }
         defer { sampler.cancel() }

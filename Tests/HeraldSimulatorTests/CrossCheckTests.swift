@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func curlWithAnOpenSSLSignedTokenIsAcceptedAndADERSignatureRefused() async throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("sim")
         let keyFile = directory + "/AuthKey.p8"
         let generated = try await runTool("/usr/bin/openssl", [
             "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyFile,

@@ -27,11 +27,6 @@ enum Fixtures {
         return (key, APNsSimulatorKey(keyID: keyID, teamID: teamID, publicKey: key.publicKey))
     }
 
-    static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "herald-sim-\(UInt64.random(in: 0...UInt64.max))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
 }
 
 /// A running simulator (HTTP/2 over TLS on port 0) a test talks to, with
@@ -84,7 +79,7 @@ func withSimulator<R: Sendable>(
         defer { server.shutdown(graceful: false) }
         // As `withRunning`: a client started before the loop thread would wait in the backlog
         // past its own timeout while other suites hold the cooperative pool.
-        while !server.hasStarted { try await Task.sleep(for: .milliseconds(1)) }
+        _ = await eventually(timeout: .seconds(60), every: .milliseconds(1)) { server.hasStarted }
         let result = try await body(running)
         server.shutdown(graceful: false)
         try await group.waitForAll()
@@ -125,15 +120,6 @@ func event(
 
 func json(_ text: String) -> JSONObject {
     (try? JSONValue.parse(text))?.objectValue ?? JSONObject([("unparseable test literal", .string(text))])
-}
-
-/// A clock that answers from a script, then the last value forever.
-final class ScriptedClock: Sendable {
-    private let values: Locked<[Timestamp]>
-    init(_ values: [Timestamp]) { self.values = Locked(values) }
-    func read() -> Timestamp {
-        values.withLock { values in values.count > 1 ? values.removeFirst() : values[0] }
-    }
 }
 
 /// Delivers and returns the result, or the thrown failure as text.

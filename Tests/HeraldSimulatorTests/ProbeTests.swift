@@ -2,6 +2,7 @@ import HeraldAPNs
 import HeraldCore
 import HeraldFCM
 import HeraldSimulator
+import HeraldTestSupport
 import Testing
 
 /// The probes `herald check --online` sends: the APNs all-zero token is
@@ -12,7 +13,7 @@ import Testing
 
     @Test func theAllZeroTokenIsABadDeviceTokenRecordedAsAProbe() async throws {
         let (key, simulatorKey) = try Fixtures.key()
-        let file = try Fixtures.temporaryDirectory() + "/record.jsonl"
+        let file = try makeTemporaryDirectory("sim") + "/record.jsonl"
         try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey]), recordTo: file) { sim async throws in
             let answered = try await withProvider(sim, authentication: try tokenAuth(key).0) { provider async throws in
                 try await deliver(provider, event(token: Self.zero)).get()

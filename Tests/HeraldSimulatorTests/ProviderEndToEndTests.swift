@@ -3,6 +3,7 @@ import HeraldCore
 import HeraldCrypto
 import HeraldPipeline
 import HeraldSimulator
+import HeraldTestSupport
 import Testing
 
 /// `APNsProvider` on our `HTTPClient` against the simulator on our
@@ -184,7 +185,7 @@ import Testing
 
     @Test func acceptedNotificationsAreAppendedToTheJSONLinesFile() async throws {
         let (key, simulatorKey) = try Fixtures.key()
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("sim")
         let file = directory + "/record.jsonl"
         try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey]), recordTo: file) { sim in
             try await withProvider(sim, authentication: try tokenAuth(key).0) { provider in

@@ -3,13 +3,14 @@ import HeraldCore
 import HeraldCrypto
 import HeraldHTTPClient
 import HeraldSimulator
+import HeraldTestSupport
 import HeraldWebPush
 import Testing
 
 /// `herald simulate --webpush-subscriptions N`: subscriptions printed at start, usable as printed.
 extension SimulateCommandTests {
     @Test func simulatePrintsWebPushSubscriptionsThatAcceptMessages() async throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("sim")
         let console = CapturedConsole()
         let command = Task {
             await HeraldCommandLine().run([
@@ -19,10 +20,9 @@ extension SimulateCommandTests {
         let port = try await listeningPort(console)
         // The subscriptions are printed after the listening line: wait for both.
         var printed: [JSONValue] = []
-        for _ in 0..<500 {
+        _ = await eventually(timeout: .seconds(60)) {
             printed = console.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.compactMap { try? JSONValue.parse(String($0)) }
-            if printed.count == 2 { break }
-            try await Task.sleep(for: .milliseconds(10))
+            return printed.count == 2
         }
         #expect(console.stdout.contains("  Web Push: push service at https://127.0.0.1:\(port)/push/<id>"), "\(console.stdout)")
         #expect(console.stderr == "", "no warning on a loopback address: \(console.stderr)")
@@ -59,7 +59,7 @@ extension SimulateCommandTests {
 /// The `webpush:` section of the simulator's YAML, and the origin its subscriptions get.
 @Suite struct WebPushSimulatorSettingsTests {
     @Test func subscriptionsComeFromYAMLAndTheOriginFromTheListenAddress() throws {
-        let file = try Fixtures.temporaryDirectory() + "/sim.yaml"
+        let file = try makeTemporaryDirectory("sim") + "/sim.yaml"
         try "listen: 0.0.0.0:2197\nwebpush:\n  subscriptions: 3\n".write(toFile: file, atomically: true, encoding: .utf8)
         let settings = try SimulatorSettings.load(file: file, environment: [:])
         #expect(settings.section(SimulatorSettings.WebPush.self) == SimulatorSettings.WebPush(subscriptions: 3))

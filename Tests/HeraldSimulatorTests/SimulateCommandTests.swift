@@ -4,26 +4,27 @@ import HeraldCLI
 import HeraldCore
 import HeraldFCM
 import HeraldHTTPClient
+import HeraldTestSupport
 import Testing
 
 /// `herald simulate` run in-process: flags, generated TLS material, recording.
 @Suite struct SimulateCommandTests {
     /// Waits (bounded) until the command prints its listening line; returns the port.
     func listeningPort(_ console: CapturedConsole) async throws -> Int {
-        for _ in 0..<500 {
-            if let line = console.stdout.split(separator: "\n").first(where: { $0.contains("listening on https://127.0.0.1:") }),
-               let port = Int(line.split(separator: ":").last ?? "") {
-                return port
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        var port: Int?
+        _ = await eventually(timeout: .seconds(60)) {
+            let line = console.stdout.split(separator: "\n").first { $0.contains("listening on https://127.0.0.1:") }
+            port = line.flatMap { Int($0.split(separator: ":").last ?? "") }
+            return port != nil
         }
-        throw CancellationError()
+        guard let port else { throw TestFailure("herald simulate printed no listening line: \(console.stderr)") }
+        return port
     }
 
     /// Starts `herald simulate` serving FCM for `FCMFixture`'s account, with
     /// `flags`; returns the command (cancel it to stop), its URL and CA file.
     func simulateFCM(_ flags: [String], console: CapturedConsole) async throws -> (command: Task<Int32, Never>, baseURL: String, caFile: String) {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("sim")
         // The simulator reads the key's public half, email and project; Herald's copy (FCMFixture) names its token_uri.
         try FCMFixture.accountJSON(baseURL: "https://127.0.0.1:2197").write(
             toFile: directory + "/account.json", atomically: true, encoding: .utf8)
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func simulateGeneratesItsCAVerifiesTokensAndRecordsUntilCancelled() async throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("sim")
         let (key, _) = try Fixtures.key()
         try key.pkcs8PEM().write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
         let dead = String(repeating: "dd", count: 32)

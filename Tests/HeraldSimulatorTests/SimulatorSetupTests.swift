@@ -4,6 +4,7 @@ import HeraldCore
 import HeraldHTTP2Server
 import HeraldHTTPClient
 import HeraldSimulator
+import HeraldTestSupport
 import Testing
 
 /// Simulator settings from YAML, and TLS material made at start-up.
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func yamlSettingsBecomeTheAPNsConfiguration() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("sim")
         let (key, _) = try Fixtures.key()
         try key.pkcs8PEM().write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
         let file = directory + "/sim.yaml"
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func impossibleFaultIsReportedAtItsLine() throws {
-        let file = try Fixtures.temporaryDirectory() + "/sim.yaml"
+        let file = try makeTemporaryDirectory("sim") + "/sim.yaml"
         try "faults:\n  error_rate: 2\n".write(toFile: file, atomically: true, encoding: .utf8)
         let error = #expect(throws: (any Error).self) { try SimulatorSettings.load(file: file, environment: [:]) }
         let text = "\(error.map { "\($0)" } ?? "")"
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func zeroStreamsIsRefusedNamingTheKey() throws {
-        let file = try Fixtures.temporaryDirectory() + "/sim.yaml"
+        let file = try makeTemporaryDirectory("sim") + "/sim.yaml"
         try "faults:\n  max_streams: 0\n".write(toFile: file, atomically: true, encoding: .utf8)
         let error = #expect(throws: (any Error).self) { try SimulatorSettings.load(file: file, environment: [:]) }
         let text = "\(error.map { "\($0)" } ?? "")"
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func generatedCAAndServerCertificateServeTLSToOurClient() async throws {
-        let directory = try Fixtures.temporaryDirectory() + "/tls"
+        let directory = try makeTemporaryDirectory("sim") + "/tls"
         let material = try SimulatorTLSMaterial.generate(in: directory)
         #expect(SimulatorTLSMaterial.existing(in: directory) == material)
         let permissions = try FileManager.default.attributesOfItem(atPath: material.serverKeyPath)[.posixPermissions] as? Int
@@ -169,14 +170,14 @@ import Testing
         ("webpush:\n  subscriptions: -1\n", "2:18: webpush.subscriptions: expected a number of subscriptions, 0 or more, found -1"),
     ])
     func impossibleSettingsAreReportedAtTheirPosition(yaml: String, expected: String) throws {
-        let file = try Fixtures.temporaryDirectory() + "/sim.yaml"
+        let file = try makeTemporaryDirectory("sim") + "/sim.yaml"
         try yaml.write(toFile: file, atomically: true, encoding: .utf8)
         let error = #expect(throws: (any Error).self) { try SimulatorSettings.load(file: file, environment: [:]) }
         #expect(error.map { "\($0)" } == file + ":" + expected)
     }
 
     @Test func theFCMQuotaComesFromYAMLForEveryProject() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("sim")
         try FCMFixture.accountJSON(baseURL: "https://127.0.0.1:2197").write(
             toFile: directory + "/account.json", atomically: true, encoding: .utf8)
         let file = directory + "/sim.yaml"
@@ -199,7 +200,7 @@ import Testing
     }
 
     @Test func fcmTokenErrorsAndTheProbeTopicComeFromYAML() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("sim")
         let file = directory + "/sim.yaml"
         try """
             fcm:

@@ -21,7 +21,7 @@ import Testing
 
     /// nghttp sends one notification and prints the frames it receives.
     private func nghttpNotification(_ sim: RunningSimulator, token: String) async throws -> ToolRun {
-        let payload = try Fixtures.temporaryDirectory() + "/payload.json"
+        let payload = try makeTemporaryDirectory("sim") + "/payload.json"
         try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
         return try await runTool("/usr/bin/nghttp", [
             "-v", "-n", "-d", payload, "-H", "authorization: bearer \(token)", "-H", "apns-topic: \(Fixtures.bundleID)",
@@ -125,7 +125,7 @@ import Testing
 
     @Test func googleAuthExchangesItsAssertionAndSendsToFCMOverHTTP1() async throws {
         let key = try PrivateKey.generateRSA()
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("sim")
         let recorder = NotificationRecorder()
         let tokens = SimulatedAccessTokens()
         let email = "herald-sim@herald-dev.iam.gserviceaccount.com"

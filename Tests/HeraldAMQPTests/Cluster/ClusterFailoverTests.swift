@@ -41,7 +41,7 @@ struct ClusterFailoverTests {
             var republished = try await Self.publish(0..<(total / 2), to: queue, on: connection)
 
             try await ClusterBroker.stop(1)
-            try await TestBroker.eventually("reconnected to another node", timeout: .seconds(30)) {
+            try await eventually("reconnected to another node", timeout: .seconds(30)) {
                 connection.isConnected && connection.connectionsOpened >= 2
             }
             #expect(connection.connectedNode == "127.0.0.1:5702", "the node after the lost one")

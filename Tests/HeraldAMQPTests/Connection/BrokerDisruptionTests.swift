@@ -41,9 +41,9 @@ struct BrokerDisruptionTests {
             let noticed: Duration
             let whileFrozen: Result<Void, any Error>?
             do {
-                try await TestBroker.eventually("the silent broker is noticed", timeout: .seconds(8)) { !connection.isConnected }
+                try await eventually("the silent broker is noticed", timeout: .seconds(8)) { !connection.isConnected }
                 noticed = ContinuousClock.now - frozenAt
-                try? await TestBroker.eventually("the unconfirmed publish ended", timeout: .seconds(5)) { ended.withLock { $0 != nil } }
+                try? await eventually("the unconfirmed publish ended", timeout: .seconds(5)) { ended.withLock { $0 != nil } }
                 whileFrozen = ended.withLock { $0 }
             } catch {
                 try await DisruptiveBroker.thaw()
@@ -67,7 +67,7 @@ struct BrokerDisruptionTests {
             #expect(noticed < .seconds(4), "a 1 s heartbeat should notice within ~2 s, took \(noticed)")
             #expect(sink.lines.contains { $0.contains("amqp connection lost") && $0.contains("heartbeat") },
                     "\(sink.lines.filter { $0.contains("lost") })")
-            try await TestBroker.eventually("reconnected", timeout: .seconds(15)) {
+            try await eventually("reconnected", timeout: .seconds(15)) {
                 connection.isConnected && connection.connectionsOpened >= 2
             }
             try await connection.publish(exchange: "", routingKey: queue, body: "after thaw".bytes, mandatory: true)
@@ -91,7 +91,7 @@ struct BrokerDisruptionTests {
 
             try await DisruptiveBroker.stopApp()
             try await DisruptiveBroker.startApp()
-            try await TestBroker.eventually("reconnected") { connection.isConnected && connection.connectionsOpened >= 2 }
+            try await eventually("reconnected") { connection.isConnected && connection.connectionsOpened >= 2 }
 
             // Deliveries from the dead connection: never acked on the new one.
             for delivery in held {
@@ -140,10 +140,10 @@ struct BrokerDisruptionTests {
                     ended.increment()
                 }
             }
-            try await TestBroker.eventually("calls under way") { calls.value >= callers * 4 }
+            try await eventually("calls under way") { calls.value >= callers * 4 }
             try await DisruptiveBroker.stopApp()
             try await DisruptiveBroker.startApp()
-            #expect(await poll(timeout: .seconds(30)) { ended.value == callers }, "\(ended.value) of \(callers) callers done")
+            #expect(await eventually(timeout: .seconds(30)) { ended.value == callers }, "\(ended.value) of \(callers) callers done")
             try await connection.deleteQueue(queue)
         }
     }
@@ -173,14 +173,14 @@ struct BrokerDisruptionTests {
                                     confirmedIDs.insert(id)
                                     break
                                 } catch let error as AMQPError where error.isRetryable && attempts < 200 {
-                                    try await Task.sleep(for: .milliseconds(20))
+                                    try await Task.sleep(for: .milliseconds(20))  // back-off between attempts
                                 }
                             }
                         }
                     }
                 }
                 group.addTask {
-                    try await TestBroker.eventually("publishing is under way") { confirmedIDs.count >= 200 }
+                    try await eventually("publishing is under way") { confirmedIDs.count >= 200 }
                     try await DisruptiveBroker.stopApp()
                     try await DisruptiveBroker.startApp()
                     restarted.increment()
@@ -270,7 +270,7 @@ struct BrokerDisruptionTests {
     @Test func amqpsWithoutACAFileTrustsTheSystemStore() async throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let herald = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("herald").path
+        let herald = try ChildProcess.heraldExecutable()
         let queue = TestBroker.uniqueName("system-trust")
         let directory = DisruptiveBroker.tlsDirectory
         let config = directory + "/\(queue).yaml"
@@ -288,19 +288,9 @@ struct BrokerDisruptionTests {
         let events = directory + "/\(queue).jsonl"
         try "{\"id\": \"tls-1\"}\n".write(toFile: events, atomically: true, encoding: .utf8)
         @Sendable func publish(trusting caFile: String?) throws -> Int32 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: herald)
-            process.arguments = ["publish", "--config", config, "--exchange", "", "--routing-key", queue, "--no-validate",
-                                 "--timeout", "3s", events]
-            var environment = ProcessInfo.processInfo.environment
-            environment["SSL_CERT_FILE"] = caFile
-            environment["SSL_CERT_DIR"] = caFile == nil ? "/nonexistent" : nil
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus
+            try runToolNow(herald, ["publish", "--config", config, "--exchange", "", "--routing-key", queue, "--no-validate",
+                                    "--timeout", "3s", events],
+                           environment: ["SSL_CERT_FILE": caFile, "SSL_CERT_DIR": caFile == nil ? "/nonexistent" : nil]).status
         }
         try await TestBroker.withConnection(try Self.configuration()) { connection in
             try await connection.declareQueue(queue)

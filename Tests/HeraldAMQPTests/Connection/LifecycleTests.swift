@@ -1,6 +1,7 @@
 import HeraldAMQP
 import HeraldCore
 import HeraldSystem
+import HeraldTestSupport
 import Testing
 
 @Suite("Connection lifecycle (shared broker)")
@@ -24,7 +25,7 @@ struct LifecycleTests {
             return count
         }
         // Not the queue's message count: that drops to 0 at delivery, before the ack.
-        try await TestBroker.eventually("the message was consumed and acked") { acked.withLock { $0 } == 1 }
+        try await eventually("the message was consumed and acked") { acked.withLock { $0 } == 1 }
         runner.cancel()
         try await runner.value
         #expect(try await drained.value == 1, "the stream ended normally after its one delivery")
@@ -59,6 +60,8 @@ struct LifecycleTests {
         let connection = try AMQPConnection(configuration: try TestBroker.configuration(),
                                             logger: Logger(label: "test", sink: MemoryLogSink()))
         async let declared: Void = connection.declareQueue(queue)
+        // Lets the declare be issued before `run()` starts: that order is the input under
+        // test; should load reverse it, the test only checks less.
         try await Task.sleep(for: .milliseconds(50))
         let runner = Task { try await connection.run() }
         try await declared

@@ -2,6 +2,7 @@ import Glibc
 import HeraldAMQP
 import HeraldCore
 import HeraldSystem
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -108,7 +109,7 @@ struct ConfirmedPublishTests {
                 try await connection.publish([message("before"), invalid[0].0, message("after")])
             }
             #expect(error.code == .invalidMessage)
-            try await TestBroker.eventually("both good messages queued") {
+            try await eventually("both good messages queued") {
                 try await connection.messageCount(queue: queue) == 2
             }
             #expect(connection.connectionsOpened == opened)
@@ -160,7 +161,11 @@ struct ConfirmedPublishTests {
                 }
             }
             #expect(refused?.code == .nacked)
-            try await Task.sleep(for: .milliseconds(50))  // a second call would have come by now
+            // Another batch after them: batches are settled in order on the connection thread,
+            // so a second call for either would have come before this one's.
+            await withCheckedContinuation { continuation in
+                connection.publish([AMQPMessage(exchange: "", routingKey: queue, body: "after".bytes)]) { _ in continuation.resume() }
+            }
             let recorded = calls.withLock { $0 }
             #expect(recorded.count == 2, "one call per batch")
             #expect(recorded.allSatisfy { $0.thread == "herald-amqp" }, "called on the connection thread: \(recorded.map(\.thread))")

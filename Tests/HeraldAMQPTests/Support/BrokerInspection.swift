@@ -66,7 +66,7 @@ enum BrokerInspection {
                 break
             } catch where attempt < 3 {
                 attempt += 1
-                try await Task.sleep(for: .milliseconds(200))
+                try await Task.sleep(for: .milliseconds(200))  // a pause between attempts, not a wait for an event
             }
         }
         guard let rows = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] else {

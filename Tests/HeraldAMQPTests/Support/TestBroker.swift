@@ -19,6 +19,9 @@ enum TestBroker {
         var configuration = try AMQPConfiguration(url: url)
         configuration.heartbeat = heartbeat
         configuration.connectTimeout = .seconds(2)
+        // A bound only a broker that never answers reaches: on a loaded machine a quorum
+        // queue's declare or delete (its Raft group starting or stopping) took over 10 s.
+        configuration.operationTimeout = .seconds(60)
         configuration.reconnect = BackoffPolicy(initial: .milliseconds(50), maximum: .milliseconds(500), maxAttempts: 30)
         configuration.shutdownGracePeriod = .seconds(2)
         return configuration
@@ -47,17 +50,11 @@ enum TestBroker {
     }
 
     /// Receives the next delivery or fails after `timeout`.
-    static func next(_ consumer: AMQPConsumer, timeout: Duration = .seconds(20)) async throws -> AMQPDelivery {
+    static func next(_ consumer: AMQPConsumer, timeout: Duration = .seconds(60)) async throws -> AMQPDelivery {
         try await within(timeout, "delivery on \(consumer.queue)") {
             var iterator = consumer.deliveries.makeAsyncIterator()
             return try await iterator.next()
         }
-    }
-
-    /// Waits until `condition` holds, polling; fails after `timeout`.
-    static func eventually(_ what: String, timeout: Duration = .seconds(30),
-                           _ condition: @Sendable () async throws -> Bool) async throws {
-        guard try await poll(timeout: timeout, until: condition) else { throw TestFailure("timed out waiting until \(what)") }
     }
 }
 

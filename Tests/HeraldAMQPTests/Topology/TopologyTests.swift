@@ -1,5 +1,6 @@
 @testable import HeraldAMQP
 import HeraldCore
+import HeraldTestSupport
 import Testing
 
 @Suite("Topology on the broker (shared broker)")
@@ -40,7 +41,7 @@ struct TopologyTests {
                 let sent = ContinuousClock.now
                 try await connection.publish(retry, mandatory: true)
                 try await connection.ack(delivery)
-                delivery = try await TestBroker.next(consumer, timeout: .seconds(6))
+                delivery = try await TestBroker.next(consumer, timeout: .seconds(60))
                 let waited = ContinuousClock.now - sent
                 #expect(waited >= .milliseconds(900), "came back after \(waited), before the tier's 1 s delay")
                 #expect(delivery.routingKey == "chat.message.sent")
@@ -63,19 +64,23 @@ struct TopologyTests {
         limited.deliveryLimit = 2
         let topology = limited
         try await TestBroker.withConnection(topology: topology) { admin in
-            try await admin.publish(exchange: topology.eventsExchange, routingKey: "chat.poison", body: "poison".bytes,
-                                    mandatory: true, messageID: "p1")
-            // Deliveries 1 to 3: the limit allows 2 returns; the third return dead-letters it.
-            for delivery in 1...3 {
-                let consumer = try await admin.consume(queue: topology.eventsQueue, prefetch: 1)
-                let taken = try await TestBroker.next(consumer)
-                #expect(taken.messageID == "p1")
-                #expect(taken.redelivered == (delivery > 1))
-                // Cancel first, so the returned message is not handed straight back to this consumer.
-                try await admin.cancel(consumer)
-                try await admin.reject(taken, requeue: true)
+            /// Publishes `id` and has three consumers in turn take it and give it back:
+            /// the limit allows 2 returns; the third return dead-letters it.
+            func poison(_ id: String) async throws {
+                try await admin.publish(exchange: topology.eventsExchange, routingKey: "chat.poison", body: "poison".bytes,
+                                        mandatory: true, messageID: id)
+                for delivery in 1...3 {
+                    let consumer = try await admin.consume(queue: topology.eventsQueue, prefetch: 1)
+                    let taken = try await TestBroker.next(consumer)
+                    #expect(taken.messageID == id)
+                    #expect(taken.redelivered == (delivery > 1))
+                    // Cancel first, so the returned message is not handed straight back to this consumer.
+                    try await admin.cancel(consumer)
+                    try await admin.reject(taken, requeue: true)
+                }
             }
-            try await TestBroker.eventually("dead-lettered") {
+            try await poison("p1")
+            try await eventually("dead-lettered") {
                 try await admin.messageCount(queue: topology.deadLetterQueue) == 1
             }
             #expect(try await admin.messageCount(queue: topology.eventsQueue) == 0)
@@ -85,8 +90,12 @@ struct TopologyTests {
             #expect(parked.body == "poison".bytes)
             #expect(parked.headers["x-first-death-reason"] == .string("delivery_limit"))
             try await admin.ack(parked)
-            // Exactly once: nothing else arrives.
-            try await Task.sleep(for: .milliseconds(500))
+            // Exactly once: nothing else arrives. A second poison message goes the same way
+            // after it, and the queue dead-letters in order: a second copy of p1 would come first.
+            try await poison("p2")
+            let next = try await TestBroker.next(dead)
+            try await admin.ack(next)
+            #expect(next.messageID == "p2", "p1 was dead-lettered again")
             #expect(try await admin.messageCount(queue: topology.deadLetterQueue) == 0)
             try await TestBroker.delete(topology, on: admin)
         }

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldFCM
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -8,12 +9,12 @@ import Testing
     /// Hands out `token-1`, `token-2`, ... valid for `lifetime`, counting calls;
     /// fails the calls listed in `failing`.
     final class Fetcher: Sendable {
-        let clock: ManualClock
+        let clock: TestClock
         let lifetime: Duration
         let failing: Set<Int>
         let calls = Atomic<Int>(0)
 
-        init(clock: ManualClock, lifetime: Duration = .seconds(3600), failing: Set<Int> = []) {
+        init(clock: TestClock, lifetime: Duration = .seconds(3600), failing: Set<Int> = []) {
             self.clock = clock
             self.lifetime = lifetime
             self.failing = failing
@@ -25,7 +26,7 @@ import Testing
             if failing.contains(call) {
                 throw FCMAuthError(reason: "invalid_grant", status: 400, message: "Invalid JWT Signature.", isRetryable: false)
             }
-            let now = clock.now
+            let now = clock.read()
             return AccessToken(value: "token-\(call)", issuedAt: now, expiresAt: now + lifetime)
         }
     }
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func tokenIsReusedUntilFiveMinutesBeforeExpiry() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let fetcher = Fetcher(clock: clock)
         let cache = cache(fetcher)
         #expect(try await cache.token().value == "token-1")
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test func shortLivedTokenIsRefreshedHalfWayThrough() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let fetcher = Fetcher(clock: clock, lifetime: .seconds(120))
         let cache = cache(fetcher)
         _ = try await cache.token()
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func concurrentCallersShareOneRefresh() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let fetcher = Fetcher(clock: clock)
         let cache = cache(fetcher)
         let values = try await withThrowingTaskGroup(of: String.self) { group in
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func evictedTokenIsReplacedButAStaleEvictionIsIgnored() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let fetcher = Fetcher(clock: clock)
         let cache = cache(fetcher)
         let first = try await cache.token()
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func failedRefreshIsReportedAndTheNextCallTriesAgain() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let fetcher = Fetcher(clock: clock, failing: [1])
         let cache = cache(fetcher)
         await #expect(throws: FCMAuthError(reason: "invalid_grant", status: 400, message: "Invalid JWT Signature.", isRetryable: false)) {

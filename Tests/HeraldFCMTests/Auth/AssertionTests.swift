@@ -3,6 +3,7 @@ import HeraldCore
 import HeraldCrypto
 import HeraldFCM
 import HeraldSimulator
+import HeraldTestSupport
 import Testing
 
 /// The RS256 assertion, checked against the `openssl` CLI in both directions:
@@ -28,12 +29,12 @@ import Testing
     @Test func opensslVerifiesOurAssertion() throws {
         let account = try TestKeys.account(tokenURI: "https://oauth2.googleapis.com/token")
         let parts = try OAuthAssertion.sign(for: account, issuedAt: issuedAt).split(separator: ".").map(String.init)
-        let directory = try OpenSSLCLI.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("fcm")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try TestKeys.key.get().publicKey.pem().write(toFile: directory + "/pub.pem", atomically: true, encoding: .utf8)
         try (parts[0] + "." + parts[1]).write(toFile: directory + "/input", atomically: true, encoding: .utf8)
         try Data(try #require(Base64URL.decode(parts[2]))).write(to: URL(fileURLWithPath: directory + "/sig"))
-        let result = try OpenSSLCLI.run([
+        let result = try runToolNow("/usr/bin/openssl", [
             "dgst", "-sha256", "-verify", directory + "/pub.pem", "-signature", directory + "/sig", directory + "/input",
         ])
         #expect(result.status == 0)
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func simulatorAcceptsAnAssertionSignedByOpenSSL() async throws {
-        let directory = try OpenSSLCLI.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("fcm")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try TestKeys.key.get().pkcs8PEM().write(toFile: directory + "/key.pem", atomically: true, encoding: .utf8)
         // Header and claims written by hand, not by our JWT code.
@@ -49,7 +50,7 @@ import Testing
         let claims = #"{"iss":"\#(TestKeys.email)","scope":"https://www.googleapis.com/auth/firebase.messaging","aud":"https://127.0.0.1:2197/token","iat":1796032800,"exp":1796036400}"#
         let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
         try input.write(toFile: directory + "/input", atomically: true, encoding: .utf8)
-        let signed = try OpenSSLCLI.run(["dgst", "-sha256", "-sign", directory + "/key.pem", "-out", directory + "/sig", directory + "/input"])
+        let signed = try runToolNow("/usr/bin/openssl", ["dgst", "-sha256", "-sign", directory + "/key.pem", "-out", directory + "/sig", directory + "/input"])
         #expect(signed.status == 0, "\(signed.output)")
         let signature = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/sig")))
         let assertion = input + "." + Base64URL.encode(signature)

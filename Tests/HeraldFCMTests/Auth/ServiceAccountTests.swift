@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func makeTakesTheFileRelativeToTheConfigAndTheProjectFromTheKey() throws {
-        let directory = try OpenSSLCLI.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("fcm")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try TestKeys.serviceAccountJSON(tokenURI: "https://127.0.0.1:2197/token")
             .write(toFile: directory + "/sa.json", atomically: true, encoding: .utf8)
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func devKeysScriptWritesAKeyBothSidesRead() async throws {
-        let directory = try OpenSSLCLI.temporaryDirectory()
+        let directory = try makeTemporaryDirectory("fcm")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../scripts/dev-keys").path
         let run = try await runTool(script, [directory])

@@ -9,14 +9,14 @@ import HeraldTestSupport
 /// Our `FCMProvider` on our `HTTPClient`, talking real TLS HTTP/2 to our
 /// `HTTP2Server` serving the `Simulator` with the simulated FCM and OAuth
 /// services (port 0, throwaway CA), as `herald simulate` serves them.
-/// Provider and simulator share one `ManualClock`.
+/// Provider and simulator share one `TestClock`.
 struct Harness {
     let provider: FCMProvider
     let fcm: FCMSimulatorService
     let oauth: OAuthSimulatorService
     let tokens: SimulatedAccessTokens
     let recorder: NotificationRecorder
-    let clock: ManualClock
+    let clock: TestClock
     let logs: MemoryLogSink
     let logger: Logger
     let httpClient: HTTPClient
@@ -36,7 +36,7 @@ struct Harness {
         _ body: (Harness) async throws -> R
     ) async throws -> R {
         let pki = try await pki.get()
-        let clock = ManualClock()
+        let clock = TestClock()
         let tokens = SimulatedAccessTokens()
         let recorder = NotificationRecorder()
         let oauth = OAuthSimulatorService(

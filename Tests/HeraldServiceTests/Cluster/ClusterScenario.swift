@@ -56,7 +56,7 @@ final class ClusterScenario: Sendable {
         // Info: the log then has "amqp connected" next to "amqp connection lost", to time reconnects.
         let running = RunningService(try config.load(), logLevel: .info)
         services.withLock { $0.append(running) }
-        guard await poll(timeout: .seconds(30), until: { running.service.health.isReady }) else {
+        guard await eventually(timeout: .seconds(30), { running.service.health.isReady }) else {
             throw TestFailure("herald on nodes \(nodes) is not ready: \(running.service.health.report) \(running.logs.lines)")
         }
         return running
@@ -212,7 +212,7 @@ final class ReadinessWatch: Sendable {
                 samples.withLock { list in
                     if list.last.map({ $0.ready != sample.ready || $0.node != sample.node }) ?? true { list.append(sample) }
                 }
-                try? await Task.sleep(for: .milliseconds(10))
+                try? await Task.sleep(for: .milliseconds(10))  // the sampling interval, not a wait for an event
             }
         }
     }
@@ -231,13 +231,12 @@ final class ReadinessWatch: Sendable {
     /// on a node `accepting` accepts; `sinceMark` counts from `mark` (default `since`).
     func recovery(since: ContinuousClock.Instant, mark: ContinuousClock.Instant? = nil, timeout: Duration = .seconds(60),
                   on accepting: @Sendable (String) -> Bool) async throws -> Recovery {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let recovery = samples.withLock({ Self.recovery(in: $0, since: since, mark: mark ?? since, accepting) }) {
-                return recovery
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        var found: Recovery?
+        _ = await eventually(timeout: timeout, every: .milliseconds(20)) {
+            found = samples.withLock { Self.recovery(in: $0, since: since, mark: mark ?? since, accepting) }
+            return found != nil
         }
+        if let found { return found }
         throw TestFailure("not ready again within \(timeout): \(samples.withLock { $0.suffix(5) })")
     }
 

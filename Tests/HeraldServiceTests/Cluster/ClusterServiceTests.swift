@@ -97,7 +97,7 @@ struct ClusterServiceTests {
 
             let stopped = ContinuousClock.now
             try await ClusterBroker.stop(node)
-            #expect(await poll(timeout: .seconds(30)) { !herald.service.health.isReady })
+            #expect(await eventually(timeout: .seconds(30)) { !herald.service.health.isReady })
             #expect(herald.service.health.report.contains("amqp_connected FAILING"), "\(herald.service.health.report)")
             // Published through another node while Herald has none.
             try await scenario.feed.publish(200..<500)
@@ -194,7 +194,7 @@ struct ClusterServiceTests {
                 try await admin.cancel(consumer)
                 try await admin.reject(taken, requeue: true)
             }
-            #expect(await poll(timeout: .seconds(30)) { (try? await admin.messageCount(queue: deadLetters)) == 1 })
+            #expect(await eventually(timeout: .seconds(30)) { (try? await admin.messageCount(queue: deadLetters)) == 1 })
             #expect(try await admin.messageCount(queue: events) == 0)
             let dead = try await admin.consume(queue: deadLetters, prefetch: 5)
             let parked = try await Self.next(dead)

@@ -38,7 +38,7 @@ import Testing
             try await results.connection.publish(AMQPMessage(exchange: "\(config.prefix).events", routingKey: "register",
                                                              body: Array(command.utf8), properties: forged), mandatory: true)
             let dead = "\(config.prefix).dead"
-            #expect(try await poll(timeout: .seconds(30)) { try await results.connection.messageCount(queue: dead) == 1 })
+            #expect(try await eventually(timeout: .seconds(30)) { try await results.connection.messageCount(queue: dead) == 1 })
 
             let running = RunningService(try config.load())
             #expect(await running.waitUntilConsuming())

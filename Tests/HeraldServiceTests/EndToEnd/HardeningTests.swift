@@ -10,13 +10,13 @@ import Testing
     static let token = String(repeating: "a1", count: 32)
 
     func withService(
-        _ config: ServiceConfig, _ body: (ResultsCollector, TestPublisher) async throws -> Void
+        _ config: ServiceConfig, _ body: (RunningService, ResultsCollector, TestPublisher) async throws -> Void
     ) async throws {
         let results = try await ResultsCollector(prefix: config.prefix)
         let running = RunningService(try config.load())
         #expect(await running.waitUntilConsuming())
         try await results.watchDeadLetters(queue: "\(config.prefix).dead")
-        try await body(results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
+        try await body(running, results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
         try await running.stop()
         await results.close(deleting: config.queues)
     }
@@ -30,11 +30,11 @@ import Testing
     @Test func anOverlongIDIsRejectedOnceAndTheInstanceGoesOn() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        try await withService(try ServiceConfig(simulator: simulator)) { results, publisher in
+        try await withService(try ServiceConfig(simulator: simulator)) { running, results, publisher in
             try await publisher.publish(Self.event(String(repeating: "x", count: 300)), messageID: "fallback-1")
             try await publisher.publish(Self.event("after"))
             #expect(await results.wait { $0.count >= 2 })
-            try await Task.sleep(for: .seconds(1))
+            #expect(await results.waitUntilSettled([running]))
             let outcomes = results.all
             #expect(outcomes.count == 2)
             let rejected = try #require(outcomes.first { $0.outcome.status == .rejected })
@@ -50,7 +50,7 @@ import Testing
     @Test func forgedRetryHeadersNeitherCrashNorExpire() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        try await withService(try ServiceConfig(simulator: simulator)) { results, publisher in
+        try await withService(try ServiceConfig(simulator: simulator)) { running, results, publisher in
             let body = #"{"id": "forged", "app": "chat", "ttl": 60, "notification": {"title": "Hi"}, "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
             try await results.connection.publish(
                 exchange: publisher.exchange, routingKey: "chat.message",
@@ -71,7 +71,7 @@ import Testing
     @Test func anEventWhoseDeadLetterCannotCarryItsHeadersStillLeavesOnce() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        try await withService(try ServiceConfig(simulator: simulator)) { results, publisher in
+        try await withService(try ServiceConfig(simulator: simulator)) { running, results, publisher in
             let body = #"{"id": "crowded", "app": "nope", "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
             try await results.connection.publish(
                 exchange: publisher.exchange, routingKey: "chat.message",
@@ -80,7 +80,7 @@ import Testing
             try await publisher.publish(Self.event("after"))
             #expect(await results.wait { $0.count >= 2 })
             #expect(await results.wait { _ in !results.dead.isEmpty })
-            try await Task.sleep(for: .seconds(1))
+            #expect(await results.waitUntilSettled([running]))
             #expect(results.all.filter { $0.outcome.eventID == "crowded" }.map(\.outcome.status) == [.rejected])
             #expect(results.dead.count == 1)
             let dead = try #require(results.dead.first)

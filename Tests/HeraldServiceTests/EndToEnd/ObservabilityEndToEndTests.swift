@@ -30,11 +30,10 @@ import Testing
         // Outcomes reach the results queue a moment before the event is acked and
         // counted; the connection gauges follow the connection within 200 ms.
         var scraped = ""
-        for _ in 0..<100 {
+        _ = try await eventually(timeout: .seconds(60), every: .milliseconds(50)) {
             scraped = try await runTool("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/metrics"]).output
-            if scraped.contains("herald_event_duration_seconds_count 3\n") && scraped.contains("herald_inflight_events 0\n")
-                && scraped.contains("herald_amqp_connected 1\n") { break }
-            try await Task.sleep(for: .milliseconds(50))
+            return scraped.contains("herald_event_duration_seconds_count 3\n") && scraped.contains("herald_inflight_events 0\n")
+                && scraped.contains("herald_amqp_connected 1\n")
         }
         let parser = """
             import sys
@@ -44,7 +43,7 @@ import Testing
                     labels = ",".join(f"{k}={v}" for k, v in sorted(s.labels.items()))
                     print(f"{s.name}{{{labels}}} {s.value}")
             """
-        let parsed = try await runTool("/usr/bin/python3", ["-c", parser], input: Data(scraped.utf8))
+        let parsed = try await runTool("/usr/bin/python3", ["-c", parser], input: Array(scraped.utf8))
         let (status, samples) = (parsed.status, parsed.output)
         #expect(status == 0, "prometheus_client could not parse /metrics: \(samples)")
         let metricsDoc = try String(contentsOfFile: Self.repositoryRoot + "/docs/metrics.md", encoding: .utf8)
@@ -87,7 +86,7 @@ import Testing
             """
         let lines = results.rawBodies.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n"
         let validation = try await runTool("/usr/bin/python3", ["-c", validator, Self.repositoryRoot + "/schemas/outcome.schema.json"],
-                                           input: Data(lines.utf8))
+                                           input: Array(lines.utf8))
         let (valid, report) = (validation.status, validation.output)
         #expect(valid == 0, "outcomes do not match the schema: \(report)")
 

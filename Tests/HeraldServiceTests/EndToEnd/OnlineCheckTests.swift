@@ -39,8 +39,7 @@ import Testing
     @Test func anUnreachableEndpointIsReported() async throws {
         let simulator = try await SimulatorHarness()
         let config = try ServiceConfig(simulator: simulator)
-        simulator.server.shutdown(graceful: false)
-        try await Task.sleep(for: .milliseconds(200))
+        await simulator.stopServer()
         let (status, output) = await check(config.file)
         #expect(status == 1)
         #expect(output.contains("  online: chat/apns: FAILED: could not reach the endpoint: "), "\(output)")

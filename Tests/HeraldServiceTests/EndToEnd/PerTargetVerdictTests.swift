@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldTestSupport
 import Testing
 
 /// Every target gets its own verdict, end to end: real broker, real simulator
@@ -66,7 +67,7 @@ import Testing
         let apns = try #require(sent.first { $0.provider == "apns" })
         #expect(apns.payload["aps"]?["mutable-content"]?.intValue == 1)
         #expect(apns.payload["image"]?.stringValue == "https://example.com/cat.png")
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await results.waitUntilSettled([running]))
         #expect(results.dead.isEmpty)
         }
     }
@@ -237,15 +238,7 @@ import Testing
             #expect(failed.routingKey == "failed.fcm.chat")
             #expect(failed.outcome.reason == "INVALID_ARGUMENT")
             #expect(failed.outcome.detail?.contains(#"Unknown name "chanel_id" at 'message.android.notification'"#) == true)
-            #expect(await waitFor { running.logs.lines.contains { $0.contains("chanel_id") } })
+            #expect(await eventually { running.logs.lines.contains { $0.contains("chanel_id") } })
         }
-    }
-
-    private func waitFor(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<100 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
     }
 }

@@ -143,7 +143,7 @@ import Testing
         #expect(reasons["forged"] == #"publisher "\#(mallory.name)" (AMQP user-id) is not an events publisher of app 'chat'"#)
         #expect(reasons["anonymous"] == "no AMQP user-id: app 'chat' takes events only from its publishers, and the message does not say who sent it")
         // Herald dead-letters them as itself: the publisher's user-id would be refused from Herald's connection.
-        #expect(await poll(timeout: .seconds(20)) { results.dead.count == 2 })
+        #expect(await eventually(timeout: .seconds(20)) { results.dead.count == 2 })
         #expect(results.dead.allSatisfy { $0.properties.userID == "guest" })
 
         // An allowed publisher's event is retried by Herald (its retry carries Herald's user-id) and delivered.
@@ -190,7 +190,7 @@ import Testing
         #expect(await results.wait { $0.count == 1 })
         #expect(results.all.first?.outcome.reason == refusal)
         let dead = "\(config.prefix).dead"
-        #expect(try await poll(timeout: .seconds(20)) { try await results.connection.messageCount(queue: dead) == 1 })
+        #expect(try await eventually(timeout: .seconds(20)) { try await results.connection.messageCount(queue: dead) == 1 })
 
         let console = CapturedConsole()
         let status = await HeraldCommandLine().run(["dead", "replay", "--all", "--config", config.file], environment: [:], console: console)
@@ -198,7 +198,7 @@ import Testing
         #expect(await results.wait { $0.count == 2 }, "\(console.stdout)\n\(console.stderr)")
         #expect(results.all.map(\.outcome.status) == [.rejected, .rejected])
         #expect(results.all.last?.outcome.reason == refusal, "the replayed copy is still mallory's")
-        #expect(try await poll(timeout: .seconds(20)) { try await results.connection.messageCount(queue: dead) == 1 }, "parked again")
+        #expect(try await eventually(timeout: .seconds(20)) { try await results.connection.messageCount(queue: dead) == 1 }, "parked again")
         #expect(simulator.recorder.notifications.isEmpty)
         bad.shutdown()
         try await running.stop()

@@ -53,7 +53,7 @@ import Testing
         }
         // Every one of them is being sent (the gauge counts requests awaiting an answer).
         let inFlight = running.service.metrics.inflightRequests.labels("webpush")
-        #expect(await poll(timeout: .seconds(60)) { inFlight.current == 2 * perEvent },
+        #expect(await eventually(timeout: .seconds(60)) { inFlight.current == 2 * perEvent },
                 "chat's requests are all sent: \(inFlight.current)")
 
         // shop's message to a push service that answers at once. Served from one queue, it

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestSupport
 
 /// One process-level test's world: a simulator, a results collector on the
 /// test's results exchange, and the `herald run` children it started — all
@@ -8,7 +9,7 @@ final class ProcessFixture: @unchecked Sendable {
     let simulator: SimulatorHarness
     let results: ResultsCollector
     let config: ServiceConfig
-    private var children: [HeraldProcess] = []
+    private var children: [ChildProcess] = []
     private let lock = NSLock()
 
     private init(simulator: SimulatorHarness, results: ResultsCollector, config: ServiceConfig) {
@@ -37,8 +38,8 @@ final class ProcessFixture: @unchecked Sendable {
     }
 
     /// Starts `herald run --config <file>`; killed at tear-down if still running.
-    func start(_ config: ServiceConfig) throws -> HeraldProcess {
-        let child = try HeraldProcess(config: config.file)
+    func start(_ config: ServiceConfig) throws -> ChildProcess {
+        let child = try ChildProcess.heraldRun(config: config.file)
         lock.withLock { children.append(child) }
         return child
     }

@@ -69,14 +69,14 @@ import Testing
     static func targets(_ count: Int, at server: HTTP2Server, _ simulator: SimulatorHarness) throws -> [String] {
         try (0..<count).map { _ in
             let issued = try simulator.webPushSubscription()
-            guard case .object(var subscription) = try issued.jsonValue() else { throw ProcessTestError("not an object") }
+            guard case .object(var subscription) = try issued.jsonValue() else { throw TestFailure("not an object") }
             subscription["endpoint"] = .string("https://localhost:\(server.port)/push/\(issued.id)")
             return #"{"provider": "webpush", "subscription": \#(JSONValue.object(subscription).jsonString)}"#
         }
     }
 
     /// `herald run` on `config`, once it answers `/readyz`.
-    static func startReady(_ fixture: ProcessFixture, _ config: ServiceConfig) async throws -> HeraldProcess {
+    static func startReady(_ fixture: ProcessFixture, _ config: ServiceConfig) async throws -> ChildProcess {
         let herald = try fixture.start(config)
         let port = try #require(config.httpPort)
         try #require(await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 },

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestSupport
 import Testing
 
 /// `herald run`, the real executable, with a PostgreSQL registry it cannot
@@ -16,7 +17,7 @@ import Testing
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, logLevel: "info",
                                        topLevelExtra: "registry: {backend: postgres, url: \"\(url)\"}")
-        let child = try HeraldProcess(config: config.file)
+        let child = try ChildProcess.heraldRun(config: config.file)
         defer { child.kill() }
         let exit = await child.waitForExit(timeout: .seconds(60))
         #expect(exit == .exited(1), "\(child.tail())")

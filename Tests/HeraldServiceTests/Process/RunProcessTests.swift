@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HeraldCore
 import HeraldCrypto
+import HeraldTestSupport
 import Testing
 
 /// `herald run` as a real child process (the built `herald` executable):
@@ -189,11 +190,12 @@ import Testing
         let nobody = try freeLocalPort()
         let config = try ServiceConfig(simulator: simulator, amqpURL: "amqp://guest:guest@127.0.0.1:\(nobody)/%2f",
                                        httpListen: "127.0.0.1:\(port)", logLevel: "notice")
-        let child = try HeraldProcess(config: config.file)
+        let child = try ChildProcess.heraldRun(config: config.file)
         defer { child.kill() }
         let answered = await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz") != nil }
         try #require(answered, "no /readyz answer:\n\(child.tail())")
-        // Give it a few connection attempts: it must stay up and keep saying so.
+        // Give it a few connection attempts: it must stay up and keep saying so. Time without a
+        // broker is the input under test (its attempts are logged below the notice level).
         try await Task.sleep(for: .seconds(1))
         #expect(child.isRunning, "exited while the broker is down:\n\(child.tail())")
         let ready = httpGet(port: port, path: "/readyz")
@@ -224,7 +226,7 @@ extension RunProcessTests {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try brokenCredentialsConfig(simulator, port: try freeLocalPort())
-        let child = try HeraldProcess(config: config.file)
+        let child = try ChildProcess.heraldRun(config: config.file)
         defer { child.kill() }
         let exit = await child.waitForExit(timeout: .seconds(30))
         #expect(exit == .exited(1), "\(exit.map(\.description) ?? "still running after 30 s")\n\(child.tail())")
@@ -238,7 +240,7 @@ extension RunProcessTests {
         defer { simulator.stop() }
         let port = try freeLocalPort()
         let config = try brokenCredentialsConfig(simulator, port: port, topLevel: "unusable_credentials: not_ready")
-        let child = try HeraldProcess(config: config.file)
+        let child = try ChildProcess.heraldRun(config: config.file)
         defer { child.kill() }
         let connected = await eventually(timeout: .seconds(30)) {
             httpGet(port: port, path: "/readyz").map { $0.body.contains("consumer_active ok") } ?? false
@@ -275,7 +277,7 @@ private func restartAndFinish(
 }
 
 /// Waits until the instance listening on `port` reports a provider request in flight.
-private func waitForRequestsInFlight(port: Int, of process: HeraldProcess) async throws {
+private func waitForRequestsInFlight(port: Int, of process: ChildProcess) async throws {
     let sending = await eventually(timeout: .seconds(30)) {
         metricSum("herald_inflight_requests", in: httpGet(port: port, path: "/metrics")?.body ?? "") >= 1
     }
@@ -286,7 +288,7 @@ private func waitForRequestsInFlight(port: Int, of process: HeraldProcess) async
 /// and events can be queued before the instance under test starts.
 /// An idle instance stops on SIGTERM with status 0.
 private func declareTopology(_ config: ServiceConfig, _ fixture: ProcessFixture) async throws {
-    guard let port = config.httpPort else { throw ProcessTestError("the config needs a fixed http port") }
+    guard let port = config.httpPort else { throw TestFailure("the config needs a fixed http port") }
     let primer = try fixture.start(config)
     let ready = await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 }
     try #require(ready, "herald run never became ready:\n\(primer.tail())")

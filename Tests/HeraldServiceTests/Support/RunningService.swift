@@ -3,6 +3,7 @@ import HeraldConfig
 import HeraldCore
 import HeraldService
 import HeraldSystem
+import HeraldTestSupport
 import Testing
 
 /// `DeliveryService` running in-process for a test, with a publisher to feed it.
@@ -30,13 +31,11 @@ final class RunningService: Sendable {
     /// Waits for the consumer to be active (the topology exists), whether or
     /// not every other readiness condition holds.
     func waitUntilConsuming(timeout: Duration = .seconds(20)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if service.health.report.contains("consumer_active ok\n") { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return false
+        await eventually(timeout: timeout) { service.health.report.contains("consumer_active ok\n") }
     }
+
+    /// This instance's metric `name`, summed over its label sets.
+    func metric(_ name: String) -> Double { metricSum(name, in: service.metrics.registry.render()) }
 
     /// Graceful shutdown; returns once `run()` has returned.
     func stop() async throws {

@@ -159,6 +159,13 @@ final class SimulatorHarness: Sendable {
 
     var baseURL: String { "https://localhost:\(server.port)" }
 
+    /// Stops the main server abruptly and returns once it no longer listens:
+    /// a client started after it finds nothing at the port.
+    func stopServer() async {
+        server.shutdown(graceful: false)
+        _ = try? await serverTask.value
+    }
+
     func stop() {
         server.shutdown(graceful: false)
         serverTask.cancel()

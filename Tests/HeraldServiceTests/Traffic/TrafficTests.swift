@@ -1,5 +1,5 @@
 import HeraldCore
-@testable import HeraldPipeline
+@testable import HeraldService
 import HeraldSystem
 import Testing
 
@@ -15,8 +15,12 @@ import Testing
                     served.withLock { $0[index] = ContinuousClock.now }
                     return waited
                 }
-                // Ask in a known order.
-                try? await Task.sleep(for: .milliseconds(2))
+                // Ask in a known order: the next asker starts once this one has its token or
+                // waits in line (a fixed pause between them is no order on a loaded machine).
+                let since = ContinuousClock.now
+                while bucket.waiting + served.withLock({ $0.count }) <= index, ContinuousClock.now - since < .seconds(60) {
+                    try? await Task.sleep(for: .milliseconds(1))
+                }
             }
             return await group.reduce(into: [Duration]()) { $0.append($1) }
         }
