@@ -150,6 +150,8 @@ final class ConnectionLoop {
     /// re-subscribes the consumers that survived the previous connection.
     private func connect() throws(AMQPError) {
         let (candidate, url) = try openFirstAnswering()
+        // The encoder's first-time runtime work, before anything is published (`warmUpBatchEncoder`).
+        candidate.warmUpBatchEncoder()
         try candidate.openChannel(Self.publishChannel)
         try candidate.confirmSelect(Self.publishChannel)
         try candidate.openChannel(Self.consumeChannel)
