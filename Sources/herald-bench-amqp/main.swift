@@ -155,7 +155,8 @@ do {
     configuration.reconnect.maxAttempts = 3
     if options.command == "stress" {
         // Connections are cut every second or so: come back within half a second each time.
-        configuration.reconnect = BackoffPolicy(initial: .milliseconds(50), maximum: .milliseconds(500), maxAttempts: 100)
+        configuration.reconnect = BackoffPolicy(initial: .milliseconds(50), maximum: .milliseconds(500),
+                                                maxAttempts: 100)
     }
     let connection = try AMQPConnection(configuration: configuration, logger: Logger(label: "bench", level: .warning))
     try await withThrowingTaskGroup(of: Void.self) { group in

@@ -73,7 +73,8 @@ struct PublishStressTests {
             // Confirmed means queued: every message is there, some perhaps twice (published again after a cut).
             let queued = try await connection.messageCount(queue: queue)
             #expect(queued >= published.count, "\(queued) queued, \(published.count) distinct messages confirmed")
-            print("[stress] \(published.count) messages confirmed, \(queued) queued, \(retried.value) batches published again")
+            print("[stress] \(published.count) messages confirmed, \(queued) queued,"
+                  + " \(retried.value) batches published again")
             try await connection.deleteQueue(queue)
         } catch {
             try? await connection.deleteQueue(queue)
@@ -88,8 +89,8 @@ struct PublishStressTests {
         let size = 1 + (task * 7 + number * 5) % 12
         return (0..<size).map { index in
             let body = number % 7 == 3 && index == 0 ? largeBody : Array("t\(task)-b\(number)-m\(index)".utf8)
-            let properties = AMQPProperties(contentType: "text/plain", headers: ["task": .int(Int64(task))], persistent: false,
-                                            messageID: "t\(task)-b\(number)-m\(index)")
+            let properties = AMQPProperties(contentType: "text/plain", headers: ["task": .int(Int64(task))],
+                                            persistent: false, messageID: "t\(task)-b\(number)-m\(index)")
             return AMQPMessage(exchange: "", routingKey: queue, body: body, properties: properties)
         }
     }
