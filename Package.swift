@@ -11,29 +11,52 @@ let heraldVersion: String = {
     return line.isEmpty ? "unknown" : line
 }()
 
-/// Herald: a push-notification delivery service (RabbitMQ in, APNs, FCM and Web Push out).
+/// Herald: a push-notification delivery service (RabbitMQ in, APNs, FCM and Web Push out), for Linux.
 ///
-/// Layout, outermost first:
-/// - `herald` (executable) → `HeraldCLI` (commands: check, dead, publish, registry, run, send, simulate, tail, version)
-/// - `HeraldProviders`: the one list of providers (docs/providers.md), which `HeraldConfig`, the pipeline, the
-///   service and the CLI learn them from
-/// - `HeraldAPNs`, `HeraldFCM`, `HeraldWebPush` (providers, each with its targets' rules and its config section)
-///   on `HeraldProviderKit` (the seam) and `HeraldHTTPClient` (HTTP/2 client on nghttp2 + OpenSSL, or libcurl)
-/// - `HeraldSimulator` (simulated APNs, FCM, Google OAuth and a Web Push push service) on `HeraldHTTP2Server` (nghttp2 + OpenSSL)
-/// - `HeraldService` (`herald run`: the provider set built from the config, the consume → deliver → publish loop)
-/// - `HeraldAMQP` (consumer, confirmed publisher, topology, reconnect) on rabbitmq-c
-/// - `HeraldPipeline` (per-event decisions), `HeraldObservability` (metrics, health on libmicrohttpd)
-/// - `HeraldRegistry` (devices on channels: the store, on SQLite or PostgreSQL)
-/// - `HeraldConfig` (config.yaml loading, model and validation; the providers' sections are theirs) on `HeraldYAML` (libyaml + Decoder)
-/// - `HeraldCrypto` (keys, ES256/RS256 signing and verifying, JWT, ECDH, HKDF, AES-GCM) on OpenSSL
-/// - `HeraldCore` (event/outcome model, JSON, routing, logging): pure Swift, no C, no I/O
-/// - `C*` system-library targets, one per C library, plus `CHeraldShim` for
-///   what Swift cannot call (variadic functions, macros).
-/// - `HeraldTestSupport` (throwaway CA and certificates, the scripts that run test brokers, turns at the
-///   local RabbitMQ cluster, registry test databases) and `herald-bench` serve tests and benchmarks.
+/// The module graph, outermost first. Each module sits on the ones named after "on", and on `HeraldCore`,
+/// `HeraldSystem` and `CHeraldShim` where it needs them; on nothing else. scripts/check-module-graph holds the
+/// graph to this: HeraldCore and HeraldPipeline reach no C module, no provider and no config; the simulator no
+/// config; HeraldConfig no provider; every module imports only what it declares.
+/// - `herald` (executable) on `HeraldCLI`: the commands (check, completion, dead, init, publish, registry, run,
+///   send, simulate, tail, version), on everything below, jemalloc as the allocator
+/// - `HeraldService` (`herald run`: each app's providers built from its sections, the consume → deliver →
+///   publish loop, traffic control, the config mapped onto the pipeline and the registry) on `HeraldConfig`,
+///   `HeraldPipeline`, `HeraldAMQP`, `HeraldProviders`, `HeraldProviderKit`, `HeraldObservability`,
+///   `HeraldRegistry`, `HeraldHTTPClient`, `HeraldCrypto`
+/// - `HeraldConfig` (config.yaml: loading with positions, the model, validation) on `HeraldYAML` and
+///   `HeraldProviderKit`; it is given the providers (`ConfigLoader.load(providers:)`), it imports none
+/// - `HeraldProviders` (the one list of providers, docs/providers.md) on `HeraldAPNs`, `HeraldFCM`, `HeraldWebPush`
+///   and `HeraldProviderKit`
+/// - `HeraldAPNs`, `HeraldFCM`, `HeraldWebPush` (one provider each: its targets' rules, its config section, its
+///   requests and answers) on `HeraldProviderKit`, `HeraldHTTPClient` and `HeraldCrypto`
+/// - `HeraldProviderKit` (the provider seam and the config vocabulary: durations, paths, issues) on
+///   `HeraldHTTPClient`
+/// - `HeraldSimulator` (simulated APNs, FCM, Google OAuth and a Web Push push service; `herald simulate`) on
+///   `HeraldHTTP2Server`, `HeraldWebPush` (its encryption and VAPID, to read and check what it receives),
+///   `HeraldProviderKit` (config durations), `HeraldYAML`, `HeraldCrypto`, `HeraldTLS`, OpenSSL
+/// - `HeraldPipeline` (pure per-event decisions: decode, route, exclude, expire, reject; retry policy, outcomes,
+///   traffic buckets, the invalidation guard) on `HeraldCore` and `HeraldSystem` alone
+/// - `HeraldAMQP` (consumer, confirmed publisher, topology, reconnect) on rabbitmq-c and OpenSSL
+/// - `HeraldHTTPClient` (HTTP/2 client: its own on nghttp2 + OpenSSL, or libcurl), `HeraldHTTP2Server` (on
+///   nghttp2 + OpenSSL), `HeraldObservability` (metrics, health on libmicrohttpd), `HeraldRegistry` (devices on
+///   channels, on SQLite or PostgreSQL), `HeraldCrypto` (keys, ES256/RS256, JWT, ECDH, HKDF, AES-GCM on
+///   OpenSSL), `HeraldYAML` (libyaml and a Decoder with positioned errors): each on `HeraldCore` and its C
+///   library; the HTTP/2 client and server and the crypto also on `HeraldTLS`
+/// - `HeraldTLS` (the C plumbing the HTTP/2 client and server, the crypto and the simulator share: OpenSSL's
+///   error queue, the non-blocking TLS/socket write pump, nghttp2's session setup and callback helpers) on
+///   OpenSSL and nghttp2 alone
+/// - `HeraldCore` (event and outcome model, JSON, routing, logging, the `PushProvider` protocol and providers'
+///   target rules) on `HeraldSystem` alone: pure Swift, importing no C module (ChannelName.swift imports
+///   Foundation for Unicode NFC, the one exception)
+/// - `HeraldSystem` (the operating-system calls the modules above share: `Locked`, the wall clock, bounded
+///   file reads, loop pacing, standard error) on Glibc alone
+/// - `C*` system-library targets, one per C library (Debian packages, scripts/bootstrap), and `CHeraldShim`
+///   for what Swift cannot call (variadic functions, macros) on libcurl, OpenSSL and libmicrohttpd
+/// - `HeraldTestSupport` (throwaway CA and certificates, the scripts that run test brokers, turns at the local
+///   RabbitMQ cluster, registry test databases) on `HeraldHTTP2Server`, `HeraldRegistry`, `HeraldProviders`,
+///   libpq; `herald-bench` and `herald-bench-amqp` (benchmarks) on the modules they measure.
 let package = Package(
     name: "Herald",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "herald", targets: ["herald"]),
         .executable(name: "herald-bench", targets: ["herald-bench"]),
@@ -55,48 +78,54 @@ let package = Package(
             cSettings: [.define("HERALD_VERSION", to: "\"\(heraldVersion)\"")]),
 
         // MARK: Herald
-        .target(name: "HeraldCore"),
-        .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldYAML", dependencies: ["CYAML", "HeraldCore"]),
-        .target(name: "HeraldProviderKit", dependencies: ["HeraldCore", "HeraldHTTPClient"]),
-        .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML", "HeraldProviderKit", "HeraldProviders"]),
-        .target(name: "HeraldHTTPClient", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldHTTP2Server", dependencies: ["CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore"]),
-        .target(name: "HeraldAMQP", dependencies: ["CRabbitMQ", "COpenSSL", "CHeraldShim", "HeraldCore"]),
+        .target(name: "HeraldSystem"),
+        .target(name: "HeraldCore", dependencies: ["HeraldSystem"]),
+        .target(name: "HeraldTLS", dependencies: ["COpenSSL", "CNGHTTP2"]),
+        .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "CHeraldShim", "HeraldCore", "HeraldTLS"]),
+        .target(name: "HeraldYAML", dependencies: ["HeraldSystem", "CYAML", "HeraldCore"]),
+        .target(name: "HeraldProviderKit", dependencies: ["HeraldSystem", "HeraldCore", "HeraldHTTPClient"]),
+        .target(name: "HeraldConfig", dependencies: ["HeraldCore", "HeraldYAML", "HeraldProviderKit"]),
+        .target(
+            name: "HeraldHTTPClient",
+            dependencies: ["HeraldSystem", "CCurl", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore", "HeraldTLS"]),
+        .target(
+            name: "HeraldHTTP2Server",
+            dependencies: ["HeraldSystem", "CNGHTTP2", "COpenSSL", "CHeraldShim", "HeraldCore", "HeraldTLS"]),
+        .target(name: "HeraldAMQP", dependencies: ["HeraldSystem", "CRabbitMQ", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         // MARK: Providers: one module each, listed once in HeraldProviders (docs/providers.md)
-        .target(name: "HeraldAPNs", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
-        .target(name: "HeraldFCM", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
-        .target(name: "HeraldWebPush", dependencies: ["HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
+        .target(name: "HeraldAPNs", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
+        .target(name: "HeraldFCM", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
+        .target(name: "HeraldWebPush", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
         .target(name: "HeraldProviders", dependencies: ["HeraldCore", "HeraldProviderKit", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .target(
             name: "HeraldSimulator",
             dependencies: [
-                "HeraldCore", "HeraldCrypto", "HeraldWebPush", "HeraldYAML", "HeraldConfig", "HeraldHTTP2Server", "COpenSSL",
-                "CHeraldShim",
+                "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldProviderKit", "HeraldWebPush", "HeraldYAML",
+                "HeraldHTTP2Server", "HeraldTLS", "COpenSSL", "CHeraldShim",
             ]),
-        .target(name: "HeraldObservability", dependencies: ["HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
-        .target(name: "HeraldPipeline", dependencies: ["HeraldCore", "HeraldConfig", "HeraldProviders"]),
-        .target(name: "HeraldRegistry", dependencies: ["HeraldCore", "CSQLite", "CPostgres"]),
+        .target(name: "HeraldObservability", dependencies: ["HeraldSystem", "HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
+        .target(name: "HeraldPipeline", dependencies: ["HeraldSystem", "HeraldCore"]),
+        .target(name: "HeraldRegistry", dependencies: ["HeraldSystem", "HeraldCore", "CSQLite", "CPostgres"]),
         .target(
             name: "HeraldService",
             dependencies: [
-                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldProviderKit", "HeraldProviders",
+                "HeraldSystem", "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldProviderKit", "HeraldProviders",
                 "HeraldCrypto", "HeraldHTTPClient", "HeraldObservability", "HeraldRegistry", "CHeraldShim",
             ]),
         .target(
             name: "HeraldCLI",
             dependencies: [
-                "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldProviderKit", "HeraldProviders", "HeraldAPNs", "HeraldSimulator",
+                "HeraldSystem", "HeraldCore", "HeraldConfig", "HeraldPipeline", "HeraldAMQP", "HeraldProviderKit", "HeraldProviders", "HeraldAPNs", "HeraldSimulator",
                 "HeraldService", "HeraldRegistry", "HeraldHTTPClient", "HeraldHTTP2Server", "CCurl", "CHeraldShim", "CNGHTTP2", "CRabbitMQ", "CYAML", "CJemalloc",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 
         // MARK: Test and benchmark support
-        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldHTTP2Server", "HeraldRegistry", "HeraldProviders", "CPostgres"]),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldSystem", "HeraldCore", "HeraldHTTP2Server", "HeraldRegistry", "HeraldProviders", "CPostgres"]),
         .executableTarget(
             name: "herald-bench",
             dependencies: [
-                "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs",
+                "HeraldSystem", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs",
                 "HeraldFCM", "HeraldRegistry", "HeraldProviders",
             ]),
         .executableTarget(name: "herald-bench-amqp", dependencies: ["HeraldAMQP", "HeraldCore"]),
@@ -105,38 +134,41 @@ let package = Package(
         .testTarget(
             name: "CLibrariesTests",
             dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CMicroHTTPD", "CHeraldShim", "CSQLite", "CPostgres"]),
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldSystem", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore"]),
         .testTarget(
-            name: "HeraldWebPushTests", dependencies: ["HeraldWebPush", "HeraldHTTPClient", "HeraldCrypto", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM"],
+            name: "HeraldWebPushTests", dependencies: ["HeraldSystem", "HeraldWebPush", "HeraldHTTPClient", "HeraldCrypto", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM"],
             // Cross-check vectors, read from the source tree (see WebPushCrossCheckTests).
             exclude: ["Fixtures"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
-        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush", "HeraldProviders"]),
+        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldYAML", "HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush", "HeraldProviders"]),
         .testTarget(
             name: "HeraldHTTPClientTests",
-            dependencies: ["HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldProviders", "HeraldWebPush"]),
+            dependencies: ["HeraldSystem", "HeraldHTTPClient", "COpenSSL", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldPipeline", "HeraldAPNs", "HeraldFCM", "HeraldProviders", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldHTTP2ServerTests",
-            dependencies: ["HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore"]),
+            dependencies: [
+                "HeraldSystem", "HeraldHTTP2Server", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore", "HeraldTLS",
+                "COpenSSL", "CHeraldShim",
+            ]),
         .testTarget(
             name: "HeraldAPNsTests",
-            dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
+            dependencies: ["HeraldSystem", "HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldFCMTests",
-            dependencies: ["HeraldFCM", "HeraldSimulator", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldProviders", "HeraldAPNs", "HeraldWebPush"]),
+            dependencies: ["HeraldSystem", "HeraldFCM", "HeraldSimulator", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldProviders", "HeraldAPNs", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldSimulatorTests",
-            dependencies: ["HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore", "HeraldProviders"]),
-        .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ", "HeraldTestSupport"]),
+            dependencies: ["HeraldSystem", "HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore", "HeraldProviders"]),
+        .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldSystem", "HeraldAMQP", "HeraldCore", "CRabbitMQ", "HeraldTestSupport"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldCore", "HeraldTestSupport"]),
-        .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
+        .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldSystem", "HeraldPipeline", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
             name: "HeraldServiceTests",
-            dependencies: ["HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs", "HeraldProviders", "HeraldFCM", "HeraldWebPush"]),
+            dependencies: ["HeraldSystem", "HeraldService", "HeraldPipeline", "HeraldHTTPClient", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs", "HeraldProviders", "HeraldProviderKit", "HeraldFCM", "HeraldWebPush"]),
         .testTarget(
-            name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
+            name: "HeraldCLITests", dependencies: ["HeraldSystem", "HeraldCLI", "CJemalloc", "HeraldConfig", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -156,7 +188,7 @@ if Context.environment["HERALD_FUZZ"] == "1" {
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzerDriver"], path: "Fuzz/Sources/FuzzSupport"),
         fuzzTarget("FuzzJSON", ["HeraldCore"]),
         fuzzTarget("FuzzEvent", ["HeraldCore", "HeraldPipeline", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
-        fuzzTarget("FuzzConfig", ["HeraldCore", "HeraldYAML", "HeraldConfig", "HeraldSimulator"]),
+        fuzzTarget("FuzzConfig", ["HeraldCore", "HeraldYAML", "HeraldConfig", "HeraldProviders", "HeraldSimulator"]),
         fuzzTarget("FuzzProviderResponses", ["HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         fuzzTarget("FuzzAMQPProperties", ["HeraldCore", "HeraldAMQP", "HeraldPipeline", "HeraldService", "CRabbitMQ"]),
         fuzzTarget("FuzzSimulator", ["HeraldCore", "HeraldCrypto", "HeraldAPNs", "HeraldFCM", "HeraldSimulator"]),

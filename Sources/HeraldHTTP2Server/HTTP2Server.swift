@@ -1,6 +1,7 @@
 import CHeraldShim
 import Foundation
 import HeraldCore
+import HeraldSystem
 import Synchronization
 
 /// An HTTP/2 server on libnghttp2 and OpenSSL (TLS with ALPN `h2`, or h2c
@@ -54,13 +55,9 @@ public final class HTTP2Server: Sendable {
                     // The OS-level name (top -H, perf, /proc/*/task/*/comm); `Thread.name` does not reach it.
                     herald_set_thread_name("herald-h2-serve")
                     loopThreadID.store(herald_gettid(), ordering: .releasing)
-                    // A peer that went away makes write()/SSL_write raise SIGPIPE, which would kill
-                    // the process: blocked on this thread (which does all socket writes), the write
-                    // just fails with EPIPE and the connection is closed.
-                    var pipe = sigset_t()
-                    sigemptyset(&pipe)
-                    sigaddset(&pipe, SIGPIPE)
-                    pthread_sigmask(SIG_BLOCK, &pipe, nil)
+                    // This thread makes every socket write: a peer that went away fails the
+                    // write with EPIPE (the connection is closed) instead of ending the process.
+                    BrokenPipe.blockOnThisThread()
                     do {
                         let loop = try ServerEventLoop(
                             configuration: configuration, listener: listener, inbox: inbox, handler: handler, logger: logger)

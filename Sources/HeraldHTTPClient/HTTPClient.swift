@@ -1,6 +1,7 @@
 import CHeraldShim
 import Foundation
 import HeraldCore
+import HeraldSystem
 import Synchronization
 
 /// A multiplexed HTTP/2 client: the transport under Herald's APNs and FCM
@@ -58,13 +59,9 @@ public final class HTTPClient: Sendable {
                 let thread = Thread { [configuration, queue, executor, logger, statistics] in
                     // The OS-level name (top -H, perf, /proc/*/task/*/comm); `Thread.name` does not reach it.
                     herald_set_thread_name("herald-http")
-                    // A server that went away makes a socket write raise SIGPIPE, which would
-                    // kill the process: blocked on this thread (which makes every write of the
-                    // client), the write fails with EPIPE and the connection is dropped.
-                    var pipe = sigset_t()
-                    sigemptyset(&pipe)
-                    sigaddset(&pipe, SIGPIPE)
-                    pthread_sigmask(SIG_BLOCK, &pipe, nil)
+                    // This thread makes every socket write: a peer that went away fails the
+                    // write with EPIPE (the connection is closed) instead of ending the process.
+                    BrokenPipe.blockOnThisThread()
                     let started: Bool
                     switch configuration.engine {
                     case .nghttp2:

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldSystem
 
 /// The local three-node RabbitMQ cluster of `scripts/rabbitmq cluster`
 /// (herald-c1..3@localhost on 127.0.0.1:5701-5703), for failover tests.

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// A value every test of a process shares (a throwaway PKI, an RSA key), made
 /// once, on a thread of its own, by the first test that asks for it.

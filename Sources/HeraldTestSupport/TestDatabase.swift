@@ -25,8 +25,9 @@ public struct TestDatabase: Sendable {
     /// A store on this database; several stores may share it (several instances).
     public func makeStore(limits: RegistryLimits = .default, poolSize: Int = 4) throws -> any RegistryStore {
         switch backend {
-        case .sqlite: try SQLiteRegistryStore(path: location, providers: .registered, limits: limits)
-        case .postgres: try PostgresRegistryStore(url: location, providers: .registered, poolSize: poolSize, limits: limits)
+        case .sqlite: try SQLRegistryStore(.sqlite(path: location), providers: .registered, limits: limits)
+        case .postgres:
+            try SQLRegistryStore(.postgres(url: location, poolSize: poolSize), providers: .registered, limits: limits)
         }
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import HeraldSystem
 
 /// CPU time of this process (user + system), for cost per request.
 enum CPUTime {
@@ -13,9 +14,8 @@ enum CPUTime {
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
+    /// Elapsed time on the monotonic clock, in seconds.
     static func wallSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        Double(MonotonicClock.now()) / 1e9
     }
 }

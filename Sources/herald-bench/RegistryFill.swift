@@ -2,6 +2,7 @@ import Glibc
 import HeraldCore
 import HeraldProviders
 import HeraldRegistry
+import HeraldSystem
 
 /// `herald-bench registry-fill`: registers `--devices` devices on one channel
 /// through the `RegistryStore` API (`register`, one device and one channel per
@@ -27,10 +28,11 @@ struct RegistryFill {
         do {
             switch backend {
             case "sqlite":
-                store = try SQLiteRegistryStore(path: options.string("path") ?? ".build/bench/registry.sqlite", providers: .registered)
+                let path = options.string("path") ?? ".build/bench/registry.sqlite"
+                store = try SQLRegistryStore(.sqlite(path: path), providers: .registered)
             case "postgres":
                 guard let url = options.string("url") else { fail("--backend postgres needs --url") }
-                store = try PostgresRegistryStore(url: url, providers: .registered, poolSize: options.int("pool", 4))
+                store = try SQLRegistryStore(.postgres(url: url, poolSize: options.int("pool", 4)), providers: .registered)
             default:
                 fail("--backend is sqlite or postgres")
             }

@@ -4,6 +4,7 @@ import HeraldConfig
 import HeraldCore
 import HeraldService
 import HeraldCrypto
+import HeraldSystem
 import HeraldYAML
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HeraldCLI
 import HeraldCore
+import HeraldSystem
 import HeraldTestSupport
 import Testing
 

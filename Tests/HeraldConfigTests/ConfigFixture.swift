@@ -1,5 +1,6 @@
 import Foundation
 import HeraldConfig
+import HeraldProviders
 import HeraldYAML
 
 /// A temporary directory holding a config file and the key files it names,
@@ -63,4 +64,11 @@ extension LoadedConfig {
     /// (`ConfigValidator.advice`), which every fixture without one gets;
     /// `PublisherConfigTests` pins that advice.
     var otherWarnings: [YAMLError] { warnings.filter { !$0.message.contains("has no publishers list") } }
+}
+
+extension ConfigLoader {
+    /// Loads `file` with the registered providers, as `herald` does.
+    static func load(file: String, environment: [String: String]) throws(ConfigError) -> LoadedConfig {
+        try load(file: file, environment: environment, providers: RegisteredProviders.all)
+    }
 }

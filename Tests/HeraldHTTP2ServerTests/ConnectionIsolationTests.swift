@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldHTTP2Server
 import HeraldHTTPClient
+import HeraldSystem
 import HeraldTestSupport
 import Testing
 

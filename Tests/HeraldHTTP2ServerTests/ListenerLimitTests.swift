@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 @testable import HeraldHTTP2Server
+import HeraldSystem
 import HeraldTestSupport
 import Testing
 

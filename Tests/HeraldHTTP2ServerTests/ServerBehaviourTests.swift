@@ -1,6 +1,7 @@
 import HeraldCore
 import HeraldHTTP2Server
 import HeraldHTTPClient
+import HeraldSystem
 import HeraldTestSupport
 import Synchronization
 import Testing

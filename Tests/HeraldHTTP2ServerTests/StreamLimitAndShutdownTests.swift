@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldHTTP2Server
+import HeraldSystem
 import HeraldTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Glibc
 import HeraldCore
 import HeraldHTTP2Server
 import HeraldHTTPClient
+import HeraldSystem
 import HeraldTestSupport
 
 /// Shared material for the client tests: one throwaway PKI per test process,

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldHTTP2Server
+import HeraldSystem
 
 /// Answers every request with one fixed response and keeps every request it
 /// saw, so a test can assert what reached the server (or that nothing did).

@@ -2,6 +2,7 @@ import HeraldCore
 import HeraldFCM
 import HeraldPipeline
 import HeraldProviders
+import HeraldSystem
 import Testing
 
 @Suite struct OutcomeBuilderTests {

@@ -33,7 +33,7 @@ import Testing
         #expect(throws: RegistryError(.invalidInput, operation: "open", message:
             "PostgreSQL (postgres://herald:***@127.0.0.1:1/herald) cannot be used: "
                 + "the password holds a \"%\" not followed by two hex digits; write a \"%\" as %25")) {
-            try PostgresRegistryStore(url: "postgres://herald:Sup3r%Secret@127.0.0.1:1/herald", providers: .registered)
+            try SQLRegistryStore(.postgres(url: "postgres://herald:Sup3r%Secret@127.0.0.1:1/herald"), providers: .registered)
         }
     }
 

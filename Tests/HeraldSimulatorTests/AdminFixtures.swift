@@ -4,6 +4,7 @@ import HeraldCrypto
 import HeraldFCM
 import HeraldHTTPClient
 import HeraldSimulator
+import HeraldSystem
 import HeraldTestSupport
 import Testing
 

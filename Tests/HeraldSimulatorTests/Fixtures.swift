@@ -5,6 +5,7 @@ import HeraldCrypto
 import HeraldHTTP2Server
 import HeraldHTTPClient
 import HeraldSimulator
+import HeraldSystem
 import HeraldTestSupport
 
 /// Shared material: one throwaway PKI, the team and key ids, a quiet logger.

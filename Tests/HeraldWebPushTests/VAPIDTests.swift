@@ -1,6 +1,7 @@
 import Dispatch
 import HeraldCore
 import HeraldCrypto
+import HeraldSystem
 import HeraldWebPush
 import Testing
 

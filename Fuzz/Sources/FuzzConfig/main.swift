@@ -5,6 +5,7 @@ import Foundation
 import FuzzSupport
 import HeraldConfig
 import HeraldCore
+import HeraldProviders
 import HeraldSimulator
 import HeraldYAML
 
@@ -19,7 +20,7 @@ FuzzDriver.run { input in
         preconditionFailure("cannot write \(file)")
     }
     do throws(ConfigError) {
-        let loaded = try ConfigLoader.load(file: file, environment: environment)
+        let loaded = try ConfigLoader.load(file: file, environment: environment, providers: RegisteredProviders.all)
         _ = loaded.warnings.map(\.description)
     } catch {
         _ = error.description

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 extension ConnectionLoop {
     /// Serves one live connection: frames in, commands out, until it dies or shuts down.

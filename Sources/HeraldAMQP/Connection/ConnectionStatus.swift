@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// What async callers may know about the connection thread: connected or not,
 /// which connection, and whether it stopped. Shared under a `Locked`.

@@ -1,5 +1,6 @@
 import Glibc
 import HeraldCore
+import HeraldSystem
 
 /// The queue between async Swift and the connection thread, with a self-pipe
 /// that wakes the thread from `poll` when a command arrives (Glibc's Swift

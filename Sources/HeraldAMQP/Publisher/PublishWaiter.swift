@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// Whoever waits for a batch of publishes to be confirmed: one continuation
 /// or callback for any number of messages, told once, when the last of them is

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldCrypto
+import HeraldSystem
 
 /// Owns the provider token shared by every request of one APNs key: drives a
 /// `ProviderTokenCache` with an injected clock and signs when it says so.

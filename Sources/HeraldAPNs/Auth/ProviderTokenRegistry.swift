@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldCrypto
+import HeraldSystem
 
 /// One `ProviderTokenManager` per APNs signing key (team id + key id) in a
 /// process, shared by every app, connection and request that signs with it.

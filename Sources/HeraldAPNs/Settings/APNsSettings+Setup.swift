@@ -1,6 +1,7 @@
 import HeraldCore
 import HeraldHTTPClient
 import HeraldProviderKit
+import HeraldSystem
 
 extension APNsSettings {
     public var sendsPerSecond: Double? { maxPerSecond }

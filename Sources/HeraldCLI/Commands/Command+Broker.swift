@@ -3,6 +3,7 @@ import HeraldAMQP
 import HeraldConfig
 import HeraldCore
 import HeraldService
+import HeraldSystem
 
 /// The broker an operator command talks to (`herald tail`, `herald dead`):
 /// the connection, and the names of Herald's exchanges and queues on it

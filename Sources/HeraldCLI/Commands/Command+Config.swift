@@ -1,4 +1,5 @@
 import HeraldConfig
+import HeraldProviders
 import HeraldService
 
 extension ParsedArguments {
@@ -16,7 +17,7 @@ extension Command {
     func loadConfig(_ file: String, environment: [String: String], console: any Console) -> LoadedConfig? {
         let loaded: LoadedConfig
         do {
-            loaded = try ConfigLoader.load(file: file, environment: environment)
+            loaded = try ConfigLoader.load(file: file, environment: environment, providers: RegisteredProviders.all)
         } catch {
             console.err(error.description)
             return nil

@@ -2,6 +2,7 @@ import HeraldAPNs
 import Foundation
 import HeraldConfig
 import HeraldCore
+import HeraldProviders
 
 /// `herald init`: guided setup from the files a developer downloads — an APNs
 /// `AuthKey_<KEY ID>.p8` and a Firebase service-account JSON — to a config
@@ -172,7 +173,7 @@ public struct InitCommand: Command {
             }
             let loaded: LoadedConfig
             do {
-                loaded = try ConfigLoader.load(file: file, environment: environment)
+                loaded = try ConfigLoader.load(file: file, environment: environment, providers: RegisteredProviders.all)
             } catch {
                 throw InitError("\(file) has problems; fix them first (herald check --config \(file)):\n\(error.description)")
             }

@@ -4,6 +4,7 @@ import HeraldAMQP
 import HeraldCore
 import HeraldProviders
 import HeraldRegistry
+import HeraldSystem
 
 /// `herald tail`: the outcomes Herald publishes, live, for an operator
 /// watching a deployment — without writing a consumer or leaving a durable

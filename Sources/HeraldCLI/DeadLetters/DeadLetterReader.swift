@@ -1,5 +1,6 @@
 import HeraldAMQP
 import HeraldCore
+import HeraldSystem
 
 /// Reads the dead-letter queue without taking anything out of it.
 ///

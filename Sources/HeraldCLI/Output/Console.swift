@@ -1,5 +1,6 @@
 import Glibc
 import HeraldCore
+import HeraldSystem
 
 /// Where commands write: standard output for results, standard error for
 /// diagnostics. Injected so tests can read what a command printed.

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldProviders
+import HeraldSystem
 
 /// Turns `herald send` options into an `Event`, through the same decoder and
 /// validation as events from the broker (so `--push-type alrt` gets the same

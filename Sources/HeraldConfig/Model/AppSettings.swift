@@ -1,14 +1,15 @@
 import HeraldCore
 import HeraldProviderKit
-import HeraldProviders
 
 /// One entry under `apps:`: the credentials of one app, one section per
 /// provider it delivers through (`apns:`, `fcm:`, `webpush:`, or several).
-/// The sections a key may name are the registered providers'
-/// (`RegisteredProviders`).
+/// The sections a key may name are those of the providers the config is
+/// loaded with (`ConfigLoader.load(file:environment:providers:)`).
 public struct AppSettings: Sendable, Equatable, Decodable {
     /// The app's provider sections, by provider.
-    public var sections: [Provider: any ProviderSettings]
+    public let sections: [Provider: any ProviderSettings]
+    /// The providers this app has a section for, in the order the config's providers are listed.
+    public let configuredProviders: [Provider]
     /// How many times a request whose answer was lost (a timeout, or the
     /// connection lost after it was written) is sent again at once, as it was
     /// (the same `apns-id`), before the retry policy takes over. 0 to 5.
@@ -19,13 +20,19 @@ public struct AppSettings: Sendable, Equatable, Decodable {
 
     public static let defaultTimeoutRetries = 1
 
+    /// The section types an app's mapping may hold while a config is decoded:
+    /// `ConfigLoader` sets them, from the providers it is given, around its
+    /// decode (a `CodingKey`, which says which keys are known, is given no decoder).
+    @TaskLocal static var sectionTypes: [any ProviderSettings.Type] = []
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: SectionKey.self)
         var sections: [Provider: any ProviderSettings] = [:]
-        for type in RegisteredProviders.sections {
+        for type in Self.sectionTypes {
             if let section = try Self.decodeSection(type, from: c) { sections[type.provider] = section }
         }
         self.sections = sections
+        configuredProviders = Self.sectionTypes.map { $0.provider }.filter { sections[$0] != nil }
         timeoutRetries = try c.decodeIfPresent(Int.self, forKey: SectionKey("timeout_retries")) ?? Self.defaultTimeoutRetries
         publishers = try c.decodeIfPresent(PublisherSettings.self, forKey: SectionKey("publishers"))
     }
@@ -41,12 +48,7 @@ public struct AppSettings: Sendable, Equatable, Decodable {
         sections[Section.provider] as? Section
     }
 
-    /// The providers this app has a section for, in the registration order.
-    public var configuredProviders: [Provider] {
-        RegisteredProviders.sections.map { $0.provider }.filter { sections[$0] != nil }
-    }
-
-    /// The app's sections, in the registration order.
+    /// The app's sections, in the order the config's providers are listed.
     public var orderedSections: [any ProviderSettings] {
         configuredProviders.compactMap { sections[$0] }
     }
@@ -59,15 +61,15 @@ public struct AppSettings: Sendable, Equatable, Decodable {
             && lhs.sections.allSatisfy { provider, section in rhs.sections[provider].map(section.isEqual(to:)) ?? false }
     }
 
-    /// A key of an app's mapping: a registered provider's name or
+    /// A key of an app's mapping: the name of one of the config's providers,
     /// `timeout_retries` or `publishers`. Any other key is unknown, and reported so.
     struct SectionKey: CodingKey {
-        static let names = Set(RegisteredProviders.sections.map { $0.provider.rawValue } + ["timeout_retries", "publishers"])
-
         let stringValue: String
         init(_ name: String) { stringValue = name }
         init?(stringValue: String) {
-            guard Self.names.contains(stringValue) else { return nil }
+            guard stringValue == "timeout_retries" || stringValue == "publishers"
+                || AppSettings.sectionTypes.contains(where: { $0.provider.rawValue == stringValue })
+            else { return nil }
             self.stringValue = stringValue
         }
         var intValue: Int? { nil }

@@ -1,12 +1,11 @@
 import HeraldCore
 import HeraldProviderKit
-import HeraldProviders
 
 extension ConfigValidator {
     func validateApps(_ apps: [String: AppSettings], into issues: inout [ConfigIssue]) {
         let path = ConfigPath.root.key("apps")
         if apps.isEmpty {
-            issues.append(.init(.error, at: path, "no apps: define at least one app with \(Self.sectionNames) credentials"))
+            issues.append(.init(.error, at: path, "no apps: define at least one app with \(sectionNames) credentials"))
         }
         for name in apps.keys.sorted() {
             guard let app = apps[name] else { continue }
@@ -17,7 +16,7 @@ extension ConfigValidator {
             }
             if app.providers.isEmpty {
                 issues.append(.init(.error, at: appPath,
-                                    "app '\(name.truncatedForMessage)' has no provider: give it an \(Self.sectionNames) section (or several)"))
+                                    "app '\(name.truncatedForMessage)' has no provider: give it an \(sectionNames) section (or several)"))
             }
             checks.checkRange(app.timeoutRetries, 0...5, at: appPath.key("timeout_retries"), into: &issues)
             validatePublishers(app.publishers, of: name, at: appPath, into: &issues)
@@ -58,9 +57,9 @@ extension ConfigValidator {
         }
     }
 
-    /// The registered providers' section names, as a message lists them: `apns, fcm or webpush`.
-    static var sectionNames: String {
-        let names = RegisteredProviders.sections.map { $0.provider.rawValue }
+    /// The providers' section names, as a message lists them: `apns, fcm or webpush`.
+    var sectionNames: String {
+        let names = providers.map(\.provider.rawValue)
         guard let last = names.last, names.count > 1 else { return names.joined() }
         return names.dropLast().joined(separator: ", ") + " or " + last
     }

@@ -1,6 +1,5 @@
 import HeraldCore
 import HeraldProviderKit
-import HeraldProviders
 
 extension ConfigValidator {
     static let pushTypeNames = PushType.allCases.map(\.rawValue)
@@ -41,7 +40,7 @@ extension ConfigValidator {
             if let names = route.providers {
                 providers = []
                 for (i, name) in names.enumerated() {
-                    if let provider = ProviderCatalog.registered.provider(named: name) {
+                    if let provider = catalog.provider(named: name) {
                         providers?.insert(provider)
                     } else {
                         issues.append(.init(.error, at: path.key("providers").index(i), unknownProvider(name)))
@@ -83,7 +82,7 @@ extension ConfigValidator {
     }
 
     func unknownProvider(_ name: String) -> String {
-        "unknown provider '\(name.truncatedForMessage)'\(Suggestions.didYouMean(name, among: ProviderCatalog.registered.acceptedNames)) (expected \(EventError.list(ProviderCatalog.registered.acceptedNames)))"
+        "unknown provider '\(name.truncatedForMessage)'\(Suggestions.didYouMean(name, among: catalog.acceptedNames)) (expected \(EventError.list(catalog.acceptedNames)))"
     }
 
     func routeMatch(_ settings: MatchSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) -> RouteMatch {
@@ -104,7 +103,7 @@ extension ConfigValidator {
             case .provider:
                 values = []
                 for value in test.values {
-                    if let provider = ProviderCatalog.registered.provider(named: value) { values.append(provider.rawValue) }
+                    if let provider = catalog.provider(named: value) { values.append(provider.rawValue) }
                     else { issues.append(.init(.error, at: fieldPath, unknownProvider(value))) }
                 }
             case .pushType:

@@ -9,9 +9,15 @@ import HeraldProviderKit
 /// the config file, so a config works from any working directory.
 public struct ConfigValidator: Sendable {
     public let baseDirectory: String
+    /// The providers apps may have sections for, in the order messages list them.
+    public let providers: [ProviderRegistration]
+    /// Their target rules: the names routes may give a provider by.
+    let catalog: ProviderCatalog
 
-    public init(baseDirectory: String) {
+    public init(baseDirectory: String, providers: [ProviderRegistration]) {
         self.baseDirectory = baseDirectory
+        self.providers = providers
+        catalog = ProviderCatalog(providers.map(\.targets))
     }
 
     /// All issues, in the order of the sections in docs/configuration.md, and the router

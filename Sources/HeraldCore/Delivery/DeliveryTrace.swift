@@ -1,3 +1,5 @@
+import HeraldSystem
+
 /// What sending one notification to one target did on the wire: each HTTP
 /// request as sent and the provider's answer, with timings. It exists for the
 /// debug trace of an event that asks for one (`"debug": true`,

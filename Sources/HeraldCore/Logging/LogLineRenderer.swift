@@ -1,3 +1,10 @@
+/// How a log line is rendered: one JSON object per line (the default, for log
+/// shippers) or logfmt `key=value` pairs (for humans at a terminal).
+public enum LogFormat: String, Sendable, CaseIterable {
+    case json
+    case logfmt
+}
+
 /// Renders one log line as JSON or logfmt, masking tokens and redacting secrets.
 enum LogLineRenderer {
     /// Metadata keys whose values are never printed, whatever they hold.

@@ -1,4 +1,4 @@
-import Glibc
+import HeraldSystem
 
 /// Where rendered log lines go. Passed into a `Logger` so tests can capture lines in memory.
 public protocol LogSink: Sendable {
@@ -6,22 +6,12 @@ public protocol LogSink: Sendable {
     func write(line: String)
 }
 
-/// Writes lines to standard error, one `write(2)` per line so lines from
+/// Writes lines to standard error, one line per write so lines from
 /// concurrent threads never interleave.
 public struct StandardErrorSink: LogSink {
     public init() {}
 
-    public func write(line: String) {
-        var bytes = Array(line.utf8)
-        bytes.append(0x0A)
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(2, raw.baseAddress! + offset, raw.count - offset)
-                if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
-            }
-        }
-    }
+    public func write(line: String) { StandardError.write(line: line) }
 }
 
 /// Keeps lines in memory; tests read them back to assert on what was logged.

@@ -1,3 +1,5 @@
+import HeraldSystem
+
 /// A point in time as seconds and nanoseconds since the Unix epoch (UTC).
 ///
 /// Herald passes time in explicitly (an event is expired *at* a given now;
@@ -68,4 +70,14 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// RFC 3339 with milliseconds: `2026-11-30T10:00:01.234Z`.
     public var description: String { rfc3339() }
+}
+
+extension Timestamp {
+    /// The wall-clock time now (`CLOCK_REALTIME`). Code that decides on time
+    /// (expiry, retries, token refresh) takes a time or a clock as a parameter
+    /// instead of calling this, so tests control it.
+    public static func now() -> Timestamp {
+        let (seconds, nanoseconds) = WallClock.now()
+        return Timestamp(seconds: seconds, nanoseconds: nanoseconds)
+    }
 }

@@ -1,3 +1,5 @@
+import HeraldSystem
+
 extension String {
     /// A value as an error message quotes it: its first line, at most 60
     /// characters, so one error stays one line however long the value is (a

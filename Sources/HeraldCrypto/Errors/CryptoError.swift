@@ -1,4 +1,4 @@
-import COpenSSL
+import HeraldTLS
 
 /// A key that cannot be loaded, or a signature, key agreement, key
 /// derivation or cipher operation that cannot be done: which operation failed
@@ -19,14 +19,6 @@ public struct CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Drains OpenSSL's thread-local error queue into one error: the only place
     /// a failed OpenSSL call becomes a Swift error.
     static func openSSL(_ operation: String, fallback: String = "OpenSSL reported no detail") -> CryptoError {
-        var messages: [String] = []
-        while true {
-            let code = ERR_get_error()
-            if code == 0 { break }
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            messages.append(String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return CryptoError(operation, messages.isEmpty ? fallback : messages.joined(separator: "; "))
+        CryptoError(operation, OpenSSLErrorQueue.drain(ifEmpty: fallback))
     }
 }

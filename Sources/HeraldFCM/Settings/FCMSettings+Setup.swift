@@ -1,6 +1,7 @@
 import HeraldCore
 import HeraldHTTPClient
 import HeraldProviderKit
+import HeraldSystem
 
 extension FCMSettings {
     public var sendsPerSecond: Double? { maxPerMinute.map { $0 / 60 } }

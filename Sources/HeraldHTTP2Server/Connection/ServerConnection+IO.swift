@@ -1,13 +1,15 @@
 import CNGHTTP2
 import COpenSSL
 import Glibc
+import HeraldSystem
+import HeraldTLS
 
 /// Socket and TLS I/O: bytes read go to the connection's protocol
 /// (`receive`); what it has to send is gathered into one buffer and written.
 ///
 /// Every OpenSSL call here starts from an emptied error queue and, when it
 /// fails, drains the queue into this connection's close reason
-/// (`OpenSSLErrors`): the queue is per thread, shared by every connection.
+/// (`OpenSSLErrorQueue`): the queue is per thread, shared by every connection.
 extension ServerConnection {
     /// What the loop should do with the connection after an I/O step.
     enum IOResult {
@@ -21,7 +23,7 @@ extension ServerConnection {
     /// Handles a readable socket: finishes the handshake, then reads until the
     /// socket would block (or the protocol stops wanting input).
     func handleReadable(buffer: UnsafeMutableRawBufferPointer, hangup: Bool) -> IOResult {
-        lastActivityAt = MonotonicClock.nanoseconds()
+        lastActivityAt = MonotonicClock.now()
         if !handshakeComplete {
             if case .closed(let reason) = continueHandshake() { return .closed(reason: reason) }
             guard handshakeComplete else { return .open }
@@ -34,14 +36,14 @@ extension ServerConnection {
             guard wantsRead else { return hangup ? .closed(reason: "peer hung up") : .open }
             let count: Int
             if let ssl {
-                OpenSSLErrors.clear()
+                OpenSSLErrorQueue.clear()
                 let n = SSL_read(ssl, base, Int32(buffer.count))
                 if n <= 0 {
                     switch SSL_get_error(ssl, n) {
                     case SSL_ERROR_WANT_READ: return .open
                     case SSL_ERROR_WANT_WRITE: writeInterest = true; return .open
                     case SSL_ERROR_ZERO_RETURN: return .closed(reason: "peer closed TLS")
-                    default: return .closed(reason: "TLS read failed: \(OpenSSLErrors.drain())")
+                    default: return .closed(reason: "TLS read failed: \(OpenSSLErrorQueue.drain())")
                     }
                 }
                 count = Int(n)
@@ -91,19 +93,19 @@ extension ServerConnection {
 
     private func continueHandshake() -> IOResult {
         guard let ssl else { handshakeComplete = true; return .open }
-        OpenSSLErrors.clear()
+        OpenSSLErrorQueue.clear()
         let rv = SSL_do_handshake(ssl)
         if rv == 1 {
             handshakeComplete = true
             peerCertificate = PeerCertificateReader.read(from: ssl)
             // What decoding the certificate's fields left in the queue is no call's failure.
-            OpenSSLErrors.clear()
+            OpenSSLErrorQueue.clear()
             return selectProtocolAfterHandshake()
         }
         switch SSL_get_error(ssl, rv) {
         case SSL_ERROR_WANT_READ: return .open
         case SSL_ERROR_WANT_WRITE: writeInterest = true; return .open
-        default: return .closed(reason: "TLS handshake failed: \(OpenSSLErrors.drain())")
+        default: return .closed(reason: "TLS handshake failed: \(OpenSSLErrorQueue.drain())")
         }
     }
 
@@ -113,56 +115,26 @@ extension ServerConnection {
     func flush() -> IOResult {
         guard handshakeComplete, !isLingering else { return .open }
         while true {
-            if outputOffset >= output.count {
-                output.removeAll(keepingCapacity: true)
-                outputOffset = 0
-            }
+            output.rewind()
             if http1 != nil {
                 writeHTTP1Answer()
-            } else if let session, outputOffset >= output.count {
-                while output.count < 64 * 1024 {
-                    var data: UnsafePointer<UInt8>?
-                    let n = nghttp2_session_mem_send(session, &data)
-                    if n < 0 { return .closed(reason: "nghttp2 send failed: \(String(cString: nghttp2_strerror(Int32(n))))") }
-                    guard n > 0, let data else { break }
-                    output.append(contentsOf: UnsafeBufferPointer(start: data, count: n))
-                }
+            } else if let session, output.isEmpty, let code = output.takeFrames(from: session) {
+                return .closed(reason: "nghttp2 send failed: \(NGHTTP2Failure.text(code))")
             }
-            if outputOffset >= output.count { break }
-            let remaining = output.count - outputOffset
-            var failure = ""
-            let written: Int = output.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress else { return -1 }
-                let start = base + outputOffset
-                if let ssl {
-                    OpenSSLErrors.clear()
-                    let n = SSL_write(ssl, start, Int32(min(remaining, Int(Int32.max))))
-                    if n > 0 { return Int(n) }
-                    switch SSL_get_error(ssl, n) {
-                    case SSL_ERROR_WANT_WRITE: return 0
-                    // TLS must read first (a key update): the next readable event flushes again.
-                    case SSL_ERROR_WANT_READ: return -2
-                    default:
-                        failure = "TLS write failed: \(OpenSSLErrors.drain())"
-                        return -1
-                    }
-                }
-                let n = Glibc.write(fd, start, remaining)
-                if n >= 0 { return n }
-                if errno == EAGAIN || errno == EINTR { return 0 }
-                failure = "write failed: \(String(cString: strerror(errno)))"
-                return -1
-            }
-            if written == -2 {
-                writeInterest = false
-                return .open
-            }
-            if written < 0 { return .closed(reason: failure) }
-            if written == 0 {
+            if output.isEmpty { break }
+            switch output.write(fd: fd, ssl: ssl) {
+            case .wrote:
+                continue
+            case .wouldBlock:
                 writeInterest = true
                 return .open
+            case .needsRead:
+                // TLS must read first (a key update): the next readable event flushes again.
+                writeInterest = false
+                return .open
+            case .closed(let reason), .failed(let reason):
+                return .closed(reason: reason)
             }
-            outputOffset += written
         }
         writeInterest = false
         guard isFinished else { return .open }

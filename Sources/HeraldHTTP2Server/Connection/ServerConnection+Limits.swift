@@ -1,4 +1,5 @@
 import CNGHTTP2
+import HeraldSystem
 
 /// The listener's per-connection limits as the connection sees them: the
 /// HTTP/2 header list (`maxHeaderListBytes`), rapid resets
@@ -43,7 +44,7 @@ extension ServerConnection {
         resetsReceived += 1
         guard let stream = streams[streamID], !stream.answered, let session else { return }
         unansweredResetsReceived += 1
-        let now = MonotonicClock.nanoseconds()
+        let now = MonotonicClock.now()
         guard !resetBudget.spend(now: now), closeDeadline == nil else { return }
         goAwayLastStreamID = min(lastProcessedStreamID, goAwayLastStreamID ?? Int32.max)
         // GOAWAY with the last stream nghttp2 processed; nghttp2 reads nothing more and wants to write nothing after it.

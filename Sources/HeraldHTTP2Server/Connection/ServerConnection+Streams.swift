@@ -1,4 +1,5 @@
 import CNGHTTP2
+import HeraldSystem
 
 /// Stream events from the nghttp2 callbacks (on the loop thread, inside `nghttp2_session_mem_recv`).
 extension ServerConnection {
@@ -41,7 +42,7 @@ extension ServerConnection {
     func closeStream(_ streamID: Int32) {
         guard streams.removeValue(forKey: streamID) != nil else { return }
         // Idleness starts when the last stream is done.
-        if streams.isEmpty { lastActivityAt = MonotonicClock.nanoseconds() }
+        if streams.isEmpty { lastActivityAt = MonotonicClock.now() }
     }
 
     func readResponseBody(

@@ -1,6 +1,8 @@
 import CNGHTTP2
 import COpenSSL
 import Glibc
+import HeraldSystem
+import HeraldTLS
 
 /// One accepted TCP connection: its socket, its `SSL` (nil for cleartext),
 /// the protocol it speaks — an nghttp2 server session for HTTP/2, an
@@ -52,8 +54,7 @@ final class ServerConnection {
     /// The deadline of the one pending `.checkDeadlines` timer of this connection, if any.
     var scheduledCheckAt: UInt64?
 
-    var output: [UInt8] = []
-    var outputOffset = 0
+    var output = WritePump(capacity: 64 * 1024)
     /// Whether the socket has output the kernel would not take yet.
     var writeInterest = false
     /// Whether EPOLLOUT is currently registered for the socket.
@@ -81,13 +82,12 @@ final class ServerConnection {
         resetBudget = ResetBudget(loop.configuration.rapidResetLimit, now: now)
         lastActivityAt = now
         headerDeadline = MonotonicClock.deadline(after: loop.configuration.headerTimeout, from: now)
-        output.reserveCapacity(64 * 1024)
     }
 
     deinit { close(abort: false) }
 
     static func from(_ userData: UnsafeMutableRawPointer) -> ServerConnection {
-        Unmanaged<ServerConnection>.fromOpaque(userData).takeUnretainedValue()
+        NGHTTP2SessionSetup.owner(userData)
     }
 
     /// Whether the protocol is known yet.
@@ -134,7 +134,7 @@ final class ServerConnection {
         if let session {
             guard let base = bytes.baseAddress else { return .open }
             let consumed = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
-            if consumed < 0 { return .closed(reason: "HTTP/2 protocol error: \(String(cString: nghttp2_strerror(Int32(consumed))))") }
+            if consumed < 0 { return .closed(reason: "HTTP/2 protocol error: \(NGHTTP2Failure.text(Int32(consumed)))") }
             return .open
         }
         if http1 != nil { return receiveHTTP1(bytes) }
@@ -155,7 +155,7 @@ final class ServerConnection {
         let callbacks = loop.callbacks
         let rv = nghttp2_session_server_new2(&created, callbacks.callbacks, Unmanaged.passUnretained(self).toOpaque(), callbacks.option)
         guard rv == 0, let created else {
-            return .closed(reason: "nghttp2_session_server_new2 failed: \(String(cString: nghttp2_strerror(rv)))")
+            return .closed(reason: "nghttp2_session_server_new2 failed: \(NGHTTP2Failure.text(rv))")
         }
         session = created
         let limit = loop.handler.maxConcurrentStreams(forNewConnection: id) ?? loop.configuration.maxConcurrentStreams
@@ -169,7 +169,7 @@ final class ServerConnection {
         ]
         let submitted = nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         guard submitted == 0 else {
-            return .closed(reason: "nghttp2_submit_settings failed: \(String(cString: nghttp2_strerror(submitted)))")
+            return .closed(reason: "nghttp2_submit_settings failed: \(NGHTTP2Failure.text(submitted))")
         }
         _ = nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 16 << 20)
         return .open
@@ -192,9 +192,9 @@ final class ServerConnection {
     private func sendTLSShutdown() {
         guard let ssl, handshakeComplete, !tlsShutdownSent else { return }
         tlsShutdownSent = true
-        OpenSSLErrors.clear()
+        OpenSSLErrorQueue.clear()
         _ = SSL_shutdown(ssl)
-        OpenSSLErrors.clear()
+        OpenSSLErrorQueue.clear()
     }
 
     /// Frees everything; with `abort`, the kernel sends RST instead of FIN (a crashed server).
@@ -219,7 +219,7 @@ final class ServerConnection {
     /// to read nor to write (HTTP/2), or the last answer is queued (HTTP/1.1);
     /// and our buffer is written.
     var isFinished: Bool {
-        guard outputOffset >= output.count else { return false }
+        guard output.isEmpty else { return false }
         if let http1 { return http1.isClosing }
         guard let session else { return false }
         return nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0

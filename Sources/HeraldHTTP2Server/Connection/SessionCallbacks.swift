@@ -1,42 +1,38 @@
 import CNGHTTP2
+import HeraldTLS
 
-/// Owns the `nghttp2_session_callbacks` and `nghttp2_option` shared by every
-/// connection of a loop. Each C callback finds its `ServerConnection` through
-/// the session's user data.
+/// The nghttp2 callbacks and option shared by every connection of a loop
+/// (`NGHTTP2SessionSetup`). Each C callback finds its `ServerConnection`
+/// through the session's user data.
 final class SessionCallbacks {
-    let callbacks: OpaquePointer
-    let option: OpaquePointer
+    private let setup: NGHTTP2SessionSetup
+    var callbacks: OpaquePointer { setup.callbacks }
+    var option: OpaquePointer { setup.option }
 
     init(streamResetLimit: HTTP2ServerConfiguration.StreamResetLimit) throws(HTTP2ServerError) {
-        var createdOption: OpaquePointer?
-        let optionRV = nghttp2_option_new(&createdOption)
-        guard optionRV == 0, let createdOption else {
-            throw .nghttp2(call: "nghttp2_option_new", code: optionRV, message: String(cString: nghttp2_strerror(optionRV)))
+        do {
+            setup = try NGHTTP2SessionSetup()
+        } catch {
+            throw .nghttp2(call: error.call, code: error.code, message: error.message)
         }
-        option = createdOption
+        let callbacks = setup.callbacks
         nghttp2_option_set_stream_reset_rate_limit(
-            option, UInt64(max(1, streamResetLimit.burst)), UInt64(max(1, streamResetLimit.perSecond)))
-        var created: OpaquePointer?
-        let rv = nghttp2_session_callbacks_new(&created)
-        guard rv == 0, let created else {
-            nghttp2_option_del(option)
-            throw .nghttp2(call: "nghttp2_session_callbacks_new", code: rv, message: String(cString: nghttp2_strerror(rv)))
-        }
-        callbacks = created
+            setup.option, UInt64(max(1, streamResetLimit.burst)), UInt64(max(1, streamResetLimit.perSecond)))
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
             guard let frame, let userData else { return 0 }
-            guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
-                  frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+            guard frame.pointee.hd.isType(NGHTTP2_HEADERS), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else {
+                return 0
+            }
             ServerConnection.from(userData).beginStream(frame.pointee.hd.stream_id)
             return 0
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
-            guard let frame, let name, let value, let userData else { return 0 }
-            guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+            guard let userData,
+                  let header = NGHTTP2Header(
+                      frame: frame, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
+            else { return 0 }
             ServerConnection.from(userData).receiveHeader(
-                streamID: frame.pointee.hd.stream_id,
-                name: UnsafeBufferPointer(start: name, count: nameLength),
-                value: UnsafeBufferPointer(start: value, count: valueLength))
+                streamID: header.streamID, name: header.name, value: header.value)
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in
@@ -46,25 +42,18 @@ final class SessionCallbacks {
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
             guard let frame, let userData else { return 0 }
-            let type = frame.pointee.hd.type
-            switch type {
-            case UInt8(NGHTTP2_RST_STREAM.rawValue):
-                ServerConnection.from(userData).receiveReset(streamID: frame.pointee.hd.stream_id)
-                return 0
-            case UInt8(NGHTTP2_SETTINGS.rawValue):
-                if frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 { ServerConnection.from(userData).receiveSettings() }
-                return 0
-            case UInt8(NGHTTP2_HEADERS.rawValue), UInt8(NGHTTP2_DATA.rawValue):
-                break
-            default:
-                return 0
+            let hd = frame.pointee.hd
+            if hd.isType(NGHTTP2_RST_STREAM) {
+                ServerConnection.from(userData).receiveReset(streamID: hd.stream_id)
+            } else if hd.isType(NGHTTP2_SETTINGS) {
+                if !hd.has(NGHTTP2_FLAG_ACK) { ServerConnection.from(userData).receiveSettings() }
+            } else if hd.isType(NGHTTP2_HEADERS) || hd.isType(NGHTTP2_DATA), hd.has(NGHTTP2_FLAG_END_STREAM) {
+                ServerConnection.from(userData).endStream(hd.stream_id)
             }
-            guard frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 else { return 0 }
-            ServerConnection.from(userData).endStream(frame.pointee.hd.stream_id)
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
-            guard let frame, let userData, frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) else { return 0 }
+            guard let frame, let userData, frame.pointee.hd.isType(NGHTTP2_GOAWAY) else { return 0 }
             ServerConnection.from(userData).goAwaySentCode = frame.pointee.goaway.error_code
             return 0
         }
@@ -73,11 +62,6 @@ final class SessionCallbacks {
             ServerConnection.from(userData).closeStream(streamID)
             return 0
         }
-    }
-
-    deinit {
-        nghttp2_session_callbacks_del(callbacks)
-        nghttp2_option_del(option)
     }
 
     /// The data-provider callback that copies a stream's response body into nghttp2's frame buffer.

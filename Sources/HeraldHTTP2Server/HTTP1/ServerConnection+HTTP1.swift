@@ -1,3 +1,5 @@
+import HeraldSystem
+
 /// HTTP/1.1 on a connection: requests parsed one at a time, handed to the
 /// same `HTTP2Handler` as HTTP/2 streams (`httpVersion == .http1_1`, the
 /// request's number on the connection as its `streamID`), answered in order.
@@ -28,7 +30,7 @@ extension ServerConnection {
                 return
             case .head(let head):
                 headerDeadline = nil
-                if head.expectsContinue, !http1.parser.hasBufferedBody { output.append(contentsOf: HTTP1ResponseWriter.continueLine) }
+                if head.expectsContinue, !http1.parser.hasBufferedBody { output.bytes.append(contentsOf: HTTP1ResponseWriter.continueLine) }
             case .request(let head, let body):
                 headerDeadline = nil
                 dispatchHTTP1(head, body: body)
@@ -55,7 +57,7 @@ extension ServerConnection {
     private func refuseHTTP1(_ failure: HTTP1ParseFailure) {
         guard let http1 else { return }
         requestCount += 1
-        HTTP1ResponseWriter.write(HTTP1ResponseWriter.refusal(failure), headOnly: false, closing: true, into: &output)
+        HTTP1ResponseWriter.write(HTTP1ResponseWriter.refusal(failure), headOnly: false, closing: true, into: &output.bytes)
         http1.state = .closing
         loop.logger.debug("HTTP/1.1 request refused", [
             "connection": .int(Int(id)), "status": .int(failure.status), "reason": .string(failure.message),
@@ -87,9 +89,9 @@ extension ServerConnection {
     func writeHTTP1Answer() {
         guard let http1, case .answered(let pending, let response) = http1.state else { return }
         let closing = pending.closeRequested || http1.closeAfterAnswer
-        HTTP1ResponseWriter.write(response, headOnly: pending.headOnly, closing: closing, into: &output)
+        HTTP1ResponseWriter.write(response, headOnly: pending.headOnly, closing: closing, into: &output.bytes)
         http1.state = closing ? .closing : .reading
-        lastActivityAt = MonotonicClock.nanoseconds()
+        lastActivityAt = MonotonicClock.now()
         processHTTP1Input()
         armHTTP1HeadDeadline()
     }

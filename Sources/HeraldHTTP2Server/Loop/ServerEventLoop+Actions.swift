@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// Applying inbox actions (responses, resets, GOAWAY, stream limits, shutdown) and firing timers.
 extension ServerEventLoop {
@@ -55,7 +56,7 @@ extension ServerEventLoop {
                 }
             }
         } else {
-            shutdownDeadline = MonotonicClock.nanoseconds()
+            shutdownDeadline = MonotonicClock.now()
             for connection in connections.values { connection.close(abort: true) }
             connections.removeAll()
         }
@@ -63,8 +64,8 @@ extension ServerEventLoop {
     }
 
     func fireTimers() {
-        guard let earliest = timers.earliestDeadline, earliest <= MonotonicClock.nanoseconds() else { return }
-        for due in timers.popDue(now: MonotonicClock.nanoseconds()) {
+        guard let earliest = timers.earliestDeadline, earliest <= MonotonicClock.now() else { return }
+        for due in timers.popDue(now: MonotonicClock.now()) {
             switch due {
             case .respond(let connectionID, let streamID, let response):
                 guard let connection = connections[connectionID] else { continue }

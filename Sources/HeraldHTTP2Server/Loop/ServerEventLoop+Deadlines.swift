@@ -1,3 +1,5 @@
+import HeraldSystem
+
 /// Each connection's deadlines — `headerTimeout`, `idleTimeout`, the close
 /// after its last frame — checked by one timer per connection.
 ///
@@ -17,7 +19,7 @@ extension ServerEventLoop {
     func checkDeadlines(connectionID: UInt64, scheduledAt: UInt64) {
         guard let connection = connections[connectionID], connection.scheduledCheckAt == scheduledAt else { return }
         connection.scheduledCheckAt = nil
-        let now = MonotonicClock.nanoseconds()
+        let now = MonotonicClock.now()
         switch connection.deadlineCheck(now: now, idleTimeout: MonotonicClock.nanoseconds(configuration.idleTimeout)) {
         case nil:
             break

@@ -2,6 +2,8 @@ import CHeraldShim
 import COpenSSL
 import Glibc
 import HeraldCore
+import HeraldSystem
+import HeraldTLS
 
 /// The listening socket: accepting connections, the connection cap
 /// (`maxConnections`) and the back-off after `accept` runs out of resources
@@ -40,9 +42,9 @@ extension ServerEventLoop {
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             var ssl: OpaquePointer?
             if let tls {
-                OpenSSLErrors.clear()
+                OpenSSLErrorQueue.clear()
                 guard let created = SSL_new(tls.context) else {
-                    logger.error("cannot create a TLS connection", ["openssl": .string(OpenSSLErrors.drain())])
+                    logger.error("cannot create a TLS connection", ["openssl": .string(OpenSSLErrorQueue.drain())])
                     Glibc.close(fd)
                     continue
                 }
@@ -52,7 +54,7 @@ extension ServerEventLoop {
             }
             // The protocol (and so the HTTP/2 session and its SETTINGS) comes
             // later: ALPN at the end of the handshake, or the first bytes.
-            let now = MonotonicClock.nanoseconds()
+            let now = MonotonicClock.now()
             let connection = ServerConnection(id: nextConnectionID, fd: fd, ssl: ssl, loop: self, now: now)
             nextConnectionID += 1
             guard epoll.add(fd: fd, id: connection.id) else { connection.close(abort: true); continue }
@@ -99,7 +101,7 @@ extension ServerEventLoop {
         acceptBackingOff = true
         timers.insert(deadline: MonotonicClock.deadline(after: configuration.acceptBackoff), .resumeAccepting)
         if acceptBackoffEpisode == nil {
-            acceptBackoffEpisode = (since: MonotonicClock.nanoseconds(), retries: 0)
+            acceptBackoffEpisode = (since: MonotonicClock.now(), retries: 0)
             logger.warning("accept failed; not accepting for a while, connections wait in the listen backlog", [
                 "error": .string(String(cString: strerror(code))), "errno": .int(Int(code)),
                 "open_connections": .int(connections.count),
@@ -115,7 +117,7 @@ extension ServerEventLoop {
         guard let episode = acceptBackoffEpisode else { return }
         acceptBackoffEpisode = nil
         logger.info("accepting again after accept failures", [
-            "backed_off_ms": .int(Int((MonotonicClock.nanoseconds() - episode.since) / 1_000_000)),
+            "backed_off_ms": .int(Int((MonotonicClock.now() - episode.since) / 1_000_000)),
             "retries": .int(episode.retries),
         ])
     }

@@ -2,6 +2,7 @@ import CHeraldShim
 import COpenSSL
 import Glibc
 import HeraldCore
+import HeraldSystem
 
 /// The server's event loop: one thread, one epoll set, every connection.
 ///
@@ -88,7 +89,7 @@ final class ServerEventLoop {
             updateListenerRegistration()
             if let deadline = shutdownDeadline {
                 if connections.isEmpty { break }
-                if MonotonicClock.nanoseconds() >= deadline {
+                if MonotonicClock.now() >= deadline {
                     for connection in connections.values { connection.close(abort: true) }
                     connections.removeAll()
                     break
@@ -111,7 +112,7 @@ final class ServerEventLoop {
         var earliest = timers.earliestDeadline
         if let deadline = shutdownDeadline { earliest = min(earliest ?? deadline, deadline) }
         guard let earliest else { return -1 }
-        let now = MonotonicClock.nanoseconds()
+        let now = MonotonicClock.now()
         guard earliest > now else { return 0 }
         return Int32(min((earliest - now + 999_999) / 1_000_000, 60_000))
     }

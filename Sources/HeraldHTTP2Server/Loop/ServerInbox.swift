@@ -1,6 +1,7 @@
 import CHeraldShim
 import Glibc
 import HeraldCore
+import HeraldSystem
 
 /// The event loop's mailbox: a locked queue of actions plus an eventfd that
 /// wakes the loop from `epoll_wait`.

@@ -1,5 +1,6 @@
 import CHeraldShim
 import COpenSSL
+import HeraldTLS
 
 /// Owns the server's `SSL_CTX`: certificate, key, TLS ≥ 1.2, ALPN (`h2`,
 /// then `http/1.1`), and the client-certificate policy. Shared by every
@@ -14,7 +15,7 @@ final class TLSServerContext {
 
     init(_ configuration: HTTP2ServerTLSConfiguration) throws(HTTP2ServerError) {
         guard let context = SSL_CTX_new(TLS_server_method()) else {
-            throw .tls(step: "SSL_CTX_new", file: nil, openssl: OpenSSLErrors.drain())
+            throw .tls(step: "SSL_CTX_new", file: nil, openssl: OpenSSLErrorQueue.drain())
         }
         self.context = context
         _ = herald_ssl_ctx_set_min_proto_version(context, TLS1_2_VERSION)
@@ -26,13 +27,13 @@ final class TLSServerContext {
         // the loop (`ServerConnection.hasBufferedInput`).
         herald_ssl_ctx_set_read_ahead(context, 1)
         guard SSL_CTX_use_certificate_chain_file(context, configuration.certificateChainFile) == 1 else {
-            throw .tls(step: "load certificate chain", file: configuration.certificateChainFile, openssl: OpenSSLErrors.drain())
+            throw .tls(step: "load certificate chain", file: configuration.certificateChainFile, openssl: OpenSSLErrorQueue.drain())
         }
         guard SSL_CTX_use_PrivateKey_file(context, configuration.privateKeyFile, SSL_FILETYPE_PEM) == 1 else {
-            throw .tls(step: "load private key", file: configuration.privateKeyFile, openssl: OpenSSLErrors.drain())
+            throw .tls(step: "load private key", file: configuration.privateKeyFile, openssl: OpenSSLErrorQueue.drain())
         }
         guard SSL_CTX_check_private_key(context) == 1 else {
-            throw .tls(step: "match private key to certificate", file: configuration.privateKeyFile, openssl: OpenSSLErrors.drain())
+            throw .tls(step: "match private key to certificate", file: configuration.privateKeyFile, openssl: OpenSSLErrorQueue.drain())
         }
         // ALPN: h2 when the client offers it (whatever its order), else
         // http/1.1; a client offering neither gets no ALPN answer, and its
@@ -85,7 +86,7 @@ final class TLSServerContext {
 
     private func loadClientCA(_ file: String) throws(HTTP2ServerError) {
         guard SSL_CTX_load_verify_locations(context, file, nil) == 1 else {
-            throw .tls(step: "load client CA", file: file, openssl: OpenSSLErrors.drain())
+            throw .tls(step: "load client CA", file: file, openssl: OpenSSLErrorQueue.drain())
         }
         if let names = SSL_load_client_CA_file(file) { SSL_CTX_set_client_CA_list(context, names) }
     }

@@ -1,3 +1,5 @@
+import HeraldSystem
+
 /// Why a request got no response, with what a caller needs to act on it:
 /// the host, what failed (with libcurl's code under the libcurl engine), and
 /// whether retrying can help.
@@ -105,8 +107,8 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
     static func queuedWithoutConnection(host: String, waitedNanoseconds: UInt64, timeout: Duration) -> HTTPClientError {
         HTTPClientError(
             kind: .timeout, host: host,
-            message: "queued \(LoopClock.seconds(waitedNanoseconds)) behind other requests; no connection to \(host) "
-                + "was free before the \(LoopClock.seconds(LoopClock.nanoseconds(timeout))) timeout, nothing was sent")
+            message: "queued \(MonotonicClock.seconds(waitedNanoseconds)) behind other requests; no connection to \(host) "
+                + "was free before the \(MonotonicClock.seconds(MonotonicClock.nanoseconds(timeout))) timeout, nothing was sent")
     }
 
     /// A TLS connection on which ALPN did not select `h2`; `selected` is what it chose, if anything.

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// What one origin's connection pool holds at a moment: the figures that
 /// show whether throughput is bound by streams × connections ÷ round trip

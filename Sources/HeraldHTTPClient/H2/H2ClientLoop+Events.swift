@@ -1,6 +1,7 @@
 import CHeraldShim
 import CNGHTTP2
 import Glibc
+import HeraldSystem
 
 /// What nghttp2 and the sockets report: data, stream ends, GOAWAY, failed
 /// and lost connections, deadlines, and the stop.
@@ -37,7 +38,7 @@ extension H2ClientLoop {
 
     func streamClosed(_ streamID: Int32, errorCode: UInt32, on connection: H2Connection) {
         guard let stream = connection.streams.removeValue(forKey: streamID) else { return }
-        connection.lastActivity = LoopClock.now()
+        connection.lastActivity = MonotonicClock.now()
         if !connection.firstStreamEnded {
             connection.firstStreamEnded = true
             connection.origin.learned(connection.streamLimit(configuration.maxConcurrentStreamsPerConnection))
@@ -95,7 +96,7 @@ extension H2ClientLoop {
         logger.debug("HTTP/2 connection failed", ["host": .string(error.host), "kind": .string(error.kind.rawValue)])
         if origin.connections.contains(where: { $0.state != .closed && !$0.goAwayReceived }) {
             // The others carry the queued requests; housekeeping retries the connect later.
-            origin.connectBackoffUntil = LoopClock.now() + Self.connectBackoff
+            origin.connectBackoffUntil = MonotonicClock.now() + Self.connectBackoff
             return
         }
         for stream in origin.drainQueue() { finish(stream, .failure(error)) }
@@ -141,8 +142,8 @@ extension H2ClientLoop {
         }
         for origin in origins.values where origin.hasQueued { markForDispatch(origin) }
         retireIdleExtras(now)
-        let keepAlive = LoopClock.nanoseconds(configuration.keepAliveInterval)
-        let maxIdle = LoopClock.nanoseconds(configuration.maxIdleConnectionAge)
+        let keepAlive = MonotonicClock.nanoseconds(configuration.keepAliveInterval)
+        let maxIdle = MonotonicClock.nanoseconds(configuration.maxIdleConnectionAge)
         for connection in connections.values {
             switch connection.state {
             case .resolving, .connecting, .handshaking:
@@ -174,7 +175,7 @@ extension H2ClientLoop {
     /// `extraConnectionIdleTimeout`, keeping one: the oldest, which requests
     /// fill first.
     private func retireIdleExtras(_ now: UInt64) {
-        let timeout = LoopClock.nanoseconds(configuration.extraConnectionIdleTimeout)
+        let timeout = MonotonicClock.nanoseconds(configuration.extraConnectionIdleTimeout)
         for origin in origins.values where origin.connections.count > 1 {
             let open = origin.connections.filter { $0.state == .open && !$0.goAwayReceived }
             guard open.count > 1 else { continue }

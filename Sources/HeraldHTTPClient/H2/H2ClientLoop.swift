@@ -3,6 +3,7 @@ import CNGHTTP2
 import Glibc
 import Foundation
 import HeraldCore
+import HeraldSystem
 
 /// The nghttp2 engine's loop thread: epoll over the connections' sockets and
 /// the submission queue's eventfd, the connection pools per origin, the
@@ -98,7 +99,7 @@ final class H2ClientLoop {
             for submission in work.submissions { start(submission) }
             for id in work.cancellations { cancel(id) }
             for resolution in work.resolutions { resolved(resolution) }
-            let now = LoopClock.now()
+            let now = MonotonicClock.now()
             if now >= nextHousekeeping {
                 nextHousekeeping = now + Self.housekeepingInterval
                 housekeeping(now)
@@ -166,7 +167,7 @@ final class H2ClientLoop {
             case .failed(let error):
                 connectionFailed(connection, error)
             case .done:
-                if let error = connection.startSession(callbacks: callbacks, now: LoopClock.now()) {
+                if let error = connection.startSession(callbacks: callbacks, now: MonotonicClock.now()) {
                     connectionFailed(connection, error)
                 } else {
                     logger.debug("HTTP/2 connection open", ["host": .string(connection.origin.hostAndPort)])
@@ -205,13 +206,13 @@ final class H2ClientLoop {
             return Int32(Self.housekeepingInterval / 1_000_000)
         }
         if connections.isEmpty { return 1000 }
-        let keepAlive = LoopClock.nanoseconds(configuration.keepAliveInterval)
-        let maxIdle = LoopClock.nanoseconds(configuration.maxIdleConnectionAge)
+        let keepAlive = MonotonicClock.nanoseconds(configuration.keepAliveInterval)
+        let maxIdle = MonotonicClock.nanoseconds(configuration.maxIdleConnectionAge)
         return Int32(clamping: max(20, min(1000, min(keepAlive, maxIdle) / 2 / 1_000_000)))
     }
 
     var keepAliveSeconds: Int32 {
-        Int32(max(1, min(Int(Int32.max), Int(LoopClock.nanoseconds(configuration.keepAliveInterval) / 1_000_000_000))))
+        Int32(max(1, min(Int(Int32.max), Int(MonotonicClock.nanoseconds(configuration.keepAliveInterval) / 1_000_000_000))))
     }
 
     // MARK: Requests
@@ -318,7 +319,7 @@ final class H2ClientLoop {
             }
             if !origin.hasQueued { return }
         }
-        guard origin.nextQueued() != nil, LoopClock.now() >= origin.connectBackoffUntil,
+        guard origin.nextQueued() != nil, MonotonicClock.now() >= origin.connectBackoffUntil,
               origin.needsAnotherConnection(streamLimit: limit) else { return }
         let usable = origin.connections.filter { $0.state != .closed && !$0.goAwayReceived }
         guard usable.count < max(1, configuration.maxConnectionsPerHost) else { return }
@@ -345,15 +346,15 @@ final class H2ClientLoop {
         stream.connection = connection
         stream.streamID = streamID
         connection.streams[streamID] = stream
-        connection.lastActivity = LoopClock.now()
+        connection.lastActivity = MonotonicClock.now()
         connection.needsFlush = true
         return true
     }
 
     private func openConnection(to origin: H2Origin) {
         let connection = H2Connection(
-            id: nextConnectionID, origin: origin, loop: self, now: LoopClock.now(),
-            connectTimeout: LoopClock.nanoseconds(configuration.connectTimeout))
+            id: nextConnectionID, origin: origin, loop: self, now: MonotonicClock.now(),
+            connectTimeout: MonotonicClock.nanoseconds(configuration.connectTimeout))
         nextConnectionID += 1
         origin.connections.append(connection)
         connections[connection.id] = connection

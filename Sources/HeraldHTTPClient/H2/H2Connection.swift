@@ -2,6 +2,8 @@ import CHeraldShim
 import CNGHTTP2
 import COpenSSL
 import Glibc
+import HeraldSystem
+import HeraldTLS
 
 /// One HTTP/2 connection of the nghttp2 engine: its socket, its `SSL` (nil
 /// for h2c), its nghttp2 client session and the streams in flight on it.
@@ -59,22 +61,21 @@ final class H2Connection {
     var registeredWritable = false
     /// The socket epoll watches for this connection (-1: none yet).
     var watchedFD: Int32 = -1
-    private var output: [UInt8] = []
-    private var outputOffset = 0
+    /// What is still to be written to the socket.
+    private var output = WritePump(capacity: 16 * 1024)
 
     init(id: UInt64, origin: H2Origin, loop: H2ClientLoop, now: UInt64, connectTimeout: UInt64) {
         self.id = id
         self.origin = origin
         self.loop = loop
-        connectDeadline = now + connectTimeout
+        connectDeadline = MonotonicClock.later(now, by: connectTimeout)
         lastActivity = now
-        output.reserveCapacity(16 * 1024)
     }
 
     deinit { close() }
 
     static func from(_ userData: UnsafeMutableRawPointer) -> H2Connection {
-        Unmanaged<H2Connection>.fromOpaque(userData).takeUnretainedValue()
+        NGHTTP2SessionSetup.owner(userData)
     }
 
     /// Streams this connection may carry at once: ours and the server's limit, whichever is lower.
@@ -143,7 +144,7 @@ final class H2Connection {
             return nil
         }
         guard let ssl = SSL_new(tls.context) else {
-            return HTTPClientError(kind: .other, host: origin.hostAndPort, message: "SSL_new failed: \(OpenSSLErrorText.drain())")
+            return HTTPClientError(kind: .other, host: origin.hostAndPort, message: "SSL_new failed: \(OpenSSLErrorQueue.drain())")
         }
         self.ssl = ssl
         SSL_set_fd(ssl, fd)
@@ -162,18 +163,18 @@ final class H2Connection {
     /// what OpenSSL refused, if anything: the handshake must then not start,
     /// since OpenSSL would verify the chain but check no host at all.
     static func expectPeer(_ url: H2URL, on ssl: OpaquePointer) -> String? {
-        ERR_clear_error()
+        OpenSSLErrorQueue.clear()
         if url.hostIsAddress {
             guard let parameters = SSL_get0_param(ssl), X509_VERIFY_PARAM_set1_ip_asc(parameters, url.host) == 1 else {
-                return "not an IP address OpenSSL can check: \(OpenSSLErrorText.drain())"
+                return "not an IP address OpenSSL can check: \(OpenSSLErrorQueue.drain())"
             }
             return nil
         }
         guard herald_ssl_set_tlsext_host_name(ssl, url.host) == 1 else {
-            return "not a name for SNI: \(OpenSSLErrorText.drain())"
+            return "not a name for SNI: \(OpenSSLErrorQueue.drain())"
         }
         guard SSL_set1_host(ssl, url.host) == 1 else {
-            return "not a host name OpenSSL can check: \(OpenSSLErrorText.drain())"
+            return "not a host name OpenSSL can check: \(OpenSSLErrorQueue.drain())"
         }
         return nil
     }
@@ -186,7 +187,7 @@ final class H2Connection {
     /// it needs more I/O.
     func continueHandshake() -> HandshakeStep {
         guard let ssl else { return .done }
-        ERR_clear_error()
+        OpenSSLErrorQueue.clear()
         let rv = SSL_do_handshake(ssl)
         if rv == 1 {
             let alpn = ALPN.negotiatedH2(ssl)
@@ -204,12 +205,12 @@ final class H2Connection {
         default:
             let verify = SSL_get_verify_result(ssl)
             if verify != X509_V_OK {
-                ERR_clear_error()
+                OpenSSLErrorQueue.clear()
                 return .failed(HTTPClientError(
                     kind: .certificateRejected, host: origin.hostAndPort,
                     message: "the server's certificate was rejected: \(String(cString: X509_verify_cert_error_string(verify)))"))
             }
-            let detail = OpenSSLErrorText.drain()
+            let detail = OpenSSLErrorQueue.drain()
             return .failed(HTTPClientError(
                 kind: .tlsHandshakeFailed, host: origin.hostAndPort, message: "TLS handshake failed: \(detail)"))
         }
@@ -220,7 +221,8 @@ final class H2Connection {
         var created: OpaquePointer?
         let rv = nghttp2_session_client_new2(&created, callbacks.callbacks, Unmanaged.passUnretained(self).toOpaque(), callbacks.option)
         guard rv == 0, let created else {
-            return HTTPClientError(kind: .other, host: origin.hostAndPort, message: "nghttp2_session_client_new2: \(String(cString: nghttp2_strerror(rv)))")
+            let failure = NGHTTP2Failure(call: "nghttp2_session_client_new2", code: rv)
+            return HTTPClientError(kind: .other, host: origin.hostAndPort, message: "\(failure)")
         }
         session = created
         var settings = [
@@ -249,7 +251,7 @@ final class H2Connection {
         while true {
             let count: Int
             if let ssl {
-                ERR_clear_error()
+                OpenSSLErrorQueue.clear()
                 let n = SSL_read(ssl, base, Int32(buffer.count))
                 if n <= 0 {
                     switch SSL_get_error(ssl, n) {
@@ -257,7 +259,7 @@ final class H2Connection {
                     case SSL_ERROR_WANT_WRITE: wantsWritable = true; return .open
                     case SSL_ERROR_ZERO_RETURN: return .closed("the server closed the connection")
                     case SSL_ERROR_SYSCALL where n == 0: return .closed("the server closed the connection")
-                    default: return .closed("TLS read failed: \(OpenSSLErrorText.drain())")
+                    default: return .closed("TLS read failed: \(OpenSSLErrorQueue.drain())")
                     }
                 }
                 count = Int(n)
@@ -271,7 +273,7 @@ final class H2Connection {
                 count = n
             }
             let consumed = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), count)
-            if consumed < 0 { return .closed("HTTP/2 protocol error: \(String(cString: nghttp2_strerror(Int32(consumed))))") }
+            if consumed < 0 { return .closed("HTTP/2 protocol error: \(NGHTTP2Failure.text(Int32(consumed)))") }
             if state == .closed { return .closed("connection closed") }
         }
     }
@@ -281,54 +283,33 @@ final class H2Connection {
         needsFlush = false
         guard state == .open, let session else { return .open }
         while true {
-            if outputOffset >= output.count {
-                output.removeAll(keepingCapacity: true)
-                outputOffset = 0
-                while output.count < 64 * 1024 {
-                    var data: UnsafePointer<UInt8>?
-                    let n = nghttp2_session_mem_send(session, &data)
-                    if n < 0 { return .closed("HTTP/2 send failed: \(String(cString: nghttp2_strerror(Int32(n))))") }
-                    guard n > 0, let data else { break }
-                    output.append(contentsOf: UnsafeBufferPointer(start: data, count: n))
+            if output.isEmpty {
+                output.rewind()
+                if let code = output.takeFrames(from: session) {
+                    return .closed("HTTP/2 send failed: \(NGHTTP2Failure.text(code))")
                 }
                 if output.isEmpty { break }
             }
-            let remaining = output.count - outputOffset
-            let written: Int = output.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress else { return -1 }
-                let start = base + outputOffset
-                if let ssl {
-                    ERR_clear_error()
-                    let n = SSL_write(ssl, start, Int32(min(remaining, Int(Int32.max))))
-                    if n > 0 { return Int(n) }
-                    switch SSL_get_error(ssl, n) {
-                    case SSL_ERROR_WANT_WRITE: return 0
-                    // TLS needs to read first (e.g. a renegotiation): the next read sets needsFlush.
-                    case SSL_ERROR_WANT_READ: return -2
-                    default: return -1
-                    }
-                }
-                let n = Glibc.send(fd, start, remaining, Int32(MSG_NOSIGNAL))
-                if n >= 0 { return n }
-                return errno == EAGAIN || errno == EINTR ? 0 : -1
-            }
-            if written == -2 {
-                wantsWritable = false
-                return .open
-            }
-            if written < 0 { return .closed("write failed") }
-            if written == 0 {
+            switch output.write(fd: fd, ssl: ssl) {
+            case .wrote:
+                continue
+            case .wouldBlock:
                 wantsWritable = true
                 return .open
+            case .needsRead:
+                // TLS needs to read first (e.g. a renegotiation): the next read sets needsFlush.
+                wantsWritable = false
+                return .open
+            case .closed, .failed:
+                return .closed("write failed")
             }
-            outputOffset += written
         }
         wantsWritable = false
         return .open
     }
 
     /// Whether nothing is left to send and no stream is open (a GOAWAY'd connection may then close).
-    var isIdle: Bool { streams.isEmpty && outputOffset >= output.count }
+    var isIdle: Bool { streams.isEmpty && output.isEmpty }
 
     /// Frees the session, the `SSL` and the socket. Streams are the loop's to fail first.
     func close() {

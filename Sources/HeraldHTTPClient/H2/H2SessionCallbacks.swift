@@ -1,29 +1,26 @@
 import CNGHTTP2
+import HeraldTLS
 
-/// Owns the `nghttp2_session_callbacks` and `nghttp2_option` shared by every
-/// connection of one client loop. Each C callback finds its `H2Connection`
+/// The nghttp2 callbacks and option shared by every connection of one client
+/// loop (`NGHTTP2SessionSetup`). Each C callback finds its `H2Connection`
 /// through the session's user data and hands the event to the loop.
 final class H2SessionCallbacks {
-    let callbacks: OpaquePointer
-    let option: OpaquePointer
+    private let setup: NGHTTP2SessionSetup
+    var callbacks: OpaquePointer { setup.callbacks }
+    var option: OpaquePointer { setup.option }
 
     init?() {
-        var createdOption: OpaquePointer?
-        guard nghttp2_option_new(&createdOption) == 0, let createdOption else { return nil }
-        option = createdOption
-        var created: OpaquePointer?
-        guard nghttp2_session_callbacks_new(&created) == 0, let created else {
-            nghttp2_option_del(option)
-            return nil
-        }
-        callbacks = created
+        guard let setup = try? NGHTTP2SessionSetup() else { return nil }
+        self.setup = setup
+        let callbacks = setup.callbacks
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { session, frame, name, nameLength, value, valueLength, _, userData in
-            guard let session, let frame, let name, let value, let userData,
-                  frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+            guard let session, let userData,
+                  let header = NGHTTP2Header(
+                      frame: frame, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
+            else { return 0 }
             let connection = H2Connection.from(userData)
             connection.loop.receiveHeader(
-                session, streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
-                value: UnsafeBufferPointer(start: value, count: valueLength), on: connection)
+                session, streamID: header.streamID, name: header.name, value: header.value, on: connection)
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { session, _, streamID, data, length, userData in
@@ -35,15 +32,13 @@ final class H2SessionCallbacks {
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
             guard let frame, let userData else { return 0 }
             let connection = H2Connection.from(userData)
-            switch UInt32(frame.pointee.hd.type) {
-            case NGHTTP2_GOAWAY.rawValue:
+            let hd = frame.pointee.hd
+            if hd.isType(NGHTTP2_GOAWAY) {
                 connection.loop.goAwayReceived(on: connection, errorCode: frame.pointee.goaway.error_code)
-            case NGHTTP2_SETTINGS.rawValue where frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0:
+            } else if hd.isType(NGHTTP2_SETTINGS), !hd.has(NGHTTP2_FLAG_ACK) {
                 connection.loop.settingsReceived(on: connection)
-            case NGHTTP2_PING.rawValue where frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
+            } else if hd.isType(NGHTTP2_PING), hd.has(NGHTTP2_FLAG_ACK) {
                 connection.pingSentAt = nil
-            default:
-                break
             }
             return 0
         }
@@ -53,11 +48,6 @@ final class H2SessionCallbacks {
             connection.loop.streamClosed(streamID, errorCode: errorCode, on: connection)
             return 0
         }
-    }
-
-    deinit {
-        nghttp2_session_callbacks_del(callbacks)
-        nghttp2_option_del(option)
     }
 
     /// The data-provider callback that copies a request's body into nghttp2's frame buffer.

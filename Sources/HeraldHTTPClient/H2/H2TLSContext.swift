@@ -1,6 +1,7 @@
 import CHeraldShim
 import COpenSSL
 import Glibc
+import HeraldTLS
 
 /// The client's `SSL_CTX`, made once per `HTTPClient` from its
 /// `HTTPClientTLSConfiguration`: peer verification on (system store plus
@@ -41,7 +42,7 @@ final class H2TLSContext {
         case .pkcs12(let file, let password):
             try usePKCS12(file: file, password: password)
         }
-        ERR_clear_error()
+        OpenSSLErrorQueue.clear()
     }
 
     deinit { SSL_CTX_free(context) }
@@ -101,21 +102,8 @@ final class H2TLSContext {
     }
 
     private static func failure(_ step: String, file: String?) -> HTTPClientError {
-        let detail = OpenSSLErrorText.drain()
+        let detail = OpenSSLErrorQueue.drain()
         let at = file.map { " \($0)" } ?? ""
         return HTTPClientError(kind: .tlsConfiguration, host: "", message: "could not \(step)\(at): \(detail)")
-    }
-}
-
-/// Drains OpenSSL's per-thread error queue into one readable line.
-enum OpenSSLErrorText {
-    static func drain() -> String {
-        var messages: [String] = []
-        while case let code = ERR_get_error(), code != 0 {
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            messages.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return messages.isEmpty ? "no OpenSSL error recorded" : messages.joined(separator: "; ")
     }
 }

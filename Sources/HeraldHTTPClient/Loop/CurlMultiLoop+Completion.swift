@@ -1,6 +1,7 @@
 import CCurl
 import CHeraldShim
 import HeraldCore
+import HeraldSystem
 
 /// Finished transfers: building the response or error, resuming the waiters, deadlines.
 extension CurlMultiLoop {
@@ -62,7 +63,7 @@ extension CurlMultiLoop {
     /// What a transfer that timed out in libcurl's queue, before any
     /// connection, fails with: how long it waited since the loop took it.
     private func queuedWithoutConnection(_ transfer: Transfer) -> HTTPClientError {
-        let now = LoopClock.now()
+        let now = MonotonicClock.now()
         return .queuedWithoutConnection(
             host: transfer.host, waitedNanoseconds: now > transfer.takenAt ? now - transfer.takenAt : 0,
             timeout: .nanoseconds(Int64(clamping: transfer.deadline - min(transfer.deadline, transfer.takenAt))))
@@ -71,7 +72,7 @@ extension CurlMultiLoop {
     /// Fails requests past their deadline that libcurl has not (e.g. still
     /// queued for a stream), and those still waiting in the loop's own queue.
     func expireOverdue() {
-        let now = LoopClock.now()
+        let now = MonotonicClock.now()
         guard now >= nextDeadlineScan, !active.isEmpty || !waiting.isEmpty else { return }
         nextDeadlineScan = now + Self.deadlineScanInterval
         for (submission, error) in waiting.removeOverdue(now: now, configuration: configuration) {

@@ -2,6 +2,7 @@ import CCurl
 import CHeraldShim
 import Glibc
 import HeraldCore
+import HeraldSystem
 
 /// The loop thread's state: the multi handle, the transfers in flight and the
 /// idle easy handles. Created, run and destroyed on that one thread; other
@@ -54,7 +55,7 @@ final class CurlMultiLoop {
             if !work.jobs.isEmpty { runJobs(&work) }
             for submission in work.submissions { start(submission) }
             for id in work.cancellations { cancel(id) }
-            let now = LoopClock.now()
+            let now = MonotonicClock.now()
             if socketsReady || now >= nextFullPerform {
                 multi.perform()
                 nextFullPerform = now + Self.fullPerformInterval
@@ -145,10 +146,11 @@ final class CurlMultiLoop {
         let transfer = Transfer(
             pending: pending, url: request.url, easy: easy, deadline: deadline, bodyLimit: configuration.maxResponseBodyBytes,
             headerLimit: configuration.maxResponseHeaderBytes, acceptsHTTP1: configuration.acceptsHTTP1,
-            takenAt: submission.takenAt ?? LoopClock.now(), slot: submission.slot, egress: configuration.egress)
+            takenAt: submission.takenAt ?? MonotonicClock.now(), slot: submission.slot, egress: configuration.egress)
         // libcurl gets what is left of the timeout.
-        let now = LoopClock.now()
-        var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(deadline > now ? deadline - now : 1)))
+        let now = MonotonicClock.now()
+        let left = deadline > now ? deadline - now : 1
+        var rc = easy.apply(request, to: transfer, timeout: .nanoseconds(Int64(clamping: left)))
         if rc == CURLE_OK {
             let added = multi.add(easy)
             if added != CURLM_OK { rc = CURLE_FAILED_INIT }

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// The meeting point of a waiting `send` and the loop thread: holds the
 /// continuation, and makes sure exactly one of completion, cancellation or

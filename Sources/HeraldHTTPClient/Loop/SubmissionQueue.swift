@@ -2,6 +2,7 @@ import CCurl
 import CHeraldShim
 import Glibc
 import HeraldCore
+import HeraldSystem
 
 /// The locked hand-over between other threads and the loop thread: requests
 /// to start, requests to cancel, and executor jobs to run (see
@@ -183,4 +184,24 @@ final class SubmissionQueue: Sendable {
         var one: UInt64 = 1
         _ = Glibc.write(wakeFD, &one, 8)
     }
+}
+
+/// A request handed from `send` to the loop thread.
+struct Submission: Sendable {
+    let pending: PendingRequest
+    let request: HTTPClientRequest
+    /// When the loop thread first took it (monotonic nanoseconds): the timeout
+    /// counts from here, time spent waiting for an in-flight slot included
+    /// (but not a delay in starting the loop itself).
+    var takenAt: UInt64?
+    /// Its place in `TenantQueues` (with `HTTPClientFairness`), once counted there.
+    var slot: TenantSlot?
+}
+
+/// A resolver thread's answer for one of the nghttp2 engine's connections.
+struct HostResolution: Sendable {
+    let connectionID: UInt64
+    let addresses: [H2Address]
+    /// Why nothing was found (then `addresses` is empty).
+    let error: String?
 }

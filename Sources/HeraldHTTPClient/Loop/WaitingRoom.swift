@@ -1,3 +1,5 @@
+import HeraldSystem
+
 /// The admission rule both loops share, and the submissions waiting past a
 /// client's `maxInFlightRequests`: oldest first, or, with
 /// `HTTPClientFairness` (the libcurl loop), in a queue per tenant served in
@@ -38,7 +40,7 @@ struct WaitingRoom {
             return .none
         }
         var submission = submission
-        let takenAt = submission.takenAt ?? LoopClock.now()
+        let takenAt = submission.takenAt ?? MonotonicClock.now()
         submission.takenAt = takenAt
         if let tenants {
             // A submission handed back by `next` already holds its tenant's slot.
@@ -54,8 +56,8 @@ struct WaitingRoom {
             return .none
         }
         let timeout = submission.request.timeout ?? configuration.requestTimeout
-        let deadline = takenAt + LoopClock.nanoseconds(timeout)
-        let now = LoopClock.now()
+        let deadline = MonotonicClock.later(takenAt, by: MonotonicClock.nanoseconds(timeout))
+        let now = MonotonicClock.now()
         guard now < deadline else {
             if let slot = submission.slot { tenants?.release(slot) }
             return .failed(.queuedWithoutConnection(
@@ -91,7 +93,7 @@ struct WaitingRoom {
         guard !isEmpty else { return [] }
         func timeout(_ submission: Submission) -> Duration { submission.request.timeout ?? configuration.requestTimeout }
         func overdue(_ submission: Submission) -> Bool {
-            (submission.takenAt ?? now) + LoopClock.nanoseconds(timeout(submission)) <= now
+            MonotonicClock.later(submission.takenAt ?? now, by: MonotonicClock.nanoseconds(timeout(submission))) <= now
         }
         let removed: [Submission]
         if let tenants {

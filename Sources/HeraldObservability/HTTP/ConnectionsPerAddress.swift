@@ -1,5 +1,6 @@
 import Glibc
 import HeraldCore
+import HeraldSystem
 
 /// The metrics listener's per-address connection limit, kept here through
 /// libmicrohttpd's accept policy and connection notices rather than by its

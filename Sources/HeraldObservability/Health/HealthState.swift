@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// What `/readyz` reports: a set of named conditions (broker connected,
 /// consumer active, ...) that must all hold for the instance to take traffic.

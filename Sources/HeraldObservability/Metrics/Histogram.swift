@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// Observations sorted into cumulative buckets, with their sum and count:
 /// latencies, rendered as Prometheus `_bucket`, `_sum` and `_count`.

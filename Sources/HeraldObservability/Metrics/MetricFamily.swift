@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// One metric name with its help text and its series, one per combination of
 /// label values. Series are created on first use and live as long as the registry.

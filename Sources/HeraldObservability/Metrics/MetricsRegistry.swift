@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// Every metric Herald exports, rendered in the Prometheus text exposition
 /// format (version 0.0.4) for `/metrics`.

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// Stops one misconfigured app from telling upstream to delete good tokens.
 ///

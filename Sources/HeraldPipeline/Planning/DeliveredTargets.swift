@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// Remembers, for a bounded number of recent events, what this instance
 /// already did for each target of each attempt, so a redelivered event (the

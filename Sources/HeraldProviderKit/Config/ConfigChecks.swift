@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldSystem
 
 /// The checks every section of `config.yaml` shares (a file that must be
 /// readable, an https:// URL, a number in range, a PEM private key), so a

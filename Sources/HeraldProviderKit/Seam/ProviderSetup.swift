@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldHTTPClient
+import HeraldSystem
 
 /// What a provider's section needs from the service to build its provider.
 public struct ProviderSetupContext: Sendable {

@@ -1,5 +1,6 @@
 import Glibc
 import HeraldCore
+import HeraldSystem
 
 /// Threads that each own one database connection, and the queue async Swift
 /// hands them work through: neither sqlite3 nor libpq handles may be used
@@ -163,6 +164,10 @@ final class JobQueue: Sendable {
 
 /// A POSIX semaphore (ThreadSanitizer follows `sem_post`/`sem_wait`), kept
 /// at a fixed address as `sem_t` must be.
+///
+/// `@unchecked Sendable`: the pointer is set once in `init` and freed in
+/// `deinit`; what it points to is only touched by `sem_post` and `sem_wait`,
+/// which POSIX makes safe from any thread at once.
 final class Semaphore: @unchecked Sendable {
     private let semaphore: UnsafeMutablePointer<sem_t>
 

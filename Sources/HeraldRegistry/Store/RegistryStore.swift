@@ -3,8 +3,8 @@ import HeraldCore
 /// Where Herald keeps which devices are on which channels, so an event can
 /// name a channel (`user:42`, `room:general`) instead of listing tokens.
 ///
-/// Two implementations: ``SQLiteRegistryStore`` for one instance and
-/// development, ``PostgresRegistryStore`` for several instances sharing one
+/// One implementation, ``SQLRegistryStore``, on two dialects: SQLite for one
+/// instance and development, PostgreSQL for several instances sharing one
 /// database (docs/registry.md). Both validate their arguments the same way,
 /// enforce ``RegistryLimits``, and do every change in one transaction, safe
 /// against other instances doing the same at once. Channel names compare

@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// One statement of a backend's SQL, with the table it works on for error
 /// messages. The text has placeholders only (`?1`, `$1`): values always
 /// travel as bound parameters.
@@ -37,4 +39,17 @@ protocol SQLConnection: AnyObject {
 
     /// Frees the handle; the connection is not used afterwards.
     func close()
+}
+
+extension Timestamp {
+    /// Microseconds since the epoch, rounded down (saturating): the precision
+    /// both backends keep.
+    var microsecondsSinceEpoch: Int64 {
+        Int64(clamping: Int128(seconds) * 1_000_000 + Int128(nanoseconds / 1000))
+    }
+
+    init(microsecondsSinceEpoch microseconds: Int64) {
+        let (seconds, remainder) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        self.init(seconds: seconds, nanoseconds: remainder * 1000)
+    }
 }

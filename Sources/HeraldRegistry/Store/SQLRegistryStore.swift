@@ -1,14 +1,25 @@
 import HeraldCore
 
-/// The part of both stores that is the same: arguments checked here, then
-/// the operation run on a pool thread with its connection. The backends
-/// differ only in their SQL and connections (``SQLiteRegistryStore``,
-/// ``PostgresRegistryStore``); this class is not subclassed outside Herald.
-///
-/// `@unchecked Sendable` because the class is not final (its two subclasses
-/// are); its state is immutable and Sendable.
-public class SQLRegistryStore: RegistryStore, @unchecked Sendable {
+/// Which database the registry lives in, and how it is reached: the
+/// backend's SQL, how a connection is opened, and how many are open at once.
+/// ``SQLRegistryStore`` holds one; `.sqlite(path:)` and
+/// `.postgres(url:poolSize:)` make them.
+public struct RegistryDialect: Sendable {
+    let sql: RegistrySQL
+    /// Where the data lives, as messages name it: the SQLite file, or the
+    /// PostgreSQL server (its URL without password or query).
+    public let location: String
+    let poolSize: Int
+    let open: @Sendable (String) throws(RegistryError) -> any SQLConnection
+}
+
+/// The registry on SQLite or PostgreSQL (its ``RegistryDialect``):
+/// arguments checked here, then the operation run on a pool thread with its
+/// connection, in the dialect's SQL.
+public final class SQLRegistryStore: RegistryStore {
     public let limits: RegistryLimits
+    /// The database and its SQL.
+    public let dialect: RegistryDialect
     private let pool: ConnectionPool
     private let operations: RegistryOperations
     private let migrator: Migrator
@@ -17,14 +28,18 @@ public class SQLRegistryStore: RegistryStore, @unchecked Sendable {
     /// The providers whose devices the store holds, with their rules.
     public let providers: ProviderCatalog
 
-    init(sql: RegistrySQL, providers: ProviderCatalog, limits: RegistryLimits, poolSize: Int,
-         open: @escaping @Sendable (String) throws(RegistryError) -> any SQLConnection) throws(RegistryError) {
+    /// A store in `dialect`'s database holding `providers`' devices; nothing
+    /// is opened until the first call.
+    public init(
+        _ dialect: RegistryDialect, providers: ProviderCatalog, limits: RegistryLimits = .default
+    ) throws(RegistryError) {
+        self.dialect = dialect
         self.limits = limits
         self.providers = providers
-        operations = RegistryOperations(sql: sql, limits: limits, catalog: providers)
-        migrator = Migrator(sql: sql, operations: operations)
+        operations = RegistryOperations(sql: dialect.sql, limits: limits, catalog: providers)
+        migrator = Migrator(sql: dialect.sql, operations: operations)
         validation = RegistryValidation(limits: limits, providers: providers)
-        pool = try ConnectionPool(size: poolSize, open: open)
+        pool = try ConnectionPool(size: dialect.poolSize, open: dialect.open)
     }
 
     deinit { pool.close() }

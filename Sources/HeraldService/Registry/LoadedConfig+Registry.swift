@@ -10,10 +10,12 @@ extension LoadedConfig {
         guard let settings = configuration.registry else { return nil }
         switch settings.backend {
         case .sqlite:
-            return try SQLiteRegistryStore(path: resolve(settings.path ?? ""), providers: .registered, limits: registryLimits)
+            let dialect = try RegistryDialect.sqlite(path: resolve(settings.path ?? ""))
+            return try SQLRegistryStore(dialect, providers: .registered, limits: registryLimits)
         case .postgres:
-            return try PostgresRegistryStore(url: settings.url ?? "", providers: .registered, poolSize: settings.pool ?? RegistrySettings.defaultPool,
-                                             limits: registryLimits)
+            let pool = settings.pool ?? RegistrySettings.defaultPool
+            let dialect = try RegistryDialect.postgres(url: settings.url ?? "", poolSize: pool)
+            return try SQLRegistryStore(dialect, providers: .registered, limits: registryLimits)
         }
     }
 

@@ -48,7 +48,7 @@ final class RegistryCommandProcessor: Sendable {
     /// Applies `delivery`'s command and calls `finish` with the verdict once
     /// the broker has settled what it published — on the connection's
     /// thread — or, when the registry could not be reached, after the pause.
-    func process(_ delivery: AMQPDelivery, finish: @escaping @Sendable (EventProcessor.Verdict) -> Void) async {
+    func process(_ delivery: AMQPDelivery, finish: @escaping @Sendable (DeliveryVerdict) -> Void) async {
         let now = clock()
         let command: RegistryCommand
         do {
@@ -93,7 +93,7 @@ final class RegistryCommandProcessor: Sendable {
     /// then acks; should AMQP be unable to carry them, the command is
     /// rejected without requeue, which the queue dead-letters itself.
     private func reject(_ delivery: AMQPDelivery, because error: RegistryCommandError, at now: Timestamp,
-                        finish: @escaping @Sendable (EventProcessor.Verdict) -> Void) {
+                        finish: @escaping @Sendable (DeliveryVerdict) -> Void) {
         var result = RegistryResult.rejected(error, body: delivery.body, routingKey: delivery.routingKey,
                                              fallbackID: delivery.messageID, providers: rules.providers, at: now)
         result.redelivered = delivery.redelivered

@@ -5,6 +5,7 @@ import HeraldCore
 import HeraldObservability
 import HeraldPipeline
 import HeraldRegistry
+import HeraldSystem
 import Synchronization
 
 /// `herald run`: consumes the events queue and turns every event into
@@ -77,15 +78,18 @@ public final class DeliveryService: Sendable {
 
         let connection = try AMQPConnection(configuration: amqpConfiguration, topology: config.topology,
                                             logger: logger.child("amqp"))
-        let processor = EventProcessor(
-            planner: EventPlanner(config: config, ownUsers: config.amqpUsers), providers: providers, retryPolicy: RetryPolicy(settings: settings.retry),
+        let processor = EventProcessor(EventProcessor.Dependencies(
+            planner: EventPlanner(config: config, ownUsers: config.amqpUsers), providers: providers,
+            retryPolicy: RetryPolicy(settings: settings.retry),
             publishStatuses: Set(settings.outcomes.publish.compactMap(Outcome.Status.init(rawValue:))),
-            topology: config.topology, connection: connection, delivered: DeliveredTargets(),
-            invalidationGuard: makeInvalidationGuard(), registry: registry, metrics: metrics, logger: logger, clock: clock,
-            newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) },
-            traffic: TrafficControl(configuration: settings, metrics: metrics),
+            topology: config.topology, publisher: connection, invalidationGuard: makeInvalidationGuard(),
+            registry: registry, traffic: TrafficControl(configuration: settings, metrics: metrics),
             duplicates: settings.duplicateWindow.milliseconds > 0
-                ? DuplicateWindow(window: settings.duplicateWindow.duration, shared: registry, logger: logger, clock: clock) : nil)
+                ? DuplicateWindow(window: settings.duplicateWindow.duration, shared: registry, logger: logger,
+                                  clock: clock)
+                : nil,
+            metrics: metrics, logger: logger, clock: clock,
+            newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) }))
         // Registry commands have a consumer of their own, so a burst of events never holds up a registration.
         let commands = registry.flatMap { store in
             config.topology.registryCommands.map { topology in
@@ -103,7 +107,7 @@ public final class DeliveryService: Sendable {
             group.addTask { try await connection.run() }
             group.addTask { await self.watchConnection(connection) }
             if let registry { group.addTask { await self.sampleRegistrations(registry) } }
-            if let duplicates = processor.duplicates, duplicates.isShared {
+            if let duplicates = processor.dependencies.duplicates, duplicates.isShared {
                 group.addTask { await self.forgetExpiredEventIDs(duplicates) }
             }
             group.addTask {
@@ -166,7 +170,7 @@ public final class DeliveryService: Sendable {
     /// Keeps `herald_registrations{app}` current (every 30 s) and the
     /// `registry` readiness condition with it, until shutdown.
     private func sampleRegistrations(_ registry: any RegistryStore) async {
-        while !stop.isTriggered {
+        await stop.repeatUntilTriggered(every: .seconds(30)) {
             var reachable = true
             for app in config.configuration.apps.keys.sorted() {
                 do {
@@ -178,23 +182,21 @@ public final class DeliveryService: Sendable {
                 }
             }
             health.set("registry", reachable)
-            for _ in 0..<150 where !stop.isTriggered { try? await Task.sleep(for: .milliseconds(200)) }
         }
     }
 
     /// Deletes the event ids whose duplicate window is over from the registry
     /// database, every minute until shutdown.
     private func forgetExpiredEventIDs(_ duplicates: DuplicateWindow) async {
-        while !stop.isTriggered {
+        await stop.repeatUntilTriggered(every: .seconds(60)) {
             await duplicates.forgetExpired(now: clock())
-            for _ in 0..<300 where !stop.isTriggered { try? await Task.sleep(for: .milliseconds(200)) }
         }
     }
 
     /// Keeps `/readyz` and the connection gauges current until shutdown.
     private func watchConnection(_ connection: AMQPConnection) async {
         var shownNode: String?
-        while !stop.isTriggered {
+        await stop.repeatUntilTriggered(every: .milliseconds(200)) {
             let connected = connection.isConnected
             let node = connection.connectedNode
             health.set("amqp_connected", connected, detail: node)
@@ -204,7 +206,6 @@ public final class DeliveryService: Sendable {
                 metrics.amqpNode.labels(node).set(true)
                 shownNode = node
             }
-            try? await Task.sleep(for: .milliseconds(200))
         }
         health.set("consumer_active", false)
         metrics.consumerActive.labels().set(false)
@@ -261,7 +262,7 @@ public final class DeliveryService: Sendable {
             stop.trigger()
             health.set("consumer_active", false)
             metrics.consumerActive.labels().set(false)
-            deadlineTimer = startDrainDeadline(connection: connection, providers: processor.providers)
+            deadlineTimer = startDrainDeadline(connection: connection, providers: processor.dependencies.providers)
             // The group now waits for the events being delivered.
         }
         // ...and this for the broker to settle their messages (a connection shut
@@ -310,12 +311,13 @@ public final class DeliveryService: Sendable {
         if let consumerFailure { throw consumerFailure }
     }
 
-    /// Waits for the broker, or for a shutdown while it is still away (polled:
-    /// the connection's own wait cannot be cancelled); false after a shutdown.
+    /// Waits for the broker, or for a shutdown while it is still away (the
+    /// connection is looked at every 100 ms: its own wait cannot be
+    /// cancelled); false after a shutdown.
     private func brokerConnected(_ connection: AMQPConnection) async -> Bool {
         while !connection.isConnected {
             if stop.isTriggered { return false }
-            try? await Task.sleep(for: .milliseconds(100))
+            await stop.wait(atMost: .milliseconds(100))
         }
         return !stop.isTriggered
     }
@@ -350,7 +352,7 @@ public final class DeliveryService: Sendable {
     /// Queues the ack (or requeue) without waiting for it to be written: a
     /// failure could only be logged, and the connection logs it (a settlement
     /// lost with its connection means the broker redelivers the event).
-    private func settle(_ delivery: AMQPDelivery, _ verdict: EventProcessor.Verdict, connection: AMQPConnection) {
+    private func settle(_ delivery: AMQPDelivery, _ verdict: DeliveryVerdict, connection: AMQPConnection) {
         switch verdict {
         case .ack: connection.settleWithoutWaiting(delivery, .ack(multiple: false))
         case .requeue: connection.settleWithoutWaiting(delivery, .nack(multiple: false, requeue: true))

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// At most `limit` events processed at once. With a large `prefetch` the
 /// broker keeps its window full (it sends in bigger batches), while the events

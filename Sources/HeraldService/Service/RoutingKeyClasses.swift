@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// The `routing_key_class` label of `herald_events_consumed_total`: the routing
 /// key's first word (`chat` of `chat.message`), `none` for an empty key, and

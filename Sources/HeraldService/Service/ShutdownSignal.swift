@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// A one-way switch many tasks can wait on: "stop taking new work".
 /// Waiting honours cancellation, so a waiter can race other work in a task group.
@@ -42,6 +43,25 @@ final class ShutdownSignal: Sendable {
         } onCancel: {
             let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
             waiter?.resume()
+        }
+    }
+
+    /// Returns once `trigger()` has been called or `timeout` has passed, whichever is first.
+    func wait(atMost timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.wait() }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Runs `chore` at once and then every `period`, until `trigger()` is
+    /// called: a trigger ends the wait between two runs at once.
+    func repeatUntilTriggered(every period: Duration, _ chore: () async -> Void) async {
+        while !isTriggered {
+            await chore()
+            await wait(atMost: period)
         }
     }
 }

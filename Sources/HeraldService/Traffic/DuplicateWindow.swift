@@ -2,6 +2,7 @@ import HeraldCore
 import HeraldObservability
 import HeraldPipeline
 import HeraldRegistry
+import HeraldSystem
 
 /// Decides whether an event's first delivery is a duplicate of one received
 /// within `duplicate_window` (docs/traffic.md): the event's app and id

@@ -2,6 +2,8 @@ import HeraldConfig
 import HeraldCore
 import HeraldObservability
 import HeraldPipeline
+import HeraldSystem
+import Synchronization
 
 /// What every send passes on its way to a provider, per instance
 /// (docs/traffic.md): its route's `rate`, its app's provider throttle
@@ -28,6 +30,8 @@ final class TrafficControl: Sendable {
     private let routes: [String: RouteRate]
     private let throttles: [ProviderSet.Key: TokenBucket]
     private let pauses = Locked<[PauseKey: (until: ContinuousClock.Instant, reason: String)]>([:])
+    /// Set once a provider asked for a pause: until then a send looks at no lock.
+    private let everPaused = Atomic<Bool>(false)
     /// A token's pause when the provider gave no `Retry-After`: the first retry delay.
     private let tokenBackOff: Duration
     private let metrics: HeraldMetrics
@@ -61,11 +65,11 @@ final class TrafficControl: Sendable {
     /// later because its app or token is paused).
     func admit(_ send: EventPlan.Send) async -> ProviderAnswer? {
         let key = ProviderSet.Key(app: send.app, provider: send.target.provider)
-        if let paused = paused(key, token: send.target.address.value) {
+        if everPaused.load(ordering: .acquiring), let paused = paused(key, token: send.target.address.value) {
             metrics.pausedSends.labels(key.provider.rawValue, key.app).increment()
             return .failure(paused)
         }
-        if let rule = send.rule, let rate = routes[rule] {
+        if !routes.isEmpty, let rule = send.rule, let rate = routes[rule] {
             switch rate.onExceed {
             case .drop:
                 guard rate.bucket.takeIfAvailable() else {
@@ -75,7 +79,7 @@ final class TrafficControl: Sendable {
                 waited(await rate.bucket.acquire(), limit: "route:\(rule)")
             }
         }
-        if let throttle = throttles[key] {
+        if !throttles.isEmpty, let throttle = throttles[key] {
             waited(await throttle.acquire(), limit: "\(key.provider.rawValue):\(key.app)")
         }
         return nil
@@ -109,6 +113,7 @@ final class TrafficControl: Sendable {
             pauses[pauseKey] = (until, reason)
             return current.map { $0.until <= now } ?? true
         }
+        everPaused.store(true, ordering: .releasing)
         if begun { metrics.providerPauses.labels(key.provider.rawValue, key.app, scope).observe(duration) }
     }
 

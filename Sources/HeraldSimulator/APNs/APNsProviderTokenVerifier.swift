@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldCrypto
+import HeraldSystem
 
 /// Checks an `authorization: bearer <JWT>` header the way APNs does: ES256
 /// signature by a known key (`kid`), `iss` = that key's team, `iat` younger

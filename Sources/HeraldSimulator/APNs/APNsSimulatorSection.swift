@@ -1,6 +1,7 @@
-import HeraldConfig
 import HeraldCore
 import HeraldCrypto
+import HeraldProviderKit
+import HeraldSystem
 
 extension SimulatorSettings {
     /// The `apns:` section: how the simulated APNs verifies provider tokens

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// The APNs side of `herald simulate`: answers `POST /3/device/<token>` the
 /// way Apple does, checking authentication, headers, payload and token, and

@@ -1,5 +1,6 @@
 import Glibc
 import HeraldCore
+import HeraldSystem
 
 /// Keeps every accepted notification and every refused request in memory
 /// (bounded) and optionally appends each delivered notification as a JSON line

@@ -1,4 +1,4 @@
-import HeraldConfig
+import HeraldProviderKit
 
 /// The `herald simulate` flags given, by name (no `--`), read the way every
 /// flag is: lists comma-separated, durations, counts, fractions, limits,

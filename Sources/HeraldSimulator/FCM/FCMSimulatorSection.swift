@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 extension SimulatorSettings {
     /// The `fcm:` section: the Google OAuth endpoint (`/token`) and `messages:send`.

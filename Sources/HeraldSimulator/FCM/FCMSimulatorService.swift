@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 import Synchronization
 
 /// FCM HTTP v1 `messages:send`, simulated: checks the bearer token issued by

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 import Synchronization
 
 /// The access tokens the simulated OAuth endpoint has issued, shared with the

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// Decides, request by request, which configured fault (if any) applies: none
 /// outside the faults' scope (their services and tokens); inside it the rate

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldHTTP2Server
+import HeraldSystem
 
 /// Holds the responders of streams a `hang` fault leaves unanswered.
 ///

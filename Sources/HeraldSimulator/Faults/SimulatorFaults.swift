@@ -1,5 +1,5 @@
-import HeraldConfig
 import HeraldCore
+import HeraldProviderKit
 
 /// Trouble the simulator makes on purpose, so clients' retry paths get
 /// exercised: server errors in each provider's own shape, streams reset or

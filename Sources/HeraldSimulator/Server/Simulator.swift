@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldHTTP2Server
+import HeraldSystem
 
 /// The simulator's front door: an `HTTP2Handler` that turns each request
 /// (HTTP/2, or HTTP/1.1 where the service accepts it) into a

@@ -1,5 +1,3 @@
-import HeraldConfig
-
 /// `herald simulate --config sim.yaml`: everything the simulator can be told,
 /// in YAML. Command-line flags override or add to it.
 ///

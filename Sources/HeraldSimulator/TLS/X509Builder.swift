@@ -1,5 +1,6 @@
 import CHeraldShim
 import COpenSSL
+import HeraldTLS
 
 /// Builds and signs one X.509 certificate with OpenSSL; owns the `X509` until
 /// `pem()` renders it. Used only at simulator start-up.
@@ -60,12 +61,6 @@ final class X509Builder {
 
     /// The one place an OpenSSL failure becomes a Swift error (drains the error queue).
     static func failure(_ step: String) -> SimulatorTLSError {
-        var messages: [String] = []
-        while case let code = ERR_get_error(), code != 0 {
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            messages.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return SimulatorTLSError(step, messages.isEmpty ? "OpenSSL reported no detail" : messages.joined(separator: "; "))
+        SimulatorTLSError(step, OpenSSLErrorQueue.drain(ifEmpty: "OpenSSL reported no detail"))
     }
 }

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldCrypto
+import HeraldSystem
 import HeraldWebPush
 
 /// A Web Push push service (RFC 8030 §5), simulated: it issues

@@ -2,6 +2,7 @@ import HeraldCore
 import HeraldCrypto
 import HeraldHTTPClient
 import HeraldProviderKit
+import HeraldSystem
 
 /// Why an app's `webpush:` section cannot make a provider: its VAPID key or
 /// subject, named by where it came from.

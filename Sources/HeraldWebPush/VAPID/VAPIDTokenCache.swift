@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// One VAPID `Authorization` value per push service origin, reused until it
 /// nears expiry: a token is signed per origin and lifetime, not per message.

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldSystem
 
 extension YAMLDocument {
     /// Reads and parses a UTF-8 file of at most `BoundedFile.Limit.config`.

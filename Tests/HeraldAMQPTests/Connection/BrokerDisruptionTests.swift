@@ -1,6 +1,7 @@
 import Foundation
 import HeraldAMQP
 import HeraldCore
+import HeraldSystem
 import HeraldTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import HeraldAMQP
 import HeraldCore
+import HeraldSystem
 import Testing
 
 @Suite("Connection lifecycle (shared broker)")

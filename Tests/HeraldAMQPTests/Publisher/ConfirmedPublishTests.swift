@@ -1,6 +1,7 @@
 import Glibc
 import HeraldAMQP
 import HeraldCore
+import HeraldSystem
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 import Synchronization
 
 /// A counter shared by concurrent test tasks.

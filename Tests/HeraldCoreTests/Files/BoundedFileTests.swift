@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldSystem
 import Testing
 
 @Suite struct BoundedFileTests {

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 import Testing
 
 /// When a paced loop naps (and for how long) and when it sleeps until woken.

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// A wall clock a test moves by hand, shared by the provider and the
 /// simulator, so expiry is tested without sleeping.

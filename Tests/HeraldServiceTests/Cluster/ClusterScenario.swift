@@ -2,6 +2,7 @@ import Foundation
 import HeraldAMQP
 import HeraldConfig
 import HeraldCore
+import HeraldSystem
 import HeraldTestSupport
 import Synchronization
 

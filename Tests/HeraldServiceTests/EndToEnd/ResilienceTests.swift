@@ -21,12 +21,12 @@ import Testing
             try await connection.waitUntilConnected()
             let providers = ProviderSet.make(config: loaded, logger: Logger(label: "test", level: .error))
             let clients = Task { try await providers.run() }
-            processor = EventProcessor(
+            processor = EventProcessor(EventProcessor.Dependencies(
                 planner: EventPlanner(config: loaded), providers: providers,
                 retryPolicy: RetryPolicy(settings: loaded.configuration.retry), publishStatuses: Set(Outcome.Status.allCases),
-                topology: topology, connection: connection, delivered: memory, invalidationGuard: nil,
+                topology: topology, publisher: connection, delivered: memory, invalidationGuard: nil,
                 metrics: HeraldMetrics(version: "test"), logger: Logger(label: "test", level: .error),
-                clock: { Timestamp.now() }, newID: { "generated" })
+                clock: { Timestamp.now() }, newID: { "generated" }))
             stop = {
                 providers.shutdown()
                 connection.shutdown()

@@ -1,6 +1,7 @@
 import HeraldAMQP
 import HeraldCore
 import HeraldProviders
+import HeraldSystem
 
 /// Reads everything published to a results exchange (and, optionally, a
 /// dead-letter queue) through our own AMQP client, for assertions.

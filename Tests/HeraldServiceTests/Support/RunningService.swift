@@ -2,6 +2,7 @@ import HeraldAMQP
 import HeraldConfig
 import HeraldCore
 import HeraldService
+import HeraldSystem
 import Testing
 
 /// `DeliveryService` running in-process for a test, with a publisher to feed it.

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldConfig
+import HeraldProviders
 
 /// A Herald config for one test: names unique to the test (so tests share the
 /// broker without sharing queues), pointing at a `SimulatorHarness`.
@@ -100,7 +101,7 @@ struct ServiceConfig {
     }
 
     func load() throws -> LoadedConfig {
-        try ConfigLoader.load(file: file, environment: [:])
+        try ConfigLoader.load(file: file, environment: [:], providers: RegisteredProviders.all)
     }
 
     /// Every queue the topology declares, for clean-up.

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// Keeps every log line with the instant it was written, so tests can assert
 /// on what was logged and time it (a reconnect from "amqp connection lost" to

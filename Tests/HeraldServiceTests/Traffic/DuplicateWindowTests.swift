@@ -32,7 +32,8 @@ import Testing
     }
 
     @Test func aDatabaseThatCannotBeReachedLetsEventsThroughAndWarnsOnce() async throws {
-        let store = try PostgresRegistryStore(url: "postgres://herald:herald@127.0.0.1:1/nowhere?connect_timeout=1", providers: .registered, poolSize: 1)
+        let store = try SQLRegistryStore(
+            .postgres(url: "postgres://herald:herald@127.0.0.1:1/nowhere?connect_timeout=1", poolSize: 1), providers: .registered)
         defer { store.close() }
         let sink = MemoryLogSink()
         let window = DuplicateWindow(window: .seconds(600), shared: store, logger: Logger(label: "test", sink: sink),
@@ -50,7 +51,8 @@ import Testing
         let listener = try #require(LoopbackListener())
         defer { listener.close() }
         let port = listener.port
-        let store = try PostgresRegistryStore(url: "postgres://herald:herald@127.0.0.1:\(port)/silent?connect_timeout=120", providers: .registered, poolSize: 1)
+        let store = try SQLRegistryStore(
+            .postgres(url: "postgres://herald:herald@127.0.0.1:\(port)/silent?connect_timeout=120", poolSize: 1), providers: .registered)
         defer { store.close() }
         let sink = MemoryLogSink()
         let window = DuplicateWindow(window: .seconds(600), shared: store, logger: Logger(label: "test", sink: sink),

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// Event ids (each within its app, `EventKey`) this instance received
 /// lately, for `duplicate_window`: another event of the same app with one of
@@ -9,7 +10,7 @@ import HeraldCore
 /// 600 000 ids (~60 MB). At most `capacity` are kept; past it the oldest are
 /// forgotten before their window ends (and a late duplicate of one would be
 /// delivered again).
-public final class ReceivedEventIDs: Sendable {
+final class ReceivedEventIDs: Sendable {
     private struct State {
         var receivedAt: [EventKey: Timestamp] = [:]
         /// Ids in the order they were received, from `head`.
@@ -17,11 +18,11 @@ public final class ReceivedEventIDs: Sendable {
         var head = 0
     }
 
-    public let window: Duration
-    public let capacity: Int
+    let window: Duration
+    let capacity: Int
     private let state = Locked(State())
 
-    public init(window: Duration, capacity: Int = 1_000_000) {
+    init(window: Duration, capacity: Int = 1_000_000) {
         self.window = window
         self.capacity = max(1, capacity)
     }
@@ -29,7 +30,7 @@ public final class ReceivedEventIDs: Sendable {
     /// Claims `key`, received at `now`: nil when it was not received within
     /// the window before (it is now, at `now`), else when it was. One step, so
     /// of two events with one key handled at once exactly one gets nil.
-    public func claim(_ key: EventKey, at now: Timestamp) -> Timestamp? {
+    func claim(_ key: EventKey, at now: Timestamp) -> Timestamp? {
         state.withLock { state in
             if let at = state.receivedAt[key], now - at < window { return at }
             forget(&state, before: now)
@@ -43,7 +44,7 @@ public final class ReceivedEventIDs: Sendable {
     }
 
     /// How many ids are kept (for tests and metrics).
-    public var count: Int { state.withLock { $0.receivedAt.count } }
+    var count: Int { state.withLock { $0.receivedAt.count } }
 
     /// Forgets the ids whose window has passed.
     private func forget(_ state: inout State, before now: Timestamp) {

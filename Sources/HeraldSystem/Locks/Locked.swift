@@ -13,6 +13,10 @@ import Glibc
 ///
 /// The value is reached only through `withLock`; it is given at `init` as
 /// `sending`, so no other reference to it stays behind.
+///
+/// `@unchecked Sendable`: every read and write of the value holds the mutex
+/// (the compiler cannot see a pthread lock), and the mutex itself lives at a
+/// fixed address from `init` to `deinit`.
 public final class Locked<Value>: @unchecked Sendable {
     private let buffer: Storage
 

@@ -1,5 +1,6 @@
 import HeraldCore
-@testable import HeraldPipeline
+@testable import HeraldService
+import HeraldSystem
 import Testing
 
 @Suite struct TokenBucketTests {

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldSystem
 
 /// A rate with room for bursts, shared by every task sending through it: a
 /// route's `rate`, an app's provider throttle.
@@ -9,7 +10,7 @@ import HeraldCore
 /// out — so a stall of the machine is followed by at most `burst` sends at
 /// once, not by every send whose time passed meanwhile. `takeIfAvailable()`
 /// takes one only if it is there now and nobody waits (the `drop` behaviour).
-public final class TokenBucket: Sendable {
+final class TokenBucket: Sendable {
     private struct State {
         var tokens: Double
         var updated: ContinuousClock.Instant
@@ -24,13 +25,13 @@ public final class TokenBucket: Sendable {
 
     /// The rate, clamped into `RateBounds` (config validation refuses one
     /// outside them; the clamp keeps any other caller from an overflow).
-    public let perSecond: Double
-    public let burst: Int
+    let perSecond: Double
+    let burst: Int
     private let state: Locked<State>
     /// How the pacing task waits for the next token.
     private let sleep: @Sendable (Duration) async -> Void
 
-    public convenience init(perSecond: Double, burst: Int, now: ContinuousClock.Instant = .now) {
+    convenience init(perSecond: Double, burst: Int, now: ContinuousClock.Instant = .now) {
         self.init(perSecond: perSecond, burst: burst, now: now) { try? await Task.sleep(for: $0) }
     }
 
@@ -45,7 +46,7 @@ public final class TokenBucket: Sendable {
     }
 
     /// Waits for a token; returns how long that took (zero when one was there).
-    public func acquire() async -> Duration {
+    func acquire() async -> Duration {
         let started = ContinuousClock.now
         var queued = false
         await withCheckedContinuation { continuation in
@@ -73,7 +74,7 @@ public final class TokenBucket: Sendable {
     }
 
     /// Takes a token if one is there now and nobody waits for one.
-    public func takeIfAvailable(now: ContinuousClock.Instant = .now) -> Bool {
+    func takeIfAvailable(now: ContinuousClock.Instant = .now) -> Bool {
         state.withLock { state in
             refill(&state, now: now)
             guard !state.hasWaiters, state.tokens >= 1 else { return false }

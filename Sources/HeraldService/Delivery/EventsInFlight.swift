@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldPipeline
+import HeraldSystem
 
 /// The events this instance is processing, by id and attempt, so that a
 /// redelivery of one still in flight — the broker gave it back because the

@@ -1,19 +1,25 @@
 import HeraldConfig
 import HeraldCore
+import HeraldPipeline
 import HeraldProviders
+
+// The config mapped onto the pipeline: HeraldPipeline knows no config, so the
+// service, which holds both, builds its planner and policies from the settings.
 
 extension EventPlanner {
     /// The planner for a loaded config: its routes, each app's providers, its
     /// retry policy, and the events publishers of each app that lists them
     /// (with `ownUsers`, the AMQP users Herald itself connects as: its
-    /// retries come back as events carrying that `user-id`).
-    public init(config: LoadedConfig, limits: EventLimits = .default, ownUsers: [String] = []) {
+    /// retries come back as events carrying that `user-id`). Events are
+    /// decoded with `providers`' rules, the registered providers unless told.
+    public init(config: LoadedConfig, limits: EventLimits = .default, ownUsers: [String] = [],
+                providers: ProviderCatalog = .registered) {
         var apps: [String: Set<Provider>] = [:]
         for (name, app) in config.configuration.apps {
             apps[name] = Set(app.configuredProviders)
         }
         let publishers = config.configuration.publishers(\.events, ownUsers: ownUsers)
-        self.init(router: config.router, apps: apps, providers: .registered, limits: limits,
+        self.init(router: config.router, apps: apps, providers: providers, limits: limits,
                   retryPolicy: RetryPolicy(settings: config.configuration.retry), publishers: publishers)
     }
 }
