@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HeraldAMQP
 import HeraldCore
+import HeraldSystem
 import HeraldTestSupport
 
 /// A TCP relay on 127.0.0.1 in front of the shared broker that a test can cut:
