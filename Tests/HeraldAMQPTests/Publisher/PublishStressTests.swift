@@ -68,8 +68,9 @@ struct PublishStressTests {
                 }
                 return true
             }
-            #expect(connection.connectionsOpened == UInt64(Self.cuts + 1))
-            #expect(relay.accepted == Self.cuts + 1)
+            // At least one connection per cut; a loaded machine may lose one more (a missed heartbeat).
+            #expect(connection.connectionsOpened >= UInt64(Self.cuts + 1))
+            #expect(relay.accepted >= Self.cuts + 1)
             // Confirmed means queued: every message is there, some perhaps twice (published again after a cut).
             let queued = try await connection.messageCount(queue: queue)
             #expect(queued >= published.count, "\(queued) queued, \(published.count) distinct messages confirmed")
