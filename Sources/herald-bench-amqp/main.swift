@@ -9,6 +9,12 @@ import HeraldCore
 ///     herald-bench-amqp setup|teardown --url U --queue Q
 ///     herald-bench-amqp publish --url U --queue Q --count N [--size BYTES] [--window W]
 ///     herald-bench-amqp consume --url U --queue Q --count N [--prefetch P]
+///     herald-bench-amqp stress --url U --queue Q --count BATCHES [--tasks T] [--size BYTES] [--window W]
+///
+/// `stress` publishes BATCHES batches of 1 to 12 messages from T tasks at once
+/// (default 16), publishing a batch again after a retryable failure, so it
+/// survives connections cut under it (through a relay the caller cuts); it
+/// prints how many batches it published again and how many connections it opened.
 struct Options {
     var command = ""
     var url = "amqp://guest:guest@127.0.0.1:5672/%2f"
@@ -17,6 +23,7 @@ struct Options {
     var size = 256
     var window = 512
     var prefetch: UInt16 = 256
+    var tasks = 16
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -31,6 +38,7 @@ struct Options {
             case "--size": size = Int(value) ?? size
             case "--window": window = Int(value) ?? window
             case "--prefetch": prefetch = UInt16(value) ?? prefetch
+            case "--tasks": tasks = Int(value) ?? tasks
             default: throw BenchError.usage
             }
         }
@@ -43,7 +51,9 @@ enum BenchError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .usage: "usage: herald-bench-amqp setup|teardown|publish|consume --url U --queue Q [--count N] [--size B] [--window W] [--prefetch P]"
+        case .usage:
+            "usage: herald-bench-amqp setup|teardown|publish|consume|stress --url U --queue Q [--count N] [--size B]"
+                + " [--window W] [--prefetch P] [--tasks T]"
         case .consumerEnded(let count): "the consumer ended after \(count) deliveries"
         }
     }
@@ -85,6 +95,8 @@ func runBench(_ options: Options, _ connection: AMQPConnection) async throws {
         }
         report("publish-confirmed", count: options.count, elapsed: .now - start,
                extra: " size=\(options.size) window=\(options.window)")
+    case "stress":
+        try await stress(options, connection)
     case "consume":
         let start = ContinuousClock.now
         let consumer = try await connection.consume(queue: options.queue, prefetch: options.prefetch)
@@ -102,11 +114,50 @@ func runBench(_ options: Options, _ connection: AMQPConnection) async throws {
     }
 }
 
+/// `stress`: `options.count` batches from `options.tasks` tasks, each published until confirmed.
+func stress(_ options: Options, _ connection: AMQPConnection) async throws {
+    let start = ContinuousClock.now
+    let perTask = max(1, options.count / max(1, options.tasks))
+    let republished = try await withThrowingTaskGroup(of: Int.self) { group in
+        for task in 0..<options.tasks {
+            group.addTask {
+                var again = 0
+                for number in 0..<perTask {
+                    let size = 1 + (task * 7 + number * 5) % 12
+                    let messages = (0..<size).map { index in
+                        AMQPMessage(exchange: "", routingKey: options.queue,
+                                    body: [UInt8](repeating: UInt8(ascii: "s"), count: index == 0 ? options.size : 16),
+                                    properties: AMQPProperties(headers: ["task": .int(Int64(task))], persistent: false,
+                                                               messageID: "t\(task)-b\(number)-m\(index)"))
+                    }
+                    while true {
+                        do {
+                            try await connection.publish(messages, mandatory: task % 2 == 0)
+                            break
+                        } catch let error as AMQPError where error.isRetryable && error.code != .shutdown {
+                            again += 1
+                        }
+                    }
+                }
+                return again
+            }
+        }
+        return try await group.reduce(0, +)
+    }
+    report("stress-batches", count: perTask * options.tasks, elapsed: .now - start,
+           extra: " tasks=\(options.tasks) republished=\(republished) connections=\(connection.connectionsOpened)")
+}
+
 do {
     let options = try Options(CommandLine.arguments)
     var configuration = try AMQPConfiguration(url: options.url)
     configuration.confirmWindow = options.window
     configuration.reconnect.maxAttempts = 3
+    if options.command == "stress" {
+        // Connections are cut every second or so: come back within half a second each time.
+        configuration.reconnect = BackoffPolicy(initial: .milliseconds(50), maximum: .milliseconds(500),
+                                                maxAttempts: 100)
+    }
     let connection = try AMQPConnection(configuration: configuration, logger: Logger(label: "bench", level: .warning))
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await connection.run() }

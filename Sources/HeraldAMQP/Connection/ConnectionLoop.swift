@@ -150,6 +150,8 @@ final class ConnectionLoop {
     /// re-subscribes the consumers that survived the previous connection.
     private func connect() throws(AMQPError) {
         let (candidate, url) = try openFirstAnswering()
+        // The encoder's first-time runtime work, before anything is published (`warmUpBatchEncoder`).
+        candidate.warmUpBatchEncoder()
         try candidate.openChannel(Self.publishChannel)
         try candidate.confirmSelect(Self.publishChannel)
         try candidate.openChannel(Self.consumeChannel)
@@ -248,5 +250,16 @@ final class ConnectionLoop {
         return AMQPError(.staleDelivery, operation: "\(settlement.name) \(tag)",
                          detail: "delivered on connection \(tag.connection), now \(generation); the broker redelivers it",
                          isRetryable: false)
+    }
+}
+
+/// A live subscription as the connection thread sees it.
+final class ConsumerRegistration {
+    let spec: ConsumerSpec
+    let stream: AsyncThrowingStream<AMQPDelivery, any Error>.Continuation
+
+    init(spec: ConsumerSpec, stream: AsyncThrowingStream<AMQPDelivery, any Error>.Continuation) {
+        self.spec = spec
+        self.stream = stream
     }
 }

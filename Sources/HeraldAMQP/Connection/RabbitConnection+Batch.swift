@@ -28,6 +28,35 @@ extension RabbitConnection {
         batchBuffer = frames.capacity <= 1 << 20 ? frames : []
     }
 
+    /// Encodes a throwaway batch (two messages, one body longer than a frame,
+    /// headers) with `publishBatch`'s own code and writes nothing: run on the
+    /// connection thread when it connects, before the first real publish.
+    ///
+    /// In an unoptimized build (the tests, ThreadSanitizer) the encoder's
+    /// standard-library calls are not specialized, and the first call of each in
+    /// the process instantiates generic metadata and witness tables in the Swift
+    /// runtime (`swift_getWitnessTable`), under a once-per-table runtime lock. This
+    /// does that first-time work here, so the publish path only ever takes the
+    /// runtime's already-initialized fast path. An optimized build specializes
+    /// the encoder and makes none of those runtime calls. See docs/amqp.md,
+    /// "The batch encoder and the Swift runtime".
+    func warmUpBatchEncoder() {
+        let message = AMQPMessage(
+            exchange: "", routingKey: "warm-up", body: [UInt8](repeating: 0, count: max(1, frameMax)),
+            properties: AMQPProperties(headers: ["warm-up": .int(1)], messageID: "warm-up"))
+        var frames: [UInt8] = []
+        for (message, mandatory) in [(message: message, mandatory: false), (message: message, mandatory: true)] {
+            do throws(AMQPError) {
+                try encodePublish(Self.warmUpChannel, message, mandatory: mandatory, into: &frames)
+            } catch {
+                return  // nothing is sent either way; a real publish reports its own encoding error
+            }
+        }
+    }
+
+    /// A channel number for frames that are never written.
+    private static let warmUpChannel: UInt16 = 0
+
     /// `basic.publish` (class 60, method 40); the C macro is a cast Swift does not import.
     static let basicPublishMethod: amqp_method_number_t = 0x003C_0028
     static let basicClass: UInt16 = 60

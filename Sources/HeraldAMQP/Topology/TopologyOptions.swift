@@ -89,3 +89,11 @@ public struct RegistryCommandTopology: Sendable, Equatable {
         self.init(exchange: prefix + ".registry", queue: prefix + ".registry", routingKeys: routingKeys)
     }
 }
+
+/// RabbitMQ queue type for Herald's queues (`x-queue-type`).
+public enum QueueType: String, Sendable, Equatable, CaseIterable {
+    /// Replicated, durable, poison-message limit (`x-delivery-limit`), at-least-once dead-lettering.
+    case quorum
+    /// Lighter, single-node; dead-lettering is at-most-once.
+    case classic
+}

@@ -19,3 +19,32 @@ public struct YAMLNode: Sendable, Hashable {
         self.mark = mark
     }
 }
+
+extension YAMLNode: Decodable {
+    /// Captures the node as written, so a config type can hold "any YAML
+    /// value" (a property of type `YAMLNode`). Only HeraldYAML's decoder can
+    /// provide one; other decoders get a `typeMismatch`.
+    public init(from decoder: any Decoder) throws {
+        guard let yamlDecoder = decoder as? YAMLNodeDecoder else {
+            throw DecodingError.typeMismatch(YAMLNode.self, DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: "a YAMLNode can only be decoded from a YAMLDocument"))
+        }
+        self = yamlDecoder.node
+    }
+}
+
+/// One `key: value` pair of a mapping. Keys are scalars (the loader rejects
+/// others), kept as text with their own mark so an unknown or duplicate key
+/// is reported where it is written.
+public struct YAMLMappingEntry: Sendable, Hashable {
+    public var key: String
+    public var keyMark: YAMLMark
+    public var value: YAMLNode
+
+    public init(key: String, keyMark: YAMLMark, value: YAMLNode) {
+        self.key = key
+        self.keyMark = keyMark
+        self.value = value
+    }
+}

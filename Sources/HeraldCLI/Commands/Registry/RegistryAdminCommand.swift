@@ -1,0 +1,135 @@
+import HeraldConfig
+import HeraldCore
+import HeraldRegistry
+import HeraldService
+
+/// `herald registry`: the device registry from a shell — migrate its schema,
+/// put a device on channels or take it off, move it to a new token, list and
+/// count — for operators and scripts. Changes go through the same checks
+/// (`RegistryCommand`) and store calls as the registry commands `herald run`
+/// consumes, so a command line and an AMQP message mean the same thing.
+public struct RegistryAdminCommand: Command {
+    private let clock: @Sendable () -> Timestamp
+
+    public init(clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }) {
+        self.clock = clock
+    }
+
+    public let name = "registry"
+    public let summary = "Manage the device registry: migrate, add, remove, replace, list, count"
+    public var help: String {
+        """
+        Usage: herald registry <subcommand> --config FILE [options] [--json]
+
+        Reads and changes the registry of the config's registry: section
+        (docs/registry.md), with the checks and semantics of the registry
+        commands herald run consumes: an app of the config with credentials
+        for the provider, a device token (or FID on FCM), valid channel names.
+
+        Subcommands:
+          migrate                                       bring the schema up to date; prints the versions applied
+          add --app A --provider P (--token T | --fid F) --channel C [--channel C2 ...] [--environment E] [--topic T]
+          remove --app A --provider P (--token T | --fid F) --channel C [--channel C2 ...]
+          remove-device --app A --provider P (--token T | --fid F)     off every channel of its app
+          replace --app A --provider P (--token T | --fid F) --new-token N   move its channels to a new token
+          list-channels --app A --provider P (--token T | --fid F)
+          list-devices --app A --channel C [--provider P] [--limit N] [--after CURSOR]
+          count --app A [--channel C]                   devices on a channel, or the app's registrations
+
+        Output is an aligned table, or with --json one JSON object per line:
+        per channel or per device for the lists, the result (as published on
+        the results exchange) for a change. list-devices shows --limit devices
+        (default \(Self.defaultPageSize)) and, when there are more, prints the
+        --after CURSOR of the next page on standard error. Errors go to
+        standard error, naming the option, and exit 1.
+
+        Options:
+          --config FILE   the config file (default: config.yaml, or $HERALD_CONFIG)
+          --json          JSON lines instead of a table
+          -h, --help      show this help
+        """
+    }
+
+    /// The subcommands, by name.
+    enum Subcommand: String, CaseIterable {
+        case migrate, add, remove
+        case removeDevice = "remove-device"
+        case replace
+        case listChannels = "list-channels"
+        case listDevices = "list-devices"
+        case count
+
+        /// The options it takes besides `--config`.
+        var options: Set<String> {
+            let device: Set<String> = ["app", "provider", "token", "fid"]
+            switch self {
+            case .migrate: return []
+            case .add: return device.union(["channel", "environment", "topic"])
+            case .remove: return device.union(["channel"])
+            case .removeDevice, .listChannels: return device
+            case .replace: return device.union(["new-token"])
+            case .listDevices: return ["app", "channel", "provider", "limit", "after"]
+            case .count: return ["app", "channel"]
+            }
+        }
+
+        /// The registry command it runs, for those that change the registry.
+        var kind: RegistryCommand.Kind? {
+            switch self {
+            case .add: .register
+            case .remove: .unregister
+            case .removeDevice: .unregisterDevice
+            case .replace: .replaceToken
+            case .migrate, .listChannels, .listDevices, .count: nil
+            }
+        }
+    }
+
+    static let defaultPageSize = 100
+
+    public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
+        let subcommand: Subcommand
+        let parsed: ParsedArguments
+        do {
+            guard let first = arguments.first else { throw UsageError("give a subcommand") }
+            if first == "-h" || first == "--help" { console.out(help); return ExitStatus.success }
+            guard let named = Subcommand(rawValue: first) else {
+                throw UsageError("unknown subcommand '\(first)'" + Suggestions.hint(for: first, among: Subcommand.allCases.map(\.rawValue)))
+            }
+            subcommand = named
+            parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), options: subcommand.options.union(["config"]),
+                                               flags: ["json"], repeatable: ["channel"])
+            if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
+            if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+        } catch {
+            console.err("herald registry: \(error)\n\n\(help)")
+            return ExitStatus.usage
+        }
+        let prefix = "herald registry \(subcommand.rawValue)"
+        guard let config = loadConfig(parsed.configFile(environment: environment), environment: environment, console: console) else {
+            return ExitStatus.failure
+        }
+        let store: any RegistryStore
+        do {
+            guard let configured = try config.registryStore() else {
+                console.err("\(prefix): \(config.file) has no registry: section; add one to use the device registry "
+                            + "(docs/configuration.md, \"registry\")")
+                return ExitStatus.failure
+            }
+            store = configured
+        } catch {
+            console.err("\(prefix): \(error)")
+            return ExitStatus.failure
+        }
+        defer { store.close() }
+        let session = RegistryAdminSession(config: config, store: store, parsed: parsed, json: parsed.flags.contains("json"), console: console,
+                              clock: clock)
+        do {
+            try await session.run(subcommand)
+            return ExitStatus.success
+        } catch {
+            console.err("\(prefix): \(error)")
+            return ExitStatus.failure
+        }
+    }
+}
