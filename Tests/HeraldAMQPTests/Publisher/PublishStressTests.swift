@@ -54,11 +54,11 @@ struct PublishStressTests {
                     group.addTask {
                         let total = Self.tasks * Self.batchesPerTask
                         for cut in 1...Self.cuts {
-                            try await TestBroker.eventually("\(cut)/\(Self.cuts + 1) of the batches confirmed") {
+                            try await eventually("\(cut)/\(Self.cuts + 1) of the batches confirmed") {
                                 batchesDone.value >= cut * total / (Self.cuts + 1)
                             }
                             relay.cut()
-                            try await TestBroker.eventually("connection \(cut + 1) opened") {
+                            try await eventually("connection \(cut + 1) opened") {
                                 connection.connectionsOpened > UInt64(cut) && connection.isConnected
                             }
                             cutsDone.increment()
