@@ -1,7 +1,6 @@
 import Glibc
 import HeraldCore
 import HeraldFCM
-import HeraldHTTP2Server
 import HeraldHTTPClient
 import HeraldSimulator
 import HeraldSimulatorTestSupport
