@@ -29,16 +29,18 @@ public final class APNsProvider: PushProvider {
         self.clock = clock
     }
 
-    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification {
+    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection)
+        -> PreparedNotification<APNsRequest>
+    {
         let request = try APNsRequest(event: event, target: target, bundleID: configuration.bundleID, now: clock(),
                                       apnsID: APNsID.random(), allowedTopics: configuration.allowedTopics)
         return PreparedNotification(event: event, target: target, request: request)
     }
 
-    public func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
-        guard let request = notification.request as? APNsRequest else {
-            return DeliveryResult(.failed, reason: "WrongProvider")
-        }
+    public func send(_ notification: PreparedNotification<APNsRequest>, attempt: Int) async throws(DeliveryFailure)
+        -> DeliveryResult
+    {
+        let request = notification.request
         let event = notification.event
         var bearer = try providerToken()
         var refreshed = false
@@ -95,7 +97,8 @@ public final class APNsProvider: PushProvider {
     }
 
     /// Sends one request. Transport failures worth retrying (connection lost,
-    /// timeout, GOAWAY, cancellation) are thrown as `DeliveryFailure`. With a
+    /// timeout, GOAWAY, cancellation) are thrown as `DeliveryFailure`
+    /// (``DeliveryResult/unanswered(_:latency:naming:)`` decides). With a
     /// `trace`, the request as sent and its answer are recorded there.
     private func send(_ request: APNsRequest, bearer: String?, trace: DeliveryTraceRecorder?) async throws(DeliveryFailure) -> Sent {
         var headers = request.headers.fields
@@ -110,19 +113,15 @@ public final class APNsProvider: PushProvider {
             let latency = ContinuousClock.now - start
             if let trace, let traced { trace.answered(traced, response) }
             return .response(response, latency)
-        } catch let error as HTTPClientError {
-            let latency = ContinuousClock.now - start
-            let reason = "\(error.kind.rawValue): \(error.message)"
-            if let trace, let traced { trace.failed(traced, error: reason) }
-            guard error.isRetryable || error.kind == .cancelled else {
-                logger.error("apns request cannot be sent", ["kind": .string(error.kind.rawValue), "host": .string(error.host)])
-                return .refused(DeliveryResult(.failed, reason: reason, latency: latency))
-            }
-            if error.answerLost { throw .noAnswer(timedOut: error.kind == .timeout, transport: reason, latency: latency) }
-            throw DeliveryFailure(reason: reason, latency: latency)
         } catch {
-            if let trace, let traced { trace.failed(traced, error: "\(error)") }
-            throw DeliveryFailure(reason: "\(error)", latency: ContinuousClock.now - start)
+            let latency = ContinuousClock.now - start
+            if let trace, let traced { trace.failed(traced, error: TransportNaming.kind.reason(error)) }
+            let refused = try DeliveryResult.unanswered(error, latency: latency, naming: .kind)
+            if let error = error as? HTTPClientError {
+                logger.error("apns request cannot be sent",
+                             ["kind": .string(error.kind.rawValue), "host": .string(error.host)])
+            }
+            return .refused(refused)
         }
     }
 }

@@ -4,9 +4,11 @@ import HeraldHTTPClient
 extension FCMProvider {
     /// Sends one message. A 401 about the access token evicts it and sends
     /// once more with a fresh one; a second 401 is `failed`.
-    public func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
-        guard let body = notification.request as? [UInt8] else { return DeliveryResult(.failed, reason: "WrongProvider") }
-        return try await send(body, to: notification.target, attempt: attempt, afterRefresh: false, trace: notification.trace)
+    public func send(_ notification: PreparedNotification<[UInt8]>, attempt: Int) async throws(DeliveryFailure)
+        -> DeliveryResult
+    {
+        try await send(notification.request, to: notification.target, attempt: attempt, afterRefresh: false,
+                       trace: notification.trace)
     }
 
     /// The logger for lines about one send (built only when a line is written).

@@ -3,7 +3,7 @@ import HeraldCore
 extension FCMProvider {
     /// Refuses before sending what FCM would refuse for good (reserved data
     /// keys, payloads over FCM's size limits) and builds the request body.
-    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification {
+    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification<[UInt8]> {
         guard target.provider == .fcm else {
             throw DeliveryRejection(reason: "WrongProvider", message: "target is for \(target.provider), not fcm")
         }

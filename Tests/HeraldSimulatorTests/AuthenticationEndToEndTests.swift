@@ -32,7 +32,7 @@ import Testing
             let sent = event()
             let result = try await withProvider(sim, authentication: authentication) { provider in
                 let prepared = try provider.prepare(sent, for: sent.targets[0])
-                let request = try #require(prepared.request as? APNsRequest)
+                let request = prepared.request
                 let result = try await provider.send(prepared, attempt: 1)
                 // Both requests (refused with the stale token, then accepted) carried the prepared apns-id and body.
                 let id = try #require(request.headers.value(APNsHeaderName.id))

@@ -67,3 +67,15 @@ public struct APNsAps: Sendable, Hashable {
         return aps
     }
 }
+
+/// `aps.interruption-level`: how strongly a notification may break through
+/// Focus (iOS 15+). Raw values are the wire strings.
+///
+/// - Important: `critical` needs the critical-alert entitlement;
+///   `time-sensitive` needs the Time Sensitive Notifications capability.
+public enum APNsInterruptionLevel: String, Sendable, Hashable, CaseIterable {
+    case passive
+    case active
+    case timeSensitive = "time-sensitive"
+    case critical
+}

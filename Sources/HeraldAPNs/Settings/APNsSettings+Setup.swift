@@ -35,10 +35,11 @@ extension APNsSettings {
         return ProviderSetup(httpClient: configuration.httpClientConfiguration) { (client: HTTPClient) throws(ProviderSetupError) -> AppProvider in
             let provider = APNsProvider(configuration: configuration, client: client, logger: context.logger)
             let other = environment.other
-            let otherProvider: Result<any PushProvider, UnavailableProvider>
+            let otherProvider: Result<AnyPushProvider, UnavailableProvider>
             if let baseURL = baseURL(for: other) {
-                otherProvider = .success(APNsProvider(configuration: configuration.sending(to: baseURL), client: client,
-                                                      logger: context.logger.with(["environment": .string(other.rawValue)])))
+                otherProvider = .success(AnyPushProvider(APNsProvider(
+                    configuration: configuration.sending(to: baseURL), client: client,
+                    logger: context.logger.with(["environment": .string(other.rawValue)]))))
             } else {
                 otherProvider = .failure(UnavailableProvider(reason:
                     "app '\(app)' has no endpoint for APNs \(other.rawValue) devices: apps.\(app).apns.endpoint replaces "

@@ -132,3 +132,13 @@ public struct APNsSettings: ProviderSettings {
         return endpoint == nil ? "https://\(environment.host)" : nil
     }
 }
+
+extension APNsEnvironment {
+    /// Apple's host for this environment (port 443; 2197 also works).
+    public var host: String {
+        switch self {
+        case .production: "api.push.apple.com"
+        case .sandbox: "api.sandbox.push.apple.com"
+        }
+    }
+}

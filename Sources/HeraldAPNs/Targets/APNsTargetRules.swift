@@ -24,7 +24,6 @@ public struct APNsTargetRules: ProviderTargetRules {
     public var devicesHaveEnvironmentAndTopic: Bool { true }
     public var devicesIgnoreCase: Bool { true }
     public var registrableKinds: [Target.Address.Kind] { [.token] }
-    public var commandLineAddresses: [CommandLineAddress] { [.token] }
 
     /// The longest APNs device token accepted, in hexadecimal digits: 200
     /// bytes. Tokens are 32 bytes (64 digits) today; Apple says their size may

@@ -52,8 +52,8 @@ public struct SendCommand: Command {
     }
 
     static let stringOptions = ["title", "subtitle", "body", "sound", "category", "thread-id"]
-    /// The device options, from the registered providers: `--token`, `--fid`, `--subscription`.
-    static let addresses = ProviderCatalog.registered.commandLineAddresses
+    /// The device options of the registered providers: `--token`, `--fid`, `--subscription`.
+    static let addresses = SendAddressOptions.all
     static let options: Set<String> = Set(stringOptions + addresses.map(\.option.field) + [
         "config", "app", "provider", "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
     ])
@@ -115,21 +115,21 @@ public struct SendCommand: Command {
         let report: DeliveryReport
         do {
             report = try await factory.withProvider(app: parsed.options["app"] ?? "", for: target, config: config, logger: logger) { provider in
-                let notification: PreparedNotification
-                do throws(DeliveryRejection) { notification = try provider.prepare(event, for: target) } catch {
-                    return DeliveryReport(.rejected(error))
-                }
                 // A transient failure (connection lost, 5xx, 429) is tried once more, as the
                 // providers' own SDKs do; a second one is reported as the outcome.
-                var attempt = 1
-                while true {
-                    do throws(DeliveryFailure) {
-                        return DeliveryReport(.result(try await provider.send(notification, attempt: attempt)), attempt: attempt)
-                    } catch {
-                        guard attempt == 1 else { return DeliveryReport(.failure(error), attempt: attempt) }
-                        attempt += 1
-                        try? await Task.sleep(for: min(error.retryAfter ?? .milliseconds(200), .seconds(5)))
+                let sent: SentNotification
+                do throws(DeliveryRejection) {
+                    sent = try await provider.prepareAndSend(event, to: target, attempt: 1) { failure, attempt in
+                        guard attempt == 1 else { return nil }
+                        try? await Task.sleep(for: min(failure.retryAfter ?? .milliseconds(200), .seconds(5)))
+                        return attempt + 1
                     }
+                } catch {
+                    return DeliveryReport(.rejected(error))
+                }
+                switch sent.answer {
+                case .success(let result): return DeliveryReport(.result(result), attempt: sent.attempt)
+                case .failure(let failure): return DeliveryReport(.failure(failure), attempt: sent.attempt)
                 }
             }
         } catch {

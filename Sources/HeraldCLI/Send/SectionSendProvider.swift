@@ -18,7 +18,7 @@ public struct SectionSendProvider: SendProviderFactory {
 
     public func withProvider(
         app: String, for target: Target, config: LoadedConfig, logger: Logger,
-        _ body: @Sendable (any PushProvider) async -> DeliveryReport
+        _ body: @Sendable (AnyPushProvider) async -> DeliveryReport
     ) async throws(SendError) -> DeliveryReport {
         guard let section = config.configuration.apps[app]?.sections[provider] else {
             throw SendError("app '\(app)' has no \(provider) section in \(config.file)")

@@ -10,7 +10,7 @@ public protocol SendProviderFactory: Sendable {
     var name: String { get }
     func withProvider(
         app: String, for target: Target, config: LoadedConfig, logger: Logger,
-        _ body: @Sendable (any PushProvider) async -> DeliveryReport
+        _ body: @Sendable (AnyPushProvider) async -> DeliveryReport
     ) async throws(SendError) -> DeliveryReport
 }
 

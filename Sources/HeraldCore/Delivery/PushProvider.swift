@@ -1,20 +1,26 @@
-/// A push service Herald delivers through (APNs, FCM; later Web Push, HMS):
-/// one small protocol, so a new provider is one new folder.
+/// A push service Herald delivers through (APNs, FCM, Web Push): one small
+/// protocol, so a new provider is one new module.
 ///
 /// A definitive answer from the provider — accepted, token dead, notification
 /// refused — is a returned `DeliveryResult`. A transient failure worth
 /// retrying (429, 5xx, timeout, connection loss) is a thrown `DeliveryFailure`.
+/// Callers that hold providers of every kind hold them as ``AnyPushProvider``.
 public protocol PushProvider: Sendable {
+    /// The provider's own request (an `APNsRequest`, an FCM request body),
+    /// built by `prepare` and read by `send` only.
+    associatedtype Request: Sendable
+
     var provider: Provider { get }
 
     /// Checks what can be checked before any request (payload size, collapse-id
     /// length, a topic target for a provider without topics, ...) and builds the
     /// request once, for `send` to use. A thrown error means this event can never
     /// be delivered to `target` as written.
-    func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification
+    func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification<Request>
 
     /// Sends what `prepare` built; `attempt` is 1 for the first delivery.
-    func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult
+    func send(_ notification: PreparedNotification<Request>, attempt: Int) async throws(DeliveryFailure)
+        -> DeliveryResult
 }
 
 extension PushProvider {
@@ -25,33 +31,107 @@ extension PushProvider {
 
     /// `prepare` then `send`; an event that cannot be sent as written is a `failed` result.
     public func deliver(_ event: Event, to target: Target, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
-        let notification: PreparedNotification
+        let sent: SentNotification
         do {
-            notification = try prepare(event, for: target)
+            sent = try await prepareAndSend(event, to: target, attempt: attempt) { _, _ in nil }
         } catch {
             return DeliveryResult(.failed, reason: error.reason)
         }
-        return try await send(notification, attempt: attempt)
+        return try sent.answer.get()
     }
+
+    /// The one prepare-then-send: prepares `event` for `target` once, then
+    /// sends it; after a failure, `again` gives the attempt to send it again
+    /// as (after waiting, if it waits), or nil to stop. A rejection is thrown
+    /// before anything is sent.
+    public func prepareAndSend(
+        _ event: Event, to target: Target, attempt: Int, trace: DeliveryTraceRecorder? = nil,
+        again: (_ failure: DeliveryFailure, _ attempt: Int) async -> Int?
+    ) async throws(DeliveryRejection) -> SentNotification {
+        var notification = try prepare(event, for: target)
+        notification.trace = trace
+        var attempt = attempt
+        while true {
+            do throws(DeliveryFailure) {
+                let result = try await send(notification, attempt: attempt)
+                return SentNotification(answer: .success(result), attempt: attempt)
+            } catch {
+                guard let next = await again(error, attempt) else {
+                    return SentNotification(answer: .failure(error), attempt: attempt)
+                }
+                attempt = next
+            }
+        }
+    }
+}
+
+/// What ``PushProvider/prepareAndSend(_:to:attempt:trace:again:)`` came to:
+/// the provider's last answer and the attempt that got it.
+public struct SentNotification: Sendable {
+    public var answer: Result<DeliveryResult, DeliveryFailure>
+    public var attempt: Int
 }
 
 /// An event checked and turned into one provider's request for one target:
 /// built once by `PushProvider.prepare`, then sent (and sent again after a
 /// credential refresh) without being built again.
-public struct PreparedNotification: Sendable {
+public struct PreparedNotification<Request: Sendable>: Sendable {
     public let event: Event
     public let target: Target
-    /// The provider's own request (an `APNsRequest`, an FCM request body); only
-    /// the provider that prepared it reads it.
-    public let request: any Sendable
+    /// The provider's own request; only the provider that prepared it reads it.
+    public let request: Request
     /// Set by the pipeline only for a target whose event asked for a debug
     /// trace: the provider records each request it sends and its answer here.
     public var trace: DeliveryTraceRecorder?
 
-    public init(event: Event, target: Target, request: any Sendable) {
+    public init(event: Event, target: Target, request: Request) {
         self.event = event
         self.target = target
         self.request = request
+    }
+}
+
+/// Any provider, its request type hidden: what the service and `herald send`
+/// hold for every app's provider, built once where providers are set up
+/// (`AppProvider`). Its prepared request carries the provider's own, typed,
+/// and sends it through the provider that prepared it, so no caller or
+/// provider ever casts a request back.
+public struct AnyPushProvider: PushProvider {
+    /// A provider's prepared request bound to the provider that sends it.
+    public struct Request: Sendable {
+        fileprivate let send: @Sendable (_ trace: DeliveryTraceRecorder?, _ attempt: Int) async throws(DeliveryFailure)
+            -> DeliveryResult
+    }
+
+    /// The provider itself.
+    public let base: any PushProvider
+
+    public init(_ base: some PushProvider) {
+        self.base = base
+    }
+
+    public var provider: Provider { base.provider }
+
+    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification<Request> {
+        try Self.prepare(base, event, target)
+    }
+
+    public func send(_ notification: PreparedNotification<Request>, attempt: Int) async throws(DeliveryFailure)
+        -> DeliveryResult
+    {
+        try await notification.request.send(notification.trace, attempt)
+    }
+
+    private static func prepare<P: PushProvider>(_ provider: P, _ event: Event, _ target: Target)
+        throws(DeliveryRejection) -> PreparedNotification<Request>
+    {
+        let typed = try provider.prepare(event, for: target)
+        let request = Request { trace, attempt throws(DeliveryFailure) in
+            var notification = typed
+            notification.trace = trace
+            return try await provider.send(notification, attempt: attempt)
+        }
+        return PreparedNotification(event: event, target: target, request: request)
     }
 }
 

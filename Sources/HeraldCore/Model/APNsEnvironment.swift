@@ -6,14 +6,6 @@ public enum APNsEnvironment: String, Sendable, Hashable, CaseIterable, Decodable
     case production
     case sandbox
 
-    /// Apple's host for this environment (port 443; 2197 also works).
-    public var host: String {
-        switch self {
-        case .production: "api.push.apple.com"
-        case .sandbox: "api.sandbox.push.apple.com"
-        }
-    }
-
     /// The other environment.
     public var other: APNsEnvironment { self == .production ? .sandbox : .production }
 

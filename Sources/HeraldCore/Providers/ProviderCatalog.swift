@@ -76,20 +76,4 @@ public struct ProviderCatalog: Sendable {
         kindsByField[field]
     }
 
-
-    /// Every provider's command-line device options, each once in
-    /// registration order, with the providers that take it.
-    public var commandLineAddresses: [(option: CommandLineAddress, providers: [Provider])] {
-        var merged: [(option: CommandLineAddress, providers: [Provider])] = []
-        for rule in rules {
-            for option in rule.commandLineAddresses {
-                if let index = merged.firstIndex(where: { $0.option.field == option.field }) {
-                    merged[index].providers.append(rule.provider)
-                } else {
-                    merged.append((option, [rule.provider]))
-                }
-            }
-        }
-        return merged
-    }
 }

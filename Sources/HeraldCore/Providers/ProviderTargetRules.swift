@@ -52,10 +52,6 @@ public protocol ProviderTargetRules: Sendable {
     /// hexadecimal); nil when it can.
     func registrationProblem(_ address: Target.Address) -> String?
 
-    /// How `herald send` takes this provider's devices: one option each
-    /// (`--token TOKEN`, `--subscription FILE`), read into the target field of the same name.
-    var commandLineAddresses: [CommandLineAddress] { get }
-
     /// A top-level section of the event this provider reads (`webpush`)
     /// that Herald's event model does not decode itself; nil for none.
     var eventSection: String? { get }
@@ -82,29 +78,6 @@ extension ProviderTargetRules {
     public func eventMembers(of target: Target) -> [(String, JSONValue)] {
         [("provider", .string(provider.rawValue)), (target.address.field, .string(target.address.value))]
     }
-}
-
-/// A command-line option giving a device's address: `--<field> <placeholder>`.
-public struct CommandLineAddress: Sendable, Equatable {
-    /// The event target field the option fills, and the option's name.
-    public let field: String
-    /// The value's name in the usage line: `TOKEN`, `FILE`.
-    public let placeholder: String
-    /// What the value is, for the help.
-    public let help: String
-    /// Whether the value names a file holding the field's JSON object (a
-    /// subscription) rather than being the field's string.
-    public let readsJSONFile: Bool
-
-    public init(field: String, placeholder: String, help: String, readsJSONFile: Bool = false) {
-        self.field = field
-        self.placeholder = placeholder
-        self.help = help
-        self.readsJSONFile = readsJSONFile
-    }
-
-    /// `--token TOKEN`: the device token of APNs and FCM.
-    public static let token = CommandLineAddress(field: "token", placeholder: "TOKEN", help: "the device token")
 }
 
 /// Why one target of an event cannot be sent to, and what its outcome is:

@@ -22,9 +22,6 @@ public struct FCMTargetRules: ProviderTargetRules {
     public var targetRule: String { "an FCM target needs a \"token\", \"fid\", \"topic\" or \"condition\"" }
     public var addressKinds: [Target.Address.Kind] { [.token, .fid, .topic, .condition] }
     public var registrableKinds: [Target.Address.Kind] { [.token, .fid] }
-    public var commandLineAddresses: [CommandLineAddress] {
-        [.token, CommandLineAddress(field: "fid", placeholder: "FID", help: "the device's Firebase installation ID, instead of --token")]
-    }
 
     public func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target {
         switch field {

@@ -50,22 +50,23 @@ public struct ProviderSetupError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// One app's provider, and where a target it cannot take goes instead.
+/// One app's provider, and where a target it cannot take goes instead: where
+/// a provider module's provider becomes an ``AnyPushProvider``, once.
 public struct AppProvider: Sendable {
-    public let provider: any PushProvider
+    public let provider: AnyPushProvider
     /// For a target the provider must not take itself (an APNs device of the
     /// other environment): the provider that takes it, or why there is none.
     /// Nil for every target `provider` takes.
-    public let redirect: (@Sendable (Target) -> Result<any PushProvider, UnavailableProvider>?)?
+    public let redirect: (@Sendable (Target) -> Result<AnyPushProvider, UnavailableProvider>?)?
 
-    public init(_ provider: any PushProvider,
-                redirect: (@Sendable (Target) -> Result<any PushProvider, UnavailableProvider>?)? = nil) {
-        self.provider = provider
+    public init(_ provider: some PushProvider,
+                redirect: (@Sendable (Target) -> Result<AnyPushProvider, UnavailableProvider>?)? = nil) {
+        self.provider = AnyPushProvider(provider)
         self.redirect = redirect
     }
 
     /// The provider for `target`, or why there is none.
-    public func provider(for target: Target) -> Result<any PushProvider, UnavailableProvider> {
+    public func provider(for target: Target) -> Result<AnyPushProvider, UnavailableProvider> {
         redirect?(target) ?? .success(provider)
     }
 }

@@ -57,12 +57,12 @@ struct TargetSender: Sendable {
     /// answer, or why it was not sent (no provider, refused by `prepare`,
     /// dropped or paused by the traffic rules).
     func answer(_ send: EventPlan.Send, attempt: Int, trace: DeliveryTraceRecorder?) async -> ProviderAnswer {
-        let provider: any PushProvider
+        let provider: AnyPushProvider
         switch providers.provider(app: send.app, for: send.target) {
         case .success(let found): provider = found
         case .failure(let unavailable): return .unavailable(unavailable.reason)
         }
-        var notification: PreparedNotification
+        var notification: PreparedNotification<AnyPushProvider.Request>
         do {
             notification = try provider.prepare(send.event, for: send.target)
         } catch {
@@ -79,7 +79,8 @@ struct TargetSender: Sendable {
     /// Sends a prepared notification: the answer, after sending again (at most
     /// `timeout_retries` times) a request whose answer was lost.
     private func send(
-        _ notification: PreparedNotification, through provider: any PushProvider, of send: EventPlan.Send, attempt: Int
+        _ notification: PreparedNotification<AnyPushProvider.Request>, through provider: AnyPushProvider,
+        of send: EventPlan.Send, attempt: Int
     ) async -> ProviderAnswer {
         let providerSeries = series.provider(send.target.provider)
         providerSeries.inflightRequests.increment()

@@ -125,13 +125,13 @@ public final class ProviderSet: Sendable {
 
     /// The provider delivering `app`'s notifications through `provider`, if it loaded.
     public func provider(app: String, _ provider: Provider) -> (any PushProvider)? {
-        providers[Key(app: app, provider: provider)]?.provider
+        providers[Key(app: app, provider: provider)]?.provider.base
     }
 
     /// The provider delivering `app`'s notification to `target` (for an APNs
     /// device of the environment other than the app's, the one sending to
     /// that environment's host), else why there is none.
-    public func provider(app: String, for target: Target) -> Result<any PushProvider, UnavailableProvider> {
+    public func provider(app: String, for target: Target) -> Result<AnyPushProvider, UnavailableProvider> {
         let key = Key(app: app, provider: target.provider)
         guard let provider = providers[key] else {
             return .failure(UnavailableProvider(reason: unavailable[key] ?? "app '\(app)' has no \(target.provider) provider"))

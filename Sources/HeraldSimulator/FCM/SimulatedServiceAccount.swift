@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldCrypto
+import HeraldFCM
 
 /// A service account the simulated Google OAuth endpoint knows: the public
 /// half of its key, its key id and the project it belongs to.

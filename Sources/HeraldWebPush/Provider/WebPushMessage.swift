@@ -8,7 +8,7 @@ import HeraldCore
 /// Built once by `WebPushProvider.prepare`; the `TTL` is counted when the
 /// message is sent, so an event with an `expires_at` never asks a push
 /// service to keep it past that time.
-struct WebPushMessage: Sendable {
+public struct WebPushMessage: Sendable {
     let subscription: WebPushSubscription
     /// The `aes128gcm` body (RFC 8291).
     let body: [UInt8]

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldHTTPClient
+import HeraldProviderKit
 
 /// Delivers events to browsers through their push services (RFC 8030): each
 /// message encrypted for its subscription (RFC 8291 `aes128gcm`), the sender
@@ -27,7 +28,9 @@ public final class WebPushProvider: PushProvider {
         self.logger = logger
     }
 
-    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification {
+    public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection)
+        -> PreparedNotification<WebPushMessage>
+    {
         guard target.address.kind == .endpoint, let keys = WebPushKeys(deviceKeys: target.deviceKeys) else {
             throw DeliveryRejection(reason: "WrongTarget",
                                     message: "a Web Push target needs a subscription, found a \(target.address.field)")
@@ -57,8 +60,10 @@ public final class WebPushProvider: PushProvider {
         return PreparedNotification(event: event, target: target, request: message)
     }
 
-    public func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
-        guard let message = notification.request as? WebPushMessage else { return DeliveryResult(.failed, reason: "WrongProvider") }
+    public func send(_ notification: PreparedNotification<WebPushMessage>, attempt: Int) async throws(DeliveryFailure)
+        -> DeliveryResult
+    {
+        let message = notification.request
         if let refusal = configuration.refusal(for: message.subscription) { return .refused(refusal) }
         let authorization: String
         do {
@@ -95,5 +100,14 @@ public final class WebPushProvider: PushProvider {
             failure.latency = latency
             throw failure
         }
+    }
+}
+
+extension WebPushProvider: CredentialProbing {
+    /// A push service answers only for a subscription it issued: the key and
+    /// subject are what can be proven, and were when the provider was made.
+    public func probeCredentials() async -> [CredentialCheck] {
+        [CredentialCheck(ok: true, "VAPID key signs (public key \(configuration.vapid.signer.publicKey)); "
+            + "push services are reached per subscription, so there is no endpoint to probe")]
     }
 }

@@ -28,10 +28,6 @@ public struct WebPushTargetRules: ProviderTargetRules {
     public var addressFields: [String] { Self.fields }
     public var targetRule: String { "a Web Push target needs the browser's \"subscription\" (endpoint and keys)" }
     public var addressKinds: [Target.Address.Kind] { [.endpoint] }
-    public var commandLineAddresses: [CommandLineAddress] {
-        [CommandLineAddress(field: WebPushKeys.subscriptionField, placeholder: "FILE",
-                            help: "a browser's push subscription, the JSON of PushSubscription.toJSON()", readsJSONFile: true)]
-    }
 
     public func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target {
         do throws(EventError) {

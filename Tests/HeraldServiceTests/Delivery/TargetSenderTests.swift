@@ -15,11 +15,11 @@ final class LosingProvider: PushProvider {
 
     init(lostAnswers: Int) { self.lostAnswers = lostAnswers }
 
-    func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification {
+    func prepare(_ event: Event, for target: Target) throws(DeliveryRejection) -> PreparedNotification<String> {
         PreparedNotification(event: event, target: target, request: "request for \(target.address.value)")
     }
 
-    func send(_ notification: PreparedNotification, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
+    func send(_ notification: PreparedNotification<String>, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
         let count = sends.withLock { sends in
             sends.append(attempt)
             return sends.count

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldFCM
 import Testing
 
 /// The one reading of a Google service-account key that `herald check`, the

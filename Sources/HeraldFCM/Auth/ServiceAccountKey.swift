@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// The fields of a Google service-account key (the JSON file downloaded from
 /// the Firebase or Google Cloud console) and the rules Herald holds them to,
 /// written once: `herald check` reports every problem at the key's place in
