@@ -55,7 +55,10 @@ let heraldVersion: String = {
 ///   for what Swift cannot call (variadic functions, macros) on libcurl, OpenSSL and libmicrohttpd
 /// - `HeraldTestSupport` (throwaway CA and certificates, the scripts that run test brokers, turns at the local
 ///   RabbitMQ cluster, registry test databases) on `HeraldHTTP2Server`, `HeraldRegistry`, `HeraldProviders`,
-///   libpq; `herald-bench` and `herald-bench-amqp` (benchmarks) on the modules they measure.
+///   libpq; `HeraldSimulatorTestSupport` (the simulator served on a free port for tests) on `HeraldSimulator` and
+///   `HeraldTestSupport`, which stays free of the simulator; `HeraldBrokerTestSupport` (a test's own names on the
+///   shared broker, and their clean-up) on `HeraldAMQP`; `herald-bench` and `herald-bench-amqp` (benchmarks)
+///   on the modules they measure.
 let package = Package(
     name: "Herald",
     products: [
@@ -123,6 +126,8 @@ let package = Package(
 
         // MARK: Test and benchmark support
         .target(name: "HeraldTestSupport", dependencies: ["HeraldSystem", "HeraldCore", "HeraldHTTP2Server", "HeraldRegistry", "HeraldProviders", "CPostgres"]),
+        .target(name: "HeraldSimulatorTestSupport", dependencies: ["HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore"]),
+        .target(name: "HeraldBrokerTestSupport", dependencies: ["HeraldAMQP"]),
         .executableTarget(
             name: "herald-bench",
             dependencies: [
@@ -154,19 +159,19 @@ let package = Package(
             dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldSystem"]),
         .testTarget(
             name: "HeraldFCMTests",
-            dependencies: ["HeraldFCM", "HeraldSimulator", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldSystem"]),
+            dependencies: ["HeraldFCM", "HeraldSimulator", "HeraldSimulatorTestSupport", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldSystem"]),
         .testTarget(
             name: "HeraldSimulatorTests",
-            dependencies: ["HeraldSimulator", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore", "HeraldSystem"]),
-        .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldCore", "CRabbitMQ", "HeraldTestSupport", "HeraldSystem"]),
+            dependencies: ["HeraldSimulator", "HeraldSimulatorTestSupport", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore", "HeraldSystem"]),
+        .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldBrokerTestSupport", "HeraldCore", "CRabbitMQ", "HeraldTestSupport", "HeraldSystem"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldTestSupport"]),
         .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldSystem"]),
         .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport", "HeraldProviders", "HeraldAPNs", "HeraldFCM"]),
         .testTarget(
             name: "HeraldServiceTests",
-            dependencies: ["HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs", "HeraldProviders", "HeraldFCM", "HeraldWebPush", "HeraldHTTPClient", "HeraldPipeline", "HeraldProviderKit", "HeraldSystem"]),
+            dependencies: ["HeraldService", "HeraldCLI", "HeraldAMQP", "HeraldBrokerTestSupport", "HeraldSimulator", "HeraldSimulatorTestSupport", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCrypto", "HeraldConfig", "HeraldCore", "HeraldObservability", "HeraldRegistry", "HeraldAPNs", "HeraldProviders", "HeraldFCM", "HeraldWebPush", "HeraldHTTPClient", "HeraldPipeline", "HeraldProviderKit", "HeraldSystem"]),
         .testTarget(
-            name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP", "CJemalloc", "HeraldSystem"]),
+            name: "HeraldCLITests", dependencies: ["HeraldCLI", "HeraldBrokerTestSupport", "HeraldTestSupport", "HeraldRegistry", "HeraldCore", "HeraldAMQP", "CJemalloc", "HeraldSystem"]),
     ],
     swiftLanguageModes: [.v6]
 )

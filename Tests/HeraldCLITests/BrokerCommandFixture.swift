@@ -1,5 +1,6 @@
 import Foundation
 import HeraldAMQP
+import HeraldBrokerTestSupport
 import HeraldCLI
 import HeraldCore
 import HeraldTestSupport
@@ -9,7 +10,7 @@ import HeraldTestSupport
 /// a connection of the test's own to set up and inspect the broker, and the
 /// broker's own rabbitmqctl.
 struct BrokerCommandFixture {
-    static let url = ProcessInfo.processInfo.environment["HERALD_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"
+    static var url: String { BrokerFixture.url }
 
     let prefix: String
     let queueType: QueueType
@@ -22,7 +23,7 @@ struct BrokerCommandFixture {
     /// declares) leaves them out all the same.
     init(_ purpose: String, queueType: QueueType = .classic, registry: Bool = false) throws {
         self.queueType = queueType
-        prefix = "test-\(purpose)-\(String(UInt64.random(in: 0 ... .max), radix: 36))"
+        prefix = BrokerFixture(purpose).prefix
         directory = NSTemporaryDirectory() + prefix
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Self.writeConfig(prefix: prefix, queueType: queueType, to: configFile)
@@ -114,8 +115,7 @@ struct BrokerCommandFixture {
     /// Deletes what the test declared.
     func cleanUp() async {
         _ = try? await withConnection { connection in
-            for queue in topology.queues { try? await connection.deleteQueue(queue) }
-            for exchange in topology.exchanges { try? await connection.deleteExchange(exchange) }
+            await BrokerFixture.delete(queues: topology.queues, exchanges: topology.exchanges, on: connection)
         }
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldBrokerTestSupport
 import HeraldCLI
 import HeraldTestSupport
 import Testing
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func publishesJSONLinesAndDeclaresTheTopology() async throws {
-        let prefix = "test-publish-\(UInt32.random(in: 0...UInt32.max))"
+        let prefix = BrokerFixture("publish").prefix
         let dir = try config(prefix: prefix)
         try "{\"app\": \"chat\", \"provider\": \"fcm\", \"token\": \"a\"}\n{\"app\": \"chat\", \"provider\": \"fcm\", \"token\": \"b\"}\n"
             .write(toFile: dir + "/events.jsonl", atomically: true, encoding: .utf8)
@@ -48,7 +49,7 @@ import Testing
     /// Every event is checked as `herald run` would plan it, and the file is
     /// refused with every problem on its line; `--no-validate` publishes anyway.
     @Test func eventsHeraldWouldRefuseAreListedWithTheirLinesAndNothingIsPublished() async throws {
-        let prefix = "test-publish-check-\(UInt32.random(in: 0...UInt32.max))"
+        let prefix = BrokerFixture("publish-check").prefix
         let dir = try config(prefix: prefix)
         try """
             {"app": "chat", "provider": "fcm", "token": "good"}

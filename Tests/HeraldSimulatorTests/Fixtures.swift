@@ -5,16 +5,13 @@ import HeraldCrypto
 import HeraldHTTP2Server
 import HeraldHTTPClient
 import HeraldSimulator
+import HeraldSimulatorTestSupport
 import HeraldSystem
 import HeraldTestSupport
 
-/// Shared material: one throwaway PKI, the team and key ids, a quiet logger.
+/// Shared material: the simulators' throwaway PKI, the team and key ids, a quiet logger.
 enum Fixtures {
-    static let pki: SharedFixture<TestPKI, TestPKIError> = SharedFixture { () throws(TestPKIError) -> TestPKI in
-        let pki = try TestPKI.makeNow(name: "Herald Simulator Tests CA")
-        atexit { Fixtures.pki.made?.remove() }
-        return pki
-    }
+    static var pki: SharedFixture<TestPKI, TestPKIError> { SimulatorServer.sharedPKI }
     static let logger = Logger(label: "test", level: .warning, sink: MemoryLogSink())
     static let teamID = "HERALDTEAM"
     static let keyID = "HERALDKEY1"
@@ -29,18 +26,19 @@ enum Fixtures {
 
 }
 
-/// A running simulator (HTTP/2 over TLS on port 0) a test talks to, with
-/// its admin API under `/_herald/` as `herald simulate` has it.
+/// A running simulator (a `SimulatorServer`) a test talks to, with its admin
+/// API under `/_herald/` as `herald simulate` has it.
 struct RunningSimulator: Sendable {
-    let server: HTTP2Server
-    let simulator: Simulator
+    let running: SimulatorServer
+    var server: HTTP2Server { running.server }
+    var simulator: Simulator { running.simulator }
     let apns: APNsSimulatorService
     /// The simulated FCM and its OAuth endpoint, when the test asked for them (`withSimulator(fcm:)`).
     let fcm: FCMSimulatorService?
     let faults: FaultInjector
     let recorder: NotificationRecorder
     let pki: TestPKI
-    var baseURL: String { "https://localhost:\(server.port)" }
+    var baseURL: String { running.baseURL }
 }
 
 /// Runs a simulator around `body` and stops it afterwards; with `fcm`, it
@@ -51,7 +49,6 @@ func withSimulator<R: Sendable>(
     fcm fcmSettings: FCMSimulatorSettings? = nil, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, _ body: (RunningSimulator) async throws -> R
 ) async throws -> R {
-    let pki = try await Fixtures.pki.get()
     let recorder = recorder ?? NotificationRecorder(jsonLinesPath: file)
     let apns = APNsSimulatorService(configuration: configuration, recorder: recorder)
     var services: [any SimulatorService] = [apns] + extraServices
@@ -64,26 +61,12 @@ func withSimulator<R: Sendable>(
     let injector = FaultInjector(faults: faults, random: random)
     let admin = SimulatorAdminService(recorder: recorder, faults: injector, services: services)
     let simulator = Simulator(services: [admin] + services, recorder: recorder, faults: injector, logger: Fixtures.logger, clock: clock)
-    let tls = HTTP2ServerTLSConfiguration(
-        certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath,
-        clientAuthentication: acceptClientCertificates ? .optional(caFile: pki.caCertificatePath) : .none)
-    let server = try HTTP2Server(
-        configuration: HTTP2ServerConfiguration(
-            tls: tls, maxConcurrentStreams: simulator.maxConcurrentStreams,
-            goAwayAfterStreams: faults.goAwayAfterStreams),
-        handler: simulator, logger: Fixtures.logger)
-    let running = RunningSimulator(
-        server: server, simulator: simulator, apns: apns, fcm: fcm, faults: injector, recorder: recorder, pki: pki)
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await server.run() }
-        defer { server.shutdown(graceful: false) }
-        // As `withRunning`: a client started before the loop thread would wait in the backlog
-        // past its own timeout while other suites hold the cooperative pool.
-        _ = await eventually(timeout: .seconds(60), every: .milliseconds(1)) { server.hasStarted }
-        let result = try await body(running)
-        server.shutdown(graceful: false)
-        try await group.waitForAll()
-        return result
+    return try await SimulatorServer.with(
+        simulator, clientCertificates: acceptClientCertificates, goAwayAfterStreams: faults.goAwayAfterStreams,
+        logger: Fixtures.logger
+    ) { server in
+        try await body(RunningSimulator(
+            running: server, apns: apns, fcm: fcm, faults: injector, recorder: recorder, pki: server.pki))
     }
 }
 

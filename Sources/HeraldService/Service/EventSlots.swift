@@ -25,6 +25,13 @@ final class EventSlots: Sendable {
         state = Locked(State(free: limit))
     }
 
+    /// Whether a caller is parked in `acquire` (waiting for a slot) and in
+    /// `waitUntilAllFree` (waiting for every slot): what proves that a
+    /// caller waits rather than has yet to arrive.
+    var parked: (taker: Bool, idle: Bool) {
+        state.withLock { ($0.waiter != nil, $0.idleWaiter != nil) }
+    }
+
     /// Takes a slot, waiting until one is free. Only one caller may wait at a time.
     func acquire() async {
         let taken = state.withLock { state -> Bool in

@@ -1,19 +1,16 @@
 import Foundation
 import HeraldAMQP
+import HeraldBrokerTestSupport
 import HeraldCore
 import HeraldTestSupport
 
-/// The shared test broker on 127.0.0.1:5672 (or `HERALD_AMQP_URL`), and helpers
-/// that give every test its own uniquely named queues and exchanges.
+/// The shared test broker (`BrokerFixture.url`) as the AMQP tests connect
+/// to it; every test's queues and exchanges are named by `BrokerFixture`.
 enum TestBroker {
-    static var url: String {
-        ProcessInfo.processInfo.environment["HERALD_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"
-    }
+    static var url: String { BrokerFixture.url }
 
     /// A name no other test (or test run) uses.
-    static func uniqueName(_ purpose: String) -> String {
-        "test.amqp.\(purpose).\(String(UInt64.random(in: 0 ... .max), radix: 36))"
-    }
+    static func uniqueName(_ purpose: String) -> String { BrokerFixture.uniqueName("amqp-\(purpose)") }
 
     static func configuration(url: String = TestBroker.url, heartbeat: Duration = .seconds(10)) throws -> AMQPConfiguration {
         var configuration = try AMQPConfiguration(url: url)

@@ -1,14 +1,14 @@
 import Glibc
 import HeraldCore
 import HeraldFCM
-import HeraldHTTP2Server
 import HeraldHTTPClient
 import HeraldSimulator
+import HeraldSimulatorTestSupport
 import HeraldTestSupport
 
-/// Our `FCMProvider` on our `HTTPClient`, talking real TLS HTTP/2 to our
-/// `HTTP2Server` serving the `Simulator` with the simulated FCM and OAuth
-/// services (port 0, throwaway CA), as `herald simulate` serves them.
+/// Our `FCMProvider` on our `HTTPClient`, talking real TLS HTTP/2 to a
+/// `SimulatorServer` serving the simulated FCM and OAuth services, as
+/// `herald simulate` serves them.
 /// Provider and simulator share one `TestClock`.
 struct Harness {
     let provider: FCMProvider
@@ -22,12 +22,6 @@ struct Harness {
     let httpClient: HTTPClient
     let port: Int
 
-    static let pki: SharedFixture<TestPKI, TestPKIError> = SharedFixture { () throws(TestPKIError) -> TestPKI in
-        let pki = try TestPKI.makeNow(name: "Herald FCM Tests CA")
-        atexit { Harness.pki.made?.remove() }
-        return pki
-    }
-
     /// Runs `body` against a fresh simulator and provider.
     static func run<R: Sendable>(
         fcm settings: FCMSimulatorSettings = FCMSimulatorSettings(projectIDs: [TestKeys.projectID]),
@@ -35,7 +29,6 @@ struct Harness {
         random: @escaping @Sendable () -> Double = { 0.5 }, revokeTokensBeforeEachSend: Bool = false,
         _ body: (Harness) async throws -> R
     ) async throws -> R {
-        let pki = try await pki.get()
         let clock = TestClock()
         let tokens = SimulatedAccessTokens()
         let recorder = NotificationRecorder()
@@ -45,21 +38,15 @@ struct Harness {
         let fcm = FCMSimulatorService(settings: settings, tokens: tokens, recorder: recorder, random: random)
         let logs = MemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logs)
-        let server = try HTTP2Server(
-            configuration: HTTP2ServerConfiguration(
-                tls: HTTP2ServerTLSConfiguration(certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath),
-                shutdownGracePeriod: .seconds(1)),
-            handler: Simulator(
-                services: [oauth, revokeTokensBeforeEachSend ? RevokingService(fcm: fcm) : fcm], recorder: recorder,
-                logger: logger, clock: clock.closure),
-            logger: logger.child("server"))
-        let base = "https://127.0.0.1:\(server.port)"
-        let account = try TestKeys.account(tokenURI: base + "/token")
-        let configuration = HTTPClientConfiguration(
-            maxConnectionsPerHost: 1, requestTimeout: .seconds(20), tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath))
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.run() }
-            defer { server.shutdown(graceful: false) }
+        let simulator = Simulator(
+            services: [oauth, revokeTokensBeforeEachSend ? RevokingService(fcm: fcm) : fcm], recorder: recorder,
+            logger: logger, clock: clock.closure)
+        return try await SimulatorServer.with(simulator, shutdownGracePeriod: .seconds(1), logger: logger.child("server")) { server in
+            let base = "https://127.0.0.1:\(server.port)"
+            let account = try TestKeys.account(tokenURI: base + "/token")
+            let configuration = HTTPClientConfiguration(
+                maxConnectionsPerHost: 1, requestTimeout: .seconds(20),
+                tls: HTTPClientTLSConfiguration(caFile: server.pki.caCertificatePath))
             return try await HTTPClient.withClient(configuration: configuration, logger: logger.child("client")) { client in
                 let provider = FCMProvider(
                     projectID: projectID, account: account, endpoint: base, httpClient: client, logger: logger,

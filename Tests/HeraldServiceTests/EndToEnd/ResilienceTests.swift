@@ -6,6 +6,7 @@ import HeraldObservability
 import HeraldPipeline
 import HeraldSimulator
 @testable import HeraldService
+import HeraldTestSupport
 import Testing
 
 @Suite(.serialized) struct ServiceResilienceTests {
@@ -58,7 +59,8 @@ import Testing
 
         // The broker redelivers it (say our ack was lost): nothing is sent or published again.
         #expect(await processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 2)) == .ack)
-        try await Task.sleep(for: .milliseconds(300))
+        // `process` returned once its publishes were confirmed: a marker after them proves none is on its way.
+        #expect(await results.waitUntilSettled([]))
         #expect(simulator.recorder.notifications.count == 2)
         #expect(results.all.count == 2)
 
@@ -83,13 +85,14 @@ import Testing
         let body = #"{"id": "in-flight", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#
 
         async let first = fixture.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: false, tag: 1))
-        try await Task.sleep(for: .milliseconds(100))
+        // The first delivery's requests are at the simulator, their answers 400 ms away.
+        #expect(await eventually { simulator.recorder.notifications.count == 2 })
         let again = await fixture.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 2))
         #expect(await first == .ack)
         #expect(again == .ack)
         #expect(simulator.recorder.notifications.count == 2, "each device notified once")
         #expect(await results.wait { $0.count == 2 })
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await results.waitUntilSettled([]))
         #expect(results.all.count == 2)
 
         await fixture.stop()
@@ -137,7 +140,7 @@ import Testing
 
         // Once confirmed, a further redelivery finds nothing to do.
         #expect(await working.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 3)) == .ack)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await results.waitUntilSettled([]))
         #expect(results.all.count == 2)
         #expect(fcmAnswers() == answered)
 
@@ -155,10 +158,7 @@ import Testing
         let results = try await ResultsCollector(prefix: config.prefix)
         let service = DeliveryService(config: try config.load(), logger: Logger(label: "test", level: .critical))
         let run = Task { try await service.run() }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !service.health.report.contains("consumer_active ok\n"), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        #expect(await eventually(timeout: .seconds(20)) { service.health.report.contains("consumer_active ok\n") })
         try await results.connection.deleteQueue("\(config.prefix).events")
         do {
             try await run.value

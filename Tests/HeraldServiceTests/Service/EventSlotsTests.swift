@@ -1,4 +1,5 @@
 @testable import HeraldService
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -12,7 +13,8 @@ import Testing
             await slots.acquire()
             third.store(true, ordering: .sequentiallyConsistent)
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // Parked in `acquire`, the waiter has not taken a slot; no time passing could prove that.
+        #expect(await eventually { slots.parked.taker }, "the third taker waits")
         let tookEarly = third.load(ordering: .sequentiallyConsistent)
         #expect(!tookEarly, "both slots are taken")
         slots.release()
@@ -43,7 +45,7 @@ import Testing
             idle.store(true, ordering: .sequentiallyConsistent)
         }
         slots.release()
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await eventually { slots.parked.idle }, "the idle waiter waits")
         let idleEarly = idle.load(ordering: .sequentiallyConsistent)
         #expect(!idleEarly, "one event is still in progress")
         slots.release()

@@ -1,4 +1,5 @@
 import HeraldAMQP
+import HeraldBrokerTestSupport
 import HeraldCore
 import HeraldProviders
 import HeraldSystem
@@ -125,7 +126,7 @@ final class ResultsCollector: Sendable {
     }
 
     func close(deleting queues: [String] = []) async {
-        for name in queues + [queue] { try? await connection.deleteQueue(name) }
+        await BrokerFixture.delete(queues: queues + [queue], on: connection)
         connection.shutdown()
         for task in tasks.withLock({ $0 }) { task.cancel() }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldBrokerTestSupport
 import HeraldConfig
 import HeraldProviders
 
@@ -10,7 +11,7 @@ import HeraldProviders
 /// replaces `amqpURL` with the nodes of a cluster, tried in this order
 /// (`shuffle: false`).
 struct ServiceConfig {
-    static let brokerURL = "amqp://guest:guest@127.0.0.1:5672/%2f"
+    static var brokerURL: String { BrokerFixture.url }
 
     let prefix: String
     let file: String
@@ -21,7 +22,7 @@ struct ServiceConfig {
          amqpURL: String = ServiceConfig.brokerURL, amqpURLs: [String] = [], httpListen: String = "127.0.0.1:0", providerTimeout: String = "5s",
          logLevel: String = "warning", outcomesExtra: String = "", amqpExtra: String = "", topLevelExtra: String = "",
          chatAllowedTopics: [String] = []) throws {
-        prefix = other?.prefix ?? "test-\(UInt32.random(in: 0...UInt32.max))"
+        prefix = other?.prefix ?? BrokerFixture("service").prefix
         file = simulator.directory + "/\(prefix)-\(UInt32.random(in: 0...UInt32.max)).yaml"
         let address = amqpURLs.isEmpty ? "url: \(amqpURL)" : "urls: [\(amqpURLs.joined(separator: ", "))]\n  shuffle: false"
         try """

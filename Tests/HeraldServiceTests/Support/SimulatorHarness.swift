@@ -3,29 +3,25 @@ import HeraldCore
 import HeraldCrypto
 import HeraldHTTP2Server
 import HeraldSimulator
+import HeraldSimulatorTestSupport
 import HeraldTestSupport
 
-/// A real simulator (APNs, FCM, Google OAuth, a Web Push service) over TLS on
-/// a free port, with throwaway credentials on disk that a Herald config can point at.
+/// A real simulator (APNs, FCM, Google OAuth, a Web Push service) served by
+/// `SimulatorServer`, with throwaway credentials on disk that a Herald config can point at.
 final class SimulatorHarness: Sendable {
     static let teamID = "HERALDTEAM"
     static let keyID = "HERALDKEY1"
     static let project = "herald-test"
-    /// One CA and server certificate for every harness of the test process (the
-    /// directory goes when the process exits); client certificates issued from it
-    /// get file names of their own.
-    static let sharedPKI: SharedFixture<TestPKI, TestPKIError> = SharedFixture { () throws(TestPKIError) -> TestPKI in
-        let pki = try TestPKI.makeNow(name: "Herald Service Tests CA")
-        atexit { SimulatorHarness.sharedPKI.made?.remove() }
-        return pki
-    }
     /// The service account's RSA key, shared like the PKI: generating one takes
     /// a core for a noticeable time.
     static let accountKey: SharedFixture<PrivateKey, CryptoError> = SharedFixture { () throws(CryptoError) -> PrivateKey in try PrivateKey.generateRSA() }
 
     let directory: String
-    let pki: TestPKI
-    let server: HTTP2Server
+    /// The CA of every simulator of the test process (`SimulatorServer.sharedPKI`); client certificates
+    /// issued from it get file names of their own.
+    var pki: TestPKI { main.pki }
+    var server: HTTP2Server { main.server }
+    private let main: SimulatorServer
     let recorder: NotificationRecorder
     let apns: APNsSimulatorService
     let fcm: FCMSimulatorService
@@ -44,21 +40,19 @@ final class SimulatorHarness: Sendable {
     let apnsKeyFile: String
     /// The key file (Google's JSON) of `project`'s service account.
     let serviceAccountFile: String
-    private let serverTask: Task<Void, any Error>
     /// A second APNs simulator playing Apple's sandbox (same key and tokens), when asked for.
     let sandbox: Sandbox?
     /// The server of `webpush` when it speaks HTTP/1.1 only (`webPushOverHTTP1`); else `server` serves it.
-    private let http1Server: (server: HTTP2Server, task: Task<Void, any Error>, simulator: Simulator)?
+    private let http1Server: SimulatorServer?
 
     /// The connections that carried requests to the HTTP/1.1 push service (nil without one).
     var webPushHTTP1ConnectionsSeen: Int? { http1Server?.simulator.connectionsSeen }
 
     /// The sandbox APNs host: its server and what it accepted.
     struct Sandbox: Sendable {
-        let server: HTTP2Server
+        let server: SimulatorServer
         let recorder: NotificationRecorder
-        let task: Task<Void, any Error>
-        var baseURL: String { "https://localhost:\(server.port)" }
+        var baseURL: String { server.baseURL }
     }
 
     /// - Parameters:
@@ -73,7 +67,7 @@ final class SimulatorHarness: Sendable {
          otherFCMProjects: [String] = [], webPushOverHTTP1: Bool = false) async throws {
         directory = NSTemporaryDirectory() + "herald-service-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        pki = try await Self.sharedPKI.get()
+        let pki = try await SimulatorServer.sharedPKI.get()
         let apnsKey = try PrivateKey.generateP256()
         apnsKeyFile = directory + "/AuthKey.p8"
         try apnsKey.pkcs8PEM().write(toFile: apnsKeyFile, atomically: true, encoding: .utf8)
@@ -104,22 +98,15 @@ final class SimulatorHarness: Sendable {
         let logger = Logger(label: "test-simulator", level: .error)
         let simulator = Simulator(services: [apns, oauth, fcm] + (webPushOverHTTP1 ? [] : [webpush]), recorder: recorder,
                                   faults: faults, logger: logger)
-        server = try HTTP2Server(
-            configuration: HTTP2ServerConfiguration(
-                tls: HTTP2ServerTLSConfiguration(certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath)),
-            handler: simulator, logger: logger)
-        let serverRef = server
-        serverTask = Task { try await serverRef.run() }
+        main = try await SimulatorServer(simulator, pki: pki, logger: logger)
         if webPushOverHTTP1 {
-            var tls = HTTP2ServerTLSConfiguration(certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath)
-            tls.offersHTTP2 = false
             let pushSimulator = Simulator(services: [webpush], recorder: recorder, faults: faults, logger: logger)
-            let pushServer = try HTTP2Server(configuration: HTTP2ServerConfiguration(tls: tls), handler: pushSimulator, logger: logger)
-            http1Server = (pushServer, Task { try await pushServer.run() }, pushSimulator)
-            webpush.serve(at: "https://localhost:\(pushServer.port)")
+            let pushServer = try await SimulatorServer(pushSimulator, pki: pki, offersHTTP2: false, logger: logger)
+            http1Server = pushServer
+            webpush.serve(at: pushServer.baseURL)
         } else {
             http1Server = nil
-            webpush.serve(at: "https://localhost:\(server.port)")
+            webpush.serve(at: main.baseURL)
         }
         if sandboxHost {
             let sandboxRecorder = NotificationRecorder()
@@ -128,11 +115,9 @@ final class SimulatorHarness: Sendable {
                     keys: [APNsSimulatorKey(keyID: Self.keyID, teamID: Self.teamID, publicKey: apnsKey.publicKey)],
                     environment: .sandbox, tokenEnvironments: Dictionary(uniqueKeysWithValues: sandboxAPNsTokens.map { ($0, .sandbox) })),
                 recorder: sandboxRecorder)
-            let sandboxServer = try HTTP2Server(
-                configuration: HTTP2ServerConfiguration(
-                    tls: HTTP2ServerTLSConfiguration(certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath)),
-                handler: Simulator(services: [service], recorder: sandboxRecorder, logger: logger), logger: logger)
-            sandbox = Sandbox(server: sandboxServer, recorder: sandboxRecorder, task: Task { try await sandboxServer.run() })
+            let sandboxServer = try await SimulatorServer(
+                Simulator(services: [service], recorder: sandboxRecorder, logger: logger), pki: pki, logger: logger)
+            sandbox = Sandbox(server: sandboxServer, recorder: sandboxRecorder)
         } else {
             sandbox = nil
         }
@@ -142,7 +127,7 @@ final class SimulatorHarness: Sendable {
             let accountJSON: JSONValue = [
                 "type": "service_account", "project_id": .string(project), "private_key_id": "key-1",
                 "private_key": .string(privateKey), "client_email": .string(account.clientEmail),
-                "token_uri": .string("https://localhost:\(server.port)/token"),
+                "token_uri": .string("\(main.baseURL)/token"),
             ]
             try accountJSON.jsonString.write(toFile: Self.accountFile(in: directory, project: project), atomically: true, encoding: .utf8)
         }
@@ -157,22 +142,18 @@ final class SimulatorHarness: Sendable {
         "\(directory)/service-account-\(project).json"
     }
 
-    var baseURL: String { "https://localhost:\(server.port)" }
+    var baseURL: String { main.baseURL }
 
     /// Stops the main server abruptly and returns once it no longer listens:
     /// a client started after it finds nothing at the port.
     func stopServer() async {
-        server.shutdown(graceful: false)
-        _ = try? await serverTask.value
+        await main.stop()
     }
 
     func stop() {
-        server.shutdown(graceful: false)
-        serverTask.cancel()
-        sandbox?.server.shutdown(graceful: false)
-        sandbox?.task.cancel()
-        http1Server?.server.shutdown(graceful: false)
-        http1Server?.task.cancel()
+        main.shutdown()
+        sandbox?.server.shutdown()
+        http1Server?.shutdown()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -1,6 +1,7 @@
 import HeraldCore
 @testable import HeraldService
 import HeraldSystem
+import HeraldTestSupport
 import Testing
 
 @Suite struct TokenBucketTests {
@@ -17,9 +18,8 @@ import Testing
                 }
                 // Ask in a known order: the next asker starts once this one has its token or
                 // waits in line (a fixed pause between them is no order on a loaded machine).
-                let since = ContinuousClock.now
-                while bucket.waiting + served.withLock({ $0.count }) <= index, ContinuousClock.now - since < .seconds(60) {
-                    try? await Task.sleep(for: .milliseconds(1))
+                _ = await eventually(timeout: .seconds(60), every: .milliseconds(1)) {
+                    bucket.waiting + served.withLock { $0.count } > index
                 }
             }
             return await group.reduce(into: [Duration]()) { $0.append($1) }
@@ -63,10 +63,9 @@ import Testing
                     }
                 }
                 // Until every asker waits or has noted its token, and a waiter has a held pacing task.
-                let since = ContinuousClock.now
-                while bucket.waiting + grants.withLock({ $0.count }) < asked || (bucket.waiting > 0 && bucket.scheduledWait == nil),
-                      ContinuousClock.now - since < .seconds(60) {
-                    try? await Task.sleep(for: .milliseconds(1))
+                _ = await eventually(timeout: .seconds(60), every: .milliseconds(1)) {
+                    bucket.waiting + grants.withLock { $0.count } >= asked
+                        && (bucket.waiting == 0 || bucket.scheduledWait != nil)
                 }
             }
             #expect(bucket.waiting == 10, "ten wait for the stalled pacing task")
@@ -133,10 +132,7 @@ import Testing
         // task computes that wait (at 1e-300/s it overflowed) and sleeps. The waiting task
         // is left behind: it never runs again.
         Task { _ = await bucket.acquire() }
-        let started = ContinuousClock.now
-        while bucket.scheduledWait == nil, ContinuousClock.now - started < .seconds(60) {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await eventually(timeout: .seconds(60)) { bucket.scheduledWait != nil }
         #expect(bucket.scheduledWait.map { $0 > .seconds(86_400 * 11) && $0 <= .seconds(86_400 * 12) } == true,
                 "\(String(describing: bucket.scheduledWait))")
     }

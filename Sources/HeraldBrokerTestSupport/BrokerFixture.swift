@@ -1,0 +1,35 @@
+import Foundation
+import HeraldAMQP
+
+/// A test's own names on the shared test broker, and their clean-up: the one
+/// way tests name what they declare there, so tests (and other helpers' test
+/// runs) share the broker without sharing a queue or an exchange.
+///
+/// Why a module of its own: naming and clean-up need `HeraldAMQP`, which
+/// `HeraldTestSupport` (also linked by the benchmarks) does without.
+public struct BrokerFixture: Sendable {
+    /// The shared test broker: `HERALD_AMQP_URL`, else the local RabbitMQ on 127.0.0.1:5672.
+    public static var url: String {
+        ProcessInfo.processInfo.environment["HERALD_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"
+    }
+
+    /// `test-<purpose>-<random>`: a prefix no other test, and no other run, uses.
+    public let prefix: String
+
+    public init(_ purpose: String) {
+        prefix = "test-\(purpose)-\(String(UInt64.random(in: 0 ... .max), radix: 36))"
+    }
+
+    /// `<prefix>.<name>`.
+    public func name(_ name: String) -> String { "\(prefix).\(name)" }
+
+    /// A name no other test (or test run) uses: `test-<purpose>-<random>`.
+    public static func uniqueName(_ purpose: String) -> String { BrokerFixture(purpose).prefix }
+
+    /// Deletes `queues`, then `exchanges`, on `connection`; one already gone (or
+    /// never declared) is not an error.
+    public static func delete(queues: [String], exchanges: [String] = [], on connection: AMQPConnection) async {
+        for queue in queues { try? await connection.deleteQueue(queue) }
+        for exchange in exchanges { try? await connection.deleteExchange(exchange) }
+    }
+}
