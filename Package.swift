@@ -33,7 +33,8 @@ let heraldVersion: String = {
 ///   `HeraldHTTPClient`
 /// - `HeraldSimulator` (simulated APNs, FCM, Google OAuth and a Web Push push service; `herald simulate`) on
 ///   `HeraldHTTP2Server`, `HeraldWebPush` (its encryption and VAPID, to read and check what it receives),
-///   `HeraldFCM` (service-account keys, read as Herald reads them), `HeraldProviderKit` (config durations),
+///   `HeraldFCM` (service-account keys, read as Herald reads them), `HeraldAPNs` (Apple's environments),
+///   `HeraldProviderKit` (config durations),
 ///   `HeraldYAML`, `HeraldCrypto`, `HeraldTLS`, OpenSSL
 /// - `HeraldPipeline` (pure per-event decisions: decode, route, exclude, expire, reject; retry policy, outcomes,
 ///   traffic buckets, the invalidation guard) on `HeraldCore` and `HeraldSystem` alone
@@ -101,7 +102,7 @@ let package = Package(
         .target(
             name: "HeraldSimulator",
             dependencies: [
-                "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldProviderKit", "HeraldFCM", "HeraldWebPush",
+                "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldProviderKit", "HeraldAPNs", "HeraldFCM", "HeraldWebPush",
                 "HeraldYAML", "HeraldHTTP2Server", "HeraldTLS", "COpenSSL", "CHeraldShim",
             ]),
         .target(name: "HeraldObservability", dependencies: ["HeraldSystem", "HeraldCore", "CMicroHTTPD", "CHeraldShim"]),

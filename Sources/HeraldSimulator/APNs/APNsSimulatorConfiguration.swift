@@ -1,3 +1,4 @@
+import HeraldAPNs
 import HeraldCore
 
 /// What the APNs simulator accepts: keys, topics, dead tokens, limits.
