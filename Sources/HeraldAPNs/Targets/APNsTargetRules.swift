@@ -100,8 +100,8 @@ public struct APNsTargetRules: ProviderTargetRules {
     public func registrationProblem(field: String, value: String) -> String? {
         switch field {
         case "environment":
-            APNsEnvironment(rawValue: value) == nil
-                ? "unknown APNs environment \"\(value.truncatedForMessage)\" (expected \(APNsEnvironment.expected))" : nil
+            APNsEnvironment(rawValue: value) != nil ? nil
+                : "unknown APNs environment \"\(value.truncatedForMessage)\" (expected \(APNsEnvironment.expected))"
         case "topic":
             APNsDeviceOverrides.problem(withTopic: value).map { "topic \"\(value.truncatedForMessage)\" \($0)" }
         default: nil

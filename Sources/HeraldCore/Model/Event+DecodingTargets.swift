@@ -117,7 +117,9 @@ extension Event {
     /// The device's own values in the element's extra fields (APNs'
     /// `environment` and `apns_topic`), read by the rules of the providers
     /// that declare them; refused on the target of a provider that does not.
-    private static func decodeExtras(_ fields: FieldReader, providers: ProviderCatalog) throws(EventError) -> ProviderExtras {
+    private static func decodeExtras(
+        _ fields: FieldReader, providers: ProviderCatalog
+    ) throws(EventError) -> ProviderExtras {
         guard providers.extraFieldNames.contains(where: { fields.value($0) != nil }) else { return ProviderExtras() }
         let owners = providers.rules.filter { $0.extraFields.contains { fields.value($0) != nil } }
         let provider = fields.value("provider")?.stringValue.flatMap(providers.provider(named:))
@@ -129,7 +131,8 @@ extension Event {
         if let provider, providers.rules(for: provider) != nil, !owners.contains(where: { $0.provider == provider }) {
             let field = owners.lazy.flatMap(\.extraFields).first { fields.value($0) != nil } ?? ""
             let names = owners.map(\.displayName).joined(separator: " and ")
-            throw EventError(field: fields.path(field), message: "is for \(names) targets only, not \(provider) targets")
+            throw EventError(field: fields.path(field),
+                             message: "is for \(names) targets only, not \(provider) targets")
         }
         return extras
     }

@@ -60,9 +60,12 @@ struct RegistryValidation: Sendable {
     /// A device's own environment and topic: only for a provider whose
     /// registrations have them (APNs), checked by its rules.
     func overrides(environment: String?, topic: String?, provider: Provider, _ operation: String) throws(RegistryError) {
-        let given = [("environment", environment), ("topic", topic)].compactMap { field, value in value.map { (field, $0) } }
+        let given = [("environment", environment), ("topic", topic)].compactMap { field, value in
+            value.map { (field, $0) }
+        }
         guard !given.isEmpty else { return }
-        guard let rules = providers.rules(for: provider), given.allSatisfy({ rules.registrationFields.contains($0.0) }) else {
+        guard let rules = providers.rules(for: provider),
+              given.allSatisfy({ rules.registrationFields.contains($0.0) }) else {
             let owners = providers.rules.filter { !$0.registrationFields.isEmpty }.map(\.displayName)
             throw invalid("environment and topic override \(owners.joined(separator: " and ")) settings; "
                           + "an \(provider) device has neither", operation)

@@ -32,7 +32,8 @@ public struct WebPushTargetRules: ProviderTargetRules {
     public func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target {
         do throws(EventError) {
             let (endpoint, keys) = try Self.decodeSubscription(fields)
-            return Target(provider: .webpush, address: Target.Address(.endpoint, endpoint), extras: ProviderExtras(keys))
+            return Target(provider: .webpush, address: Target.Address(.endpoint, endpoint),
+                          extras: ProviderExtras(keys))
         } catch {
             throw .failed(error)
         }
