@@ -28,12 +28,14 @@ let heraldVersion: String = {
 /// - `HeraldProviders` (the one list of providers, docs/providers.md) on `HeraldAPNs`, `HeraldFCM`, `HeraldWebPush`
 ///   and `HeraldProviderKit`
 /// - `HeraldAPNs`, `HeraldFCM`, `HeraldWebPush` (one provider each: its targets' rules, its config section, its
-///   requests and answers) on `HeraldProviderKit`, `HeraldHTTPClient` and `HeraldCrypto`
+///   requests and answers) on `HeraldProviderKit`, `HeraldHTTPClient` and `HeraldCrypto`; `HeraldFCM` also on
+///   `HeraldAPNs`, for the `apns` block it forwards to APNs (its limits)
 /// - `HeraldProviderKit` (the provider seam and the config vocabulary: durations, paths, issues) on
 ///   `HeraldHTTPClient`
 /// - `HeraldSimulator` (simulated APNs, FCM, Google OAuth and a Web Push push service; `herald simulate`) on
 ///   `HeraldHTTP2Server`, `HeraldWebPush` (its encryption and VAPID, to read and check what it receives),
-///   `HeraldFCM` (service-account keys, read as Herald reads them), `HeraldProviderKit` (config durations),
+///   `HeraldFCM` (service-account keys, read as Herald reads them), `HeraldAPNs` (Apple's environments),
+///   `HeraldProviderKit` (config durations),
 ///   `HeraldYAML`, `HeraldCrypto`, `HeraldTLS`, OpenSSL
 /// - `HeraldPipeline` (pure per-event decisions: decode, route, exclude, expire, reject; retry policy, outcomes,
 ///   traffic buckets, the invalidation guard) on `HeraldCore` and `HeraldSystem` alone
@@ -98,13 +100,18 @@ let package = Package(
         .target(name: "HeraldAMQP", dependencies: ["HeraldSystem", "CRabbitMQ", "COpenSSL", "CHeraldShim", "HeraldCore"]),
         // MARK: Providers: one module each, listed once in HeraldProviders (docs/providers.md)
         .target(name: "HeraldAPNs", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
-        .target(name: "HeraldFCM", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
+        .target(
+            name: "HeraldFCM",
+            dependencies: [
+                "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit", "HeraldAPNs",
+            ]),
         .target(name: "HeraldWebPush", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldHTTPClient", "HeraldProviderKit"]),
         .target(name: "HeraldProviders", dependencies: ["HeraldCore", "HeraldProviderKit", "HeraldAPNs", "HeraldFCM", "HeraldWebPush"]),
         .target(
             name: "HeraldSimulator",
             dependencies: [
-                "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldProviderKit", "HeraldFCM", "HeraldWebPush",
+                "HeraldSystem", "HeraldCore", "HeraldCrypto", "HeraldProviderKit", "HeraldAPNs", "HeraldFCM",
+                "HeraldWebPush",
                 "HeraldYAML", "HeraldHTTP2Server", "HeraldTLS", "COpenSSL", "CHeraldShim",
             ]),
         .target(name: "HeraldObservability", dependencies: ["HeraldSystem", "HeraldCore", "CMicroHTTPD", "CHeraldShim"]),

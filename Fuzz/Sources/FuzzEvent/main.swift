@@ -42,7 +42,7 @@ FuzzDriver.run { input in
         case .fcm: _ = FCMMessageBuilder().message(for: send.event, to: send.target.address, now: now).requestBody
         case .webpush:
             _ = WebPushPayload.plaintext(of: send.event)
-            if let keys = WebPushKeys(deviceKeys: send.target.deviceKeys) {
+            if let keys = send.target.webPushKeys {
                 _ = try? WebPushSubscription(endpoint: send.target.address.value, p256dh: keys.p256dh, auth: keys.auth)
             }
         default:

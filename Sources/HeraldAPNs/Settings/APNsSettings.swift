@@ -118,6 +118,12 @@ public struct APNsSettings: ProviderSettings {
 
     public var deviceTopics: Set<String>? { permittedTopics }
 
+    /// A route's `collapse_id` longer than APNs takes.
+    public static func routeOverrideProblem(field: String, value: String) -> String? {
+        guard field == "collapse_id", value.utf8.count > APNsLimits.collapseIDBytes else { return nil }
+        return "is \(value.utf8.count) bytes; APNs allows at most \(APNsLimits.collapseIDBytes)"
+    }
+
     /// The base URL the app's own environment is sent to: its entry in
     /// `endpoints`, else `endpoint`, else Apple's host.
     public var baseURL: String { endpoints[environment] ?? endpoint ?? "https://\(environment.host)" }

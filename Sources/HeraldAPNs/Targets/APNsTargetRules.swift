@@ -21,7 +21,8 @@ public struct APNsTargetRules: ProviderTargetRules {
     public var addressFields: [String] { Self.fields }
     public var targetRule: String { "an APNs target needs a device \"token\"" }
     public var addressKinds: [Target.Address.Kind] { [.token] }
-    public var devicesHaveEnvironmentAndTopic: Bool { true }
+    public var extraFields: [String] { [APNsDeviceOverrides.environmentField, APNsDeviceOverrides.topicField] }
+    public var registrationFields: [String] { ["environment", "topic"] }
     public var devicesIgnoreCase: Bool { true }
     public var registrableKinds: [Target.Address.Kind] { [.token] }
 
@@ -64,6 +65,53 @@ public struct APNsTargetRules: ProviderTargetRules {
             return "an APNs device token is hexadecimal, found \"\(address.value.truncatedForMessage)\""
         }
         return Self.lengthProblem(address.value).map { "the device \(address.field) \($0)" }
+    }
+
+    /// The device's own `environment` and `apns_topic`: a known environment, a topic like a bundle ID.
+    public func decodeExtras(of fields: FieldReader) throws(EventError) -> ProviderExtras {
+        var overrides = APNsDeviceOverrides()
+        let environmentField = APNsDeviceOverrides.environmentField
+        if let name = try fields.string(environmentField) {
+            guard let environment = APNsEnvironment(rawValue: name) else {
+                throw .mismatch(fields.path(environmentField), expected: APNsEnvironment.expected, found: .string(name))
+            }
+            overrides.environment = environment
+        }
+        let topicField = APNsDeviceOverrides.topicField
+        if let topic = try fields.string(topicField) {
+            if let problem = APNsDeviceOverrides.problem(withTopic: topic) {
+                throw EventError(field: fields.path(topicField), message: problem)
+            }
+            overrides.topic = topic
+        }
+        return overrides.isEmpty ? ProviderExtras() : ProviderExtras(overrides)
+    }
+
+    public func extrasMembers(of target: Target) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
+        let overrides = target.apns
+        if let environment = overrides.environment {
+            members.append((APNsDeviceOverrides.environmentField, .string(environment.rawValue)))
+        }
+        if let topic = overrides.topic { members.append((APNsDeviceOverrides.topicField, .string(topic))) }
+        return members
+    }
+
+    public func registrationProblem(field: String, value: String) -> String? {
+        switch field {
+        case "environment":
+            APNsEnvironment(rawValue: value) != nil ? nil
+                : "unknown APNs environment \"\(value.truncatedForMessage)\" (expected \(APNsEnvironment.expected))"
+        case "topic":
+            APNsDeviceOverrides.problem(withTopic: value).map { "topic \"\(value.truncatedForMessage)\" \($0)" }
+        default: nil
+        }
+    }
+
+    public func registeredExtras(_ column: (String) -> String?) -> ProviderExtras {
+        let overrides = APNsDeviceOverrides(environment: column("environment").flatMap(APNsEnvironment.init(rawValue:)),
+                                            topic: column("topic"))
+        return overrides.isEmpty ? ProviderExtras() : ProviderExtras(overrides)
     }
 
     static func isHex(_ text: String) -> Bool {

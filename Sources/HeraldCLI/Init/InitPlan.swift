@@ -1,4 +1,5 @@
 import Foundation
+import HeraldAPNs
 import HeraldCore
 
 /// What `herald init` writes for one app: the answers gathered from the

@@ -145,8 +145,12 @@ extension ConfigValidator {
         if let ttl = s.ttl, ttl < 0 {
             issues.append(.init(.error, at: path.key("ttl"), "expected seconds ≥ 0, found \(ttl)"))
         }
-        if let id = s.collapseID, id.utf8.count > APNsLimits.collapseIDBytes {
-            issues.append(.init(.error, at: path.key("collapse_id"), "is \(id.utf8.count) bytes; APNs allows at most \(APNsLimits.collapseIDBytes)"))
+        if let id = s.collapseID {
+            for registration in providers {
+                if let problem = registration.settings.routeOverrideProblem(field: "collapse_id", value: id) {
+                    issues.append(.init(.error, at: path.key("collapse_id"), problem))
+                }
+            }
         }
         return EventOverrides(priority: priority, ttl: s.ttl, pushType: pushType, collapseID: s.collapseID,
                               sound: s.sound, contentAvailable: s.contentAvailable, mutableContent: s.mutableContent,

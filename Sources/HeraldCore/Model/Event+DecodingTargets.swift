@@ -1,8 +1,9 @@
 // Decoding `targets`, or the top-level shorthand `provider` + one address.
 // An element of `targets` is a device (`provider` + one address — for Web
 // Push the `subscription` with its endpoint and keys — with the
-// `channel` it was reached through when a retry carries it, and for APNs the
-// token's own `environment` and `apns_topic`) or a registry channel
+// `channel` it was reached through when a retry carries it, and the fields of
+// its provider's extras, for APNs the token's own `environment` and
+// `apns_topic`) or a registry channel
 // (`channel`, optionally `providers`).
 //
 // Problems with the list as a whole (missing, not an array, empty, too long,
@@ -10,8 +11,8 @@
 // makes only that target an `InvalidTarget`: the others are still delivered.
 
 extension Event {
-    /// The fields a device element of `targets` may have beside `provider` and its address.
-    static let deviceTargetOnlyFieldNames = ["channel", APNsDeviceOverrides.environmentField, APNsDeviceOverrides.topicField]
+    /// The field a device element of `targets` may have beside `provider`, its address and its provider's extras.
+    static let deviceTargetOnlyFieldNames = ["channel"]
     /// The fields of a channel element of `targets`.
     static let channelTargetFieldNames = ["channel", "providers"]
 
@@ -72,7 +73,7 @@ extension Event {
                 try targetFields.rejectUnknownKeys(allowed: providers.deviceTargetFieldNames)
                 decoded = try decodeTarget(targetFields, index: index, name: path, providers: providers)
                     .reachedThrough(decodeChannelName(targetFields))
-                    .with(decodeDeviceEnvironmentAndTopic(targetFields, providers: providers))
+                    .with(decodeExtras(targetFields, providers: providers))
             } catch {
                 decoded = .invalid(invalidTarget(targetFields, index: index, error: error, verdict: .failed, providers: providers))
             }
@@ -113,33 +114,27 @@ extension Event {
         }
     }
 
-    /// A device's own `environment` and `apns_topic`; refused on the target of
-    /// a provider whose devices have neither.
-    private static func decodeDeviceEnvironmentAndTopic(
+    /// The device's own values in the element's extra fields (APNs'
+    /// `environment` and `apns_topic`), read by the rules of the providers
+    /// that declare them; refused on the target of a provider that does not.
+    private static func decodeExtras(
         _ fields: FieldReader, providers: ProviderCatalog
-    ) throws(EventError) -> APNsDeviceOverrides {
-        var overrides = APNsDeviceOverrides()
-        let environmentField = APNsDeviceOverrides.environmentField
-        if let name = try fields.string(environmentField) {
-            guard let environment = APNsEnvironment(rawValue: name) else {
-                throw .mismatch(fields.path(environmentField), expected: APNsEnvironment.expected, found: .string(name))
-            }
-            overrides.environment = environment
+    ) throws(EventError) -> ProviderExtras {
+        guard providers.extraFieldNames.contains(where: { fields.value($0) != nil }) else { return ProviderExtras() }
+        let owners = providers.rules.filter { $0.extraFields.contains { fields.value($0) != nil } }
+        let provider = fields.value("provider")?.stringValue.flatMap(providers.provider(named:))
+        var extras = ProviderExtras()
+        for owner in owners {
+            let decoded = try owner.decodeExtras(of: fields)
+            if owner.provider == provider { extras = decoded }
         }
-        let topicField = APNsDeviceOverrides.topicField
-        if let topic = try fields.string(topicField) {
-            if let problem = APNsDeviceOverrides.problem(withTopic: topic) {
-                throw EventError(field: fields.path(topicField), message: problem)
-            }
-            overrides.topic = topic
+        if let provider, providers.rules(for: provider) != nil, !owners.contains(where: { $0.provider == provider }) {
+            let field = owners.lazy.flatMap(\.extraFields).first { fields.value($0) != nil } ?? ""
+            let names = owners.map(\.displayName).joined(separator: " and ")
+            throw EventError(field: fields.path(field),
+                             message: "is for \(names) targets only, not \(provider) targets")
         }
-        if !overrides.isEmpty, let provider = fields.value("provider")?.stringValue.flatMap(providers.provider(named:)),
-           providers.rules(for: provider)?.devicesHaveEnvironmentAndTopic == false {
-            let field = overrides.environment != nil ? environmentField : topicField
-            let owners = providers.rules.filter(\.devicesHaveEnvironmentAndTopic).map(\.displayName)
-            throw EventError(field: fields.path(field), message: "is for \(owners.joined(separator: " and ")) targets only, not \(provider) targets")
-        }
-        return overrides
+        return extras
     }
 
     private static func split(_ decoded: DecodedTarget) -> (targets: [Target], invalid: [InvalidTarget]) {
@@ -167,10 +162,10 @@ extension Event {
             }
         }
 
-        /// The same, with an APNs device's own environment and topic.
-        func with(_ apns: APNsDeviceOverrides) -> DecodedTarget {
-            guard !apns.isEmpty, case .valid(var target) = self else { return self }
-            target.apns = apns
+        /// The same, with the device's own values for its provider.
+        func with(_ extras: ProviderExtras) -> DecodedTarget {
+            guard !extras.isEmpty, case .valid(var target) = self else { return self }
+            target.extras = extras
             return .valid(target)
         }
     }
@@ -238,13 +233,13 @@ extension Target {
     /// The target as an element of an event's `targets`, which decodes back
     /// to it: its provider and address as its provider's rules write them (a
     /// Web Push target's subscription with its keys), the channel it was
-    /// reached through, and a device's own environment and topic.
+    /// reached through, and the device's extras (an APNs device's own
+    /// environment and topic).
     public func eventJSON(providers: ProviderCatalog) -> JSONValue {
         var members = providers.rules(for: provider)?.eventMembers(of: self)
             ?? [("provider", .string(provider.rawValue)), (address.field, .string(address.value))]
         if let channel { members.append(("channel", .string(channel))) }
-        if let environment = apns.environment { members.append((APNsDeviceOverrides.environmentField, .string(environment.rawValue))) }
-        if let topic = apns.topic { members.append((APNsDeviceOverrides.topicField, .string(topic))) }
+        if !extras.isEmpty, let rules = providers.rules(for: provider) { members += rules.extrasMembers(of: self) }
         return .object(JSONObject(members))
     }
 }

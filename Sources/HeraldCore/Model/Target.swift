@@ -60,24 +60,20 @@ public struct Target: Sendable, Hashable {
     /// The registry channel this device was reached through (a channel
     /// target's expansion), echoed in its outcome and kept in its retry.
     public var channel: String?
-    /// An APNs device's own environment and topic (a registration's
-    /// overrides, or the event's `environment` and `apns_topic`); empty for
-    /// every other target.
-    public var apns: APNsDeviceOverrides
-    /// The device's own keys its messages are encrypted for, by name (a Web
-    /// Push subscription's `p256dh` and `auth`); empty for most targets.
-    public var deviceKeys: [String: String]
+    /// What the device carries for its provider beyond its address (an APNs
+    /// device's own environment and topic, a Web Push subscription's keys),
+    /// of the provider's own type; empty for most targets.
+    public var extras: ProviderExtras
 
     /// A target as given. ``Event/decode(_:fallbackID:providers:limits:)`` validates
     /// what events carry (no APNs topics, hex APNs tokens); code building
     /// targets itself is trusted to do the same.
-    public init(provider: Provider, address: Address, channel: String? = nil, apns: APNsDeviceOverrides = APNsDeviceOverrides(),
-                deviceKeys: [String: String] = [:]) {
+    public init(provider: Provider, address: Address, channel: String? = nil,
+                extras: ProviderExtras = ProviderExtras()) {
         self.provider = provider
         self.address = address
         self.channel = channel
-        self.apns = apns
-        self.deviceKeys = deviceKeys
+        self.extras = extras
     }
 
     /// The device token, if the target is addressed by one (not by a FID).

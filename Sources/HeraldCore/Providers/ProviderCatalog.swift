@@ -23,6 +23,8 @@ public struct ProviderCatalog: Sendable {
     /// The fields an event, a device element of `targets` and the shorthand target may have (decoding checks them per event).
     let eventFieldNames: [String]
     let deviceTargetFieldNames: [String]
+    /// Every field of a device element of `targets` that carries a provider's extras (APNs' `environment`), each once.
+    let extraFieldNames: [String]
     /// The top-level fields of the shorthand target: `provider` and every address field.
     public let targetFieldNames: [String]
 
@@ -49,7 +51,9 @@ public struct ProviderCatalog: Sendable {
         registrableProviders = rules.filter { !$0.registrableKinds.isEmpty }.map(\.provider)
         devicesIgnoringCase = Set(rules.filter(\.devicesIgnoreCase).map(\.provider))
         targetFieldNames = ["provider"] + addressFields
-        deviceTargetFieldNames = targetFieldNames + Event.deviceTargetOnlyFieldNames
+        var seenExtras = Set(targetFieldNames + Event.deviceTargetOnlyFieldNames)
+        extraFieldNames = rules.flatMap(\.extraFields).filter { seenExtras.insert($0).inserted }
+        deviceTargetFieldNames = targetFieldNames + Event.deviceTargetOnlyFieldNames + extraFieldNames
         eventFieldNames = Event.fieldNames(targetFields: targetFieldNames, sections: eventSections)
     }
 

@@ -34,9 +34,17 @@ public protocol ProviderTargetRules: Sendable {
     /// element, which ``decodeTarget(field:of:)`` reads back: what a retry carries.
     func eventMembers(of target: Target) -> [(String, JSONValue)]
 
-    /// Whether its devices may carry their own APNs-style environment and
-    /// topic (an event target's `environment` and `apns_topic`, a registration's).
-    var devicesHaveEnvironmentAndTopic: Bool { get }
+    /// The fields of a device element of `targets`, beside its address and
+    /// `channel`, that carry the device's own values for this provider (APNs:
+    /// `environment`, `apns_topic`); empty for none. Another provider's target
+    /// giving one is refused.
+    var extraFields: [String] { get }
+    /// The device's own values in its element's ``extraFields``, checked, as
+    /// the target's ``Target/extras``; a problem names its field.
+    func decodeExtras(of fields: FieldReader) throws(EventError) -> ProviderExtras
+    /// The target's extras as members of its event element, after its
+    /// `channel`, which ``decodeExtras(of:)`` reads back: what a retry carries.
+    func extrasMembers(of target: Target) -> [(String, JSONValue)]
     /// Whether two device addresses that differ only in case are one device
     /// (hexadecimal APNs tokens): `exclude_tokens` matches them so.
     var devicesIgnoreCase: Bool { get }
@@ -51,6 +59,15 @@ public protocol ProviderTargetRules: Sendable {
     /// checks (empty, length, printable): its format (an APNs token is
     /// hexadecimal); nil when it can.
     func registrationProblem(_ address: Target.Address) -> String?
+    /// The registry's columns beyond the address a registration of its
+    /// devices may fill (APNs: `environment`, `topic`); empty for none.
+    var registrationFields: [String] { get }
+    /// Why `value` cannot be a registration's `field`, one of
+    /// ``registrationFields``, as the registry's message says it; nil when it can.
+    func registrationProblem(field: String, value: String) -> String?
+    /// A registered device's ``Target/extras`` from its registration's
+    /// ``registrationFields``, which `column` reads by name.
+    func registeredExtras(_ column: (String) -> String?) -> ProviderExtras
 
     /// A top-level section of the event this provider reads (`webpush`)
     /// that Herald's event model does not decode itself; nil for none.
@@ -61,13 +78,18 @@ public protocol ProviderTargetRules: Sendable {
 
 extension ProviderTargetRules {
     public var aliases: [String] { [] }
-    public var devicesHaveEnvironmentAndTopic: Bool { false }
+    public var extraFields: [String] { [] }
+    public func decodeExtras(of fields: FieldReader) throws(EventError) -> ProviderExtras { ProviderExtras() }
+    public func extrasMembers(of target: Target) -> [(String, JSONValue)] { [] }
     public var devicesIgnoreCase: Bool { false }
     public var registrableKinds: [Target.Address.Kind] { [] }
     public func registrationProblem(kind: Target.Address.Kind) -> String? {
         registrableKinds.contains(kind) ? nil : "the registry holds no \(displayName) devices"
     }
     public func registrationProblem(_ address: Target.Address) -> String? { nil }
+    public var registrationFields: [String] { [] }
+    public func registrationProblem(field: String, value: String) -> String? { nil }
+    public func registeredExtras(_ column: (String) -> String?) -> ProviderExtras { ProviderExtras() }
     public var eventSection: String? { nil }
     public func checkEventSection(_ section: FieldReader) throws(EventError) {}
 

@@ -34,10 +34,15 @@ public protocol ProviderSettings: Decodable, Sendable, Equatable {
     /// The topics a device of this app may carry as its own (a registry
     /// registration's `topic`); nil when the provider's devices have none.
     var deviceTopics: Set<String>? { get }
+
+    /// Why a route's override of an event field (`collapse_id`) cannot be
+    /// sent through this provider, as `herald check` says it; nil when it can.
+    static func routeOverrideProblem(field: String, value: String) -> String?
 }
 
 extension ProviderSettings {
     public var deviceTopics: Set<String>? { nil }
+    public static func routeOverrideProblem(field: String, value: String) -> String? { nil }
 
     /// Whether `other` is a section of the same provider with the same values.
     public func isEqual(to other: any ProviderSettings) -> Bool {

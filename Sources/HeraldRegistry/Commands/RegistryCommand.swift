@@ -134,7 +134,7 @@ public struct RegistryCommand: Sendable, Equatable {
             let environment = try fields.string("environment")
             let topic = try fields.string("topic")
             // A provider with topics of its own (FCM) hears "topic" as one of them: say which topic this is.
-            if let rules = rules.providers.rules(for: device.provider), !rules.devicesHaveEnvironmentAndTopic,
+            if let rules = rules.providers.rules(for: device.provider), !rules.registrationFields.contains("topic"),
                rules.addressKinds.contains(.topic), topic != nil {
                 throw RegistryCommandError(field: "topic", message: "is the APNs topic (bundle ID) a device registers with; "
                                            + "an \(rules.displayName) topic is not a device, register a device token or FID")

@@ -14,7 +14,7 @@ public struct RegistryLimits: Sendable, Hashable {
     public var maxRegistrationsPerApp: Int
     /// The longest channel name, in UTF-8 bytes.
     public var maxChannelBytes: Int
-    /// The longest app name, in UTF-8 bytes (an APNs topic is checked by `APNsDeviceOverrides`).
+    /// The longest app name, in UTF-8 bytes (an APNs topic is checked by its provider's rules).
     public var maxNameBytes: Int
     /// The most registrations one page of ``RegistryStore/devices(app:channel:providers:after:limit:)`` may ask for.
     public var maxPageSize: Int

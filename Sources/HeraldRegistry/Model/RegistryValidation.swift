@@ -57,17 +57,21 @@ struct RegistryValidation: Sendable {
         if let problem = rules.registrationProblem(address) { throw invalid(problem, operation) }
     }
 
-    /// A device's own environment and topic: only for a provider whose devices
-    /// have them (APNs); a known environment, a topic like a bundle ID.
+    /// A device's own environment and topic: only for a provider whose
+    /// registrations have them (APNs), checked by its rules.
     func overrides(environment: String?, topic: String?, provider: Provider, _ operation: String) throws(RegistryError) {
-        if providers.rules(for: provider)?.devicesHaveEnvironmentAndTopic != true, environment != nil || topic != nil {
-            throw invalid("environment and topic override APNs settings; an \(provider) device has neither", operation)
+        let given = [("environment", environment), ("topic", topic)].compactMap { field, value in
+            value.map { (field, $0) }
         }
-        if let environment, APNsEnvironment(rawValue: environment) == nil {
-            throw invalid("unknown APNs environment \"\(environment.truncatedForMessage)\" (expected \(APNsEnvironment.expected))", operation)
+        guard !given.isEmpty else { return }
+        guard let rules = providers.rules(for: provider),
+              given.allSatisfy({ rules.registrationFields.contains($0.0) }) else {
+            let owners = providers.rules.filter { !$0.registrationFields.isEmpty }.map(\.displayName)
+            throw invalid("environment and topic override \(owners.joined(separator: " and ")) settings; "
+                          + "an \(provider) device has neither", operation)
         }
-        if let topic, let problem = APNsDeviceOverrides.problem(withTopic: topic) {
-            throw invalid("topic \"\(topic.truncatedForMessage)\" \(problem)", operation)
+        for (field, value) in given {
+            if let problem = rules.registrationProblem(field: field, value: value) { throw invalid(problem, operation) }
         }
     }
 

@@ -87,13 +87,18 @@ struct ChannelExpander: Sendable {
     }
 
     /// The target of a registered device: reached through `channel`, with
-    /// its registration's environment and topic where its provider's devices
-    /// have them (APNs), which its retries keep.
+    /// the extras its provider's rules make of its registration's environment
+    /// and topic (APNs), which its retries keep.
     static func target(_ device: Device, _ registration: Registration, channel: String, providers: ProviderCatalog) -> Target {
         var target = Target(provider: device.provider, address: device.address, channel: channel)
-        if providers.rules(for: device.provider)?.devicesHaveEnvironmentAndTopic == true {
-            target.apns = APNsDeviceOverrides(environment: registration.environment.flatMap(APNsEnvironment.init(rawValue:)),
-                                              topic: registration.topic)
+        if let rules = providers.rules(for: device.provider), !rules.registrationFields.isEmpty {
+            target.extras = rules.registeredExtras { column in
+                switch column {
+                case "environment": registration.environment
+                case "topic": registration.topic
+                default: nil
+                }
+            }
         }
         return target
     }

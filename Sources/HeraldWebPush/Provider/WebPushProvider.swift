@@ -31,7 +31,7 @@ public final class WebPushProvider: PushProvider {
     public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection)
         -> PreparedNotification<WebPushMessage>
     {
-        guard target.address.kind == .endpoint, let keys = WebPushKeys(deviceKeys: target.deviceKeys) else {
+        guard target.address.kind == .endpoint, let keys = target.webPushKeys else {
             throw DeliveryRejection(reason: "WrongTarget",
                                     message: "a Web Push target needs a subscription, found a \(target.address.field)")
         }

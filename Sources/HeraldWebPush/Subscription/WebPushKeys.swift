@@ -32,12 +32,9 @@ public struct WebPushKeys: Sendable, Hashable {
                             ("keys", .object(JSONObject([("p256dh", .string(p256dh)), ("auth", .string(auth))])))]))
     }
 
-    /// The keys as a target carries them (``Target/deviceKeys``).
-    public var deviceKeys: [String: String] { ["p256dh": p256dh, "auth": auth] }
+}
 
-    /// The keys a Web Push target carries; nil when it has none.
-    public init?(deviceKeys: [String: String]) {
-        guard let p256dh = deviceKeys["p256dh"], let auth = deviceKeys["auth"] else { return nil }
-        self.init(p256dh: p256dh, auth: auth)
-    }
+extension Target {
+    /// A Web Push target's subscription keys, carried in ``Target/extras``; nil for another target.
+    public var webPushKeys: WebPushKeys? { extras.as(WebPushKeys.self) }
 }

@@ -9,7 +9,7 @@ extension Provider {
 
 extension Target.Address.Kind {
     /// A browser's push subscription, by its endpoint URL; its keys are the
-    /// target's ``Target/deviceKeys``.
+    /// target's ``Target/webPushKeys``.
     public static let endpoint = Target.Address.Kind(field: "endpoint", isDevice: true)
 }
 
@@ -32,7 +32,8 @@ public struct WebPushTargetRules: ProviderTargetRules {
     public func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target {
         do throws(EventError) {
             let (endpoint, keys) = try Self.decodeSubscription(fields)
-            return Target(provider: .webpush, address: Target.Address(.endpoint, endpoint), deviceKeys: keys.deviceKeys)
+            return Target(provider: .webpush, address: Target.Address(.endpoint, endpoint),
+                          extras: ProviderExtras(keys))
         } catch {
             throw .failed(error)
         }
@@ -43,7 +44,7 @@ public struct WebPushTargetRules: ProviderTargetRules {
     }
 
     public func eventMembers(of target: Target) -> [(String, JSONValue)] {
-        let subscription: JSONValue = WebPushKeys(deviceKeys: target.deviceKeys)?.subscriptionJSON(endpoint: target.address.value)
+        let subscription: JSONValue = target.webPushKeys?.subscriptionJSON(endpoint: target.address.value)
             ?? .object(JSONObject([("endpoint", .string(target.address.value))]))
         return [("provider", .string(provider.rawValue)), (WebPushKeys.subscriptionField, subscription)]
     }

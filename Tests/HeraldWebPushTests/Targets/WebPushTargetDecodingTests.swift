@@ -25,7 +25,7 @@ import HeraldCore
         #expect(target.provider == .webpush)
         #expect(target.address == Target.Address(.endpoint, Self.endpoint))
         #expect(target.address.isDevice)
-        #expect(WebPushKeys(deviceKeys: target.deviceKeys) == WebPushKeys(p256dh: Self.p256dh, auth: Self.auth))
+        #expect(target.webPushKeys == WebPushKeys(p256dh: Self.p256dh, auth: Self.auth))
     }
 
     @Test(arguments: [

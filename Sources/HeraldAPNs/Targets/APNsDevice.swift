@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// Which of Apple's two push services a device token belongs to: a token
 /// from a development build exists only in the sandbox, one from an App
 /// Store, TestFlight or ad-hoc build only in production. Sent to the other
@@ -45,5 +47,20 @@ public struct APNsDeviceOverrides: Sendable, Hashable {
         if topic.utf8.count > maxTopicBytes { return "is \(topic.utf8.count) bytes, over the limit of \(maxTopicBytes)" }
         if !topic.everyByte({ $0 > 0x20 && $0 < 0x7F }) { return "has a character other than printable ASCII (a bundle ID such as com.example.app)" }
         return nil
+    }
+}
+
+extension Target {
+    /// An APNs device's own environment and topic, carried in ``Target/extras``;
+    /// empty for a target without them. Setting empty overrides leaves no extras.
+    public var apns: APNsDeviceOverrides {
+        get { extras.as(APNsDeviceOverrides.self) ?? APNsDeviceOverrides() }
+        set { extras = newValue.isEmpty ? ProviderExtras() : ProviderExtras(newValue) }
+    }
+
+    /// An APNs device's target with its own environment and topic.
+    public init(provider: Provider, address: Address, channel: String? = nil, apns: APNsDeviceOverrides) {
+        self.init(provider: provider, address: address, channel: channel)
+        self.apns = apns
     }
 }

@@ -1,7 +1,0 @@
-/// APNs limits that bind more than the APNs provider: the config validator
-/// checks routes against them, and FCM forwards the `apns` block of a
-/// message to APNs, so they are written once, here.
-public enum APNsLimits {
-    /// `apns-collapse-id` may be at most this many bytes (else 400 BadCollapseId).
-    public static let collapseIDBytes = 64
-}
