@@ -18,16 +18,23 @@ extension APNsProvider: CredentialProbing {
     /// reaches a device.
     public func probeCredentials() async -> [CredentialCheck] {
         let target = Target(provider: provider, address: .token(Self.probeToken))
-        let event = Event(id: "herald-check", app: "herald-check", targets: [target],
-                          notification: Event.Notification(body: "herald check --online"))
+        let event = Event(
+            id: "herald-check", app: "herald-check", targets: [target],
+            notification: Event.Notification(body: "herald check --online"))
         do {
             let delivered = try await deliver(event, to: target, attempt: 1)
             let reason = delivered.reason ?? ""
             if Self.credentialReasons.contains(APNsReason(rawValue: reason)) {
-                return [CredentialCheck(ok: false, "credentials refused: \(delivered.providerStatus.map(String.init) ?? "-") \(reason)")]
+                return [
+                    CredentialCheck(
+                        ok: false, "credentials refused: \(delivered.providerStatus.map(String.init) ?? "-") \(reason)")
+                ]
             }
             let answer = delivered.providerStatus.map { reason.isEmpty ? "\($0)" : "\($0) \(reason)" } ?? reason
-            return [CredentialCheck(ok: true, "credentials accepted (a probe to an all-zero device token was answered \(answer))")]
+            return [
+                CredentialCheck(
+                    ok: true, "credentials accepted (a probe to an all-zero device token was answered \(answer))")
+            ]
         } catch {
             return [CredentialCheck(ok: false, "could not reach the endpoint: \(error)")]
         }

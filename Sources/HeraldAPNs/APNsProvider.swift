@@ -32,8 +32,9 @@ public final class APNsProvider: PushProvider {
     public func prepare(_ event: Event, for target: Target) throws(DeliveryRejection)
         -> PreparedNotification<APNsRequest>
     {
-        let request = try APNsRequest(event: event, target: target, bundleID: configuration.bundleID, now: clock(),
-                                      apnsID: APNsID.random(), allowedTopics: configuration.allowedTopics)
+        let request = try APNsRequest(
+            event: event, target: target, bundleID: configuration.bundleID, now: clock(),
+            apnsID: APNsID.random(), allowedTopics: configuration.allowedTopics)
         return PreparedNotification(event: event, target: target, request: request)
     }
 
@@ -55,11 +56,15 @@ public final class APNsProvider: PushProvider {
             }
             let verdict = APNsResponseVerdict(
                 status: response.status, body: response.body, apnsID: response.header(APNsHeaderName.id),
-                retryAfter: response.header("retry-after").flatMap { RetryAfter.parse($0, now: Timestamp.now()) }, latency: latency)
-            logger.debug("apns answered", [
-                "event_id": .string(event.id), "token": .token(request.deviceToken), "status": .int(response.status),
-                "attempt": .int(attempt),
-            ])
+                retryAfter: response.header("retry-after").flatMap { RetryAfter.parse($0, now: Timestamp.now()) },
+                latency: latency)
+            logger.debug(
+                "apns answered",
+                [
+                    "event_id": .string(event.id), "token": .token(request.deviceToken),
+                    "status": .int(response.status),
+                    "attempt": .int(attempt),
+                ])
             switch verdict {
             case .result(let result):
                 return result
@@ -67,13 +72,14 @@ public final class APNsProvider: PushProvider {
                 throw failure
             case .refreshProviderToken(let reason):
                 guard !refreshed, case .token(let manager) = configuration.authentication, let current = bearer,
-                      let next = try renewedToken(manager, rejecting: current)
+                    let next = try renewedToken(manager, rejecting: current)
                 else {
                     return DeliveryResult(
                         .failed, reason: reason.rawValue, providerStatus: response.status,
                         providerMessageID: response.header(APNsHeaderName.id), latency: latency)
                 }
-                logger.notice("apns refused the provider token; retrying with a new one", ["reason": .string(reason.rawValue)])
+                logger.notice(
+                    "apns refused the provider token; retrying with a new one", ["reason": .string(reason.rawValue)])
                 refreshed = true
                 bearer = next
             }
@@ -82,11 +88,17 @@ public final class APNsProvider: PushProvider {
 
     private func providerToken() throws(DeliveryFailure) -> String? {
         guard case .token(let manager) = configuration.authentication else { return nil }
-        do { return try manager.token() } catch { throw DeliveryFailure(reason: "cannot sign the provider token: \(error)") }
+        do { return try manager.token() } catch {
+            throw DeliveryFailure(reason: "cannot sign the provider token: \(error)")
+        }
     }
 
-    private func renewedToken(_ manager: ProviderTokenManager, rejecting token: String) throws(DeliveryFailure) -> String? {
-        do { return try manager.rejected(token) } catch { throw DeliveryFailure(reason: "cannot sign the provider token: \(error)") }
+    private func renewedToken(_ manager: ProviderTokenManager, rejecting token: String) throws(DeliveryFailure)
+        -> String?
+    {
+        do { return try manager.rejected(token) } catch {
+            throw DeliveryFailure(reason: "cannot sign the provider token: \(error)")
+        }
     }
 
     /// What sending produced: Apple's answer, or a transport failure that no
@@ -100,7 +112,9 @@ public final class APNsProvider: PushProvider {
     /// timeout, GOAWAY, cancellation) are thrown as `DeliveryFailure`
     /// (``DeliveryResult/unanswered(_:latency:naming:)`` decides). With a
     /// `trace`, the request as sent and its answer are recorded there.
-    private func send(_ request: APNsRequest, bearer: String?, trace: DeliveryTraceRecorder?) async throws(DeliveryFailure) -> Sent {
+    private func send(_ request: APNsRequest, bearer: String?, trace: DeliveryTraceRecorder?)
+        async throws(DeliveryFailure) -> Sent
+    {
         var headers = request.headers.fields
         if let bearer { headers.insert((name: APNsHeaderName.authorization, value: "bearer " + bearer), at: 0) }
         let http = HTTPClientRequest(
@@ -118,8 +132,9 @@ public final class APNsProvider: PushProvider {
             if let trace, let traced { trace.failed(traced, error: TransportNaming.kind.reason(error)) }
             let refused = try DeliveryResult.unanswered(error, latency: latency, naming: .kind)
             if let error = error as? HTTPClientError {
-                logger.error("apns request cannot be sent",
-                             ["kind": .string(error.kind.rawValue), "host": .string(error.host)])
+                logger.error(
+                    "apns request cannot be sent",
+                    ["kind": .string(error.kind.rawValue), "host": .string(error.host)])
             }
             return .refused(refused)
         }

@@ -61,10 +61,13 @@ public struct APNsProviderConfiguration: Sendable {
     ) throws(APNsConfigurationError) -> ProviderTokenManager {
         let key: PrivateKey
         do { key = try PrivateKey(pem: pem) } catch { throw APNsConfigurationError("\(source): \(error)") }
-        guard !teamID.isEmpty, !keyID.isEmpty else { throw APNsConfigurationError("token auth needs team_id and key_id") }
+        guard !teamID.isEmpty, !keyID.isEmpty else {
+            throw APNsConfigurationError("token auth needs team_id and key_id")
+        }
         let make = { () throws(APNsConfigurationError) -> ProviderTokenManager in
-            ProviderTokenManager(signer: try ProviderTokenSigner(key: key, teamID: teamID, keyID: keyID), clock: clock,
-                                 onRefresh: onRefresh)
+            ProviderTokenManager(
+                signer: try ProviderTokenSigner(key: key, teamID: teamID, keyID: keyID), clock: clock,
+                onRefresh: onRefresh)
         }
         do {
             guard let tokens else { return try make() }

@@ -7,15 +7,18 @@ extension FCMProvider {
     public func send(_ notification: PreparedNotification<[UInt8]>, attempt: Int) async throws(DeliveryFailure)
         -> DeliveryResult
     {
-        try await send(notification.request, to: notification.target, attempt: attempt, afterRefresh: false,
-                       trace: notification.trace)
+        try await send(
+            notification.request, to: notification.target, attempt: attempt, afterRefresh: false,
+            trace: notification.trace)
     }
 
     /// The logger for lines about one send (built only when a line is written).
     private func log(_ target: Target, _ attempt: Int) -> Logger {
         // Tokens and FIDs are logged masked (LogValue.token), topics and conditions as they are.
         let address = target.address
-        return logger.with(["target": address.isDevice ? .token(address.value) : .string(address.value), "attempt": .int(attempt)])
+        return logger.with([
+            "target": address.isDevice ? .token(address.value) : .string(address.value), "attempt": .int(attempt),
+        ])
     }
 
     private func send(
@@ -25,7 +28,8 @@ extension FCMProvider {
         do {
             token = try await tokens.token()
         } catch {
-            log(target, attempt).error("FCM access token unavailable", ["reason": .string(error.reason), "detail": .string(error.message)])
+            log(target, attempt).error(
+                "FCM access token unavailable", ["reason": .string(error.reason), "detail": .string(error.message)])
             let reason = "OAuth \(error.reason): \(error.message)"
             if error.isRetryable { throw DeliveryFailure(reason: reason, providerStatus: error.status) }
             return DeliveryResult(.failed, reason: reason, providerStatus: error.status)
@@ -44,7 +48,8 @@ extension FCMProvider {
         let latency = ContinuousClock.now - started
         if let trace, let traced { trace.answered(traced, response) }
         let answer = FCMAnswer.classify(
-            status: response.status, retryAfterHeader: response.header("retry-after"), body: response.body, target: target.address,
+            status: response.status, retryAfterHeader: response.header("retry-after"), body: response.body,
+            target: target.address,
             now: now())
         switch answer {
         case .delivered(let name):
@@ -52,7 +57,8 @@ extension FCMProvider {
             return DeliveryResult(.delivered, providerStatus: 200, providerMessageID: name, latency: latency)
         case .definitive(var result):
             if result.reason == FCMAnswer.thirdPartyAuthReason {
-                log(target, attempt).error("FCM refused: APNs credentials in Firebase rejected", ["status": .int(response.status)])
+                log(target, attempt).error(
+                    "FCM refused: APNs credentials in Firebase rejected", ["status": .int(response.status)])
             }
             result.latency = latency
             return result

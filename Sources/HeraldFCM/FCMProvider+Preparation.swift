@@ -17,7 +17,8 @@ extension FCMProvider {
         let limit = FCMPayloadLimit.limit(for: target.address)
         let size = FCMPayloadLimit.countedSize(of: message)
         if size > limit {
-            let kind = target.address.isDevice ? "FCM's \(limit)-byte limit" : "FCM's \(limit)-byte limit for topic messages"
+            let kind =
+                target.address.isDevice ? "FCM's \(limit)-byte limit" : "FCM's \(limit)-byte limit for topic messages"
             throw DeliveryRejection(reason: "MessageTooBig", message: "message payload is \(size) bytes, over \(kind)")
         }
         if let apnsSize = FCMPayloadLimit.apnsPayloadSize(of: message), apnsSize > FCMPayloadLimit.apnsPayload {

@@ -77,7 +77,8 @@ extension FCMProvider {
         do {
             let response = try await http.send(sendRequest(Self.probeBody, token: token))
             return FCMProjectProbe(
-                httpStatus: response.status, body: response.body, projectID: projectID, clientEmail: account.clientEmail)
+                httpStatus: response.status, body: response.body, projectID: projectID, clientEmail: account.clientEmail
+            )
         } catch {
             return .unreachable(reason: String(describing: error))
         }
@@ -92,7 +93,8 @@ extension FCMProvider: CredentialProbing {
     public func probeCredentials() async -> [CredentialCheck] {
         do throws(FCMAuthError) {
             let token = try await accessToken()
-            let oauth = CredentialCheck(ok: true, "OAuth access token obtained (valid until \(token.expiresAt.rfc3339(fractionDigits: 0)))")
+            let oauth = CredentialCheck(
+                ok: true, "OAuth access token obtained (valid until \(token.expiresAt.rfc3339(fractionDigits: 0)))")
             let project = try await probeProject()
             return [oauth, CredentialCheck(ok: project.ok, project.description)]
         } catch {

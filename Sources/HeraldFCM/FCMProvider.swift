@@ -26,7 +26,8 @@ public final class FCMProvider: PushProvider {
     ///   - onRefresh: told of every access-token fetch, and whether it worked (metrics).
     public init(
         projectID: String, account: ServiceAccount, endpoint: String, httpClient: HTTPClient,
-        timeout: Duration = .seconds(10), logger: Logger, now: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
+        timeout: Duration = .seconds(10), logger: Logger,
+        now: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
         onRefresh: CredentialRefreshHook? = nil
     ) {
         self.projectID = projectID

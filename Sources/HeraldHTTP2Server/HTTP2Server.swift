@@ -29,7 +29,9 @@ public final class HTTP2Server: Sendable {
     let loopThreadID = Atomic<Int32>(0)
 
     /// Binds and listens; checks the TLS files so a bad certificate fails here, not in `run()`.
-    public init(configuration: HTTP2ServerConfiguration, handler: some HTTP2Handler, logger: Logger) throws(HTTP2ServerError) {
+    public init(configuration: HTTP2ServerConfiguration, handler: some HTTP2Handler, logger: Logger)
+        throws(HTTP2ServerError)
+    {
         if let tls = configuration.tls { _ = try TLSServerContext(tls) }
         self.configuration = configuration
         self.handler = handler
@@ -60,7 +62,8 @@ public final class HTTP2Server: Sendable {
                     BrokenPipe.blockOnThisThread()
                     do {
                         let loop = try ServerEventLoop(
-                            configuration: configuration, listener: listener, inbox: inbox, handler: handler, logger: logger)
+                            configuration: configuration, listener: listener, inbox: inbox, handler: handler,
+                            logger: logger)
                         loop.run()
                         continuation.resume()
                     } catch {

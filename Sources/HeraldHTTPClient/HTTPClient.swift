@@ -66,17 +66,21 @@ public final class HTTPClient: Sendable {
                     switch configuration.engine {
                     case .nghttp2:
                         let loop = H2ClientLoop(
-                            configuration: configuration, queue: queue, executor: executor, logger: logger, statistics: statistics)
+                            configuration: configuration, queue: queue, executor: executor, logger: logger,
+                            statistics: statistics)
                         loop?.run()
                         started = loop != nil
                     case .libcurl:
-                        let loop = CurlMultiLoop(configuration: configuration, queue: queue, executor: executor, logger: logger)
+                        let loop = CurlMultiLoop(
+                            configuration: configuration, queue: queue, executor: executor, logger: logger)
                         loop?.run()
                         started = loop != nil
                     }
                     guard started else {
                         let failure = HTTPClientError(
-                            kind: .other, host: "", message: "the \(configuration.engine.rawValue) loop could not start (out of file descriptors?)")
+                            kind: .other, host: "",
+                            message:
+                                "the \(configuration.engine.rawValue) loop could not start (out of file descriptors?)")
                         let leftovers = queue.detach()
                         for job in leftovers.jobs { globalConcurrentExecutor.enqueue(job) }
                         for submission in leftovers.submissions { submission.pending.finish(.failure(failure)) }
@@ -109,7 +113,8 @@ public final class HTTPClient: Sendable {
     public func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
         if let problem = HTTPFieldRule.problem(in: request.headers) {
             throw HTTPClientError(
-                kind: .invalidRequest, host: URLHost.hostAndPort(of: request.url), message: "\(problem); the request was not sent")
+                kind: .invalidRequest, host: URLHost.hostAndPort(of: request.url),
+                message: "\(problem); the request was not sent")
         }
         let pending = PendingRequest(
             id: nextID.add(1, ordering: .relaxed).oldValue, url: request.url, resumesOnLoop: executor.isCurrent)
@@ -117,8 +122,11 @@ public final class HTTPClient: Sendable {
             try await withUnsafeThrowingContinuation { continuation in
                 guard pending.install(continuation) else { return }
                 if !queue.submit(Submission(pending: pending, request: request)) {
-                    pending.finish(.failure(HTTPClientError(
-                        kind: .shutdown, host: URLHost.hostAndPort(of: request.url), message: "the HTTP client was shut down")))
+                    pending.finish(
+                        .failure(
+                            HTTPClientError(
+                                kind: .shutdown, host: URLHost.hostAndPort(of: request.url),
+                                message: "the HTTP client was shut down")))
                 }
             }
         } onCancel: {

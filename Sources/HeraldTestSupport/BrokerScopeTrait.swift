@@ -11,8 +11,10 @@ public struct BrokerScopeTrait: SuiteTrait, TestTrait, TestScoping {
     let scope: @Sendable (_ body: @Sendable () async throws -> Void) async throws -> Void
     let afterEachTest: (@Sendable () async throws -> Void)?
 
-    public init(scope: @escaping @Sendable (_ body: @Sendable () async throws -> Void) async throws -> Void,
-                afterEachTest: (@Sendable () async throws -> Void)? = nil) {
+    public init(
+        scope: @escaping @Sendable (_ body: @Sendable () async throws -> Void) async throws -> Void,
+        afterEachTest: (@Sendable () async throws -> Void)? = nil
+    ) {
         self.scope = scope
         self.afterEachTest = afterEachTest
     }
@@ -39,7 +41,9 @@ public struct BrokerScopeTrait: SuiteTrait, TestTrait, TestScoping {
         test.isSuite == (testCase == nil) ? self : nil
     }
 
-    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
         if test.isSuite { return try await scope(function) }
         try await scope { [afterEachTest] in
             do {
@@ -58,7 +62,8 @@ extension Trait where Self == BrokerScopeTrait {
     /// (`ClusterBroker.withTurn`), and starts again after each test the nodes
     /// it stopped or killed.
     public static var cluster: Self {
-        BrokerScopeTrait(scope: { body in try await ClusterBroker.withTurn(body) },
-                         afterEachTest: { try await ClusterBroker.restartStopped() })
+        BrokerScopeTrait(
+            scope: { body in try await ClusterBroker.withTurn(body) },
+            afterEachTest: { try await ClusterBroker.restartStopped() })
     }
 }

@@ -71,8 +71,10 @@ public final class ChildProcess: @unchecked Sendable {
     /// Starts `executable` (a path) with `arguments`, `environment` on top of
     /// this process's (a nil value removes the variable), `input` on stdin.
     /// Output goes to `outputPath`, or a temporary file removed with the value.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
-                input: [UInt8]? = nil, errors: Errors = .merged, outputPath: String? = nil) throws(TestFailure) {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String?] = [:],
+        input: [UInt8]? = nil, errors: Errors = .merged, outputPath: String? = nil
+    ) throws(TestFailure) {
         let unique = String(UInt64.random(in: 0 ... .max), radix: 36)
         self.outputPath = outputPath ?? NSTemporaryDirectory() + "herald-child-\(unique).out"
         removesOutput = outputPath == nil
@@ -198,8 +200,10 @@ public final class ChildProcess: @unchecked Sendable {
 
 /// Runs `path` to its end on the calling thread and returns what it wrote and
 /// its status. Blocks: call it off the cooperative pool (`runTool` does).
-public func runToolNow(_ path: String, _ arguments: [String], environment: [String: String?] = [:],
-                       input: [UInt8]? = nil, errors: ChildProcess.Errors = .merged) throws(TestFailure) -> ToolRun {
+public func runToolNow(
+    _ path: String, _ arguments: [String], environment: [String: String?] = [:],
+    input: [UInt8]? = nil, errors: ChildProcess.Errors = .merged
+) throws(TestFailure) -> ToolRun {
     let child = try ChildProcess(path, arguments, environment: environment, input: input, errors: errors)
     let exit = child.waitForExitBlocking()
     return ToolRun(status: exit.status, bytes: child.bytes)
@@ -207,8 +211,10 @@ public func runToolNow(_ path: String, _ arguments: [String], environment: [Stri
 
 /// Runs `path` to its end on a thread of its own (never blocking the
 /// cooperative pool) and returns what it wrote and its status.
-public func runTool(_ path: String, _ arguments: [String], environment: [String: String?] = [:],
-                    input: [UInt8]? = nil, errors: ChildProcess.Errors = .merged) async throws(TestFailure) -> ToolRun {
+public func runTool(
+    _ path: String, _ arguments: [String], environment: [String: String?] = [:],
+    input: [UInt8]? = nil, errors: ChildProcess.Errors = .merged
+) async throws(TestFailure) -> ToolRun {
     try await onOwnThread {
         Result { () throws(TestFailure) -> ToolRun in
             try runToolNow(path, arguments, environment: environment, input: input, errors: errors)
@@ -235,7 +241,8 @@ extension ChildProcess {
 
     /// Starts `herald run --config <config>`; its output goes to `<config>.<n>.log`.
     public static func heraldRun(config: String) throws(TestFailure) -> ChildProcess {
-        try ChildProcess(heraldExecutable(), ["run", "--config", config],
-                         outputPath: "\(config).\(UInt32.random(in: 0...UInt32.max)).log")
+        try ChildProcess(
+            heraldExecutable(), ["run", "--config", config],
+            outputPath: "\(config).\(UInt32.random(in: 0...UInt32.max)).log")
     }
 }

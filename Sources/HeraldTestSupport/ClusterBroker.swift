@@ -45,12 +45,16 @@ public enum ClusterBroker {
 
     /// The node that leads quorum queue `queue` now, asked of node `via` (a node that is up).
     public static func leader(of queue: String, via node: Int) async throws -> Int {
-        let output = try await ScriptRunner.run(ScriptRunner.rabbitmqScript, [
-            "cluster", "ctl", "\(node)", "list_queues", "--quiet", "--no-table-headers", "name", "leader",
-        ])
+        let output = try await ScriptRunner.run(
+            ScriptRunner.rabbitmqScript,
+            [
+                "cluster", "ctl", "\(node)", "list_queues", "--quiet", "--no-table-headers", "name", "leader",
+            ])
         for line in output.split(separator: "\n") {
             let fields = line.split(separator: "\t").map { $0.trimmingCharacters(in: .whitespaces) }
-            if fields.count == 2, fields[0] == queue, let leader = nodes.first(where: { fields[1] == "herald-c\($0)@localhost" }) {
+            if fields.count == 2, fields[0] == queue,
+                let leader = nodes.first(where: { fields[1] == "herald-c\($0)@localhost" })
+            {
                 return leader
             }
         }

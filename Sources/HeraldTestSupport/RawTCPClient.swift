@@ -32,7 +32,8 @@ public final class RawTCPClient: @unchecked Sendable {
             guard bound == 0 else { throw RawTCPError("bind \(source): \(String(cString: strerror(errno)))") }
         }
         var remote = target
-        var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
+        var tv = timeval(
+            tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &remote.storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, remote.length) }
@@ -47,7 +48,9 @@ public final class RawTCPClient: @unchecked Sendable {
     public func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { return false }
             offset += n
@@ -61,7 +64,8 @@ public final class RawTCPClient: @unchecked Sendable {
     /// Waits up to `timeout` for input: whatever one read returns, or the peer's close.
     public func receive(timeout: Duration) -> Received {
         var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let ready = poll(&pollFD, 1, milliseconds)
         guard ready > 0 else { return .timedOut }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -85,7 +89,9 @@ public final class RawTCPClient: @unchecked Sendable {
         }
     }
 
-    private static func address(_ host: String, port: Int) throws(RawTCPError) -> (storage: sockaddr_storage, length: socklen_t, family: Int32) {
+    private static func address(_ host: String, port: Int) throws(RawTCPError) -> (
+        storage: sockaddr_storage, length: socklen_t, family: Int32
+    ) {
         var storage = sockaddr_storage()
         var v4 = in_addr()
         var v6 = in6_addr()
@@ -122,6 +128,8 @@ public func hasIPv6Loopback() -> Bool {
     sin6.sin6_family = sa_family_t(AF_INET6)
     sin6.sin6_addr = in6addr_loopback
     return withUnsafePointer(to: &sin6) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        }
     } == 0
 }

@@ -18,10 +18,14 @@ public enum ScriptRunner {
     /// Runs a command off the cooperative pool, with `environment` on top of
     /// this process's; returns its output, or throws with it when it fails.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String],
-                           environment: [String: String?] = [:]) async throws -> String {
+    public static func run(
+        _ executable: String, _ arguments: [String],
+        environment: [String: String?] = [:]
+    ) async throws -> String {
         let run = try await runTool(executable, arguments, environment: environment)
-        guard run.status == 0 else { throw TestFailure("\(executable) \(arguments) failed (\(run.status)): \(run.output)") }
+        guard run.status == 0 else {
+            throw TestFailure("\(executable) \(arguments) failed (\(run.status)): \(run.output)")
+        }
         return run.output
     }
 }

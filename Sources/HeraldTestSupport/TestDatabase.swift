@@ -32,8 +32,10 @@ public struct TestDatabase: Sendable {
     }
 
     /// Runs `body` with a database of its own, removed afterwards.
-    public static func with<T>(_ backend: Backend, server: TestServer = .shared,
-                        _ body: (TestDatabase) async throws -> T) async throws -> T {
+    public static func with<T>(
+        _ backend: Backend, server: TestServer = .shared,
+        _ body: (TestDatabase) async throws -> T
+    ) async throws -> T {
         let database = try await make(backend, server: server)
         do {
             let result = try await body(database)
@@ -46,8 +48,10 @@ public struct TestDatabase: Sendable {
     }
 
     /// Runs `body` with a migrated store on a database of its own.
-    public static func withStore<T>(_ backend: Backend, limits: RegistryLimits = .default,
-                             _ body: (any RegistryStore) async throws -> T) async throws -> T {
+    public static func withStore<T>(
+        _ backend: Backend, limits: RegistryLimits = .default,
+        _ body: (any RegistryStore) async throws -> T
+    ) async throws -> T {
         try await with(backend) { database in
             let store = try database.makeStore(limits: limits)
             defer { store.close() }
@@ -99,8 +103,11 @@ public struct TestServer: Sendable {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { root.deleteLastPathComponent() }
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let run = try await runTool("/usr/bin/env", assignments + [root.appendingPathComponent("scripts/postgres").path, command])
-        guard run.status == 0 else { throw TestFailure("scripts/postgres \(command) failed (\(run.status)): \(run.output)") }
+        let run = try await runTool(
+            "/usr/bin/env", assignments + [root.appendingPathComponent("scripts/postgres").path, command])
+        guard run.status == 0 else {
+            throw TestFailure("scripts/postgres \(command) failed (\(run.status)): \(run.output)")
+        }
         return run.output
     }
 }

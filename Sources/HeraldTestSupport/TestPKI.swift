@@ -35,14 +35,17 @@ public struct TestPKI: Sendable {
             throw TestPKIError(step: "mkdtemp", output: error.description)
         }
         let pki = TestPKI(directory: directory)
-        try OpenSSLCommand.run(step: "create CA", [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", pki.caKeyPath, "-out", pki.caCertificatePath, "-days", "2", "-subj", "/CN=\(name)",
-            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-        ])
+        try OpenSSLCommand.run(
+            step: "create CA",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", pki.caKeyPath, "-out", pki.caCertificatePath, "-days", "2", "-subj", "/CN=\(name)",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            ])
         try pki.issue(
             commonName: "localhost", keyPath: pki.serverKeyPath, certificatePath: pki.serverCertificatePath,
-            extensions: "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n")
+            extensions:
+                "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n")
         return pki
     }
 
@@ -57,7 +60,8 @@ public struct TestPKI: Sendable {
     /// A file name of its own per call: tests issue certificates for the same
     /// name concurrently, and one's files must not overwrite another's.
     private static func uniqueBase(_ prefix: String, _ commonName: String) -> String {
-        prefix + commonName.filter { $0.isLetter || $0.isNumber } + "-" + String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        prefix + commonName.filter { $0.isLetter || $0.isNumber } + "-"
+            + String(UInt64.random(in: 1...UInt64.max), radix: 16)
     }
 
     /// Issues a client certificate (for APNs certificate authentication) and
@@ -65,10 +69,14 @@ public struct TestPKI: Sendable {
     public func makeClientCertificate(
         commonName: String, pkcs12Password: String = "herald-test"
     ) async throws(TestPKIError) -> TestClientCertificate {
-        try await Self.offPool { () throws(TestPKIError) in try makeClientCertificateNow(commonName: commonName, pkcs12Password: pkcs12Password) }
+        try await Self.offPool { () throws(TestPKIError) in
+            try makeClientCertificateNow(commonName: commonName, pkcs12Password: pkcs12Password)
+        }
     }
 
-    private func makeClientCertificateNow(commonName: String, pkcs12Password: String) throws(TestPKIError) -> TestClientCertificate {
+    private func makeClientCertificateNow(commonName: String, pkcs12Password: String) throws(TestPKIError)
+        -> TestClientCertificate
+    {
         let base = Self.uniqueBase(directory + "/client-", commonName)
         let certificate = TestClientCertificate(
             certificatePath: base + ".pem", keyPath: base + ".key", pkcs12Path: base + ".p12",
@@ -76,10 +84,12 @@ public struct TestPKI: Sendable {
         try issue(
             commonName: commonName, keyPath: certificate.keyPath, certificatePath: certificate.certificatePath,
             extensions: "extendedKeyUsage=clientAuth\nbasicConstraints=CA:FALSE\n")
-        try OpenSSLCommand.run(step: "export PKCS#12", [
-            "pkcs12", "-export", "-in", certificate.certificatePath, "-inkey", certificate.keyPath,
-            "-out", certificate.pkcs12Path, "-passout", "pass:" + pkcs12Password, "-name", commonName,
-        ])
+        try OpenSSLCommand.run(
+            step: "export PKCS#12",
+            [
+                "pkcs12", "-export", "-in", certificate.certificatePath, "-inkey", certificate.keyPath,
+                "-out", certificate.pkcs12Path, "-passout", "pass:" + pkcs12Password, "-name", commonName,
+            ])
         return certificate
     }
 
@@ -89,7 +99,9 @@ public struct TestPKI: Sendable {
     public func makeServerCertificate(
         commonName: String, subjectAltNames: [String]
     ) async throws(TestPKIError) -> (certificatePath: String, keyPath: String) {
-        try await Self.offPool { () throws(TestPKIError) in try makeServerCertificateNow(commonName: commonName, subjectAltNames: subjectAltNames) }
+        try await Self.offPool { () throws(TestPKIError) in
+            try makeServerCertificateNow(commonName: commonName, subjectAltNames: subjectAltNames)
+        }
     }
 
     private func makeServerCertificateNow(
@@ -99,12 +111,16 @@ public struct TestPKI: Sendable {
         let paths = (certificatePath: base + ".pem", keyPath: base + ".key")
         try issue(
             commonName: commonName, keyPath: paths.keyPath, certificatePath: paths.certificatePath,
-            extensions: "subjectAltName=\(subjectAltNames.joined(separator: ","))\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n")
+            extensions:
+                "subjectAltName=\(subjectAltNames.joined(separator: ","))\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n"
+        )
         return paths
     }
 
     /// Runs `body` (openssl processes) on a thread of its own.
-    private static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws(TestPKIError) -> T) async throws(TestPKIError) -> T {
+    private static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws(TestPKIError) -> T)
+        async throws(TestPKIError) -> T
+    {
         try await onOwnThread { Result { () throws(TestPKIError) -> T in try body() } }.get()
     }
 
@@ -123,15 +139,19 @@ public struct TestPKI: Sendable {
         } catch {
             throw TestPKIError(step: "write extensions", output: "\(error)")
         }
-        try OpenSSLCommand.run(step: "create key and request for \(commonName)", [
-            "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", keyPath, "-out", request, "-subj", "/CN=\(commonName)",
-        ])
-        try OpenSSLCommand.run(step: "sign certificate for \(commonName)", [
-            "x509", "-req", "-in", request, "-CA", caCertificatePath, "-CAkey", caKeyPath,
-            // A random serial, not -CAcreateserial: tests issue certificates concurrently.
-            "-set_serial", "0x" + String(UInt64.random(in: 1...UInt64(Int64.max)), radix: 16),
-            "-out", certificatePath, "-days", "2", "-extfile", extensionsPath,
-        ])
+        try OpenSSLCommand.run(
+            step: "create key and request for \(commonName)",
+            [
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", keyPath, "-out", request, "-subj", "/CN=\(commonName)",
+            ])
+        try OpenSSLCommand.run(
+            step: "sign certificate for \(commonName)",
+            [
+                "x509", "-req", "-in", request, "-CA", caCertificatePath, "-CAkey", caKeyPath,
+                // A random serial, not -CAcreateserial: tests issue certificates concurrently.
+                "-set_serial", "0x" + String(UInt64.random(in: 1...UInt64(Int64.max)), radix: 16),
+                "-out", certificatePath, "-days", "2", "-extfile", extensionsPath,
+            ])
     }
 }

@@ -65,7 +65,9 @@ func seconds(_ duration: Duration) -> Double {
 
 func report(_ name: String, count: Int, elapsed: Duration, extra: String = "") {
     let rate = Double(count) / max(seconds(elapsed), 1e-9)
-    print("tool=herald-amqp op=\(name) messages=\(count) seconds=\(String(format: "%.3f", seconds(elapsed))) rate=\(Int(rate))/s\(extra)")
+    print(
+        "tool=herald-amqp op=\(name) messages=\(count) seconds=\(String(format: "%.3f", seconds(elapsed))) rate=\(Int(rate))/s\(extra)"
+    )
 }
 
 func runBench(_ options: Options, _ connection: AMQPConnection) async throws {
@@ -86,15 +88,17 @@ func runBench(_ options: Options, _ connection: AMQPConnection) async throws {
                     inFlight -= 1
                 }
                 group.addTask {
-                    try await connection.publish(exchange: "", routingKey: options.queue, body: body, persistent: true,
-                                                 mandatory: true)
+                    try await connection.publish(
+                        exchange: "", routingKey: options.queue, body: body, persistent: true,
+                        mandatory: true)
                 }
                 inFlight += 1
             }
             try await group.waitForAll()
         }
-        report("publish-confirmed", count: options.count, elapsed: .now - start,
-               extra: " size=\(options.size) window=\(options.window)")
+        report(
+            "publish-confirmed", count: options.count, elapsed: .now - start,
+            extra: " size=\(options.size) window=\(options.window)")
     case "stress":
         try await stress(options, connection)
     case "consume":
@@ -125,10 +129,12 @@ func stress(_ options: Options, _ connection: AMQPConnection) async throws {
                 for number in 0..<perTask {
                     let size = 1 + (task * 7 + number * 5) % 12
                     let messages = (0..<size).map { index in
-                        AMQPMessage(exchange: "", routingKey: options.queue,
-                                    body: [UInt8](repeating: UInt8(ascii: "s"), count: index == 0 ? options.size : 16),
-                                    properties: AMQPProperties(headers: ["task": .int(Int64(task))], persistent: false,
-                                                               messageID: "t\(task)-b\(number)-m\(index)"))
+                        AMQPMessage(
+                            exchange: "", routingKey: options.queue,
+                            body: [UInt8](repeating: UInt8(ascii: "s"), count: index == 0 ? options.size : 16),
+                            properties: AMQPProperties(
+                                headers: ["task": .int(Int64(task))], persistent: false,
+                                messageID: "t\(task)-b\(number)-m\(index)"))
                     }
                     while true {
                         do {
@@ -144,8 +150,9 @@ func stress(_ options: Options, _ connection: AMQPConnection) async throws {
         }
         return try await group.reduce(0, +)
     }
-    report("stress-batches", count: perTask * options.tasks, elapsed: .now - start,
-           extra: " tasks=\(options.tasks) republished=\(republished) connections=\(connection.connectionsOpened)")
+    report(
+        "stress-batches", count: perTask * options.tasks, elapsed: .now - start,
+        extra: " tasks=\(options.tasks) republished=\(republished) connections=\(connection.connectionsOpened)")
 }
 
 do {
@@ -155,8 +162,9 @@ do {
     configuration.reconnect.maxAttempts = 3
     if options.command == "stress" {
         // Connections are cut every second or so: come back within half a second each time.
-        configuration.reconnect = BackoffPolicy(initial: .milliseconds(50), maximum: .milliseconds(500),
-                                                maxAttempts: 100)
+        configuration.reconnect = BackoffPolicy(
+            initial: .milliseconds(50), maximum: .milliseconds(500),
+            maxAttempts: 100)
     }
     let connection = try AMQPConnection(configuration: configuration, logger: Logger(label: "bench", level: .warning))
     try await withThrowingTaskGroup(of: Void.self) { group in

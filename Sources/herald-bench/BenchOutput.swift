@@ -10,15 +10,16 @@ enum BenchOutput {
     }
 
     static func usage() {
-        line("""
-        usage: herald-bench http2 [--requests N] [--concurrency C] [--connections K] [--body-bytes B]
-                                  [--ref PATH] [--h2load PATH] [--clients swift,swift-pool,ref,h2load] [--repeat 3]
-               herald-bench http2 --url URL --ca PEM [...]   [--executor loop|pool]  (our client only, against a running server)
-               herald-bench serve --cert PEM --key PEM [--port 0]
-               herald-bench pipeline [--events 2000] [--milliseconds 1500] [--seed 7]
-               herald-bench registry-fill [--backend sqlite --path FILE | --backend postgres --url URL [--pool 4]]
-                                  [--devices 100000] [--first 0] [--concurrency 16] [--app bench] [--channel room:big]
-                                  [--provider apns|fcm] [--tokens-out FILE]
-        """)
+        line(
+            """
+            usage: herald-bench http2 [--requests N] [--concurrency C] [--connections K] [--body-bytes B]
+                                      [--ref PATH] [--h2load PATH] [--clients swift,swift-pool,ref,h2load] [--repeat 3]
+                   herald-bench http2 --url URL --ca PEM [...]   [--executor loop|pool]  (our client only, against a running server)
+                   herald-bench serve --cert PEM --key PEM [--port 0]
+                   herald-bench pipeline [--events 2000] [--milliseconds 1500] [--seed 7]
+                   herald-bench registry-fill [--backend sqlite --path FILE | --backend postgres --url URL [--pool 4]]
+                                      [--devices 100000] [--first 0] [--concurrency 16] [--app bench] [--channel room:big]
+                                      [--provider apns|fcm] [--tokens-out FILE]
+            """)
     }
 }

@@ -1,6 +1,7 @@
 /// One line of the benchmark table.
 struct BenchRow {
-    static let header = "client                      requests  failed   req/s     client CPU µs/req  client CPU s/10k  server CPU µs/req"
+    static let header =
+        "client                      requests  failed   req/s     client CPU µs/req  client CPU s/10k  server CPU µs/req"
 
     let name: String
     let requests: Int
@@ -13,8 +14,10 @@ struct BenchRow {
 
     var line: String {
         let rate = Double(requests) / wallSeconds
-        return Self.pad(name, 28) + Self.pad(String(requests), 10) + Self.pad(String(failed), 9) + Self.pad(Self.format(rate, 0), 10)
-            + Self.pad(Self.format(clientMicrosecondsPerRequest, 1), 19) + Self.pad(Self.format(clientCPUSeconds / Double(requests) * 10_000, 3), 18)
+        return Self.pad(name, 28) + Self.pad(String(requests), 10) + Self.pad(String(failed), 9)
+            + Self.pad(Self.format(rate, 0), 10)
+            + Self.pad(Self.format(clientMicrosecondsPerRequest, 1), 19)
+            + Self.pad(Self.format(clientCPUSeconds / Double(requests) * 10_000, 3), 18)
             + Self.format(serverCPUSeconds / Double(requests) * 1e6, 1)
     }
 

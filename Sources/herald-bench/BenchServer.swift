@@ -21,7 +21,8 @@ struct BenchServer {
         let answer = HTTP2Response(status: 200, headers: [("apns-id", "00000000-0000-0000-0000-000000000000")])
         router.on("POST", "*") { _, responder in responder.respond(answer) }
         router.on("GET", "*") { _, responder in responder.respond(answer) }
-        let logger = Logger(label: "bench.server", level: options.string("log").flatMap { LogLevel(name: $0) } ?? .warning)
+        let logger = Logger(
+            label: "bench.server", level: options.string("log").flatMap { LogLevel(name: $0) } ?? .warning)
         let server: HTTP2Server
         do {
             server = try HTTP2Server(configuration: configuration, handler: router, logger: logger)

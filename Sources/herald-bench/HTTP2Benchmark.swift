@@ -18,7 +18,8 @@ struct HTTP2Benchmark {
         let concurrency = options.int("concurrency", 100)
         let connections = options.int("connections", 1)
         let bodyBytes = options.int("body-bytes", 256)
-        let clients = Set((options.string("clients") ?? "swift,swift-pool,ref,h2load").split(separator: ",").map(String.init))
+        let clients = Set(
+            (options.string("clients") ?? "swift,swift-pool,ref,h2load").split(separator: ",").map(String.init))
         let pki: TestPKI
         do { pki = try await TestPKI.make(name: "Herald Bench CA") } catch {
             BenchOutput.line("error \(error)")
@@ -26,14 +27,17 @@ struct HTTP2Benchmark {
         }
         defer { pki.remove() }
         let me = CommandLine.arguments[0]
-        guard let server = ChildProcess([me, "serve", "--cert", pki.serverCertificatePath, "--key", pki.serverKeyPath]),
-              let portLine = server.readLine(), portLine.hasPrefix("port "), let port = Int(portLine.dropFirst(5))
+        guard
+            let server = ChildProcess([me, "serve", "--cert", pki.serverCertificatePath, "--key", pki.serverKeyPath]),
+            let portLine = server.readLine(), portLine.hasPrefix("port "), let port = Int(portLine.dropFirst(5))
         else {
             BenchOutput.line("error: benchmark server did not start")
             exit(1)
         }
         let url = "https://127.0.0.1:\(port)/3/device/0123456789abcdef"
-        BenchOutput.line("herald-bench http2: \(requests) POSTs of \(bodyBytes) B, \(concurrency) in flight, \(connections) connection(s), TLS, server pid \(server.pid)")
+        BenchOutput.line(
+            "herald-bench http2: \(requests) POSTs of \(bodyBytes) B, \(concurrency) in flight, \(connections) connection(s), TLS, server pid \(server.pid)"
+        )
         BenchOutput.line(BenchRow.header)
 
         // Our client and the C reference take turns, `--repeat` times each, so
@@ -58,10 +62,14 @@ struct HTTP2Benchmark {
                 BenchOutput.line(row.line)
                 poolRuns.append(row)
             }
-            if clients.contains("ref"), let ref = options.string("ref"), let row = runChild(
-                name: "C libcurl multi (ref.c)",
-                [ref, url, pki.caCertificatePath, String(requests), String(concurrency), String(connections), String(bodyBytes)],
-                requests: requests, server: server)
+            if clients.contains("ref"), let ref = options.string("ref"),
+                let row = runChild(
+                    name: "C libcurl multi (ref.c)",
+                    [
+                        ref, url, pki.caCertificatePath, String(requests), String(concurrency), String(connections),
+                        String(bodyBytes),
+                    ],
+                    requests: requests, server: server)
             {
                 BenchOutput.line(row.line)
                 referenceRuns.append(row)
@@ -78,12 +86,16 @@ struct HTTP2Benchmark {
         }
         let h2load = options.string("h2load") ?? "h2load"
         let streamsPerConnection = max(1, concurrency / connections)
-        if clients.contains("h2load"), let row = runChild(
-            name: "h2load",
-            [h2load, "-n", String(requests), "-c", String(connections), "-m", String(streamsPerConnection), "-t", "1"]
-                + (bodyBytes > 0 ? ["-d", bodyFile] : [])
-                + ["-H", "apns-topic: com.example.chat", "-H", "apns-push-type: alert", url],
-            requests: requests, server: server)
+        if clients.contains("h2load"),
+            let row = runChild(
+                name: "h2load",
+                [
+                    h2load, "-n", String(requests), "-c", String(connections), "-m", String(streamsPerConnection), "-t",
+                    "1",
+                ]
+                    + (bodyBytes > 0 ? ["-d", bodyFile] : [])
+                    + ["-H", "apns-topic: com.example.chat", "-H", "apns-push-type: alert", url],
+                requests: requests, server: server)
         {
             BenchOutput.line(row.line)
         }
@@ -104,7 +116,8 @@ struct HTTP2Benchmark {
     /// `--url URL --ca FILE`: only our client, against a server started elsewhere (for profiling).
     private func runClientOnly(url: String, caFile: String) async {
         let row = await runSwiftClient(
-            url: url, caFile: caFile, requests: options.int("requests", 50_000), concurrency: options.int("concurrency", 100),
+            url: url, caFile: caFile, requests: options.int("requests", 50_000),
+            concurrency: options.int("concurrency", 100),
             connections: options.int("connections", 1), bodyBytes: options.int("body-bytes", 256), server: nil,
             onLoopExecutor: options.string("executor") != "pool")
         BenchOutput.line(BenchRow.header)
@@ -118,39 +131,44 @@ struct HTTP2Benchmark {
         let engine = HTTPClientConfiguration.Engine(rawValue: options.string("engine") ?? "nghttp2") ?? .nghttp2
         let configuration = HTTPClientConfiguration(
             maxConnectionsPerHost: connections, tls: HTTPClientTLSConfiguration(caFile: caFile), engine: engine)
-        let logger = Logger(label: "bench.client", level: options.string("log").flatMap { LogLevel(name: $0) } ?? .warning)
+        let logger = Logger(
+            label: "bench.client", level: options.string("log").flatMap { LogLevel(name: $0) } ?? .warning)
         let body = [UInt8](repeating: 0x78, count: bodyBytes)
         let request = HTTPClientRequest(
-            method: "POST", url: url, headers: [("apns-topic", "com.example.chat"), ("apns-push-type", "alert")], body: body)
+            method: "POST", url: url, headers: [("apns-topic", "com.example.chat"), ("apns-push-type", "alert")],
+            body: body)
         let serverCPU0 = server?.cpuSecondsSoFar() ?? 0
         let cpu0 = CPUTime.processSeconds()
         let wall0 = CPUTime.wallSeconds()
-        let failures = (try? await HTTPClient.withClient(configuration: configuration, logger: logger) { client in
-            await withTaskExecutorPreference(onLoopExecutor ? client.executor : nil) {
-              await withTaskGroup(of: Int.self) { group in
-                for worker in 0..<concurrency {
-                    let share = requests / concurrency + (worker < requests % concurrency ? 1 : 0)
-                    group.addTask {
-                        var failed = 0
-                        for _ in 0..<share {
-                            do {
-                                let response = try await client.send(request)
-                                if response.status != 200 { failed += 1 }
-                            } catch {
-                                failed += 1
+        let failures =
+            (try? await HTTPClient.withClient(configuration: configuration, logger: logger) { client in
+                await withTaskExecutorPreference(onLoopExecutor ? client.executor : nil) {
+                    await withTaskGroup(of: Int.self) { group in
+                        for worker in 0..<concurrency {
+                            let share = requests / concurrency + (worker < requests % concurrency ? 1 : 0)
+                            group.addTask {
+                                var failed = 0
+                                for _ in 0..<share {
+                                    do {
+                                        let response = try await client.send(request)
+                                        if response.status != 200 { failed += 1 }
+                                    } catch {
+                                        failed += 1
+                                    }
+                                }
+                                return failed
                             }
                         }
-                        return failed
+                        return await group.reduce(0, +)
                     }
                 }
-                return await group.reduce(0, +)
-              }
-            }
-        }) ?? requests
+            }) ?? requests
         let wall = CPUTime.wallSeconds() - wall0
         return BenchRow(
-            name: "Swift \(engine.rawValue) (\(onLoopExecutor ? "loop exec" : "pool"))", requests: requests, failed: failures, wallSeconds: wall,
-            clientCPUSeconds: CPUTime.processSeconds() - cpu0, serverCPUSeconds: (server?.cpuSecondsSoFar() ?? 0) - serverCPU0)
+            name: "Swift \(engine.rawValue) (\(onLoopExecutor ? "loop exec" : "pool"))", requests: requests,
+            failed: failures, wallSeconds: wall,
+            clientCPUSeconds: CPUTime.processSeconds() - cpu0,
+            serverCPUSeconds: (server?.cpuSecondsSoFar() ?? 0) - serverCPU0)
     }
 
     private func runChild(name: String, _ arguments: [String], requests: Int, server: ChildProcess) -> BenchRow? {

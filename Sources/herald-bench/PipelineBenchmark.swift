@@ -18,9 +18,12 @@ struct PipelineBenchmark {
         let minimumSeconds = Double(max(1, options.int("milliseconds", 1500))) / 1000
         var workload = PipelineWorkload(seed: UInt64(max(0, options.int("seed", 7))))
         let bodies = (0..<count).map { workload.event($0) }
-        let planner = EventPlanner(router: Router(rules: []), apps: ["bench": [Provider.apns, Provider.fcm]], providers: .registered)
+        let planner = EventPlanner(
+            router: Router(rules: []), apps: ["bench": [Provider.apns, Provider.fcm]], providers: .registered)
         let now = Timestamp(seconds: 1_796_032_800)
-        let plans = bodies.map { planner.plan(IncomingEvent(body: $0, routingKey: "bench.1"), now: now, newID: { "x" }) }
+        let plans = bodies.map {
+            planner.plan(IncomingEvent(body: $0, routingKey: "bench.1"), now: now, newID: { "x" })
+        }
         let sends = plans.flatMap(\.sends)
         let apns = sends.filter { $0.target.provider == .apns }
         let fcm = sends.filter { $0.target.provider == .fcm }
@@ -35,20 +38,26 @@ struct PipelineBenchmark {
         BenchOutput.line("stage                         items   µs/item   µs/notification")
         let decode = measure(minimumSeconds, items: bodies.count) {
             for body in bodies {
-                sink &+= planner.plan(IncomingEvent(body: body, routingKey: "bench.1"), now: now, newID: { "x" }).sends.count
+                sink &+=
+                    planner.plan(IncomingEvent(body: body, routingKey: "bench.1"), now: now, newID: { "x" }).sends.count
             }
         }
         let apnsCost = measure(minimumSeconds, items: apns.count) {
             for send in apns {
-                guard let request = try? APNsRequest(event: send.event, target: send.target, bundleID: "com.example.chat",
-                                                     now: now, apnsID: apnsID) else { continue }
+                guard
+                    let request = try? APNsRequest(
+                        event: send.event, target: send.target, bundleID: "com.example.chat",
+                        now: now, apnsID: apnsID)
+                else { continue }
                 sink &+= request.body.count &+ request.headers.fields.count
             }
         }
         let fcmCost = measure(minimumSeconds, items: fcm.count) {
             for send in fcm {
                 let message = builder.message(for: send.event, to: send.target.address, now: now)
-                sink &+= FCMPayloadLimit.countedSize(of: message.object) &+ (FCMPayloadLimit.apnsPayloadSize(of: message.object) ?? 0)
+                sink &+=
+                    FCMPayloadLimit.countedSize(of: message.object)
+                    &+ (FCMPayloadLimit.apnsPayloadSize(of: message.object) ?? 0)
                 sink &+= message.requestBody.count
             }
         }
@@ -65,12 +74,14 @@ struct PipelineBenchmark {
             ("outcome", outcomeCost, sends.count, outcomeCost),
         ]
         for (name, micros, items, share) in perNotification {
-            BenchOutput.line(BenchRow.pad(name, 30) + BenchRow.pad(String(items), 8)
-                + BenchRow.pad(BenchRow.format(micros, 2), 10) + BenchRow.format(share, 2))
+            BenchOutput.line(
+                BenchRow.pad(name, 30) + BenchRow.pad(String(items), 8)
+                    + BenchRow.pad(BenchRow.format(micros, 2), 10) + BenchRow.format(share, 2))
         }
         let total = perNotification.reduce(0) { $0 + $1.3 }
-        BenchOutput.line(BenchRow.pad("total", 48) + BenchRow.format(total, 2)
-            + "   (\(bodies.count) events, \(sends.count) notifications)")
+        BenchOutput.line(
+            BenchRow.pad("total", 48) + BenchRow.format(total, 2)
+                + "   (\(bodies.count) events, \(sends.count) notifications)")
         if sink == Int.min { BenchOutput.line("") }  // keeps every stage's work observable
     }
 

@@ -18,7 +18,9 @@ struct PipelineWorkload {
     }
 
     private mutating func text(_ length: Int) -> String {
-        let words = ["hello", "meeting", "at", "noon", "see", "you", "there", "thanks", "ok", "the", "report", "is", "ready"]
+        let words = [
+            "hello", "meeting", "at", "noon", "see", "you", "there", "thanks", "ok", "the", "report", "is", "ready",
+        ]
         var out = ""
         while out.utf8.count < length { out += (out.isEmpty ? "" : " ") + words[next(words.count)] }
         return String(out.prefix(length))
@@ -38,9 +40,11 @@ struct PipelineWorkload {
             let apns = next(2) == 0
             return #"{"provider":"\#(apns ? "apns" : "fcm")","token":"\#(token(apns: apns))"}"#
         }
-        let head = #"{"id":"bench-\#(sequence)","app":"bench","targets":[\#(targets.joined(separator: ","))],"#
+        let head =
+            #"{"id":"bench-\#(sequence)","app":"bench","targets":[\#(targets.joined(separator: ","))],"#
             + #""notification":{"title":"\#(text(8 + next(24)))","body":""#
-        let tail = #"","badge":\#(next(20)),"sound":"default","thread_id":"t-\#(next(1000))"},"#
+        let tail =
+            #"","badge":\#(next(20)),"sound":"default","thread_id":"t-\#(next(1000))"},"#
             + #""data":{"screen":"chat","thread_id":"\#(next(1000))"},"push_type":"alert","priority":"high","#
             + #""ttl":3600,"collapse_id":"thread-\#(next(1000))","context":{"bench_seq":\#(sequence),"bench_t":"0000000000000000"}}"#
         let wanted = 300 + next(501)

@@ -32,7 +32,8 @@ struct RegistryFill {
                 store = try SQLRegistryStore(.sqlite(path: path), providers: .registered)
             case "postgres":
                 guard let url = options.string("url") else { fail("--backend postgres needs --url") }
-                store = try SQLRegistryStore(.postgres(url: url, poolSize: options.int("pool", 4)), providers: .registered)
+                store = try SQLRegistryStore(
+                    .postgres(url: url, poolSize: options.int("pool", 4)), providers: .registered)
             default:
                 fail("--backend is sqlite or postgres")
             }
@@ -60,7 +61,8 @@ struct RegistryFill {
                         guard index < devices.count else { return .success(created) }
                         let key = DeviceKey(app: app, provider: provider, address: .token(devices[index]))
                         do throws(RegistryError) {
-                            let changes = try await store.register(key, channels: [channel], environment: nil, topic: nil, at: now)
+                            let changes = try await store.register(
+                                key, channels: [channel], environment: nil, topic: nil, at: now)
                             if changes[channel] == .created { created += 1 }
                         } catch {
                             return .failure(error)
@@ -80,16 +82,18 @@ struct RegistryFill {
         let seconds = CPUTime.wallSeconds() - start
         let cpu = CPUTime.processSeconds() - cpu0
         let onChannel = (try? await store.count(app: app, channel: channel)) ?? -1
-        BenchOutput.line("registry-fill backend=\(backend) provider=\(provider.rawValue) devices=\(count) "
-            + "concurrency=\(concurrency) created=\(created) on_channel=\(onChannel) seconds=\(format(seconds)) "
-            + "rate=\(format(Double(count) / seconds))/s client_cpu_us_per_op=\(format(cpu / Double(count) * 1e6))")
+        BenchOutput.line(
+            "registry-fill backend=\(backend) provider=\(provider.rawValue) devices=\(count) "
+                + "concurrency=\(concurrency) created=\(created) on_channel=\(onChannel) seconds=\(format(seconds)) "
+                + "rate=\(format(Double(count) / seconds))/s client_cpu_us_per_op=\(format(cpu / Double(count) * 1e6))")
     }
 
     /// Device `index`'s token: 64 hexadecimal digits for APNs, 152 URL-safe
     /// characters for FCM (the length of a real registration token).
     static func token(index: Int, provider: Provider) -> String {
         var generator = SplitMix64(seed: UInt64(index))
-        let digits: [UInt8] = provider == .apns
+        let digits: [UInt8] =
+            provider == .apns
             ? Array("0123456789abcdef".utf8)
             : Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         let length = provider == .apns ? 64 : 152

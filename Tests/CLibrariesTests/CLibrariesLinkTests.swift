@@ -23,7 +23,9 @@ import Testing
     @Test func curlShimSetsTypedOptions() throws {
         let handle = try #require(curl_easy_init())
         defer { curl_easy_cleanup(handle) }
-        #expect(herald_curl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)) == CURLE_OK)
+        #expect(
+            herald_curl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
+                == CURLE_OK)
         #expect(herald_curl_easy_setopt_string(handle, CURLOPT_URL, "https://127.0.0.1:1/") == CURLE_OK)
         var code = 0
         #expect(herald_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code) == CURLE_OK)
@@ -43,7 +45,8 @@ import Testing
 
     @Test func rabbitmqCIsVersion011() {
         let version = String(cString: amqp_version())
-        #expect(version.hasPrefix("0.11"), "rabbitmq-c \(version): Herald is written for 0.11 (no publisher-confirm wait)")
+        #expect(
+            version.hasPrefix("0.11"), "rabbitmq-c \(version): Herald is written for 0.11 (no publisher-confirm wait)")
         let conn = amqp_new_connection()
         #expect(conn != nil)
         amqp_destroy_connection(conn)

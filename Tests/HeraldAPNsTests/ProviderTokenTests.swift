@@ -60,7 +60,8 @@ import Testing
         let key = try PrivateKey.generateP256()
         let clock = TestClock(Timestamp(seconds: 1_800_000_000, nanoseconds: 700_000_000))
         let manager = ProviderTokenManager(
-            signer: try ProviderTokenSigner(key: key, teamID: "TEAM123456", keyID: "KEY1234567"), clock: { clock.read() })
+            signer: try ProviderTokenSigner(key: key, teamID: "TEAM123456", keyID: "KEY1234567"),
+            clock: { clock.read() })
         let jwt = try JSONWebToken(parsing: try manager.token())
         #expect(jwt.header == JSONObject([("alg", "ES256"), ("kid", "KEY1234567")]))
         #expect(jwt.claims == JSONObject([("iss", "TEAM123456"), ("iat", 1_800_000_000)]))
@@ -71,7 +72,8 @@ import Testing
     @Test func tokenIsSharedThenRefreshedAfterFiftyMinutesWithoutSleeping() throws {
         let clock = TestClock(Timestamp(seconds: 1_800_000_000))
         let manager = ProviderTokenManager(
-            signer: try ProviderTokenSigner(key: try PrivateKey.generateP256(), teamID: "T", keyID: "K"), clock: { clock.read() })
+            signer: try ProviderTokenSigner(key: try PrivateKey.generateP256(), teamID: "T", keyID: "K"),
+            clock: { clock.read() })
         let first = try manager.token()
         clock.advance(by: .seconds(49 * 60))
         #expect(try manager.token() == first)
@@ -98,7 +100,8 @@ import Testing
     @Test func rejectedTokenIsReplacedOnceThenGivenUp() throws {
         let clock = TestClock(Timestamp(seconds: 1_800_000_000))
         let manager = ProviderTokenManager(
-            signer: try ProviderTokenSigner(key: try PrivateKey.generateP256(), teamID: "T", keyID: "K"), clock: { clock.read() })
+            signer: try ProviderTokenSigner(key: try PrivateKey.generateP256(), teamID: "T", keyID: "K"),
+            clock: { clock.read() })
         let first = try manager.token()
         let second = try #require(try manager.rejected(first))
         #expect(second != first)
@@ -123,8 +126,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = directory + "/\(UInt64.random(in: 0...UInt64.max)).p8"
         try pem.write(toFile: file, atomically: true, encoding: .utf8)
-        return try YAMLDocument(text: "{team_id: TEAM1, key_id: \(keyID), key_file: \(file), topic: \(topic)}", file: "c.yaml",
-                                environment: [:]).decode(APNsSettings.self)
+        return try YAMLDocument(
+            text: "{team_id: TEAM1, key_id: \(keyID), key_file: \(file), topic: \(topic)}", file: "c.yaml",
+            environment: [:]
+        ).decode(APNsSettings.self)
     }
 
     /// Apps signing with one key share one manager, hence one token; another
@@ -133,7 +138,9 @@ import Testing
         let pem = try PrivateKey.generateP256().pkcs8PEM()
         let registry = ProviderTokenRegistry()
         func manager(_ settings: APNsSettings) throws -> ProviderTokenManager? {
-            guard case .token(let manager) = try APNsProviderConfiguration(settings: settings, tokens: registry).authentication
+            guard
+                case .token(let manager) = try APNsProviderConfiguration(settings: settings, tokens: registry)
+                    .authentication
             else { return nil }
             return manager
         }
@@ -149,8 +156,14 @@ import Testing
 
         let stranger = try PrivateKey.generateP256().pkcs8PEM()
         let strangerSettings = try settings(stranger, topic: "com.example.maps")
-        guard case .keyFile(let strangerFile, _, _)? = strangerSettings.auth else { Issue.record("expected a key file"); return }
-        #expect(throws: APNsConfigurationError("key_file '\(strangerFile)': another app signs with team TEAM1 and key id KEY1 but a different key; one key id names one .p8 key")) {
+        guard case .keyFile(let strangerFile, _, _)? = strangerSettings.auth else {
+            Issue.record("expected a key file"); return
+        }
+        #expect(
+            throws: APNsConfigurationError(
+                "key_file '\(strangerFile)': another app signs with team TEAM1 and key id KEY1 but a different key; one key id names one .p8 key"
+            )
+        ) {
             _ = try APNsProviderConfiguration(settings: strangerSettings, tokens: registry)
         }
         try? FileManager.default.removeItem(atPath: directory)

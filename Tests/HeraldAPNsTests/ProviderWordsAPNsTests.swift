@@ -23,8 +23,13 @@ import Testing
         #expect(kept == .result(DeliveryResult(.failed, reason: "BadNewThing", providerStatus: 400)))
         let escape = #"{"reason":"Bad\u001b]0;owned\u0007\u009b2J"}"#
         let cleaned = APNsResponseVerdict(status: 400, body: Array(escape.utf8), apnsID: "a\u{1B}b")
-        #expect(cleaned == .result(DeliveryResult(.failed, reason: "HTTP 400", detail: "Bad ]0;owned  2J", providerStatus: 400)))
-        let transient = APNsResponseVerdict(status: 503, body: Array(#"{"reason":"try again later"}"#.utf8), apnsID: nil)
-        #expect(transient == .failure(DeliveryFailure(reason: "HTTP 503", detail: "try again later", providerStatus: 503)))
+        #expect(
+            cleaned
+                == .result(DeliveryResult(.failed, reason: "HTTP 400", detail: "Bad ]0;owned  2J", providerStatus: 400))
+        )
+        let transient = APNsResponseVerdict(
+            status: 503, body: Array(#"{"reason":"try again later"}"#.utf8), apnsID: nil)
+        #expect(
+            transient == .failure(DeliveryFailure(reason: "HTTP 503", detail: "try again later", providerStatus: 503)))
     }
 }

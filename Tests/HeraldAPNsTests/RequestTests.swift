@@ -15,8 +15,9 @@ import Testing
     @Test func aDevicesTopicReplacesTheBundleID() throws {
         var target = Target(provider: .apns, address: .token("ab"))
         target.apns.topic = "com.example.chat.beta"
-        let event = try Event.decode(Array(#"{"id": "e", "push_type": "voip", "provider": "apns", "token": "ab", "data": {"k": 1}}"#.utf8),
-                                     fallbackID: "m", providers: .registered)
+        let event = try Event.decode(
+            Array(#"{"id": "e", "push_type": "voip", "provider": "apns", "token": "ab", "data": {"k": 1}}"#.utf8),
+            fallbackID: "m", providers: .registered)
         let request = try APNsRequest(event: event, target: target, bundleID: chatApp, now: now, apnsID: id)
         #expect(request.headers.topic == "com.example.chat.beta.voip")
     }
@@ -28,7 +29,8 @@ import Testing
     @Test(arguments: [
         (PushType.alert, "com.example.chat", "10"), (.background, "com.example.chat", "5"),
         (.voip, "com.example.chat.voip", "10"), (.liveactivity, "com.example.chat.push-type.liveactivity", "10"),
-        (.complication, "com.example.chat.complication", "10"), (.fileprovider, "com.example.chat.pushkit.fileprovider", "10"),
+        (.complication, "com.example.chat.complication", "10"),
+        (.fileprovider, "com.example.chat.pushkit.fileprovider", "10"),
         (.mdm, "com.example.chat", "10"), (.location, "com.example.chat.location-query", "10"),
         (.pushtotalk, "com.example.chat.voip-ptt", "10"), (.widgets, "com.example.chat.push-type.widgets", "10"),
     ])
@@ -40,9 +42,10 @@ import Testing
     }
 
     @Test func alertHeadersAreInStableOrderWithoutOptionalOnes() throws {
-        #expect(try headers(event(notification: .init(body: "b"))) == [
-            "apns-push-type: alert", "apns-topic: com.example.chat", "apns-priority: 10", "apns-id: \(id)",
-        ])
+        #expect(
+            try headers(event(notification: .init(body: "b"))) == [
+                "apns-push-type: alert", "apns-topic: com.example.chat", "apns-priority: 10", "apns-id: \(id)",
+            ])
     }
 
     @Test func backgroundPushAskedForHighPriorityIsSentWithFive() throws {
@@ -73,10 +76,11 @@ import Testing
 
     @Test func rawHeadersReplaceBuiltOnesAndAddNewOnes() throws {
         let e = event(apns: APNsOverrides(headers: ["apns-priority": "5", "apns-expiration": "0", "x-trace": "t1"]))
-        #expect(try headers(e) == [
-            "apns-push-type: alert", "apns-topic: com.example.chat", "apns-priority: 5", "apns-id: \(id)",
-            "apns-expiration: 0", "x-trace: t1",
-        ])
+        #expect(
+            try headers(e) == [
+                "apns-push-type: alert", "apns-topic: com.example.chat", "apns-priority: 5", "apns-id: \(id)",
+                "apns-expiration: 0", "x-trace: t1",
+            ])
         let sent = try request(e).headers
         #expect(sent.value("apns-priority") == "5")
         #expect(sent.value("apns-expiration") == "0")

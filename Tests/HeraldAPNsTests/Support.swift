@@ -6,7 +6,8 @@ let deviceToken = String(repeating: "ab", count: 32)
 let chatApp = "com.example.chat"
 
 func event(
-    notification: Event.Notification? = nil, data: JSONObject? = nil, pushType: PushType? = nil, priority: Priority? = nil,
+    notification: Event.Notification? = nil, data: JSONObject? = nil, pushType: PushType? = nil,
+    priority: Priority? = nil,
     expiry: Event.Expiry? = nil, collapseID: String? = nil, contentAvailable: Bool = false, mutableContent: Bool? = nil,
     apns: APNsOverrides? = nil
 ) -> Event {

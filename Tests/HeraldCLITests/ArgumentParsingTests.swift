@@ -12,8 +12,9 @@ import Testing
     }
 
     @Test func aRepeatableOptionKeepsEveryValueInOrder() throws {
-        let parsed = try ParsedArguments.parse(["--channel", "a", "--channel=b", "--app", "x", "--app", "y"],
-                                               options: ["channel", "app"], flags: [], repeatable: ["channel"])
+        let parsed = try ParsedArguments.parse(
+            ["--channel", "a", "--channel=b", "--app", "x", "--app", "y"],
+            options: ["channel", "app"], flags: [], repeatable: ["channel"])
         #expect(parsed.repeated == ["channel": ["a", "b"]])
         #expect(parsed.options == ["channel": "b", "app": "y"])
     }

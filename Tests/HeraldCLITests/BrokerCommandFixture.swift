@@ -37,25 +37,27 @@ struct BrokerCommandFixture {
 
     /// A config whose exchanges and queues are all named with `prefix`, with
     /// one app whose credentials are never used (no provider is contacted).
-    static func writeConfig(prefix: String, url: String = BrokerCommandFixture.url, queueType: QueueType = .classic, to file: String) throws {
+    static func writeConfig(
+        prefix: String, url: String = BrokerCommandFixture.url, queueType: QueueType = .classic, to file: String
+    ) throws {
         try """
-            amqp:
-              url: \(url)
-              queue_type: \(queueType.rawValue)
-              queue: \(prefix).events
-              events_exchange: \(prefix).events
-              retry_exchange: \(prefix).retry
-              dead_letter_exchange: \(prefix).dead
-              dead_letter_queue: \(prefix).dead
-              results_exchange: \(prefix).results
-              registry_exchange: \(prefix).registry
-              registry_queue: \(prefix).registry
-            apps:
-              chat:
-                fcm:
-                  project_id: p
-                  service_account_json: '{"type": "service_account", "client_email": "a@b", "private_key": "-----BEGIN PRIVATE KEY-----\\nAA\\n-----END PRIVATE KEY-----\\n", "private_key_id": "k", "token_uri": "https://127.0.0.1/token"}'
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        amqp:
+          url: \(url)
+          queue_type: \(queueType.rawValue)
+          queue: \(prefix).events
+          events_exchange: \(prefix).events
+          retry_exchange: \(prefix).retry
+          dead_letter_exchange: \(prefix).dead
+          dead_letter_queue: \(prefix).dead
+          results_exchange: \(prefix).results
+          registry_exchange: \(prefix).registry
+          registry_queue: \(prefix).registry
+        apps:
+          chat:
+            fcm:
+              project_id: p
+              service_account_json: '{"type": "service_account", "client_email": "a@b", "private_key": "-----BEGIN PRIVATE KEY-----\\nAA\\n-----END PRIVATE KEY-----\\n", "private_key_id": "k", "token_uri": "https://127.0.0.1/token"}'
+        """.write(toFile: file, atomically: true, encoding: .utf8)
     }
 
     /// The names the config gives, as `herald run` declares them.
@@ -79,8 +81,9 @@ struct BrokerCommandFixture {
         var configuration = try AMQPConfiguration(url: Self.url)
         configuration.connectionName = "test \(prefix)"
         let topology = self.topology
-        let connection = try AMQPConnection(configuration: configuration, topology: topology,
-                                            logger: Logger(label: "test", level: .error, sink: MemoryLogSink()))
+        let connection = try AMQPConnection(
+            configuration: configuration, topology: topology,
+            logger: Logger(label: "test", level: .error, sink: MemoryLogSink()))
         let runner = Task { try await connection.run() }
         do {
             try await connection.waitUntilConnected()
@@ -96,10 +99,13 @@ struct BrokerCommandFixture {
     }
 
     /// Takes every message of `queue` out (acked), in order.
-    static func drain(_ queue: String, on connection: AMQPConnection, expecting count: Int) async throws -> [AMQPDelivery] {
+    static func drain(_ queue: String, on connection: AMQPConnection, expecting count: Int) async throws
+        -> [AMQPDelivery]
+    {
         guard count > 0 else { return [] }
         let consumer = try await connection.consume(queue: queue, prefetch: 500)
-        let taken = try await within(.seconds(30), "\(count) messages from \(queue)") { () async throws -> [AMQPDelivery]? in
+        let taken = try await within(.seconds(30), "\(count) messages from \(queue)") {
+            () async throws -> [AMQPDelivery]? in
             var taken: [AMQPDelivery] = []
             for try await delivery in consumer.deliveries {
                 try await connection.ack(delivery)
@@ -122,7 +128,8 @@ struct BrokerCommandFixture {
 
     /// Runs `scripts/rabbitmq ctl -q ...`, the test broker's rabbitmqctl.
     static func rabbitmqctl(_ arguments: [String]) async throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return try await runTool(root.appendingPathComponent("scripts/rabbitmq").path, ["ctl", "-q"] + arguments).output
     }
 }

@@ -17,21 +17,28 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: keys) }
         let (status, console) = await herald(
             ["check", "--config", repositoryRoot + "/config.yaml"],
-            environment: ["APNS_KEY_FILE": keys + "/apns-AuthKey.p8",
-                          "FCM_SERVICE_ACCOUNT_FILE": keys + "/fcm-service-account.json", "HERALD_CA_FILE": keys + "/ca.pem",
-                          "VAPID_KEY_FILE": keys + "/vapid.pem", "HERALD_AMQP_URL": "amqp://herald:s3cret@broker:5672/%2f"])
+            environment: [
+                "APNS_KEY_FILE": keys + "/apns-AuthKey.p8",
+                "FCM_SERVICE_ACCOUNT_FILE": keys + "/fcm-service-account.json", "HERALD_CA_FILE": keys + "/ca.pem",
+                "VAPID_KEY_FILE": keys + "/vapid.pem", "HERALD_AMQP_URL": "amqp://herald:s3cret@broker:5672/%2f",
+            ])
         #expect(console.stderr == "")
         #expect(status == 0)
         let out = console.stdout
         #expect(out.hasPrefix(repositoryRoot + "/config.yaml: OK\n"))
         #expect(out.contains("  amqp: amqp://herald:***@broker:5672/%2F, queue herald.events (quorum), prefetch 1024"))
-        #expect(out.contains("  app chat: apns (token auth, team HERALDTEAM, key HERALDKEY1, topic com.example.chat, production, https://127.0.0.1:2197), fcm (project herald-dev, https://127.0.0.1:2197), webpush (VAPID subject mailto:push-team@example.com, default TTL 672h, allowed_hosts 127.0.0.1, unsafe_allow_internal_addresses (loopback and private addresses reachable))"))
+        #expect(
+            out.contains(
+                "  app chat: apns (token auth, team HERALDTEAM, key HERALDKEY1, topic com.example.chat, production, https://127.0.0.1:2197), fcm (project herald-dev, https://127.0.0.1:2197), webpush (VAPID subject mailto:push-team@example.com, default TTL 672h, allowed_hosts 127.0.0.1, unsafe_allow_internal_addresses (loopback and private addresses reachable))"
+            ))
         #expect(out.contains("  routes: quiet-marketing, default"))
         #expect(!out.contains("s3cret"))
         // The demo's publishers share Herald's user, so it lists none, and check says what that means.
-        #expect(out.contains("apps.chat: warning: app 'chat' has no publishers list: any AMQP user that can write to the events or "
-                             + "registry exchange can send for it; list who may (publishers: {events: [orders-svc], registry: [accounts-svc]}, "
-                             + "docs/security.md)"), "\(out)")
+        #expect(
+            out.contains(
+                "apps.chat: warning: app 'chat' has no publishers list: any AMQP user that can write to the events or "
+                    + "registry exchange can send for it; list who may (publishers: {events: [orders-svc], registry: [accounts-svc]}, "
+                    + "docs/security.md)"), "\(out)")
     }
 
     /// A fresh directory holding `yaml` as config.yaml; the caller removes it.
@@ -54,19 +61,22 @@ import Testing
     }
 
     @Test func typoedKeyPrintsPositionAndDidYouMeanAndExitsOne() async throws {
-        #expect(try await failedCheck("amqp:\n  prefech: 10\napps:\n  chat:\n    fcm:\n      service_account_json: '{}'\n") == """
-            DIR/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
-            DIR/config.yaml:6:7: apps.chat.fcm: no project_id, and the service account does not name one
-            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'client_email'
-            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key'
-            DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key_id'
-            DIR/config.yaml: 5 errors
-            """)
+        #expect(
+            try await failedCheck("amqp:\n  prefech: 10\napps:\n  chat:\n    fcm:\n      service_account_json: '{}'\n")
+                == """
+                DIR/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
+                DIR/config.yaml:6:7: apps.chat.fcm: no project_id, and the service account does not name one
+                DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'client_email'
+                DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key'
+                DIR/config.yaml:6:29: apps.chat.fcm.service_account_json: the service account has no 'private_key_id'
+                DIR/config.yaml: 5 errors
+                """)
     }
 
     @Test(arguments: [("1e300", "1e+300"), ("1e-300", "1e-300")])
     func aRateOutsideItsBoundsIsRefusedNamingTheKeyAndTheRange(rate: String, shown: String) async throws {
-        let stderr = try await failedCheck("""
+        let stderr = try await failedCheck(
+            """
             apps:
               chat:
                 fcm:
@@ -77,27 +87,35 @@ import Testing
               - name: r
                 rate: {per_second: \(rate)}
             """)
-        #expect(stderr.contains("routes[0].rate.per_second: expected a rate from 0.000001 to 1000000000 per second, found \(shown)"), "\(stderr)")
-        #expect(stderr.contains("apps.chat.fcm.max_per_minute: expected a rate from 0.00006 to 60000000000 per minute, found \(shown)"), "\(stderr)")
+        #expect(
+            stderr.contains(
+                "routes[0].rate.per_second: expected a rate from 0.000001 to 1000000000 per second, found \(shown)"),
+            "\(stderr)")
+        #expect(
+            stderr.contains(
+                "apps.chat.fcm.max_per_minute: expected a rate from 0.00006 to 60000000000 per minute, found \(shown)"),
+            "\(stderr)")
     }
 
     @Test func everyProblemIsPrintedInOneRunSortedByPosition() async throws {
-        #expect(try await failedCheck("""
-            amqp:
-              prefech: 10
-            apps:
-              chat:
-                fcm:
-                  project_id: herald-dev
-                  service_account_file: keys/missing.json
-            retry:
-              max_attempts: five
-            """) == """
-            DIR/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
-            DIR/config.yaml:7:29: apps.chat.fcm.service_account_file: service account file 'DIR/keys/missing.json' does not exist
-            DIR/config.yaml:9:17: retry.max_attempts: expected an integer, found 'five'
-            DIR/config.yaml: 3 errors
-            """)
+        #expect(
+            try await failedCheck(
+                """
+                amqp:
+                  prefech: 10
+                apps:
+                  chat:
+                    fcm:
+                      project_id: herald-dev
+                      service_account_file: keys/missing.json
+                retry:
+                  max_attempts: five
+                """) == """
+                    DIR/config.yaml:2:3: amqp.prefech: unknown key 'prefech' (did you mean 'prefetch'?)
+                    DIR/config.yaml:7:29: apps.chat.fcm.service_account_file: service account file 'DIR/keys/missing.json' does not exist
+                    DIR/config.yaml:9:17: retry.max_attempts: expected an integer, found 'five'
+                    DIR/config.yaml: 3 errors
+                    """)
     }
 
     @Test func onlineProvesTheFCMProjectAndNamesAMisspeltOne() async throws {
@@ -109,7 +127,8 @@ import Testing
                 .replacingOccurrences(of: "https://127.0.0.1:2197/token", with: "https://127.0.0.1:\(port)/token")
             try account.write(toFile: keys + "/fcm-service-account.json", atomically: true, encoding: .utf8)
             for (project, expectedStatus) in [("herald-dve", Int32(1)), ("herald-dev", 0)] {
-                let dir = try configDirectory("""
+                let dir = try configDirectory(
+                    """
                     apps:
                       chat:
                         fcm:
@@ -122,13 +141,18 @@ import Testing
                 let (status, console) = await herald(["check", "--config", dir + "/config.yaml", "--online"])
                 #expect(status == expectedStatus, "\(console.stdout)\(console.stderr)")
                 let online = console.stdout.split(separator: "\n").filter { $0.hasPrefix("  online: ") }
-                #expect(online.first?.hasPrefix("  online: chat/fcm: ok: OAuth access token obtained (valid until ") == true)
-                #expect(online.dropFirst().map(String.init) == [project == "herald-dev"
-                    ? "  online: chat/fcm: ok: project herald-dev accepts messages (validate_only)"
-                    : "  online: chat/fcm: FAILED: project 'herald-dve' refused messages from herald-dev@herald-dev.iam.gserviceaccount.com: "
-                        + "check fcm.project_id, and that this service account may send to the project (PERMISSION_DENIED: "
-                        + "Permission 'cloudmessaging.messages.create' denied on resource "
-                        + "'//cloudresourcemanager.googleapis.com/projects/herald-dve' (or it may not exist).)"])
+                #expect(
+                    online.first?.hasPrefix("  online: chat/fcm: ok: OAuth access token obtained (valid until ") == true
+                )
+                #expect(
+                    online.dropFirst().map(String.init) == [
+                        project == "herald-dev"
+                            ? "  online: chat/fcm: ok: project herald-dev accepts messages (validate_only)"
+                            : "  online: chat/fcm: FAILED: project 'herald-dve' refused messages from herald-dev@herald-dev.iam.gserviceaccount.com: "
+                                + "check fcm.project_id, and that this service account may send to the project (PERMISSION_DENIED: "
+                                + "Permission 'cloudmessaging.messages.create' denied on resource "
+                                + "'//cloudresourcemanager.googleapis.com/projects/herald-dve' (or it may not exist).)"
+                    ])
             }
         }
     }
@@ -141,7 +165,8 @@ import Testing
             let account = try String(contentsOfFile: keys + "/fcm-service-account.json", encoding: .utf8)
                 .replacingOccurrences(of: "https://127.0.0.1:2197/token", with: "https://127.0.0.1:\(port)/token")
             try account.write(toFile: keys + "/fcm-service-account.json", atomically: true, encoding: .utf8)
-            let dir = try configDirectory("""
+            let dir = try configDirectory(
+                """
                 apps:
                   chat:
                     apns:
@@ -159,22 +184,36 @@ import Testing
             defer { try? FileManager.default.removeItem(atPath: dir) }
             let (status, console) = await herald(["check", "--config", dir + "/config.yaml", "--online"])
             #expect(status == 0, "\(console.stdout)\(console.stderr)")
-            #expect(console.stdout.contains(
-                "  online: chat/apns: ok: credentials accepted (a probe to an all-zero device token was answered 400 BadDeviceToken)\n"))
+            #expect(
+                console.stdout.contains(
+                    "  online: chat/apns: ok: credentials accepted (a probe to an all-zero device token was answered 400 BadDeviceToken)\n"
+                ))
 
             /// The admin API's answer to GET `path`, with curl.
             func admin(_ path: String) async throws -> String {
-                try await runTool("/usr/bin/curl", ["-sS", "--http2", "--cacert", keys + "/ca.pem", "https://127.0.0.1:\(port)" + path]).output
+                try await runTool(
+                    "/usr/bin/curl",
+                    ["-sS", "--http2", "--cacert", keys + "/ca.pem", "https://127.0.0.1:\(port)" + path]
+                ).output
             }
             #expect(try await admin("/_herald/delivered") == #"{"delivered":[]}"#, "a probe is not a notification")
             #expect(try await admin("/_herald/refused") == #"{"refused":[]}"#)
             let zero = String(repeating: "0", count: 64)
             let refusedProbe = try await admin("/_herald/refused?probes=only")
-            #expect(refusedProbe.hasPrefix(#"{"refused":[{"provider":"apns","method":"POST","path":"/3/device/\#(zero)","target":"\#(zero)","status":400,"reason":"BadDeviceToken","#), "\(refusedProbe)")
+            #expect(
+                refusedProbe.hasPrefix(
+                    #"{"refused":[{"provider":"apns","method":"POST","path":"/3/device/\#(zero)","target":"\#(zero)","status":400,"reason":"BadDeviceToken","#
+                ), "\(refusedProbe)")
             #expect(refusedProbe.hasSuffix(#""answer":{"reason":"BadDeviceToken"},"probe":true}]}"#), "\(refusedProbe)")
             let acceptedProbe = try await admin("/_herald/delivered?probes=only")
-            #expect(acceptedProbe.hasPrefix(#"{"delivered":[{"provider":"fcm","target":"herald-check","message_id":"projects/herald-dev/messages/fake_message_id","#), "\(acceptedProbe)")
-            #expect(acceptedProbe.hasSuffix(#""payload":{"topic":"herald-check","notification":{"body":"herald check --online"}},"probe":true}]}"#), "\(acceptedProbe)")
+            #expect(
+                acceptedProbe.hasPrefix(
+                    #"{"delivered":[{"provider":"fcm","target":"herald-check","message_id":"projects/herald-dev/messages/fake_message_id","#
+                ), "\(acceptedProbe)")
+            #expect(
+                acceptedProbe.hasSuffix(
+                    #""payload":{"topic":"herald-check","notification":{"body":"herald check --online"}},"probe":true}]}"#
+                ), "\(acceptedProbe)")
         }
     }
 
@@ -233,7 +272,8 @@ import Testing
         let (status, console) = await herald(["version"])
         #expect(status == 0)
         let lines = console.stdout.split(separator: "\n").map(String.init)
-        let released = try String(contentsOfFile: repositoryRoot + "/VERSION", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let released = try String(contentsOfFile: repositoryRoot + "/VERSION", encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(lines.first == "herald \(released)", "herald version prints the VERSION file's release")
         for library in ["libcurl 7.", "tls OpenSSL/3.", "nghttp2 1.", "rabbitmq-c 0.11", "libyaml 0.2", "jemalloc 5."] {
             #expect(lines.contains { $0.hasPrefix("  " + library) }, "no line for \(library) in \(lines)")

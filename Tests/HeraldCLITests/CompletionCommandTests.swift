@@ -19,7 +19,12 @@ import Testing
         try await script("bash").write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-        let run = try await runTool("/bin/bash", ["-c", "source \(file); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _herald; printf '%s\\n' \"${COMPREPLY[@]}\""])
+        let run = try await runTool(
+            "/bin/bash",
+            [
+                "-c",
+                "source \(file); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _herald; printf '%s\\n' \"${COMPREPLY[@]}\"",
+            ])
         #expect(run.status == 0, "\(run.output)")
         return run.output.split(separator: "\n").map(String.init)
     }
@@ -37,7 +42,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(FileManager.default.createFile(atPath: directory + "/staging-config.yaml", contents: Data()))
-        #expect(try await bashCompletes(["herald", "run", "--config", "\(directory)/staging-c"]) == ["\(directory)/staging-config.yaml"])
+        #expect(
+            try await bashCompletes(["herald", "run", "--config", "\(directory)/staging-c"]) == [
+                "\(directory)/staging-config.yaml"
+            ])
     }
 
     @Test func zshScriptParsesAndOffersTheSameWords() async throws {
@@ -77,7 +85,10 @@ import Testing
 
     @Test func wordsComeFromTheHelpText() {
         let words = CompletionWords(command: RegistryAdminCommand())
-        #expect(words.subcommands == ["migrate", "add", "remove", "remove-device", "replace", "list-channels", "list-devices", "count"])
+        #expect(
+            words.subcommands == [
+                "migrate", "add", "remove", "remove-device", "replace", "list-channels", "list-devices", "count",
+            ])
         #expect(words.options.contains("--new-token") && words.options.contains("--after"))
     }
 }

@@ -14,11 +14,14 @@ import Testing
         let keys = try await devKeys()
         let folder = NSTemporaryDirectory() + "herald-init-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: folder + "/Downloads", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: keys + "/apns-AuthKey.p8", toPath: folder + "/Downloads/AuthKey_HERALDKEY1.p8")
-        try FileManager.default.copyItem(atPath: keys + "/fcm-service-account.json",
-                                         toPath: folder + "/Downloads/herald-dev-firebase-adminsdk-x1y2z.json")
+        try FileManager.default.copyItem(
+            atPath: keys + "/apns-AuthKey.p8", toPath: folder + "/Downloads/AuthKey_HERALDKEY1.p8")
+        try FileManager.default.copyItem(
+            atPath: keys + "/fcm-service-account.json",
+            toPath: folder + "/Downloads/herald-dev-firebase-adminsdk-x1y2z.json")
         // Another JSON that is not a service account is passed over.
-        try #"{"type": "authorized_user"}"#.write(toFile: folder + "/Downloads/other.json", atomically: true, encoding: .utf8)
+        try #"{"type": "authorized_user"}"#.write(
+            toFile: folder + "/Downloads/other.json", atomically: true, encoding: .utf8)
         return (folder, keys)
     }
 
@@ -36,10 +39,16 @@ import Testing
         let config = folder + "/herald/config.yaml"
         try FileManager.default.createDirectory(atPath: folder + "/herald", withIntermediateDirectories: true)
         let (status, console) = await herald(
-            ["--config", config, "--non-interactive", "--team-id", "HERALDTEAM", "--bundle-id", "com.example.chat", "--offline"],
+            [
+                "--config", config, "--non-interactive", "--team-id", "HERALDTEAM", "--bundle-id", "com.example.chat",
+                "--offline",
+            ],
             home: folder)
         #expect(status == 0, "\(console.stdout)\n\(console.stderr)")
-        #expect(console.stdout.hasPrefix("herald init: wrote \(config): apns production com.example.chat (key HERALDKEY1, team HERALDTEAM); fcm project herald-dev\n"))
+        #expect(
+            console.stdout.hasPrefix(
+                "herald init: wrote \(config): apns production com.example.chat (key HERALDKEY1, team HERALDTEAM); fcm project herald-dev\n"
+            ))
         let text = try String(contentsOfFile: config, encoding: .utf8)
         for line in [
             "  chat:",
@@ -55,10 +64,13 @@ import Testing
             #expect(text.contains(line + "\n"), "no line '\(line)' in\n\(text)")
         }
         let check = CapturedConsole()
-        #expect(await HeraldCommandLine().run(["check", "--config", config], environment: [:], console: check) == 0, "\(check.stderr)")
+        #expect(
+            await HeraldCommandLine().run(["check", "--config", config], environment: [:], console: check) == 0,
+            "\(check.stderr)")
         // The environment overrides a placeholder.
         let staging = CapturedConsole()
-        _ = await HeraldCommandLine().run(["check", "--config", config], environment: ["CHAT_APNS_ENVIRONMENT": "sandbox"], console: staging)
+        _ = await HeraldCommandLine().run(
+            ["check", "--config", config], environment: ["CHAT_APNS_ENVIRONMENT": "sandbox"], console: staging)
         #expect(staging.stdout.contains("com.example.chat, sandbox"), "\(staging.stdout)")
     }
 
@@ -83,8 +95,10 @@ import Testing
         try original.write(toFile: config, atomically: true, encoding: .utf8)
         #expect(chmod(config, 0o640) == 0)
         let (status, console) = await herald(
-            [folder + "/Downloads", "--config", config, "--non-interactive", "--no-fcm", "--team-id", "HERALDTEAM",
-             "--bundle-id", "com.example.chat", "--environment", "sandbox", "--offline"], home: "/nonexistent")
+            [
+                folder + "/Downloads", "--config", config, "--non-interactive", "--no-fcm", "--team-id", "HERALDTEAM",
+                "--bundle-id", "com.example.chat", "--environment", "sandbox", "--offline",
+            ], home: "/nonexistent")
         #expect(status == 0, "\(console.stderr)")
         #expect(console.stdout.hasPrefix("herald init: added app 'chat' to \(config): apns sandbox com.example.chat"))
         let text = try String(contentsOfFile: config, encoding: .utf8)
@@ -96,7 +110,10 @@ import Testing
 
         // The same name again is refused and the file is left alone.
         let (again, refused) = await herald(
-            [folder + "/Downloads", "--config", config, "--non-interactive", "--team-id", "HERALDTEAM", "--bundle-id", "com.example.chat", "--offline"],
+            [
+                folder + "/Downloads", "--config", config, "--non-interactive", "--team-id", "HERALDTEAM",
+                "--bundle-id", "com.example.chat", "--offline",
+            ],
             home: "/nonexistent")
         #expect(again == 1)
         #expect(refused.stderr == "herald init: \(config) already has an app named 'chat'; choose another with --app")
@@ -111,7 +128,10 @@ import Testing
             ["--config", config, "--no-fcm", "--offline"], home: folder,
             answers: ["heraldteam", "HERALDTEAM", "com.example.news", "", "news-eu"])
         #expect(status == 0, "\(console.stderr)")
-        #expect(console.stderr.contains("Apple team id (10 characters, Membership details in Apple's developer account):\n  expected 10 upper-case letters or digits\nApple team id"))
+        #expect(
+            console.stderr.contains(
+                "Apple team id (10 characters, Membership details in Apple's developer account):\n  expected 10 upper-case letters or digits\nApple team id"
+            ))
         #expect(console.stderr.contains("Name of the app in Herald (events say \"app\": NAME) [news]:"))
         let text = try String(contentsOfFile: config, encoding: .utf8)
         #expect(text.contains("      environment: ${NEWS_EU_APNS_ENVIRONMENT:-production}\n"))
@@ -122,26 +142,35 @@ import Testing
         let (folder, keys) = try await downloads()
         defer { try? FileManager.default.removeItem(atPath: folder); try? FileManager.default.removeItem(atPath: keys) }
         let config = folder + "/config.yaml"
-        let (status, console) = await herald(["--config", config, "--non-interactive", "--bundle-id", "com.example.chat"], home: folder)
+        let (status, console) = await herald(
+            ["--config", config, "--non-interactive", "--bundle-id", "com.example.chat"], home: folder)
         #expect(status == 1)
         #expect(console.stderr == "herald init: --team-id is needed (--non-interactive asks nothing)")
         #expect(!FileManager.default.fileExists(atPath: config))
 
-        try FileManager.default.copyItem(atPath: keys + "/apns-AuthKey.p8", toPath: folder + "/Downloads/AuthKey_OTHERKEY99.p8")
-        let (several, listed) = await herald(["--config", config, "--non-interactive", "--team-id", "HERALDTEAM"], home: folder)
+        try FileManager.default.copyItem(
+            atPath: keys + "/apns-AuthKey.p8", toPath: folder + "/Downloads/AuthKey_OTHERKEY99.p8")
+        let (several, listed) = await herald(
+            ["--config", config, "--non-interactive", "--team-id", "HERALDTEAM"], home: folder)
         #expect(several == 1)
-        #expect(listed.stderr == """
-            herald init: found several APNs keys; choose one with --p8:
-              1. \(folder)/Downloads/AuthKey_HERALDKEY1.p8
-              2. \(folder)/Downloads/AuthKey_OTHERKEY99.p8
-            """)
+        #expect(
+            listed.stderr == """
+                herald init: found several APNs keys; choose one with --p8:
+                  1. \(folder)/Downloads/AuthKey_HERALDKEY1.p8
+                  2. \(folder)/Downloads/AuthKey_OTHERKEY99.p8
+                """)
 
         let (none, nothing) = await herald(["--config", config, "--non-interactive", "/nonexistent"], home: folder)
         #expect(none == 1)
-        #expect(nothing.stderr.hasPrefix("herald init: found no APNs key (AuthKey_*.p8) or service-account JSON in /nonexistent"))
+        #expect(
+            nothing.stderr.hasPrefix(
+                "herald init: found no APNs key (AuthKey_*.p8) or service-account JSON in /nonexistent"))
 
-        let (bad, badTeam) = await herald(["--config", config, "--non-interactive", "--team-id", "team", "--p8",
-                                           folder + "/Downloads/AuthKey_HERALDKEY1.p8"], home: folder)
+        let (bad, badTeam) = await herald(
+            [
+                "--config", config, "--non-interactive", "--team-id", "team", "--p8",
+                folder + "/Downloads/AuthKey_HERALDKEY1.p8",
+            ], home: folder)
         #expect(bad == 1)
         #expect(badTeam.stderr == "herald init: --team-id: expected 10 upper-case letters or digits, found 'team'")
     }
@@ -153,8 +182,12 @@ import Testing
         let (status, console) = await herald(
             ["--config", config, "--non-interactive", "--no-apns", "--dry-run"], home: folder)
         #expect(status == 0, "\(console.stderr)")
-        #expect(console.stdout.hasPrefix("# herald init would write \(config):\n# Herald configuration, written by `herald init`."))
-        #expect(console.stdout.contains("  herald-dev:\n    fcm:\n      project_id: ${HERALD_DEV_FCM_PROJECT_ID:-herald-dev}\n"))
+        #expect(
+            console.stdout.hasPrefix(
+                "# herald init would write \(config):\n# Herald configuration, written by `herald init`."))
+        #expect(
+            console.stdout.contains(
+                "  herald-dev:\n    fcm:\n      project_id: ${HERALD_DEV_FCM_PROJECT_ID:-herald-dev}\n"))
         #expect(!FileManager.default.fileExists(atPath: config))
     }
 
@@ -170,8 +203,11 @@ import Testing
             try text.write(toFile: account, atomically: true, encoding: .utf8)
             let config = folder + "/config.yaml"
             let (status, console) = await herald(
-                ["--config", config, "--non-interactive", "--team-id", "HERALDTEAM", "--bundle-id", "com.example.chat",
-                 "--endpoint", "https://127.0.0.1:\(port)", "--ca-file", keys + "/ca.pem"], home: folder)
+                [
+                    "--config", config, "--non-interactive", "--team-id", "HERALDTEAM", "--bundle-id",
+                    "com.example.chat",
+                    "--endpoint", "https://127.0.0.1:\(port)", "--ca-file", keys + "/ca.pem",
+                ], home: folder)
             #expect(status == 0, "\(console.stdout)\n\(console.stderr)")
             #expect(console.stdout.contains("  online: chat/apns: ok: credentials accepted"), "\(console.stdout)")
             #expect(console.stdout.contains("  online: chat/fcm: ok"), "\(console.stdout)")

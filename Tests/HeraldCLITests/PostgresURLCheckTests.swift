@@ -16,23 +16,25 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try """
-            apps:
-              chat:
-                fcm:
-                  project_id: herald-dev
-                  service_account_file: sa.json
-            registry:
-              backend: postgres
-              url: postgres://herald:${DB_PASSWORD}@127.0.0.1:5433/herald_test
-            """.write(toFile: dir + "/config.yaml", atomically: true, encoding: .utf8)
+        apps:
+          chat:
+            fcm:
+              project_id: herald-dev
+              service_account_file: sa.json
+        registry:
+          backend: postgres
+          url: postgres://herald:${DB_PASSWORD}@127.0.0.1:5433/herald_test
+        """.write(toFile: dir + "/config.yaml", atomically: true, encoding: .utf8)
         for command in ["check", "run"] {
             let console = CapturedConsole()
-            let status = await HeraldCommandLine().run([command, "--config", dir + "/config.yaml"],
-                                                       environment: ["DB_PASSWORD": password], console: console)
+            let status = await HeraldCommandLine().run(
+                [command, "--config", dir + "/config.yaml"],
+                environment: ["DB_PASSWORD": password], console: console)
             let output = (console.stdout + console.stderr).replacingOccurrences(of: dir, with: "DIR")
             #expect(status == 1, "herald \(command)")
-            #expect(output.contains(
-                "registry.url: 'postgres://herald:***@127.0.0.1:5433/herald_test' cannot be used: \(problem)"),
+            #expect(
+                output.contains(
+                    "registry.url: 'postgres://herald:***@127.0.0.1:5433/herald_test' cannot be used: \(problem)"),
                 "herald \(command): \(output)")
             for form in [password, password.replacingOccurrences(of: "%00", with: "\0"), "Sup3r", "pa%"] {
                 #expect(!output.contains(form), "herald \(command) shows the password: \(output)")

@@ -17,20 +17,21 @@ import Testing
     static func config(registry: String?) throws -> String {
         let dir = NSTemporaryDirectory() + "herald-registry-cli-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let account = #"'{"type": "service_account", "client_email": "a@b", "private_key": "-----BEGIN PRIVATE KEY-----\nAA\n-----END PRIVATE KEY-----\n", "private_key_id": "k", "token_uri": "https://127.0.0.1/token"}'"#
+        let account =
+            #"'{"type": "service_account", "client_email": "a@b", "private_key": "-----BEGIN PRIVATE KEY-----\nAA\n-----END PRIVATE KEY-----\n", "private_key_id": "k", "token_uri": "https://127.0.0.1/token"}'"#
         try """
-            apps:
-              chat:
-                apns:
-                  team_id: TEAMTEAM01
-                  key_id: KEYKEYKEY1
-                  key_pem: "-----BEGIN PRIVATE KEY-----\\nAA\\n-----END PRIVATE KEY-----\\n"
-                  topic: com.example.chat
-                fcm: {project_id: p, service_account_json: \(account)}
-              shop:
-                fcm: {project_id: p, service_account_json: \(account)}
-            \(registry ?? "")
-            """.write(toFile: dir + "/config.yaml", atomically: true, encoding: .utf8)
+        apps:
+          chat:
+            apns:
+              team_id: TEAMTEAM01
+              key_id: KEYKEYKEY1
+              key_pem: "-----BEGIN PRIVATE KEY-----\\nAA\\n-----END PRIVATE KEY-----\\n"
+              topic: com.example.chat
+            fcm: {project_id: p, service_account_json: \(account)}
+          shop:
+            fcm: {project_id: p, service_account_json: \(account)}
+        \(registry ?? "")
+        """.write(toFile: dir + "/config.yaml", atomically: true, encoding: .utf8)
         return dir + "/config.yaml"
     }
 
@@ -53,49 +54,89 @@ import Testing
         try await TestDatabase.with(backend) { database in
             let file = try Self.config(for: database)
             let device = ["--app", "chat", "--provider", "apns", "--token", Self.token]
-            func run(_ arguments: [String]) async -> (status: Int32, out: String, err: String) { await Self.herald(file, arguments) }
+            func run(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
+                await Self.herald(file, arguments)
+            }
 
             let unmigrated = await run(["count", "--app", "chat"])
             #expect(unmigrated.status == 1)
             #expect(unmigrated.err.hasPrefix("herald registry count: registry count: "), "\(unmigrated.err)")
-            #expect(unmigrated.err.hasSuffix("(run 'herald registry migrate --config \(file)' first)"), "\(unmigrated.err)")
-            #expect(await run(["migrate"]) == (0, "applied version 1\napplied version 2\napplied version 3\napplied version 4", ""))
+            #expect(
+                unmigrated.err.hasSuffix("(run 'herald registry migrate --config \(file)' first)"), "\(unmigrated.err)")
+            #expect(
+                await run(["migrate"]) == (
+                    0, "applied version 1\napplied version 2\napplied version 3\napplied version 4", ""
+                ))
             #expect(await run(["migrate"]) == (0, "up to date", ""))
             #expect(await run(["migrate", "--json"]) == (0, #"{"applied":[]}"#, ""))
 
-            #expect(await run(["add"] + device + ["--channel", "user:42", "--channel", "room:general", "--environment", "sandbox"]) == (0, """
-                CHANNEL       CHANGE
-                user:42       created
-                room:general  created
-                """, ""))
-            #expect(await run(["add"] + device + ["--channel", "user:42", "--environment", "sandbox", "--json"]) == (0, #"""
-                {"command":"register","result":"registered","app":"chat","provider":"apns","token":"\#(Self.token)","channels":{"user:42":"unchanged"},"change":"unchanged","at":"2025-12-02T18:26:40.000Z"}
-                """#, ""))
-            #expect(await run(["add", "--app", "chat", "--provider", "android", "--fid", "cAbC-1_x", "--channel", "user:42"]).status == 0)
+            #expect(
+                await run(
+                    ["add"] + device + [
+                        "--channel", "user:42", "--channel", "room:general", "--environment", "sandbox",
+                    ]) == (
+                        0,
+                        """
+                        CHANNEL       CHANGE
+                        user:42       created
+                        room:general  created
+                        """, ""
+                    ))
+            #expect(
+                await run(["add"] + device + ["--channel", "user:42", "--environment", "sandbox", "--json"]) == (
+                    0,
+                    #"""
+                    {"command":"register","result":"registered","app":"chat","provider":"apns","token":"\#(Self.token)","channels":{"user:42":"unchanged"},"change":"unchanged","at":"2025-12-02T18:26:40.000Z"}
+                    """#, ""
+                ))
+            #expect(
+                await run([
+                    "add", "--app", "chat", "--provider", "android", "--fid", "cAbC-1_x", "--channel", "user:42",
+                ]).status == 0)
             #expect(await run(["list-channels"] + device) == (0, "CHANNEL\nroom:general\nuser:42", ""))
-            #expect(await run(["list-channels"] + device + ["--json"]) == (0, #"{"channel":"room:general"}"# + "\n" + #"{"channel":"user:42"}"#, ""))
+            #expect(
+                await run(["list-channels"] + device + ["--json"]) == (
+                    0, #"{"channel":"room:general"}"# + "\n" + #"{"channel":"user:42"}"#, ""
+                ))
 
             let first = await run(["list-devices", "--app", "chat", "--channel", "user:42", "--limit", "1"])
             #expect(first.status == 0)
-            #expect(first.out == """
-                PROVIDER  KIND   ADDRESS                                                           ENVIRONMENT  TOPIC  CREATED_AT                UPDATED_AT
-                apns      token  \(Self.token)  sandbox      -      2025-12-02T18:26:40.000Z  2025-12-02T18:26:40.000Z
-                """)
+            #expect(
+                first.out == """
+                    PROVIDER  KIND   ADDRESS                                                           ENVIRONMENT  TOPIC  CREATED_AT                UPDATED_AT
+                    apns      token  \(Self.token)  sandbox      -      2025-12-02T18:26:40.000Z  2025-12-02T18:26:40.000Z
+                    """)
             let cursor = try #require(first.err.split(separator: " ").last.map(String.init))
             #expect(first.err == "more devices: --after \(cursor)")
-            #expect(await run(["list-devices", "--app", "chat", "--channel", "user:42", "--after", cursor, "--json"]) == (0, #"""
-                {"app":"chat","channel":"user:42","provider":"fcm","fid":"cAbC-1_x","created_at":"2025-12-02T18:26:40.000Z","updated_at":"2025-12-02T18:26:40.000Z"}
-                """#, ""))
-            #expect(await run(["list-devices", "--app", "chat", "--channel", "user:42", "--provider", "fcm", "--json"]).out.contains("cAbC-1_x"))
-            #expect(await run(["count", "--app", "chat", "--channel", "user:42"]) == (0, "APP   CHANNEL  DEVICES\nchat  user:42  2", ""))
+            #expect(
+                await run(["list-devices", "--app", "chat", "--channel", "user:42", "--after", cursor, "--json"]) == (
+                    0,
+                    #"""
+                    {"app":"chat","channel":"user:42","provider":"fcm","fid":"cAbC-1_x","created_at":"2025-12-02T18:26:40.000Z","updated_at":"2025-12-02T18:26:40.000Z"}
+                    """#, ""
+                ))
+            #expect(
+                await run(["list-devices", "--app", "chat", "--channel", "user:42", "--provider", "fcm", "--json"]).out
+                    .contains("cAbC-1_x"))
+            #expect(
+                await run(["count", "--app", "chat", "--channel", "user:42"]) == (
+                    0, "APP   CHANNEL  DEVICES\nchat  user:42  2", ""
+                ))
             #expect(await run(["count", "--app", "chat", "--json"]) == (0, #"{"app":"chat","registrations":3}"#, ""))
 
-            #expect(await run(["replace"] + device + ["--new-token", Self.newToken]) == (0, "CHANGE   NEW_TOKEN\nupdated  \(Self.newToken)", ""))
+            #expect(
+                await run(["replace"] + device + ["--new-token", Self.newToken]) == (
+                    0, "CHANGE   NEW_TOKEN\nupdated  \(Self.newToken)", ""
+                ))
             let moved = ["--app", "chat", "--provider", "apns", "--token", Self.newToken]
             #expect(await run(["list-channels"] + moved) == (0, "CHANNEL\nroom:general\nuser:42", ""))
-            #expect(await run(["remove"] + moved + ["--channel", "user:42", "--channel", "nowhere", "--json"]) == (0, #"""
-                {"command":"unregister","result":"unregistered","app":"chat","provider":"apns","token":"\#(Self.newToken)","channels":["user:42","nowhere"],"change":"removed","removed":1,"at":"2025-12-02T18:26:40.000Z"}
-                """#, ""))
+            #expect(
+                await run(["remove"] + moved + ["--channel", "user:42", "--channel", "nowhere", "--json"]) == (
+                    0,
+                    #"""
+                    {"command":"unregister","result":"unregistered","app":"chat","provider":"apns","token":"\#(Self.newToken)","channels":["user:42","nowhere"],"change":"removed","removed":1,"at":"2025-12-02T18:26:40.000Z"}
+                    """#, ""
+                ))
             #expect(await run(["remove-device"] + moved) == (0, "CHANGE   REMOVED\nremoved  1", ""))
             #expect(await run(["remove-device"] + moved) == (0, "CHANGE     REMOVED\nnot_found  0", ""))
 
@@ -103,7 +144,10 @@ import Testing
             let store = try database.makeStore()
             defer { store.close() }
             #expect(try await store.count(app: "chat", channel: nil) == 1)
-            #expect(try await store.channels(of: DeviceKey(app: "chat", provider: .fcm, address: .fid("cAbC-1_x"))) == ["user:42"])
+            #expect(
+                try await store.channels(of: DeviceKey(app: "chat", provider: .fcm, address: .fid("cAbC-1_x"))) == [
+                    "user:42"
+                ])
         }
     }
 
@@ -113,33 +157,70 @@ import Testing
             let file = try Self.config(for: database)
             #expect(await Self.herald(file, ["migrate"]).status == 0)
             let cases: [([String], String)] = [
-                (["add", "--provider", "fcm", "--token", "t", "--channel", "a"], "herald registry add: --app: missing; give one of chat or shop"),
-                (["add", "--app", "chta", "--provider", "fcm", "--token", "t", "--channel", "a"],
-                 #"herald registry add: --app: unknown app "chta" (did you mean "chat"?; apps: chat, shop)"#),
-                (["add", "--app", "shop", "--provider", "apns", "--token", Self.token, "--channel", "a"],
-                 #"herald registry add: --provider: app "shop" has no apns credentials (it has fcm)"#),
-                (["add", "--app", "chat", "--provider", "fcm", "--channel", "a"],
-                 #"herald registry add: --token/--fid: has neither "token" nor "fid"; give the device's token (or FID on FCM)"#),
-                (["add", "--app", "chat", "--provider", "fcm", "--token", "t"], "herald registry add: --channel: missing; give at least one channel"),
-                (["add", "--app", "chat", "--provider", "fcm", "--token", "t", "--channel", "ok", "--channel", "bad\u{7}"],
-                 "herald registry add: --channel #2: channel has a control character (U+0007) at byte 3; control characters are not allowed"),
-                (["add", "--app", "chat", "--provider", "apns", "--token", "zz", "--channel", "a"],
-                 #"herald registry add: --token: an APNs device token is hexadecimal, found "zz""#),
-                (["add", "--app", "chat", "--provider", "fcm", "--token", "t", "--channel", "a", "--topic", "news"],
-                 "herald registry add: --topic: is the APNs topic (bundle ID) a device registers with; an FCM topic is not a device, register a device token or FID"),
-                (["replace", "--app", "chat", "--provider", "fcm", "--token", "t"], "herald registry replace: --new-token: missing; give the device's new token"),
-                (["list-devices", "--app", "chat"], "herald registry list-devices: --channel: missing; give the channel to list"),
-                (["list-devices", "--app", "chat", "--channel", "c", "--limit", "0"],
-                 "herald registry list-devices: --limit: expected a whole number from 1 to 10000, found '0'"),
-                (["list-devices", "--app", "chat", "--channel", "c", "--after", "x"],
-                 "herald registry list-devices: --after: 'x' is not a cursor; give the one a previous page printed"),
-                (["list-devices", "--app", "chat", "--channel", "c", "--provider", "hms"],
-                 #"herald registry list-devices: --provider: unknown provider "hms" (expected apns, fcm, webpush, ios or android)"#),
-                (["count", "--app", "chat", "--channel", ""], "herald registry count: --channel: channel is empty; a channel name has 1 to 255 bytes"),
+                (
+                    ["add", "--provider", "fcm", "--token", "t", "--channel", "a"],
+                    "herald registry add: --app: missing; give one of chat or shop"
+                ),
+                (
+                    ["add", "--app", "chta", "--provider", "fcm", "--token", "t", "--channel", "a"],
+                    #"herald registry add: --app: unknown app "chta" (did you mean "chat"?; apps: chat, shop)"#
+                ),
+                (
+                    ["add", "--app", "shop", "--provider", "apns", "--token", Self.token, "--channel", "a"],
+                    #"herald registry add: --provider: app "shop" has no apns credentials (it has fcm)"#
+                ),
+                (
+                    ["add", "--app", "chat", "--provider", "fcm", "--channel", "a"],
+                    #"herald registry add: --token/--fid: has neither "token" nor "fid"; give the device's token (or FID on FCM)"#
+                ),
+                (
+                    ["add", "--app", "chat", "--provider", "fcm", "--token", "t"],
+                    "herald registry add: --channel: missing; give at least one channel"
+                ),
+                (
+                    [
+                        "add", "--app", "chat", "--provider", "fcm", "--token", "t", "--channel", "ok", "--channel",
+                        "bad\u{7}",
+                    ],
+                    "herald registry add: --channel #2: channel has a control character (U+0007) at byte 3; control characters are not allowed"
+                ),
+                (
+                    ["add", "--app", "chat", "--provider", "apns", "--token", "zz", "--channel", "a"],
+                    #"herald registry add: --token: an APNs device token is hexadecimal, found "zz""#
+                ),
+                (
+                    ["add", "--app", "chat", "--provider", "fcm", "--token", "t", "--channel", "a", "--topic", "news"],
+                    "herald registry add: --topic: is the APNs topic (bundle ID) a device registers with; an FCM topic is not a device, register a device token or FID"
+                ),
+                (
+                    ["replace", "--app", "chat", "--provider", "fcm", "--token", "t"],
+                    "herald registry replace: --new-token: missing; give the device's new token"
+                ),
+                (
+                    ["list-devices", "--app", "chat"],
+                    "herald registry list-devices: --channel: missing; give the channel to list"
+                ),
+                (
+                    ["list-devices", "--app", "chat", "--channel", "c", "--limit", "0"],
+                    "herald registry list-devices: --limit: expected a whole number from 1 to 10000, found '0'"
+                ),
+                (
+                    ["list-devices", "--app", "chat", "--channel", "c", "--after", "x"],
+                    "herald registry list-devices: --after: 'x' is not a cursor; give the one a previous page printed"
+                ),
+                (
+                    ["list-devices", "--app", "chat", "--channel", "c", "--provider", "hms"],
+                    #"herald registry list-devices: --provider: unknown provider "hms" (expected apns, fcm, webpush, ios or android)"#
+                ),
+                (
+                    ["count", "--app", "chat", "--channel", ""],
+                    "herald registry count: --channel: channel is empty; a channel name has 1 to 255 bytes"
+                ),
             ]
             for (arguments, message) in cases {
                 let console = CapturedConsole()
-                let status = await HeraldCommandLine().run(["registry"] + arguments + ["--config", file], environment: [:], console: console)
+                let status = await HeraldCommandLine().run(
+                    ["registry"] + arguments + ["--config", file], environment: [:], console: console)
                 #expect(status == 1, "\(arguments)")
                 #expect(console.stderr == message, "\(arguments)")
                 #expect(console.stdout == "")
@@ -152,12 +233,17 @@ import Testing
 
     @Test func aConfigWithoutARegistryOrABadCommandLineIsRefused() async throws {
         let file = try Self.config(registry: nil)
-        #expect(await Self.herald(file, ["count", "--app", "chat"]) == (1, "", """
-            herald registry count: \(file) has no registry: section; add one to use the device registry (docs/configuration.md, "registry")
-            """))
+        #expect(
+            await Self.herald(file, ["count", "--app", "chat"]) == (
+                1, "",
+                """
+                herald registry count: \(file) has no registry: section; add one to use the device registry (docs/configuration.md, "registry")
+                """
+            ))
         let unknown = await Self.herald(file, ["lst-devices"])
         #expect(unknown.status == 64)
-        #expect(unknown.err.hasPrefix("herald registry: unknown subcommand 'lst-devices' (did you mean 'list-devices'?)"))
+        #expect(
+            unknown.err.hasPrefix("herald registry: unknown subcommand 'lst-devices' (did you mean 'list-devices'?)"))
         let option = await Self.herald(file, ["add", "--chanel", "a"])
         #expect(option.status == 64)
         #expect(option.err.hasPrefix("herald registry: unknown option '--chanel' (did you mean '--channel'?)"))
@@ -165,6 +251,8 @@ import Testing
         #expect(help.status == 0 && help.out.hasPrefix("Usage: herald registry <subcommand>"))
         let overview = CapturedConsole()
         _ = await HeraldCommandLine().run(["--help"], environment: [:], console: overview)
-        #expect(overview.stdout.contains("  registry    Manage the device registry: migrate, add, remove, replace, list, count"))
+        #expect(
+            overview.stdout.contains(
+                "  registry    Manage the device registry: migrate, add, remove, replace, list, count"))
     }
 }

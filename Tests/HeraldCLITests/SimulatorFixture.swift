@@ -18,11 +18,15 @@ func devKeys() async throws -> String {
 
 /// Runs `herald simulate` in-process on a free port with the dev keys in `keys`
 /// (their CA and server certificate, their service account) while `body` runs.
-func withSimulator(keys: String, extraArguments: [String] = [], _ body: (_ port: Int) async throws -> Void) async throws {
+func withSimulator(keys: String, extraArguments: [String] = [], _ body: (_ port: Int) async throws -> Void) async throws
+{
     let console = CapturedConsole()
     let simulate = Task {
         await HeraldCommandLine().run(
-            ["simulate", "--listen", "127.0.0.1:0", "--tls-dir", keys, "--fcm-service-account", keys + "/fcm-service-account.json"]
+            [
+                "simulate", "--listen", "127.0.0.1:0", "--tls-dir", keys, "--fcm-service-account",
+                keys + "/fcm-service-account.json",
+            ]
                 + extraArguments,
             environment: [:], console: console)
     }

@@ -29,24 +29,30 @@ import Testing
 
     @Test func tailPrintsAPublishersAndAPushServicesControlCharactersEscaped() async throws {
         let fixture = try BrokerCommandFixture("tail-escape")
-        var outcome = Outcome(status: .failed, eventID: "evt" + Self.hostile, app: "chat", provider: .webpush,
-                              address: Target.Address(.endpoint, "https://push.example/" + Self.hostile),
-                              reason: "Bad" + Self.hostile, at: Timestamp(seconds: 1_700_000_000))
+        var outcome = Outcome(
+            status: .failed, eventID: "evt" + Self.hostile, app: "chat", provider: .webpush,
+            address: Target.Address(.endpoint, "https://push.example/" + Self.hostile),
+            reason: "Bad" + Self.hostile, at: Timestamp(seconds: 1_700_000_000))
         outcome.detail = "words" + Self.hostile
         let published = outcome
         for json in [false, true] {
             let console = CapturedConsole()
             let tail = Task {
-                await fixture.herald(["tail", "--config", fixture.configFile, "--count", "2"] + (json ? ["--json"] : []),
-                                     console: console)
+                await fixture.herald(
+                    ["tail", "--config", fixture.configFile, "--count", "2"] + (json ? ["--json"] : []),
+                    console: console)
             }
-            try #require(await eventually(timeout: .seconds(90)) { console.stderr.contains("Ctrl-C to stop") }, "\(console.stderr)")
+            try #require(
+                await eventually(timeout: .seconds(90)) { console.stderr.contains("Ctrl-C to stop") },
+                "\(console.stderr)")
             try await fixture.withConnection { connection in
-                try await connection.publish(exchange: fixture.topology.resultsExchange, routingKey: published.routingKey,
-                                             body: published.encoded)
+                try await connection.publish(
+                    exchange: fixture.topology.resultsExchange, routingKey: published.routingKey,
+                    body: published.encoded)
                 // Not JSON: the routing key is printed; raw control bytes in the body too with --json.
-                try await connection.publish(exchange: fixture.topology.resultsExchange, routingKey: "failed.apns.c" + Self.hostile,
-                                             body: Array(("{\"event_id\": \"" + Self.hostile + "\"}\n" + Self.hostile).utf8))
+                try await connection.publish(
+                    exchange: fixture.topology.resultsExchange, routingKey: "failed.apns.c" + Self.hostile,
+                    body: Array(("{\"event_id\": \"" + Self.hostile + "\"}\n" + Self.hostile).utf8))
             }
             #expect(await tail.value == 0, "\(console.stderr)")
             #expect(!Self.hasControl(console.stdout), "\(console.stdout.debugDescription)")
@@ -63,17 +69,22 @@ import Testing
     @Test func deadListAndShowPrintAPublishersControlCharactersEscaped() async throws {
         let fixture = try BrokerCommandFixture("dead-escape")
         let topology = fixture.topology
-        let bodies: [[UInt8]] = [Array(("{\"id\": \"evt\u{9B}\"}" + Self.hostile).utf8), [0xFF, 0x1B, 0x5B, 0x32, 0x4A]]
+        let bodies: [[UInt8]] = [
+            Array(("{\"id\": \"evt\u{9B}\"}" + Self.hostile).utf8), [0xFF, 0x1B, 0x5B, 0x32, 0x4A],
+        ]
         try await fixture.withConnection { connection in
             for body in bodies {
                 let delivery = AMQPDelivery(
-                    body: body, exchange: topology.eventsExchange, routingKey: "chat." + Self.hostile, redelivered: false,
+                    body: body, exchange: topology.eventsExchange, routingKey: "chat." + Self.hostile,
+                    redelivered: false,
                     tag: DeliveryTag(value: 1, connection: 1), consumerTag: "c",
-                    properties: AMQPProperties(contentType: "application/json" + Self.esc, headers: ["tenant": .string("acme" + Self.hostile)],
-                                               persistent: true, messageID: "msg" + Self.hostile))
+                    properties: AMQPProperties(
+                        contentType: "application/json" + Self.esc, headers: ["tenant": .string("acme" + Self.hostile)],
+                        persistent: true, messageID: "msg" + Self.hostile))
                 try await connection.publish(
-                    RetryRouting.deadLetterMessage(for: delivery, error: "refused" + Self.hostile, topology: topology,
-                                                   at: Timestamp(seconds: 1_700_000_000)), mandatory: true)
+                    RetryRouting.deadLetterMessage(
+                        for: delivery, error: "refused" + Self.hostile, topology: topology,
+                        at: Timestamp(seconds: 1_700_000_000)), mandatory: true)
             }
         }
         let (listed, list) = await fixture.herald(["dead", "list", "--config", fixture.configFile])

@@ -11,8 +11,13 @@ final class ConfigFixture {
     init() throws {
         directory = NSTemporaryDirectory() + "herald-config-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try write("apns.p8", "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n")
-        try write("fcm.json", """
+        try write(
+            "apns.p8",
+            "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n"
+        )
+        try write(
+            "fcm.json",
+            """
             {"type": "service_account", "project_id": "demo", "private_key_id": "abc",
              "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----\\n",
              "client_email": "svc@demo.iam.gserviceaccount.com", "token_uri": "https://oauth2.googleapis.com/token"}
@@ -40,7 +45,9 @@ final class ConfigFixture {
             _ = try load(yaml, environment: environment)
             return ["(loaded without error)"]
         } catch {
-            return (error.errors + error.warnings).map { $0.description.replacingOccurrences(of: directory, with: "DIR") }
+            return (error.errors + error.warnings).map {
+                $0.description.replacingOccurrences(of: directory, with: "DIR")
+            }
         }
     }
 

@@ -16,25 +16,35 @@ import Testing
 
     @Test func publishersAreReadAndSilenceTheAdvice() throws {
         let fixture = try ConfigFixture()
-        let loaded = try fixture.load(Self.app.replacingOccurrences(of: "    apns:", with: """
-                publishers: {events: [orders-svc], registry: [accounts-svc, admin]}
-                apns:
-            """))
-        #expect(loaded.configuration.apps["chat"]?.publishers == PublisherSettings(events: ["orders-svc"], registry: ["accounts-svc", "admin"]))
+        let loaded = try fixture.load(
+            Self.app.replacingOccurrences(
+                of: "    apns:",
+                with: """
+                        publishers: {events: [orders-svc], registry: [accounts-svc, admin]}
+                        apns:
+                    """))
+        #expect(
+            loaded.configuration.apps["chat"]?.publishers
+                == PublisherSettings(events: ["orders-svc"], registry: ["accounts-svc", "admin"]))
         #expect(loaded.warnings.isEmpty)
-        #expect(loaded.configuration.publishers(\.registry, ownUsers: ["herald"]) == ["chat": ["accounts-svc", "admin", "herald"]])
+        #expect(
+            loaded.configuration.publishers(\.registry, ownUsers: ["herald"]) == [
+                "chat": ["accounts-svc", "admin", "herald"]
+            ])
         // A list left out is empty: nobody (but Herald itself) sends those.
-        let eventsOnly = try fixture.load(Self.app.replacingOccurrences(of: "    apns:", with: "    publishers: {events: [orders-svc]}\n    apns:"))
+        let eventsOnly = try fixture.load(
+            Self.app.replacingOccurrences(of: "    apns:", with: "    publishers: {events: [orders-svc]}\n    apns:"))
         #expect(eventsOnly.configuration.publishers(\.registry, ownUsers: ["herald"]) == ["chat": ["herald"]])
     }
 
     @Test func anAppWithoutPublishersIsAWarningOfALoadedConfigOnly() throws {
         let fixture = try ConfigFixture()
         let loaded = try fixture.load(Self.app)
-        #expect(loaded.warnings.map { $0.description.replacingOccurrences(of: fixture.directory, with: "DIR") } == [
-            "DIR/config.yaml:3:5: apps.chat: warning: app 'chat' has no publishers list: any AMQP user that can write to the events or "
-                + "registry exchange can send for it; list who may (publishers: {events: [orders-svc], registry: [accounts-svc]}, docs/security.md)",
-        ])
+        #expect(
+            loaded.warnings.map { $0.description.replacingOccurrences(of: fixture.directory, with: "DIR") } == [
+                "DIR/config.yaml:3:5: apps.chat: warning: app 'chat' has no publishers list: any AMQP user that can write to the events or "
+                    + "registry exchange can send for it; list who may (publishers: {events: [orders-svc], registry: [accounts-svc]}, docs/security.md)"
+            ])
         #expect(loaded.configuration.publishers(\.events, ownUsers: ["herald"]).isEmpty, "no list: nothing is checked")
         // A broken config reports its errors, not the advice.
         #expect(fixture.errors(Self.app + "retry: {max_attempts: 0}\n").count == 1)
@@ -43,43 +53,69 @@ import Testing
     @Test func badShapesAreErrorsAtTheKey() throws {
         let fixture = try ConfigFixture()
         func errors(_ publishers: String) -> [String] {
-            fixture.errors(Self.app.replacingOccurrences(of: "    apns:", with: "    publishers: \(publishers)\n    apns:"))
+            fixture.errors(
+                Self.app.replacingOccurrences(of: "    apns:", with: "    publishers: \(publishers)\n    apns:"))
         }
-        #expect(errors("{event: [orders-svc]}") == ["DIR/config.yaml:3:18: apps.chat.publishers.event: unknown key 'event' (did you mean 'events'?)"])
-        #expect(errors("[orders-svc]") == ["DIR/config.yaml:3:17: apps.chat.publishers: expected a mapping, found a sequence"])
-        #expect(errors("{events: orders-svc}") == ["DIR/config.yaml:3:26: apps.chat.publishers.events: expected a sequence, found 'orders-svc'"])
-        #expect(errors(#"{events: [""], registry: ["a\u0001"]}"#) == [
-            "DIR/config.yaml:3:27: apps.chat.publishers.events[0]: expected an AMQP user name, found an empty string",
-            "DIR/config.yaml:3:43: apps.chat.publishers.registry[0]: an AMQP user name cannot have control characters",
-        ])
-        #expect(fixture.errors(Self.app.replacingOccurrences(of: "    apns:", with: "    publisher: {events: [a]}\n    apns:"))
-            == ["DIR/config.yaml:3:5: apps.chat.publisher: unknown key 'publisher' (did you mean 'publishers'?)"])
+        #expect(
+            errors("{event: [orders-svc]}") == [
+                "DIR/config.yaml:3:18: apps.chat.publishers.event: unknown key 'event' (did you mean 'events'?)"
+            ])
+        #expect(
+            errors("[orders-svc]") == [
+                "DIR/config.yaml:3:17: apps.chat.publishers: expected a mapping, found a sequence"
+            ])
+        #expect(
+            errors("{events: orders-svc}") == [
+                "DIR/config.yaml:3:26: apps.chat.publishers.events: expected a sequence, found 'orders-svc'"
+            ])
+        #expect(
+            errors(#"{events: [""], registry: ["a\u0001"]}"#) == [
+                "DIR/config.yaml:3:27: apps.chat.publishers.events[0]: expected an AMQP user name, found an empty string",
+                "DIR/config.yaml:3:43: apps.chat.publishers.registry[0]: an AMQP user name cannot have control characters",
+            ])
+        #expect(
+            fixture.errors(
+                Self.app.replacingOccurrences(of: "    apns:", with: "    publisher: {events: [a]}\n    apns:"))
+                == ["DIR/config.yaml:3:5: apps.chat.publisher: unknown key 'publisher' (did you mean 'publishers'?)"])
     }
 
     @Test func allowedTopicsAndRegistryCapsAreChecked() throws {
         let fixture = try ConfigFixture()
-        let topics = Self.app.replacingOccurrences(of: "topic: com.example.chat}", with: "topic: com.example.chat, allowed_topics: %@}")
-        #expect(fixture.errors(topics.replacingOccurrences(of: "%@", with: "com.example.beta"))
-            == ["DIR/config.yaml:3:113: apps.chat.apns.allowed_topics: expected a sequence, found 'com.example.beta'"])
-        #expect(fixture.errors(topics.replacingOccurrences(of: "%@", with: #"["", "com.example beta"]"#)) == [
-            "DIR/config.yaml:3:114: apps.chat.apns.allowed_topics[0]: expected a bundle ID (e.g. com.example.chat.beta); it is empty",
-            "DIR/config.yaml:3:118: apps.chat.apns.allowed_topics[1]: expected a bundle ID (e.g. com.example.chat.beta); "
-                + "it has a character other than printable ASCII (a bundle ID such as com.example.app)",
-        ])
+        let topics = Self.app.replacingOccurrences(
+            of: "topic: com.example.chat}", with: "topic: com.example.chat, allowed_topics: %@}")
+        #expect(
+            fixture.errors(topics.replacingOccurrences(of: "%@", with: "com.example.beta"))
+                == [
+                    "DIR/config.yaml:3:113: apps.chat.apns.allowed_topics: expected a sequence, found 'com.example.beta'"
+                ])
+        #expect(
+            fixture.errors(topics.replacingOccurrences(of: "%@", with: #"["", "com.example beta"]"#)) == [
+                "DIR/config.yaml:3:114: apps.chat.apns.allowed_topics[0]: expected a bundle ID (e.g. com.example.chat.beta); it is empty",
+                "DIR/config.yaml:3:118: apps.chat.apns.allowed_topics[1]: expected a bundle ID (e.g. com.example.chat.beta); "
+                    + "it has a character other than printable ASCII (a bundle ID such as com.example.app)",
+            ])
         let allowed = try fixture.load(topics.replacingOccurrences(of: "%@", with: "[com.example.chat.beta]"))
-        #expect(allowed.configuration.apps["chat"]?.section(APNsSettings.self)?.allowedTopics == ["com.example.chat.beta"])
+        #expect(
+            allowed.configuration.apps["chat"]?.section(APNsSettings.self)?.allowedTopics == ["com.example.chat.beta"])
         let registry = Self.app + "registry: {backend: sqlite, path: r.db, %@}\n"
-        #expect(fixture.errors(registry.replacingOccurrences(of: "%@", with: "max_registrations_per_app: 0, max_devices_per_channel: 2000000000")) == [
-            "DIR/config.yaml:4:68: registry.max_registrations_per_app: expected a number from 1 to 1000000000, found 0",
-            "DIR/config.yaml:4:96: registry.max_devices_per_channel: expected a number from 1 to 1000000000, found 2000000000",
-        ])
-        #expect(fixture.errors(registry.replacingOccurrences(of: "%@", with: "max_registrations_per_app: many"))
-            == ["DIR/config.yaml:4:68: registry.max_registrations_per_app: expected an integer, found 'many'"])
-        #expect(fixture.errors(registry.replacingOccurrences(of: "%@", with: "max_devices_per_app: 5")) == [
-            "DIR/config.yaml:4:41: registry.max_devices_per_app: unknown key 'max_devices_per_app' "
-                + "(expected one of: backend, path, url, pool, max_registrations_per_app, max_devices_per_channel)",
-        ])
-        let set = try fixture.load(registry.replacingOccurrences(of: "%@", with: "max_registrations_per_app: 500, max_devices_per_channel: 50"))
+        #expect(
+            fixture.errors(
+                registry.replacingOccurrences(
+                    of: "%@", with: "max_registrations_per_app: 0, max_devices_per_channel: 2000000000")) == [
+                    "DIR/config.yaml:4:68: registry.max_registrations_per_app: expected a number from 1 to 1000000000, found 0",
+                    "DIR/config.yaml:4:96: registry.max_devices_per_channel: expected a number from 1 to 1000000000, found 2000000000",
+                ])
+        #expect(
+            fixture.errors(registry.replacingOccurrences(of: "%@", with: "max_registrations_per_app: many"))
+                == ["DIR/config.yaml:4:68: registry.max_registrations_per_app: expected an integer, found 'many'"])
+        #expect(
+            fixture.errors(registry.replacingOccurrences(of: "%@", with: "max_devices_per_app: 5")) == [
+                "DIR/config.yaml:4:41: registry.max_devices_per_app: unknown key 'max_devices_per_app' "
+                    + "(expected one of: backend, path, url, pool, max_registrations_per_app, max_devices_per_channel)"
+            ])
+        let set = try fixture.load(
+            registry.replacingOccurrences(of: "%@", with: "max_registrations_per_app: 500, max_devices_per_channel: 50")
+        )
         #expect(set.configuration.registry?.maxRegistrationsPerApp == 500)
         #expect(set.configuration.registry?.maxDevicesPerChannel == 50)
         let defaults = try fixture.load(registry.replacingOccurrences(of: ", %@", with: ""))

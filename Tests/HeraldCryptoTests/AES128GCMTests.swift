@@ -45,7 +45,9 @@ import Testing
             try AES128GCM.encrypt([1], key: [UInt8](repeating: 0, count: 32), nonce: nonce)
         }
         #expect(throws: CryptoError("decrypt AES-128-GCM", "the nonce has 16 bytes, expected 12")) {
-            try AES128GCM.decrypt([UInt8](repeating: 0, count: 20), key: [UInt8](repeating: 0, count: 16), nonce: [UInt8](repeating: 0, count: 16))
+            try AES128GCM.decrypt(
+                [UInt8](repeating: 0, count: 20), key: [UInt8](repeating: 0, count: 16),
+                nonce: [UInt8](repeating: 0, count: 16))
         }
         #expect(throws: CryptoError("decrypt AES-128-GCM", "15 bytes cannot hold the 16-byte tag")) {
             try AES128GCM.decrypt([UInt8](repeating: 0, count: 15), key: [UInt8](repeating: 0, count: 16), nonce: nonce)

@@ -5,7 +5,8 @@ import Testing
 @Suite struct JSONWebTokenTests {
     @Test func apnsProviderTokenHasAppleShape() throws {
         let key = try PrivateKey.generateP256()
-        let token = try JSONWebToken.sign(header: ["kid": "KEY1234567"], claims: ["iss": "ABCDE12345", "iat": 1_796_032_800], with: key)
+        let token = try JSONWebToken.sign(
+            header: ["kid": "KEY1234567"], claims: ["iss": "ABCDE12345", "iat": 1_796_032_800], with: key)
         let parts = token.split(separator: ".")
         #expect(parts.count == 3)
         #expect(!token.contains("="), "base64url has no padding")
@@ -32,7 +33,8 @@ import Testing
         let token = try JSONWebToken.sign(header: [:], claims: ["iss": "x"], with: rsa)
         #expect(try JSONWebToken(parsing: token).algorithm == "RS256")
         #expect(try !JSONWebToken(parsing: token).verify(with: PrivateKey.generateP256().publicKey))
-        let unsigned = Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + Base64URL.encode(Array("{}".utf8)) + ".AA"
+        let unsigned =
+            Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + Base64URL.encode(Array("{}".utf8)) + ".AA"
         #expect(try !JSONWebToken(parsing: unsigned).verify(with: rsa.publicKey))
     }
 

@@ -8,7 +8,8 @@ enum OpenSSLCommandLine {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("herald-crypto-\(UInt64.random(in: 0...UInt64.max))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "herald-crypto-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -37,7 +37,9 @@ import Testing
         #expect(throws: CryptoError("load P-256 public key", "expected 65 bytes (0x04‖X‖Y), found 33")) {
             try PublicKey(uncompressedP256: [0x02] + Array(point[1...32]))  // the compressed form
         }
-        #expect(throws: CryptoError("load P-256 public key", "expected the uncompressed form (first byte 0x04), found 0x02")) {
+        #expect(
+            throws: CryptoError("load P-256 public key", "expected the uncompressed form (first byte 0x04), found 0x02")
+        ) {
             try PublicKey(uncompressedP256: [0x02] + point.dropFirst())
         }
         var offCurve = point
@@ -54,7 +56,9 @@ import Testing
         #expect(throws: CryptoError("load P-256 private key", "expected a 32-byte scalar, found 31 bytes")) {
             try PrivateKey(rawP256Scalar: [UInt8](repeating: 1, count: 31))
         }
-        let outOfRange = CryptoError("load P-256 private key", "the scalar is not a valid P-256 private key (zero, or not below the group order)")
+        let outOfRange = CryptoError(
+            "load P-256 private key", "the scalar is not a valid P-256 private key (zero, or not below the group order)"
+        )
         #expect(throws: outOfRange) { try PrivateKey(rawP256Scalar: [UInt8](repeating: 0, count: 32)) }
         #expect(throws: outOfRange) { try PrivateKey(rawP256Scalar: [UInt8](repeating: 0xFF, count: 32)) }
     }

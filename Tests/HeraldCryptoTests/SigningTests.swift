@@ -17,8 +17,10 @@ import Testing
             #expect(signature.count == 64)
             try Data(OpenSSLCommandLine.derFromJOSE(signature)).write(to: dir.appendingPathComponent("sig.der"))
             let result = try OpenSSLCommandLine.run(
-                ["dgst", "-sha256", "-verify", dir.appendingPathComponent("pub.pem").path,
-                 "-signature", dir.appendingPathComponent("sig.der").path], input: Data(message))
+                [
+                    "dgst", "-sha256", "-verify", dir.appendingPathComponent("pub.pem").path,
+                    "-signature", dir.appendingPathComponent("sig.der").path,
+                ], input: Data(message))
             #expect(result.status == 0, "openssl rejected our ES256 signature")
         }
     }
@@ -27,7 +29,9 @@ import Testing
         let dir = try OpenSSLCommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let keyPath = dir.appendingPathComponent("key.p8").path
-        try OpenSSLCommandLine.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyPath])
+        try OpenSSLCommandLine.run([
+            "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyPath,
+        ])
         let pem = try String(contentsOfFile: keyPath, encoding: .utf8)
         #expect(pem.hasPrefix("-----BEGIN PRIVATE KEY-----"))  // the .p8 format
         let message = Data("header.claims".utf8)
@@ -37,7 +41,9 @@ import Testing
         let publicKey = try PublicKey(pem: pem)
         #expect(publicKey.verify(signature: jose, for: Array(message)))
         #expect(!publicKey.verify(signature: jose, for: Array("other".utf8)))
-        #expect(!publicKey.verify(signature: Array(signed.output), for: Array(message)), "a DER signature must be refused, as APNs refuses it")
+        #expect(
+            !publicKey.verify(signature: Array(signed.output), for: Array(message)),
+            "a DER signature must be refused, as APNs refuses it")
     }
 
     @Test func rs256InteroperatesWithOpenSSLCommandLine() throws {
@@ -49,8 +55,10 @@ import Testing
         let message = Array("assertion".utf8)
         try Data(try key.sign(message)).write(to: dir.appendingPathComponent("sig"))
         let result = try OpenSSLCommandLine.run(
-            ["dgst", "-sha256", "-verify", dir.appendingPathComponent("pub.pem").path,
-             "-signature", dir.appendingPathComponent("sig").path], input: Data(message))
+            [
+                "dgst", "-sha256", "-verify", dir.appendingPathComponent("pub.pem").path,
+                "-signature", dir.appendingPathComponent("sig").path,
+            ], input: Data(message))
         #expect(result.status == 0)
     }
 

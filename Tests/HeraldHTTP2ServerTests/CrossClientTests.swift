@@ -19,18 +19,23 @@ import Testing
             fclose(file)
         }
         let run = try await withRunning(server) {
-            try await runTool("/usr/bin/h2load", [
-                "-n", "5000", "-c", "20", "-m", "50", "-t", "1", "-d", bodyFile,
-                "https://127.0.0.1:\(server.port)/3/device/abc",
-            ])
+            try await runTool(
+                "/usr/bin/h2load",
+                [
+                    "-n", "5000", "-c", "20", "-m", "50", "-t", "1", "-d", bodyFile,
+                    "https://127.0.0.1:\(server.port)/3/device/abc",
+                ])
         }
         #expect(run.status == 0, "h2load exit status: \(run.output)")
-        #expect(run.output.contains("5000 total, 5000 started, 5000 done, 5000 succeeded, 0 failed"), "h2load summary: \(run.output)")
+        #expect(
+            run.output.contains("5000 total, 5000 started, 5000 done, 5000 succeeded, 0 failed"),
+            "h2load summary: \(run.output)")
         #expect(run.output.contains("Application protocol: h2"), "ALPN negotiated h2: \(run.output)")
     }
 
     @Test func nghttpTalksH2CWithPriorKnowledge() async throws {
-        let server = try HTTP2Server(configuration: HTTP2ServerConfiguration(), handler: DescribeHandler(), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: HTTP2ServerConfiguration(), handler: DescribeHandler(), logger: Fixtures.logger)
         let run = try await withRunning(server) {
             try await runTool("/usr/bin/nghttp", ["-v", "http://127.0.0.1:\(server.port)/plain/text"])
         }
@@ -46,14 +51,17 @@ import Testing
             configuration: Fixtures.tlsServer(pki, clientAuthentication: .optional(caFile: pki.caCertificatePath)),
             handler: DescribeHandler(), logger: Fixtures.logger)
         let run = try await withRunning(server) {
-            try await runTool("/usr/bin/curl", [
-                "-sS", "--http2", "--cacert", pki.caCertificatePath, "--cert", identity.certificatePath,
-                "--key", identity.keyPath, "-d", "hello", "-w", " http=%{http_version}",
-                "https://localhost:\(server.port)/3/device/abc",
-            ])
+            try await runTool(
+                "/usr/bin/curl",
+                [
+                    "-sS", "--http2", "--cacert", pki.caCertificatePath, "--cert", identity.certificatePath,
+                    "--key", identity.keyPath, "-d", "hello", "-w", " http=%{http_version}",
+                    "https://localhost:\(server.port)/3/device/abc",
+                ])
         }
         #expect(run.status == 0, "curl exit status: \(run.output)")
-        #expect(run.output == "POST /3/device/abc 5 cn=com.example.curl verified=true http=2", "curl output: \(run.output)")
+        #expect(
+            run.output == "POST /3/device/abc 5 cn=com.example.curl verified=true http=2", "curl output: \(run.output)")
     }
 
     @Test func curlWithoutAClientCertificateIsAcceptedWhenOptional() async throws {
@@ -62,9 +70,11 @@ import Testing
             configuration: Fixtures.tlsServer(pki, clientAuthentication: .optional(caFile: nil)),
             handler: DescribeHandler(), logger: Fixtures.logger)
         let run = try await withRunning(server) {
-            try await runTool("/usr/bin/curl", [
-                "-sS", "--http2", "--cacert", pki.caCertificatePath, "https://127.0.0.1:\(server.port)/x",
-            ])
+            try await runTool(
+                "/usr/bin/curl",
+                [
+                    "-sS", "--http2", "--cacert", pki.caCertificatePath, "https://127.0.0.1:\(server.port)/x",
+                ])
         }
         #expect(run.output == "GET /x 0 cn=- verified=false", "curl output: \(run.output)")
     }

@@ -18,9 +18,10 @@ enum Fixtures {
     static func tlsServer(
         _ pki: TestPKI, clientAuthentication: HTTP2ServerTLSConfiguration.ClientAuthentication = .none
     ) -> HTTP2ServerConfiguration {
-        HTTP2ServerConfiguration(tls: HTTP2ServerTLSConfiguration(
-            certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath,
-            clientAuthentication: clientAuthentication))
+        HTTP2ServerConfiguration(
+            tls: HTTP2ServerTLSConfiguration(
+                certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath,
+                clientAuthentication: clientAuthentication))
     }
 }
 
@@ -29,8 +30,9 @@ struct DescribeHandler: HTTP2Handler {
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         let cn = request.peerCertificate?.commonName ?? "-"
         let verified = request.peerCertificate?.verified ?? false
-        responder.respond(HTTP2Response(
-            status: 200, headers: [("content-type", "text/plain")],
-            text: "\(request.method) \(request.path) \(request.body.count) cn=\(cn) verified=\(verified)"))
+        responder.respond(
+            HTTP2Response(
+                status: 200, headers: [("content-type", "text/plain")],
+                text: "\(request.method) \(request.path) \(request.body.count) cn=\(cn) verified=\(verified)"))
     }
 }

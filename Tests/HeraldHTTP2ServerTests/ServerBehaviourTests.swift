@@ -7,7 +7,8 @@ import Synchronization
 import Testing
 
 private func client(_ pki: TestPKI, connections: Int = 1) -> HTTPClientConfiguration {
-    HTTPClientConfiguration(maxConnectionsPerHost: connections, tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath))
+    HTTPClientConfiguration(
+        maxConnectionsPerHost: connections, tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath))
 }
 
 /// The order in which concurrent requests completed.
@@ -21,7 +22,8 @@ private final class CompletionLog: Sendable {
 
 @Suite struct ServerBehaviourTests {
     @Test func hasStartedTurnsTrueWhenRunIsCalledAndStaysTrueAfterShutdown() async throws {
-        let server = try HTTP2Server(configuration: HTTP2ServerConfiguration(), handler: DescribeHandler(), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: HTTP2ServerConfiguration(), handler: DescribeHandler(), logger: Fixtures.logger)
         #expect(!server.hasStarted, "bound and listening, but run() not called yet")
         let during = try await withRunning(server) { server.hasStarted }
         #expect(during, "withRunning starts its body only once the loop thread is started")
@@ -55,7 +57,9 @@ private final class CompletionLog: Sendable {
         // The slow answer is held until the fast ones are back: no timer to lose a race on a loaded machine.
         let held = Locked<HTTP2Responder?>(nil)
         router.on("POST", "/slow") { _, responder in held.withLock { $0 = responder } }
-        router.on("POST", "/fast") { request, responder in responder.respond(HTTP2Response(status: 200, text: "fast \(request.connectionID)")) }
+        router.on("POST", "/fast") { request, responder in
+            responder.respond(HTTP2Response(status: 200, text: "fast \(request.connectionID)"))
+        }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
         let order = CompletionLog()
         try await withRunning(server) {
@@ -77,8 +81,9 @@ private final class CompletionLog: Sendable {
                 }
             }
         }
-        #expect(order.entries == ["fast", "fast", "fast", "fast", "fast", "slow"],
-                "fast answers overtook the delayed one: \(order.entries)")
+        #expect(
+            order.entries == ["fast", "fast", "fast", "fast", "fast", "slow"],
+            "fast answers overtook the delayed one: \(order.entries)")
     }
 
     @Test func goAwayAfterStreamsMakesTheClientOpenNewConnections() async throws {
@@ -86,7 +91,9 @@ private final class CompletionLog: Sendable {
         var configuration = Fixtures.tlsServer(pki)
         configuration.goAwayAfterStreams = 3
         var router = HTTP2Router()
-        router.on("POST", "*") { request, responder in responder.respond(HTTP2Response(status: 200, text: "\(request.connectionID)")) }
+        router.on("POST", "*") { request, responder in
+            responder.respond(HTTP2Response(status: 200, text: "\(request.connectionID)"))
+        }
         let server = try HTTP2Server(configuration: configuration, handler: router, logger: Fixtures.logger)
         let connections = try await withRunning(server) {
             try await HTTPClient.withClient(configuration: client(pki), logger: Fixtures.logger) { http in
@@ -109,7 +116,9 @@ private final class CompletionLog: Sendable {
             responder.goAway(code: .noError, debugData: Array("{\"reason\":\"Shutdown\"}".utf8))
             responder.respond(HTTP2Response(status: 200, text: "\(request.connectionID)"))
         }
-        router.on("POST", "/id") { request, responder in responder.respond(HTTP2Response(status: 200, text: "\(request.connectionID)")) }
+        router.on("POST", "/id") { request, responder in
+            responder.respond(HTTP2Response(status: 200, text: "\(request.connectionID)"))
+        }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
         let (bye, next) = try await withRunning(server) {
             try await HTTPClient.withClient(configuration: client(pki), logger: Fixtures.logger) { http in
@@ -168,8 +177,9 @@ private final class CompletionLog: Sendable {
 
     @Test func missingCertificateFileFailsAtInitNamingTheFile() async throws {
         let pki = try await Fixtures.pki.get()
-        let configuration = HTTP2ServerConfiguration(tls: HTTP2ServerTLSConfiguration(
-            certificateChainFile: pki.directory + "/missing.pem", privateKeyFile: pki.serverKeyPath))
+        let configuration = HTTP2ServerConfiguration(
+            tls: HTTP2ServerTLSConfiguration(
+                certificateChainFile: pki.directory + "/missing.pem", privateKeyFile: pki.serverKeyPath))
         #expect {
             _ = try HTTP2Server(configuration: configuration, handler: HTTP2Router(), logger: Fixtures.logger)
         } throws: { error in
@@ -178,17 +188,20 @@ private final class CompletionLog: Sendable {
     }
 
     @Test func bindingAPortInUseFailsNamingThePort() throws {
-        let first = try HTTP2Server(configuration: HTTP2ServerConfiguration(), handler: HTTP2Router(), logger: Fixtures.logger)
+        let first = try HTTP2Server(
+            configuration: HTTP2ServerConfiguration(), handler: HTTP2Router(), logger: Fixtures.logger)
         #expect {
             _ = try HTTP2Server(
-                configuration: HTTP2ServerConfiguration(port: first.port), handler: HTTP2Router(), logger: Fixtures.logger)
+                configuration: HTTP2ServerConfiguration(port: first.port), handler: HTTP2Router(),
+                logger: Fixtures.logger)
         } throws: { error in
             "\(error)".contains("bind 127.0.0.1:\(first.port)") && "\(error)".contains("Address already in use")
         }
     }
 
     @Test func shutdownBeforeRunEndsRunAtOnceAndRunTwiceIsRejected() async throws {
-        let server = try HTTP2Server(configuration: HTTP2ServerConfiguration(), handler: HTTP2Router(), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: HTTP2ServerConfiguration(), handler: HTTP2Router(), logger: Fixtures.logger)
         server.shutdown()
         try await server.run()
         await #expect(throws: HTTP2ServerError.self, "run() a second time is an error") { try await server.run() }

@@ -36,15 +36,20 @@ final class LimitingHandler: HTTP2Handler {
 @Suite struct StreamLimitAndShutdownTests {
     @Test func theHandlerChoosesEachConnectionsLimitAndRaisesItLater() async throws {
         let pki = try await Fixtures.pki.get()
-        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: LimitingHandler(), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: LimitingHandler(), logger: Fixtures.logger)
         let (plain, raised) = try await withRunning(server) {
             (
                 try await runTool("/usr/bin/nghttp", ["-v", "-n", "https://127.0.0.1:\(server.port)/plain"]),
                 try await runTool("/usr/bin/nghttp", ["-v", "-n", "https://127.0.0.1:\(server.port)/raise"])
             )
         }
-        #expect(NghttpOutput.receivedMaxConcurrentStreams(plain.output) == [3], "the handler's limit, not the configuration's 1000: \(plain.output)")
-        #expect(NghttpOutput.receivedMaxConcurrentStreams(raised.output) == [3, 50], "a second SETTINGS after /raise: \(raised.output)")
+        #expect(
+            NghttpOutput.receivedMaxConcurrentStreams(plain.output) == [3],
+            "the handler's limit, not the configuration's 1000: \(plain.output)")
+        #expect(
+            NghttpOutput.receivedMaxConcurrentStreams(raised.output) == [3, 50],
+            "a second SETTINGS after /raise: \(raised.output)")
     }
 
     @Test func gracefulShutdownSendsGoAwayFinishesStreamsInFlightAndClosesHTTP1AfterItsAnswer() async throws {
@@ -56,7 +61,8 @@ final class LimitingHandler: HTTP2Handler {
             group.addTask { try await server.run() }
             _ = await eventually(timeout: .seconds(60), every: .milliseconds(1)) { server.hasStarted }
             async let http2 = runTool("/usr/bin/nghttp", ["-v", "-n", url])
-            async let http1 = runTool("/usr/bin/curl", ["-sS", "-i", "--http1.1", "--cacert", pki.caCertificatePath, url])
+            async let http1 = runTool(
+                "/usr/bin/curl", ["-sS", "-i", "--http1.1", "--cacert", pki.caCertificatePath, url])
             // Both requests are with the handler before the shutdown begins.
             _ = await eventually(timeout: .seconds(60)) { handler.heldCount >= 2 }
             server.shutdown(graceful: true)
@@ -68,7 +74,9 @@ final class LimitingHandler: HTTP2Handler {
             return (results.0, results.1, late)
         }
         #expect(http2.output.contains("recv GOAWAY frame"), "nghttp saw GOAWAY: \(http2.output)")
-        #expect(http2.output.contains("(last_stream_id=13, error_code=NO_ERROR(0x00)"), "its stream is the last: \(http2.output)")
+        #expect(
+            http2.output.contains("(last_stream_id=13, error_code=NO_ERROR(0x00)"),
+            "its stream is the last: \(http2.output)")
         #expect(http2.output.contains(":status: 200"), "the stream in flight was answered: \(http2.output)")
         #expect(http1.output.hasPrefix("HTTP/1.1 200 OK\r\n"), "curl got its answer: \(http1.output)")
         #expect(http1.output.contains("connection: close\r\n"), "as the connection's last: \(http1.output)")

@@ -231,7 +231,8 @@ struct TLSPair {
 
     init(pair: SocketPair, pki: TestPKI) throws(Failure) {
         guard let clientContext = SSL_CTX_new(TLS_client_method()),
-              let serverContext = SSL_CTX_new(TLS_server_method()) else {
+            let serverContext = SSL_CTX_new(TLS_server_method())
+        else {
             throw Failure(description: "SSL_CTX_new: \(OpenSSLErrorQueue.drain())")
         }
         contexts = [clientContext, serverContext]
@@ -239,8 +240,9 @@ struct TLSPair {
         _ = herald_ssl_ctx_set_mode(clientContext, mode)
         _ = herald_ssl_ctx_set_mode(serverContext, mode)
         guard SSL_CTX_use_certificate_chain_file(serverContext, pki.serverCertificatePath) == 1,
-              SSL_CTX_use_PrivateKey_file(serverContext, pki.serverKeyPath, SSL_FILETYPE_PEM) == 1,
-              let client = SSL_new(clientContext), let server = SSL_new(serverContext) else {
+            SSL_CTX_use_PrivateKey_file(serverContext, pki.serverKeyPath, SSL_FILETYPE_PEM) == 1,
+            let client = SSL_new(clientContext), let server = SSL_new(serverContext)
+        else {
             throw Failure(description: "TLS set-up: \(OpenSSLErrorQueue.drain())")
         }
         self.client = client
@@ -264,8 +266,10 @@ struct TLSPair {
                 }
             }
             if !(done.client && done.server) {
-                var entries = [pollfd(fd: pair.writer, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: pair.reader, events: Int16(POLLIN), revents: 0)]
+                var entries = [
+                    pollfd(fd: pair.writer, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: pair.reader, events: Int16(POLLIN), revents: 0),
+                ]
                 _ = poll(&entries, 2, 100)
             }
         }

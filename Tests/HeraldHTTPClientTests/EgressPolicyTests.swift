@@ -42,7 +42,10 @@ import Testing
         ("[fe80::1%25eth0]", "fe80::/10 link-local"),
         ("[fec0::1]", "fec0::/10 deprecated site-local"),
         ("[ff02::1]", "ff00::/8 multicast"),
-        ("[64:ff9b::a9fe:a9fe]", "169.254.169.254 in 169.254.0.0/16 link-local (RFC 3927), carried inside 64:ff9b::/96"),
+        (
+            "[64:ff9b::a9fe:a9fe]",
+            "169.254.169.254 in 169.254.0.0/16 link-local (RFC 3927), carried inside 64:ff9b::/96"
+        ),
         ("[64:ff9b:1::1]", "64:ff9b:1::/48 local-use NAT64"),
         ("[2002:7f00:1::]", "127.0.0.1 in 127.0.0.0/8 loopback (RFC 1122), carried inside 2002::/16 6to4"),
         ("[2002:a00:1::1]", "10.0.0.1 in 10.0.0.0/8"),
@@ -69,19 +72,26 @@ import Testing
     }
 
     @Test func theUnspecifiedAddressIsNamedAsSuch() {
-        #expect(policy.refusal(forHost: "0.0.0.0")?.rule
-            == "the address 0.0.0.0 is not a public address: 0.0.0.0/8 \"this network\", the unspecified address included (RFC 791)")
-        #expect(policy.refusal(forHost: "[::ffff:169.254.169.254]")?.description
-            == "EndpointNotAllowed: the address ::ffff:a9fe:a9fe is not a public address: 169.254.169.254 in 169.254.0.0/16 link-local (RFC 3927), carried inside ::ffff:0:0/96 IPv4-mapped addresses")
+        #expect(
+            policy.refusal(forHost: "0.0.0.0")?.rule
+                == "the address 0.0.0.0 is not a public address: 0.0.0.0/8 \"this network\", the unspecified address included (RFC 791)"
+        )
+        #expect(
+            policy.refusal(forHost: "[::ffff:169.254.169.254]")?.description
+                == "EndpointNotAllowed: the address ::ffff:a9fe:a9fe is not a public address: 169.254.169.254 in 169.254.0.0/16 link-local (RFC 3927), carried inside ::ffff:0:0/96 IPv4-mapped addresses"
+        )
     }
 
     /// The IPv6 parser reads what `inet_pton` reads, and nothing else; the
     /// IPv4 one what `inet_aton` reads (on inputs without spaces, which glibc's stops at).
     @Test(arguments: [
-        "::", "::1", "1::", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7::", "::2:3:4:5:6:7:8", "1::8", "fe80::1", "::ffff:1.2.3.4",
+        "::", "::1", "1::", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7::", "::2:3:4:5:6:7:8", "1::8", "fe80::1",
+        "::ffff:1.2.3.4",
         "::1.2.3.4", "1:2:3:4:5:6:1.2.3.4", "64:ff9b::169.254.169.254", "ABCD::EF", "0000:0000::0001",
-        ":", ":::", "1:", ":1", "1:::2", "1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7:8::", "::1:2:3:4:5:6:7:8", "12345::",
-        "::1.2.3", "::1.2.3.4.5", "::01.2.3.4", "::256.1.1.1", "1.2.3.4::", "::1.2.3.4:5", "g::1", "1:2:3:4:5:6:7:1.2.3.4", "",
+        ":", ":::", "1:", ":1", "1:::2", "1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7:8::", "::1:2:3:4:5:6:7:8",
+        "12345::",
+        "::1.2.3", "::1.2.3.4.5", "::01.2.3.4", "::256.1.1.1", "1.2.3.4::", "::1.2.3.4:5", "g::1",
+        "1:2:3:4:5:6:7:1.2.3.4", "",
         "1::2:3:4:5:6:7:8",
     ])
     func ipv6ParsingMatchesInetPton(text: String) {
@@ -93,8 +103,10 @@ import Testing
     }
 
     @Test(arguments: [
-        "127.1", "2130706433", "0x7f.1", "0177.0.0.1", "0x7f.0.0.0x1", "1.2.3", "255.255.255.255", "4294967295", "4294967296",
-        "1.2.3.4.5", "1.2.3.", ".1.2.3", "08", "0x", "0xg", "1..2", "256.1.1.1", "1.16777216", "1.16777215", "00", "0x0x1", "a.b",
+        "127.1", "2130706433", "0x7f.1", "0177.0.0.1", "0x7f.0.0.0x1", "1.2.3", "255.255.255.255", "4294967295",
+        "4294967296",
+        "1.2.3.4.5", "1.2.3.", ".1.2.3", "08", "0x", "0xg", "1..2", "256.1.1.1", "1.16777216", "1.16777215", "00",
+        "0x0x1", "a.b",
     ])
     func ipv4ParsingMatchesInetAton(text: String) {
         var expected = in_addr()
@@ -111,13 +123,21 @@ import Testing
     }
 
     @Test func allowedHostsMatchOnLabelBoundaries() {
-        let hosts = AllowedHosts(["fcm.googleapis.com", "push.apple.com", "Notify.Windows.com.", "203.0.113.7", "[2606:4700::1111]"])
-        for host in ["fcm.googleapis.com", "FCM.googleapis.com", "push.apple.com", "web.push.apple.com", "a.b.push.apple.com",
-                     "wns2-par02p.notify.windows.com", "fcm.googleapis.com.", "203.0.113.7", "[2606:4700:0::1111]", "2606:4700::1111"] {
+        let hosts = AllowedHosts([
+            "fcm.googleapis.com", "push.apple.com", "Notify.Windows.com.", "203.0.113.7", "[2606:4700::1111]",
+        ])
+        for host in [
+            "fcm.googleapis.com", "FCM.googleapis.com", "push.apple.com", "web.push.apple.com", "a.b.push.apple.com",
+            "wns2-par02p.notify.windows.com", "fcm.googleapis.com.", "203.0.113.7", "[2606:4700:0::1111]",
+            "2606:4700::1111",
+        ] {
             #expect(hosts.allows(host), "\(host)")
         }
-        for host in ["evil-push.apple.com", "push.apple.com.evil.com", "apple.com", "xfcm.googleapis.com", "googleapis.com",
-                     "notify.windows.com.example", ".push.apple.com", "a..push.apple.com", "é.push.apple.com", "203.0.113.70", "3.0.113.7", "0.113.7", "[2606:4700::1112]", "", "."] {
+        for host in [
+            "evil-push.apple.com", "push.apple.com.evil.com", "apple.com", "xfcm.googleapis.com", "googleapis.com",
+            "notify.windows.com.example", ".push.apple.com", "a..push.apple.com", "é.push.apple.com", "203.0.113.70",
+            "3.0.113.7", "0.113.7", "[2606:4700::1112]", "", ".",
+        ] {
             #expect(!hosts.allows(host), "\(host)")
         }
         #expect(AllowedHosts(["*"]).allows("anything.example"))
@@ -133,13 +153,18 @@ import Testing
         #expect(AllowedHosts.problem(with: "127.0.0.1") == nil)
         #expect(AllowedHosts.problem(with: "[::1]") == nil)
         #expect(AllowedHosts.problem(with: "") == "is empty")
-        for entry in ["*.push.apple.com", "https://push.apple.com", "push..apple.com", ".push.apple.com", "push.apple.com/x", "a b"] {
+        for entry in [
+            "*.push.apple.com", "https://push.apple.com", "push..apple.com", ".push.apple.com", "push.apple.com/x",
+            "a b",
+        ] {
             #expect(AllowedHosts.problem(with: entry) != nil, "\(entry)")
         }
     }
 
     @Test func aRefusalIsAFailedOutcomeWithItsOwnReason() throws {
-        let error = HTTPClientError.egressRefused(host: "localhost:1", EgressRefusal(rule: "the address ::1 is not a public address: ::1/128 loopback (RFC 4291)"))
+        let error = HTTPClientError.egressRefused(
+            host: "localhost:1",
+            EgressRefusal(rule: "the address ::1 is not a public address: ::1/128 loopback (RFC 4291)"))
         #expect(!error.isRetryable)
         let result = try DeliveryResult.unanswered(error, latency: .zero)
         #expect(result.status == .failed)
@@ -172,7 +197,8 @@ import Testing
         configuration.egress = .publicAddressesOnly
         let error = try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
             do {
-                _ = try await client.send(HTTPClientRequest(method: "POST", url: "https://localhost:\(listener.port)/push", body: [1]))
+                _ = try await client.send(
+                    HTTPClientRequest(method: "POST", url: "https://localhost:\(listener.port)/push", body: [1]))
                 return nil as HTTPClientError?
             } catch let error as HTTPClientError {
                 return error
@@ -192,7 +218,8 @@ import Testing
         for (egress, refused) in [(EgressPolicy.publicAddressesOnly, true), (.unrestricted, false)] {
             var configuration = HTTPClientConfiguration(requestTimeout: .seconds(1), engine: engine)
             configuration.egress = egress
-            let error = try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
+            let error = try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) {
+                client in
                 do {
                     _ = try await client.send(HTTPClientRequest(url: "https://0x7f.1:\(listener.port)/"))
                     return nil as HTTPClientError?
@@ -202,7 +229,8 @@ import Testing
             }
             if refused {
                 #expect(error?.kind == .egressRefused, "\(String(describing: error))")
-                #expect(error?.message == "the address 127.0.0.1 is not a public address: 127.0.0.0/8 loopback (RFC 1122)")
+                #expect(
+                    error?.message == "the address 127.0.0.1 is not a public address: 127.0.0.0/8 loopback (RFC 1122)")
                 #expect(connectionsMade(to: listener) == 0)
             } else {
                 // The listener never answers: the request times out, but it did connect.

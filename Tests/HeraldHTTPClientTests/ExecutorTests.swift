@@ -5,21 +5,28 @@ import HeraldTestSupport
 import Testing
 
 @Suite struct ExecutorTests {
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func tasksPreferringTheClientExecutorResumeOnTheLoopThread(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases)
+    func tasksPreferringTheClientExecutorResumeOnTheLoopThread(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try await Fixtures.pki.get()
-        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let (onLoop, statuses) = try await withRunning(server) {
-            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
+            try await HTTPClient.withClient(
+                configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger
+            ) { client in
                 try await withTaskExecutorPreference(client.executor) {
                     try await withThrowingTaskGroup(of: (Bool, Int).self) { group in
                         for index in 0..<200 {
                             group.addTask {
-                                let response = try await client.send(HTTPClientRequest(
-                                    url: "https://127.0.0.1:\(server.port)/\(index)", body: [UInt8(index % 256)]))
+                                let response = try await client.send(
+                                    HTTPClientRequest(
+                                        url: "https://127.0.0.1:\(server.port)/\(index)", body: [UInt8(index % 256)]))
                                 return (client.executor.isCurrent, response.status)
                             }
                         }
-                        return try await group.reduce(into: ([Bool](), [Int]())) { $0.0.append($1.0); $0.1.append($1.1) }
+                        return try await group.reduce(into: ([Bool](), [Int]())) {
+                            $0.0.append($1.0); $0.1.append($1.1)
+                        }
                     }
                 }
             }
@@ -28,9 +35,13 @@ import Testing
         #expect(onLoop.allSatisfy { $0 }, "each task resumed on the client's loop thread")
     }
 
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func theLoopThreadCarriesItsNameForOperators(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func theLoopThreadCarriesItsNameForOperators(
+        engine: HTTPClientConfiguration.Engine
+    ) async throws {
         let pki = try await Fixtures.pki.get()
-        let name = try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
+        let name = try await HTTPClient.withClient(
+            configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger
+        ) { client in
             await withTaskExecutorPreference(client.executor) {
                 // What top -H and perf show for the thread this runs on: the client's loop thread.
                 (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
@@ -39,10 +50,14 @@ import Testing
         #expect(name == "herald-http\n")
     }
 
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func tasksOnTheClientExecutorStillFinishWhenTheClientShutsDown(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases)
+    func tasksOnTheClientExecutorStillFinishWhenTheClientShutsDown(engine: HTTPClientConfiguration.Engine) async throws
+    {
         let client = HTTPClient(configuration: HTTPClientConfiguration(engine: engine), logger: Fixtures.logger)
         let result = try await withThrowingTaskGroup(of: HTTPClientError?.self) { group in
-            group.addTask { try await client.run(); return nil }
+            group.addTask {
+                try await client.run(); return nil
+            }
             group.addTask {
                 await withTaskExecutorPreference(client.executor) {
                     do {

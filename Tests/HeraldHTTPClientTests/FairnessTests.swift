@@ -19,7 +19,8 @@ import Testing
     ) -> HTTPClientConfiguration {
         var configuration = HTTPClientConfiguration(
             maxConnectionsPerHost: connections, requestTimeout: .seconds(60), connectTimeout: .seconds(60),
-            maxInFlightRequests: window, tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath), engine: .libcurl)
+            maxInFlightRequests: window, tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath),
+            engine: .libcurl)
         configuration.acceptsHTTP1 = true
         configuration.fairness = fairness
         return configuration
@@ -54,7 +55,8 @@ import Testing
 
     @Test func aSenderWhoseEndpointsNeverAnswerDoesNotDelayAnotherSender() async throws {
         let pki = try await Fixtures.pki.get()
-        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         guard let hung = LoopbackListener() else { throw TestFailure("no loopback listener") }
         // A window of 2 048 requests, half of it each sender's share, and 2 100 requests to
         // endpoints that never answer: more than the whole window. The flood is capped at
@@ -70,8 +72,10 @@ import Testing
                 try await withThrowingTaskGroup(of: HTTPClientError?.self) { group in
                     for index in 0..<(flood + beyond) {
                         group.addTask {
-                            await Self.failure(of: HTTPClientRequest(
-                                url: "https://127.0.0.1:\(hung.port)/subscription/\(index)", tenant: "flood"), on: client)
+                            await Self.failure(
+                                of: HTTPClientRequest(
+                                    url: "https://127.0.0.1:\(hung.port)/subscription/\(index)", tenant: "flood"),
+                                on: client)
                         }
                     }
                     // Refusals come back at once; the 2 100 others hang for a minute.
@@ -84,8 +88,9 @@ import Testing
                     // request fails after its own 10 s queued; fairly, it has its own share.
                     let clock = ContinuousClock()
                     let start = clock.now
-                    let response = try await client.send(HTTPClientRequest(
-                        url: "https://127.0.0.1:\(server.port)/quiet", timeout: .seconds(10), tenant: "quiet"))
+                    let response = try await client.send(
+                        HTTPClientRequest(
+                            url: "https://127.0.0.1:\(server.port)/quiet", timeout: .seconds(10), tenant: "quiet"))
                     let elapsed = clock.now - start
                     #expect(response.status == 200)
                     client.shutdown()
@@ -103,7 +108,8 @@ import Testing
 
     @Test func aRequestOverThePerOriginCapFailsAtOnceRetryablyAndOtherOriginsAreServed() async throws {
         let pki = try await Fixtures.pki.get()
-        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         guard let hung = LoopbackListener() else { throw TestFailure("no loopback listener") }
         let fairness = HTTPClientFairness(tenantWindow: 64, maxQueuedPerOrigin: 3)
         try await withRunning(server) {
@@ -113,8 +119,9 @@ import Testing
                 try await withThrowingTaskGroup(of: HTTPClientError?.self) { group in
                     for index in 0..<5 {
                         group.addTask {
-                            await Self.failure(of: HTTPClientRequest(
-                                url: "https://127.0.0.1:\(hung.port)/\(index)", tenant: "chat"), on: client)
+                            await Self.failure(
+                                of: HTTPClientRequest(
+                                    url: "https://127.0.0.1:\(hung.port)/\(index)", tenant: "chat"), on: client)
                         }
                     }
                     // Three hang for a minute; the two over the cap come back at once.
@@ -123,11 +130,14 @@ import Testing
                         #expect(refused?.kind == .originQueueFull, "got \(String(describing: refused))")
                         #expect(refused?.isRetryable == true)
                         #expect(refused?.requestWritten == false)
-                        #expect(refused?.message == "3 requests of this sender to 127.0.0.1:\(hung.port) are already in flight "
-                            + "or queued (the per-origin cap); nothing was sent, try again later")
+                        #expect(
+                            refused?.message
+                                == "3 requests of this sender to 127.0.0.1:\(hung.port) are already in flight "
+                                + "or queued (the per-origin cap); nothing was sent, try again later")
                     }
                     // The cap is per origin: the same sender's other push service is served.
-                    let response = try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/", tenant: "chat"))
+                    let response = try await client.send(
+                        HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/", tenant: "chat"))
                     #expect(response.status == 200)
                     client.shutdown()
                     for try await error in group { #expect(error?.kind == .shutdown) }
@@ -147,18 +157,22 @@ import Testing
         ) { client in
             try await withThrowingTaskGroup(of: HTTPClientError?.self) { group in
                 group.addTask {
-                    await Self.failure(of: HTTPClientRequest(url: "https://127.0.0.1:\(hung.port)/held", tenant: "chat"), on: client)
+                    await Self.failure(
+                        of: HTTPClientRequest(url: "https://127.0.0.1:\(hung.port)/held", tenant: "chat"), on: client)
                 }
                 let held = try await Self.acceptConnection(hung)
                 defer { Glibc.close(held) }
                 let queued = await Self.failure(
-                    of: HTTPClientRequest(url: "https://127.0.0.1:\(hung.port)/queued", timeout: .milliseconds(300), tenant: "chat"),
+                    of: HTTPClientRequest(
+                        url: "https://127.0.0.1:\(hung.port)/queued", timeout: .milliseconds(300), tenant: "chat"),
                     on: client)
                 #expect(queued?.kind == .timeout && queued?.isRetryable == true && queued?.requestWritten == false)
                 let message = queued?.message ?? ""
                 #expect(message.hasPrefix("queued "), "\(message)")
-                #expect(message.hasSuffix(" behind other requests; no connection to 127.0.0.1:\(hung.port) was free "
-                    + "before the 0.3 s timeout, nothing was sent"), "\(message)")
+                #expect(
+                    message.hasSuffix(
+                        " behind other requests; no connection to 127.0.0.1:\(hung.port) was free "
+                            + "before the 0.3 s timeout, nothing was sent"), "\(message)")
                 client.shutdown()
                 for try await error in group { #expect(error?.kind == .shutdown) }
             }
@@ -181,13 +195,16 @@ import Testing
                 let held = try await Self.acceptConnection(hung)
                 defer { Glibc.close(held) }
                 let queued = await Self.failure(
-                    of: HTTPClientRequest(url: "https://127.0.0.1:\(hung.port)/queued", timeout: .milliseconds(500)), on: client)
+                    of: HTTPClientRequest(url: "https://127.0.0.1:\(hung.port)/queued", timeout: .milliseconds(500)),
+                    on: client)
                 #expect(queued?.kind == .timeout && queued?.isRetryable == true && queued?.requestWritten == false)
                 let message = queued?.message ?? ""
                 #expect(!message.contains("resolve"), "libcurl's resolver text is not the reason: \(message)")
                 #expect(message.hasPrefix("queued "), "\(message)")
-                #expect(message.hasSuffix(" behind other requests; no connection to 127.0.0.1:\(hung.port) was free "
-                    + "before the 0.5 s timeout, nothing was sent"), "\(message)")
+                #expect(
+                    message.hasSuffix(
+                        " behind other requests; no connection to 127.0.0.1:\(hung.port) was free "
+                            + "before the 0.5 s timeout, nothing was sent"), "\(message)")
                 client.shutdown()
                 for try await error in group { #expect(error?.kind == .shutdown) }
             }

@@ -34,12 +34,16 @@ enum Fixtures {
     static func streamLimitedServer(_ pki: TestPKI, streams: Int, recorder: ConnectionRecorder) throws -> HTTP2Server {
         var configuration = tlsServer(pki)
         configuration.maxConcurrentStreams = streams
-        return try HTTP2Server(configuration: configuration, handler: RecordingHandler(recorder: recorder), logger: logger)
+        return try HTTP2Server(
+            configuration: configuration, handler: RecordingHandler(recorder: recorder), logger: logger)
     }
 
     /// The error `request` fails with on a fresh client of `engine` (nil if it got a response).
-    static func failure(of request: HTTPClientRequest, engine: HTTPClientConfiguration.Engine) async throws -> HTTPClientError? {
-        try await HTTPClient.withClient(configuration: HTTPClientConfiguration(engine: engine), logger: logger) { client in
+    static func failure(of request: HTTPClientRequest, engine: HTTPClientConfiguration.Engine) async throws
+        -> HTTPClientError?
+    {
+        try await HTTPClient.withClient(configuration: HTTPClientConfiguration(engine: engine), logger: logger) {
+            client in
             do {
                 _ = try await client.send(request)
                 return nil
@@ -55,10 +59,12 @@ enum Fixtures {
     }
 
     static func clientConfiguration(
-        _ pki: TestPKI, engine: HTTPClientConfiguration.Engine = .nghttp2, connections: Int = 1, timeout: Duration = .seconds(20)
+        _ pki: TestPKI, engine: HTTPClientConfiguration.Engine = .nghttp2, connections: Int = 1,
+        timeout: Duration = .seconds(20)
     ) -> HTTPClientConfiguration {
         HTTPClientConfiguration(
-            maxConnectionsPerHost: connections, requestTimeout: timeout, tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath),
+            maxConnectionsPerHost: connections, requestTimeout: timeout,
+            tls: HTTPClientTLSConfiguration(caFile: pki.caCertificatePath),
             engine: engine)
     }
 }

@@ -22,8 +22,10 @@ import Testing
         #expect(v6.hostIsAddress)
     }
 
-    @Test(arguments: ["ftp://host/x", "https://", "https:///path", "https://user@host/", "https://host:0/", "https://host:99999/",
-                      "https://host:12a/", "https://[::1/", "https://host/a b", "host/path"])
+    @Test(arguments: [
+        "ftp://host/x", "https://", "https:///path", "https://user@host/", "https://host:0/", "https://host:99999/",
+        "https://host:12a/", "https://[::1/", "https://host/a b", "host/path",
+    ])
     func malformedOrUnsupportedURLsAreRefused(_ text: String) {
         #expect(H2URL(text) == nil, "\(text) must be refused")
     }

@@ -26,43 +26,55 @@ import Testing
     ]
 
     @Test func theRuleAllowsWhatRFC9110Allows() {
-        #expect(HTTPFieldRule.problem(name: "apns-collapse-id", value: "a\tb c-ü") == nil, "HTAB inside, spaces inside, UTF-8")
-        #expect(HTTPFieldRule.problem(name: "X-Custom_Name!#$%&'*+.^`|~", value: "") == nil, "every tchar; an empty value")
+        #expect(
+            HTTPFieldRule.problem(name: "apns-collapse-id", value: "a\tb c-ü") == nil,
+            "HTAB inside, spaces inside, UTF-8")
+        #expect(
+            HTTPFieldRule.problem(name: "X-Custom_Name!#$%&'*+.^`|~", value: "") == nil, "every tchar; an empty value")
         for field in Self.forbidden {
             let problem = HTTPFieldRule.problem(name: field.name, value: field.value)
             #expect(problem?.contains(field.says) == true, "\(field): \(String(describing: problem))")
             #expect(problem?.contains("forged") != true, "a refused value is never quoted (it may be a credential)")
-            #expect(problem?.contains("\r") != true && problem?.contains("\n") != true, "the message itself holds no CR/LF")
+            #expect(
+                problem?.contains("\r") != true && problem?.contains("\n") != true, "the message itself holds no CR/LF")
         }
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)
-    func aForbiddenHeaderIsRefusedOnBothEnginesAndNothingReachesTheServer(engine: HTTPClientConfiguration.Engine) async throws {
+    func aForbiddenHeaderIsRefusedOnBothEnginesAndNothingReachesTheServer(engine: HTTPClientConfiguration.Engine)
+        async throws
+    {
         let pki = try await Fixtures.pki.get()
         let handler = ScriptedHandler()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: handler, logger: Fixtures.logger)
         let errors = try await withRunning(server) {
-            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
+            try await HTTPClient.withClient(
+                configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger
+            ) { client in
                 var errors: [HTTPClientError?] = []
                 for field in Self.forbidden {
                     do {
-                        _ = try await client.send(HTTPClientRequest(
-                            url: "https://127.0.0.1:\(server.port)/3/device/a", headers: [(field.name, field.value)], body: [1]))
+                        _ = try await client.send(
+                            HTTPClientRequest(
+                                url: "https://127.0.0.1:\(server.port)/3/device/a",
+                                headers: [(field.name, field.value)], body: [1]))
                         errors.append(nil)
                     } catch let error as HTTPClientError {
                         errors.append(error)
                     }
                 }
                 // The connection is fine for a request that keeps the rule.
-                _ = try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/ok", headers: [("x-fine", "yes")]))
+                _ = try await client.send(
+                    HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/ok", headers: [("x-fine", "yes")]))
                 return errors
             }
         }
         for (field, error) in zip(Self.forbidden, errors) {
             #expect(error?.kind == .invalidRequest, "\(field) on \(engine): \(String(describing: error))")
             #expect(error?.isRetryable == false)
-            #expect(error?.message.contains("header '") == true && error?.message.contains(field.says) == true,
-                    "names the header and the problem: \(String(describing: error))")
+            #expect(
+                error?.message.contains("header '") == true && error?.message.contains(field.says) == true,
+                "names the header and the problem: \(String(describing: error))")
             #expect(error?.message.contains("not sent") == true)
         }
         #expect(handler.requests.map(\.path) == ["/ok"], "only the valid request reached the server")
@@ -72,9 +84,12 @@ import Testing
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases)
-    func apnsEventFieldsThatWouldMakeAnInvalidHeaderFailTheTargetNamingTheField(engine: HTTPClientConfiguration.Engine) async throws {
+    func apnsEventFieldsThatWouldMakeAnInvalidHeaderFailTheTargetNamingTheField(engine: HTTPClientConfiguration.Engine)
+        async throws
+    {
         let pki = try await Fixtures.pki.get()
-        let handler = ScriptedHandler(HTTP2Response(status: 200, headers: [("apns-id", "8a2d8c3e-6f39-4c5e-9f0a-1f2b3c4d5e6f")]))
+        let handler = ScriptedHandler(
+            HTTP2Response(status: 200, headers: [("apns-id", "8a2d8c3e-6f39-4c5e-9f0a-1f2b3c4d5e6f")]))
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: handler, logger: Fixtures.logger)
         let injected = APNsEvents.event(collapseID: "c\r\nauthorization: bearer forged")
         let overridden = APNsEvents.event(overrides: ["apns-priority": "10\r\nauthorization: bearer forged"])
@@ -102,9 +117,13 @@ import Testing
         for (result, rejection) in zip(results.prefix(3), rejections) {
             #expect(OutcomeStatus.of(result) == "failed" && result.reason == "InvalidHeader", "\(result)")
             #expect(rejection.hasPrefix("InvalidHeader: "), "\(rejection)")
-            #expect(!rejection.contains("forged") && !rejection.contains("\r") && !rejection.contains("\n"), "the value is not echoed: \(rejection)")
+            #expect(
+                !rejection.contains("forged") && !rejection.contains("\r") && !rejection.contains("\n"),
+                "the value is not echoed: \(rejection)")
         }
-        #expect(rejections[0].contains("event field collapse_id") && rejections[0].contains("header 'apns-collapse-id'"), "\(rejections[0])")
+        #expect(
+            rejections[0].contains("event field collapse_id") && rejections[0].contains("header 'apns-collapse-id'"),
+            "\(rejections[0])")
         #expect(rejections[0].contains("CR (0x0D)"), "\(rejections[0])")
         #expect(rejections[1].contains("event field apns.headers.apns-priority"), "\(rejections[1])")
         #expect(rejections[2].contains("a name in event field apns.headers"), "\(rejections[2])")
@@ -112,7 +131,9 @@ import Testing
         #expect(handler.requests.count == 1, "only the valid event was sent")
         let seen = handler.requests.first?.headers ?? []
         #expect(seen.first { $0.name == "apns-collapse-id" }?.value == "chat-42")
-        #expect(!seen.contains { $0.name == "authorization" }, "certificate auth sends none, and none was injected: \(seen)")
+        #expect(
+            !seen.contains { $0.name == "authorization" }, "certificate auth sends none, and none was injected: \(seen)"
+        )
     }
 }
 
@@ -137,7 +158,9 @@ enum APNsEvents {
             bundleID: "com.example.chat", baseURL: "https://127.0.0.1:\(port)",
             authentication: .certificate(path: identity.pkcs12Path, password: identity.pkcs12Password),
             caFile: pki.caCertificatePath, connections: 1, engine: engine)
-        return try await HTTPClient.withClient(configuration: configuration.httpClientConfiguration, logger: Fixtures.logger) { client in
+        return try await HTTPClient.withClient(
+            configuration: configuration.httpClientConfiguration, logger: Fixtures.logger
+        ) { client in
             try await body(APNsProvider(configuration: configuration, client: client, logger: Fixtures.logger))
         }
     }

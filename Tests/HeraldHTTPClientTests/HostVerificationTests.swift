@@ -10,25 +10,33 @@ import Testing
 /// stops the connection before anything is sent.
 @Suite struct HostVerificationTests {
     /// 127.0.0.1 written in the forms `inet_aton` and libcurl accept.
-    static let loopbackForms = ["127.1", "127.0.1", "2130706433", "0x7f.0.0.1", "0177.0.0.1", "0x7f000001", "127.0.0.1"]
+    static let loopbackForms = [
+        "127.1", "127.0.1", "2130706433", "0x7f.0.0.1", "0177.0.0.1", "0x7f000001", "127.0.0.1",
+    ]
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases, loopbackForms)
     func certificateForAnotherHostIsRejectedWhateverFormTheAddressIsWrittenIn(
         engine: HTTPClientConfiguration.Engine, host: String
     ) async throws {
         let pki = try await Fixtures.pki.get()
-        let wrong = try await pki.makeServerCertificate(commonName: "wrong.example.com", subjectAltNames: ["DNS:wrong.example.com"])
+        let wrong = try await pki.makeServerCertificate(
+            commonName: "wrong.example.com", subjectAltNames: ["DNS:wrong.example.com"])
         let handler = ScriptedHandler()
         let server = try HTTP2Server(
             configuration: HTTP2ServerConfiguration(
-                tls: HTTP2ServerTLSConfiguration(certificateChainFile: wrong.certificatePath, privateKeyFile: wrong.keyPath)),
+                tls: HTTP2ServerTLSConfiguration(
+                    certificateChainFile: wrong.certificatePath, privateKeyFile: wrong.keyPath)),
             handler: handler, logger: Fixtures.logger)
         let error = try await withRunning(server) {
-            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
+            try await HTTPClient.withClient(
+                configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger
+            ) { client in
                 do {
-                    _ = try await client.send(HTTPClientRequest(
-                        url: "https://\(host):\(server.port)/3/device/a", headers: [("authorization", "bearer secret-jwt")],
-                        body: Array("{}".utf8)))
+                    _ = try await client.send(
+                        HTTPClientRequest(
+                            url: "https://\(host):\(server.port)/3/device/a",
+                            headers: [("authorization", "bearer secret-jwt")],
+                            body: Array("{}".utf8)))
                     return nil as HTTPClientError?
                 } catch let error as HTTPClientError {
                     return error
@@ -42,17 +50,23 @@ import Testing
     }
 
     @Test(arguments: HTTPClientConfiguration.Engine.allCases, loopbackForms)
-    func everyFormOfTheAddressReachesTheSameServerAsTheDottedQuad(engine: HTTPClientConfiguration.Engine, host: String) async throws {
+    func everyFormOfTheAddressReachesTheSameServerAsTheDottedQuad(engine: HTTPClientConfiguration.Engine, host: String)
+        async throws
+    {
         let pki = try await Fixtures.pki.get()
         let handler = ScriptedHandler()
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: handler, logger: Fixtures.logger)
         let response = try await withRunning(server) {
-            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
+            try await HTTPClient.withClient(
+                configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger
+            ) { client in
                 try await client.send(HTTPClientRequest(url: "https://\(host):\(server.port)/x"))
             }
         }
         #expect(response.status == 200, "the certificate names IP 127.0.0.1, which \(host) is")
-        #expect(handler.requests.map(\.authority) == ["127.0.0.1:\(server.port)"], "both engines send the canonical address as :authority")
+        #expect(
+            handler.requests.map(\.authority) == ["127.0.0.1:\(server.port)"],
+            "both engines send the canonical address as :authority")
     }
 
     @Test func ipv4LiteralsAreReadAsLibcurlReadsThem() {
@@ -64,11 +78,16 @@ import Testing
         for (form, address) in canonical {
             #expect(IPv4Literal.canonical(Array(form.utf8)) == address, "\(form)")
             let url = H2URL("https://\(form):8443/p")
-            #expect(url?.host == address && url?.hostIsAddress == true && url?.authority == "\(address):8443", "\(form): \(String(describing: url))")
+            #expect(
+                url?.host == address && url?.hostIsAddress == true && url?.authority == "\(address):8443",
+                "\(form): \(String(describing: url))")
         }
         // Not IPv4 literals: names (libcurl resolves them as names too).
-        for name in ["4294967296", "256.1.1.1", "1.256.1.1", "1.2.65536", "1.2.3.4.5", "08.1.1.1", "0x", "1..1", "1.2.3.", ".1", "-1",
-                     "+1", "0xg", "1.2.3.4a", "example.com", "12a"] {
+        for name in [
+            "4294967296", "256.1.1.1", "1.256.1.1", "1.2.65536", "1.2.3.4.5", "08.1.1.1", "0x", "1..1", "1.2.3.", ".1",
+            "-1",
+            "+1", "0xg", "1.2.3.4a", "example.com", "12a",
+        ] {
             #expect(IPv4Literal.canonical(Array(name.utf8)) == nil, "\(name) is a name")
             #expect(H2URL("https://\(name)/")?.hostIsAddress != true, "\(name) is checked as a name")
         }

@@ -11,8 +11,9 @@ import Testing
     /// The loop's counters from its "stopped" log line.
     private func loopCounters(_ sink: MemoryLogSink) -> (passes: Int, sleeps: Int, naps: Int)? {
         guard let line = sink.lines.last(where: { $0.contains("HTTP client loop stopped") }),
-              let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let passes = object["passes"] as? Int, let sleeps = object["sleeps"] as? Int, let naps = object["naps"] as? Int
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            let passes = object["passes"] as? Int, let sleeps = object["sleeps"] as? Int,
+            let naps = object["naps"] as? Int
         else { return nil }
         return (passes, sleeps, naps)
     }
@@ -30,18 +31,23 @@ import Testing
 
     private func sequentialRequests(count: Int, window: Duration) async throws -> Run {
         let pki = try await Fixtures.pki.get()
-        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         let sink = MemoryLogSink()
         var configuration = Fixtures.clientConfiguration(pki)
         configuration.pacingWindow = window
         var run = try await withRunning(server) {
-            try await HTTPClient.withClient(configuration: configuration, logger: Logger(label: "test", level: .debug, sink: sink)) { client in
+            try await HTTPClient.withClient(
+                configuration: configuration, logger: Logger(label: "test", level: .debug, sink: sink)
+            ) { client in
                 var run = Run()
                 var previousSend = ContinuousClock.now
                 for index in 0..<count {
                     let send = ContinuousClock.now
-                    let response = try await client.send(HTTPClientRequest(
-                        url: "https://127.0.0.1:\(server.port)/r/\(index)", headers: [("x-status", index % 2 == 0 ? "200" : "410")]))
+                    let response = try await client.send(
+                        HTTPClientRequest(
+                            url: "https://127.0.0.1:\(server.port)/r/\(index)",
+                            headers: [("x-status", index % 2 == 0 ? "200" : "410")]))
                     #expect(response.header("echo-path") == "/r/\(index)")
                     run.statuses.append(response.status)
                     run.spans.append(ContinuousClock.now - (index == 0 ? send : previousSend))
@@ -65,7 +71,9 @@ import Testing
         // loaded machine), and once each before the first request and after
         // the last. Unpaced, it sleeps at least once per request (the test below).
         let slow = run.spans.filter { $0 >= window * 8 }.count
-        #expect(loop.sleeps <= 2 * slow + 2, "busy, the loop sleeps only where it waited 8 windows: \(loop), \(slow) slow requests")
+        #expect(
+            loop.sleeps <= 2 * slow + 2,
+            "busy, the loop sleeps only where it waited 8 windows: \(loop), \(slow) slow requests")
     }
 
     @Test func withoutPacingTheLoopSleepsUntilEachRequestOrResponseWakesIt() async throws {

@@ -47,7 +47,9 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
 }
 
 @Suite struct ResilienceTests {
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func goAwayMidLoadFailsOnlyRetryablyAndNothingHangs(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func goAwayMidLoadFailsOnlyRetryablyAndNothingHangs(
+        engine: HTTPClientConfiguration.Engine
+    ) async throws {
         let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
         let server = try HTTP2Server(
@@ -55,14 +57,17 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
             logger: Fixtures.logger)
         let outcomes: [Result<Int, HTTPClientError>] = try await withRunning(server) {
             try await HTTPClient.withClient(
-                configuration: Fixtures.clientConfiguration(pki, engine: engine, connections: 2, timeout: .seconds(15)), logger: Fixtures.logger
+                configuration: Fixtures.clientConfiguration(pki, engine: engine, connections: 2, timeout: .seconds(15)),
+                logger: Fixtures.logger
             ) { client in
                 await withTaskGroup(of: Result<Int, HTTPClientError>.self) { group in
                     for _ in 0..<1000 {
                         group.addTask {
                             do {
-                                return .success(try await client.send(
-                                    HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/fast", body: [1])).status)
+                                return .success(
+                                    try await client.send(
+                                        HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/fast", body: [1])
+                                    ).status)
                             } catch let error as HTTPClientError {
                                 return .failure(error)
                             } catch {
@@ -78,22 +83,31 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
         let successes = outcomes.filter { if case .success(200) = $0 { true } else { false } }
         #expect(outcomes.count == 1000, "every request finished")
         #expect(successes.count + failures.count == 1000, "a request either got 200 or failed: \(outcomes.count)")
-        #expect(failures.allSatisfy { $0.isRetryable }, "only retryable failures: \(failures.filter { !$0.isRetryable })")
+        #expect(
+            failures.allSatisfy { $0.isRetryable }, "only retryable failures: \(failures.filter { !$0.isRetryable })")
         #expect(!failures.contains { $0.kind == .timeout }, "no request hung until its timeout")
         #expect(successes.count >= 150, "at least the streams before the first GOAWAY succeeded: \(successes.count)")
         #expect(recorder.connectionIDs.count >= 2, "GOAWAY forced new connections, saw \(recorder.connectionIDs.count)")
     }
 
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func abortedConnectionFailsInFlightRequestsRetryablyAndTheNextRequestReconnects(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases)
+    func abortedConnectionFailsInFlightRequestsRetryablyAndTheNextRequestReconnects(
+        engine: HTTPClientConfiguration.Engine
+    ) async throws {
         let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
-        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
         try await withRunning(server) {
-            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
+            try await HTTPClient.withClient(
+                configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger
+            ) { client in
                 let url = "https://127.0.0.1:\(server.port)"
                 let errors = try await withThrowingTaskGroup(of: HTTPClientError?.self) { group in
                     for _ in 0..<5 {
-                        group.addTask { await clientError { try await client.send(HTTPClientRequest(url: url + "/hold")) } }
+                        group.addTask {
+                            await clientError { try await client.send(HTTPClientRequest(url: url + "/hold")) }
+                        }
                     }
                     #expect(await eventually { recorder.connectionIDs.count == 1 && recorder.maxInFlight >= 5 })
                     server.abortConnections()
@@ -107,8 +121,9 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
                     #expect(failures.count == 5, "the abort failed every request in flight: \(errors)")
                 } else {
                     // On a loaded host libcurl has resent all five, on one new connection or more.
-                    #expect(!failures.isEmpty || recorder.connectionIDs.count >= 2,
-                            "the abort failed requests in flight, or libcurl resent them on a new connection")
+                    #expect(
+                        !failures.isEmpty || recorder.connectionIDs.count >= 2,
+                        "the abort failed requests in flight, or libcurl resent them on a new connection")
                 }
                 for error in failures {
                     #expect(error.isRetryable, "in-flight request fails retryably, got \(error)")
@@ -126,10 +141,13 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
         }
     }
 
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func serverKilledAndRestartedOnTheSamePortIsSurvived(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func serverKilledAndRestartedOnTheSamePortIsSurvived(
+        engine: HTTPClientConfiguration.Engine
+    ) async throws {
         let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
-        let first = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
+        let first = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
         let port = first.port
         var configuration = Fixtures.clientConfiguration(pki, engine: engine)
         // No keep-alive PING within the waits below: only reading the reset shows the client its connection died.
@@ -139,7 +157,9 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
             let before = try await withRunning(first) {
                 let response = try await client.send(request)
                 if engine == .nghttp2 {
-                    #expect(await eventually { client.statistics.pools.first?.connections == 1 }, "\(client.statistics.pools)")
+                    #expect(
+                        await eventually { client.statistics.pools.first?.connections == 1 },
+                        "\(client.statistics.pools)")
                 }
                 return response
             }
@@ -152,22 +172,28 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
             // listening: connectFailed. This pins the second: the request waits until the client
             // has seen the reset (the kernel's socket no longer established; nghttp2's pool,
             // published after it held the connection, empty).
-            #expect(await eventually { establishedConnections(toPort: port) == 0 }, "the reset reached the client's socket")
+            #expect(
+                await eventually { establishedConnections(toPort: port) == 0 }, "the reset reached the client's socket")
             if engine == .nghttp2 {
-                #expect(await eventually { client.statistics.pools.first?.connections == 0 },
-                        "the client dropped the dead connection: \(client.statistics.pools)")
+                #expect(
+                    await eventually { client.statistics.pools.first?.connections == 0 },
+                    "the client dropped the dead connection: \(client.statistics.pools)")
             }
             let down = await clientError { try await client.send(request) }
             #expect(down?.kind == .connectFailed, "nothing listens: \(String(describing: down))")
             #expect(down?.isRetryable == true)
             let second = try HTTP2Server(
-                configuration: Fixtures.tlsServer(pki, port: port), handler: resilienceRouter(recorder), logger: Fixtures.logger)
+                configuration: Fixtures.tlsServer(pki, port: port), handler: resilienceRouter(recorder),
+                logger: Fixtures.logger)
             let after = try await withRunning(second) { try await client.send(request) }
             #expect(after.status == 200, "the restarted server is reached on a new connection")
         }
     }
 
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func gracefulShutdownAnswersStreamsInFlightThenRefusesConnections(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases)
+    func gracefulShutdownAnswersStreamsInFlightThenRefusesConnections(engine: HTTPClientConfiguration.Engine)
+        async throws
+    {
         let pki = try await Fixtures.pki.get()
         var router = HTTP2Router()
         let arrived = Atomic<Int>(0)
@@ -176,7 +202,9 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
             responder.respond(HTTP2Response(status: 200, text: "done"), after: .milliseconds(300))
         }
         let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: router, logger: Fixtures.logger)
-        try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
+        try await HTTPClient.withClient(
+            configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger
+        ) { client in
             let url = "https://127.0.0.1:\(server.port)/later"
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await server.run() }
@@ -194,16 +222,21 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
         }
     }
 
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func requestTimeoutFailsRetryablyWithoutWaitingForTheServer(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases)
+    func requestTimeoutFailsRetryablyWithoutWaitingForTheServer(engine: HTTPClientConfiguration.Engine) async throws {
         let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(
-            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()), logger: Fixtures.logger)
+            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()),
+            logger: Fixtures.logger)
         let clock = ContinuousClock()
         let (error, elapsed) = try await withRunning(server) {
-            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
+            try await HTTPClient.withClient(
+                configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger
+            ) { client in
                 let start = clock.now
                 let error = await clientError {
-                    try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/slow", timeout: .milliseconds(300)))
+                    try await client.send(
+                        HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/slow", timeout: .milliseconds(300)))
                 }
                 return (error, clock.now - start)
             }
@@ -212,13 +245,18 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
         #expect(error?.isRetryable == true)
         // A generous bound (the machine may be loaded): what matters is not waiting for the 60 s answer.
         #expect(elapsed < .seconds(30), "the timeout fired long before the 60 s answer")
-        #expect(error?.description.contains("127.0.0.1:\(server.port)") == true, "names the host: \(String(describing: error))")
+        #expect(
+            error?.description.contains("127.0.0.1:\(server.port)") == true,
+            "names the host: \(String(describing: error))")
     }
 
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func cancellingTheWaitingTaskAbandonsOnlyThatRequest(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func cancellingTheWaitingTaskAbandonsOnlyThatRequest(
+        engine: HTTPClientConfiguration.Engine
+    ) async throws {
         let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
-        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
         try await withRunning(server) {
             // The request timeout is past the 60 s answer, so only the cancellation can end the request early.
             let configuration = Fixtures.clientConfiguration(pki, engine: engine, timeout: .seconds(120))
@@ -239,21 +277,30 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
         }
     }
 
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func droppedResponderAndServerResetFailTheStreamRetryably(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func droppedResponderAndServerResetFailTheStreamRetryably(
+        engine: HTTPClientConfiguration.Engine
+    ) async throws {
         let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(
-            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()), logger: Fixtures.logger)
+            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()),
+            logger: Fixtures.logger)
         try await withRunning(server) {
-            try await HTTPClient.withClient(configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger) { client in
+            try await HTTPClient.withClient(
+                configuration: Fixtures.clientConfiguration(pki, engine: engine), logger: Fixtures.logger
+            ) { client in
                 for path in ["/ignore", "/reset"] {
-                    let error = await clientError { try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)" + path)) }
+                    let error = await clientError {
+                        try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)" + path))
+                    }
                     #expect(error?.kind == .connectionLost, "\(path): stream reset, got \(String(describing: error))")
                     #expect(error?.isRetryable == true, "\(path)")
                     if engine == .libcurl {
                         #expect(error?.curlCode != nil, "\(path): carries libcurl's code")
                     } else {
-                        #expect(error?.message.contains("reset the stream") == true || error?.message.contains("without a complete response") == true,
-                                "\(path): says what happened to the stream: \(String(describing: error))")
+                        #expect(
+                            error?.message.contains("reset the stream") == true
+                                || error?.message.contains("without a complete response") == true,
+                            "\(path): says what happened to the stream: \(String(describing: error))")
                     }
                 }
                 let next = try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/fast"))
@@ -262,15 +309,20 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
         }
     }
 
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func responseBodyAboveTheCapFailsWithoutRetry(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func responseBodyAboveTheCapFailsWithoutRetry(
+        engine: HTTPClientConfiguration.Engine
+    ) async throws {
         let pki = try await Fixtures.pki.get()
         let server = try HTTP2Server(
-            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()), logger: Fixtures.logger)
+            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(ConnectionRecorder()),
+            logger: Fixtures.logger)
         var configuration = Fixtures.clientConfiguration(pki, engine: engine)
         configuration.maxResponseBodyBytes = 1000
         let error = try await withRunning(server) {
             try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
-                await clientError { try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/big")) }
+                await clientError {
+                    try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/big"))
+                }
             }
         }
         #expect(error?.kind == .responseTooLarge, "got \(String(describing: error))")
@@ -278,7 +330,9 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
         #expect(error?.message.contains("1000") == true, "names the cap: \(String(describing: error))")
     }
 
-    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func sendAfterShutdownFailsAtOnce(engine: HTTPClientConfiguration.Engine) async throws {
+    @Test(arguments: HTTPClientConfiguration.Engine.allCases) func sendAfterShutdownFailsAtOnce(
+        engine: HTTPClientConfiguration.Engine
+    ) async throws {
         let client = HTTPClient(configuration: HTTPClientConfiguration(engine: engine), logger: Fixtures.logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await client.run() }
@@ -301,28 +355,36 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
             logger: Fixtures.logger)
         let statuses = try await withRunning(server) {
             try await HTTPClient.withClient(
-                configuration: Fixtures.clientConfiguration(pki, engine: .nghttp2, connections: 1), logger: Fixtures.logger
+                configuration: Fixtures.clientConfiguration(pki, engine: .nghttp2, connections: 1),
+                logger: Fixtures.logger
             ) { client in
                 // Settle the server's SETTINGS first, then 60 at once: 20 per connection, the rest refused and resent.
                 _ = try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/fast", body: [1]))
                 return try await withThrowingTaskGroup(of: Int.self) { group in
                     for _ in 0..<58 {
                         group.addTask {
-                            try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/fast", body: [1])).status
+                            try await client.send(
+                                HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/fast", body: [1])
+                            ).status
                         }
                     }
                     return try await group.reduce(into: [Int]()) { $0.append($1) }
                 }
             }
         }
-        #expect(statuses.count == 58 && statuses.allSatisfy { $0 == 200 }, "unprocessed streams are safe to resend: \(Set(statuses))")
-        #expect(recorder.connectionIDs.count >= 3, "20 streams per connection, saw \(recorder.connectionIDs.count) connections")
+        #expect(
+            statuses.count == 58 && statuses.allSatisfy { $0 == 200 },
+            "unprocessed streams are safe to resend: \(Set(statuses))")
+        #expect(
+            recorder.connectionIDs.count >= 3,
+            "20 streams per connection, saw \(recorder.connectionIDs.count) connections")
     }
 
     @Test func aConnectionIdleLongerThanTheMaximumAgeIsReplaced() async throws {
         let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
-        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: resilienceRouter(recorder), logger: Fixtures.logger)
         var configuration = Fixtures.clientConfiguration(pki, engine: .nghttp2)
         configuration.maxIdleConnectionAge = .milliseconds(500)
         let (before, after) = try await withRunning(server) {
@@ -338,8 +400,9 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
                 return (before, recorder.connectionIDs)
             }
         }
-        #expect(after.count == before.count + 1 && after.isSuperset(of: before),
-                "the idle connection was closed and the next request opened a new one: \(before) then \(after)")
+        #expect(
+            after.count == before.count + 1 && after.isSuperset(of: before),
+            "the idle connection was closed and the next request opened a new one: \(before) then \(after)")
     }
 }
 
@@ -358,7 +421,9 @@ private func establishedConnections(toPort port: Int) -> Int {
             let fields = String(cString: line).split(separator: " ")
             // sl local_address rem_address st …: the remote side is the server's port; state 01 is ESTABLISHED.
             guard fields.count > 3, let remotePort = fields[2].split(separator: ":").last else { continue }
-            if remotePort.drop(while: { $0 == "0" }) == wanted.drop(while: { $0 == "0" }) && fields[3] == "01" { count += 1 }
+            if remotePort.drop(while: { $0 == "0" }) == wanted.drop(while: { $0 == "0" }) && fields[3] == "01" {
+                count += 1
+            }
         }
     }
     return count
@@ -366,30 +431,38 @@ private func establishedConnections(toPort port: Int) -> Int {
 
 extension NGHTTP2EngineTests {
     @Test func aHeaderValueWithCRLFIsRefusedBeforeAnythingIsSent() async throws {
-        let error = try await Fixtures.failure(of: HTTPClientRequest(
-            url: "https://127.0.0.1:1/3/device/x", headers: [("apns-topic", "com.example\r\nx-evil: 1")]), engine: .nghttp2)
-        #expect(error?.kind == .invalidRequest, "refused before connecting (nothing listens on port 1): \(String(describing: error))")
+        let error = try await Fixtures.failure(
+            of: HTTPClientRequest(
+                url: "https://127.0.0.1:1/3/device/x", headers: [("apns-topic", "com.example\r\nx-evil: 1")]),
+            engine: .nghttp2)
+        #expect(
+            error?.kind == .invalidRequest,
+            "refused before connecting (nothing listens on port 1): \(String(describing: error))")
         #expect(error?.message.contains("'apns-topic'") == true)
         #expect(error?.isRetryable == false)
     }
 
     @Test func aSecondConnectionOpensOnlyWhenTheFirstIsFullNotWhileItStarts() async throws {
         let pki = try await Fixtures.pki.get()
-        let server = try HTTP2Server(configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
+        let server = try HTTP2Server(
+            configuration: Fixtures.tlsServer(pki), handler: EchoHandler(), logger: Fixtures.logger)
         try await withRunning(server) {
             try await HTTPClient.withClient(
-                configuration: Fixtures.clientConfiguration(pki, engine: .nghttp2, connections: 3), logger: Fixtures.logger
+                configuration: Fixtures.clientConfiguration(pki, engine: .nghttp2, connections: 3),
+                logger: Fixtures.logger
             ) { client in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for index in 0..<20 {
                         group.addTask {
-                            _ = try await client.send(HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/\(index)", body: [1]))
+                            _ = try await client.send(
+                                HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/\(index)", body: [1]))
                         }
                     }
                     try await group.waitForAll()
                 }
-                #expect(establishedConnections(toPort: server.port) == 1,
-                        "20 requests fit the first connection's streams: no second one while it was starting")
+                #expect(
+                    establishedConnections(toPort: server.port) == 1,
+                    "20 requests fit the first connection's streams: no second one while it was starting")
             }
         }
     }
@@ -400,14 +473,17 @@ extension NGHTTP2EngineTests {
         let pki = try await Fixtures.pki.get()
         let recorder = ConnectionRecorder()
         let server = try Fixtures.streamLimitedServer(pki, streams: 10, recorder: recorder)
-        var configuration = Fixtures.clientConfiguration(pki, engine: .nghttp2, connections: HTTPClientConfiguration.Engine.nghttp2.automaticConnections)
+        var configuration = Fixtures.clientConfiguration(
+            pki, engine: .nghttp2, connections: HTTPClientConfiguration.Engine.nghttp2.automaticConnections)
         configuration.extraConnectionIdleTimeout = .milliseconds(300)
         try await withRunning(server) {
             try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
                 let url = "https://127.0.0.1:\(server.port)/burst"
                 _ = try await client.send(HTTPClientRequest(url: url, body: [1]))
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<60 { group.addTask { _ = try await client.send(HTTPClientRequest(url: url, body: [1])) } }
+                    for _ in 0..<60 {
+                        group.addTask { _ = try await client.send(HTTPClientRequest(url: url, body: [1])) }
+                    }
                     try await group.waitForAll()
                 }
                 let opened = recorder.connectionIDs.count

@@ -17,7 +17,8 @@ import Testing
         #expect(send(client, sent, sent.count, 0) == sent.count)
         var buffer = [UInt8](repeating: 0, count: 64)
         // The kernel holds a corked partial segment for up to 200 ms.
-        #expect(recv(server, &buffer, buffer.count, Int32(MSG_DONTWAIT)) == -1 && errno == EAGAIN, "held back by the cork")
+        #expect(
+            recv(server, &buffer, buffer.count, Int32(MSG_DONTWAIT)) == -1 && errno == EAGAIN, "held back by the cork")
 
         cork.flush()
         var ready = pollfd(fd: server, events: Int16(POLLIN), revents: 0)

@@ -39,7 +39,8 @@ import Testing
     @Test func theCapCountsQueuedRequestsPerTenantAndOriginAndFreesWhatLeaves() {
         let queues = TenantQueues(fairness: HTTPClientFairness(tenantWindow: 1, maxQueuedPerOrigin: 2))
         guard case .start(let held) = queues.enter(submission("a", "1"), active: 0, limit: 100),
-              case .queued = queues.enter(submission("a", "2"), active: 1, limit: 100) else {
+            case .queued = queues.enter(submission("a", "2"), active: 1, limit: 100)
+        else {
             Issue.record("the first starts, the second waits")
             return
         }

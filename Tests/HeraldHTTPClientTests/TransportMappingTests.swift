@@ -49,13 +49,17 @@ import Testing
     func aWrittenRequestWithoutAnAnswerMayHaveBeenAccepted(naming: TransportNaming) {
         let prefix = naming == .kind ? "" : "transport "
         let lost = HTTPClientError(kind: .connectionLost, host: "h:443", message: "reset", requestWritten: true)
-        #expect(map(lost, naming: naming) == .retried(
-            reason: "no answer before the connection was lost; the provider may have accepted it",
-            detail: "\(prefix)connectionLost: reset", answerLost: true))
+        #expect(
+            map(lost, naming: naming)
+                == .retried(
+                    reason: "no answer before the connection was lost; the provider may have accepted it",
+                    detail: "\(prefix)connectionLost: reset", answerLost: true))
         let timedOut = HTTPClientError(kind: .timeout, host: "h:443", message: "10s", requestWritten: true)
-        #expect(map(timedOut, naming: naming) == .retried(
-            reason: "no answer within the timeout; the provider may have accepted it",
-            detail: "\(prefix)timeout: 10s", answerLost: true))
+        #expect(
+            map(timedOut, naming: naming)
+                == .retried(
+                    reason: "no answer within the timeout; the provider may have accepted it",
+                    detail: "\(prefix)timeout: 10s", answerLost: true))
     }
 
     @Test(arguments: [TransportNaming.kind, .transportKind])
@@ -63,7 +67,9 @@ import Testing
         let refused = HTTPClientError.egressRefused(host: "h:443", EgressRefusal(rule: "not a public address"))
         #expect(map(refused, naming: naming) == .failed(reason: "EndpointNotAllowed", detail: "not a public address"))
         struct Foreign: Error, CustomStringConvertible { var description: String { "odd" } }
-        #expect(map(Foreign(), naming: naming) == .retried(
-            reason: naming == .kind ? "odd" : "transport: odd", detail: nil, answerLost: false))
+        #expect(
+            map(Foreign(), naming: naming)
+                == .retried(
+                    reason: naming == .kind ? "odd" : "transport: odd", detail: nil, answerLost: false))
     }
 }

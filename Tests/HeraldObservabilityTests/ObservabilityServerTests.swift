@@ -15,7 +15,8 @@ import Testing
     @Test func servesHealthReadinessAndMetricsThatPrometheusParses() async throws {
         let metrics = MetricsRegistry()
         let health = HealthState()
-        let counter = metrics.counter("herald_notifications_total", help: "Notifications by outcome.", labels: ["provider", "app", "status"])
+        let counter = metrics.counter(
+            "herald_notifications_total", help: "Notifications by outcome.", labels: ["provider", "app", "status"])
         counter.labels("apns", "chat", "delivered").increment(by: 7)
         metrics.histogram("herald_provider_request_duration_seconds", help: "Provider latency.", labels: ["provider"])
             .labels("fcm").observe(0.012)
@@ -42,30 +43,44 @@ import Testing
         let python = try await runTool("/usr/bin/python3", ["-c", parser], input: Array(scraped.body.utf8))
         let (status, parsed) = (python.status, python.output)
         #expect(status == 0, "prometheus_client could not parse /metrics: \(parsed)")
-        #expect(parsed.contains("counter herald_notifications_total [('app', 'chat'), ('provider', 'apns'), ('status', 'delivered')] 7.0"))
-        #expect(parsed.contains("histogram herald_provider_request_duration_seconds_bucket [('le', '0.025'), ('provider', 'fcm')] 1.0"))
+        #expect(
+            parsed.contains(
+                "counter herald_notifications_total [('app', 'chat'), ('provider', 'apns'), ('status', 'delivered')] 7.0"
+            ))
+        #expect(
+            parsed.contains(
+                "histogram herald_provider_request_duration_seconds_bucket [('le', '0.025'), ('provider', 'fcm')] 1.0"))
         #expect(parsed.contains("histogram herald_provider_request_duration_seconds_count [('provider', 'fcm')] 1.0"))
     }
 
     @Test func onlyGETAndHEADAreServed() async throws {
-        let server = try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState())
+        let server = try ObservabilityServer(
+            host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState())
         defer { server.close() }
-        let output = try await runTool("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-d", "x",
-                                                         "http://127.0.0.1:\(server.port)/metrics"]).output
+        let output = try await runTool(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-d", "x",
+                "http://127.0.0.1:\(server.port)/metrics",
+            ]
+        ).output
         #expect(output == "405")
     }
 
     @Test func aBusyPortIsAClearError() throws {
-        let first = try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState())
+        let first = try ObservabilityServer(
+            host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState())
         defer { first.close() }
         do {
-            _ = try ObservabilityServer(host: "127.0.0.1", port: first.port, metrics: MetricsRegistry(), health: HealthState())
+            _ = try ObservabilityServer(
+                host: "127.0.0.1", port: first.port, metrics: MetricsRegistry(), health: HealthState())
             Issue.record("a second server bound the same port")
         } catch {
             #expect(error.message.hasPrefix("cannot listen on 127.0.0.1:\(first.port): "), "\(error)")
         }
         #expect(throws: ObservabilityError("cannot resolve listen host 'no-such-host.invalid'")) {
-            try ObservabilityServer(host: "no-such-host.invalid", port: 0, metrics: MetricsRegistry(), health: HealthState())
+            try ObservabilityServer(
+                host: "no-such-host.invalid", port: 0, metrics: MetricsRegistry(), health: HealthState())
         }
     }
 }
@@ -85,7 +100,8 @@ import Testing
         // connections below must be opened and checked well within that on a loaded machine.
         // Loopback counts here like any address (the test has no other): the per-address limit at work.
         let limits = ObservabilityServer.Limits(exemptsLoopback: false, idleTimeout: .seconds(5))
-        let server = try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(), limits: limits)
+        let server = try ObservabilityServer(
+            host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(), limits: limits)
         defer { server.close() }
         // 100 silent connections and 5 that send half a request line, a byte at a time, all from 127.0.0.1.
         var idle: [RawTCPClient] = []
@@ -134,9 +150,12 @@ import Testing
     /// connections from it do not keep the probe out.
     @Test func aLocalProbeIsAnsweredWhileIdleConnectionsFromItsOwnAddressExceedThePerAddressLimit() async throws {
         let limits = ObservabilityServer.Limits()
-        let server = try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(), limits: limits)
+        let server = try ObservabilityServer(
+            host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(), limits: limits)
         defer { server.close() }
-        let idle = try (0..<(limits.maxConnectionsPerIP + 4)).map { _ in try RawTCPClient(host: "127.0.0.1", port: server.port) }
+        let idle = try (0..<(limits.maxConnectionsPerIP + 4)).map { _ in
+            try RawTCPClient(host: "127.0.0.1", port: server.port)
+        }
         // A refused connection would be closed at once; these stay open.
         let closed = await onOwnThread { idle.filter { $0.receive(timeout: .milliseconds(100)) == .closed }.count }
         #expect(closed == 0, "idle loopback connections closed at once: \(closed)")
@@ -147,7 +166,8 @@ import Testing
     }
 
     @Test func aRequestHeadOverTheLimitIsRefused() async throws {
-        let server = try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState())
+        let server = try ObservabilityServer(
+            host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState())
         defer { server.close() }
         let client = try RawTCPClient(host: "127.0.0.1", port: server.port)
         client.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: \(String(repeating: "a", count: 20_000))\r\n\r\n")
@@ -159,12 +179,14 @@ import Testing
 
     @Test func limitsOutOfRangeAreNamed() {
         #expect(throws: ObservabilityError("maxConnectionsPerIP must be 1 to maxConnections (256), found 0")) {
-            try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(),
-                                    limits: .init(maxConnectionsPerIP: 0))
+            try ObservabilityServer(
+                host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(),
+                limits: .init(maxConnectionsPerIP: 0))
         }
         #expect(throws: ObservabilityError("idleTimeout must be 1s to 24h, found 0.5 seconds")) {
-            try ObservabilityServer(host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(),
-                                    limits: .init(idleTimeout: .milliseconds(500)))
+            try ObservabilityServer(
+                host: "127.0.0.1", port: 0, metrics: MetricsRegistry(), health: HealthState(),
+                limits: .init(idleTimeout: .milliseconds(500)))
         }
     }
 
@@ -209,11 +231,14 @@ import Testing
         var v6 = sockaddr_in6()
         v6.sin6_family = sa_family_t(AF_INET6)
         withUnsafeMutableBytes(of: &v6.sin6_addr) { bytes in
-            for (index, byte) in ([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 127, 0, 0, 1] as [UInt8]).enumerated() { bytes[index] = byte }
+            for (index, byte) in ([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 127, 0, 0, 1] as [UInt8]).enumerated() {
+                bytes[index] = byte
+            }
         }
-        let address = try #require(withUnsafePointer(to: &v6) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ConnectionsPerAddress.Address($0) }
-        })
+        let address = try #require(
+            withUnsafePointer(to: &v6) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ConnectionsPerAddress.Address($0) }
+            })
         #expect(address.bytes == [127, 0, 0, 1] && address.isLoopback)
     }
 }

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct ProcessMetricsTests {
     @Test func statFieldsSkipACommandNameWithSpacesAndParentheses() throws {
-        let fields = try #require(ProcessMetrics.statFields("4242 (a (b) c) S 1 4242 4242 0 -1 4194560 10 0 0 0 17 3 0 0 20 0"))
+        let fields = try #require(
+            ProcessMetrics.statFields("4242 (a (b) c) S 1 4242 4242 0 -1 4194560 10 0 0 0 17 3 0 0 20 0"))
         #expect(fields.first == "S")
         // proc(5) field 14 is utime, 15 stime: index 11 and 12 from field 3.
         #expect(fields[11] == "17" && fields[12] == "3")

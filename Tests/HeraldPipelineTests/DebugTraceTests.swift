@@ -13,8 +13,10 @@ import Testing
     let now = Timestamp(seconds: 1_796_032_800)
 
     func plan(_ json: String, rules: [RoutingRule] = [], key: String = "chat.message") -> EventPlan {
-        EventPlanner(router: Router(rules: rules), apps: ["chat": [.apns, .fcm], "news": [.fcm]], providers: .registered)
-            .plan(IncomingEvent(body: Array(json.utf8), routingKey: key), now: now, newID: { "gen" })
+        EventPlanner(
+            router: Router(rules: rules), apps: ["chat": [.apns, .fcm], "news": [.fcm]], providers: .registered
+        )
+        .plan(IncomingEvent(body: Array(json.utf8), routingKey: key), now: now, newID: { "gen" })
     }
 
     func object(_ bytes: [UInt8]) throws -> JSONObject {
@@ -22,8 +24,9 @@ import Testing
     }
 
     @Test func anEventWithoutDebugKeepsNoTrace() {
-        let plan = plan(#"{"id": "e1", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#,
-                        rules: [RoutingRule(name: "quiet", set: EventOverrides(priority: .normal))])
+        let plan = plan(
+            #"{"id": "e1", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#,
+            rules: [RoutingRule(name: "quiet", set: EventOverrides(priority: .normal))])
         #expect(plan.routeTrace == nil)
         #expect(plan.sends.count == 2)
         #expect(plan.sends.allSatisfy { !$0.traced })
@@ -32,10 +35,12 @@ import Testing
     @Test func aDebugEventRecordsEveryTargetsRouting() throws {
         let rules = [
             RoutingRule(name: "no-news", match: RouteMatch(fields: [.data("kind"): ["news"]]), drop: "no news today"),
-            RoutingRule(name: "quiet", match: RouteMatch(fields: [.provider: ["fcm"]]), set: EventOverrides(priority: .normal),
-                        defaults: EventOverrides(ttl: 60)),
+            RoutingRule(
+                name: "quiet", match: RouteMatch(fields: [.provider: ["fcm"]]), set: EventOverrides(priority: .normal),
+                defaults: EventOverrides(ttl: 60)),
         ]
-        let plan = plan("""
+        let plan = plan(
+            """
             {"id": "e1", "app": "chat", "debug": true, "exclude_tokens": ["me"],
              "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "fcm-token-0123"},
                          {"provider": "fcm", "token": "me"}]}
@@ -69,10 +74,12 @@ import Testing
 
     @Test func aRouteSetDebugTurnsTheTraceOnForTheTargetsItMatches() throws {
         let rules = [
-            RoutingRule(name: "trace-fcm", match: RouteMatch(fields: [.provider: ["fcm"]]), set: EventOverrides(debug: true)),
+            RoutingRule(
+                name: "trace-fcm", match: RouteMatch(fields: [.provider: ["fcm"]]), set: EventOverrides(debug: true)),
             RoutingRule(name: "drop-apns", match: RouteMatch(fields: [.provider: ["apns"]]), drop: "not today"),
         ]
-        let plan = plan("""
+        let plan = plan(
+            """
             {"id": "e2", "app": "chat", "targets": [{"provider": "fcm", "token": "f1"}, {"provider": "apns", "token": "\(Self.apnsToken)"}]}
             """, rules: rules)
         let trace = try #require(plan.routeTrace)
@@ -83,10 +90,12 @@ import Testing
         #expect(plan.sends[0].event.debug)
 
         // A debug event's dropped target says which rule dropped it and why.
-        let dropped = self.plan("""
+        let dropped = self.plan(
+            """
             {"id": "e3", "app": "chat", "debug": true, "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}]}
             """, rules: rules)
-        #expect(dropped.routeTrace?.entries.map(\.result) == [.dropped(reason: "dropped by route 'drop-apns': not today")])
+        #expect(
+            dropped.routeTrace?.entries.map(\.result) == [.dropped(reason: "dropped by route 'drop-apns': not today")])
     }
 
     @Test func aRecordListsAtMostItsBoundOfTargets() throws {
@@ -102,19 +111,23 @@ import Testing
     }
 
     @Test func aDeliveryRecordShowsTheExchangeWithoutSecretsAndWithinItsBounds() throws {
-        let plan = plan("""
+        let plan = plan(
+            """
             {"id": "e5", "app": "chat", "debug": true, "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}]}
             """)
         let send = try #require(plan.sends.first)
         let recorder = DeliveryTraceRecorder(target: send.target)
         let index = recorder.sent(
             method: "POST", url: "https://api.push.apple.com/3/device/\(Self.apnsToken)",
-            headers: [("authorization", "bearer \(Self.jwt)"), ("apns-push-type", "alert")], body: Array(#"{"aps":{}}"#.utf8))
+            headers: [("authorization", "bearer \(Self.jwt)"), ("apns-push-type", "alert")],
+            body: Array(#"{"aps":{}}"#.utf8))
         let huge = Array(String(repeating: "z", count: 1_000_000).utf8)
-        recorder.answered(index, status: 400, headers: [("apns-id", "11111111-2222-3333-4444-555555555555")], body: huge)
+        recorder.answered(
+            index, status: 400, headers: [("apns-id", "11111111-2222-3333-4444-555555555555")], body: huge)
         var outcome = Outcome(.failed, event: send.event, target: send.target, attempt: 1, at: now)
         outcome.providerStatus = 400
-        let record = DebugTraceRecord.delivery(DebugTraceRecord.Delivery(send: send, outcome: outcome, trace: recorder.trace), at: now)
+        let record = DebugTraceRecord.delivery(
+            DebugTraceRecord.Delivery(send: send, outcome: outcome, trace: recorder.trace), at: now)
         #expect(record.routingKey == "debug.apns.chat")
         let text = String(decoding: record.body, as: UTF8.self)
         #expect(!text.contains(Self.jwt))

@@ -6,9 +6,12 @@ import Testing
     let at = Timestamp(seconds: 1_800_000_000)
     func target(_ i: Int) -> Target { Target(provider: .fcm, address: .token("t\(i)")) }
     func result(_ i: Int, next: TargetResult.Next = .none) -> TargetResult {
-        TargetResult(target: target(i), outcome: Outcome(status: .delivered, eventID: "e", app: "chat", provider: .fcm,
-                                                         address: .token("t\(i)"), at: at),
-                     next: next)
+        TargetResult(
+            target: target(i),
+            outcome: Outcome(
+                status: .delivered, eventID: "e", app: "chat", provider: .fcm,
+                address: .token("t\(i)"), at: at),
+            next: next)
     }
 
     @Test func confirmedTargetsAreRememberedWithinCapacityOldestForgottenFirst() {

@@ -9,19 +9,25 @@ import Testing
     static let apnsToken = String(repeating: "ab", count: 32)
     let now = Timestamp(seconds: 1_796_032_800)
 
-    func planner(_ rules: [RoutingRule] = [], apps: [String: Set<Provider>] = ["chat": [.apns, .fcm], "news": [.fcm]]) -> EventPlanner {
+    func planner(_ rules: [RoutingRule] = [], apps: [String: Set<Provider>] = ["chat": [.apns, .fcm], "news": [.fcm]])
+        -> EventPlanner
+    {
         EventPlanner(router: Router(rules: rules), apps: apps, providers: .registered)
     }
 
-    func incoming(_ json: String, key: String = "chat.message", headers: [String: String] = [:], messageID: String? = nil) -> IncomingEvent {
+    func incoming(
+        _ json: String, key: String = "chat.message", headers: [String: String] = [:], messageID: String? = nil
+    ) -> IncomingEvent {
         IncomingEvent(body: Array(json.utf8), routingKey: key, headers: headers, messageID: messageID)
     }
 
     @Test func everyTargetIsPlannedWithItsApp() {
-        let plan = planner().plan(incoming("""
-            {"id": "e1", "app": "chat", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "topic": "news"}],
-             "notification": {"title": "Hi"}}
-            """), now: now, newID: { "gen" })
+        let plan = planner().plan(
+            incoming(
+                """
+                {"id": "e1", "app": "chat", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "topic": "news"}],
+                 "notification": {"title": "Hi"}}
+                """), now: now, newID: { "gen" })
         #expect(plan.outcomes.isEmpty)
         #expect(plan.deadLetterReason == nil)
         #expect(plan.sends.map(\.target.provider) == [.apns, .fcm])
@@ -47,10 +53,12 @@ import Testing
     }
 
     @Test func excludedTokensAreDropped() {
-        let plan = planner().plan(incoming("""
-            {"app": "chat", "targets": [{"provider": "fcm", "token": "sender"}, {"provider": "fcm", "token": "friend"}],
-             "exclude_tokens": ["sender"]}
-            """), now: now, newID: { "g" })
+        let plan = planner().plan(
+            incoming(
+                """
+                {"app": "chat", "targets": [{"provider": "fcm", "token": "sender"}, {"provider": "fcm", "token": "friend"}],
+                 "exclude_tokens": ["sender"]}
+                """), now: now, newID: { "g" })
         #expect(plan.sends.map(\.target.address) == [.token("friend")])
         #expect(plan.outcomes.map(\.status) == [.dropped])
         #expect(plan.outcomes[0].reason == "token is in exclude_tokens")
@@ -61,10 +69,12 @@ import Testing
     /// naming the field; a FID target is routed by its provider like any other.
     @Test func fidTargetsAreExcludedAsListedAndRoutedByProvider() {
         let rules = [RoutingRule(name: "android-to-news", match: RouteMatch(fields: [.provider: ["fcm"]]), app: "news")]
-        let plan = planner(rules).plan(incoming("""
-            {"app": "chat", "targets": [{"provider": "fcm", "fid": "cR1Zm2QmSSmvP3bqAbcDef"}, {"provider": "android", "fid": "eUx0ZzQ3LTY"}],
-             "exclude_tokens": ["cR1Zm2QmSSmvP3bqAbcDef"]}
-            """), now: now, newID: { "g" })
+        let plan = planner(rules).plan(
+            incoming(
+                """
+                {"app": "chat", "targets": [{"provider": "fcm", "fid": "cR1Zm2QmSSmvP3bqAbcDef"}, {"provider": "android", "fid": "eUx0ZzQ3LTY"}],
+                 "exclude_tokens": ["cR1Zm2QmSSmvP3bqAbcDef"]}
+                """), now: now, newID: { "g" })
         #expect(plan.outcomes.map(\.status) == [.dropped])
         #expect(plan.outcomes[0].reason == "fid is in exclude_tokens")
         #expect(plan.outcomes[0].address == .fid("cR1Zm2QmSSmvP3bqAbcDef"))
@@ -74,11 +84,13 @@ import Testing
 
     @Test func excludedAPNsTokensMatchWhateverTheirCaseButFCMTokensMatchExactly() {
         let upper = Self.apnsToken.uppercased()
-        let plan = planner().plan(incoming("""
-            {"app": "chat", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "Sender"},
-                                        {"provider": "fcm", "token": "sender"}],
-             "exclude_tokens": ["\(upper)", "sender"]}
-            """), now: now, newID: { "g" })
+        let plan = planner().plan(
+            incoming(
+                """
+                {"app": "chat", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "Sender"},
+                                            {"provider": "fcm", "token": "sender"}],
+                 "exclude_tokens": ["\(upper)", "sender"]}
+                """), now: now, newID: { "g" })
         #expect(plan.outcomes.map(\.address) == [.token(Self.apnsToken), .token("sender")])
         #expect(plan.outcomes.map(\.status) == [.dropped, .dropped])
         #expect(plan.sends.map(\.target.address) == [.token("Sender")])
@@ -86,10 +98,12 @@ import Testing
 
     @Test func invalidTargetsGetTheirOwnOutcomeWithTheRoutedApp() {
         let rules = [RoutingRule(name: "default", app: "chat")]
-        let plan = planner(rules).plan(incoming("""
-            {"id": "e", "targets": [{"provider": "apns", "token": "zz"}, {"provider": "fcm", "token": "ok"}, {"provider": "huawei", "token": "h"}],
-             "context": {"u": 1}}
-            """), now: now, newID: { "g" })
+        let plan = planner(rules).plan(
+            incoming(
+                """
+                {"id": "e", "targets": [{"provider": "apns", "token": "zz"}, {"provider": "fcm", "token": "ok"}, {"provider": "huawei", "token": "h"}],
+                 "context": {"u": 1}}
+                """), now: now, newID: { "g" })
         #expect(plan.sends.map(\.target.address) == [.token("ok")])
         #expect(plan.deadLetterReason == nil)
         #expect(plan.outcomes.map(\.routingKey) == ["invalid_token.apns.chat", "failed.unknown.unknown"])
@@ -97,15 +111,21 @@ import Testing
         #expect(plan.outcomes[0].detail == #"targets[0].token: expected a hexadecimal APNs device token, found "zz""#)
         #expect(plan.outcomes[0].context == ["u": 1])
         #expect(plan.outcomes[1].address == .token("h"))
-        #expect(plan.outcomes[1].reason == #"targets[2].provider: unknown provider "huawei" (expected apns, fcm, webpush, ios or android)"#)
-        #expect(planner(rules).problems(in: Array(#"{"targets": [{"provider": "apns", "token": "zz"}]}"#.utf8), routingKey: "k")
-            == [#"targets[0].token: expected a hexadecimal APNs device token, found "zz""#])
+        #expect(
+            plan.outcomes[1].reason
+                == #"targets[2].provider: unknown provider "huawei" (expected apns, fcm, webpush, ios or android)"#)
+        #expect(
+            planner(rules).problems(
+                in: Array(#"{"targets": [{"provider": "apns", "token": "zz"}]}"#.utf8), routingKey: "k")
+                == [#"targets[0].token: expected a hexadecimal APNs device token, found "zz""#])
     }
 
     @Test func aPartlyRefusedEventDeadLettersOnlyTheRefusedTargets() {
-        let plan = planner().plan(incoming("""
-            {"app": "news", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "t"}]}
-            """), now: now, newID: { "g" })
+        let plan = planner().plan(
+            incoming(
+                """
+                {"app": "news", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "t"}]}
+                """), now: now, newID: { "g" })
         #expect(plan.deadLetterTargets == [Target(provider: .apns, address: .token(Self.apnsToken))])
         let whole = planner().plan(incoming(#"{"targets": []}"#), now: now, newID: { "g" })
         #expect(whole.deadLetterReason == "targets: is empty; give at least one target")
@@ -114,13 +134,17 @@ import Testing
 
     @Test func routesDropAndChooseApps() {
         let rules = [
-            RoutingRule(name: "no-apns-marketing", match: RouteMatch(routingKeys: [TopicPattern("marketing.#")], fields: [.provider: ["apns"]]),
-                        drop: "marketing goes to Android only"),
+            RoutingRule(
+                name: "no-apns-marketing",
+                match: RouteMatch(routingKeys: [TopicPattern("marketing.#")], fields: [.provider: ["apns"]]),
+                drop: "marketing goes to Android only"),
             RoutingRule(name: "news", match: RouteMatch(routingKeys: [TopicPattern("marketing.#")]), app: "news"),
         ]
-        let plan = planner(rules).plan(incoming("""
-            {"targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "t"}]}
-            """, key: "marketing.fr"), now: now, newID: { "g" })
+        let plan = planner(rules).plan(
+            incoming(
+                """
+                {"targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "t"}]}
+                """, key: "marketing.fr"), now: now, newID: { "g" })
         #expect(plan.outcomes.map(\.status) == [.dropped])
         #expect(plan.outcomes[0].reason == "dropped by route 'no-apns-marketing': marketing goes to Android only")
         #expect(plan.sends.count == 1)
@@ -130,27 +154,34 @@ import Testing
     }
 
     @Test func unknownAppAndMissingCredentialsAreRejectedAndDeadLettered() {
-        let plan = planner().plan(incoming("""
-            {"app": "chta", "targets": [{"provider": "fcm", "token": "t"}]}
-            """), now: now, newID: { "g" })
+        let plan = planner().plan(
+            incoming(
+                """
+                {"app": "chta", "targets": [{"provider": "fcm", "token": "t"}]}
+                """), now: now, newID: { "g" })
         #expect(plan.outcomes.map(\.status) == [.rejected])
         #expect(plan.outcomes[0].reason == "unknown app 'chta' (did you mean 'chat'?)")
         #expect(plan.deadLetterReason == "unknown app 'chta' (did you mean 'chat'?)")
 
-        let noAPNs = planner().plan(incoming("""
-            {"app": "news", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "t"}]}
-            """), now: now, newID: { "g" })
+        let noAPNs = planner().plan(
+            incoming(
+                """
+                {"app": "news", "targets": [{"provider": "apns", "token": "\(Self.apnsToken)"}, {"provider": "fcm", "token": "t"}]}
+                """), now: now, newID: { "g" })
         #expect(noAPNs.outcomes.map(\.reason) == ["app 'news' has no apns credentials"])
         #expect(noAPNs.sends.count == 1)
 
-        let noApp = planner().plan(incoming(#"{"targets": [{"provider": "fcm", "token": "t"}]}"#), now: now, newID: { "g" })
+        let noApp = planner().plan(
+            incoming(#"{"targets": [{"provider": "fcm", "token": "t"}]}"#), now: now, newID: { "g" })
         #expect(noApp.outcomes.map(\.reason) == ["no app: the event names none and no route chose one"])
     }
 
     @Test func ttlCountsFromFirstReceiptAcrossRetries() {
         let body = #"{"app": "chat", "ttl": 60, "targets": [{"provider": "fcm", "token": "t"}]}"#
         let firstSeen = now + .seconds(-61)
-        let retry = incoming(body, headers: [HeraldHeader.attempt: "3", HeraldHeader.receivedAt: String(firstSeen.millisecondsSinceEpoch)])
+        let retry = incoming(
+            body,
+            headers: [HeraldHeader.attempt: "3", HeraldHeader.receivedAt: String(firstSeen.millisecondsSinceEpoch)])
         let plan = planner().plan(retry, now: now, newID: { "g" })
         #expect(plan.attempt == 3)
         #expect(plan.receivedAt == firstSeen)
@@ -159,7 +190,9 @@ import Testing
         #expect(plan.sends.isEmpty)
         // The same retry within its ttl is sent, expiring 60 s after the first receipt, not after now.
         let firstReceipt = now + .seconds(-30)
-        let fresh = incoming(body, headers: [HeraldHeader.attempt: "3", HeraldHeader.receivedAt: String(firstReceipt.millisecondsSinceEpoch)])
+        let fresh = incoming(
+            body,
+            headers: [HeraldHeader.attempt: "3", HeraldHeader.receivedAt: String(firstReceipt.millisecondsSinceEpoch)])
         let sends = planner().plan(fresh, now: now, newID: { "g" }).sends
         #expect(sends.count == 1)
         #expect(sends.first?.event.expiry == .at(firstReceipt + .seconds(60)))
@@ -168,7 +201,9 @@ import Testing
     /// Any publisher can set Herald's retry headers: what they claim is bounded.
     @Test func forgedRetryHeadersAreBounded() {
         let body = #"{"app": "chat", "ttl": 60, "targets": [{"provider": "fcm", "token": "t"}]}"#
-        func plan(_ headers: [String: String]) -> EventPlan { planner().plan(incoming(body, headers: headers), now: now, newID: { "g" }) }
+        func plan(_ headers: [String: String]) -> EventPlan {
+            planner().plan(incoming(body, headers: headers), now: now, newID: { "g" })
+        }
         // A receipt time on a first attempt is ignored: the ttl counts from now.
         let first = plan([HeraldHeader.receivedAt: String((now + .seconds(-3600)).millisecondsSinceEpoch)])
         #expect(first.attempt == 1)
@@ -186,7 +221,8 @@ import Testing
         let huge = plan([HeraldHeader.attempt: String(Int.max)])
         #expect(huge.attempt == 5)
         #expect(huge.sends.count == 1)
-        #expect(RetryPolicy(maxAttempts: 5, delays: [.seconds(5)]).decision(afterFailedAttempt: huge.attempt) == .exhausted)
+        #expect(
+            RetryPolicy(maxAttempts: 5, delays: [.seconds(5)]).decision(afterFailedAttempt: huge.attempt) == .exhausted)
         #expect(plan([HeraldHeader.attempt: "-7"]).attempt == 1)
         #expect(plan([HeraldHeader.attempt: "two"]).attempt == 1)
     }
@@ -194,30 +230,39 @@ import Testing
     @Test func aRouteTTLDecidesExpiry() {
         let rules = [RoutingRule(name: "long", set: EventOverrides(ttl: 86400))]
         let body = #"{"app": "chat", "ttl": 1, "targets": [{"provider": "fcm", "token": "t"}]}"#
-        let retry = incoming(body, headers: [HeraldHeader.attempt: "2",
-                                             HeraldHeader.receivedAt: String((now + .seconds(-60)).millisecondsSinceEpoch)])
+        let retry = incoming(
+            body,
+            headers: [
+                HeraldHeader.attempt: "2",
+                HeraldHeader.receivedAt: String((now + .seconds(-60)).millisecondsSinceEpoch),
+            ])
         #expect(planner(rules).plan(retry, now: now, newID: { "g" }).sends.count == 1)
         #expect(planner().plan(retry, now: now, newID: { "g" }).outcomes.map(\.status) == [.expired])
     }
 
     @Test func ttlZeroStaysNowOrNever() {
-        let plan = planner().plan(incoming(#"{"app": "chat", "ttl": 0, "targets": [{"provider": "fcm", "token": "t"}]}"#),
-                                  now: now, newID: { "g" })
+        let plan = planner().plan(
+            incoming(#"{"app": "chat", "ttl": 0, "targets": [{"provider": "fcm", "token": "t"}]}"#),
+            now: now, newID: { "g" })
         #expect(plan.sends.first?.event.expiry == .ttl(seconds: 0))
     }
 
     @Test func expiresAtInThePastExpiresEveryTarget() {
-        let plan = planner().plan(incoming("""
-            {"app": "chat", "expires_at": "2020-01-01T00:00:00Z", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "topic": "b"}]}
-            """), now: now, newID: { "g" })
+        let plan = planner().plan(
+            incoming(
+                """
+                {"app": "chat", "expires_at": "2020-01-01T00:00:00Z", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "topic": "b"}]}
+                """), now: now, newID: { "g" })
         #expect(plan.outcomes.map(\.status) == [.expired, .expired])
         #expect(plan.outcomes.map(\.routingKey) == ["expired.fcm.chat", "expired.fcm.chat"])
     }
 
     @Test func contextIsEchoedInOutcomes() {
-        let plan = planner().plan(incoming("""
-            {"app": "chat", "context": {"user_id": "u-1"}, "exclude_tokens": ["a"], "targets": [{"provider": "fcm", "token": "a"}]}
-            """), now: now, newID: { "g" })
+        let plan = planner().plan(
+            incoming(
+                """
+                {"app": "chat", "context": {"user_id": "u-1"}, "exclude_tokens": ["a"], "targets": [{"provider": "fcm", "token": "a"}]}
+                """), now: now, newID: { "g" })
         #expect(plan.outcomes.first?.context == ["user_id": "u-1"])
     }
 }

@@ -18,9 +18,14 @@ import Testing
     }
 
     @Test func retryAfterWinsWhenLongerRoundedUpToATier() {
-        #expect(policy.decision(afterFailedAttempt: 1, retryAfter: .seconds(2)) == .retry(attempt: 2, delay: .seconds(5)))
-        #expect(policy.decision(afterFailedAttempt: 1, retryAfter: .seconds(60)) == .retry(attempt: 2, delay: .seconds(120)))
-        #expect(policy.decision(afterFailedAttempt: 1, retryAfter: .seconds(3600)) == .retry(attempt: 2, delay: .seconds(600)))
+        #expect(
+            policy.decision(afterFailedAttempt: 1, retryAfter: .seconds(2)) == .retry(attempt: 2, delay: .seconds(5)))
+        #expect(
+            policy.decision(afterFailedAttempt: 1, retryAfter: .seconds(60)) == .retry(attempt: 2, delay: .seconds(120))
+        )
+        #expect(
+            policy.decision(afterFailedAttempt: 1, retryAfter: .seconds(3600))
+                == .retry(attempt: 2, delay: .seconds(600)))
     }
 
     @Test func oneAttemptMeansNoRetry() {
@@ -28,16 +33,22 @@ import Testing
     }
 
     @Test func retryBodyKeepsFieldsAndOnlyTheFailedTargets() throws {
-        let original = Array(#"{"provider": "fcm", "token": "a", "app": "chat", "notification": {"title": "Hi"}, "context": {"k": 1}}"#.utf8)
-        let body = try #require(RetryBody.make(original: original, eventID: "amqp-7",
-                                                targets: [Target(provider: .fcm, address: .token("a"))], providers: .registered))
+        let original = Array(
+            #"{"provider": "fcm", "token": "a", "app": "chat", "notification": {"title": "Hi"}, "context": {"k": 1}}"#
+                .utf8)
+        let body = try #require(
+            RetryBody.make(
+                original: original, eventID: "amqp-7",
+                targets: [Target(provider: .fcm, address: .token("a"))], providers: .registered))
         let event = try Event.decode(body, fallbackID: "other", providers: .registered)
         #expect(event.id == "amqp-7")
         #expect(event.targets == [Target(provider: .fcm, address: .token("a"))])
         #expect(event.notification?.title == "Hi")
         #expect(event.context == ["k": 1])
-        #expect(String(decoding: body, as: UTF8.self)
-                == #"{"app":"chat","notification":{"title":"Hi"},"context":{"k":1},"id":"amqp-7","targets":[{"provider":"fcm","token":"a"}]}"#)
+        #expect(
+            String(decoding: body, as: UTF8.self)
+                == #"{"app":"chat","notification":{"title":"Hi"},"context":{"k":1},"id":"amqp-7","targets":[{"provider":"fcm","token":"a"}]}"#
+        )
     }
 
     /// A FID target is written back as `{"provider":"fcm","fid":…}`, and a
@@ -47,19 +58,29 @@ import Testing
         let fid = "cR1Zm2QmSSmvP3bqAbcDef"
         let original = Array(#"{"provider": "android", "fid": "\#(fid)", "app": "chat"}"#.utf8)
         let targets = [Target(provider: .fcm, address: .fid(fid))]
-        let body = try #require(RetryBody.make(original: original, eventID: "e", targets: targets, providers: .registered))
-        #expect(String(decoding: body, as: UTF8.self)
+        let body = try #require(
+            RetryBody.make(original: original, eventID: "e", targets: targets, providers: .registered))
+        #expect(
+            String(decoding: body, as: UTF8.self)
                 == #"{"app":"chat","id":"e","targets":[{"provider":"fcm","fid":"\#(fid)"}]}"#)
         #expect(try Event.decode(body, fallbackID: "other", providers: .registered).targets == targets)
     }
 
     /// A registered device's channel, APNs environment and topic stay with its retry.
     @Test func aRetryKeepsADevicesChannelEnvironmentAndTopic() throws {
-        let targets = [Target(provider: .apns, address: .token("ab"), channel: "user:42",
-                              apns: APNsDeviceOverrides(environment: .sandbox, topic: "com.example.beta"))]
-        let body = try #require(RetryBody.make(original: Array(#"{"app":"chat","targets":[{"channel":"user:42"}]}"#.utf8),
-                                               eventID: "e", targets: targets, providers: .registered))
-        #expect(String(decoding: body, as: UTF8.self) == #"{"app":"chat","targets":[{"provider":"apns","token":"ab","channel":"user:42","environment":"sandbox","apns_topic":"com.example.beta"}],"id":"e"}"#)
+        let targets = [
+            Target(
+                provider: .apns, address: .token("ab"), channel: "user:42",
+                apns: APNsDeviceOverrides(environment: .sandbox, topic: "com.example.beta"))
+        ]
+        let body = try #require(
+            RetryBody.make(
+                original: Array(#"{"app":"chat","targets":[{"channel":"user:42"}]}"#.utf8),
+                eventID: "e", targets: targets, providers: .registered))
+        #expect(
+            String(decoding: body, as: UTF8.self)
+                == #"{"app":"chat","targets":[{"provider":"apns","token":"ab","channel":"user:42","environment":"sandbox","apns_topic":"com.example.beta"}],"id":"e"}"#
+        )
         #expect(try Event.decode(body, fallbackID: "other", providers: .registered).targets == targets)
     }
 

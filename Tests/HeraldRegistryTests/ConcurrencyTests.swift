@@ -6,7 +6,9 @@ import Testing
 /// Two stores on one database, as two Herald instances: no lost or doubled
 /// registration, and limits that hold under a race.
 @Suite struct ConcurrencyTests {
-    @Test(arguments: Backend.allCases) func twoStoresRegisterAThousandDevicesOnOneChannel(_ backend: Backend) async throws {
+    @Test(arguments: Backend.allCases) func twoStoresRegisterAThousandDevicesOnOneChannel(_ backend: Backend)
+        async throws
+    {
         try await TestDatabase.with(backend) { database in
             let stores = try (0..<2).map { _ in try database.makeStore(poolSize: 4) }
             defer { stores.forEach { $0.close() } }
@@ -15,8 +17,9 @@ import Testing
                 for i in 0..<1000 {
                     let store = stores[i % 2]
                     group.addTask {
-                        let changes = try await store.register(Devices.fcm(i), channels: ["room:general"], environment: nil,
-                                                               topic: nil, at: Devices.time())
+                        let changes = try await store.register(
+                            Devices.fcm(i), channels: ["room:general"], environment: nil,
+                            topic: nil, at: Devices.time())
                         #expect(changes == ["room:general": .created])
                     }
                 }
@@ -37,8 +40,9 @@ import Testing
             let changes = try await withThrowingTaskGroup(of: [String: RegistryChange].self) { group in
                 for i in 0..<400 {
                     group.addTask {
-                        try await stores[i % 2].register(Devices.apns(i / 2), channels: ["a", "b"], environment: nil, topic: nil,
-                                                         at: Devices.time())
+                        try await stores[i % 2].register(
+                            Devices.apns(i / 2), channels: ["a", "b"], environment: nil, topic: nil,
+                            at: Devices.time())
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -61,16 +65,18 @@ import Testing
                 for i in 0..<60 {
                     group.addTask {
                         await registryError { () throws(RegistryError) in
-                            try await stores[i % 2].register(Devices.fcm(i), channels: ["full"], environment: nil, topic: nil,
-                                                             at: Devices.time())
+                            try await stores[i % 2].register(
+                                Devices.fcm(i), channels: ["full"], environment: nil, topic: nil,
+                                at: Devices.time())
                         }?.kind
                     }
                 }
                 for i in 0..<30 {
                     group.addTask {
                         await registryError { () throws(RegistryError) in
-                            try await stores[i % 2].register(Devices.apns(1), channels: ["c\(i)"], environment: nil, topic: nil,
-                                                             at: Devices.time())
+                            try await stores[i % 2].register(
+                                Devices.apns(1), channels: ["c\(i)"], environment: nil, topic: nil,
+                                at: Devices.time())
                         }?.kind
                     }
                 }

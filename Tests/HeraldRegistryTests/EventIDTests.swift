@@ -13,11 +13,13 @@ import Testing
         try await TestDatabase.withStore(backend) { store async throws in
             #expect(try await store.claim("evt-1", at: start, since: start + .seconds(-600)) == nil)
             let later = start + .seconds(599)
-            #expect(try await store.claim("evt-1", at: later, since: later + .seconds(-600)) == start,
-                    "the first time comes back, to the microsecond")
+            #expect(
+                try await store.claim("evt-1", at: later, since: later + .seconds(-600)) == start,
+                "the first time comes back, to the microsecond")
             #expect(try await store.claim("evt-2", at: later, since: later + .seconds(-600)) == nil, "ids are apart")
             let after = start + .seconds(601)
-            #expect(try await store.claim("evt-1", at: after, since: after + .seconds(-600)) == nil, "the window is over")
+            #expect(
+                try await store.claim("evt-1", at: after, since: after + .seconds(-600)) == nil, "the window is over")
             #expect(try await store.claim("evt-1", at: after + .seconds(1), since: after + .seconds(-599)) == after)
         }
     }
@@ -77,44 +79,64 @@ import Testing
             #expect(try await store.claim("evt-1", app: "chat", at: start, since: since) == nil)
             let later = start + .seconds(5)
             let answers = try await store.claimEvents(
-                [EventKey(app: "news", id: "evt-1"), EventKey(app: nil, id: "evt-1"), EventKey(app: "chat", id: "evt-1"),
-                 EventKey(app: "news", id: "evt-1")], at: later, since: later + .seconds(-600))
-            #expect(answers == [nil, nil, start, later], "news and no app claim evt-1 for themselves; chat's stays chat's")
+                [
+                    EventKey(app: "news", id: "evt-1"), EventKey(app: nil, id: "evt-1"),
+                    EventKey(app: "chat", id: "evt-1"),
+                    EventKey(app: "news", id: "evt-1"),
+                ], at: later, since: later + .seconds(-600))
+            #expect(
+                answers == [nil, nil, start, later], "news and no app claim evt-1 for themselves; chat's stays chat's")
             #expect(try await store.claim("evt-1", app: "news", at: later + .seconds(1), since: since) == later)
         }
     }
 
     /// One call claims many ids in one statement; an id twice in it is a duplicate of its first.
-    @Test(arguments: Backend.allCases) func aBatchClaimsEachNewIDAndAnswersEachInOrder(_ backend: Backend) async throws {
+    @Test(arguments: Backend.allCases) func aBatchClaimsEachNewIDAndAnswersEachInOrder(_ backend: Backend) async throws
+    {
         try await TestDatabase.withStore(backend) { store async throws in
             #expect(try await store.claim("known", at: start, since: start + .seconds(-600)) == nil)
             let now = start + .seconds(10)
-            let answers = try await store.claimEvents(chat(["b-new", "known", "a-new", "b-new", "ünï-✓", #"q"uote\"#]),
-                                                      at: now, since: now + .seconds(-600))
+            let answers = try await store.claimEvents(
+                chat(["b-new", "known", "a-new", "b-new", "ünï-✓", #"q"uote\"#]),
+                at: now, since: now + .seconds(-600))
             #expect(answers == [nil, start, nil, now, nil, nil])
             #expect(try await store.claimEvents([], at: now, since: now) == [])
-            let again = try await store.claimEvents(chat(["a-new", "ünï-✓", #"q"uote\"#]), at: now + .seconds(1), since: now + .seconds(-599))
+            let again = try await store.claimEvents(
+                chat(["a-new", "ünï-✓", #"q"uote\"#]), at: now + .seconds(1), since: now + .seconds(-599))
             #expect(again == [now, now, now], "ids outside ASCII and with JSON's special characters are kept as given")
         }
     }
 
-    @Test(arguments: Backend.allCases) func anEventIDTheDatabaseCannotHoldIsRefusedWithTheReason(_ backend: Backend) async throws {
+    @Test(arguments: Backend.allCases) func anEventIDTheDatabaseCannotHoldIsRefusedWithTheReason(_ backend: Backend)
+        async throws
+    {
         try await TestDatabase.withStore(backend) { store async throws in
-            let empty = await registryError { () throws(RegistryError) in _ = try await store.claimEvents(chat(["ok", ""]), at: start, since: start) }
-            #expect(empty?.kind == .invalidInput && empty?.message == "event id is empty", "\(String(describing: empty))")
-            let nul = await registryError { () throws(RegistryError) in _ = try await store.claimEvents(chat(["a\u{0}b"]), at: start, since: start) }
-            #expect(nul?.message == "event id has a NUL character, which the database cannot store", "\(String(describing: nul))")
+            let empty = await registryError { () throws(RegistryError) in
+                _ = try await store.claimEvents(chat(["ok", ""]), at: start, since: start)
+            }
+            #expect(
+                empty?.kind == .invalidInput && empty?.message == "event id is empty", "\(String(describing: empty))")
+            let nul = await registryError { () throws(RegistryError) in
+                _ = try await store.claimEvents(chat(["a\u{0}b"]), at: start, since: start)
+            }
+            #expect(
+                nul?.message == "event id has a NUL character, which the database cannot store",
+                "\(String(describing: nul))")
             let app = await registryError { () throws(RegistryError) in
                 _ = try await store.claimEvents([EventKey(app: "c\u{0}", id: "ok")], at: start, since: start)
             }
-            #expect(app?.message == "event app has a NUL character, which the database cannot store", "\(String(describing: app))")
+            #expect(
+                app?.message == "event app has a NUL character, which the database cannot store",
+                "\(String(describing: app))")
         }
     }
 }
 
 extension RegistryStore {
     /// Claims one id (of app `chat` unless another is given).
-    fileprivate func claim(_ id: String, app: String = "chat", at time: Timestamp, since: Timestamp) async throws -> Timestamp? {
+    fileprivate func claim(_ id: String, app: String = "chat", at time: Timestamp, since: Timestamp) async throws
+        -> Timestamp?
+    {
         try await claimEvents([EventKey(app: app, id: id)], at: time, since: since).first ?? nil
     }
 }

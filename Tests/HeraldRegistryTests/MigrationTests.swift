@@ -31,7 +31,8 @@ import Testing
             let stores = try (0..<2).map { _ in try database.makeStore() }
             defer { stores.forEach { $0.close() } }
             #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4]])
-            _ = try await stores[0].register(Devices.fcm(1), channels: ["c"], environment: nil, topic: nil, at: Devices.time())
+            _ = try await stores[0].register(
+                Devices.fcm(1), channels: ["c"], environment: nil, topic: nil, at: Devices.time())
             #expect(try await stores[1].count(app: "chat", channel: "c") == 1)
         }
     }
@@ -51,30 +52,40 @@ import Testing
 
     /// Version 4 (`herald_apps`) counts the registrations a registry of an
     /// older Herald already holds, so the per-app limit holds from the start.
-    @Test(arguments: Backend.allCases) func version4CountsTheRegistrationsAlreadyStored(_ backend: Backend) async throws {
+    @Test(arguments: Backend.allCases) func version4CountsTheRegistrationsAlreadyStored(_ backend: Backend) async throws
+    {
         try await TestDatabase.with(backend) { database in
             let store = try database.makeStore()
             defer { store.close() }
             _ = try await store.migrate()
-            _ = try await store.register(Devices.apns(1), channels: ["a", "b"], environment: nil, topic: nil, at: Devices.time())
-            _ = try await store.register(Devices.apns(2), channels: ["a"], environment: nil, topic: nil, at: Devices.time())
-            _ = try await store.register(Devices.apns(3, app: "shop"), channels: ["a"], environment: nil, topic: nil, at: Devices.time())
+            _ = try await store.register(
+                Devices.apns(1), channels: ["a", "b"], environment: nil, topic: nil, at: Devices.time())
+            _ = try await store.register(
+                Devices.apns(2), channels: ["a"], environment: nil, topic: nil, at: Devices.time())
+            _ = try await store.register(
+                Devices.apns(3, app: "shop"), channels: ["a"], environment: nil, topic: nil, at: Devices.time())
             // Back to version 3: as an older Herald left it.
             let downgrade = "DROP TABLE herald_apps; DELETE FROM herald_schema_migrations WHERE version = 4;"
             switch backend {
             case .sqlite: try await ScriptRunner.run("/usr/bin/sqlite3", [database.location, downgrade])
             case .postgres: try await PostgresAdmin.execute(database.location, downgrade)
             }
-            let again = try database.makeStore(limits: RegistryLimits(maxChannelsPerDevice: 10, maxDevicesPerChannel: 10, maxRegistrationsPerApp: 4))
+            let again = try database.makeStore(
+                limits: RegistryLimits(maxChannelsPerDevice: 10, maxDevicesPerChannel: 10, maxRegistrationsPerApp: 4))
             defer { again.close() }
             #expect(try await again.migrate() == [4])
             #expect(try await again.count(app: "chat", channel: nil) == 3)
             #expect(try await again.count(app: "shop", channel: nil) == 1)
             // chat holds 3 of its 4: one more fits, two do not.
             await #expect(throws: RegistryError.self) {
-                _ = try await again.register(Devices.apns(4), channels: ["x", "y"], environment: nil, topic: nil, at: Devices.time())
+                _ = try await again.register(
+                    Devices.apns(4), channels: ["x", "y"], environment: nil, topic: nil, at: Devices.time())
             }
-            #expect(try await again.register(Devices.apns(4), channels: ["x"], environment: nil, topic: nil, at: Devices.time()) == ["x": .created])
+            #expect(
+                try await again.register(
+                    Devices.apns(4), channels: ["x"], environment: nil, topic: nil, at: Devices.time()) == [
+                        "x": .created
+                    ])
         }
     }
 
@@ -82,7 +93,9 @@ import Testing
         try await TestDatabase.with(backend) { database in
             let store = try database.makeStore()
             defer { store.close() }
-            let error = await registryError { () throws(RegistryError) in try await store.count(app: "chat", channel: "c") }
+            let error = await registryError { () throws(RegistryError) in
+                try await store.count(app: "chat", channel: "c")
+            }
             #expect(error?.kind == .migration)
             #expect(error?.message.contains("herald_channels") == true, "\(String(describing: error))")
             #expect(error?.message.contains("run migrate() first") == true)

@@ -10,11 +10,13 @@ import Testing
             // Every third device is an FCM one; registered one after another, so ids follow i.
             let devices = (0..<2500).map { $0 % 3 == 0 ? Devices.fcm($0) : Devices.apns($0) }
             for (i, device) in devices.enumerated() {
-                _ = try await store.register(device, channels: ["room:general"], environment: nil, topic: nil,
-                                             at: Devices.time(Int64(i)))
+                _ = try await store.register(
+                    device, channels: ["room:general"], environment: nil, topic: nil,
+                    at: Devices.time(Int64(i)))
             }
-            _ = try await store.register(Devices.apns(1, app: "shop"), channels: ["room:general"], environment: nil, topic: nil,
-                                         at: Devices.time())
+            _ = try await store.register(
+                Devices.apns(1, app: "shop"), channels: ["room:general"], environment: nil, topic: nil,
+                at: Devices.time())
 
             let walk = try await store.walk(app: "chat", channel: "room:general", pageSize: 1000)
             #expect(walk.pages == [1000, 1000, 500])
@@ -26,10 +28,12 @@ import Testing
             #expect(fcm.pages == [300, 300, 234])
             let apns = try await store.walk(app: "chat", channel: "room:general", providers: [.apns], pageSize: 1000)
             #expect(apns.registrations.map(\.device) == devices.filter { $0.provider == .apns })
-            let both = try await store.walk(app: "chat", channel: "room:general", providers: [.apns, .fcm], pageSize: 2500)
+            let both = try await store.walk(
+                app: "chat", channel: "room:general", providers: [.apns, .fcm], pageSize: 2500)
             #expect(both.pages == [2500])
             #expect(both.registrations.map(\.device) == devices)
-            let none = try await store.devices(app: "chat", channel: "room:general", providers: [], after: nil, limit: 10)
+            let none = try await store.devices(
+                app: "chat", channel: "room:general", providers: [], after: nil, limit: 10)
             #expect(none.registrations.isEmpty && none.next == nil)
 
             #expect(try await store.count(app: "chat", channel: "room:general") == 2500)
@@ -42,7 +46,8 @@ import Testing
     @Test(arguments: Backend.allCases) func aWalkSurvivesChangesBehindAndAheadOfIt(_ backend: Backend) async throws {
         try await TestDatabase.withStore(backend) { store in
             for i in 0..<10 {
-                _ = try await store.register(Devices.fcm(i), channels: ["c"], environment: nil, topic: nil, at: Devices.time())
+                _ = try await store.register(
+                    Devices.fcm(i), channels: ["c"], environment: nil, topic: nil, at: Devices.time())
             }
             let first = try await store.devices(app: "chat", channel: "c", providers: nil, after: nil, limit: 4)
             #expect(first.registrations.map(\.device) == (0..<4).map { Devices.fcm($0) })

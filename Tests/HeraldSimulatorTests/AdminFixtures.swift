@@ -14,17 +14,21 @@ enum FCMFixture {
     static let projectID = "herald-sim"
     static let email = "svc@herald-sim.iam.gserviceaccount.com"
     static let keyID = "sim-key-1"
-    static let key: Result<PrivateKey, CryptoError> = Result { () throws(CryptoError) -> PrivateKey in try PrivateKey.generateRSA() }
+    static let key: Result<PrivateKey, CryptoError> = Result { () throws(CryptoError) -> PrivateKey in
+        try PrivateKey.generateRSA()
+    }
 
     /// The simulated OAuth endpoint and FCM for the account, sharing one set of access tokens.
     static func services(
         _ settings: FCMSimulatorSettings, recorder: NotificationRecorder
     ) throws -> (OAuthSimulatorService, FCMSimulatorService) {
-        let account = SimulatedServiceAccount(clientEmail: email, keyID: keyID, publicKey: try key.get().publicKey, projectID: projectID)
+        let account = SimulatedServiceAccount(
+            clientEmail: email, keyID: keyID, publicKey: try key.get().publicKey, projectID: projectID)
         let tokens = SimulatedAccessTokens()
         return (
             OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: [account]), tokens: tokens),
-            FCMSimulatorService(settings: settings, tokens: tokens, recorder: recorder))
+            FCMSimulatorService(settings: settings, tokens: tokens, recorder: recorder)
+        )
     }
 
     /// The account as Google's JSON key, its `token_uri` on the simulator at `baseURL`.
@@ -38,7 +42,9 @@ enum FCMFixture {
     }
 
     /// Runs Herald's `FCMProvider` on a real `HTTPClient` against `sim`.
-    static func withProvider<R: Sendable>(_ sim: RunningSimulator, _ body: (FCMProvider) async throws -> R) async throws -> R {
+    static func withProvider<R: Sendable>(_ sim: RunningSimulator, _ body: (FCMProvider) async throws -> R) async throws
+        -> R
+    {
         try await withProvider(baseURL: sim.baseURL, caFile: sim.pki.caCertificatePath, body)
     }
 
@@ -50,15 +56,18 @@ enum FCMFixture {
         let configuration = HTTPClientConfiguration(
             maxConnectionsPerHost: 1, requestTimeout: .seconds(10), tls: HTTPClientTLSConfiguration(caFile: caFile))
         return try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
-            try await body(FCMProvider(
-                projectID: projectID, account: account, endpoint: baseURL, httpClient: client, logger: Fixtures.logger))
+            try await body(
+                FCMProvider(
+                    projectID: projectID, account: account, endpoint: baseURL, httpClient: client,
+                    logger: Fixtures.logger))
         }
     }
 
     /// An access token FCM accepts, issued directly (for requests made with curl).
     static func bearer(_ sim: RunningSimulator) throws -> String {
         let fcm = try #require(sim.fcm, "the simulator was started without fcm:")
-        let account = SimulatedServiceAccount(clientEmail: email, keyID: keyID, publicKey: try key.get().publicKey, projectID: projectID)
+        let account = SimulatedServiceAccount(
+            clientEmail: email, keyID: keyID, publicKey: try key.get().publicKey, projectID: projectID)
         return fcm.tokens.issue(for: account, at: Timestamp.now(), lifetime: .seconds(3600))
     }
 }
@@ -74,7 +83,9 @@ func deliver(_ provider: FCMProvider, _ event: Event) async -> Result<DeliveryRe
 
 /// An FCM event to one token or topic.
 func fcmEvent(_ address: Target.Address) -> Event {
-    Event(id: "evt-fcm", targets: [Target(provider: .fcm, address: address)], notification: .init(title: "Hi", body: "Hello"))
+    Event(
+        id: "evt-fcm", targets: [Target(provider: .fcm, address: address)],
+        notification: .init(title: "Hi", body: "Hello"))
 }
 
 /// One answer as a client saw it: status, headers, body text.
@@ -90,12 +101,16 @@ struct Answer: Sendable {
 /// Calls the admin API (or any path) of `sim` with Herald's `HTTPClient`.
 func call(_ sim: RunningSimulator, _ method: String, _ path: String, body: String? = nil) async throws -> Answer {
     let configuration = HTTPClientConfiguration(
-        maxConnectionsPerHost: 1, requestTimeout: .seconds(10), tls: HTTPClientTLSConfiguration(caFile: sim.pki.caCertificatePath))
+        maxConnectionsPerHost: 1, requestTimeout: .seconds(10),
+        tls: HTTPClientTLSConfiguration(caFile: sim.pki.caCertificatePath))
     return try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
-        let response = try await client.send(HTTPClientRequest(
-            method: method, url: sim.baseURL + path, headers: body == nil ? [] : [("content-type", "application/json")],
-            body: Array((body ?? "").utf8)))
-        return Answer(status: response.status, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
+        let response = try await client.send(
+            HTTPClientRequest(
+                method: method, url: sim.baseURL + path,
+                headers: body == nil ? [] : [("content-type", "application/json")],
+                body: Array((body ?? "").utf8)))
+        return Answer(
+            status: response.status, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
     }
 }
 
@@ -112,7 +127,9 @@ func curl(
     _ sim: RunningSimulator, _ method: String, _ path: String, headers: [String] = [], body: String? = nil,
     maxTime: Int = 10
 ) async throws -> CurlRun {
-    try await curl(baseURL: sim.baseURL, caFile: sim.pki.caCertificatePath, method, path, headers: headers, body: body, maxTime: maxTime)
+    try await curl(
+        baseURL: sim.baseURL, caFile: sim.pki.caCertificatePath, method, path, headers: headers, body: body,
+        maxTime: maxTime)
 }
 
 /// Runs `curl --http2` against the simulator at `baseURL` off the cooperative pool.
@@ -132,7 +149,9 @@ func curl(
     let run = try await runTool("/usr/bin/curl", arguments)
     let headerText = (try? String(contentsOfFile: directory + "/headers", encoding: .utf8)) ?? ""
     let lines = headerText.split(separator: "\r\n").map(String.init)
-    guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/2 "), let status = Int(statusLine.dropFirst(7).prefix(3)) else {
+    guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/2 "),
+        let status = Int(statusLine.dropFirst(7).prefix(3))
+    else {
         return CurlRun(exitStatus: run.status, answer: nil, output: run.output)
     }
     let parsed: [(name: String, value: String)] = lines.dropFirst().compactMap { line in
@@ -140,7 +159,8 @@ func curl(
         return (String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
     }
     let bodyText = (try? String(contentsOfFile: directory + "/body", encoding: .utf8)) ?? ""
-    return CurlRun(exitStatus: run.status, answer: Answer(status: status, headers: parsed, body: bodyText), output: run.output)
+    return CurlRun(
+        exitStatus: run.status, answer: Answer(status: status, headers: parsed, body: bodyText), output: run.output)
 }
 
 /// Google's FCM error body, written out as Google sends it (not built with the

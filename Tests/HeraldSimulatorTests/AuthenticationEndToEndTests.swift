@@ -38,7 +38,9 @@ import Testing
                 let id = try #require(request.headers.value(APNsHeaderName.id))
                 #expect(result.providerMessageID == id)
                 #expect(sim.recorder.notifications.map(\.messageID) == [id])
-                #expect(sim.recorder.notifications.first?.payload.jsonString == String(decoding: request.body, as: UTF8.self))
+                #expect(
+                    sim.recorder.notifications.first?.payload.jsonString
+                        == String(decoding: request.body, as: UTF8.self))
                 return result
             }
             #expect(sim.recorder.counters == ["apns.403": 1, "apns.200": 1])
@@ -53,14 +55,19 @@ import Testing
         let sink = MemoryLogSink()
         let logger = Logger(label: "test", level: .trace, sink: sink)
         try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey])) { sim in
-            let result = try await withProvider(sim, authentication: try tokenAuth(key, clock: { clock.read() }).0, logger: logger) {
+            let result = try await withProvider(
+                sim, authentication: try tokenAuth(key, clock: { clock.read() }).0, logger: logger
+            ) {
                 await deliver($0, event())
             }
             #expect(try result.get().status == .delivered)
         }
         let apnsLines = sink.lines.filter { $0.contains("\"logger\":\"test.apns\"") }
         #expect(apnsLines.count == 3, "\(apnsLines)")
-        #expect(apnsLines.contains { $0.contains("refused the provider token") && $0.contains("\"reason\":\"ExpiredProviderToken\"") })
+        #expect(
+            apnsLines.contains {
+                $0.contains("refused the provider token") && $0.contains("\"reason\":\"ExpiredProviderToken\"")
+            })
         #expect(apnsLines.allSatisfy { !$0.contains(Fixtures.token) && !$0.contains("eyJ") && !$0.contains("bearer") })
         #expect(apnsLines.filter { $0.contains("\"token\":\"0a0a0a0a…\"") }.count == 2)
     }
@@ -107,7 +114,9 @@ import Testing
         try await withSimulator(configuration) { sim in
             let first = try await withProvider(sim, authentication: try tokenAuth(key).0) { await deliver($0, event()) }
             #expect(try first.get().status == .delivered)
-            let second = try await withProvider(sim, authentication: try tokenAuth(key).0) { await deliver($0, event()) }
+            let second = try await withProvider(sim, authentication: try tokenAuth(key).0) {
+                await deliver($0, event())
+            }
             guard case .failure(let failure) = second else { Issue.record("expected 429, got \(second)"); return }
             #expect(failure.description == "TooManyProviderTokenUpdates (HTTP 429)")
         }
@@ -115,7 +124,8 @@ import Testing
 
     @Test func pkcs12ClientCertificateAuthenticatesWithoutAnyJWT() async throws {
         let pki = try await Fixtures.pki.get()
-        let identity = try await pki.makeClientCertificate(commonName: "Apple Push Services: com.example.chat", pkcs12Password: "s3cret")
+        let identity = try await pki.makeClientCertificate(
+            commonName: "Apple Push Services: com.example.chat", pkcs12Password: "s3cret")
         // No keys configured: a JWT, if one were sent, would be refused.
         let result = try await withSimulator(APNsSimulatorConfiguration(), acceptClientCertificates: true) { sim in
             try await withProvider(sim, authentication: .certificate(path: identity.pkcs12Path, password: "s3cret")) {
@@ -129,18 +139,26 @@ import Testing
         let pki = try await Fixtures.pki.get()
         let identity = try await pki.makeClientCertificate(commonName: "com.example.chat")
         let bundle = try makeTemporaryDirectory("sim") + "/identity.pem"
-        let pem = try String(contentsOfFile: identity.certificatePath, encoding: .utf8)
+        let pem =
+            try String(contentsOfFile: identity.certificatePath, encoding: .utf8)
             + String(contentsOfFile: identity.keyPath, encoding: .utf8)
         try pem.write(toFile: bundle, atomically: true, encoding: .utf8)
         try await withSimulator(APNsSimulatorConfiguration(), acceptClientCertificates: true) { sim in
-            let ok = try await withProvider(sim, authentication: .certificate(path: bundle, password: nil)) { await deliver($0, event()) }
-            #expect(try ok.get().status == .delivered)
-            let other = try await withProvider(sim, authentication: .certificate(path: bundle, password: nil), bundleID: "com.other.app") {
+            let ok = try await withProvider(sim, authentication: .certificate(path: bundle, password: nil)) {
                 await deliver($0, event())
             }
-            #expect(try other.get() == DeliveryResult(
-                .failed, reason: "TopicDisallowed", providerStatus: 400, providerMessageID: try other.get().providerMessageID,
-                latency: try other.get().latency))
+            #expect(try ok.get().status == .delivered)
+            let other = try await withProvider(
+                sim, authentication: .certificate(path: bundle, password: nil), bundleID: "com.other.app"
+            ) {
+                await deliver($0, event())
+            }
+            #expect(
+                try other.get()
+                    == DeliveryResult(
+                        .failed, reason: "TopicDisallowed", providerStatus: 400,
+                        providerMessageID: try other.get().providerMessageID,
+                        latency: try other.get().latency))
         }
     }
 }

@@ -11,16 +11,16 @@ import Testing
     func writeConfig(port: Int, caFile: String) throws -> String {
         let directory = try makeTemporaryDirectory("sim")
         try """
-            apps:
-              chat:
-                apns:
-                  team_id: HERALDTEAM
-                  key_id: HERALDKEY1
-                  key_file: AuthKey.p8
-                  topic: com.example.chat
-                  endpoint: https://localhost:\(port)
-                  ca_file: \(caFile)
-            """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
+        apps:
+          chat:
+            apns:
+              team_id: HERALDTEAM
+              key_id: HERALDKEY1
+              key_file: AuthKey.p8
+              topic: com.example.chat
+              endpoint: https://localhost:\(port)
+              ca_file: \(caFile)
+        """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
         return directory
     }
 
@@ -36,7 +36,10 @@ import Testing
 
             let console = CapturedConsole()
             let status = await HeraldCommandLine().run(
-                base + ["--token", Fixtures.token, "--title", "Hi", "--body", "Hello", "--badge", "0", "--data", #"{"k":1}"#],
+                base + [
+                    "--token", Fixtures.token, "--title", "Hi", "--body", "Hello", "--badge", "0", "--data",
+                    #"{"k":1}"#,
+                ],
                 environment: [:], console: console)
             #expect(console.stderr == "")
             #expect(status == 0)
@@ -45,10 +48,13 @@ import Testing
             #expect(outcome["provider_status"] == 200)
             #expect(outcome["token"]?.stringValue == Fixtures.token)
             #expect(outcome["provider_message_id"]?.stringValue == sim.recorder.notifications.first?.messageID)
-            #expect(sim.recorder.notifications.first?.payload.jsonString == #"{"aps":{"alert":{"title":"Hi","body":"Hello"},"badge":0},"k":1}"#)
+            #expect(
+                sim.recorder.notifications.first?.payload.jsonString
+                    == #"{"aps":{"alert":{"title":"Hi","body":"Hello"},"badge":0},"k":1}"#)
 
             let deadConsole = CapturedConsole()
-            let deadStatus = await HeraldCommandLine().run(base + ["--token", dead, "--body", "x"], environment: [:], console: deadConsole)
+            let deadStatus = await HeraldCommandLine().run(
+                base + ["--token", dead, "--body", "x"], environment: [:], console: deadConsole)
             #expect(deadStatus == 1)
             let deadOutcome = try JSONValue.parse(deadConsole.stdout)
             #expect(deadOutcome["status"] == "invalid_token")
@@ -72,23 +78,27 @@ import Testing
             try account.jsonString.write(toFile: accountFile, atomically: true, encoding: .utf8)
         }
         try writeAccount(tokenURI: "https://localhost/token")
-        let fcm = try #require(try SimulatorSettings.FCM(serviceAccounts: [accountFile], deadTokens: ["gone"])
-            .fcmServices(recorder: recorder))
-        try await withSimulator(APNsSimulatorConfiguration(keys: []), recorder: recorder, extraServices: [fcm.oauth, fcm.fcm]) { sim in
+        let fcm = try #require(
+            try SimulatorSettings.FCM(serviceAccounts: [accountFile], deadTokens: ["gone"])
+                .fcmServices(recorder: recorder))
+        try await withSimulator(
+            APNsSimulatorConfiguration(keys: []), recorder: recorder, extraServices: [fcm.oauth, fcm.fcm]
+        ) { sim in
             try writeAccount(tokenURI: "https://localhost:\(sim.server.port)/token")
             try """
-                apps:
-                  chat:
-                    fcm:
-                      service_account_file: service-account.json
-                      endpoint: https://localhost:\(sim.server.port)
-                      ca_file: \(sim.pki.caCertificatePath)
-                """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
+            apps:
+              chat:
+                fcm:
+                  service_account_file: service-account.json
+                  endpoint: https://localhost:\(sim.server.port)
+                  ca_file: \(sim.pki.caCertificatePath)
+            """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
             let base = ["send", "--config", directory + "/config.yaml", "--app", "chat", "--provider", "fcm"]
 
             let console = CapturedConsole()
             let status = await HeraldCommandLine().run(
-                base + ["--token", "registration-1", "--title", "Hi", "--data", #"{"n":3}"#], environment: [:], console: console)
+                base + ["--token", "registration-1", "--title", "Hi", "--data", #"{"n":3}"#], environment: [:],
+                console: console)
             #expect(console.stderr == "")
             #expect(status == 0)
             let outcome = try JSONValue.parse(console.stdout)
@@ -99,7 +109,9 @@ import Testing
             #expect(message.payload["data"] == ["n": "3"])  // FCM data values are strings
 
             let deadConsole = CapturedConsole()
-            #expect(await HeraldCommandLine().run(base + ["--token", "gone", "--body", "x"], environment: [:], console: deadConsole) == 1)
+            #expect(
+                await HeraldCommandLine().run(
+                    base + ["--token", "gone", "--body", "x"], environment: [:], console: deadConsole) == 1)
             let dead = try JSONValue.parse(deadConsole.stdout)
             #expect(dead["status"] == "invalid_token")
             #expect(dead["reason"] == "UNREGISTERED")
@@ -108,7 +120,9 @@ import Testing
             // --fid addresses the device by its Firebase installation ID: sent as message.fid, echoed as "fid".
             let fid = "cR1Zm2QmSSmvP3bqAbcDef"
             let fidConsole = CapturedConsole()
-            #expect(await HeraldCommandLine().run(base + ["--fid", fid, "--title", "Hi"], environment: [:], console: fidConsole) == 0)
+            #expect(
+                await HeraldCommandLine().run(
+                    base + ["--fid", fid, "--title", "Hi"], environment: [:], console: fidConsole) == 0)
             #expect(fidConsole.stderr == "")
             let byFID = try JSONValue.parse(fidConsole.stdout)
             #expect(byFID["status"] == "delivered")
@@ -125,11 +139,18 @@ import Testing
     @Test func sendTakesATokenOrAFIDButNotBoth() async {
         for (devices, message) in [
             ([String](), "herald send: --token, --fid or --subscription is required"),
-            (["--token", "t", "--fid", "cR1Zm2QmSSmvP3bqAbcDef"], "herald send: --token and --fid cannot be combined; give one device"),
-            (["--fid", "f", "--subscription", "s.json"], "herald send: --fid and --subscription cannot be combined; give one device"),
+            (
+                ["--token", "t", "--fid", "cR1Zm2QmSSmvP3bqAbcDef"],
+                "herald send: --token and --fid cannot be combined; give one device"
+            ),
+            (
+                ["--fid", "f", "--subscription", "s.json"],
+                "herald send: --fid and --subscription cannot be combined; give one device"
+            ),
         ] {
             let console = CapturedConsole()
-            let status = await HeraldCommandLine().run(["send", "--app", "chat", "--provider", "fcm"] + devices, environment: [:], console: console)
+            let status = await HeraldCommandLine().run(
+                ["send", "--app", "chat", "--provider", "fcm"] + devices, environment: [:], console: console)
             #expect(status == 64)
             #expect(console.stderr.hasPrefix(message), "\(console.stderr)")
         }
@@ -141,7 +162,10 @@ import Testing
     @Test func sendReportsAMalformedFIDAsAnInvalidToken() async throws {
         let console = CapturedConsole()
         let status = await HeraldCommandLine().run(
-            ["send", "--config", "/nonexistent/config.yaml", "--app", "chat", "--provider", "fcm", "--fid", "not base64!"],
+            [
+                "send", "--config", "/nonexistent/config.yaml", "--app", "chat", "--provider", "fcm", "--fid",
+                "not base64!",
+            ],
             environment: [:], console: console)
         #expect(status == 1)
         #expect(console.stderr == "")
@@ -150,8 +174,10 @@ import Testing
         #expect(outcome["provider"] == "fcm")
         #expect(outcome["fid"] == "not base64!")
         #expect(outcome["reason"] == "BadDeviceToken")
-        #expect(outcome["detail"]?.stringValue
-            == #"fid: expected a Firebase installation ID (URL-safe base64: letters, digits, '-', '_'), found "not base64!""#)
+        #expect(
+            outcome["detail"]?.stringValue
+                == #"fid: expected a Firebase installation ID (URL-safe base64: letters, digits, '-', '_'), found "not base64!""#
+        )
     }
 
     @Test func sendRefusesAnUnknownProviderWithASuggestion() async {
@@ -159,7 +185,10 @@ import Testing
         let status = await HeraldCommandLine().run(
             ["send", "--app", "chat", "--provider", "apn", "--token", "ab"], environment: [:], console: console)
         #expect(status == 64)
-        #expect(console.stderr.hasPrefix("herald send: unknown provider 'apn'; expected apns, fcm or webpush (did you mean 'apns'?)"), "\(console.stderr)")
+        #expect(
+            console.stderr.hasPrefix(
+                "herald send: unknown provider 'apn'; expected apns, fcm or webpush (did you mean 'apns'?)"),
+            "\(console.stderr)")
     }
 
     /// `--provider webpush --subscription FILE`: the message is encrypted for
@@ -168,25 +197,29 @@ import Testing
         let recorder = NotificationRecorder()
         let webpush = WebPushSimulatorService(recorder: recorder)
         let vapid = try PrivateKey.generateP256()
-        try await withSimulator(APNsSimulatorConfiguration(keys: []), recorder: recorder, extraServices: [webpush]) { sim in
+        try await withSimulator(APNsSimulatorConfiguration(keys: []), recorder: recorder, extraServices: [webpush]) {
+            sim in
             webpush.serve(at: "https://localhost:\(sim.server.port)")
             let subscription = try webpush.issueSubscription(applicationServerKey: vapid.publicKey.uncompressedP256())
             let directory = try makeTemporaryDirectory("sim")
             try vapid.pkcs8PEM().write(toFile: directory + "/vapid.pem", atomically: true, encoding: .utf8)
-            try subscription.jsonValue().jsonString.write(toFile: directory + "/subscription.json", atomically: true, encoding: .utf8)
+            try subscription.jsonValue().jsonString.write(
+                toFile: directory + "/subscription.json", atomically: true, encoding: .utf8)
             try """
-                apps:
-                  web:
-                    webpush:
-                      vapid: {private_key_file: vapid.pem, subject: "mailto:push-team@example.com"}
-                      ca_file: \(sim.pki.caCertificatePath)
-                      allowed_hosts: [localhost]
-                      unsafe_allow_internal_addresses: true
-                """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
+            apps:
+              web:
+                webpush:
+                  vapid: {private_key_file: vapid.pem, subject: "mailto:push-team@example.com"}
+                  ca_file: \(sim.pki.caCertificatePath)
+                  allowed_hosts: [localhost]
+                  unsafe_allow_internal_addresses: true
+            """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
             let console = CapturedConsole()
             let status = await HeraldCommandLine().run(
-                ["send", "--config", directory + "/config.yaml", "--app", "web", "--provider", "webpush",
-                 "--subscription", directory + "/subscription.json", "--title", "Hi", "--data", #"{"k":"v"}"#],
+                [
+                    "send", "--config", directory + "/config.yaml", "--app", "web", "--provider", "webpush",
+                    "--subscription", directory + "/subscription.json", "--title", "Hi", "--data", #"{"k":"v"}"#,
+                ],
                 environment: [:], console: console)
             #expect(console.stderr == "")
             #expect(status == 0)
@@ -199,9 +232,13 @@ import Testing
             #expect(recorded.payload == ["notification": ["title": "Hi"], "data": ["k": "v"]])
 
             let missing = CapturedConsole()
-            #expect(await HeraldCommandLine().run(
-                ["send", "--config", directory + "/config.yaml", "--app", "web", "--provider", "webpush", "--subscription", directory + "/none.json"],
-                environment: [:], console: missing) == 64)
+            #expect(
+                await HeraldCommandLine().run(
+                    [
+                        "send", "--config", directory + "/config.yaml", "--app", "web", "--provider", "webpush",
+                        "--subscription", directory + "/none.json",
+                    ],
+                    environment: [:], console: missing) == 64)
             #expect(missing.stderr.hasPrefix("herald send: --subscription: the file "), "\(missing.stderr)")
         }
     }
@@ -209,31 +246,43 @@ import Testing
     @Test func sendValidatesTheEventLikeTheBroker() async {
         let console = CapturedConsole()
         let status = await HeraldCommandLine().run(
-            ["send", "--app", "chat", "--provider", "apns", "--token", "ab", "--push-type", "alrt"], environment: [:], console: console)
+            ["send", "--app", "chat", "--provider", "apns", "--token", "ab", "--push-type", "alrt"], environment: [:],
+            console: console)
         #expect(status == 64)
-        #expect(console.stderr.hasPrefix(#"herald send: the notification is not valid: push_type: unknown push type "alrt" (did you mean "alert"?)"#), "\(console.stderr)")
+        #expect(
+            console.stderr.hasPrefix(
+                #"herald send: the notification is not valid: push_type: unknown push type "alrt" (did you mean "alert"?)"#
+            ), "\(console.stderr)")
     }
 
     @Test func simulateHelpListsItsOptions() async {
         let console = CapturedConsole()
         #expect(await HeraldCommandLine().run(["simulate", "--help"], environment: [:], console: console) == 0)
-        for option in ["--listen HOST:PORT", "--apns-key FILE", "--dead-token TOKEN", "--goaway-after N", "--max-streams N", "--client-ca FILE",
-                       "--fcm-service-account FILE", "--fcm-dead-token TOKEN"] {
+        for option in [
+            "--listen HOST:PORT", "--apns-key FILE", "--dead-token TOKEN", "--goaway-after N", "--max-streams N",
+            "--client-ca FILE",
+            "--fcm-service-account FILE", "--fcm-dead-token TOKEN",
+        ] {
             #expect(console.stdout.contains(option), "\(option)")
         }
     }
 
     @Test func simulateRefusesZeroStreams() async {
         let console = CapturedConsole()
-        let status = await HeraldCommandLine().run(["simulate", "--max-streams", "0"], environment: [:], console: console)
+        let status = await HeraldCommandLine().run(
+            ["simulate", "--max-streams", "0"], environment: [:], console: console)
         #expect(status == 64)
-        #expect(console.stderr.hasPrefix("herald simulate: --max-streams: expected a positive number, found '0'"), "\(console.stderr)")
+        #expect(
+            console.stderr.hasPrefix("herald simulate: --max-streams: expected a positive number, found '0'"),
+            "\(console.stderr)")
     }
 
     @Test func simulateRefusesAnApnsKeyWithoutIds() async {
         let console = CapturedConsole()
-        let status = await HeraldCommandLine().run(["simulate", "--apns-key", "k.p8"], environment: [:], console: console)
+        let status = await HeraldCommandLine().run(
+            ["simulate", "--apns-key", "k.p8"], environment: [:], console: console)
         #expect(status == 64)
-        #expect(console.stderr.hasPrefix("herald simulate: --apns-key needs --key-id and --team-id"), "\(console.stderr)")
+        #expect(
+            console.stderr.hasPrefix("herald simulate: --apns-key needs --key-id and --team-id"), "\(console.stderr)")
     }
 }

@@ -35,9 +35,11 @@ import Testing
         let claims = base64url(Data("{\"iss\":\"HERALDTEAM\",\"iat\":\(Timestamp.now().seconds)}".utf8))
         let input = header + "." + claims
         try input.write(toFile: directory + "/input", atomically: true, encoding: .utf8)
-        let run = try await runTool("/usr/bin/openssl", [
-            "dgst", "-sha256", "-sign", keyFile, "-out", directory + "/sig.der", directory + "/input",
-        ])
+        let run = try await runTool(
+            "/usr/bin/openssl",
+            [
+                "dgst", "-sha256", "-sign", keyFile, "-out", directory + "/sig.der", directory + "/input",
+            ])
         try #require(run.status == 0, "openssl dgst: \(run.output)")
         let der = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/sig.der")))
         return input + "." + base64url(Data(convertToJOSE ? try jose(fromDER: der) : der))
@@ -46,34 +48,43 @@ import Testing
     @Test func curlWithAnOpenSSLSignedTokenIsAcceptedAndADERSignatureRefused() async throws {
         let directory = try makeTemporaryDirectory("sim")
         let keyFile = directory + "/AuthKey.p8"
-        let generated = try await runTool("/usr/bin/openssl", [
-            "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyFile,
-        ])
+        let generated = try await runTool(
+            "/usr/bin/openssl",
+            [
+                "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyFile,
+            ])
         try #require(generated.status == 0, "openssl genpkey: \(generated.output)")
         let publicKey = try PublicKey(pem: try String(contentsOfFile: keyFile, encoding: .utf8))
         let configuration = APNsSimulatorConfiguration(
-            keys: [APNsSimulatorKey(keyID: "HERALDKEY1", teamID: "HERALDTEAM", publicKey: publicKey)], bundleIDs: [Fixtures.bundleID])
+            keys: [APNsSimulatorKey(keyID: "HERALDKEY1", teamID: "HERALDTEAM", publicKey: publicKey)],
+            bundleIDs: [Fixtures.bundleID])
         let joseToken = try await opensslToken(keyFile: keyFile, directory: directory, convertToJOSE: true)
         let derToken = try await opensslToken(keyFile: keyFile, directory: directory, convertToJOSE: false)
         try await withSimulator(configuration) { sim in
             func curl(_ token: String) async throws -> ToolRun {
-                try await runTool("/usr/bin/curl", [
-                    "-sS", "--http2", "--cacert", sim.pki.caCertificatePath, "-D", "-", "-o", directory + "/body",
-                    "-w", "http=%{http_version}", "-H", "authorization: bearer " + token, "-H", "apns-topic: com.example.chat",
-                    "-H", "apns-push-type: alert", "-H", "apns-id: 0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
-                    "-d", #"{"aps":{"alert":"from curl"}}"#, "\(sim.baseURL)/3/device/\(Fixtures.token)",
-                ])
+                try await runTool(
+                    "/usr/bin/curl",
+                    [
+                        "-sS", "--http2", "--cacert", sim.pki.caCertificatePath, "-D", "-", "-o", directory + "/body",
+                        "-w", "http=%{http_version}", "-H", "authorization: bearer " + token, "-H",
+                        "apns-topic: com.example.chat",
+                        "-H", "apns-push-type: alert", "-H", "apns-id: 0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                        "-d", #"{"aps":{"alert":"from curl"}}"#, "\(sim.baseURL)/3/device/\(Fixtures.token)",
+                    ])
             }
             let accepted = try await curl(joseToken)
             #expect(accepted.status == 0, "curl: \(accepted.output)")
             #expect(accepted.output.hasPrefix("HTTP/2 200"), "curl: \(accepted.output)")
-            #expect(accepted.output.contains("apns-id: 0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"), "curl: \(accepted.output)")
+            #expect(
+                accepted.output.contains("apns-id: 0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"), "curl: \(accepted.output)")
             #expect(accepted.output.hasSuffix("http=2"), "curl: \(accepted.output)")
             #expect(sim.recorder.notifications.first?.payload.jsonString == #"{"aps":{"alert":"from curl"}}"#)
 
             let refused = try await curl(derToken)
             #expect(refused.output.hasPrefix("HTTP/2 403"), "curl: \(refused.output)")
-            #expect(try String(contentsOfFile: directory + "/body", encoding: .utf8) == #"{"reason":"InvalidProviderToken"}"#)
+            #expect(
+                try String(contentsOfFile: directory + "/body", encoding: .utf8)
+                    == #"{"reason":"InvalidProviderToken"}"#)
         }
     }
 

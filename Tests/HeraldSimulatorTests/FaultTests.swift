@@ -13,7 +13,9 @@ import Testing
 
     @Test(arguments: [(429, "TooManyRequests"), (500, "InternalServerError"), (503, "ServiceUnavailable")])
     func injectedAPNsErrorsAreApplesWithAnApnsID(status: Int, reason: String) async throws {
-        try await withSimulator(APNsSimulatorConfiguration(), faults: SimulatorFaults(errorRate: 1, errorStatus: status)) { sim async throws in
+        try await withSimulator(
+            APNsSimulatorConfiguration(), faults: SimulatorFaults(errorRate: 1, errorStatus: status)
+        ) { sim async throws in
             let run = try await curl(sim, "POST", "/3/device/\(Fixtures.token)", body: #"{"aps":{}}"#)
             let answer = try #require(run.answer, "\(run.output)")
             #expect(answer.status == status)
@@ -26,22 +28,29 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        (429, "Quota exceeded for quota metric 'Send requests' of service 'fcm.googleapis.com'.", "RESOURCE_EXHAUSTED", "QUOTA_EXCEEDED", "10"),
-        (500, "Internal error encountered.", "INTERNAL", "INTERNAL", nil),
-        (503, "The service is currently unavailable.", "UNAVAILABLE", "UNAVAILABLE", "10"),
-    ] as [(Int, String, String, String, String?)])
+    @Test(
+        arguments: [
+            (
+                429, "Quota exceeded for quota metric 'Send requests' of service 'fcm.googleapis.com'.",
+                "RESOURCE_EXHAUSTED", "QUOTA_EXCEEDED", "10"
+            ),
+            (500, "Internal error encountered.", "INTERNAL", "INTERNAL", nil),
+            (503, "The service is currently unavailable.", "UNAVAILABLE", "UNAVAILABLE", "10"),
+        ] as [(Int, String, String, String, String?)])
     func injectedFCMErrorsAreGooglesWithRetryAfterWhereGoogleSendsIt(
         status: Int, message: String, googleStatus: String, code: String, retryAfter: String?
     ) async throws {
         let faults = SimulatorFaults(errorRate: 1, errorStatus: status)
         try await withSimulator(APNsSimulatorConfiguration(), faults: faults, fcm: Self.fcm) { sim async throws in
-            let run = try await curl(sim, "POST", "/v1/projects/\(FCMFixture.projectID)/messages:send", headers: [
-                "authorization: Bearer \(try FCMFixture.bearer(sim))", "content-type: application/json",
-            ], body: #"{"message":{"token":"tok-1"}}"#)
+            let run = try await curl(
+                sim, "POST", "/v1/projects/\(FCMFixture.projectID)/messages:send",
+                headers: [
+                    "authorization: Bearer \(try FCMFixture.bearer(sim))", "content-type: application/json",
+                ], body: #"{"message":{"token":"tok-1"}}"#)
             let answer = try #require(run.answer, "\(run.output)")
             #expect(answer.status == status)
-            #expect(answer.body == fcmErrorBody(status: status, message: message, googleStatus: googleStatus, code: code))
+            #expect(
+                answer.body == fcmErrorBody(status: status, message: message, googleStatus: googleStatus, code: code))
             #expect(answer.header("retry-after") == retryAfter)
             #expect(answer.header("content-type") == "application/json; charset=UTF-8")
 
@@ -67,7 +76,10 @@ import Testing
                 body: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=x")
             let answer = try #require(run.answer, "\(run.output)")
             #expect(answer.status == 503)
-            #expect(answer.body == #"{"error":"temporarily_unavailable","error_description":"The service is currently unavailable."}"#)
+            #expect(
+                answer.body
+                    == #"{"error":"temporarily_unavailable","error_description":"The service is currently unavailable."}"#
+            )
             #expect(answer.header("content-type") == "application/json; charset=utf-8")
             try await FCMFixture.withProvider(sim) { provider async throws in
                 let error = await #expect(throws: FCMAuthError.self) { try await provider.accessToken() }
@@ -76,9 +88,11 @@ import Testing
                 #expect(error?.isRetryable == true)
             }
             // FCM itself is not in the faults' scope: a send with a valid token goes through.
-            let sent = try await curl(sim, "POST", "/v1/projects/\(FCMFixture.projectID)/messages:send", headers: [
-                "authorization: Bearer \(try FCMFixture.bearer(sim))",
-            ], body: #"{"message":{"topic":"news"}}"#)
+            let sent = try await curl(
+                sim, "POST", "/v1/projects/\(FCMFixture.projectID)/messages:send",
+                headers: [
+                    "authorization: Bearer \(try FCMFixture.bearer(sim))"
+                ], body: #"{"message":{"topic":"news"}}"#)
             #expect(sent.answer?.status == 200)
         }
     }
@@ -87,7 +101,8 @@ import Testing
         let (key, simulatorKey) = try Fixtures.key()
         let flaky = String(repeating: "f1", count: 32)
         let faults = SimulatorFaults(errorRate: 1, tokens: [flaky.uppercased(), "fcm-flaky"])
-        try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey]), faults: faults, fcm: Self.fcm) { sim async throws in
+        try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey]), faults: faults, fcm: Self.fcm) {
+            sim async throws in
             try await withProvider(sim, authentication: try tokenAuth(key).0) { provider async throws in
                 guard case .failure(let failure) = await deliver(provider, event(token: flaky)) else {
                     Issue.record("expected the aimed fault")
@@ -104,8 +119,9 @@ import Testing
                 #expect(failure.description == "INTERNAL (HTTP 500)")
                 #expect(try await deliver(provider, fcmEvent(.token("fcm-fine"))).get().status == .delivered)
             }
-            #expect(sim.recorder.refusals.map { "\($0.addressee?.target ?? "-") \($0.fault?.rawValue ?? "-")" }
-                == ["\(flaky) error", "fcm-flaky error"])
+            #expect(
+                sim.recorder.refusals.map { "\($0.addressee?.target ?? "-") \($0.fault?.rawValue ?? "-")" }
+                    == ["\(flaky) error", "fcm-flaky error"])
         }
     }
 
@@ -167,21 +183,26 @@ import Testing
             // One curl, one connection: a request to another token first (answered, and the
             // connection made), then the stuck one; --max-time bounds each transfer (10 s:
             // on a loaded machine the first connection alone has taken over 5).
-            let run = try await runTool("/usr/bin/curl", [
-                "-sS", "--http2", "--cacert", sim.pki.caCertificatePath, "--max-time", "10", "-X", "POST", "-d", #"{"aps":{}}"#,
-                "-o", "/dev/null", "-o", "/dev/null", "-w", "%{http_code}\n",
-                "\(sim.baseURL)/3/device/\(Fixtures.token)", "\(sim.baseURL)/3/device/\(stuck)",
-            ])
+            let run = try await runTool(
+                "/usr/bin/curl",
+                [
+                    "-sS", "--http2", "--cacert", sim.pki.caCertificatePath, "--max-time", "10", "-X", "POST", "-d",
+                    #"{"aps":{}}"#,
+                    "-o", "/dev/null", "-o", "/dev/null", "-w", "%{http_code}\n",
+                    "\(sim.baseURL)/3/device/\(Fixtures.token)", "\(sim.baseURL)/3/device/\(stuck)",
+                ])
             #expect(run.status == 28, "curl timed out rather than seeing a reset: \(run.output)")
             #expect(run.output.contains("403\n"), "the other token is answered: \(run.output)")
             #expect(run.output.contains("Operation timed out after"), "\(run.output)")
-            try await withProvider(sim, authentication: try tokenAuth(key).0, requestTimeout: .seconds(5)) { provider async throws in
+            try await withProvider(sim, authentication: try tokenAuth(key).0, requestTimeout: .seconds(5)) {
+                provider async throws in
                 #expect(try await deliver(provider, event()).get().status == .delivered)
                 guard case .failure(let failure) = await deliver(provider, event(token: stuck)) else {
                     Issue.record("expected a timeout")
                     return
                 }
-                #expect(failure.reason == "no answer within the timeout; the provider may have accepted it", "\(failure)")
+                #expect(
+                    failure.reason == "no answer within the timeout; the provider may have accepted it", "\(failure)")
                 #expect(failure.detail?.hasPrefix("timeout") == true, "\(failure)")
                 #expect(try await deliver(provider, event()).get().status == .delivered, "the connection still serves")
             }

@@ -44,9 +44,11 @@ struct RunningSimulator: Sendable {
 /// Runs a simulator around `body` and stops it afterwards; with `fcm`, it
 /// serves FCM and OAuth for `FCMFixture`'s service account too.
 func withSimulator<R: Sendable>(
-    _ configuration: APNsSimulatorConfiguration, faults: SimulatorFaults = .none, acceptClientCertificates: Bool = false,
+    _ configuration: APNsSimulatorConfiguration, faults: SimulatorFaults = .none,
+    acceptClientCertificates: Bool = false,
     recordTo file: String? = nil, recorder: NotificationRecorder? = nil, extraServices: [any SimulatorService] = [],
-    fcm fcmSettings: FCMSimulatorSettings? = nil, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    fcm fcmSettings: FCMSimulatorSettings? = nil,
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, _ body: (RunningSimulator) async throws -> R
 ) async throws -> R {
     let recorder = recorder ?? NotificationRecorder(jsonLinesPath: file)
@@ -60,13 +62,15 @@ func withSimulator<R: Sendable>(
     }
     let injector = FaultInjector(faults: faults, random: random)
     let admin = SimulatorAdminService(recorder: recorder, faults: injector, services: services)
-    let simulator = Simulator(services: [admin] + services, recorder: recorder, faults: injector, logger: Fixtures.logger, clock: clock)
+    let simulator = Simulator(
+        services: [admin] + services, recorder: recorder, faults: injector, logger: Fixtures.logger, clock: clock)
     return try await SimulatorServer.with(
         simulator, clientCertificates: acceptClientCertificates, goAwayAfterStreams: faults.goAwayAfterStreams,
         logger: Fixtures.logger
     ) { server in
-        try await body(RunningSimulator(
-            running: server, apns: apns, fcm: fcm, faults: injector, recorder: recorder, pki: server.pki))
+        try await body(
+            RunningSimulator(
+                running: server, apns: apns, fcm: fcm, faults: injector, recorder: recorder, pki: server.pki))
     }
 }
 
@@ -78,7 +82,9 @@ func withProvider<R: Sendable>(
     let configuration = APNsProviderConfiguration(
         bundleID: bundleID, baseURL: simulator.baseURL, authentication: authentication, requestTimeout: requestTimeout,
         caFile: simulator.pki.caCertificatePath, connections: 1)
-    return try await HTTPClient.withClient(configuration: configuration.httpClientConfiguration, logger: Fixtures.logger) { client in
+    return try await HTTPClient.withClient(
+        configuration: configuration.httpClientConfiguration, logger: Fixtures.logger
+    ) { client in
         try await body(APNsProvider(configuration: configuration, client: client, logger: logger))
     }
 }
@@ -97,7 +103,8 @@ func event(
     data: JSONObject? = nil, pushType: PushType? = nil, contentAvailable: Bool = false, apns: APNsOverrides? = nil
 ) -> Event {
     Event(
-        id: "evt-1", app: "chat", targets: [Target(provider: .apns, address: .token(token))], notification: notification,
+        id: "evt-1", app: "chat", targets: [Target(provider: .apns, address: .token(token))],
+        notification: notification,
         data: data, pushType: pushType, contentAvailable: contentAvailable, apns: apns)
 }
 
@@ -113,4 +120,3 @@ func deliver(_ provider: APNsProvider, _ event: Event) async -> Result<DeliveryR
         return .failure(error)
     }
 }
-

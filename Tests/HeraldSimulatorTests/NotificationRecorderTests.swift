@@ -4,8 +4,9 @@ import Testing
 
 @Suite struct NotificationRecorderTests {
     private func notification(_ index: Int) -> RecordedNotification {
-        RecordedNotification(provider: "apns", target: "t\(index)", headers: [:], payload: .object([:]),
-                             messageID: "m\(index)", receivedAt: Timestamp(seconds: Int64(index)))
+        RecordedNotification(
+            provider: "apns", target: "t\(index)", headers: [:], payload: .object([:]),
+            messageID: "m\(index)", receivedAt: Timestamp(seconds: Int64(index)))
     }
 
     @Test func aFullRecorderKeepsTheNewestOldestFirst() {

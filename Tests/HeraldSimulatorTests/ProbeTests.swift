@@ -20,7 +20,9 @@ import Testing
             }
             #expect(answered.providerStatus == 400)
             #expect(answered.reason == "BadDeviceToken")
-            #expect(try await call(sim, "GET", "/_herald/refused").body == #"{"refused":[]}"#, "probes are left out by default")
+            #expect(
+                try await call(sim, "GET", "/_herald/refused").body == #"{"refused":[]}"#,
+                "probes are left out by default")
             #expect(try await call(sim, "GET", "/_herald/delivered?probes=include").body == #"{"delivered":[]}"#)
             let probes = try await call(sim, "GET", "/_herald/refused?probes=only").json?["refused"]?.arrayValue ?? []
             #expect(probes.count == 1)
@@ -34,14 +36,17 @@ import Testing
     }
 
     @Test func fcmsValidateOnlyProbeIsRecordedAsAProbeNotADelivery() async throws {
-        try await withSimulator(APNsSimulatorConfiguration(), fcm: FCMSimulatorSettings(projectIDs: [FCMFixture.projectID])) { sim async throws in
+        try await withSimulator(
+            APNsSimulatorConfiguration(), fcm: FCMSimulatorSettings(projectIDs: [FCMFixture.projectID])
+        ) { sim async throws in
             try await FCMFixture.withProvider(sim) { provider async throws in
                 #expect(try await provider.probeProject() == .accepted(projectID: FCMFixture.projectID))
                 #expect(try await deliver(provider, fcmEvent(.topic("news"))).get().status == .delivered)
             }
             let delivered = try await call(sim, "GET", "/_herald/delivered").json?["delivered"]?.arrayValue ?? []
             #expect(delivered.map { $0["target"] } == ["news"])
-            let probe = try #require(try await call(sim, "GET", "/_herald/delivered?probes=only").json?["delivered"]?[0])
+            let probe = try #require(
+                try await call(sim, "GET", "/_herald/delivered?probes=only").json?["delivered"]?[0])
             #expect(probe["provider"] == "fcm")
             #expect(probe["target"] == "herald-check")
             #expect(probe["message_id"]?.stringValue == "projects/\(FCMFixture.projectID)/messages/fake_message_id")
@@ -55,13 +60,17 @@ import Testing
         let fcm = FCMSimulatorSettings(projectIDs: [FCMFixture.projectID], probeTopic: "acme-check")
         try await withSimulator(APNsSimulatorConfiguration(), fcm: fcm) { sim async throws in
             func validateOnly(_ topic: String) async throws -> Int? {
-                try await curl(sim, "POST", "/v1/projects/\(FCMFixture.projectID)/messages:send", headers: [
-                    "authorization: Bearer \(try FCMFixture.bearer(sim))",
-                ], body: #"{"validate_only":true,"message":{"topic":"\#(topic)"}}"#).answer?.status
+                try await curl(
+                    sim, "POST", "/v1/projects/\(FCMFixture.projectID)/messages:send",
+                    headers: [
+                        "authorization: Bearer \(try FCMFixture.bearer(sim))"
+                    ], body: #"{"validate_only":true,"message":{"topic":"\#(topic)"}}"#
+                ).answer?.status
             }
             #expect(try await validateOnly("herald-check") == 200)
             #expect(try await validateOnly("acme-check") == 200)
-            let probes = try await call(sim, "GET", "/_herald/delivered?probes=include").json?["delivered"]?.arrayValue ?? []
+            let probes =
+                try await call(sim, "GET", "/_herald/delivered?probes=include").json?["delivered"]?.arrayValue ?? []
             #expect(probes.map { $0["target"] } == ["acme-check"], "a validate_only message elsewhere is not recorded")
         }
     }

@@ -10,8 +10,11 @@ import Testing
     @Test func aTracedSendRecordsTheRequestAsSentWithoutTheProviderToken() async throws {
         let (key, simulatorKey) = try Fixtures.key()
         let dead = String(repeating: "dd", count: 32)
-        try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey], bundleIDs: [Fixtures.bundleID],
-                                                           deadTokens: [dead: Timestamp(seconds: 1_796_032_800)])) { sim in
+        try await withSimulator(
+            APNsSimulatorConfiguration(
+                keys: [simulatorKey], bundleIDs: [Fixtures.bundleID],
+                deadTokens: [dead: Timestamp(seconds: 1_796_032_800)])
+        ) { sim in
             let (authentication, manager) = try tokenAuth(key)
             try await withProvider(sim, authentication: authentication) { provider in
                 for (token, status) in [(Fixtures.token, 200), (dead, 410)] {
@@ -32,7 +35,8 @@ import Testing
                     #expect(request.headers.first { $0.name == "apns-push-type" }?.value == "alert")
                     #expect(request.body.contains(#""title":"Hi""#))
                     #expect(exchange.response?.status == status)
-                    #expect(exchange.response?.headers.first { $0.name == "apns-id" }?.value == result.providerMessageID)
+                    #expect(
+                        exchange.response?.headers.first { $0.name == "apns-id" }?.value == result.providerMessageID)
                     if status == 410 { #expect(exchange.response?.body.contains("Unregistered") == true) }
                     let everything = "\(trace)"
                     #expect(!everything.contains(jwt))

@@ -15,9 +15,12 @@ import Testing
         }
         for host in ["0.0.0.0", "", "::", "[::]", "10.1.2.3", "sim.example.com", "127.0.0.1.example.com"] {
             let warning = try #require(SimulatorSettings.exposureWarning(listenHost: host), "\(host)")
-            #expect(warning == "warning: listening on '\(host)', not a loopback address: the admin API under /_herald/ has no "
-                + "authentication, so whoever reaches this port can read every recorded notification, kill tokens, "
-                + "issue subscriptions and inject faults; keep --listen on 127.0.0.1 or ::1 unless the network is a test's own")
+            #expect(
+                warning
+                    == "warning: listening on '\(host)', not a loopback address: the admin API under /_herald/ has no "
+                    + "authentication, so whoever reaches this port can read every recorded notification, kill tokens, "
+                    + "issue subscriptions and inject faults; keep --listen on 127.0.0.1 or ::1 unless the network is a test's own"
+            )
         }
         // The host as `herald simulate` reads it from --listen.
         var settings = SimulatorSettings()
@@ -31,36 +34,39 @@ import Testing
         try key.pkcs8PEM().write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
         let file = directory + "/sim.yaml"
         try """
-            listen: 127.0.0.1:0
-            record: \(directory)/record.jsonl
-            apns:
-              keys:
-                - key_file: ${KEYS}/AuthKey.p8
-                  key_id: HERALDKEY1
-                  team_id: HERALDTEAM
-              topics: [com.example.chat]
-              dead_tokens:
-                - \(String(repeating: "aa", count: 32))
-                - {token: \(String(repeating: "bb", count: 32)), since: "2026-11-30T10:00:00.5Z"}
-              token_update_interval: 20m
-              per_token_limit: {requests: 3, per: 2s}
-            faults: {error_rate: 0.25, error_status: 503, latency: 20ms, goaway_after_streams: 100, max_streams: 10, rate_limit: {requests: 50}}
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        listen: 127.0.0.1:0
+        record: \(directory)/record.jsonl
+        apns:
+          keys:
+            - key_file: ${KEYS}/AuthKey.p8
+              key_id: HERALDKEY1
+              team_id: HERALDTEAM
+          topics: [com.example.chat]
+          dead_tokens:
+            - \(String(repeating: "aa", count: 32))
+            - {token: \(String(repeating: "bb", count: 32)), since: "2026-11-30T10:00:00.5Z"}
+          token_update_interval: 20m
+          per_token_limit: {requests: 3, per: 2s}
+        faults: {error_rate: 0.25, error_status: 503, latency: 20ms, goaway_after_streams: 100, max_streams: 10, rate_limit: {requests: 50}}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let settings = try SimulatorSettings.load(file: file, environment: ["KEYS": directory])
         let now = Timestamp(seconds: 1_800_000_000)
         let apns = try #require(settings.section(SimulatorSettings.APNs.self)).configuration(now: now)
         #expect(apns.keys.map { "\($0.keyID)/\($0.teamID)" } == ["HERALDKEY1/HERALDTEAM"])
         #expect(apns.bundleIDs == ["com.example.chat"])
-        #expect(apns.deadTokens == [
-            String(repeating: "aa", count: 32): now,
-            String(repeating: "bb", count: 32): Timestamp(seconds: 1_796_032_800, nanoseconds: 500_000_000),
-        ])
+        #expect(
+            apns.deadTokens == [
+                String(repeating: "aa", count: 32): now,
+                String(repeating: "bb", count: 32): Timestamp(seconds: 1_796_032_800, nanoseconds: 500_000_000),
+            ])
         #expect(apns.minimumTokenUpdateInterval == .seconds(1200))
         #expect(apns.perTokenLimit == 3)
         #expect(apns.perTokenWindow == .seconds(2))
-        #expect(settings.faults == SimulatorFaults(
-            errorRate: 0.25, errorStatus: 503, latency: .init(milliseconds: 20), goAwayAfterStreams: 100,
-            maxStreams: 10, rateLimit: .init(requests: 50)))
+        #expect(
+            settings.faults
+                == SimulatorFaults(
+                    errorRate: 0.25, errorStatus: 503, latency: .init(milliseconds: 20), goAwayAfterStreams: 100,
+                    maxStreams: 10, rateLimit: .init(requests: 50)))
         #expect(try settings.listenAddress() == ("127.0.0.1", 0))
     }
 
@@ -86,20 +92,26 @@ import Testing
         let directory = try makeTemporaryDirectory("sim") + "/tls"
         let material = try SimulatorTLSMaterial.generate(in: directory)
         #expect(SimulatorTLSMaterial.existing(in: directory) == material)
-        let permissions = try FileManager.default.attributesOfItem(atPath: material.serverKeyPath)[.posixPermissions] as? Int
+        let permissions =
+            try FileManager.default.attributesOfItem(atPath: material.serverKeyPath)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
         let server = try HTTP2Server(
-            configuration: HTTP2ServerConfiguration(tls: HTTP2ServerTLSConfiguration(
-                certificateChainFile: material.serverCertificatePath, privateKeyFile: material.serverKeyPath)),
-            handler: Simulator(services: [], recorder: NotificationRecorder(), logger: Fixtures.logger), logger: Fixtures.logger)
+            configuration: HTTP2ServerConfiguration(
+                tls: HTTP2ServerTLSConfiguration(
+                    certificateChainFile: material.serverCertificatePath, privateKeyFile: material.serverKeyPath)),
+            handler: Simulator(services: [], recorder: NotificationRecorder(), logger: Fixtures.logger),
+            logger: Fixtures.logger)
         let statuses = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
             defer { server.shutdown(graceful: false) }
-            let configuration = HTTPClientConfiguration(tls: HTTPClientTLSConfiguration(caFile: material.caCertificatePath))
-            let statuses = try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
+            let configuration = HTTPClientConfiguration(
+                tls: HTTPClientTLSConfiguration(caFile: material.caCertificatePath))
+            let statuses = try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) {
+                client in
                 var statuses: [Int] = []
                 for host in ["localhost", "127.0.0.1"] {
-                    statuses.append(try await client.send(HTTPClientRequest(url: "https://\(host):\(server.port)/nowhere")).status)
+                    statuses.append(
+                        try await client.send(HTTPClientRequest(url: "https://\(host):\(server.port)/nowhere")).status)
                 }
                 return statuses
             }
@@ -139,11 +151,14 @@ import Testing
         let t0 = Timestamp(seconds: 1_800_000_000)
         let latency = ConfigDuration(milliseconds: 30)
         let everywhere = FaultInjector(faults: SimulatorFaults(errorRate: 1, latency: latency))
-        #expect(everywhere.decide(service: "apns", addressee: { nil }, at: t0)
-            == FaultInjector.Verdict(decision: .error(status: 500), latency: .milliseconds(30)))
+        #expect(
+            everywhere.decide(service: "apns", addressee: { nil }, at: t0)
+                == FaultInjector.Verdict(decision: .error(status: 500), latency: .milliseconds(30)))
         #expect(everywhere.decide(service: "fcm", addressee: { nil }, at: t0).decision == .error(status: 500))
         // OAuth is out of reach unless named: an outage test should not also break the token exchange.
-        #expect(everywhere.decide(service: "oauth", addressee: { nil }, at: t0) == FaultInjector.Verdict(decision: .handle, latency: nil))
+        #expect(
+            everywhere.decide(service: "oauth", addressee: { nil }, at: t0)
+                == FaultInjector.Verdict(decision: .handle, latency: nil))
 
         let aimed = FaultInjector(faults: SimulatorFaults(errorRate: 1, services: ["apns"], tokens: ["ABCD", "news"]))
         func token(_ token: String) -> SimulatedAddressee {
@@ -159,15 +174,39 @@ import Testing
     }
 
     @Test(arguments: [
-        ("faults:\n  reset_rate: 0.5\n  hang_rate: 0.6\n", "3:14: faults.hang_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.1, over 1"),
-        ("faults:\n  services: [apns, fcn]\n", "2:13: faults.services: expected apns, fcm, oauth or webpush, found 'fcn'"),
-        ("fcm:\n  token_errors: {tok-1: SENDER_ID_MISMACH}\n", "2:25: fcm.token_errors.tok-1: unknown value 'SENDER_ID_MISMACH' (did you mean 'SENDER_ID_MISMATCH'?)"),
-        ("fcm:\n  quota: {requests: 0, per: 1m}\n", "2:10: fcm.quota: expected at least 1 request per a positive duration"),
-        ("fcm:\n  quota: {requests: 600000, per: 0s}\n", "2:10: fcm.quota: expected at least 1 request per a positive duration"),
-        ("fcm:\n  quota: {requests: 600000, per: a minute}\n", "2:34: fcm.quota.per: expected a duration like 500ms, 5s, 2m or 1h, found 'a minute'"),
+        (
+            "faults:\n  reset_rate: 0.5\n  hang_rate: 0.6\n",
+            "3:14: faults.hang_rate: error_rate, reset_rate, hang_rate and drop_rate add up to 1.1, over 1"
+        ),
+        (
+            "faults:\n  services: [apns, fcn]\n",
+            "2:13: faults.services: expected apns, fcm, oauth or webpush, found 'fcn'"
+        ),
+        (
+            "fcm:\n  token_errors: {tok-1: SENDER_ID_MISMACH}\n",
+            "2:25: fcm.token_errors.tok-1: unknown value 'SENDER_ID_MISMACH' (did you mean 'SENDER_ID_MISMATCH'?)"
+        ),
+        (
+            "fcm:\n  quota: {requests: 0, per: 1m}\n",
+            "2:10: fcm.quota: expected at least 1 request per a positive duration"
+        ),
+        (
+            "fcm:\n  quota: {requests: 600000, per: 0s}\n",
+            "2:10: fcm.quota: expected at least 1 request per a positive duration"
+        ),
+        (
+            "fcm:\n  quota: {requests: 600000, per: a minute}\n",
+            "2:34: fcm.quota.per: expected a duration like 500ms, 5s, 2m or 1h, found 'a minute'"
+        ),
         ("fcm:\n  quota: {per: 1m}\n", "2:10: fcm.quota: missing required key 'requests'"),
-        ("apns:\n  per_token_limit: {requests: 0}\n", "2:20: apns.per_token_limit: expected at least 1 request per a positive duration"),
-        ("webpush:\n  subscriptions: -1\n", "2:18: webpush.subscriptions: expected a number of subscriptions, 0 or more, found -1"),
+        (
+            "apns:\n  per_token_limit: {requests: 0}\n",
+            "2:20: apns.per_token_limit: expected at least 1 request per a positive duration"
+        ),
+        (
+            "webpush:\n  subscriptions: -1\n",
+            "2:18: webpush.subscriptions: expected a number of subscriptions, 0 or more, found -1"
+        ),
     ])
     func impossibleSettingsAreReportedAtTheirPosition(yaml: String, expected: String) throws {
         let file = try makeTemporaryDirectory("sim") + "/sim.yaml"
@@ -182,20 +221,26 @@ import Testing
             toFile: directory + "/account.json", atomically: true, encoding: .utf8)
         let file = directory + "/sim.yaml"
         try """
-            fcm:
-              service_accounts: [\(directory)/account.json]
-              projects: [herald-sim, herald-other]
-              quota: {requests: 600000, per: 1m}
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        fcm:
+          service_accounts: [\(directory)/account.json]
+          projects: [herald-sim, herald-other]
+          quota: {requests: 600000, per: 1m}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let settings = try SimulatorSettings.load(file: file, environment: [:])
-        #expect(settings.section(SimulatorSettings.FCM.self)?.quota == SimulatorFaults.RateLimit(requests: 600000, per: .seconds(60)))
-        let fcm = try #require(try settings.section(SimulatorSettings.FCM.self)?.fcmServices(recorder: NotificationRecorder())).fcm
+        #expect(
+            settings.section(SimulatorSettings.FCM.self)?.quota
+                == SimulatorFaults.RateLimit(requests: 600000, per: .seconds(60)))
+        let fcm = try #require(
+            try settings.section(SimulatorSettings.FCM.self)?.fcmServices(recorder: NotificationRecorder())
+        ).fcm
         #expect(fcm.settings.quota == FCMSimulatorSettings.Quota(messages: 600000, window: .seconds(60)))
         #expect(fcm.settings.projectIDs == ["herald-sim", "herald-other"])
 
-        try "fcm:\n  service_accounts: [\(directory)/account.json]\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "fcm:\n  service_accounts: [\(directory)/account.json]\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
         let unlimited = try #require(
-            try SimulatorSettings.load(file: file, environment: [:]).section(SimulatorSettings.FCM.self)?.fcmServices(recorder: NotificationRecorder()))
+            try SimulatorSettings.load(file: file, environment: [:]).section(SimulatorSettings.FCM.self)?.fcmServices(
+                recorder: NotificationRecorder()))
         #expect(unlimited.fcm.settings.quota == nil, "no quota unless asked for")
     }
 
@@ -203,18 +248,19 @@ import Testing
         let directory = try makeTemporaryDirectory("sim")
         let file = directory + "/sim.yaml"
         try """
-            fcm:
-              dead_tokens: [gone, both]
-              token_errors: {other-app: SENDER_ID_MISMATCH, busy: QUOTA_EXCEEDED, both: INTERNAL, ios: THIRD_PARTY_AUTH_ERROR}
-              probe_topic: acme-check
-            faults: {hang_rate: 0.25, services: [fcm, oauth], tokens: [busy]}
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        fcm:
+          dead_tokens: [gone, both]
+          token_errors: {other-app: SENDER_ID_MISMATCH, busy: QUOTA_EXCEEDED, both: INTERNAL, ios: THIRD_PARTY_AUTH_ERROR}
+          probe_topic: acme-check
+        faults: {hang_rate: 0.25, services: [fcm, oauth], tokens: [busy]}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let settings = try SimulatorSettings.load(file: file, environment: [:])
         let fcm = try #require(settings.section(SimulatorSettings.FCM.self))
-        #expect(fcm.allTokenErrors == [
-            "gone": .unregistered, "both": .internalError, "other-app": .senderIDMismatch, "busy": .quotaExceeded,
-            "ios": .thirdPartyAuthError,
-        ])
+        #expect(
+            fcm.allTokenErrors == [
+                "gone": .unregistered, "both": .internalError, "other-app": .senderIDMismatch, "busy": .quotaExceeded,
+                "ios": .thirdPartyAuthError,
+            ])
         #expect(fcm.probeTopic == "acme-check")
         #expect(settings.faults == SimulatorFaults(hangRate: 0.25, services: ["fcm", "oauth"], tokens: ["busy"]))
     }

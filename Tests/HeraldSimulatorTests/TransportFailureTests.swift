@@ -12,7 +12,9 @@ import Testing
             // No ca_file: the simulator's throwaway CA is not trusted.
             let configuration = APNsProviderConfiguration(
                 bundleID: Fixtures.bundleID, baseURL: sim.baseURL, authentication: try tokenAuth(key).0)
-            return try await HTTPClient.withClient(configuration: configuration.httpClientConfiguration, logger: Fixtures.logger) {
+            return try await HTTPClient.withClient(
+                configuration: configuration.httpClientConfiguration, logger: Fixtures.logger
+            ) {
                 await deliver(APNsProvider(configuration: configuration, client: $0, logger: Fixtures.logger), event())
             }
         }
@@ -25,7 +27,9 @@ import Testing
         let (key, _) = try Fixtures.key()
         let configuration = APNsProviderConfiguration(
             bundleID: Fixtures.bundleID, baseURL: "https://127.0.0.1:1", authentication: try tokenAuth(key).0)
-        let result = try await HTTPClient.withClient(configuration: configuration.httpClientConfiguration, logger: Fixtures.logger) {
+        let result = try await HTTPClient.withClient(
+            configuration: configuration.httpClientConfiguration, logger: Fixtures.logger
+        ) {
             await deliver(APNsProvider(configuration: configuration, client: $0, logger: Fixtures.logger), event())
         }
         guard case .failure(let failure) = result else { Issue.record("expected a failure, got \(result)"); return }

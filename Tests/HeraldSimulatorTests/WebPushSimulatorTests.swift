@@ -21,7 +21,9 @@ import Testing
 
         /// `vapid t=…, k=…` for `audience`, expiring `lifetime` from now (negative: already expired).
         func authorization(audience: String, lifetime: Duration = .seconds(3600)) throws -> String {
-            signer.authorization(token: try signer.token(audience: audience, expiresAt: Timestamp(seconds: Timestamp.now().seconds) + lifetime))
+            signer.authorization(
+                token: try signer.token(
+                    audience: audience, expiresAt: Timestamp(seconds: Timestamp.now().seconds) + lifetime))
         }
     }
 
@@ -40,7 +42,9 @@ import Testing
     ) async throws {
         let recorder = NotificationRecorder()
         let webpush = WebPushSimulatorService(recorder: recorder, maxSubscriptions: maxSubscriptions)
-        try await withSimulator(APNsSimulatorConfiguration(), faults: faults, recorder: recorder, extraServices: [webpush]) { sim in
+        try await withSimulator(
+            APNsSimulatorConfiguration(), faults: faults, recorder: recorder, extraServices: [webpush]
+        ) { sim in
             webpush.serve(at: "https://127.0.0.1:\(sim.server.port)")
             try await body(sim, webpush)
         }
@@ -52,18 +56,24 @@ import Testing
         let answer = try await call(sim, "POST", "/_herald/webpush/subscriptions", body: body)
         #expect(answer.status == 201, "\(answer.body)")
         let json = try #require(answer.json)
-        return Issued(subscription: try WebPushSubscription(json: json), id: try #require(json["id"]?.stringValue), json: json)
+        return Issued(
+            subscription: try WebPushSubscription(json: json), id: try #require(json["id"]?.stringValue), json: json)
     }
 
     /// Sends one push request to `url` (a subscription's endpoint) with Herald's `HTTPClient`.
     func push(
-        _ sim: RunningSimulator, _ url: String, method: String = "POST", headers: [(name: String, value: String)], body: [UInt8]
+        _ sim: RunningSimulator, _ url: String, method: String = "POST", headers: [(name: String, value: String)],
+        body: [UInt8]
     ) async throws -> Answer {
         let configuration = HTTPClientConfiguration(
-            maxConnectionsPerHost: 1, requestTimeout: .seconds(10), tls: HTTPClientTLSConfiguration(caFile: sim.pki.caCertificatePath))
+            maxConnectionsPerHost: 1, requestTimeout: .seconds(10),
+            tls: HTTPClientTLSConfiguration(caFile: sim.pki.caCertificatePath))
         return try await HTTPClient.withClient(configuration: configuration, logger: Fixtures.logger) { client in
-            let response = try await client.send(HTTPClientRequest(method: method, url: url, headers: headers, body: body))
-            return Answer(status: response.status, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
+            let response = try await client.send(
+                HTTPClientRequest(method: method, url: url, headers: headers, body: body))
+            return Answer(
+                status: response.status, headers: response.headers, body: String(decoding: response.body, as: UTF8.self)
+            )
         }
     }
 
@@ -88,11 +98,13 @@ import Testing
             // The private key the admin API hands out is the browser's: it decrypts the body too.
             let scalar = try #require(issued.json["private_key"]?.stringValue.flatMap { Base64URL.decode($0) })
             let browserKey = try PrivateKey(rawP256Scalar: scalar)
-            #expect(try WebPushEncryption.decrypt(body, privateKey: browserKey, authSecret: issued.subscription.authSecret)
-                == Array(plaintext.utf8))
+            #expect(
+                try WebPushEncryption.decrypt(body, privateKey: browserKey, authSecret: issued.subscription.authSecret)
+                    == Array(plaintext.utf8))
 
             let answer = try await push(
-                sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued) + [("urgency", "high"), ("topic", "news-1")],
+                sim, issued.subscription.endpoint,
+                headers: try pushHeaders(sender, issued) + [("urgency", "high"), ("topic", "news-1")],
                 body: body)
             #expect(answer.status == 201, "\(answer.body)")
             #expect(answer.header("ttl") == "60")
@@ -101,11 +113,15 @@ import Testing
             #expect(recorded.provider == "webpush")
             #expect(recorded.target == issued.id)
             #expect(recorded.payload == (try JSONValue.parse(Array(plaintext.utf8))))
-            #expect(recorded.headers == ["ttl": "60", "urgency": "high", "topic": "news-1", "content-encoding": "aes128gcm"])
+            #expect(
+                recorded.headers == [
+                    "ttl": "60", "urgency": "high", "topic": "news-1", "content-encoding": "aes128gcm",
+                ])
             #expect(sim.recorder.counters["webpush.201"] == 1)
             #expect(sim.recorder.refusals.isEmpty, "a 201 is not a refusal")
 
-            let listed = try await call(sim, "GET", "/_herald/delivered?provider=webpush&token=\(issued.id)&topic=news-1")
+            let listed = try await call(
+                sim, "GET", "/_herald/delivered?provider=webpush&token=\(issued.id)&topic=news-1")
             #expect(listed.json?["delivered"]?.arrayValue?.first?["payload"] == recorded.payload)
         }
     }
@@ -121,7 +137,9 @@ import Testing
             #expect(text.status == 201, "\(text.body)")
             let empty = try await push(
                 sim, issued.subscription.endpoint,
-                headers: [("ttl", "0"), ("authorization", try sender.authorization(audience: issued.subscription.origin))], body: [])
+                headers: [
+                    ("ttl", "0"), ("authorization", try sender.authorization(audience: issued.subscription.origin)),
+                ], body: [])
             #expect(empty.status == 201, "\(empty.body)")
             #expect(sim.recorder.notifications.map(\.payload) == [.string("plain text, not JSON"), .null])
         }
@@ -169,8 +187,10 @@ import Testing
             switch refusal.name {
             case "no Authorization": set("authorization", nil)
             case "another application server's key": set("authorization", try Sender().authorization(audience: origin))
-            case "an expired token": set("authorization", try sender.authorization(audience: origin, lifetime: .seconds(-60)))
-            case "a token for another push service": set("authorization", try sender.authorization(audience: "https://push.example.net"))
+            case "an expired token":
+                set("authorization", try sender.authorization(audience: origin, lifetime: .seconds(-60)))
+            case "a token for another push service":
+                set("authorization", try sender.authorization(audience: "https://push.example.net"))
             case "not vapid": set("authorization", "Bearer abc")
             case "no TTL": set("ttl", nil)
             case "a negative TTL": set("ttl", "-1")
@@ -181,7 +201,8 @@ import Testing
             case "no Content-Encoding": set("content-encoding", nil)
             case "a tampered body": body[body.count - 1] ^= 0x01
             case "another subscription's body":
-                body = try WebPushEncryption.encrypt(Array(#"{"n":1}"#.utf8), for: try await subscribe(sim).subscription)
+                body = try WebPushEncryption.encrypt(
+                    Array(#"{"n":1}"#.utf8), for: try await subscribe(sim).subscription)
             case "GET": method = "GET"
             default: Issue.record("no request for \(refusal.name)")
             }
@@ -210,17 +231,21 @@ import Testing
         try await withPushService { sim, webpush in
             let issued = try await subscribe(sim, restrictedTo: sender)
             let body = try WebPushEncryption.encrypt(Array("hi".utf8), for: issued.subscription)
-            #expect(try await push(sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued), body: body).status == 201)
+            #expect(
+                try await push(sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued), body: body)
+                    .status == 201)
 
             let deleted = try await call(sim, "DELETE", "/_herald/webpush/subscriptions/" + issued.id)
             #expect(deleted.status == 200)
             #expect(deleted.body == #"{"deleted":"\#(issued.id)"}"#)
-            let gone = try await push(sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued), body: body)
+            let gone = try await push(
+                sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued), body: body)
             #expect(gone.status == 410, "\(gone.body)")
             #expect(gone.json?["reason"]?.stringValue == "Gone")
 
             let never = try await push(
-                sim, issued.subscription.origin + "/push/never-issued", headers: try pushHeaders(sender, issued), body: body)
+                sim, issued.subscription.origin + "/push/never-issued", headers: try pushHeaders(sender, issued),
+                body: body)
             #expect(never.status == 404, "\(never.body)")
             #expect(never.json?["reason"]?.stringValue == "NotFound")
             #expect(try await call(sim, "DELETE", "/_herald/webpush/subscriptions/never-issued").status == 404)
@@ -233,23 +258,29 @@ import Testing
         try await withPushService(maxSubscriptions: 2) { sim, webpush in
             let first = try await subscribe(sim)
             _ = try await subscribe(sim)
-            let message = "the simulator issued its maximum of 2 Web Push subscriptions (deleted ones count: they are answered 410); restart it for more"
+            let message =
+                "the simulator issued its maximum of 2 Web Push subscriptions (deleted ones count: they are answered 410); restart it for more"
             let over = try await call(sim, "POST", "/_herald/webpush/subscriptions", body: "{}")
             #expect(over.status == 429, "\(over.body)")
             #expect(over.json?["error"]?.stringValue == message, "\(over.body)")
             #expect(try await call(sim, "DELETE", "/_herald/webpush/subscriptions/" + first.id).status == 200)
-            #expect(try await call(sim, "POST", "/_herald/webpush/subscriptions", body: "{}").status == 429,
-                    "a deleted subscription is still answered 410, so it still counts")
+            #expect(
+                try await call(sim, "POST", "/_herald/webpush/subscriptions", body: "{}").status == 429,
+                "a deleted subscription is still answered 410, so it still counts")
             #expect(throws: WebPushSimulatorError.tooManySubscriptions(2)) { try webpush.issueSubscription() }
         }
     }
 
     @Test func theAdminAPIRefusesAKeyThatIsNotAP256Point() async throws {
         try await withPushService { sim, _ in
-            let short = try await call(sim, "POST", "/_herald/webpush/subscriptions", body: #"{"application_server_key":"AAAA"}"#)
+            let short = try await call(
+                sim, "POST", "/_herald/webpush/subscriptions", body: #"{"application_server_key":"AAAA"}"#)
             #expect(short.status == 400)
-            #expect(short.json?["error"]?.stringValue?.hasPrefix("application_server_key: expected base64url of a 65-byte") == true, "\(short.body)")
-            let typo = try await call(sim, "POST", "/_herald/webpush/subscriptions", body: #"{"application_key":"AAAA"}"#)
+            #expect(
+                short.json?["error"]?.stringValue?.hasPrefix("application_server_key: expected base64url of a 65-byte")
+                    == true, "\(short.body)")
+            let typo = try await call(
+                sim, "POST", "/_herald/webpush/subscriptions", body: #"{"application_key":"AAAA"}"#)
             #expect(typo.status == 400, "\(typo.body)")
             #expect(try await call(sim, "GET", "/_herald/webpush/subscriptions").status == 405)
         }
@@ -258,10 +289,12 @@ import Testing
     @Test(arguments: [429, 503, 500])
     func injectedFaultsAnswerInThePushServicesShape(status: Int) async throws {
         let sender = try Sender()
-        try await withPushService(faults: SimulatorFaults(errorRate: 1, errorStatus: status, services: ["webpush"])) { sim, _ in
+        try await withPushService(faults: SimulatorFaults(errorRate: 1, errorStatus: status, services: ["webpush"])) {
+            sim, _ in
             let issued = try await subscribe(sim, restrictedTo: sender)
             let body = try WebPushEncryption.encrypt(Array("hi".utf8), for: issued.subscription)
-            let answer = try await push(sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued), body: body)
+            let answer = try await push(
+                sim, issued.subscription.endpoint, headers: try pushHeaders(sender, issued), body: body)
             #expect(answer.status == status)
             #expect(answer.header("retry-after") == (status == 500 ? nil : "10"))
             #expect(sim.recorder.refusals.last?.fault == .error)

@@ -27,8 +27,9 @@ import Testing
         let parsed = try JSONWebToken(parsing: token)
         #expect(parsed.header.keys == ["typ", "alg"])
         #expect(JSONValue.object(parsed.header).jsonString == #"{"typ":"JWT","alg":"ES256"}"#)
-        #expect(JSONValue.object(parsed.claims).jsonString
-            == #"{"aud":"https://push.example.net","exp":1800003600,"sub":"mailto:push@example.com"}"#)
+        #expect(
+            JSONValue.object(parsed.claims).jsonString
+                == #"{"aud":"https://push.example.net","exp":1800003600,"sub":"mailto:push@example.com"}"#)
         #expect(parsed.signature.count == 64, "ES256 signatures are raw r‖s")
         #expect(try unbase64(signer.publicKey).count == 65)
     }
@@ -38,8 +39,13 @@ import Testing
         let token = try signer.token(audience: Self.origin, expiresAt: Self.start + .seconds(12 * 3600))
         let header = signer.authorization(token: token)
         let authorization = try VAPIDAuthorization(parsing: header)
-        let claims = try authorization.verify(origin: Self.origin, now: Self.start, expectedPublicKey: unbase64(signer.publicKey))
-        #expect(claims == VAPIDClaims(audience: Self.origin, expiresAt: Self.start + .seconds(12 * 3600), subject: "https://sender.example.com/contact"))
+        let claims = try authorization.verify(
+            origin: Self.origin, now: Self.start, expectedPublicKey: unbase64(signer.publicKey))
+        #expect(
+            claims
+                == VAPIDClaims(
+                    audience: Self.origin, expiresAt: Self.start + .seconds(12 * 3600),
+                    subject: "https://sender.example.com/contact"))
         // py_vapid's spelling: no space after the comma, k first is fine too.
         let compact = "VAPID k=\(signer.publicKey),t=\(token)"
         #expect(try VAPIDAuthorization(parsing: compact).verify(origin: Self.origin, now: Self.start) == claims)
@@ -60,12 +66,15 @@ import Testing
             try authorization.verify(origin: Self.origin, now: expiry + .seconds(-86401))
         }
         #expect(throws: VAPIDError.unexpectedKey) {
-            try authorization.verify(origin: Self.origin, now: Self.start, expectedPublicKey: unbase64(try Self.signer().publicKey))
+            try authorization.verify(
+                origin: Self.origin, now: Self.start, expectedPublicKey: unbase64(try Self.signer().publicKey))
         }
         // A token signed by another key, presented with this signer's k.
         let other = try Self.signer()
         let forged = "vapid t=\(try other.token(audience: Self.origin, expiresAt: expiry)), k=\(signer.publicKey)"
-        #expect(throws: VAPIDError.badSignature) { try VAPIDAuthorization(parsing: forged).verify(origin: Self.origin, now: Self.start) }
+        #expect(throws: VAPIDError.badSignature) {
+            try VAPIDAuthorization(parsing: forged).verify(origin: Self.origin, now: Self.start)
+        }
     }
 
     @Test func verifierRequiresES256AndTheClaims() throws {
@@ -88,7 +97,8 @@ import Testing
             try verify(["exp": exp, "sub": "mailto:a@example.com"])
         }
         let rsa = try PrivateKey.generateRSA(bits: 1024)
-        let rs256 = try JSONWebToken.sign(header: [:], claims: ["aud": .string(Self.origin), "exp": exp, "sub": "mailto:a@example.com"], with: rsa)
+        let rs256 = try JSONWebToken.sign(
+            header: [:], claims: ["aud": .string(Self.origin), "exp": exp, "sub": "mailto:a@example.com"], with: rsa)
         #expect(throws: VAPIDError.invalidToken("alg is \"RS256\"; VAPID tokens are ES256")) {
             try VAPIDAuthorization(parsing: "vapid t=\(rs256), k=\(k)").verify(origin: Self.origin, now: Self.start)
         }
@@ -101,7 +111,9 @@ import Testing
         #expect(throws: VAPIDError.malformedHeader("the scheme is \"WebPush\"; \(expected)")) {
             try VAPIDAuthorization(parsing: "WebPush \(token)")
         }
-        #expect(throws: VAPIDError.malformedHeader("no parameters; \(expected)")) { try VAPIDAuthorization(parsing: "vapid") }
+        #expect(throws: VAPIDError.malformedHeader("no parameters; \(expected)")) {
+            try VAPIDAuthorization(parsing: "vapid")
+        }
         #expect(throws: VAPIDError.malformedHeader("no k= (the public key); \(expected)")) {
             try VAPIDAuthorization(parsing: "vapid t=\(token)")
         }
@@ -117,7 +129,10 @@ import Testing
     }
 
     @Test func subjectsPushServicesRefuseAreRefusedUpFront() throws {
-        for good in ["mailto:push@example.com", "https://example.com", "https://example.com/contact", "mailto:ops+push@mail.example.co.uk"] {
+        for good in [
+            "mailto:push@example.com", "https://example.com", "https://example.com/contact",
+            "mailto:ops+push@mail.example.co.uk",
+        ] {
             #expect(try VAPIDSubject(good).value == good)
         }
         func problem(_ subject: String) -> String {
@@ -128,17 +143,30 @@ import Testing
                 return error.description
             }
         }
-        #expect(problem("push@example.com") == "VAPID subject \"push@example.com\" must be a mailto: or https: URI "
-            + "(e.g. mailto:push@example.com); Apple's push service refuses anything else (BadJwtToken)")
+        #expect(
+            problem("push@example.com") == "VAPID subject \"push@example.com\" must be a mailto: or https: URI "
+                + "(e.g. mailto:push@example.com); Apple's push service refuses anything else (BadJwtToken)")
         #expect(problem("http://example.com").contains("must be a mailto: or https: URI"))
         #expect(problem("mailto:") == "VAPID subject \"mailto:\" has no address after mailto:")
-        #expect(problem("mailto: push@example.com") == "VAPID subject \"mailto: push@example.com\" must be mailto: directly followed by an address, without spaces or <>")
+        #expect(
+            problem("mailto: push@example.com")
+                == "VAPID subject \"mailto: push@example.com\" must be mailto: directly followed by an address, without spaces or <>"
+        )
         #expect(problem("mailto:<push@example.com>").contains("without spaces or <>"))
-        #expect(problem("mailto:mailto:push@example.com") == "VAPID subject \"mailto:mailto:push@example.com\" is not mailto:name@domain.example")
-        #expect(problem("mailto:push@example") == "VAPID subject \"mailto:push@example\" is not mailto:name@domain.example")
-        #expect(problem("mailto:push@localhost") == "VAPID subject \"mailto:push@localhost\" names a local domain, which Apple's push service refuses (BadJwtToken)")
+        #expect(
+            problem("mailto:mailto:push@example.com")
+                == "VAPID subject \"mailto:mailto:push@example.com\" is not mailto:name@domain.example")
+        #expect(
+            problem("mailto:push@example") == "VAPID subject \"mailto:push@example\" is not mailto:name@domain.example")
+        #expect(
+            problem("mailto:push@localhost")
+                == "VAPID subject \"mailto:push@localhost\" names a local domain, which Apple's push service refuses (BadJwtToken)"
+        )
         #expect(problem("mailto:push@printer.local").contains("names a local domain"))
-        #expect(problem("https://localhost:8080") == "VAPID subject \"https://localhost:8080\" names a local host, which Apple's push service refuses (BadJwtToken)")
+        #expect(
+            problem("https://localhost:8080")
+                == "VAPID subject \"https://localhost:8080\" names a local host, which Apple's push service refuses (BadJwtToken)"
+        )
         #expect(problem("https://127.0.0.1/x").contains("names a local host"))
         #expect(problem("https://") == "VAPID subject \"https://\" has no host")
     }
@@ -171,8 +199,9 @@ import Testing
         clock.withLock { $0 = $0 + .seconds(-60) }  // the cached token would now be valid for 12 h 1 min
         let second = try cache.authorization(for: Self.origin)
         #expect(second != first)
-        #expect(try VAPIDAuthorization(parsing: second).verify(origin: Self.origin, now: clock.withLock { $0 }).expiresAt
-            == clock.withLock { $0 } + .seconds(12 * 3600))
+        #expect(
+            try VAPIDAuthorization(parsing: second).verify(origin: Self.origin, now: clock.withLock { $0 }).expiresAt
+                == clock.withLock { $0 } + .seconds(12 * 3600))
     }
 
     @Test func cacheLimitsItsLifetimeAndSize() throws {
@@ -180,7 +209,10 @@ import Testing
         #expect(throws: VAPIDError.invalidLifetime("86401 s is more than the 86400 s (24 h) RFC 8292 allows")) {
             try VAPIDTokenCache(signer: signer, lifetime: .seconds(86401))
         }
-        #expect(throws: VAPIDError.invalidLifetime("the refresh margin of 3600 s must be at least 0 and shorter than the lifetime of 3600 s")) {
+        #expect(
+            throws: VAPIDError.invalidLifetime(
+                "the refresh margin of 3600 s must be at least 0 and shorter than the lifetime of 3600 s")
+        ) {
             try VAPIDTokenCache(signer: signer, lifetime: .seconds(3600))
         }
         let (cache, clock) = try Self.cache(capacity: 2)

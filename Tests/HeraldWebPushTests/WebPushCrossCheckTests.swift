@@ -46,11 +46,15 @@ import Testing
     static let endpoint = "https://push.example.net/push/vector"
     static let heraldPlaintexts = [
         Array("x".utf8), Array(#"{"title":"Hello","body":"from Herald ☃"}"#.utf8),
-        (0..<768).map { UInt8(truncatingIfNeeded: $0) }, [UInt8](repeating: 0x6D, count: WebPushEncryption.maximumPlaintextSize),
+        (0..<768).map { UInt8(truncatingIfNeeded: $0) },
+        [UInt8](repeating: 0x6D, count: WebPushEncryption.maximumPlaintextSize),
     ]
     static let heraldVAPID = [
         (audience: "https://fcm.googleapis.com", expires: Int64(1_893_456_000), subject: "mailto:push@example.com"),
-        (audience: "https://push.example.net:8443", expires: Int64(1_893_459_600), subject: "https://sender.example.com"),
+        (
+            audience: "https://push.example.net:8443", expires: Int64(1_893_459_600),
+            subject: "https://sender.example.com"
+        ),
     ]
 
     static func load(_ name: String) throws -> Vectors {
@@ -64,10 +68,13 @@ import Testing
         let receiver = try PrivateKey(rawP256Scalar: unbase64(message.subscriptionPrivateKey))
         let body = try unbase64(message.body)
         let plaintext = try unbase64(message.plaintext)
-        #expect(try WebPushEncryption.decrypt(body, privateKey: receiver, authSecret: unbase64(message.auth)) == plaintext, "\(label)")
+        #expect(
+            try WebPushEncryption.decrypt(body, privateKey: receiver, authSecret: unbase64(message.auth)) == plaintext,
+            "\(label)")
         let subscription = try WebPushSubscription(endpoint: endpoint, p256dh: message.p256dh, auth: message.auth)
         let again = try WebPushEncryption.encrypt(
-            plaintext, for: subscription, salt: unbase64(message.salt), senderKey: PrivateKey(rawP256Scalar: unbase64(message.senderPrivateKey)))
+            plaintext, for: subscription, salt: unbase64(message.salt),
+            senderKey: PrivateKey(rawP256Scalar: unbase64(message.senderPrivateKey)))
         #expect(again == body, "\(label): re-encrypted to other bytes")
     }
 
@@ -76,8 +83,10 @@ import Testing
         let authorization = try VAPIDAuthorization(parsing: vector.authorization)
         let expiresAt = Timestamp(seconds: vector.expires)
         let claims = try authorization.verify(
-            origin: vector.audience, now: expiresAt + .seconds(-12 * 3600), expectedPublicKey: unbase64(vector.publicKey))
-        #expect(claims == VAPIDClaims(audience: vector.audience, expiresAt: expiresAt, subject: vector.subject), "\(label)")
+            origin: vector.audience, now: expiresAt + .seconds(-12 * 3600),
+            expectedPublicKey: unbase64(vector.publicKey))
+        #expect(
+            claims == VAPIDClaims(audience: vector.audience, expiresAt: expiresAt, subject: vector.subject), "\(label)")
         #expect(throws: VAPIDError.self, "\(label): accepted after expiry") {
             try authorization.verify(origin: vector.audience, now: expiresAt)
         }
@@ -114,8 +123,11 @@ import Testing
             let fixture = try Self.checkVAPID(vector, "Herald header \(index)")
             let now = try Self.makeVAPID(vector.privateKey, vector.audience, vector.expires, vector.subject)
             let made = try VAPIDAuthorization(parsing: now)
-            #expect(made.token.signingInput == fixture.token.signingInput, "Herald header \(index): other header or claims")
-            #expect(now.replacingOccurrences(of: base64(made.token.signature), with: base64(fixture.token.signature)) == vector.authorization)
+            #expect(
+                made.token.signingInput == fixture.token.signingInput, "Herald header \(index): other header or claims")
+            #expect(
+                now.replacingOccurrences(of: base64(made.token.signature), with: base64(fixture.token.signature))
+                    == vector.authorization)
         }
     }
 
@@ -133,19 +145,23 @@ import Testing
             let sender = try PrivateKey.generateP256()
             let salt = try SecureRandom.bytes(WebPushEncryption.saltSize)
             let body = try WebPushEncryption.encrypt(plaintext, for: subscription, salt: salt, senderKey: sender)
-            messages.append(Message(
-                plaintext: base64(plaintext), subscriptionPrivateKey: base64(try receiver.rawP256Scalar()),
-                p256dh: base64(subscription.userAgentPublicKeyBytes), auth: base64(subscription.authSecret),
-                senderPrivateKey: base64(try sender.rawP256Scalar()), salt: base64(salt), body: base64(body)))
+            messages.append(
+                Message(
+                    plaintext: base64(plaintext), subscriptionPrivateKey: base64(try receiver.rawP256Scalar()),
+                    p256dh: base64(subscription.userAgentPublicKeyBytes), auth: base64(subscription.authSecret),
+                    senderPrivateKey: base64(try sender.rawP256Scalar()), salt: base64(salt), body: base64(body)))
         }
         var vapid: [VAPIDHeader] = []
         for fixed in heraldVAPID {
             let key = try PrivateKey.generateP256()
             let scalar = base64(try key.rawP256Scalar())
-            vapid.append(VAPIDHeader(
-                authorization: try makeVAPID(scalar, fixed.audience, fixed.expires, fixed.subject), privateKey: scalar,
-                publicKey: base64(try key.publicKey.uncompressedP256()), audience: fixed.audience, expires: fixed.expires,
-                subject: fixed.subject))
+            vapid.append(
+                VAPIDHeader(
+                    authorization: try makeVAPID(scalar, fixed.audience, fixed.expires, fixed.subject),
+                    privateKey: scalar,
+                    publicKey: base64(try key.publicKey.uncompressedP256()), audience: fixed.audience,
+                    expires: fixed.expires,
+                    subject: fixed.subject))
         }
         let vectors = Vectors(
             comment: "Made by HeraldWebPushTests (WebPushCrossCheckTests, HERALD_WRITE_WEBPUSH_VECTORS=1); "
@@ -154,6 +170,7 @@ import Testing
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try (encoder.encode(vectors) + Data("\n".utf8)).write(to: fixtures.appendingPathComponent("herald-vectors.json"))
+        try (encoder.encode(vectors) + Data("\n".utf8)).write(
+            to: fixtures.appendingPathComponent("herald-vectors.json"))
     }
 }

@@ -5,11 +5,13 @@ import Testing
 @Suite struct WebPushEncryptionTests {
     @Test func encryptsTheRFC8291ExampleToTheRFCsBody() throws {
         let subscription = try WebPushSubscription(
-            endpoint: RFC8291Example.endpoint, p256dh: RFC8291Example.receiverPublicKey, auth: RFC8291Example.authSecret)
+            endpoint: RFC8291Example.endpoint, p256dh: RFC8291Example.receiverPublicKey, auth: RFC8291Example.authSecret
+        )
         let sender = try PrivateKey(rawP256Scalar: unbase64(RFC8291Example.senderPrivateKey))
         #expect(try sender.publicKey.uncompressedP256() == unbase64(RFC8291Example.senderPublicKey))
         let body = try WebPushEncryption.encrypt(
-            Array(RFC8291Example.plaintext.utf8), for: subscription, salt: unbase64(RFC8291Example.salt), senderKey: sender)
+            Array(RFC8291Example.plaintext.utf8), for: subscription, salt: unbase64(RFC8291Example.salt),
+            senderKey: sender)
         #expect(base64(body) == RFC8291Example.body)
     }
 
@@ -29,7 +31,8 @@ import Testing
             #expect(Array(body[16..<20]) == [0, 0, 0x10, 0], "rs is 4096, big-endian")
             #expect(body[20] == 65)
             #expect(body[21] == 0x04, "the key id is an uncompressed point")
-            #expect(try WebPushEncryption.decrypt(body, privateKey: key, authSecret: subscription.authSecret) == plaintext)
+            #expect(
+                try WebPushEncryption.decrypt(body, privateKey: key, authSecret: subscription.authSecret) == plaintext)
         }
         let largest = try WebPushEncryption.encrypt(
             [UInt8](repeating: 7, count: WebPushEncryption.maximumPlaintextSize), for: subscription)
@@ -50,9 +53,10 @@ import Testing
         #expect(throws: WebPushEncryptionError.plaintextTooLarge(size: 3994, limit: 3993)) {
             try WebPushEncryption.encrypt([UInt8](repeating: 0, count: 3994), for: subscription)
         }
-        #expect(WebPushEncryptionError.plaintextTooLarge(size: 3994, limit: 3993).description
-            == "the payload is 3994 bytes; Web Push encrypts at most 3993 bytes "
-            + "(4096-byte body: 86-byte header, 1-byte padding delimiter, 16-byte tag)")
+        #expect(
+            WebPushEncryptionError.plaintextTooLarge(size: 3994, limit: 3993).description
+                == "the payload is 3994 bytes; Web Push encrypts at most 3993 bytes "
+                + "(4096-byte body: 86-byte header, 1-byte padding delimiter, 16-byte tag)")
     }
 
     @Test func badArgumentsAreRefused() throws {
@@ -74,7 +78,8 @@ import Testing
             try WebPushEncryption.decrypt(body, privateKey: key, authSecret: otherAuth)
         }
         #expect(throws: WebPushEncryptionError.authenticationFailed) {
-            try WebPushEncryption.decrypt(body, privateKey: PrivateKey.generateP256(), authSecret: subscription.authSecret)
+            try WebPushEncryption.decrypt(
+                body, privateKey: PrivateKey.generateP256(), authSecret: subscription.authSecret)
         }
         var altered = body
         altered[0] ^= 1  // the salt
@@ -96,18 +101,22 @@ import Testing
                 return "\(error)"
             }
         }
-        #expect(refusal(Array(body.prefix(10))) == "10 bytes is shorter than the 21-byte salt, record size and key id length")
+        #expect(
+            refusal(Array(body.prefix(10)))
+                == "10 bytes is shorter than the 21-byte salt, record size and key id length")
         var keyID = body
         keyID[20] = 33
         #expect(refusal(keyID) == "the key id is 33 bytes; RFC 8291 puts the sender's 65-byte P-256 public key there")
         #expect(refusal(Array(body.prefix(60))) == "60 bytes is shorter than the 86-byte header")
-        #expect(refusal(Array(body.prefix(100))) == "the record is 14 bytes, too short for a delimiter and the 16-byte tag")
+        #expect(
+            refusal(Array(body.prefix(100))) == "the record is 14 bytes, too short for a delimiter and the 16-byte tag")
         var tinyRecordSize = body
         tinyRecordSize.replaceSubrange(16..<20, with: [0, 0, 0, 17])
         #expect(refusal(tinyRecordSize) == "the record size is 17, below the minimum of 18")
         var twoRecords = body
         twoRecords.replaceSubrange(16..<20, with: [0, 0, 0, 18])
-        #expect(refusal(twoRecords) == "22 bytes of records exceed the record size 18; RFC 8291 sends exactly one record")
+        #expect(
+            refusal(twoRecords) == "22 bytes of records exceed the record size 18; RFC 8291 sends exactly one record")
         var offCurve = body
         offCurve[85] ^= 1
         #expect(refusal(offCurve) == "the key id is not the sender's public key: the point is not on the P-256 curve")
@@ -119,17 +128,26 @@ import Testing
         let senderPoint = try sender.publicKey.uncompressedP256()
         let salt = try SecureRandom.bytes(16)
         let keys = try ContentKeys(
-            sharedSecret: sender.sharedSecret(with: subscription.userAgentPublicKey), authSecret: subscription.authSecret,
+            sharedSecret: sender.sharedSecret(with: subscription.userAgentPublicKey),
+            authSecret: subscription.authSecret,
             salt: salt, userAgentPublicKey: subscription.userAgentPublicKeyBytes, senderPublicKey: senderPoint)
         func body(padded: [UInt8]) throws -> [UInt8] {
             try salt + [0, 0, 0x10, 0, 65] + senderPoint + AES128GCM.encrypt(padded, key: keys.key, nonce: keys.nonce)
         }
-        #expect(try WebPushEncryption.decrypt(body(padded: [0x68, 0x69, 0x02, 0, 0, 0]), privateKey: key, authSecret: subscription.authSecret)
-            == [0x68, 0x69], "zero padding after the delimiter is removed")
-        #expect(throws: WebPushEncryptionError.malformedBody("the padding delimiter is 0x01 where the last record has 0x02")) {
-            try WebPushEncryption.decrypt(body(padded: [0x68, 0x69, 0x01]), privateKey: key, authSecret: subscription.authSecret)
+        #expect(
+            try WebPushEncryption.decrypt(
+                body(padded: [0x68, 0x69, 0x02, 0, 0, 0]), privateKey: key, authSecret: subscription.authSecret)
+                == [0x68, 0x69], "zero padding after the delimiter is removed")
+        #expect(
+            throws: WebPushEncryptionError.malformedBody("the padding delimiter is 0x01 where the last record has 0x02")
+        ) {
+            try WebPushEncryption.decrypt(
+                body(padded: [0x68, 0x69, 0x01]), privateKey: key, authSecret: subscription.authSecret)
         }
-        #expect(throws: WebPushEncryptionError.malformedBody("the record has no padding delimiter (its plaintext is all zero bytes)")) {
+        #expect(
+            throws: WebPushEncryptionError.malformedBody(
+                "the record has no padding delimiter (its plaintext is all zero bytes)")
+        ) {
             try WebPushEncryption.decrypt(body(padded: [0, 0]), privateKey: key, authSecret: subscription.authSecret)
         }
     }

@@ -21,10 +21,12 @@ import Testing
     }
 
     @Test func browserJSONIsAccepted() throws {
-        let subscription = try WebPushSubscription(json: Self.json("""
-            {"endpoint": "https://fcm.googleapis.com/fcm/send/dEx4:APA91b", "expirationTime": null,
-             "keys": {"p256dh": "\(Self.p256dh)", "auth": "\(Self.auth)"}}
-            """))
+        let subscription = try WebPushSubscription(
+            json: Self.json(
+                """
+                {"endpoint": "https://fcm.googleapis.com/fcm/send/dEx4:APA91b", "expirationTime": null,
+                 "keys": {"p256dh": "\(Self.p256dh)", "auth": "\(Self.auth)"}}
+                """))
         #expect(subscription.endpoint == "https://fcm.googleapis.com/fcm/send/dEx4:APA91b")
         #expect(subscription.origin == "https://fcm.googleapis.com")
         #expect(subscription.userAgentPublicKeyBytes == (try unbase64(Self.p256dh)))
@@ -32,7 +34,8 @@ import Testing
     }
 
     @Test func paddingAndTheStandardAlphabetAreTolerated() throws {
-        let padded = try WebPushSubscription(endpoint: RFC8291Example.endpoint, p256dh: Self.p256dh + "=", auth: Self.auth + "==")
+        let padded = try WebPushSubscription(
+            endpoint: RFC8291Example.endpoint, p256dh: Self.p256dh + "=", auth: Self.auth + "==")
         #expect(padded.authSecret == (try unbase64(Self.auth)))
         let standard = String(Self.p256dh.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
         #expect(standard != Self.p256dh)
@@ -53,14 +56,24 @@ import Testing
 
     @Test func badEndpointsAreRefusedWithWhatIsWrong() {
         #expect(Self.endpointProblem("http://push.example.net/send/1") == "uses http://; Web Push needs https://")
-        #expect(Self.endpointProblem("push.example.net/send/1") == "is not an absolute URL (expected https://host/path)")
+        #expect(
+            Self.endpointProblem("push.example.net/send/1") == "is not an absolute URL (expected https://host/path)")
         #expect(Self.endpointProblem("") == "is empty")
         #expect(Self.endpointProblem("https:///send/1") == "has no host")
-        #expect(Self.endpointProblem("https://user:pw@push.example.net/x") == "carries user info (user@host), which a push URL never has")
-        #expect(Self.endpointProblem("https://push.example.net/a b") == "has a space, control or non-ASCII byte at offset 26")
-        #expect(Self.endpointProblem("https://push.example.net:0/x") == "has a port that is not a number from 1 to 65535")
-        #expect(Self.endpointProblem("https://push.example.net:99999/x") == "has a port that is not a number from 1 to 65535")
-        #expect(Self.endpointProblem("https://push.exa%6dple.net/x") == "has a host with characters a host name cannot have")
+        #expect(
+            Self.endpointProblem("https://user:pw@push.example.net/x")
+                == "carries user info (user@host), which a push URL never has")
+        #expect(
+            Self.endpointProblem("https://push.example.net/a b")
+                == "has a space, control or non-ASCII byte at offset 26")
+        #expect(
+            Self.endpointProblem("https://push.example.net:0/x") == "has a port that is not a number from 1 to 65535")
+        #expect(
+            Self.endpointProblem("https://push.example.net:99999/x")
+                == "has a port that is not a number from 1 to 65535")
+        #expect(
+            Self.endpointProblem("https://push.exa%6dple.net/x") == "has a host with characters a host name cannot have"
+        )
         #expect(Self.endpointProblem("https://[2001:db8::1/x") == "has an unclosed [IPv6] host")
         #expect(Self.endpointProblem("https://push.example.net/send/1") == "accepted")
     }
@@ -79,29 +92,47 @@ import Testing
         #expect(try error("[]")?.description == "subscription must be an object with endpoint and keys, found an array")
         #expect(try error("{\"keys\": {}}")?.description == "subscription.endpoint is missing")
         #expect(try error("{\"endpoint\": 7}")?.description == "subscription.endpoint must be a string, found a number")
-        #expect(try error("{\(endpoint)}")?.description == "subscription.keys is missing (an object with p256dh and auth)")
-        #expect(try error("{\(endpoint), \"keys\": \"k\"}")?.description == "subscription.keys must be an object with p256dh and auth, found a string")
-        #expect(try error("{\(endpoint), \"keys\": {\"auth\": \"\(Self.auth)\"}}")?.description == "subscription.keys.p256dh is missing")
-        #expect(try error("{\(endpoint), \"keys\": {\"p256dh\": \"\(Self.p256dh)\"}}")?.description == "subscription.keys.auth is missing")
-        #expect(try error("{\(endpoint), \"keys\": {\"p256dh\": \"\", \"auth\": \"\(Self.auth)\"}}")?.description == "subscription.keys.p256dh is empty")
+        #expect(
+            try error("{\(endpoint)}")?.description == "subscription.keys is missing (an object with p256dh and auth)")
+        #expect(
+            try error("{\(endpoint), \"keys\": \"k\"}")?.description
+                == "subscription.keys must be an object with p256dh and auth, found a string")
+        #expect(
+            try error("{\(endpoint), \"keys\": {\"auth\": \"\(Self.auth)\"}}")?.description
+                == "subscription.keys.p256dh is missing")
+        #expect(
+            try error("{\(endpoint), \"keys\": {\"p256dh\": \"\(Self.p256dh)\"}}")?.description
+                == "subscription.keys.auth is missing")
+        #expect(
+            try error("{\(endpoint), \"keys\": {\"p256dh\": \"\", \"auth\": \"\(Self.auth)\"}}")?.description
+                == "subscription.keys.p256dh is empty")
     }
 
     @Test func wrongKeyLengthsAndInvalidPointsAreRefused() throws {
         let point = try unbase64(Self.p256dh)
         let endpoint = RFC8291Example.endpoint
-        #expect(throws: WebPushSubscriptionError(.p256dh, "is not a P-256 public key: expected 65 bytes (0x04‖X‖Y), found 64")) {
+        #expect(
+            throws: WebPushSubscriptionError(
+                .p256dh, "is not a P-256 public key: expected 65 bytes (0x04‖X‖Y), found 64")
+        ) {
             try WebPushSubscription(endpoint: endpoint, p256dh: base64(Array(point.dropLast())), auth: Self.auth)
         }
         var offCurve = point
         offCurve[64] ^= 1
-        #expect(throws: WebPushSubscriptionError(.p256dh, "is not a P-256 public key: the point is not on the P-256 curve")) {
+        #expect(
+            throws: WebPushSubscriptionError(.p256dh, "is not a P-256 public key: the point is not on the P-256 curve")
+        ) {
             try WebPushSubscription(endpoint: endpoint, p256dh: base64(offCurve), auth: Self.auth)
         }
-        #expect(throws: WebPushSubscriptionError(.p256dh, "is not a P-256 public key: expected the uncompressed form (first byte 0x04), found 0x03")) {
+        #expect(
+            throws: WebPushSubscriptionError(
+                .p256dh, "is not a P-256 public key: expected the uncompressed form (first byte 0x04), found 0x03")
+        ) {
             try WebPushSubscription(endpoint: endpoint, p256dh: base64([0x03] + point.dropFirst()), auth: Self.auth)
         }
         #expect(throws: WebPushSubscriptionError(.auth, "must decode to 16 bytes, found 15")) {
-            try WebPushSubscription(endpoint: endpoint, p256dh: Self.p256dh, auth: base64([UInt8](repeating: 1, count: 15)))
+            try WebPushSubscription(
+                endpoint: endpoint, p256dh: Self.p256dh, auth: base64([UInt8](repeating: 1, count: 15)))
         }
         #expect(throws: WebPushSubscriptionError(.auth, "is not URL-safe base64 (5 characters)")) {
             try WebPushSubscription(endpoint: endpoint, p256dh: Self.p256dh, auth: "ab$cd")
@@ -111,7 +142,8 @@ import Testing
     @Test func messagesNeverRepeatTheAuthSecretOrTheEndpointPath() {
         let secret = "c2VjcmV0LWF1dGgtdmFsdWU"  // 17 bytes: the wrong length
         do {
-            _ = try WebPushSubscription(endpoint: "http://push.example.net/capability-token", p256dh: Self.p256dh, auth: secret)
+            _ = try WebPushSubscription(
+                endpoint: "http://push.example.net/capability-token", p256dh: Self.p256dh, auth: secret)
             Issue.record("accepted")
         } catch {
             #expect(!error.description.contains("capability-token"))

@@ -55,8 +55,9 @@ FuzzDriver.run { input in
             let written = amqp_encode_properties(basicClass, &c, amqp_bytes_t(len: capacity, bytes: buffer))
             if written >= 0 {
                 let again = decodeProperties(amqp_bytes_t(len: Int(written), bytes: buffer), pool: &pool)
-                precondition(again.map(canonical) == canonical(properties),
-                             "properties changed in an encode/decode round trip: \(canonical(properties))")
+                precondition(
+                    again.map(canonical) == canonical(properties),
+                    "properties changed in an encode/decode round trip: \(canonical(properties))")
             }
         }
     }

@@ -16,8 +16,9 @@ FuzzDriver.run { input in
     let host = String(decoding: input, as: UTF8.self)
     let parsed = IPAddress(host: host)
     let refusal = policy.refusal(forHost: host)
-    precondition((refusal != nil) == (parsed.map { SpecialPurposeAddresses.refusal(for: $0) != nil } ?? false),
-                 "the pre-check and the classifier disagree on \(host)")
+    precondition(
+        (refusal != nil) == (parsed.map { SpecialPurposeAddresses.refusal(for: $0) != nil } ?? false),
+        "the pre-check and the classifier disagree on \(host)")
     precondition(EgressPolicy.unrestricted.refusal(forHost: host) == nil, "unrestricted refused \(host)")
 
     // Byte-wise, as the parser reads it; no NUL inside (the C parsers would stop there).
@@ -29,11 +30,14 @@ FuzzDriver.run { input in
             var address = in6_addr()
             let valid = inet_pton(AF_INET6, bare, &address) == 1
             let bytes = withUnsafeBytes(of: &address) { Array($0) }
-            precondition(parsed == (valid ? IPAddress(bytes: bytes) : nil), "IPv6 \(bare): ours \(String(describing: parsed)), inet_pton \(valid)")
+            precondition(
+                parsed == (valid ? IPAddress(bytes: bytes) : nil),
+                "IPv6 \(bare): ours \(String(describing: parsed)), inet_pton \(valid)")
         } else if !bare.utf8.contains(UInt8(ascii: ":")), case .v4(let value)? = parsed {
             var address = in_addr()
-            precondition(inet_aton(bare, &address) != 0 && UInt32(bigEndian: address.s_addr) == value,
-                         "IPv4 \(bare): ours \(value), inet_aton differs")
+            precondition(
+                inet_aton(bare, &address) != 0 && UInt32(bigEndian: address.s_addr) == value,
+                "IPv4 \(bare): ours \(value), inet_aton differs")
         }
     }
 
@@ -42,7 +46,9 @@ FuzzDriver.run { input in
         precondition(IPAddress(host: text) == parsed, "\(text) does not parse back to \(parsed)")
         if let carried = parsed.mappedIPv4 {
             let inner = SpecialPurposeAddresses.refusal(for: .v4(carried)) != nil
-            precondition((SpecialPurposeAddresses.refusal(for: parsed) != nil) == inner, "::ffff:\(IPAddress.v4(carried)) judged apart from it")
+            precondition(
+                (SpecialPurposeAddresses.refusal(for: parsed) != nil) == inner,
+                "::ffff:\(IPAddress.v4(carried)) judged apart from it")
         }
     }
 
@@ -50,7 +56,9 @@ FuzzDriver.run { input in
         var name = Array(host.utf8).map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
         if name.count > 1, name.last == UInt8(ascii: ".") { name.removeLast() }
         let suffix = Array(".push.apple.com".utf8)
-        precondition(name.elementsEqual(suffix.dropFirst()) || (name.count > suffix.count && name.suffix(suffix.count).elementsEqual(suffix)),
-                     "push.apple.com allowed \(host)")
+        precondition(
+            name.elementsEqual(suffix.dropFirst())
+                || (name.count > suffix.count && name.suffix(suffix.count).elementsEqual(suffix)),
+            "push.apple.com allowed \(host)")
     }
 }

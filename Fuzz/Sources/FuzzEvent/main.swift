@@ -16,7 +16,8 @@ import HeraldProviders
 import HeraldWebPush
 @testable import HeraldWebPush
 
-let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.apns, .fcm, .webpush], "news": [.fcm]], providers: .registered)
+let planner = EventPlanner(
+    router: Router(rules: []), apps: ["chat": [.apns, .fcm, .webpush], "news": [.fcm]], providers: .registered)
 let now = Timestamp(seconds: 1_796_000_000, nanoseconds: 123_000_000)
 
 FuzzDriver.run { input in
@@ -29,7 +30,8 @@ FuzzDriver.run { input in
     let plan = planner.plan(incoming, now: now, newID: { "fuzz-generated-id" })
     for outcome in plan.outcomes {
         let encoded = outcome.encoded
-        precondition(encoded == outcome.jsonValue.serialized, "the two outcome encoders differ: \(outcome.jsonValue.jsonString)")
+        precondition(
+            encoded == outcome.jsonValue.serialized, "the two outcome encoders differ: \(outcome.jsonValue.jsonString)")
         do {
             _ = try Outcome.decode(encoded, providers: .registered)
         } catch {

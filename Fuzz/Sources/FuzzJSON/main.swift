@@ -12,7 +12,8 @@ FuzzDriver.run { input in
         return
     }
     let serialized = value.serialized
-    precondition(value.serializedCount == serialized.count, "serializedCount \(value.serializedCount) != \(serialized.count)")
+    precondition(
+        value.serializedCount == serialized.count, "serializedCount \(value.serializedCount) != \(serialized.count)")
     do {
         let again = try JSONValue.parse(serialized)
         precondition(again == value, "re-parsed value differs: \(value.jsonString) vs \(again.jsonString)")

@@ -28,10 +28,12 @@ FuzzDriver.run { input in
     let error = FCMErrorBody(parsing: message.body)
     _ = error.isAbout(device: target)
     _ = error.detail
-    _ = FCMAnswer.classify(status: status, retryAfterHeader: retryAfterHeader, body: message.body, target: target, now: now)
+    _ = FCMAnswer.classify(
+        status: status, retryAfterHeader: retryAfterHeader, body: message.body, target: target, now: now)
     if let retryAfterHeader { _ = RetryAfter.parse(retryAfterHeader, now: now) }
-    _ = WebPushAnswer.classify(status: status, location: message.header("location"), retryAfter: retryAfterHeader,
-                               body: message.body, now: now)
+    _ = WebPushAnswer.classify(
+        status: status, location: message.header("location"), retryAfter: retryAfterHeader,
+        body: message.body, now: now)
 
     do throws(FCMAuthError) {
         let token = try OAuthTokenResponse.parse(status: status, body: message.body, receivedAt: now)

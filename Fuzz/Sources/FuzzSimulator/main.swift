@@ -37,7 +37,8 @@ struct Credentials {
             apnsKey = APNsSimulatorKey(keyID: keyID, teamID: teamID, publicKey: apns.publicKey)
             apnsJWT = try ProviderTokenSigner(key: apns, teamID: teamID, keyID: keyID).sign(issuedAt: issuedAt)
             let rsa = try PrivateKey.generateRSA()
-            account = SimulatedServiceAccount(clientEmail: email, keyID: "fuzz-key-1", publicKey: rsa.publicKey, projectID: projectID)
+            account = SimulatedServiceAccount(
+                clientEmail: email, keyID: "fuzz-key-1", publicKey: rsa.publicKey, projectID: projectID)
             let herald = ServiceAccount(
                 projectID: projectID, clientEmail: email, privateKeyID: "fuzz-key-1",
                 tokenURI: "https://127.0.0.1:2197/token", privateKey: rsa)
@@ -69,7 +70,8 @@ FuzzDriver.run { input in
     let fcmToken = tokens.issue(for: credentials.account, at: issuedAt, lifetime: .seconds(3600))
     let apns = APNsSimulatorService(
         configuration: APNsSimulatorConfiguration(
-            keys: [credentials.apnsKey], bundleIDs: [bundleID], deadTokens: [String(repeating: "dd", count: 32): issuedAt],
+            keys: [credentials.apnsKey], bundleIDs: [bundleID],
+            deadTokens: [String(repeating: "dd", count: 32): issuedAt],
             perTokenLimit: 3, tokenEnvironments: [String(repeating: "5a", count: 32): .sandbox]),
         recorder: recorder)
     let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: [credentials.account]), tokens: tokens)
@@ -78,10 +80,12 @@ FuzzDriver.run { input in
             projectIDs: [projectID], tokenErrors: ["fuzz-unregistered": .unregistered], quota: .init(messages: 5)),
         tokens: tokens, recorder: recorder, random: { 0.5 })
     let providers: [any SimulatorService] = [apns, oauth, fcm]
-    let admin = SimulatorAdminService(recorder: recorder, faults: FaultInjector(faults: .none, random: { 0.5 }), services: providers)
+    let admin = SimulatorAdminService(
+        recorder: recorder, faults: FaultInjector(faults: .none, random: { 0.5 }), services: providers)
     let services: [any SimulatorService] = [admin] + providers
 
-    let body = message.body.contains(UInt8(ascii: "@"))
+    let body =
+        message.body.contains(UInt8(ascii: "@"))
         ? Array(substitute(String(decoding: message.body, as: UTF8.self), fcmToken: fcmToken).utf8) : message.body
     let request = SimulatedRequest(
         method: method, path: path,

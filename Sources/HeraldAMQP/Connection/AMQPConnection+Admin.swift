@@ -16,7 +16,9 @@ extension AMQPConnection {
 
     /// Declares `name`, durable unless `lifetime` says exclusive (there is no
     /// transient non-exclusive queue: `QueueLifetime`).
-    public func declareQueue(_ name: String, lifetime: QueueLifetime = .durable, arguments: AMQPTable = [:]) async throws {
+    public func declareQueue(_ name: String, lifetime: QueueLifetime = .durable, arguments: AMQPTable = [:])
+        async throws
+    {
         _ = try await admin("queue.declare") { connection, channel throws(AMQPError) in
             try connection.declareQueue(channel, name: name, lifetime: lifetime, arguments: arguments)
             return .none
@@ -32,14 +34,19 @@ extension AMQPConnection {
             .name(try connection.declareServerNamedQueue(channel, arguments: arguments))
         }
         guard case .name(let name) = result else {
-            throw AMQPError(.library, operation: "queue.declare (server-named)", detail: "no queue name came back", isRetryable: false)
+            throw AMQPError(
+                .library, operation: "queue.declare (server-named)", detail: "no queue name came back",
+                isRetryable: false)
         }
         return name
     }
 
-    public func bindQueue(_ queue: String, exchange: String, routingKey: String, arguments: AMQPTable = [:]) async throws {
+    public func bindQueue(_ queue: String, exchange: String, routingKey: String, arguments: AMQPTable = [:])
+        async throws
+    {
         _ = try await admin("queue.bind") { connection, channel throws(AMQPError) in
-            try connection.bindQueue(channel, queue: queue, exchange: exchange, routingKey: routingKey, arguments: arguments)
+            try connection.bindQueue(
+                channel, queue: queue, exchange: exchange, routingKey: routingKey, arguments: arguments)
             return .none
         }
     }
@@ -77,8 +84,10 @@ extension AMQPConnection {
         return Int(count)
     }
 
-    private func admin(_ name: String,
-                       _ body: @escaping @Sendable (RabbitConnection, UInt16) throws(AMQPError) -> AdminResult) async throws -> AdminResult {
+    private func admin(
+        _ name: String,
+        _ body: @escaping @Sendable (RabbitConnection, UInt16) throws(AMQPError) -> AdminResult
+    ) async throws -> AdminResult {
         try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<AdminResult, any Error>) in
             submit(.admin(name, body, waiter))
         }

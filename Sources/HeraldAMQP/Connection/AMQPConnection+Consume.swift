@@ -1,8 +1,10 @@
 extension AMQPConnection {
     /// Subscribes to `queue` with manual acks and `prefetch` unacked deliveries at most.
     /// Waits for a connection; throws `.channelClosed` 404 when the queue does not exist.
-    public func consume(queue: String, prefetch: UInt16, tag: String? = nil,
-                        arguments: AMQPTable = [:]) async throws -> AMQPConsumer {
+    public func consume(
+        queue: String, prefetch: UInt16, tag: String? = nil,
+        arguments: AMQPTable = [:]
+    ) async throws -> AMQPConsumer {
         let consumerTag = tag ?? "herald-\(UInt32.random(in: 0 ... .max))-\(UInt32.random(in: 0 ... .max))"
         let spec = ConsumerSpec(queue: queue, tag: consumerTag, prefetch: prefetch, arguments: arguments)
         let (stream, continuation) = AsyncThrowingStream<AMQPDelivery, any Error>.makeStream()

@@ -18,8 +18,10 @@ extension AMQPConnection {
     public func publish(_ messages: [AMQPMessage], mandatory: Bool = false) async throws {
         guard !messages.isEmpty else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            submit(.publish(messages, mandatory: mandatory,
-                            PublishWaiter(count: messages.count, continuation: continuation)))
+            submit(
+                .publish(
+                    messages, mandatory: mandatory,
+                    PublishWaiter(count: messages.count, continuation: continuation)))
         }
     }
 
@@ -35,8 +37,10 @@ extension AMQPConnection {
         _ messages: [AMQPMessage], mandatory: Bool = false, whenSettled: @escaping @Sendable (AMQPError?) -> Void
     ) {
         guard !messages.isEmpty else { return whenSettled(nil) }
-        submit(.publish(messages, mandatory: mandatory,
-                        PublishWaiter(count: messages.count, completion: .callback(whenSettled))))
+        submit(
+            .publish(
+                messages, mandatory: mandatory,
+                PublishWaiter(count: messages.count, completion: .callback(whenSettled))))
     }
 
     /// Publishes `body` to `exchange` with `routingKey` and returns once the broker confirmed it.
@@ -44,9 +48,11 @@ extension AMQPConnection {
         exchange: String, routingKey: String, headers: AMQPTable = [:], body: [UInt8], persistent: Bool = true,
         mandatory: Bool = false, contentType: String? = "application/json", messageID: String? = nil
     ) async throws {
-        let properties = AMQPProperties(contentType: contentType, headers: headers, persistent: persistent,
-                                        messageID: messageID)
-        try await publish(AMQPMessage(exchange: exchange, routingKey: routingKey, body: body, properties: properties),
-                          mandatory: mandatory)
+        let properties = AMQPProperties(
+            contentType: contentType, headers: headers, persistent: persistent,
+            messageID: messageID)
+        try await publish(
+            AMQPMessage(exchange: exchange, routingKey: routingKey, body: body, properties: properties),
+            mandatory: mandatory)
     }
 }

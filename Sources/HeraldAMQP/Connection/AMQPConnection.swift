@@ -53,9 +53,14 @@ public final class AMQPConnection: Sendable {
                 let thread = Thread {
                     // The OS-level name (top -H, perf, /proc/*/task/*/comm); `Thread.name` does not reach it.
                     herald_set_thread_name("herald-amqp")
-                    let loop = ConnectionLoop(configuration: configuration, topology: topology, logger: logger,
-                                              mailbox: mailbox, status: status)
-                    if let failure = loop.run() { continuation.resume(throwing: failure) } else { continuation.resume() }
+                    let loop = ConnectionLoop(
+                        configuration: configuration, topology: topology, logger: logger,
+                        mailbox: mailbox, status: status)
+                    if let failure = loop.run() {
+                        continuation.resume(throwing: failure)
+                    } else {
+                        continuation.resume()
+                    }
                 }
                 thread.name = "herald-amqp"
                 thread.start()
@@ -89,8 +94,10 @@ public final class AMQPConnection: Sendable {
     /// Hands `command` to the connection thread, or fails it when the thread is gone.
     func submit(_ command: Command) {
         if !mailbox.submit(command) {
-            command.fail(AMQPError(.shutdown, operation: "submit", detail: "the AMQP connection has stopped",
-                                   isRetryable: false))
+            command.fail(
+                AMQPError(
+                    .shutdown, operation: "submit", detail: "the AMQP connection has stopped",
+                    isRetryable: false))
         }
     }
 }

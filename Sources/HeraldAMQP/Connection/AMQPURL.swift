@@ -20,8 +20,10 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
     public var password: String
     public var vhost: String
 
-    public init(tls: Bool = false, host: String = "127.0.0.1", port: Int? = nil, user: String = "guest",
-                password: String = "guest", vhost: String = "/") {
+    public init(
+        tls: Bool = false, host: String = "127.0.0.1", port: Int? = nil, user: String = "guest",
+        password: String = "guest", vhost: String = "/"
+    ) {
         self.tls = tls
         self.host = host
         self.port = port ?? (tls ? 5671 : 5672)
@@ -47,8 +49,9 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
             throw invalid("scheme must be amqp:// or amqps://")
         }
         if rest.contains("?") {
-            throw invalid("a query (?...) is not read, so its parameters would not take effect"
-                          + " (a ? in a user name or password is written %3F)")
+            throw invalid(
+                "a query (?...) is not read, so its parameters would not take effect"
+                    + " (a ? in a user name or password is written %3F)")
         }
         if rest.contains("#") {
             throw invalid("'#' has no place in an AMQP URL (a # in a user name or password is written %23)")
@@ -82,8 +85,14 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
             guard let close = rest.firstIndex(of: "]") else { throw invalid("unclosed [ in IPv6 host") }
             host = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
-            if after.hasPrefix(":") { port = Self.port(after.dropFirst()) } else if !after.isEmpty { throw invalid("junk after IPv6 host") }
-            if !host.utf8.allSatisfy(Self.isIPv6Byte) { throw invalid("the IPv6 host has a character IPv6 addresses cannot have") }
+            if after.hasPrefix(":") {
+                port = Self.port(after.dropFirst())
+            } else if !after.isEmpty {
+                throw invalid("junk after IPv6 host")
+            }
+            if !host.utf8.allSatisfy(Self.isIPv6Byte) {
+                throw invalid("the IPv6 host has a character IPv6 addresses cannot have")
+            }
         } else if let colon = rest.lastIndex(of: ":") {
             host = rest[..<colon]
             port = Self.port(rest[rest.index(after: colon)...])
@@ -119,7 +128,9 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(\.hexDigitValue), let low = iterator.next().flatMap(\.hexDigitValue) else {
+                guard let high = iterator.next().flatMap(\.hexDigitValue),
+                    let low = iterator.next().flatMap(\.hexDigitValue)
+                else {
                     return nil
                 }
                 bytes.append(high << 4 | low)
@@ -132,7 +143,9 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
 
     /// The digits after the host's `:`; -1 (refused) when there are none or anything else is there.
     private static func port(_ text: Substring) -> Int {
-        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return -1 }
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return -1
+        }
         return Int(text) ?? -1
     }
 
@@ -143,7 +156,9 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
     /// RFC 3986 `reg-name` (and IPv4): unreserved, sub-delims and the `%` of a percent-escape.
     private static func isHostNameByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
         default: "-._~!$&'()*+,;=%".utf8.contains(byte)
         }
     }

@@ -27,8 +27,10 @@ struct AckHolding: Sendable {
     }
 
     /// Whether the acks held now go out at the end of this turn.
-    func mustSend(held: Int, oldest: ContinuousClock.Instant?, now: ContinuousClock.Instant,
-                  callerWaiting: Bool, shuttingDown: Bool) -> Bool {
+    func mustSend(
+        held: Int, oldest: ContinuousClock.Instant?, now: ContinuousClock.Instant,
+        callerWaiting: Bool, shuttingDown: Bool
+    ) -> Bool {
         guard held > 0 else { return false }
         guard let deadline = deadline(oldest: oldest) else { return true }
         return shuttingDown || callerWaiting || held >= maxHeld || now >= deadline

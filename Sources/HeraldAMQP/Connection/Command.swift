@@ -5,10 +5,13 @@ enum Command: Sendable {
     case publish([AMQPMessage], mandatory: Bool, PublishWaiter)
     /// A nil continuation: nobody waits for the settlement to be written (failures are logged).
     case settle(DeliveryTag, Settlement, CheckedContinuation<Void, any Error>?)
-    case consume(ConsumerSpec, AsyncThrowingStream<AMQPDelivery, any Error>.Continuation, CheckedContinuation<Void, any Error>)
+    case consume(
+        ConsumerSpec, AsyncThrowingStream<AMQPDelivery, any Error>.Continuation, CheckedContinuation<Void, any Error>)
     case cancel(consumerTag: String, CheckedContinuation<Void, any Error>?)
     /// Runs `body` with the connection and the admin channel (topology, queue inspection).
-    case admin(String, @Sendable (RabbitConnection, UInt16) throws(AMQPError) -> AdminResult, CheckedContinuation<AdminResult, any Error>)
+    case admin(
+        String, @Sendable (RabbitConnection, UInt16) throws(AMQPError) -> AdminResult,
+        CheckedContinuation<AdminResult, any Error>)
     case shutdown
 
     /// Fails the command's continuation (used when it cannot run).

@@ -60,6 +60,8 @@ extension ConnectionLoop {
 
     /// What a caller waiting on a settlement gets when the connection broke under it.
     static func settlementLost(_ operation: String, _ cause: AMQPError) -> AMQPError {
-        AMQPError(.connectionLost, operation: operation, detail: "\(cause.detail); the broker redelivers it", isRetryable: false)
+        AMQPError(
+            .connectionLost, operation: operation, detail: "\(cause.detail); the broker redelivers it",
+            isRetryable: false)
     }
 }

@@ -38,7 +38,8 @@ extension ConnectionLoop {
                 waiter.resume(throwing: error)
                 if error.code == .channelClosed {
                     adminChannelOpen = false
-                    logger.debug("amqp admin command refused", ["operation": .string(name), "error": .string(error.description)])
+                    logger.debug(
+                        "amqp admin command refused", ["operation": .string(name), "error": .string(error.description)])
                     do throws(AMQPError) { try connection.sendChannelCloseOk(Self.adminChannel) } catch { return error }
                     return nil
                 }
@@ -61,8 +62,10 @@ extension ConnectionLoop {
         }
     }
 
-    private func settle(_ tag: DeliveryTag, _ settlement: Settlement, waiter: Waiter?,
-                        on connection: RabbitConnection) -> AMQPError? {
+    private func settle(
+        _ tag: DeliveryTag, _ settlement: Settlement, waiter: Waiter?,
+        on connection: RabbitConnection
+    ) -> AMQPError? {
         guard tag.connection == generation else {
             let error = staleError(tag, settlement)  // logs, whether or not anyone waits
             waiter?.resume(throwing: error)
@@ -70,9 +73,11 @@ extension ConnectionLoop {
         }
         guard deliveries.settle(tag.value, multiple: settlement.multiple) else {
             logger.warning("amqp second settlement of a delivery ignored", ["delivery": .string(tag.description)])
-            waiter?.resume(throwing: AMQPError(.alreadySettled, operation: "\(settlement.name) \(tag)",
-                                               detail: "this delivery was already acked, nacked or rejected",
-                                               isRetryable: false))
+            waiter?.resume(
+                throwing: AMQPError(
+                    .alreadySettled, operation: "\(settlement.name) \(tag)",
+                    detail: "this delivery was already acked, nacked or rejected",
+                    isRetryable: false))
             return nil
         }
         if case .ack(multiple: false) = settlement {
@@ -102,16 +107,19 @@ extension ConnectionLoop {
         }
     }
 
-    private func subscribe(_ spec: ConsumerSpec, stream: AsyncThrowingStream<AMQPDelivery, any Error>.Continuation,
-                           waiter: Waiter, on connection: RabbitConnection) -> AMQPError? {
+    private func subscribe(
+        _ spec: ConsumerSpec, stream: AsyncThrowingStream<AMQPDelivery, any Error>.Continuation,
+        waiter: Waiter, on connection: RabbitConnection
+    ) -> AMQPError? {
         if shutdownRequested {
             Command.consume(spec, stream, waiter).fail(Self.shutdownError("basic.consume"))
             return nil
         }
         guard consumers[spec.tag] == nil else {
             Command.consume(spec, stream, waiter).fail(
-                AMQPError(.invalidArgument, operation: "basic.consume \(spec.queue)",
-                          detail: "consumer tag \(spec.tag) is in use", isRetryable: false))
+                AMQPError(
+                    .invalidArgument, operation: "basic.consume \(spec.queue)",
+                    detail: "consumer tag \(spec.tag) is in use", isRetryable: false))
             return nil
         }
         do throws(AMQPError) {
@@ -124,8 +132,12 @@ extension ConnectionLoop {
             _ = try connection.consume(Self.consumeChannel, queue: spec.queue, tag: spec.tag, arguments: spec.arguments)
             consumers[spec.tag] = ConsumerRegistration(spec: spec, stream: stream)
             waiter.resume()
-            logger.info("amqp consuming", ["queue": .string(spec.queue), "consumer_tag": .string(spec.tag),
-                                           "prefetch": .int(Int(spec.prefetch))])
+            logger.info(
+                "amqp consuming",
+                [
+                    "queue": .string(spec.queue), "consumer_tag": .string(spec.tag),
+                    "prefetch": .int(Int(spec.prefetch)),
+                ])
             return nil
         } catch {
             Command.consume(spec, stream, waiter).fail(error)
@@ -144,7 +156,7 @@ extension ConnectionLoop {
         do throws(AMQPError) {
             try connection.declareQueue(Self.adminChannel, name: queue, lifetime: .durable, passive: true)
             return nil
-        } catch where error.code == .channelClosed {
+        } catch  where error.code == .channelClosed {
             try connection.sendChannelCloseOk(Self.adminChannel)
             try connection.openChannel(Self.adminChannel)
             return error

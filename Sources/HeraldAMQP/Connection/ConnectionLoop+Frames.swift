@@ -24,30 +24,42 @@ extension ConnectionLoop {
         switch method.id {
         case AMQP_BASIC_DELIVER_METHOD:
             guard let deliver = decoded(method, as: amqp_basic_deliver_t.self) else { return nil }
-            assemblers[channel, default: ContentAssembler()].begin(.delivery(
-                consumerTag: String(amqpBytes: deliver.consumer_tag), deliveryTag: deliver.delivery_tag,
-                redelivered: deliver.redelivered != 0, exchange: String(amqpBytes: deliver.exchange),
-                routingKey: String(amqpBytes: deliver.routing_key)))
+            assemblers[channel, default: ContentAssembler()].begin(
+                .delivery(
+                    consumerTag: String(amqpBytes: deliver.consumer_tag), deliveryTag: deliver.delivery_tag,
+                    redelivered: deliver.redelivered != 0, exchange: String(amqpBytes: deliver.exchange),
+                    routingKey: String(amqpBytes: deliver.routing_key)))
         case AMQP_BASIC_RETURN_METHOD:
             guard let returned = decoded(method, as: amqp_basic_return_t.self) else { return nil }
-            assemblers[channel, default: ContentAssembler()].begin(.returned(
-                replyCode: Int(returned.reply_code), replyText: String(amqpBytes: returned.reply_text),
-                exchange: String(amqpBytes: returned.exchange), routingKey: String(amqpBytes: returned.routing_key)))
+            assemblers[channel, default: ContentAssembler()].begin(
+                .returned(
+                    replyCode: Int(returned.reply_code), replyText: String(amqpBytes: returned.reply_text),
+                    exchange: String(amqpBytes: returned.exchange), routingKey: String(amqpBytes: returned.routing_key))
+            )
         case AMQP_BASIC_ACK_METHOD:
-            guard channel == Self.publishChannel, let ack = decoded(method, as: amqp_basic_ack_t.self) else { return nil }
+            guard channel == Self.publishChannel, let ack = decoded(method, as: amqp_basic_ack_t.self) else {
+                return nil
+            }
             confirm(tag: ack.delivery_tag, multiple: ack.multiple != 0, acked: true)
         case AMQP_BASIC_NACK_METHOD:
-            guard channel == Self.publishChannel, let nack = decoded(method, as: amqp_basic_nack_t.self) else { return nil }
+            guard channel == Self.publishChannel, let nack = decoded(method, as: amqp_basic_nack_t.self) else {
+                return nil
+            }
             confirm(tag: nack.delivery_tag, multiple: nack.multiple != 0, acked: false)
         case AMQP_BASIC_CANCEL_METHOD:
             guard let cancel = decoded(method, as: amqp_basic_cancel_t.self) else { return nil }
             let tag = String(amqpBytes: cancel.consumer_tag)
             if let registration = consumers.removeValue(forKey: tag) {
-                logger.warning("amqp consumer cancelled by broker", ["consumer_tag": .string(tag),
-                                                                     "queue": .string(registration.spec.queue)])
-                registration.stream.finish(throwing: AMQPError(
-                    .consumerCancelled, operation: "basic.consume \(registration.spec.queue)",
-                    detail: "the broker cancelled the consumer (queue deleted or failed over)", isRetryable: true))
+                logger.warning(
+                    "amqp consumer cancelled by broker",
+                    [
+                        "consumer_tag": .string(tag),
+                        "queue": .string(registration.spec.queue),
+                    ])
+                registration.stream.finish(
+                    throwing: AMQPError(
+                        .consumerCancelled, operation: "basic.consume \(registration.spec.queue)",
+                        detail: "the broker cancelled the consumer (queue deleted or failed over)", isRetryable: true))
             }
         case AMQP_CHANNEL_CLOSE_METHOD:
             return channelClosed(method, channel: channel, on: connection)
@@ -63,14 +75,16 @@ extension ConnectionLoop {
             blocked = false
             logger.info("amqp connection unblocked")
         default:
-            logger.debug("amqp unexpected method ignored", ["method": .int(Int(method.id)), "channel": .int(Int(channel))])
+            logger.debug(
+                "amqp unexpected method ignored", ["method": .int(Int(method.id)), "channel": .int(Int(channel))])
         }
         return nil
     }
 
     private func confirm(tag: UInt64, multiple: Bool, acked: Bool) {
-        let settled = confirms.settle(tag: tag, multiple: multiple, acked: acked,
-                                      operation: acked ? "basic.publish (confirm \(tag))" : "basic.publish (nack \(tag))")
+        let settled = confirms.settle(
+            tag: tag, multiple: multiple, acked: acked,
+            operation: acked ? "basic.publish (confirm \(tag))" : "basic.publish (nack \(tag))")
         for (waiter, failure) in settled {
             if let failure { waiter.resume(throwing: failure) } else { waiter.resume() }
         }
@@ -79,11 +93,14 @@ extension ConnectionLoop {
     /// The broker closed a channel. The publish channel is reopened in place (its
     /// unconfirmed publishes fail); the consume channel takes the connection down,
     /// because its delivery tags die with it.
-    private func channelClosed(_ method: amqp_method_t, channel: UInt16, on connection: RabbitConnection) -> AMQPError? {
+    private func channelClosed(_ method: amqp_method_t, channel: UInt16, on connection: RabbitConnection) -> AMQPError?
+    {
         let reply = amqp_rpc_reply_t(reply_type: AMQP_RESPONSE_SERVER_EXCEPTION, reply: method, library_error: 0)
-        let error = RabbitStatus.error(.reply(reply), operation: "channel \(channel)")
+        let error =
+            RabbitStatus.error(.reply(reply), operation: "channel \(channel)")
             ?? AMQPError(.channelClosed, operation: "channel \(channel)", isRetryable: true)
-        logger.warning("amqp channel closed by broker", ["channel": .int(Int(channel)), "error": .string(error.description)])
+        logger.warning(
+            "amqp channel closed by broker", ["channel": .int(Int(channel)), "error": .string(error.description)])
         assemblers[channel] = nil
         do throws(AMQPError) {
             try connection.sendChannelCloseOk(channel)
@@ -115,10 +132,12 @@ extension ConnectionLoop {
         for (waiter, exchange) in unconfirmed {
             let named = error.detail.contains("'\(exchange)'")
             let culprit = unconfirmed.count == 1 || (error.replyCode == 404 && named)
-            waiter.resume(throwing: AMQPError(
-                .channelClosed, operation: "basic.publish \(exchange)",
-                detail: culprit ? error.detail : "channel closed by another publish (\(error.detail)); publish again",
-                replyCode: error.replyCode, isRetryable: culprit ? error.isRetryable : true))
+            waiter.resume(
+                throwing: AMQPError(
+                    .channelClosed, operation: "basic.publish \(exchange)",
+                    detail: culprit
+                        ? error.detail : "channel closed by another publish (\(error.detail)); publish again",
+                    replyCode: error.replyCode, isRetryable: culprit ? error.isRetryable : true))
         }
     }
 
@@ -142,10 +161,12 @@ extension ConnectionLoop {
                 return error
             }
         case .returned(let replyCode, let replyText, let exchange, let routingKey):
-            let key = ConfirmTracker<PublishWaiter>.ReturnKey(exchange: exchange, routingKey: routingKey, body: content.body)
+            let key = ConfirmTracker<PublishWaiter>.ReturnKey(
+                exchange: exchange, routingKey: routingKey, body: content.body)
             if !confirms.markReturned(key, replyCode: replyCode, replyText: replyText) {
-                logger.warning("amqp returned message matches no pending publish",
-                               ["exchange": .string(exchange), "routing_key": .string(routingKey)])
+                logger.warning(
+                    "amqp returned message matches no pending publish",
+                    ["exchange": .string(exchange), "routing_key": .string(routingKey)])
             }
             return nil
         }

@@ -100,13 +100,17 @@ extension ConnectionLoop {
             outboxHead += 1
             // A message the encoder would refuse fails alone, before anything is written.
             if let problem = outgoing.message.encodingProblem(frameMax: connection.frameMax) {
-                outgoing.waiter.resume(throwing: AMQPError(
-                    .invalidMessage, operation: "basic.publish \(outgoing.message.exchange)", detail: problem, isRetryable: false))
+                outgoing.waiter.resume(
+                    throwing: AMQPError(
+                        .invalidMessage, operation: "basic.publish \(outgoing.message.exchange)", detail: problem,
+                        isRetryable: false))
                 continue
             }
-            let key = outgoing.mandatory
-                ? ConfirmTracker<PublishWaiter>.ReturnKey(exchange: outgoing.message.exchange,
-                                                          routingKey: outgoing.message.routingKey, body: outgoing.message.body)
+            let key =
+                outgoing.mandatory
+                ? ConfirmTracker<PublishWaiter>.ReturnKey(
+                    exchange: outgoing.message.exchange,
+                    routingKey: outgoing.message.routingKey, body: outgoing.message.body)
                 : nil
             _ = confirms.register(outgoing.waiter, exchange: outgoing.message.exchange, returnKey: key)
             batch.append((outgoing.message, outgoing.mandatory))
@@ -138,7 +142,11 @@ extension ConnectionLoop {
         consumers.removeAll()
         for command in deferred { command.fail(Self.shutdownError("connection")) }
         deferred.removeAll()
-        logger.info("amqp shutting down", ["unconfirmed": .int(confirms.inFlight),
-                                           "unsettled_deliveries": .int(deliveries.count)])
+        logger.info(
+            "amqp shutting down",
+            [
+                "unconfirmed": .int(confirms.inFlight),
+                "unsettled_deliveries": .int(deliveries.count),
+            ])
     }
 }

@@ -59,8 +59,10 @@ final class ConnectionLoop {
     var shutdownRequested = false
     var shutdownDeadline: ContinuousClock.Instant?
 
-    init(configuration: AMQPConfiguration, topology: TopologyOptions?, logger: Logger, mailbox: Mailbox,
-         status: ConnectionStatus) {
+    init(
+        configuration: AMQPConfiguration, topology: TopologyOptions?, logger: Logger, mailbox: Mailbox,
+        status: ConnectionStatus
+    ) {
         self.configuration = configuration
         self.topology = topology
         self.logger = logger
@@ -111,8 +113,9 @@ final class ConnectionLoop {
     /// Sleeps until `until`, still answering commands (publishes are held, stale acks refused).
     private func backOff(until: ContinuousClock.Instant) -> ReconnectStateMachine.Action {
         let delay = (until - .now).components
-        logger.info("amqp reconnect scheduled",
-                    ["in_ms": .int(Int(delay.seconds * 1000 + delay.attoseconds / 1_000_000_000_000_000))])
+        logger.info(
+            "amqp reconnect scheduled",
+            ["in_ms": .int(Int(delay.seconds * 1000 + delay.attoseconds / 1_000_000_000_000_000))])
         while true {
             takeCommandsWhileDisconnected()
             if shutdownRequested { return machine.shutdownRequested() }
@@ -165,23 +168,29 @@ final class ConnectionLoop {
                 continue
             }
             try candidate.qos(Self.consumeChannel, prefetch: registration.spec.prefetch)
-            _ = try candidate.consume(Self.consumeChannel, queue: registration.spec.queue, tag: registration.spec.tag,
-                                      arguments: registration.spec.arguments)
+            _ = try candidate.consume(
+                Self.consumeChannel, queue: registration.spec.queue, tag: registration.spec.tag,
+                arguments: registration.spec.arguments)
         }
         generation += 1
         blocked = false
         connection = candidate
         confirms.reset()
         status.connected(generation: generation, node: url.node)
-        logger.info("amqp connected", ["url": .string(url.description), "connection": .int(Int(generation)),
-                                       "heartbeat_s": .int(candidate.heartbeatSeconds), "consumers": .int(consumers.count)])
+        logger.info(
+            "amqp connected",
+            [
+                "url": .string(url.description), "connection": .int(Int(generation)),
+                "heartbeat_s": .int(candidate.heartbeatSeconds), "consumers": .int(consumers.count),
+            ])
     }
 
     /// Opens a connection to the first of the broker's addresses that answers,
     /// trying each once in turn with its own TLS files; throws the last
     /// address's failure when none does.
     private func openFirstAnswering() throws(AMQPError) -> (RabbitConnection, AMQPURL) {
-        var lastError = AMQPError(.library, operation: "connect", detail: "no broker address is configured", isRetryable: false)
+        var lastError = AMQPError(
+            .library, operation: "connect", detail: "no broker address is configured", isRetryable: false)
         for (index, address) in addresses.inTurn {
             let url = address.url
             do throws(AMQPError) {
@@ -189,7 +198,8 @@ final class ConnectionLoop {
                 addresses.connected(to: index)
                 return (candidate, url)
             } catch {
-                logger.warning("amqp connect failed", ["error": .string(error.description), "url": .string(url.description)])
+                logger.warning(
+                    "amqp connect failed", ["error": .string(error.description), "url": .string(url.description)])
                 lastError = error
             }
         }
@@ -202,12 +212,17 @@ final class ConnectionLoop {
         connection = nil
         status.disconnected()
         let unconfirmed = confirms.removeAll()
-        logger.warning("amqp connection lost", ["error": .string(error.description), "connection": .int(Int(generation)),
-                                                "unconfirmed": .int(unconfirmed.count),
-                                                "unsettled_deliveries": .int(deliveries.count)])
-        let failure = AMQPError(.connectionLost, operation: "basic.publish",
-                                detail: "connection lost before the broker confirmed (\(error.detail)); publish again",
-                                isRetryable: true)
+        logger.warning(
+            "amqp connection lost",
+            [
+                "error": .string(error.description), "connection": .int(Int(generation)),
+                "unconfirmed": .int(unconfirmed.count),
+                "unsettled_deliveries": .int(deliveries.count),
+            ])
+        let failure = AMQPError(
+            .connectionLost, operation: "basic.publish",
+            detail: "connection lost before the broker confirmed (\(error.detail)); publish again",
+            isRetryable: true)
         for waiter in unconfirmed { waiter.resume(throwing: failure) }
         failPendingAcks(error)
         deliveries.removeAll()
@@ -245,11 +260,16 @@ final class ConnectionLoop {
     }
 
     func staleError(_ tag: DeliveryTag, _ settlement: Settlement) -> AMQPError {
-        logger.warning("amqp settlement of stale delivery ignored", ["delivery": .string(tag.description),
-                                                                      "connection": .int(Int(generation))])
-        return AMQPError(.staleDelivery, operation: "\(settlement.name) \(tag)",
-                         detail: "delivered on connection \(tag.connection), now \(generation); the broker redelivers it",
-                         isRetryable: false)
+        logger.warning(
+            "amqp settlement of stale delivery ignored",
+            [
+                "delivery": .string(tag.description),
+                "connection": .int(Int(generation)),
+            ])
+        return AMQPError(
+            .staleDelivery, operation: "\(settlement.name) \(tag)",
+            detail: "delivered on connection \(tag.connection), now \(generation); the broker redelivers it",
+            isRetryable: false)
     }
 }
 

@@ -61,8 +61,10 @@ extension RabbitConnection {
     static let basicPublishMethod: amqp_method_number_t = 0x003C_0028
     static let basicClass: UInt16 = 60
 
-    private func encodePublish(_ channel: UInt16, _ message: AMQPMessage, mandatory: Bool,
-                               into frames: inout [UInt8]) throws(AMQPError) {
+    private func encodePublish(
+        _ channel: UInt16, _ message: AMQPMessage, mandatory: Bool,
+        into frames: inout [UInt8]
+    ) throws(AMQPError) {
         scratch.recycle()
         var arguments = amqp_basic_publish_t(
             ticket: 0, exchange: bytes(message.exchange), routing_key: bytes(message.routingKey),
@@ -72,8 +74,9 @@ extension RabbitConnection {
         try frame(UInt8(AMQP_FRAME_METHOD), channel, capacities: [4 + 2 + 256 + 256 + 1 + 16], into: &frames) {
             (payload, capacity) throws(AMQPError) -> Int in
             Self.put32(Self.basicPublishMethod, at: payload)
-            let encoded = amqp_encode_method(Self.basicPublishMethod, &arguments,
-                                             amqp_bytes_t(len: capacity - 4, bytes: payload + 4))
+            let encoded = amqp_encode_method(
+                Self.basicPublishMethod, &arguments,
+                amqp_bytes_t(len: capacity - 4, bytes: payload + 4))
             guard encoded >= 0 else { throw Self.encodingError(encoded, "basic.publish method") }
             return 4 + Int(encoded)
         }
@@ -84,8 +87,9 @@ extension RabbitConnection {
             Self.put16(Self.basicClass, at: payload)
             Self.put16(0, at: payload + 2)
             Self.put64(UInt64(message.body.count), at: payload + 4)
-            let encoded = amqp_encode_properties(Self.basicClass, &properties,
-                                                 amqp_bytes_t(len: capacity - 12, bytes: payload + 12))
+            let encoded = amqp_encode_properties(
+                Self.basicClass, &properties,
+                amqp_bytes_t(len: capacity - 12, bytes: payload + 12))
             guard encoded >= 0 else { throw Self.encodingError(encoded, "basic.publish properties") }
             return 12 + Int(encoded)
         }
@@ -103,15 +107,18 @@ extension RabbitConnection {
 
     /// Appends one frame whose payload `fill` writes into the space it is given
     /// and returns the length of; each capacity is tried in turn until one fits.
-    private func frame(_ type: UInt8, _ channel: UInt16, capacities: [Int], into frames: inout [UInt8],
-                       _ fill: (UnsafeMutableRawPointer, Int) throws(AMQPError) -> Int) throws(AMQPError) {
+    private func frame(
+        _ type: UInt8, _ channel: UInt16, capacities: [Int], into frames: inout [UInt8],
+        _ fill: (UnsafeMutableRawPointer, Int) throws(AMQPError) -> Int
+    ) throws(AMQPError) {
         let start = frames.count
         var lastError: AMQPError?
         for capacity in capacities where capacity > 0 {
             Self.appendFrameHeader(type, channel, size: 0, into: &frames)
             frames.append(contentsOf: repeatElement(0, count: capacity))
             // `withUnsafeMutableBytes` rethrows untyped: carry the typed error out as a Result.
-            let filled = frames.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) -> Result<Int, AMQPError> in
+            let filled = frames.withUnsafeMutableBytes {
+                (raw: UnsafeMutableRawBufferPointer) -> Result<Int, AMQPError> in
                 do throws(AMQPError) {
                     return .success(try fill(raw.baseAddress.unsafelyUnwrapped + start + 7, capacity))
                 } catch {
@@ -121,7 +128,9 @@ extension RabbitConnection {
             switch filled {
             case .success(let length):
                 frames.removeSubrange((start + 7 + length)...)
-                frames.withUnsafeMutableBytes { Self.put32(UInt32(length), at: $0.baseAddress.unsafelyUnwrapped + start + 3) }
+                frames.withUnsafeMutableBytes {
+                    Self.put32(UInt32(length), at: $0.baseAddress.unsafelyUnwrapped + start + 3)
+                }
                 frames.append(UInt8(AMQP_FRAME_END))
                 return
             case .failure(let error):
@@ -137,7 +146,9 @@ extension RabbitConnection {
         frames.append(UInt8(channel >> 8))
         frames.append(UInt8(channel & 0xFF))
         let size = UInt32(size)
-        frames.append(contentsOf: [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)])
+        frames.append(contentsOf: [
+            UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF),
+        ])
     }
 
     private static func put16(_ value: UInt16, at pointer: UnsafeMutableRawPointer) {
@@ -175,8 +186,9 @@ extension RabbitConnection {
                 _ = poll(&descriptor, 1, 1000)
                 continue
             }
-            throw AMQPError(.connectionLost, operation: operation(),
-                            detail: sent == 0 ? "socket closed" : String(cString: strerror(code)), isRetryable: true)
+            throw AMQPError(
+                .connectionLost, operation: operation(),
+                detail: sent == 0 ? "socket closed" : String(cString: strerror(code)), isRetryable: true)
         }
     }
 }

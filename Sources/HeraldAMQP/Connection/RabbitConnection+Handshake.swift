@@ -18,10 +18,12 @@ extension RabbitConnection {
         let frameMax = Int32(server.frame_max == 0 ? 131_072 : max(4096, min(server.frame_max, 131_072)))
         let heartbeat = Int32(Self.negotiatedHeartbeat(ours: configuration.heartbeat, broker: server.heartbeat))
         channelMax = max(channelMax, 8)
-        try RabbitStatus.check(.code(amqp_tune_connection(state, channelMax, frameMax, heartbeat)),
-                               operation: "tune connection")
-        var tuneOk = amqp_connection_tune_ok_t(channel_max: UInt16(channelMax), frame_max: UInt32(frameMax),
-                                               heartbeat: UInt16(heartbeat))
+        try RabbitStatus.check(
+            .code(amqp_tune_connection(state, channelMax, frameMax, heartbeat)),
+            operation: "tune connection")
+        var tuneOk = amqp_connection_tune_ok_t(
+            channel_max: UInt16(channelMax), frame_max: UInt32(frameMax),
+            heartbeat: UInt16(heartbeat))
         try sendMethod(channel: 0, method: AMQP_CONNECTION_TUNE_OK_METHOD, &tuneOk, operation: "connection.tune-ok")
         heartbeatSeconds = Int(heartbeat)
         scratch.recycle()
@@ -29,8 +31,9 @@ extension RabbitConnection {
             virtual_host: AMQPTableCodec.bytes(url.vhost, pool: scratch.pool),
             capabilities: amqp_bytes_t(len: 0, bytes: nil), insist: 1)
         try sendMethod(channel: 0, method: AMQP_CONNECTION_OPEN_METHOD, &open, operation: "connection.open")
-        _ = try waitMethod(AMQP_CONNECTION_OPEN_OK_METHOD, deadline: deadline,
-                           operation: "connection.open vhost \(url.vhost)")
+        _ = try waitMethod(
+            AMQP_CONNECTION_OPEN_OK_METHOD, deadline: deadline,
+            operation: "connection.open vhost \(url.vhost)")
     }
 
     private func sendStartOk(_ configuration: AMQPConfiguration, url: AMQPURL) throws(AMQPError) {
@@ -60,8 +63,10 @@ extension RabbitConnection {
 
     /// Waits for one method on channel 0 during the handshake. A `connection.close`
     /// (bad credentials, unknown vhost) becomes the broker's error.
-    private func waitMethod(_ expected: amqp_method_number_t, deadline: ContinuousClock.Instant,
-                            operation: String) throws(AMQPError) -> amqp_method_t {
+    private func waitMethod(
+        _ expected: amqp_method_number_t, deadline: ContinuousClock.Instant,
+        operation: String
+    ) throws(AMQPError) -> amqp_method_t {
         while true {
             let remaining = deadline - .now
             if remaining <= .zero {
@@ -71,21 +76,25 @@ extension RabbitConnection {
             case .timeout:
                 continue
             case .failed(let error):
-                throw AMQPError(error.code, operation: operation,
-                                detail: error.detail + " (broker closed the socket: wrong credentials or vhost?)",
-                                libraryStatus: error.libraryStatus, isRetryable: error.isRetryable)
+                throw AMQPError(
+                    error.code, operation: operation,
+                    detail: error.detail + " (broker closed the socket: wrong credentials or vhost?)",
+                    libraryStatus: error.libraryStatus, isRetryable: error.isRetryable)
             case .frame(let frame):
                 guard frame.frame_type == UInt8(AMQP_FRAME_METHOD) else { continue }
                 let method = frame.payload.method
                 if method.id == expected { return method }
                 if method.id == AMQP_CONNECTION_CLOSE_METHOD {
                     var closeOk = amqp_connection_close_ok_t(dummy: 0)
-                    _ = try? sendMethod(channel: 0, method: AMQP_CONNECTION_CLOSE_OK_METHOD, &closeOk, operation: "close-ok")
-                    let reply = amqp_rpc_reply_t(reply_type: AMQP_RESPONSE_SERVER_EXCEPTION, reply: method, library_error: 0)
+                    _ = try? sendMethod(
+                        channel: 0, method: AMQP_CONNECTION_CLOSE_OK_METHOD, &closeOk, operation: "close-ok")
+                    let reply = amqp_rpc_reply_t(
+                        reply_type: AMQP_RESPONSE_SERVER_EXCEPTION, reply: method, library_error: 0)
                     throw RabbitStatus.error(.reply(reply), operation: operation)
                         ?? AMQPError(.connectionClosed, operation: operation, isRetryable: true)
                 }
-                throw AMQPError(.library, operation: operation, detail: "unexpected method \(method.id)", isRetryable: true)
+                throw AMQPError(
+                    .library, operation: operation, detail: "unexpected method \(method.id)", isRetryable: true)
             }
         }
     }

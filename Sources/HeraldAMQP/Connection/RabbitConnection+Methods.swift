@@ -42,8 +42,9 @@ extension RabbitConnection {
     /// Starts a consumer with manual acks; returns the tag the broker confirmed.
     func consume(_ channel: UInt16, queue: String, tag: String, arguments: AMQPTable) throws(AMQPError) -> String {
         scratch.recycle()
-        let ok = amqp_basic_consume(state, channel, bytes(queue), bytes(tag), 0, 0, 0,
-                                    AMQPTableCodec.encode(arguments, into: scratch.pool))
+        let ok = amqp_basic_consume(
+            state, channel, bytes(queue), bytes(tag), 0, 0, 0,
+            AMQPTableCodec.encode(arguments, into: scratch.pool))
         try checkReply("basic.consume \(queue)")
         return ok.map { String(amqpBytes: $0.pointee.consumer_tag) } ?? tag
     }
@@ -55,17 +56,20 @@ extension RabbitConnection {
     }
 
     func ack(_ channel: UInt16, tag: UInt64, multiple: Bool) throws(AMQPError) {
-        try RabbitStatus.check(.code(amqp_basic_ack(state, channel, tag, multiple ? 1 : 0)), operation: "basic.ack \(tag)")
+        try RabbitStatus.check(
+            .code(amqp_basic_ack(state, channel, tag, multiple ? 1 : 0)), operation: "basic.ack \(tag)")
     }
 
     func nack(_ channel: UInt16, tag: UInt64, multiple: Bool, requeue: Bool) throws(AMQPError) {
-        try RabbitStatus.check(.code(amqp_basic_nack(state, channel, tag, multiple ? 1 : 0, requeue ? 1 : 0)),
-                               operation: "basic.nack \(tag)")
+        try RabbitStatus.check(
+            .code(amqp_basic_nack(state, channel, tag, multiple ? 1 : 0, requeue ? 1 : 0)),
+            operation: "basic.nack \(tag)")
     }
 
     func reject(_ channel: UInt16, tag: UInt64, requeue: Bool) throws(AMQPError) {
-        try RabbitStatus.check(.code(amqp_basic_reject(state, channel, tag, requeue ? 1 : 0)),
-                               operation: "basic.reject \(tag)")
+        try RabbitStatus.check(
+            .code(amqp_basic_reject(state, channel, tag, requeue ? 1 : 0)),
+            operation: "basic.reject \(tag)")
     }
 
     // MARK: Publishing
@@ -74,31 +78,38 @@ extension RabbitConnection {
         scratch.recycle()
         var properties = message.properties.encoded(pool: scratch.pool)
         let status = message.body.withUnsafeBytes { raw in
-            amqp_basic_publish(state, channel, bytes(message.exchange), bytes(message.routingKey), mandatory ? 1 : 0, 0,
-                               &properties,
-                               amqp_bytes_t(len: raw.count, bytes: UnsafeMutableRawPointer(mutating: raw.baseAddress)))
+            amqp_basic_publish(
+                state, channel, bytes(message.exchange), bytes(message.routingKey), mandatory ? 1 : 0, 0,
+                &properties,
+                amqp_bytes_t(len: raw.count, bytes: UnsafeMutableRawPointer(mutating: raw.baseAddress)))
         }
         try RabbitStatus.check(.code(status), operation: "basic.publish \(message.exchange) \(message.routingKey)")
     }
 
     // MARK: Topology
 
-    func declareExchange(_ channel: UInt16, name: String, type: String, durable: Bool, arguments: AMQPTable = [:]) throws(AMQPError) {
+    func declareExchange(_ channel: UInt16, name: String, type: String, durable: Bool, arguments: AMQPTable = [:])
+        throws(AMQPError)
+    {
         scratch.recycle()
-        _ = amqp_exchange_declare(state, channel, bytes(name), bytes(type), 0, durable ? 1 : 0, 0, 0,
-                                  AMQPTableCodec.encode(arguments, into: scratch.pool))
+        _ = amqp_exchange_declare(
+            state, channel, bytes(name), bytes(type), 0, durable ? 1 : 0, 0, 0,
+            AMQPTableCodec.encode(arguments, into: scratch.pool))
         try checkReply("exchange.declare \(name) (\(type))")
     }
 
     /// Declares a queue (or, `passive`, checks it exists); returns its ready message count.
     @discardableResult
     /// Durable or exclusive (`QueueLifetime`), never auto-delete; `passive` only checks that the queue exists.
-    func declareQueue(_ channel: UInt16, name: String, lifetime: QueueLifetime, passive: Bool = false,
-                      arguments: AMQPTable = [:]) throws(AMQPError) -> UInt32 {
+    func declareQueue(
+        _ channel: UInt16, name: String, lifetime: QueueLifetime, passive: Bool = false,
+        arguments: AMQPTable = [:]
+    ) throws(AMQPError) -> UInt32 {
         scratch.recycle()
         let durable: amqp_boolean_t = lifetime == .durable ? 1 : 0
-        let ok = amqp_queue_declare(state, channel, bytes(name), passive ? 1 : 0, durable, lifetime == .exclusive ? 1 : 0,
-                                    0, AMQPTableCodec.encode(arguments, into: scratch.pool))
+        let ok = amqp_queue_declare(
+            state, channel, bytes(name), passive ? 1 : 0, durable, lifetime == .exclusive ? 1 : 0,
+            0, AMQPTableCodec.encode(arguments, into: scratch.pool))
         try checkReply("queue.declare \(name)")
         return ok?.pointee.message_count ?? 0
     }
@@ -108,19 +119,25 @@ extension RabbitConnection {
     /// cancelled); returns the name the broker gave it.
     func declareServerNamedQueue(_ channel: UInt16, arguments: AMQPTable = [:]) throws(AMQPError) -> String {
         scratch.recycle()
-        let ok = amqp_queue_declare(state, channel, amqp_bytes_t(len: 0, bytes: nil), 0, 0, 1, 1, AMQPTableCodec.encode(arguments, into: scratch.pool))
+        let ok = amqp_queue_declare(
+            state, channel, amqp_bytes_t(len: 0, bytes: nil), 0, 0, 1, 1,
+            AMQPTableCodec.encode(arguments, into: scratch.pool))
         try checkReply("queue.declare (server-named)")
         guard let name = ok.map({ String(amqpBytes: $0.pointee.queue) }), !name.isEmpty else {
-            throw AMQPError(.library, operation: "queue.declare (server-named)", detail: "the broker named no queue",
-                            isRetryable: true)
+            throw AMQPError(
+                .library, operation: "queue.declare (server-named)", detail: "the broker named no queue",
+                isRetryable: true)
         }
         return name
     }
 
-    func bindQueue(_ channel: UInt16, queue: String, exchange: String, routingKey: String, arguments: AMQPTable = [:]) throws(AMQPError) {
+    func bindQueue(_ channel: UInt16, queue: String, exchange: String, routingKey: String, arguments: AMQPTable = [:])
+        throws(AMQPError)
+    {
         scratch.recycle()
-        _ = amqp_queue_bind(state, channel, bytes(queue), bytes(exchange), bytes(routingKey),
-                            AMQPTableCodec.encode(arguments, into: scratch.pool))
+        _ = amqp_queue_bind(
+            state, channel, bytes(queue), bytes(exchange), bytes(routingKey),
+            AMQPTableCodec.encode(arguments, into: scratch.pool))
         try checkReply("queue.bind \(queue) to \(exchange) key \(routingKey)")
     }
 

@@ -48,22 +48,26 @@ final class RabbitConnection {
         if url.tls {
             socket = amqp_ssl_socket_new(state)
             guard let socket else {
-                throw AMQPError(.library, operation: "amqp_ssl_socket_new", detail: "cannot create TLS socket", isRetryable: false)
+                throw AMQPError(
+                    .library, operation: "amqp_ssl_socket_new", detail: "cannot create TLS socket", isRetryable: false)
             }
             let tls = address.tls
             // rabbitmq-c's context trusts nothing of its own accord: load the system
             // store (OpenSSL's default paths, which honour SSL_CERT_FILE and
             // SSL_CERT_DIR), then the configured CA file on top.
             guard let context = amqp_ssl_socket_get_context(socket),
-                  SSL_CTX_set_default_verify_paths(OpaquePointer(context)) == 1 else {
-                throw AMQPError(.library, operation: "TLS trust store", detail: "cannot load the system trust store",
-                                isRetryable: false)
+                SSL_CTX_set_default_verify_paths(OpaquePointer(context)) == 1
+            else {
+                throw AMQPError(
+                    .library, operation: "TLS trust store", detail: "cannot load the system trust store",
+                    isRetryable: false)
             }
             if let ca = tls.caFile {
                 try RabbitStatus.check(.code(amqp_ssl_socket_set_cacert(socket, ca)), operation: "TLS CA file \(ca)")
             }
             if let cert = tls.certificateFile, let key = tls.keyFile {
-                try RabbitStatus.check(.code(amqp_ssl_socket_set_key(socket, cert, key)), operation: "TLS client certificate \(cert)")
+                try RabbitStatus.check(
+                    .code(amqp_ssl_socket_set_key(socket, cert, key)), operation: "TLS client certificate \(cert)")
             }
             amqp_ssl_socket_set_verify_peer(socket, 1)
             amqp_ssl_socket_set_verify_hostname(socket, 1)
@@ -72,11 +76,13 @@ final class RabbitConnection {
             canWriteDirectly = true
         }
         guard let socket else {
-            throw AMQPError(.library, operation: "amqp_tcp_socket_new", detail: "cannot create socket", isRetryable: true)
+            throw AMQPError(
+                .library, operation: "amqp_tcp_socket_new", detail: "cannot create socket", isRetryable: true)
         }
         var timeout = timeval(configuration.connectTimeout)
-        try RabbitStatus.check(.code(amqp_socket_open_noblock(socket, url.host, Int32(url.port), &timeout)),
-                               operation: "connect \(url.host):\(url.port)")
+        try RabbitStatus.check(
+            .code(amqp_socket_open_noblock(socket, url.host, Int32(url.port), &timeout)),
+            operation: "connect \(url.host):\(url.port)")
     }
 
     // MARK: Frames
@@ -111,7 +117,9 @@ final class RabbitConnection {
 
     var socketFD: Int32 { amqp_get_sockfd(state) }
 
-    func sendMethod<T>(channel: UInt16, method: amqp_method_number_t, _ body: inout T, operation: String) throws(AMQPError) {
+    func sendMethod<T>(channel: UInt16, method: amqp_method_number_t, _ body: inout T, operation: String)
+        throws(AMQPError)
+    {
         let status = withUnsafeMutablePointer(to: &body) { amqp_send_method(state, channel, method, $0) }
         try RabbitStatus.check(.code(status), operation: operation)
     }

@@ -25,7 +25,8 @@ enum RabbitStatus {
             case AMQP_RESPONSE_SERVER_EXCEPTION:
                 return serverError(reply.reply, operation: operation)
             default:
-                return AMQPError(.connectionLost, operation: operation, detail: "no reply (end of stream)", isRetryable: true)
+                return AMQPError(
+                    .connectionLost, operation: operation, detail: "no reply (end of stream)", isRetryable: true)
             }
         }
     }
@@ -45,8 +46,9 @@ enum RabbitStatus {
             AMQP_STATUS_BROKER_UNSUPPORTED_SASL_METHOD.rawValue,
             AMQP_STATUS_SSL_HOSTNAME_VERIFY_FAILED.rawValue, AMQP_STATUS_SSL_PEER_VERIFY_FAILED.rawValue,
         ]
-        return AMQPError(.library, operation: operation, detail: text, libraryStatus: value,
-                         isRetryable: !permanent.contains(value))
+        return AMQPError(
+            .library, operation: operation, detail: text, libraryStatus: value,
+            isRetryable: !permanent.contains(value))
     }
 
     private static func serverError(_ method: amqp_method_t, operation: String) -> AMQPError {
@@ -54,17 +56,22 @@ enum RabbitStatus {
         case AMQP_CHANNEL_CLOSE_METHOD:
             guard let close = method.decoded?.assumingMemoryBound(to: amqp_channel_close_t.self).pointee else { break }
             let code = Int(close.reply_code)
-            return AMQPError(.channelClosed, operation: operation, detail: String(amqpBytes: close.reply_text),
-                             replyCode: code, isRetryable: isRetryable(replyCode: code))
+            return AMQPError(
+                .channelClosed, operation: operation, detail: String(amqpBytes: close.reply_text),
+                replyCode: code, isRetryable: isRetryable(replyCode: code))
         case AMQP_CONNECTION_CLOSE_METHOD:
-            guard let close = method.decoded?.assumingMemoryBound(to: amqp_connection_close_t.self).pointee else { break }
+            guard let close = method.decoded?.assumingMemoryBound(to: amqp_connection_close_t.self).pointee else {
+                break
+            }
             let code = Int(close.reply_code)
-            return AMQPError(.connectionClosed, operation: operation, detail: String(amqpBytes: close.reply_text),
-                             replyCode: code, isRetryable: isRetryable(replyCode: code))
+            return AMQPError(
+                .connectionClosed, operation: operation, detail: String(amqpBytes: close.reply_text),
+                replyCode: code, isRetryable: isRetryable(replyCode: code))
         default:
             break
         }
-        return AMQPError(.connectionLost, operation: operation, detail: "unexpected method \(method.id)", isRetryable: true)
+        return AMQPError(
+            .connectionLost, operation: operation, detail: "unexpected method \(method.id)", isRetryable: true)
     }
 
     /// AMQP 0-9-1 reply codes a retry can fix: 320 connection-forced (the

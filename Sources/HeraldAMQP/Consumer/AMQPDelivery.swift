@@ -13,8 +13,10 @@ public struct AMQPDelivery: Sendable {
     public let consumerTag: String
     public let properties: AMQPProperties
 
-    public init(body: [UInt8], exchange: String, routingKey: String, redelivered: Bool, tag: DeliveryTag,
-                consumerTag: String, properties: AMQPProperties) {
+    public init(
+        body: [UInt8], exchange: String, routingKey: String, redelivered: Bool, tag: DeliveryTag,
+        consumerTag: String, properties: AMQPProperties
+    ) {
         self.body = body
         self.exchange = exchange
         self.routingKey = routingKey
@@ -38,7 +40,8 @@ public struct AMQPDelivery: Sendable {
     /// its broker-checked `user-id`, or on Herald's own copies the publisher
     /// they record (`PublisherIdentity`).
     public func publisher(herald: String?) -> String? {
-        PublisherIdentity.publisher(userID: properties.userID, recorded: headers[HeraldHeader.publisher]?.stringValue, herald: herald)
+        PublisherIdentity.publisher(
+            userID: properties.userID, recorded: headers[HeraldHeader.publisher]?.stringValue, herald: herald)
     }
 }
 

@@ -19,8 +19,9 @@ extension AMQPMessage {
             ("message-id", properties.messageID), ("type", properties.type), ("user-id", properties.userID),
             ("app-id", properties.appID),
         ]
-        for case let (name, value?) in shortStrings where value.utf8.count > Self.maxShortStringBytes {
-            return "\(name) is \(value.utf8.count) bytes, over the AMQP short-string limit of \(Self.maxShortStringBytes)"
+        for case (let name, let value?) in shortStrings where value.utf8.count > Self.maxShortStringBytes {
+            return
+                "\(name) is \(value.utf8.count) bytes, over the AMQP short-string limit of \(Self.maxShortStringBytes)"
         }
         if let key = Self.overlongKey(in: properties.headers) {
             return "header name \(key.prefix(40))… is \(key.utf8.count) bytes, over the AMQP short-string limit of "
@@ -57,7 +58,9 @@ extension AMQPProperties {
     /// The encoded size of these properties (flags, then each present field),
     /// an upper bound where rabbitmq-c may pick a narrower integer.
     var encodedSize: Int {
-        let strings = [contentType, contentEncoding, correlationID, replyTo, expiration, messageID, type, userID, appID]
+        let strings = [
+            contentType, contentEncoding, correlationID, replyTo, expiration, messageID, type, userID, appID,
+        ]
         var size = 2 + strings.reduce(0) { $0 + ($1.map { 1 + $0.utf8.count } ?? 0) }
         if !headers.isEmpty { size += 4 + AMQPFieldValue.encodedSize(of: headers) }
         size += 1  // delivery mode

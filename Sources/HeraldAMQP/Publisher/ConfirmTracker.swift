@@ -59,8 +59,10 @@ struct ConfirmTracker<Waiter> {
     /// Settles `tag` (and every lower pending tag when `multiple`); `acked` is false for `basic.nack`.
     /// Returns each settled waiter with its outcome: nil for success.
     /// `operation` is built only when a settlement fails.
-    mutating func settle(tag: UInt64, multiple: Bool, acked: Bool,
-                         operation: @autoclosure () -> String) -> [(Waiter, AMQPError?)] {
+    mutating func settle(
+        tag: UInt64, multiple: Bool, acked: Bool,
+        operation: @autoclosure () -> String
+    ) -> [(Waiter, AMQPError?)] {
         var settled: [(Waiter, AMQPError?)] = []
         let range: ClosedRange<UInt64> = multiple ? lowest...max(lowest, tag) : tag...tag
         if multiple && tag < lowest { return [] }
@@ -99,13 +101,15 @@ struct ConfirmTracker<Waiter> {
 
     private static func outcome(_ entry: Entry, acked: Bool, operation: () -> String) -> AMQPError? {
         if !acked {
-            return AMQPError(.nacked, operation: operation(),
-                             detail: "the broker could not take the message (queue full with reject-publish, or an internal error)",
-                             isRetryable: true)
+            return AMQPError(
+                .nacked, operation: operation(),
+                detail: "the broker could not take the message (queue full with reject-publish, or an internal error)",
+                isRetryable: true)
         }
         if let returned = entry.returned {
-            return AMQPError(.unroutable, operation: operation(), detail: returned.replyText, replyCode: returned.replyCode,
-                             isRetryable: false)
+            return AMQPError(
+                .unroutable, operation: operation(), detail: returned.replyText, replyCode: returned.replyCode,
+                isRetryable: false)
         }
         return nil
     }

@@ -15,7 +15,8 @@ struct EventFile: Sendable {
     static func parse(_ bytes: [UInt8], source: String) throws(EventInputProblems) -> [Event] {
         let whole = trimmed(bytes[...])
         if whole.isEmpty {
-            throw EventInputProblems(source: source, problems: [EventInputError(source: source, line: nil, reason: "no events")])
+            throw EventInputProblems(
+                source: source, problems: [EventInputError(source: source, line: nil, reason: "no events")])
         }
         if let object = jsonObject(whole) { return [Event(body: Array(whole), id: object["id"] as? String, line: nil)] }
         var events: [Event] = []

@@ -44,8 +44,9 @@ public func publishEvents(
     from input: EventSource, routingKey: String, connection: AMQPConnection, exchange: String? = nil,
     maxAttempts: Int = 5
 ) async throws -> Int {
-    try await publishEvents(try EventBatch(reading: input), routingKey: routingKey, connection: connection, exchange: exchange,
-                            maxAttempts: maxAttempts)
+    try await publishEvents(
+        try EventBatch(reading: input), routingKey: routingKey, connection: connection, exchange: exchange,
+        maxAttempts: maxAttempts)
 }
 
 /// Publishes an `EventBatch`; see `publishEvents(from:routingKey:connection:exchange:maxAttempts:)`.
@@ -62,8 +63,9 @@ public func publishEvents(
                 inFlight -= 1
             }
             group.addTask {
-                try await publishWithRetry(event, exchange: target, routingKey: routingKey, connection: connection,
-                                           maxAttempts: maxAttempts)
+                try await publishWithRetry(
+                    event, exchange: target, routingKey: routingKey, connection: connection,
+                    maxAttempts: maxAttempts)
             }
             inFlight += 1
         }
@@ -72,16 +74,19 @@ public func publishEvents(
     return batch.count
 }
 
-private func publishWithRetry(_ event: EventFile.Event, exchange: String, routingKey: String, connection: AMQPConnection,
-                              maxAttempts: Int) async throws {
+private func publishWithRetry(
+    _ event: EventFile.Event, exchange: String, routingKey: String, connection: AMQPConnection,
+    maxAttempts: Int
+) async throws {
     var attempt = 1
     while true {
         do {
             // The connection's own user as user-id (the broker checks it): apps that list their publishers need it.
             var properties = AMQPProperties(contentType: "application/json", persistent: true, messageID: event.id)
             properties.userID = connection.topology?.userID
-            try await connection.publish(AMQPMessage(exchange: exchange, routingKey: routingKey, body: event.body, properties: properties),
-                                         mandatory: true)
+            try await connection.publish(
+                AMQPMessage(exchange: exchange, routingKey: routingKey, body: event.body, properties: properties),
+                mandatory: true)
             return
         } catch let error as AMQPError where error.isRetryable && attempt < maxAttempts {
             attempt += 1

@@ -10,8 +10,10 @@ public struct BackoffPolicy: Sendable, Equatable {
     /// Consecutive failed attempts after which `run()` fails; nil retries forever.
     public var maxAttempts: Int?
 
-    public init(initial: Duration = .milliseconds(100), maximum: Duration = .seconds(30), multiplier: Double = 2,
-                stableAfter: Duration = .seconds(10), maxAttempts: Int? = nil) {
+    public init(
+        initial: Duration = .milliseconds(100), maximum: Duration = .seconds(30), multiplier: Double = 2,
+        stableAfter: Duration = .seconds(10), maxAttempts: Int? = nil
+    ) {
         self.initial = initial
         self.maximum = maximum
         self.multiplier = max(1, multiplier)

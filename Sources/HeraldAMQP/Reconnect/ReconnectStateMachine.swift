@@ -66,8 +66,10 @@ public struct ReconnectStateMachine: Sendable {
         }
         if let limit = policy.maxAttempts, failedAttempts >= limit {
             state = .stopped
-            return .stop(failure: AMQPError(.gaveUp, operation: "connect",
-                                            detail: "\(failedAttempts) attempts; last: \(error)", isRetryable: false))
+            return .stop(
+                failure: AMQPError(
+                    .gaveUp, operation: "connect",
+                    detail: "\(failedAttempts) attempts; last: \(error)", isRetryable: false))
         }
         let until = now + policy.delay(attempt: level, unit: random.unit())
         level += 1

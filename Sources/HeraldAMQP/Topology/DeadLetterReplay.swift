@@ -46,7 +46,9 @@ public enum DeadLetterReplay {
     }
 
     /// Herald's headers that describe the dead-lettering itself; a replayed copy drops them.
-    public static let deadLetterHeaders: Set<String> = [HeraldHeader.error, HeraldHeader.exchange, HeraldHeader.deadLetteredAt]
+    public static let deadLetterHeaders: Set<String> = [
+        HeraldHeader.error, HeraldHeader.exchange, HeraldHeader.deadLetteredAt,
+    ]
     /// How often a quorum queue delivered the message before (failed deliveries, from RabbitMQ 4.3 on).
     public static let deliveryCountHeader = "x-delivery-count"
     /// Headers a quorum queue adds to what it delivers; a replayed copy drops them.
@@ -63,23 +65,34 @@ public enum DeadLetterReplay {
         let registry = topology.registryCommands.map { Origin(exchange: $0.exchange, routingKey: delivery.routingKey) }
         if let death = headers["x-death"] {
             guard case .array(let deaths) = death, case .table(let newest)? = deaths.first,
-                  let queue = newest["queue"]?.stringValue, !queue.isEmpty else {
-                return .failure(Refusal("its x-death header names no queue in its newest entry, so where the broker"
-                                        + " dead-lettered it from is unknown"))
+                let queue = newest["queue"]?.stringValue, !queue.isEmpty
+            else {
+                return .failure(
+                    Refusal(
+                        "its x-death header names no queue in its newest entry, so where the broker"
+                            + " dead-lettered it from is unknown"))
             }
             if queue == topology.eventsQueue { return .success(events) }
             if let registry, queue == topology.registryCommands?.queue { return .success(registry) }
-            return .failure(Refusal("the broker dead-lettered it from queue '\(queue.truncatedForMessage)', which is "
-                                    + notHeralds("queue", events: topology.eventsQueue, registry: topology.registryCommands?.queue)))
+            return .failure(
+                Refusal(
+                    "the broker dead-lettered it from queue '\(queue.truncatedForMessage)', which is "
+                        + notHeralds("queue", events: topology.eventsQueue, registry: topology.registryCommands?.queue))
+            )
         }
         guard let exchange = headers[HeraldHeader.exchange]?.stringValue, !exchange.isEmpty else {
-            return .failure(Refusal("it carries neither the broker's x-death nor Herald's \(HeraldHeader.exchange):"
-                                    + " neither dead-lettered it"))
+            return .failure(
+                Refusal(
+                    "it carries neither the broker's x-death nor Herald's \(HeraldHeader.exchange):"
+                        + " neither dead-lettered it"))
         }
         if exchange == topology.eventsExchange { return .success(events) }
         if let registry, exchange == registry.exchange { return .success(registry) }
-        return .failure(Refusal("Herald parked it from exchange '\(exchange.truncatedForMessage)', which is "
-                                + notHeralds("exchange", events: topology.eventsExchange, registry: topology.registryCommands?.exchange)))
+        return .failure(
+            Refusal(
+                "Herald parked it from exchange '\(exchange.truncatedForMessage)', which is "
+                    + notHeralds(
+                        "exchange", events: topology.eventsExchange, registry: topology.registryCommands?.exchange)))
     }
 
     /// "neither Herald's events queue 'herald.events' nor its registry queue 'herald.registry'".
@@ -108,8 +121,10 @@ public enum DeadLetterReplay {
     /// publisher in `x-herald-publisher` (`RetryRouting.republish`): replayed
     /// with Herald's own user, an event or command is checked against the
     /// app's publishers as its first publisher, never as Herald.
-    public static func message(for delivery: AMQPDelivery, topology: TopologyOptions,
-                               maxReplays: Int = defaultMaxReplays) -> Result<AMQPMessage, Refusal> {
+    public static func message(
+        for delivery: AMQPDelivery, topology: TopologyOptions,
+        maxReplays: Int = defaultMaxReplays
+    ) -> Result<AMQPMessage, Refusal> {
         let origin: Origin
         switch self.origin(of: delivery, topology: topology) {
         case .success(let found): origin = found
@@ -117,18 +132,23 @@ public enum DeadLetterReplay {
         }
         let replayed = replays(of: delivery)
         guard replayed < maxReplays else {
-            return .failure(Refusal("it was replayed \(replayed) time\(replayed == 1 ? "" : "s") already"
-                                    + " (\(HeraldHeader.replays)), the most allowed is \(maxReplays)"))
+            return .failure(
+                Refusal(
+                    "it was replayed \(replayed) time\(replayed == 1 ? "" : "s") already"
+                        + " (\(HeraldHeader.replays)), the most allowed is \(maxReplays)"))
         }
         var properties = delivery.properties
         properties.headers = delivery.headers.filter { header, _ in
             !RetryRouting.brokerDeathHeaders.contains(header) && !deadLetterHeaders.contains(header)
-                && !brokerDeliveryHeaders.contains(header) && header != RetryRouting.tierHeader && header != HeraldHeader.attempt
+                && !brokerDeliveryHeaders.contains(header) && header != RetryRouting.tierHeader
+                && header != HeraldHeader.attempt
         }
         properties.headers[HeraldHeader.replays] = .int(Int64(replayed) + 1)
         RetryRouting.republish(&properties, of: delivery, as: topology.userID)
         properties.persistent = true
-        return .success(AMQPMessage(exchange: origin.exchange, routingKey: origin.routingKey, body: delivery.body,
-                                    properties: properties))
+        return .success(
+            AMQPMessage(
+                exchange: origin.exchange, routingKey: origin.routingKey, body: delivery.body,
+                properties: properties))
     }
 }

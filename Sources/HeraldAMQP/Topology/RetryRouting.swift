@@ -29,16 +29,19 @@ public enum RetryRouting {
     ]
 
     /// The message that brings `delivery` back after `tier`'s delay, as attempt `attempt`.
-    public static func retryMessage(for delivery: AMQPDelivery, tier: RetryTier, attempt: Int,
-                                     topology: TopologyOptions) -> AMQPMessage {
+    public static func retryMessage(
+        for delivery: AMQPDelivery, tier: RetryTier, attempt: Int,
+        topology: TopologyOptions
+    ) -> AMQPMessage {
         var properties = delivery.properties
         properties.headers = delivery.headers.filter { !brokerDeathHeaders.contains($0.key) }
         properties.headers[HeraldHeader.attempt] = .int(Int64(attempt))
         properties.headers[tierHeader] = .string(tier.name)
         republish(&properties, of: delivery, as: topology.userID)
         properties.persistent = true
-        return AMQPMessage(exchange: topology.retryExchange, routingKey: delivery.routingKey, body: delivery.body,
-                           properties: properties)
+        return AMQPMessage(
+            exchange: topology.retryExchange, routingKey: delivery.routingKey, body: delivery.body,
+            properties: properties)
     }
 
     /// Makes `properties`, copied from `delivery`, Herald's to publish as
@@ -48,7 +51,9 @@ public enum RetryRouting {
     /// more than its original did. Without a `user`, the copy carries no
     /// `user-id` and its header is never believed.
     public static func republish(_ properties: inout AMQPProperties, of delivery: AMQPDelivery, as user: String?) {
-        properties.headers[HeraldHeader.publisher] = user.map { .string(PublisherIdentity.recorded(delivery.publisher(herald: $0))) }
+        properties.headers[HeraldHeader.publisher] = user.map {
+            .string(PublisherIdentity.recorded(delivery.publisher(herald: $0)))
+        }
         properties.userID = user
     }
 
@@ -59,24 +64,29 @@ public enum RetryRouting {
     /// The message that parks `delivery` in the dead-letter queue with `error`
     /// (cut to ``maxErrorBytes``), the exchange it was delivered from (where
     /// a replay sends it back, `DeadLetterReplay`) and `at`.
-    public static func deadLetterMessage(for delivery: AMQPDelivery, error: String, topology: TopologyOptions,
-                                         at: Timestamp = .now()) -> AMQPMessage {
+    public static func deadLetterMessage(
+        for delivery: AMQPDelivery, error: String, topology: TopologyOptions,
+        at: Timestamp = .now()
+    ) -> AMQPMessage {
         var properties = delivery.properties
         properties.headers = delivery.headers.filter { !brokerDeathHeaders.contains($0.key) }
         properties.headers[tierHeader] = nil
         properties.headers.merge(deadLetterHeaders(error: error, exchange: delivery.exchange, at: at)) { $1 }
         republish(&properties, of: delivery, as: topology.userID)
         properties.persistent = true
-        return AMQPMessage(exchange: topology.deadLetterExchange, routingKey: delivery.routingKey, body: delivery.body,
-                           properties: properties)
+        return AMQPMessage(
+            exchange: topology.deadLetterExchange, routingKey: delivery.routingKey, body: delivery.body,
+            properties: properties)
     }
 
     /// The headers that say why, from where and when Herald dead-lettered a
     /// message: `x-herald-error` (cut to ``maxErrorBytes``),
     /// `x-herald-exchange`, `x-herald-dead-lettered-at`.
     public static func deadLetterHeaders(error: String, exchange: String, at: Timestamp) -> AMQPTable {
-        [HeraldHeader.error: .string(bounded(error)), HeraldHeader.exchange: .string(exchange),
-         HeraldHeader.deadLetteredAt: .int(at.millisecondsSinceEpoch)]
+        [
+            HeraldHeader.error: .string(bounded(error)), HeraldHeader.exchange: .string(exchange),
+            HeraldHeader.deadLetteredAt: .int(at.millisecondsSinceEpoch),
+        ]
     }
 
     /// `error` if it fits in ``maxErrorBytes``, else its start (on a character

@@ -35,9 +35,13 @@ public struct TopologyOptions: Sendable, Equatable {
     public var userID: String?
 
     public init(
-        prefix: String = "herald", queueType: QueueType = .quorum, bindings: [String] = ["#"], deliveryLimit: Int? = nil,
-        consumerTimeout: Duration? = nil, retryTiers: [RetryTier] = [.init(delay: .seconds(5)), .init(delay: .seconds(30)), .init(delay: .seconds(120)),
-                                   .init(delay: .seconds(600))]
+        prefix: String = "herald", queueType: QueueType = .quorum, bindings: [String] = ["#"],
+        deliveryLimit: Int? = nil,
+        consumerTimeout: Duration? = nil,
+        retryTiers: [RetryTier] = [
+            .init(delay: .seconds(5)), .init(delay: .seconds(30)), .init(delay: .seconds(120)),
+            .init(delay: .seconds(600)),
+        ]
     ) {
         eventsExchange = prefix + ".events"
         eventsQueue = prefix + ".events"
@@ -61,7 +65,8 @@ public struct TopologyOptions: Sendable, Equatable {
     }
     /// Every exchange this topology declares.
     public var exchanges: [String] {
-        [eventsExchange, retryExchange, deadLetterExchange, resultsExchange] + (registryCommands.map { [$0.exchange] } ?? [])
+        [eventsExchange, retryExchange, deadLetterExchange, resultsExchange]
+            + (registryCommands.map { [$0.exchange] } ?? [])
     }
 }
 

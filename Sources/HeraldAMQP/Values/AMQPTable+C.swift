@@ -90,7 +90,8 @@ enum AMQPTableCodec {
             field.kind = UInt8(AMQP_FIELD_KIND_ARRAY.rawValue)
             var array = amqp_array_t(num_entries: 0, entries: nil)
             if !values.isEmpty,
-               let raw = amqp_pool_alloc(pool, MemoryLayout<amqp_field_value_t>.stride * values.count) {
+                let raw = amqp_pool_alloc(pool, MemoryLayout<amqp_field_value_t>.stride * values.count)
+            {
                 let entries = raw.bindMemory(to: amqp_field_value_t.self, capacity: values.count)
                 for (index, element) in values.enumerated() { entries[index] = encode(element, pool: pool) }
                 array.num_entries = Int32(values.count)

@@ -16,8 +16,10 @@ public final class ProviderTokenManager: Sendable {
     /// - Parameters:
     ///   - clock: the wall clock (`iat` is wall-clock seconds); injected for tests.
     ///   - onRefresh: told of every signing, and whether it worked (metrics).
-    public init(signer: ProviderTokenSigner, cache: ProviderTokenCache = ProviderTokenCache(),
-                clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, onRefresh: CredentialRefreshHook? = nil) {
+    public init(
+        signer: ProviderTokenSigner, cache: ProviderTokenCache = ProviderTokenCache(),
+        clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }, onRefresh: CredentialRefreshHook? = nil
+    ) {
         self.signer = signer
         self.clock = clock
         self.onRefresh = onRefresh
@@ -55,7 +57,8 @@ public final class ProviderTokenManager: Sendable {
     }
 
     private static func issue(
-        _ signer: ProviderTokenSigner, at now: Timestamp, into state: inout (cache: ProviderTokenCache, issuedCount: Int),
+        _ signer: ProviderTokenSigner, at now: Timestamp,
+        into state: inout (cache: ProviderTokenCache, issuedCount: Int),
         onRefresh: CredentialRefreshHook?
     ) throws(CryptoError) -> String {
         let issuedAt = Timestamp(seconds: now.seconds)

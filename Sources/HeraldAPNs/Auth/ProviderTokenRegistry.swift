@@ -30,15 +30,19 @@ public final class ProviderTokenRegistry: Sendable {
     /// - Throws: `APNsConfigurationError` when a manager for the same team and
     ///   key id exists with a different key (Apple would refuse one of them).
     public func manager(
-        for key: PrivateKey, teamID: String, keyID: String, make: () throws(APNsConfigurationError) -> ProviderTokenManager
+        for key: PrivateKey, teamID: String, keyID: String,
+        make: () throws(APNsConfigurationError) -> ProviderTokenManager
     ) throws(APNsConfigurationError) -> ProviderTokenManager {
         let publicPEM: String
-        do { publicPEM = try key.publicKey.pem() } catch { throw APNsConfigurationError("cannot read the key: \(error)") }
+        do { publicPEM = try key.publicKey.pem() } catch {
+            throw APNsConfigurationError("cannot read the key: \(error)")
+        }
         let id = Key(teamID: teamID, keyID: keyID)
         if let existing = entries.withLock({ $0[id] }) {
             guard existing.publicKeyPEM == publicPEM else {
                 throw APNsConfigurationError(
-                    "another app signs with team \(teamID) and key id \(keyID) but a different key; one key id names one .p8 key")
+                    "another app signs with team \(teamID) and key id \(keyID) but a different key; one key id names one .p8 key"
+                )
             }
             return existing.manager
         }

@@ -65,7 +65,8 @@ public struct APNsRequestHeaders: Sendable, Hashable {
     public func checkFields() throws(DeliveryRejection) {
         for field in fields {
             guard let problem = HTTPFieldRule.problem(name: field.name, value: field.value) else { continue }
-            throw DeliveryRejection(reason: "InvalidHeader", message: "\(source(of: field.name)) cannot be sent: \(problem)")
+            throw DeliveryRejection(
+                reason: "InvalidHeader", message: "\(source(of: field.name)) cannot be sent: \(problem)")
         }
     }
 
@@ -73,7 +74,8 @@ public struct APNsRequestHeaders: Sendable, Hashable {
     func source(of name: String) -> String {
         if overrides[name] != nil {
             // A name that breaks the rule is not repeated here (the rule's message shows it escaped).
-            return HTTPFieldRule.problem(inName: name) == nil ? "event field apns.headers.\(name)" : "a name in event field apns.headers"
+            return HTTPFieldRule.problem(inName: name) == nil
+                ? "event field apns.headers.\(name)" : "a name in event field apns.headers"
         }
         switch name {
         case APNsHeaderName.collapseID: return "event field collapse_id"

@@ -41,7 +41,9 @@ public struct APNsAlert: Sendable, Hashable {
     public var jsonObject: JSONObject {
         var object = JSONObject()
         func put(_ key: String, _ value: String?) { if let value { object[key] = .string(value) } }
-        func put(_ key: String, _ values: [String]?) { if let values { object[key] = .array(values.map(JSONValue.string)) } }
+        func put(_ key: String, _ values: [String]?) {
+            if let values { object[key] = .array(values.map(JSONValue.string)) }
+        }
         put("title", title)
         put("subtitle", subtitle)
         put("body", body)

@@ -12,7 +12,8 @@ public enum APNsSound: Sendable, Hashable {
 
     /// The form the event's sound needs (`Sound.needsDictionary`).
     public init(_ sound: Event.Sound) {
-        self = sound.needsDictionary
+        self =
+            sound.needsDictionary
             ? .dictionary(name: sound.name, critical: sound.critical, volume: sound.volume)
             : .named(sound.name)
     }

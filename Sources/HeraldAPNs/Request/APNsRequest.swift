@@ -23,36 +23,47 @@ public struct APNsRequest: Sendable {
     ///   `apns.headers.apns-topic` — is not one of `allowedTopics`).
     /// - Parameter allowedTopics: the topics this app may send with
     ///   (`APNsTopic.allowed`); nil sends any (benchmarks, tests of other parts).
-    public init(event: Event, target: Target, bundleID: String, now: Timestamp, apnsID: String,
-                allowedTopics: Set<String>? = nil) throws(DeliveryRejection) {
+    public init(
+        event: Event, target: Target, bundleID: String, now: Timestamp, apnsID: String,
+        allowedTopics: Set<String>? = nil
+    ) throws(DeliveryRejection) {
         guard let token = target.token, !token.isEmpty else {
             throw DeliveryRejection(
                 reason: APNsReason.missingDeviceToken.rawValue,
                 message: "an APNs target needs a device token, found a \(target.address.field)")
         }
         // A device registered with a topic of its own is sent with it in place of the app's bundle id.
-        let headers = APNsRequestHeaders(event: event, bundleID: target.apns.topic ?? bundleID, now: now, apnsID: apnsID)
+        let headers = APNsRequestHeaders(
+            event: event, bundleID: target.apns.topic ?? bundleID, now: now, apnsID: apnsID)
         try headers.checkFields()
         if let allowedTopics, let topic = headers.value(APNsHeaderName.topic), !allowedTopics.contains(topic) {
-            let source = headers.overrides[APNsHeaderName.topic] != nil ? "event field apns.headers.\(APNsHeaderName.topic)"
-                : target.apns.topic != nil ? "the device's topic (\(APNsDeviceOverrides.topicField) or its registration's topic)"
-                : "the app's topic"
+            let source =
+                headers.overrides[APNsHeaderName.topic] != nil
+                ? "event field apns.headers.\(APNsHeaderName.topic)"
+                : target.apns.topic != nil
+                    ? "the device's topic (\(APNsDeviceOverrides.topicField) or its registration's topic)"
+                    : "the app's topic"
             throw DeliveryRejection(
                 reason: "TopicNotAllowed",
-                message: "apns-topic \"\(topic.truncatedForMessage)\" from \(source) is not one of the app's allowed topics "
+                message:
+                    "apns-topic \"\(topic.truncatedForMessage)\" from \(source) is not one of the app's allowed topics "
                     + "(apns.topic and apns.allowed_topics, each with its push-type suffixes)")
         }
-        if let collapseID = headers.value(APNsHeaderName.collapseID), collapseID.utf8.count > APNsLimits.collapseIDBytes {
+        if let collapseID = headers.value(APNsHeaderName.collapseID), collapseID.utf8.count > APNsLimits.collapseIDBytes
+        {
             throw DeliveryRejection(
                 reason: APNsReason.badCollapseId.rawValue,
-                message: "apns-collapse-id is \(collapseID.utf8.count) bytes, over APNs' \(APNsLimits.collapseIDBytes)-byte limit")
+                message:
+                    "apns-collapse-id is \(collapseID.utf8.count) bytes, over APNs' \(APNsLimits.collapseIDBytes)-byte limit"
+            )
         }
         let body = APNsPayloadBuilder.payload(for: event).encoded
         let limit = APNsPayloadLimit.maxBytes(for: headers.pushType)
         if body.count > limit {
             throw DeliveryRejection(
                 reason: APNsReason.payloadTooLarge.rawValue,
-                message: "payload is \(body.count) bytes, over APNs' \(limit)-byte limit for \(headers.pushType) pushes")
+                message: "payload is \(body.count) bytes, over APNs' \(limit)-byte limit for \(headers.pushType) pushes"
+            )
         }
         deviceToken = token
         self.headers = headers

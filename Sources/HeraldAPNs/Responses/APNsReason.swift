@@ -81,7 +81,8 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
         Entry(.shutdown, "Shutdown", 503, .retry),
     ]
 
-    private static let byName: [String: APNsReason] = Dictionary(uniqueKeysWithValues: table.map { ($0.name, $0.reason) })
+    private static let byName: [String: APNsReason] = Dictionary(
+        uniqueKeysWithValues: table.map { ($0.name, $0.reason) })
 
     /// The reason for Apple's string; ``unknown(_:)`` for one not in the table.
     public init(rawValue: String) {

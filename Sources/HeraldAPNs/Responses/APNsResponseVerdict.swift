@@ -27,8 +27,9 @@ public enum APNsResponseVerdict: Sendable, Equatable {
         let (name, detail) = ProviderReason.reason(said, fallback: Self.fallbackReason(status: status), detail: nil)
         let reason = name == said ? error?.reason ?? .unknown(name) : .unknown(name)
         func result(_ kind: DeliveryResult.Status, couldBeMisconfiguration: Bool = false) -> DeliveryResult {
-            DeliveryResult(kind, reason: reason.rawValue, detail: detail, providerStatus: status, providerMessageID: apnsID,
-                           latency: latency, couldBeMisconfiguration: couldBeMisconfiguration)
+            DeliveryResult(
+                kind, reason: reason.rawValue, detail: detail, providerStatus: status, providerMessageID: apnsID,
+                latency: latency, couldBeMisconfiguration: couldBeMisconfiguration)
         }
         switch reason.disposition(status: status) {
         case .invalidToken:
@@ -41,10 +42,14 @@ public enum APNsResponseVerdict: Sendable, Equatable {
             self = .refreshProviderToken(reason: reason)
         case .retry:
             // Too many notifications to one device: its later sends pause.
-            let pause = reason == .tooManyRequests
-                ? SendPause(.token, cause: "too many notifications to this device (TooManyRequests)", service: "APNs") : nil
-            self = .failure(DeliveryFailure(
-                reason: reason.rawValue, detail: detail, providerStatus: status, retryAfter: retryAfter, latency: latency, pause: pause))
+            let pause =
+                reason == .tooManyRequests
+                ? SendPause(.token, cause: "too many notifications to this device (TooManyRequests)", service: "APNs")
+                : nil
+            self = .failure(
+                DeliveryFailure(
+                    reason: reason.rawValue, detail: detail, providerStatus: status, retryAfter: retryAfter,
+                    latency: latency, pause: pause))
         }
     }
 

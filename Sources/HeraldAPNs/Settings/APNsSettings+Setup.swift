@@ -9,7 +9,8 @@ extension APNsSettings {
     public var summary: String {
         let authentication: String
         switch auth {
-        case .keyFile(_, let team, let key), .keyPEM(_, let team, let key): authentication = "token auth, team \(team), key \(key)"
+        case .keyFile(_, let team, let key), .keyPEM(_, let team, let key):
+            authentication = "token auth, team \(team), key \(key)"
         case .certificate: authentication = "certificate auth"
         case nil: authentication = "no auth"
         }
@@ -32,18 +33,24 @@ extension APNsSettings {
             throw ProviderSetupError(error.message)
         }
         let app = context.app
-        return ProviderSetup(httpClient: configuration.httpClientConfiguration) { (client: HTTPClient) throws(ProviderSetupError) -> AppProvider in
+        return ProviderSetup(httpClient: configuration.httpClientConfiguration) {
+            (client: HTTPClient) throws(ProviderSetupError) -> AppProvider in
             let provider = APNsProvider(configuration: configuration, client: client, logger: context.logger)
             let other = environment.other
             let otherProvider: Result<AnyPushProvider, UnavailableProvider>
             if let baseURL = baseURL(for: other) {
-                otherProvider = .success(AnyPushProvider(APNsProvider(
-                    configuration: configuration.sending(to: baseURL), client: client,
-                    logger: context.logger.with(["environment": .string(other.rawValue)]))))
+                otherProvider = .success(
+                    AnyPushProvider(
+                        APNsProvider(
+                            configuration: configuration.sending(to: baseURL), client: client,
+                            logger: context.logger.with(["environment": .string(other.rawValue)]))))
             } else {
-                otherProvider = .failure(UnavailableProvider(reason:
-                    "app '\(app)' has no endpoint for APNs \(other.rawValue) devices: apps.\(app).apns.endpoint replaces "
-                    + "Apple's \(environment.rawValue) host only; set apps.\(app).apns.endpoints.\(other.rawValue)"))
+                otherProvider = .failure(
+                    UnavailableProvider(
+                        reason:
+                            "app '\(app)' has no endpoint for APNs \(other.rawValue) devices: apps.\(app).apns.endpoint replaces "
+                            + "Apple's \(environment.rawValue) host only; set apps.\(app).apns.endpoints.\(other.rawValue)"
+                    ))
             }
             return AppProvider(provider) { target in target.apns.environment == other ? otherProvider : nil }
         }
@@ -68,14 +75,22 @@ extension APNsProviderConfiguration {
         case .keyFile(let path, let teamID, let keyID)?:
             let resolved = resolvePath(path)
             let file: BoundedFile
-            do { file = try BoundedFile(path: resolved, limit: .key) } catch { throw APNsConfigurationError("key_file \(error)") }
-            guard let pem = file.utf8Text else { throw APNsConfigurationError("key_file '\(resolved)' is not UTF-8 text (a .p8 key is PEM)") }
-            authentication = .token(try Self.tokenManager(
-                pem: pem, source: "key_file '\(resolved)'", teamID: teamID, keyID: keyID, clock: clock, onRefresh: onRefresh,
-                tokens: tokens))
+            do { file = try BoundedFile(path: resolved, limit: .key) } catch {
+                throw APNsConfigurationError("key_file \(error)")
+            }
+            guard let pem = file.utf8Text else {
+                throw APNsConfigurationError("key_file '\(resolved)' is not UTF-8 text (a .p8 key is PEM)")
+            }
+            authentication = .token(
+                try Self.tokenManager(
+                    pem: pem, source: "key_file '\(resolved)'", teamID: teamID, keyID: keyID, clock: clock,
+                    onRefresh: onRefresh,
+                    tokens: tokens))
         case .keyPEM(let pem, let teamID, let keyID)?:
-            authentication = .token(try Self.tokenManager(
-                pem: pem, source: "key_pem", teamID: teamID, keyID: keyID, clock: clock, onRefresh: onRefresh, tokens: tokens))
+            authentication = .token(
+                try Self.tokenManager(
+                    pem: pem, source: "key_pem", teamID: teamID, keyID: keyID, clock: clock, onRefresh: onRefresh,
+                    tokens: tokens))
         case .certificate(let path, let password)?:
             authentication = .certificate(path: resolvePath(path), password: password)
         case nil:

@@ -44,8 +44,12 @@ public struct APNsDeviceOverrides: Sendable, Hashable {
     /// bytes of printable ASCII without spaces, as bundle IDs are.
     public static func problem(withTopic topic: String) -> String? {
         if topic.isEmpty { return "is empty" }
-        if topic.utf8.count > maxTopicBytes { return "is \(topic.utf8.count) bytes, over the limit of \(maxTopicBytes)" }
-        if !topic.everyByte({ $0 > 0x20 && $0 < 0x7F }) { return "has a character other than printable ASCII (a bundle ID such as com.example.app)" }
+        if topic.utf8.count > maxTopicBytes {
+            return "is \(topic.utf8.count) bytes, over the limit of \(maxTopicBytes)"
+        }
+        if !topic.everyByte({ $0 > 0x20 && $0 < 0x7F }) {
+            return "has a character other than printable ASCII (a bundle ID such as com.example.app)"
+        }
         return nil
     }
 }

@@ -36,9 +36,12 @@ public struct APNsTargetRules: ProviderTargetRules {
     public func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target {
         let token = try fields.deviceAddress(field, what: "a device token")
         guard Self.isHex(token) else {
-            throw .badAddress(.mismatch(fields.path(field), expected: "a hexadecimal APNs device token", found: .string(token)))
+            throw .badAddress(
+                .mismatch(fields.path(field), expected: "a hexadecimal APNs device token", found: .string(token)))
         }
-        if let problem = Self.lengthProblem(token) { throw .badAddress(EventError(field: fields.path(field), message: problem)) }
+        if let problem = Self.lengthProblem(token) {
+            throw .badAddress(EventError(field: fields.path(field), message: problem))
+        }
         return Target(provider: .apns, address: .token(token))
     }
 
@@ -55,8 +58,10 @@ public struct APNsTargetRules: ProviderTargetRules {
         switch kind {
         case .token: nil
         case .fid: "APNs has no FIDs; an APNs device is a \"token\""
-        default: kind.isDevice ? "APNs devices are registered by token, not by \(kind.field)"
-            : "a \(kind.field) is not a device; register a device token"
+        default:
+            kind.isDevice
+                ? "APNs devices are registered by token, not by \(kind.field)"
+                : "a \(kind.field) is not a device; register a device token"
         }
     }
 
@@ -100,7 +105,8 @@ public struct APNsTargetRules: ProviderTargetRules {
     public func registrationProblem(field: String, value: String) -> String? {
         switch field {
         case "environment":
-            APNsEnvironment(rawValue: value) != nil ? nil
+            APNsEnvironment(rawValue: value) != nil
+                ? nil
                 : "unknown APNs environment \"\(value.truncatedForMessage)\" (expected \(APNsEnvironment.expected))"
         case "topic":
             APNsDeviceOverrides.problem(withTopic: value).map { "topic \"\(value.truncatedForMessage)\" \($0)" }
@@ -109,18 +115,22 @@ public struct APNsTargetRules: ProviderTargetRules {
     }
 
     public func registeredExtras(_ column: (String) -> String?) -> ProviderExtras {
-        let overrides = APNsDeviceOverrides(environment: column("environment").flatMap(APNsEnvironment.init(rawValue:)),
-                                            topic: column("topic"))
+        let overrides = APNsDeviceOverrides(
+            environment: column("environment").flatMap(APNsEnvironment.init(rawValue:)),
+            topic: column("topic"))
         return overrides.isEmpty ? ProviderExtras() : ProviderExtras(overrides)
     }
 
     static func isHex(_ text: String) -> Bool {
-        !text.isEmpty && text.everyByte { byte in
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
-            default: false
+        !text.isEmpty
+            && text.everyByte { byte in
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                    UInt8(ascii: "A")...UInt8(ascii: "F"):
+                    true
+                default: false
+                }
             }
-        }
     }
 }
 

@@ -7,8 +7,10 @@ import HeraldSimulator
 enum SimulateOptions {
     /// The flags every simulator has (the providers' come from `SimulatedProviders.all`).
     static let sharedOptions: [String] = [
-        "config", "listen", "record", "tls-dir", "tls-cert", "tls-key", "client-ca", "error-rate", "error-status", "latency",
-        "goaway-after", "max-streams", "rate-limit", "reset-rate", "drop-rate", "hang-rate", "fault-services", "fault-tokens",
+        "config", "listen", "record", "tls-dir", "tls-cert", "tls-key", "client-ca", "error-rate", "error-status",
+        "latency",
+        "goaway-after", "max-streams", "rate-limit", "reset-rate", "drop-rate", "hang-rate", "fault-services",
+        "fault-tokens",
     ]
 
     /// Every flag `herald simulate` takes.
@@ -24,7 +26,9 @@ enum SimulateOptions {
         }
     }
 
-    private static func apply(_ flags: SimulatorFlagValues, to base: SimulatorSettings) throws(SimulatorFlagError) -> SimulatorSettings {
+    private static func apply(_ flags: SimulatorFlagValues, to base: SimulatorSettings) throws(SimulatorFlagError)
+        -> SimulatorSettings
+    {
         var settings = base
         if let listen = flags["listen"] { settings.listen = listen }
         if let record = flags["record"] { settings.record = record }
@@ -55,7 +59,9 @@ enum SimulateOptions {
         if let value = try flags.duration("latency") { faults.latency = value }
         if let value = try flags.positive("goaway-after") { faults.goAwayAfterStreams = value }
         if let value = try flags.positive("max-streams") { faults.maxStreams = value }
-        if let value = try flags.positive("rate-limit") { faults.rateLimit = SimulatorFaults.RateLimit(requests: value) }
+        if let value = try flags.positive("rate-limit") {
+            faults.rateLimit = SimulatorFaults.RateLimit(requests: value)
+        }
         if let problem = faults.problem { throw SimulatorFlagError("faults: \(problem)") }
         settings.faults = faults
         return settings

@@ -54,7 +54,8 @@ public struct CheckCommand: Command {
         }
         // loadConfig has parsed the AMQP addresses already and reported any it refuses.
         guard let loaded = loadConfig(file, environment: environment, console: console),
-              let broker = try? loaded.amqpConfiguration() else { return ExitStatus.failure }
+            let broker = try? loaded.amqpConfiguration()
+        else { return ExitStatus.failure }
         // The credentials are loaded and proven as `herald run` loads them.
         let providers = ProviderSet.make(config: loaded, logger: Logger(label: "herald.check", level: .critical))
         guard providers.unavailable.isEmpty else {

@@ -19,12 +19,15 @@ struct BrokerTarget: Sendable {
     /// (`--config`, `$HERALD_CONFIG`, `config.yaml`): its addresses (a broker
     /// from outside replaces them) and names. Prints why and returns nil when
     /// neither can be used.
-    static func resolve(_ parsed: ParsedArguments, connectionName: String, environment: [String: String],
-                        console: any Console, command: some Command) -> BrokerTarget? {
+    static func resolve(
+        _ parsed: ParsedArguments, connectionName: String, environment: [String: String],
+        console: any Console, command: some Command
+    ) -> BrokerTarget? {
         let explicitConfig = parsed.options["config"] != nil || environment["HERALD_CONFIG"] != nil
         let outside: BrokerURL?
         do {
-            outside = try BrokerURL(parsed, environment: environment, warn: { console.err("herald \(command.name): \($0)") })
+            outside = try BrokerURL(
+                parsed, environment: environment, warn: { console.err("herald \(command.name): \($0)") })
         } catch {
             console.err("herald \(command.name): \(error)")
             return nil
@@ -38,16 +41,22 @@ struct BrokerTarget: Sendable {
                 topology.userID = configuration.addresses.first?.url.user
                 target = BrokerTarget(configuration: configuration, topology: topology, logFormat: .logfmt)
             } catch {
-                console.err("herald \(command.name): \(outside.source): '\(URLSecrets.redacted(outside.url))' is not a usable AMQP URL: \(error.detail)")
+                console.err(
+                    "herald \(command.name): \(outside.source): '\(URLSecrets.redacted(outside.url))' is not a usable AMQP URL: \(error.detail)"
+                )
                 return nil
             }
             return target
         }
-        guard let config = command.loadConfig(parsed.configFile(environment: environment), environment: environment,
-                                              console: console) else { return nil }
+        guard
+            let config = command.loadConfig(
+                parsed.configFile(environment: environment), environment: environment,
+                console: console)
+        else { return nil }
         do {
-            target = BrokerTarget(configuration: try config.amqpConfiguration(connectionName: connectionName),
-                                  topology: config.topology, logFormat: config.configuration.log.format)
+            target = BrokerTarget(
+                configuration: try config.amqpConfiguration(connectionName: connectionName),
+                topology: config.topology, logFormat: config.configuration.log.format)
         } catch {
             console.err("herald \(command.name): \(error)")
             return nil
@@ -56,7 +65,9 @@ struct BrokerTarget: Sendable {
             do {
                 target.configuration.addresses = [AMQPAddress(try AMQPURL(outside.url))]
             } catch {
-                console.err("herald \(command.name): \(outside.source): '\(URLSecrets.redacted(outside.url))' is not a usable AMQP URL: \(error.detail)")
+                console.err(
+                    "herald \(command.name): \(outside.source): '\(URLSecrets.redacted(outside.url))' is not a usable AMQP URL: \(error.detail)"
+                )
                 return nil
             }
             target.topology.userID = target.configuration.addresses.first?.url.user
@@ -68,8 +79,10 @@ struct BrokerTarget: Sendable {
     /// `body`, and closes the connection, whatever `body` did. The
     /// connection's own log stays out of the operator's terminal but for
     /// critical lines: the command reports every failure itself.
-    func withConnection<T: Sendable>(timeout: Duration,
-                                     _ body: @escaping @Sendable (AMQPConnection) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(
+        timeout: Duration,
+        _ body: @escaping @Sendable (AMQPConnection) async throws -> T
+    ) async throws -> T {
         var configuration = configuration
         // An operator command does not wait out a broker that is down: it says so.
         configuration.reconnect.maxAttempts = configuration.reconnect.maxAttempts ?? 3
@@ -134,10 +147,13 @@ struct BrokerURL {
             let file: BoundedFile
             do { file = try BoundedFile(path: path, limit: .key) } catch { throw UsageError("--amqp-file: \(error)") }
             guard let text = file.utf8Text,
-                  let line = text.split(whereSeparator: \.isNewline).first?.trimmingCharacters(in: .whitespaces), !line.isEmpty
+                let line = text.split(whereSeparator: \.isNewline).first?.trimmingCharacters(in: .whitespaces),
+                !line.isEmpty
             else { throw UsageError("--amqp-file: '\(path)' holds no URL on its first line") }
             if file.isReadableByOthers {
-                warn("warning: --amqp-file '\(path)' is readable by every user (mode \(file.modeDescription)); chmod 600 it")
+                warn(
+                    "warning: --amqp-file '\(path)' is readable by every user (mode \(file.modeDescription)); chmod 600 it"
+                )
             }
             (self.url, source) = (line, "--amqp-file \(path)")
         } else if let url = environment[Self.environmentVariable], !url.isEmpty {
@@ -152,7 +168,8 @@ struct BrokerURL {
     static func helpLines(column: Int) -> String {
         func line(_ option: String, _ text: String) -> String {
             let pad = String(repeating: " ", count: column)
-            return option.count < column ? "  " + option + pad.dropFirst(option.count) + text : "  \(option)\n  \(pad)\(text)"
+            return option.count < column
+                ? "  " + option + pad.dropFirst(option.count) + text : "  \(option)\n  \(pad)\(text)"
         }
         return [
             line("--amqp URL", "the broker, e.g. amqp://guest:guest@127.0.0.1:5672/%2f (in the process"),

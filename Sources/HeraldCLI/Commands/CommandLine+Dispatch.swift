@@ -9,14 +9,17 @@ public struct HeraldCommandLine: Sendable {
     }
 
     public static let standardCommands: [any Command] = [
-        CheckCommand(), CompletionCommand(), DeadCommand(), InitCommand(), PublishCommand(), RegistryAdminCommand(), RunCommand(),
+        CheckCommand(), CompletionCommand(), DeadCommand(), InitCommand(), PublishCommand(), RegistryAdminCommand(),
+        RunCommand(),
         SendCommand(), SimulateCommand(), TailCommand(),
         VersionCommand(),
     ]
 
     public var overview: String {
         let width = commands.map(\.name.count).max() ?? 0
-        let lines = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary }
+        let lines = commands.map {
+            "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary
+        }
         return """
             Herald delivers push notifications from RabbitMQ to APNs and FCM.
 
@@ -47,7 +50,9 @@ public struct HeraldCommandLine: Sendable {
             return await VersionCommand().run([], environment: environment, console: console)
         default:
             guard let command = commands.first(where: { $0.name == first }) else {
-                console.err("herald: unknown command '\(first)'\(Suggestions.didYouMean(first, among: commands.map(\.name)))\n\n\(overview)")
+                console.err(
+                    "herald: unknown command '\(first)'\(Suggestions.didYouMean(first, among: commands.map(\.name)))\n\n\(overview)"
+                )
                 return ExitStatus.usage
             }
             return await command.run(Array(arguments.dropFirst()), environment: environment, console: console)

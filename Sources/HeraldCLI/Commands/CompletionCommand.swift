@@ -42,7 +42,9 @@ public struct CompletionCommand: Command {
     }
 
     static func bash(_ commands: [CompletionWords]) -> String {
-        let cases = commands.map { "    \($0.name)) words=\"\(($0.subcommands + $0.options).joined(separator: " "))\" ;;" }
+        let cases = commands.map {
+            "    \($0.name)) words=\"\(($0.subcommands + $0.options).joined(separator: " "))\" ;;"
+        }
         return """
             # bash completion for herald (herald completion bash)
             _herald() {
@@ -64,8 +66,12 @@ public struct CompletionCommand: Command {
     }
 
     static func zsh(_ commands: [CompletionWords]) -> String {
-        let described = commands.map { "    '\($0.name):\($0.summary.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''"))'" }
-        let cases = commands.map { "    \($0.name)) compadd -- \(($0.subcommands + $0.options).joined(separator: " ")) ;;" }
+        let described = commands.map {
+            "    '\($0.name):\($0.summary.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''"))'"
+        }
+        let cases = commands.map {
+            "    \($0.name)) compadd -- \(($0.subcommands + $0.options).joined(separator: " ")) ;;"
+        }
         return """
             #compdef herald
             # zsh completion for herald (herald completion zsh)
@@ -94,7 +100,8 @@ public struct CompletionCommand: Command {
     /// fixed ones and every provider's device option that reads one (`--subscription`).
     static var fileOptions: String {
         let addresses = SendCommand.addresses.filter(\.option.readsJSONFile).map { "--" + $0.option.field }
-        return (["--config", "--*-file", "--*-key"] + addresses + ["--record", "--tls-dir", "--ca-file"]).joined(separator: "|")
+        return (["--config", "--*-file", "--*-key"] + addresses + ["--record", "--tls-dir", "--ca-file"]).joined(
+            separator: "|")
     }
 }
 
@@ -115,7 +122,9 @@ struct CompletionWords: Equatable {
         for line in command.help.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("Subcommands:") { inSubcommands = true; continue }
             guard inSubcommands else { continue }
-            guard line.hasPrefix("  "), let word = line.split(separator: " ").first else { inSubcommands = false; continue }
+            guard line.hasPrefix("  "), let word = line.split(separator: " ").first else {
+                inSubcommands = false; continue
+            }
             if word.first?.isLetter == true, !subcommands.contains(String(word)) { subcommands.append(String(word)) }
         }
         self.subcommands = subcommands
@@ -124,7 +133,9 @@ struct CompletionWords: Equatable {
         while let start = rest.range(of: "--") {
             let tail = rest[start.upperBound...]
             let word = tail.prefix { $0.isLetter || $0.isNumber || $0 == "-" }
-            if let first = word.first, first.isLetter, !options.contains("--" + word) { options.append("--" + String(word)) }
+            if let first = word.first, first.isLetter, !options.contains("--" + word) {
+                options.append("--" + String(word))
+            }
             rest = tail[word.endIndex...]
         }
         self.options = options

@@ -66,7 +66,10 @@ public struct InitCommand: Command {
         do {
             let parsed = try ParsedArguments.parse(
                 arguments,
-                options: ["config", "app", "p8", "key-id", "team-id", "bundle-id", "environment", "service-account", "endpoint", "ca-file"],
+                options: [
+                    "config", "app", "p8", "key-id", "team-id", "bundle-id", "environment", "service-account",
+                    "endpoint", "ca-file",
+                ],
                 flags: ["no-apns", "no-fcm", "non-interactive", "dry-run", "offline"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             var places = parsed.positionals
@@ -74,8 +77,9 @@ public struct InitCommand: Command {
                 places = [FileManager.default.currentDirectoryPath]
                 if let home = environment["HOME"] { places.append(home + "/Downloads") }
             }
-            options = Options(config: parsed.configFile(environment: environment), places: places, flags: parsed.flags,
-                              values: parsed.options)
+            options = Options(
+                config: parsed.configFile(environment: environment), places: places, flags: parsed.flags,
+                values: parsed.options)
         } catch {
             console.err("herald init: \(error)\n\n\(help)")
             return ExitStatus.usage
@@ -106,35 +110,46 @@ public struct InitCommand: Command {
             let bundleID = try prompts.value(
                 given: options.values["bundle-id"], flag: "--bundle-id",
                 question: "The app's bundle id, the APNs topic (e.g. com.example.chat)",
-                check: { $0.contains(".") && !$0.contains(" ") && !$0.hasPrefix(".") ? nil : "expected a bundle id such as com.example.chat" })
+                check: {
+                    $0.contains(".") && !$0.contains(" ") && !$0.hasPrefix(".")
+                        ? nil : "expected a bundle id such as com.example.chat"
+                })
             let environmentName = try prompts.value(
                 given: options.values["environment"], flag: "--environment",
                 question: "APNs environment: production (App Store, TestFlight) or sandbox (development builds)",
                 default: APNsEnvironment.production.rawValue,
                 check: { APNsEnvironment(rawValue: $0) == nil ? "expected production or sandbox" : nil })
-            apns = InitPlan.APNs(keyFile: key.path, keyID: keyID, teamID: teamID, bundleID: bundleID,
-                                 environment: APNsEnvironment(rawValue: environmentName) ?? .production)
+            apns = InitPlan.APNs(
+                keyFile: key.path, keyID: keyID, teamID: teamID, bundleID: bundleID,
+                environment: APNsEnvironment(rawValue: environmentName) ?? .production)
         }
         var fcm: InitPlan.FCM?
         if !options.flags.contains("no-fcm"), let account = try serviceAccount(options, prompts: prompts) {
             fcm = InitPlan.FCM(serviceAccountFile: account.path, projectID: account.projectID)
         }
         guard apns != nil || fcm != nil else {
-            throw InitError("found no APNs key (AuthKey_*.p8) or service-account JSON in \(options.places.joined(separator: ", ")); give their paths or --p8 / --service-account")
+            throw InitError(
+                "found no APNs key (AuthKey_*.p8) or service-account JSON in \(options.places.joined(separator: ", ")); give their paths or --p8 / --service-account"
+            )
         }
         let suggested = Self.appName(bundleID: apns?.bundleID, projectID: fcm?.projectID)
         let app = try prompts.value(
-            given: options.values["app"], flag: "--app", question: "Name of the app in Herald (events say \"app\": NAME)",
+            given: options.values["app"], flag: "--app",
+            question: "Name of the app in Herald (events say \"app\": NAME)",
             default: suggested,
             check: { Event.isValidAppName($0) ? nil : "expected 1 to 64 letters, digits, '-' or '_'" })
-        return InitPlan(app: app, apns: apns, fcm: fcm, endpoint: options.values["endpoint"], caFile: options.values["ca-file"])
+        return InitPlan(
+            app: app, apns: apns, fcm: fcm, endpoint: options.values["endpoint"], caFile: options.values["ca-file"])
     }
 
     func apnsKey(_ options: Options, prompts: Prompts) throws(InitError) -> FoundAPNsKey? {
         if let given = options.values["p8"] {
-            guard FileManager.default.isReadableFile(atPath: given) else { throw InitError("--p8: cannot read '\(given)'") }
+            guard FileManager.default.isReadableFile(atPath: given) else {
+                throw InitError("--p8: cannot read '\(given)'")
+            }
             let name = (given as NSString).lastPathComponent
-            return FoundAPNsKey(path: (given as NSString).standardizingPath, keyID: CredentialDiscovery.keyID(fromFileName: name))
+            return FoundAPNsKey(
+                path: (given as NSString).standardizingPath, keyID: CredentialDiscovery.keyID(fromFileName: name))
         }
         let found = CredentialDiscovery.apnsKeys(in: options.places)
         return try prompts.choose(found, what: "APNs keys", flag: "--p8", describe: \.path)
@@ -143,25 +158,33 @@ public struct InitCommand: Command {
     func serviceAccount(_ options: Options, prompts: Prompts) throws(InitError) -> FoundServiceAccount? {
         if let given = options.values["service-account"] {
             guard let account = CredentialDiscovery.serviceAccount(at: given) else {
-                throw InitError("--service-account: '\(given)' is not a Google service-account JSON (\"type\": \"service_account\" with a project_id)")
+                throw InitError(
+                    "--service-account: '\(given)' is not a Google service-account JSON (\"type\": \"service_account\" with a project_id)"
+                )
             }
-            return FoundServiceAccount(path: (account.path as NSString).standardizingPath, projectID: account.projectID,
-                                       clientEmail: account.clientEmail)
+            return FoundServiceAccount(
+                path: (account.path as NSString).standardizingPath, projectID: account.projectID,
+                clientEmail: account.clientEmail)
         }
         let found = CredentialDiscovery.serviceAccounts(in: options.places)
-        return try prompts.choose(found, what: "service accounts", flag: "--service-account") { "\($0.path) (project \($0.projectID))" }
+        return try prompts.choose(found, what: "service accounts", flag: "--service-account") {
+            "\($0.path) (project \($0.projectID))"
+        }
     }
 
     /// The default app name: the bundle id's last word, else the FCM project id, made valid.
     static func appName(bundleID: String?, projectID: String?) -> String {
         let source = bundleID.flatMap { $0.split(separator: ".").last.map(String.init) } ?? projectID ?? "app"
-        let cleaned = String(source.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(64))
+        let cleaned = String(
+            source.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(64))
         return Event.isValidAppName(cleaned) ? cleaned : "app"
     }
 
     // MARK: Writing
 
-    func write(_ plan: InitPlan, options: Options, environment: [String: String], console: any Console) async throws(InitError) -> Int32 {
+    func write(_ plan: InitPlan, options: Options, environment: [String: String], console: any Console)
+        async throws(InitError) -> Int32
+    {
         let file = options.config
         let directory = ((file as NSString).standardizingPath as NSString).deletingLastPathComponent
         let folder = directory.isEmpty ? FileManager.default.currentDirectoryPath : directory
@@ -175,7 +198,8 @@ public struct InitCommand: Command {
             do {
                 loaded = try ConfigLoader.load(file: file, environment: environment, providers: RegisteredProviders.all)
             } catch {
-                throw InitError("\(file) has problems; fix them first (herald check --config \(file)):\n\(error.description)")
+                throw InitError(
+                    "\(file) has problems; fix them first (herald check --config \(file)):\n\(error.description)")
             }
             if loaded.configuration.apps[plan.app] != nil {
                 throw InitError("\(file) already has an app named '\(plan.app)'; choose another with --app")
@@ -185,8 +209,10 @@ public struct InitCommand: Command {
             text = plan.newConfig(relativeTo: folder)
         }
         if options.flags.contains("dry-run") {
-            console.out(existing ? "# herald init would add under apps: in \(file):\n\(plan.appBlock(relativeTo: folder))"
-                                 : "# herald init would write \(file):\n\(text)")
+            console.out(
+                existing
+                    ? "# herald init would add under apps: in \(file):\n\(plan.appBlock(relativeTo: folder))"
+                    : "# herald init would write \(file):\n\(text)")
             return ExitStatus.success
         }
         // Validated beside the real file (relative paths resolve the same), then moved over it.
@@ -200,7 +226,8 @@ public struct InitCommand: Command {
         let valid = await CheckCommand().run(["--config", staged], environment: environment, console: validation)
         guard valid == ExitStatus.success else {
             try? FileManager.default.removeItem(atPath: staged)
-            throw InitError("the config herald init made does not pass herald check; \(file) is unchanged:\n\(validation.stderr)")
+            throw InitError(
+                "the config herald init made does not pass herald check; \(file) is unchanged:\n\(validation.stderr)")
         }
         // The extended file keeps its permissions (a config may be readable by its service only).
         if existing, let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] {
@@ -213,10 +240,16 @@ public struct InitCommand: Command {
             throw InitError("cannot write \(file): \(reason)")
         }
         var providers: [String] = []
-        if let apns = plan.apns { providers.append("apns \(apns.environment.rawValue) \(apns.bundleID) (key \(apns.keyID), team \(apns.teamID))") }
+        if let apns = plan.apns {
+            providers.append(
+                "apns \(apns.environment.rawValue) \(apns.bundleID) (key \(apns.keyID), team \(apns.teamID))")
+        }
         if let fcm = plan.fcm { providers.append("fcm project \(fcm.projectID)") }
-        console.out("herald init: \(existing ? "added app '\(plan.app)' to" : "wrote") \(file): \(providers.joined(separator: "; "))")
-        console.out("  route events to it with \"app\": \"\(plan.app)\" in the event, or a route's app: (docs/routing.md)")
+        console.out(
+            "herald init: \(existing ? "added app '\(plan.app)' to" : "wrote") \(file): \(providers.joined(separator: "; "))"
+        )
+        console.out(
+            "  route events to it with \"app\": \"\(plan.app)\" in the event, or a route's app: (docs/routing.md)")
         var check = ["--config", file]
         if !options.flags.contains("offline") { check.append("--online") }
         return await CheckCommand().run(check, environment: environment, console: console)
@@ -232,8 +265,10 @@ struct Prompts {
     /// Answers that fail their check are asked again this many times.
     static let attempts = 3
 
-    func value(given: String?, flag: String, question: String, default fallback: String? = nil,
-               check: (String) -> String?) throws(InitError) -> String {
+    func value(
+        given: String?, flag: String, question: String, default fallback: String? = nil,
+        check: (String) -> String?
+    ) throws(InitError) -> String {
         if let given {
             if let problem = check(given) { throw InitError("\(flag): \(problem), found '\(given)'") }
             return given
@@ -261,7 +296,9 @@ struct Prompts {
         for _ in 0..<Self.attempts {
             console.err("Found several \(what):\n\(list)\nWhich one? [1-\(found.count)]:")
             guard let line = input() else { throw InitError("no answer for \(flag) (end of input)") }
-            if let number = Int(line.trimmingCharacters(in: .whitespaces)), (1...found.count).contains(number) { return found[number - 1] }
+            if let number = Int(line.trimmingCharacters(in: .whitespaces)), (1...found.count).contains(number) {
+                return found[number - 1]
+            }
             console.err("  expected a number from 1 to \(found.count)")
         }
         throw InitError("no valid answer for \(flag) after \(Self.attempts) tries")

@@ -41,8 +41,9 @@ public struct PublishCommand: Command {
         let timeout: Duration
         var validate = true
         do {
-            let parsed = try ParsedArguments.parse(arguments, options: ["config", "routing-key", "exchange", "timeout"],
-                                                   flags: ["no-validate"])
+            let parsed = try ParsedArguments.parse(
+                arguments, options: ["config", "routing-key", "exchange", "timeout"],
+                flags: ["no-validate"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             guard let key = parsed.options["routing-key"] else { throw UsageError("--routing-key is required") }
             guard parsed.positionals.count == 1, let input = parsed.positionals.first else {
@@ -56,11 +57,16 @@ public struct PublishCommand: Command {
             console.err("herald publish: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        guard let config = loadConfig(configFile, environment: environment, console: console) else { return ExitStatus.failure }
+        guard let config = loadConfig(configFile, environment: environment, console: console) else {
+            return ExitStatus.failure
+        }
         do {
-            let count = try await publish(config: config, file: file, routingKey: routingKey, exchange: exchange, timeout: timeout,
-                                          validate: validate)
-            console.out("published \(count) event\(count == 1 ? "" : "s") to \(exchange ?? config.configuration.amqp.eventsExchange) with routing key \(routingKey)")
+            let count = try await publish(
+                config: config, file: file, routingKey: routingKey, exchange: exchange, timeout: timeout,
+                validate: validate)
+            console.out(
+                "published \(count) event\(count == 1 ? "" : "s") to \(exchange ?? config.configuration.amqp.eventsExchange) with routing key \(routingKey)"
+            )
             return ExitStatus.success
         } catch {
             console.err("herald publish: \(error)")
@@ -68,8 +74,10 @@ public struct PublishCommand: Command {
         }
     }
 
-    private func publish(config: LoadedConfig, file: String, routingKey: String, exchange: String?, timeout: Duration,
-                         validate: Bool) async throws -> Int {
+    private func publish(
+        config: LoadedConfig, file: String, routingKey: String, exchange: String?, timeout: Duration,
+        validate: Bool
+    ) async throws -> Int {
         let batch = try EventBatch(reading: EventSource(argument: file))
         if validate {
             let planner = EventPlanner(config: config, ownUsers: config.amqpUsers)
@@ -92,7 +100,8 @@ public struct PublishCommand: Command {
             }
             group.addTask {
                 try await connection.waitUntilConnected()
-                return try await publishEvents(batch, routingKey: routingKey, connection: connection, exchange: exchange)
+                return try await publishEvents(
+                    batch, routingKey: routingKey, connection: connection, exchange: exchange)
             }
             defer { connection.shutdown() }
             while let result = try await group.next() {

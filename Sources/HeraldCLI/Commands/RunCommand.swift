@@ -46,7 +46,9 @@ public struct RunCommand: Command {
             console.err("herald run: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        guard let config = loadConfig(file, environment: environment, console: console) else { return ExitStatus.failure }
+        guard let config = loadConfig(file, environment: environment, console: console) else {
+            return ExitStatus.failure
+        }
         let log = config.configuration.log
         let logger = Logger(label: "herald", level: log.level, format: log.format)
         for warning in config.warnings { console.err(warning.description) }

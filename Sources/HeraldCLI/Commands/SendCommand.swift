@@ -17,7 +17,8 @@ public struct SendCommand: Command {
         self.clock = clock
     }
 
-    public static let standardProviders: [any SendProviderFactory] = ProviderCatalog.registered.providers.map(SectionSendProvider.init)
+    public static let standardProviders: [any SendProviderFactory] = ProviderCatalog.registered.providers.map(
+        SectionSendProvider.init)
 
     public let name = "send"
     public let summary = "Send one notification directly (no broker) and print its outcome"
@@ -54,9 +55,10 @@ public struct SendCommand: Command {
     static let stringOptions = ["title", "subtitle", "body", "sound", "category", "thread-id"]
     /// The device options of the registered providers: `--token`, `--fid`, `--subscription`.
     static let addresses = SendAddressOptions.all
-    static let options: Set<String> = Set(stringOptions + addresses.map(\.option.field) + [
-        "config", "app", "provider", "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
-    ])
+    static let options: Set<String> = Set(
+        stringOptions + addresses.map(\.option.field) + [
+            "config", "app", "provider", "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
+        ])
 
     /// The device options' help lines; one only some provider takes says which.
     static var addressHelp: String {
@@ -64,7 +66,8 @@ public struct SendCommand: Command {
         return addresses.map { option, providers in
             let only = providers.count == 1 && all > 1 ? " (\(providers[0]) only)" : ""
             let name = "--\(option.field) \(option.placeholder)"
-            return "  " + name.padding(toLength: max(name.count + 1, 23), withPad: " ", startingAt: 0) + option.help + only
+            return "  " + name.padding(toLength: max(name.count + 1, 23), withPad: " ", startingAt: 0) + option.help
+                + only
         }.joined(separator: "\n")
     }
 
@@ -73,7 +76,8 @@ public struct SendCommand: Command {
         let event: Event
         let factory: any SendProviderFactory
         do {
-            parsed = try ParsedArguments.parse(arguments, options: Self.options, flags: ["content-available", "mutable-content"])
+            parsed = try ParsedArguments.parse(
+                arguments, options: Self.options, flags: ["content-available", "mutable-content"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
             for required in ["app", "provider"] where parsed.options[required] == nil {
@@ -85,17 +89,20 @@ public struct SendCommand: Command {
                 throw UsageError("\(names.dropLast().joined(separator: ", ")) or \(names.last ?? "") is required")
             }
             if devices.count > 1 {
-                throw UsageError(devices.map { "--" + $0 }.joined(separator: " and ") + " cannot be combined; give one device")
+                throw UsageError(
+                    devices.map { "--" + $0 }.joined(separator: " and ") + " cannot be combined; give one device")
             }
             let providerName = parsed.options["provider"] ?? ""
             // Events' aliases work here too: `ios` is apns, `android` is fcm.
             let canonical = ProviderCatalog.registered.provider(named: providerName)?.rawValue ?? providerName
             guard let found = providers.first(where: { $0.name == canonical }) else {
-                throw UsageError("unknown provider '\(providerName)'; expected \(EventError.list(providers.map(\.name)))"
-                    + Suggestions.didYouMean(providerName, among: providers.map(\.name)))
+                throw UsageError(
+                    "unknown provider '\(providerName)'; expected \(EventError.list(providers.map(\.name)))"
+                        + Suggestions.didYouMean(providerName, among: providers.map(\.name)))
             }
             factory = found
-            event = try SendEventBuilder.event(from: parsed, id: "send-" + String(UInt64.random(in: 1...UInt64.max), radix: 16))
+            event = try SendEventBuilder.event(
+                from: parsed, id: "send-" + String(UInt64.random(in: 1...UInt64.max), radix: 16))
         } catch {
             console.err("herald send: \(error)\n\n\(help)")
             return ExitStatus.usage
@@ -103,18 +110,24 @@ public struct SendCommand: Command {
         if let invalid = event.invalidTargets.first {
             // A token or FID that can never work (or another refused target) gets the
             // outcome `herald run` would publish for it, and nothing is sent.
-            let outcome = OutcomeBuilder.outcome(for: invalid, event: event, app: parsed.options["app"], attempt: 1, at: clock())
+            let outcome = OutcomeBuilder.outcome(
+                for: invalid, event: event, app: parsed.options["app"], attempt: 1, at: clock())
             console.out(outcome.jsonValue.jsonString)
             return ExitStatus.failure
         }
-        guard let config = loadConfig(parsed.configFile(environment: environment), environment: environment, console: console) else {
+        guard
+            let config = loadConfig(
+                parsed.configFile(environment: environment), environment: environment, console: console)
+        else {
             return ExitStatus.failure
         }
         let logger = Logger(label: "herald.send", level: .warning)
         guard let target = event.targets.first else { return ExitStatus.failure }
         let report: DeliveryReport
         do {
-            report = try await factory.withProvider(app: parsed.options["app"] ?? "", for: target, config: config, logger: logger) { provider in
+            report = try await factory.withProvider(
+                app: parsed.options["app"] ?? "", for: target, config: config, logger: logger
+            ) { provider in
                 // A transient failure (connection lost, 5xx, 429) is tried once more, as the
                 // providers' own SDKs do; a second one is reported as the outcome.
                 let sent: SentNotification

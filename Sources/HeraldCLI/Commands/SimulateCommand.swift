@@ -114,7 +114,8 @@ public struct SimulateCommand: Command {
             handler: simulator, logger: logger)
         console.out("herald simulate: listening on https://\(host):\(server.port)")
         if let caFile { console.out("  CA certificate (give it to clients as ca_file): \(caFile)") }
-        console.out("  admin API: https://\(host):\(server.port)\(SimulatorAdminService.prefix)/ (docs/simulator-admin.md)")
+        console.out(
+            "  admin API: https://\(host):\(server.port)\(SimulatorAdminService.prefix)/ (docs/simulator-admin.md)")
         let origin = try settings.origin(port: server.port)
         for provider in providers {
             try provider.started(origin: origin, say: { console.out($0) })

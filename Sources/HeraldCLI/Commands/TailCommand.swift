@@ -90,20 +90,24 @@ public struct TailCommand: Command {
             for value in parsed.repeated["status", default: []] {
                 for status in value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
                     guard known.contains(status) else {
-                        throw UsageError("--status: unknown status '\(status)'" + Suggestions.hint(for: status, among: known))
+                        throw UsageError(
+                            "--status: unknown status '\(status)'" + Suggestions.hint(for: status, among: known))
                     }
                     if !statuses.contains(status) { statuses.append(status) }
                 }
             }
             if let name = parsed.options["provider"] {
                 guard let provider = ProviderCatalog.registered.provider(named: name) else {
-                    throw UsageError("--provider: unknown provider '\(name)'" + Suggestions.hint(for: name, among: ProviderCatalog.registered.acceptedNames))
+                    throw UsageError(
+                        "--provider: unknown provider '\(name)'"
+                            + Suggestions.hint(for: name, among: ProviderCatalog.registered.acceptedNames))
                 }
                 self.provider = provider.rawValue
             }
             if let app = parsed.options["app"] {
                 guard !app.isEmpty, Outcome.routingWord(app) == app else {
-                    throw UsageError("--app: '\(app)' is not an app name (letters, digits, - and _; no '.', '*' or '#')")
+                    throw UsageError(
+                        "--app: '\(app)' is not an app name (letters, digits, - and _; no '.', '*' or '#')")
                 }
                 self.app = app
             }
@@ -123,13 +127,16 @@ public struct TailCommand: Command {
         var count: Int?
         let timeout: Duration
         do {
-            parsed = try ParsedArguments.parse(arguments, options: ["status", "provider", "app", "count", "config", "amqp", "amqp-file", "timeout"],
-                                               flags: ["json", "debug"], repeatable: ["status"])
+            parsed = try ParsedArguments.parse(
+                arguments, options: ["status", "provider", "app", "count", "config", "amqp", "amqp-file", "timeout"],
+                flags: ["json", "debug"], repeatable: ["status"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
             filter = try Filter(parsed)
             if let text = parsed.options["count"] {
-                guard let value = Int(text), value > 0 else { throw UsageError("--count: expected a positive integer, found '\(text)'") }
+                guard let value = Int(text), value > 0 else {
+                    throw UsageError("--count: expected a positive integer, found '\(text)'")
+                }
                 count = value
             }
             timeout = try parsed.brokerTimeout()
@@ -137,8 +144,11 @@ public struct TailCommand: Command {
             console.err("herald tail: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        guard var target = BrokerTarget.resolve(parsed, connectionName: "herald tail", environment: environment,
-                                                console: console, command: self) else { return ExitStatus.failure }
+        guard
+            var target = BrokerTarget.resolve(
+                parsed, connectionName: "herald tail", environment: environment,
+                console: console, command: self)
+        else { return ExitStatus.failure }
         // Which exchange, in the broker's list of connections (the management UI, rabbitmqctl list_connections).
         target.configuration.connectionName = "herald tail \(target.topology.resultsExchange)"
         let json = parsed.flags.contains("json")
@@ -162,8 +172,10 @@ public struct TailCommand: Command {
                     for try await delivery in consumer.deliveries {
                         // Trace records are printed as received: they are documents, not one-line results.
                         let asReceived = json || delivery.routingKey.hasPrefix("debug.")
-                        console.out(asReceived ? TerminalText.asReceived(delivery.body)
-                                               : ResultLine(body: delivery.body, routingKey: delivery.routingKey).text)
+                        console.out(
+                            asReceived
+                                ? TerminalText.asReceived(delivery.body)
+                                : ResultLine(body: delivery.body, routingKey: delivery.routingKey).text)
                         connection.settleWithoutWaiting(delivery, .ack(multiple: false))
                         printed += 1
                         if let limit, printed >= limit { break }

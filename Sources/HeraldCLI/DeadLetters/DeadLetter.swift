@@ -38,7 +38,9 @@ struct DeadLetter: Sendable {
 
     /// The event's (or registry command's) `id` from the body, else the message id.
     var eventID: String? {
-        if case .object(let object)? = try? JSONValue.parse(delivery.body), let id = object["id"]?.stringValue { return id }
+        if case .object(let object)? = try? JSONValue.parse(delivery.body), let id = object["id"]?.stringValue {
+            return id
+        }
         return delivery.messageID
     }
 
@@ -67,7 +69,9 @@ struct DeadLetter: Sendable {
 
     /// The newest entry of the broker's `x-death` history.
     private var newestDeath: AMQPTable? {
-        guard case .array(let deaths)? = delivery.headers["x-death"], case .table(let newest)? = deaths.first else { return nil }
+        guard case .array(let deaths)? = delivery.headers["x-death"], case .table(let newest)? = deaths.first else {
+            return nil
+        }
         return newest
     }
 }

@@ -23,8 +23,9 @@ struct DeadLetterReader {
         do {
             return try await connection.messageCount(queue: queue)
         } catch let error as AMQPError where error.replyCode == 404 {
-            throw DeadLetterFailure("\(queue) does not exist on the broker: Herald declares it when it starts (herald run)"
-                                    + " or publishes (herald publish); check amqp.dead_letter_queue")
+            throw DeadLetterFailure(
+                "\(queue) does not exist on the broker: Herald declares it when it starts (herald run)"
+                    + " or publishes (herald publish); check amqp.dead_letter_queue")
         }
     }
 

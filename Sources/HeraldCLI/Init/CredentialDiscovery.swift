@@ -43,12 +43,12 @@ enum CredentialDiscovery {
     /// The service account in `path`, or nil if it is not one (any other JSON).
     static func serviceAccount(at path: String) -> FoundServiceAccount? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = attributes[.size] as? Int, size <= maximumJSONSize,
-              let data = FileManager.default.contents(atPath: path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              object["type"] as? String == "service_account",
-              let project = object["project_id"] as? String, !project.isEmpty,
-              let email = object["client_email"] as? String
+            let size = attributes[.size] as? Int, size <= maximumJSONSize,
+            let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            object["type"] as? String == "service_account",
+            let project = object["project_id"] as? String, !project.isEmpty,
+            let email = object["client_email"] as? String
         else { return nil }
         return FoundServiceAccount(path: path, projectID: project, clientEmail: email)
     }
@@ -68,7 +68,9 @@ enum CredentialDiscovery {
             for name in names.sorted() where matches(name) {
                 let path = (place as NSString).appendingPathComponent(name)
                 var nested: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &nested), !nested.boolValue { found.append(path) }
+                if FileManager.default.fileExists(atPath: path, isDirectory: &nested), !nested.boolValue {
+                    found.append(path)
+                }
             }
         }
         var seen: Set<String> = []

@@ -101,7 +101,9 @@ struct InitPlan: Equatable, Sendable {
         }
         let rest = lines[index].drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
         guard rest.isEmpty || rest.hasPrefix("#") else {
-            throw InitError("the config's apps: is written inline ('\(lines[index])'); write it as a block to let herald init add an app")
+            throw InitError(
+                "the config's apps: is written inline ('\(lines[index])'); write it as a block to let herald init add an app"
+            )
         }
         lines.insert(block, at: index + 1)
         return lines.joined(separator: "\n")

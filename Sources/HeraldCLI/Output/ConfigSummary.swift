@@ -13,15 +13,20 @@ struct ConfigSummary {
     init(_ loaded: LoadedConfig, broker: AMQPConfiguration) {
         let c = loaded.configuration
         var lines = ["\(loaded.file): OK"]
-        lines.append("  amqp: \(broker.addresses.map(\.url.description).joined(separator: ", ")), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)")
+        lines.append(
+            "  amqp: \(broker.addresses.map(\.url.description).joined(separator: ", ")), queue \(c.amqp.queue) (\(c.amqp.queueType.rawValue)), prefetch \(c.amqp.prefetch)"
+        )
         for name in c.apps.keys.sorted() {
             guard let app = c.apps[name] else { continue }
             let parts = app.orderedSections.map(\.summary)
             lines.append("  app \(name): " + parts.joined(separator: ", "))
         }
         let routes = c.routes.map(\.name)
-        lines.append("  routes: " + (routes.isEmpty ? "none (events use their own app)" : routes.joined(separator: ", ")))
-        lines.append("  retry: \(c.retry.maxAttempts) attempts, delays \(c.retry.delays.map(\.description).joined(separator: " "))")
+        lines.append(
+            "  routes: " + (routes.isEmpty ? "none (events use their own app)" : routes.joined(separator: ", ")))
+        lines.append(
+            "  retry: \(c.retry.maxAttempts) attempts, delays \(c.retry.delays.map(\.description).joined(separator: " "))"
+        )
         lines.append("  outcomes published: \(c.outcomes.publish.joined(separator: ", "))")
         lines.append("  http: \(c.http.listen); log: \(c.log.level) \(c.log.format.rawValue)")
         for warning in loaded.warnings { lines.append(warning.description) }

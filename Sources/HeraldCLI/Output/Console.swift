@@ -20,7 +20,8 @@ public struct StandardConsole: Console {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { raw in Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
+            let n = bytes.withUnsafeMutableBytes { raw in Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            }
             if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
         }
     }

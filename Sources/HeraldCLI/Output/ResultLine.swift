@@ -19,7 +19,8 @@ struct ResultLine {
 
     /// Column widths: an id or target that is longer is printed whole (id) or cut (target).
     static let widths = (id: 20, provider: 8, target: 26, status: 17)
-    static let header = ResultLine(id: "EVENT", provider: "PROVIDER", target: "TARGET", status: "STATUS", reason: "REASON")
+    static let header = ResultLine(
+        id: "EVENT", provider: "PROVIDER", target: "TARGET", status: "STATUS", reason: "REASON")
 
     init(id: String, provider: String, target: String, status: String, reason: String) {
         self.id = id
@@ -32,8 +33,9 @@ struct ResultLine {
     /// The line for a body delivered with `routingKey`.
     init(body: [UInt8], routingKey: String) {
         guard case .object(let object)? = try? JSONValue.parse(body) else {
-            self.init(id: "-", provider: "-", target: "-", status: routingKey,
-                      reason: "(\(body.count) bytes that are not a JSON object)")
+            self.init(
+                id: "-", provider: "-", target: "-", status: routingKey,
+                reason: "(\(body.count) bytes that are not a JSON object)")
             return
         }
         func text(_ key: String) -> String? { object[key]?.stringValue }
@@ -45,8 +47,9 @@ struct ResultLine {
         if let channel = text("channel") { target = target == "-" ? channel : "\(target) (\(channel))" }
         var reason = text("reason") ?? ""
         if let detail = text("detail"), !detail.isEmpty { reason += reason.isEmpty ? detail : ": \(detail)" }
-        self.init(id: text("event_id") ?? text("command_id") ?? "-", provider: text("provider") ?? "-",
-                  target: target, status: text("status") ?? text("result") ?? routingKey, reason: reason)
+        self.init(
+            id: text("event_id") ?? text("command_id") ?? "-", provider: text("provider") ?? "-",
+            target: target, status: text("status") ?? text("result") ?? routingKey, reason: reason)
     }
 
     /// A device address masked as logs mask it; a URL (a Web Push endpoint)
@@ -61,11 +64,15 @@ struct ResultLine {
     /// The line, every field through `TerminalText` (a control character from a publisher or push service is printed escaped).
     var text: String {
         let widths = Self.widths
-        let (id, provider, status, reason) = (TerminalText.field(id), TerminalText.field(provider), TerminalText.field(status),
-                                              TerminalText.field(reason))
+        let (id, provider, status, reason) = (
+            TerminalText.field(id), TerminalText.field(provider), TerminalText.field(status),
+            TerminalText.field(reason)
+        )
         let target = TerminalText.field(Self.cut(target, widths.target))
-        let columns = [Self.pad(id, widths.id), Self.pad(provider, widths.provider), Self.pad(target, widths.target),
-                       Self.pad(status, widths.status)]
+        let columns = [
+            Self.pad(id, widths.id), Self.pad(provider, widths.provider), Self.pad(target, widths.target),
+            Self.pad(status, widths.status),
+        ]
         let line = columns.joined(separator: "  ") + "  " + reason
         return reason.isEmpty ? String(line.reversed().drop(while: { $0 == " " }).reversed()) : line
     }

@@ -24,7 +24,8 @@ public struct SectionSendProvider: SendProviderFactory {
             throw SendError("app '\(app)' has no \(provider) section in \(config.file)")
         }
         let key = ProviderSet.Key(app: app, provider: provider)
-        let context = config.providerSetupContext(app: app, logger: logger, onRefresh: nil, shared: ProviderSharedObjects())
+        let context = config.providerSetupContext(
+            app: app, logger: logger, onRefresh: nil, shared: ProviderSharedObjects())
         let setup: ProviderSetup
         do throws(ProviderSetupError) {
             setup = try section.setUp(context)

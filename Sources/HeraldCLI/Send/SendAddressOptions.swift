@@ -24,11 +24,18 @@ struct SendAddressOption: Sendable, Equatable {
 enum SendAddressOptions {
     static let byProvider: [Provider: [SendAddressOption]] = [
         .apns: [.token],
-        .fcm: [.token, SendAddressOption(field: "fid", placeholder: "FID",
-                                         help: "the device's Firebase installation ID, instead of --token")],
-        .webpush: [SendAddressOption(field: "subscription", placeholder: "FILE",
-                                     help: "a browser's push subscription, the JSON of PushSubscription.toJSON()",
-                                     readsJSONFile: true)],
+        .fcm: [
+            .token,
+            SendAddressOption(
+                field: "fid", placeholder: "FID",
+                help: "the device's Firebase installation ID, instead of --token"),
+        ],
+        .webpush: [
+            SendAddressOption(
+                field: "subscription", placeholder: "FILE",
+                help: "a browser's push subscription, the JSON of PushSubscription.toJSON()",
+                readsJSONFile: true)
+        ],
     ]
 
     /// Every registered provider's device options, each once in registration

@@ -19,8 +19,9 @@ public struct ConfigError: Error, Sendable, CustomStringConvertible {
     /// what `herald check` and `herald run` print.
     public var description: String {
         var lines = errors.map(\.description) + warnings.map(\.description)
-        lines.append("\(file): \(Self.count(errors.count, "error"))"
-                     + (warnings.isEmpty ? "" : ", \(Self.count(warnings.count, "warning"))"))
+        lines.append(
+            "\(file): \(Self.count(errors.count, "error"))"
+                + (warnings.isEmpty ? "" : ", \(Self.count(warnings.count, "warning"))"))
         return lines.joined(separator: "\n")
     }
 

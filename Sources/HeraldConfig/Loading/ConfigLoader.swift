@@ -36,17 +36,24 @@ public enum ConfigLoader {
         let directory = (file as NSString).deletingLastPathComponent
         let validator = ConfigValidator(baseDirectory: directory.isEmpty ? "." : directory, providers: providers)
         var (issues, router) = validator.validate(decoded.value)
-        if decoded.errors.isEmpty, !issues.contains(where: { $0.severity == .error }) { issues += validator.advice(decoded.value) }
+        if decoded.errors.isEmpty, !issues.contains(where: { $0.severity == .error }) {
+            issues += validator.advice(decoded.value)
+        }
         let positioned = issues.filter { !decoded.leftOut($0.path.codingPath) }.map { issue in
-            (issue.severity, document.error(at: issue.path.codingPath, (issue.severity == .warning ? "warning: " : "") + issue.message))
+            (
+                issue.severity,
+                document.error(
+                    at: issue.path.codingPath, (issue.severity == .warning ? "warning: " : "") + issue.message)
+            )
         }
         let errors = decoded.errors + positioned.filter { $0.0 == .error }.map(\.1)
         let warnings = positioned.filter { $0.0 == .warning }.map(\.1)
         guard errors.isEmpty, let router else {
             throw ConfigError(file: file, errors: errors, warnings: warnings)
         }
-        return LoadedConfig(file: file, configuration: decoded.value, router: router, warnings: warnings,
-                            baseDirectory: validator.baseDirectory)
+        return LoadedConfig(
+            file: file, configuration: decoded.value, router: router, warnings: warnings,
+            baseDirectory: validator.baseDirectory)
     }
 }
 

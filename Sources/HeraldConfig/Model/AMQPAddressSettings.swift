@@ -38,9 +38,10 @@ public struct AMQPAddressSettings: Sendable, Equatable, Decodable {
         do {
             c = try decoder.container(keyedBy: CodingKeys.self)
         } catch {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "expected a URL, or a mapping with url and any of ca_file, cert_file, key_file"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "expected a URL, or a mapping with url and any of ca_file, cert_file, key_file"))
         }
         url = try c.decode(String.self, forKey: .url)
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)

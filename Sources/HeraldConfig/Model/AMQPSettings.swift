@@ -131,14 +131,16 @@ public struct AMQPSettings: Sendable, Equatable, Decodable {
         urls = listed ?? d.urls
         if c.contains(.urls) {
             if c.contains(.url) {
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: c.codingPath + [CodingKeys.urls],
-                    debugDescription: "set either url (one address) or urls (the nodes of a cluster), not both"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: c.codingPath + [CodingKeys.urls],
+                        debugDescription: "set either url (one address) or urls (the nodes of a cluster), not both"))
             }
             if listed?.isEmpty == true {
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: c.codingPath + [CodingKeys.urls],
-                    debugDescription: "expected at least one address"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: c.codingPath + [CodingKeys.urls],
+                        debugDescription: "expected at least one address"))
             }
         }
         shuffle = try c.decodeIfPresent(Bool.self, forKey: .shuffle) ?? d.shuffle

@@ -33,7 +33,8 @@ public struct AppSettings: Sendable, Equatable, Decodable {
         }
         self.sections = sections
         configuredProviders = Self.sectionTypes.map { $0.provider }.filter { sections[$0] != nil }
-        timeoutRetries = try c.decodeIfPresent(Int.self, forKey: SectionKey("timeout_retries")) ?? Self.defaultTimeoutRetries
+        timeoutRetries =
+            try c.decodeIfPresent(Int.self, forKey: SectionKey("timeout_retries")) ?? Self.defaultTimeoutRetries
         publishers = try c.decodeIfPresent(PublisherSettings.self, forKey: SectionKey("publishers"))
     }
 
@@ -57,8 +58,10 @@ public struct AppSettings: Sendable, Equatable, Decodable {
     public var providers: [String] { configuredProviders.map(\.rawValue) }
 
     public static func == (lhs: AppSettings, rhs: AppSettings) -> Bool {
-        lhs.timeoutRetries == rhs.timeoutRetries && lhs.publishers == rhs.publishers && lhs.sections.count == rhs.sections.count
-            && lhs.sections.allSatisfy { provider, section in rhs.sections[provider].map(section.isEqual(to:)) ?? false }
+        lhs.timeoutRetries == rhs.timeoutRetries && lhs.publishers == rhs.publishers
+            && lhs.sections.count == rhs.sections.count
+            && lhs.sections.allSatisfy { provider, section in rhs.sections[provider].map(section.isEqual(to:)) ?? false
+            }
     }
 
     /// A key of an app's mapping: the name of one of the config's providers,
@@ -67,8 +70,9 @@ public struct AppSettings: Sendable, Equatable, Decodable {
         let stringValue: String
         init(_ name: String) { stringValue = name }
         init?(stringValue: String) {
-            guard stringValue == "timeout_retries" || stringValue == "publishers"
-                || AppSettings.sectionTypes.contains(where: { $0.provider.rawValue == stringValue })
+            guard
+                stringValue == "timeout_retries" || stringValue == "publishers"
+                    || AppSettings.sectionTypes.contains(where: { $0.provider.rawValue == stringValue })
             else { return nil }
             self.stringValue = stringValue
         }

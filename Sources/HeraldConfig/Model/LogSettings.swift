@@ -19,17 +19,20 @@ public struct LogSettings: Sendable, Equatable, Decodable {
         if let name = try c.decodeIfPresent(String.self, forKey: .level) {
             guard let parsed = LogLevel(name: name) else {
                 let names = LogLevel.allCases.map(\.description).joined(separator: ", ")
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: c.codingPath + [CodingKeys.level],
-                    debugDescription: "unknown log level '\(name.truncatedForMessage)' (expected one of: \(names))"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: c.codingPath + [CodingKeys.level],
+                        debugDescription: "unknown log level '\(name.truncatedForMessage)' (expected one of: \(names))")
+                )
             }
             level = parsed
         }
         if let name = try c.decodeIfPresent(String.self, forKey: .format) {
             guard let parsed = LogFormat(rawValue: name) else {
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: c.codingPath + [CodingKeys.format],
-                    debugDescription: "unknown log format '\(name.truncatedForMessage)' (expected json or logfmt)"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: c.codingPath + [CodingKeys.format],
+                        debugDescription: "unknown log format '\(name.truncatedForMessage)' (expected json or logfmt)"))
             }
             format = parsed
         }

@@ -11,8 +11,10 @@ public struct OutcomeSettings: Sendable, Equatable, Decodable {
     public var publish: [String]
     public var invalidationGuard: InvalidationGuardSettings
 
-    public init(publish: [String] = OutcomeSettings.defaultStatuses,
-                invalidationGuard: InvalidationGuardSettings = InvalidationGuardSettings()) {
+    public init(
+        publish: [String] = OutcomeSettings.defaultStatuses,
+        invalidationGuard: InvalidationGuardSettings = InvalidationGuardSettings()
+    ) {
         self.publish = publish
         self.invalidationGuard = invalidationGuard
     }
@@ -25,7 +27,8 @@ public struct OutcomeSettings: Sendable, Equatable, Decodable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         publish = try c.decodeIfPresent([String].self, forKey: .publish) ?? OutcomeSettings.defaultStatuses
-        invalidationGuard = try c.decodeIfPresent(InvalidationGuardSettings.self, forKey: .invalidationGuard)
+        invalidationGuard =
+            try c.decodeIfPresent(InvalidationGuardSettings.self, forKey: .invalidationGuard)
             ?? InvalidationGuardSettings()
     }
 }
@@ -43,7 +46,8 @@ public struct InvalidationGuardSettings: Sendable, Equatable, Decodable {
     /// How far back answers count.
     public var window: ConfigDuration
 
-    public init(enabled: Bool = true, minAnswers: Int = 10, share: Double = 0.5, window: ConfigDuration = .seconds(60)) {
+    public init(enabled: Bool = true, minAnswers: Int = 10, share: Double = 0.5, window: ConfigDuration = .seconds(60))
+    {
         self.enabled = enabled
         self.minAnswers = minAnswers
         self.share = share

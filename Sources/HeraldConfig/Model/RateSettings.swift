@@ -35,9 +35,10 @@ public struct RateSettings: Sendable, Equatable, Decodable {
             return
         }
         guard let choice = OnExceed(rawValue: word) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: c.codingPath + [CodingKeys.onExceed],
-                debugDescription: "unknown on_exceed '\(word.truncatedForMessage)' (expected delay or drop)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath + [CodingKeys.onExceed],
+                    debugDescription: "unknown on_exceed '\(word.truncatedForMessage)' (expected delay or drop)"))
         }
         onExceed = choice
     }

@@ -51,7 +51,9 @@ public struct RegistrySettings: Sendable, Equatable, Decodable {
         path = try c.decodeIfPresent(String.self, forKey: .path)
         url = try c.decodeIfPresent(String.self, forKey: .url)
         pool = try c.decodeIfPresent(Int.self, forKey: .pool)
-        maxRegistrationsPerApp = try c.decodeIfPresent(Int.self, forKey: .maxRegistrationsPerApp) ?? Self.defaultMaxRegistrationsPerApp
-        maxDevicesPerChannel = try c.decodeIfPresent(Int.self, forKey: .maxDevicesPerChannel) ?? Self.defaultMaxDevicesPerChannel
+        maxRegistrationsPerApp =
+            try c.decodeIfPresent(Int.self, forKey: .maxRegistrationsPerApp) ?? Self.defaultMaxRegistrationsPerApp
+        maxDevicesPerChannel =
+            try c.decodeIfPresent(Int.self, forKey: .maxDevicesPerChannel) ?? Self.defaultMaxDevicesPerChannel
     }
 }

@@ -7,7 +7,9 @@ public struct RetrySettings: Sendable, Equatable, Decodable {
     /// Each distinct delay is one delay queue (`herald.retry.30s`).
     public var delays: [ConfigDuration]
 
-    public init(maxAttempts: Int = 5, delays: [ConfigDuration] = [.seconds(5), .seconds(30), .seconds(120), .seconds(600)]) {
+    public init(
+        maxAttempts: Int = 5, delays: [ConfigDuration] = [.seconds(5), .seconds(30), .seconds(120), .seconds(600)]
+    ) {
         self.maxAttempts = maxAttempts
         self.delays = delays
     }

@@ -39,8 +39,9 @@ public struct DropSetting: Sendable, Equatable, Decodable {
         } else if let text = try? c.decode(String.self), !text.isEmpty {
             reason = text
         } else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: "expected true, false or a reason string"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath, debugDescription: "expected true, false or a reason string"))
         }
     }
 }
@@ -79,7 +80,9 @@ public struct MatchSettings: Sendable, Equatable, Decodable {
             switch key.stringValue {
             case "routing_key": routingKey = try c.decode(OneOrMany.self, forKey: key)
             case "headers": headers = try c.decode([String: OneOrMany].self, forKey: key)
-            default: fields.append(FieldTest(name: key.stringValue, values: try c.decode(OneOrMany.self, forKey: key).values))
+            default:
+                fields.append(
+                    FieldTest(name: key.stringValue, values: try c.decode(OneOrMany.self, forKey: key).values))
             }
         }
     }
@@ -118,8 +121,9 @@ public struct OneOrMany: Sendable, Hashable, Decodable {
         } else if let one = try? decoder.singleValueContainer().decode(String.self) {
             values = [one]
         } else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: "expected a string or a list of strings"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath, debugDescription: "expected a string or a list of strings"))
         }
     }
 }

@@ -11,12 +11,18 @@ extension ConfigValidator {
             guard let app = apps[name] else { continue }
             let appPath = path.key(name)
             if !Event.isValidAppName(name) {
-                issues.append(.init(.error, at: appPath,
-                                    "app name '\(name.truncatedForMessage)' must be 1 to 64 letters, digits, '-' or '_' (it is the last word of outcome routing keys)"))
+                issues.append(
+                    .init(
+                        .error, at: appPath,
+                        "app name '\(name.truncatedForMessage)' must be 1 to 64 letters, digits, '-' or '_' (it is the last word of outcome routing keys)"
+                    ))
             }
             if app.providers.isEmpty {
-                issues.append(.init(.error, at: appPath,
-                                    "app '\(name.truncatedForMessage)' has no provider: give it an \(sectionNames) section (or several)"))
+                issues.append(
+                    .init(
+                        .error, at: appPath,
+                        "app '\(name.truncatedForMessage)' has no provider: give it an \(sectionNames) section (or several)"
+                    ))
             }
             checks.checkRange(app.timeoutRetries, 0...5, at: appPath.key("timeout_retries"), into: &issues)
             validatePublishers(app.publishers, of: name, at: appPath, into: &issues)
@@ -32,16 +38,19 @@ extension ConfigValidator {
     /// that loads (`herald check`, `herald run`), not among a broken one's errors.
     public func advice(_ config: Configuration) -> [ConfigIssue] {
         config.apps.keys.sorted().filter { config.apps[$0]?.publishers == nil }.map { name in
-            ConfigIssue(.warning, at: .root.key("apps").key(name),
-                        "app '\(name.truncatedForMessage)' has no publishers list: any AMQP user that can write to the events or "
-                        + "registry exchange can send for it; list who may (publishers: {events: [orders-svc], registry: [accounts-svc]}, "
-                        + "docs/security.md)")
+            ConfigIssue(
+                .warning, at: .root.key("apps").key(name),
+                "app '\(name.truncatedForMessage)' has no publishers list: any AMQP user that can write to the events or "
+                    + "registry exchange can send for it; list who may (publishers: {events: [orders-svc], registry: [accounts-svc]}, "
+                    + "docs/security.md)")
         }
     }
 
     /// `publishers:`: user names AMQP can carry in `user-id`.
-    private func validatePublishers(_ publishers: PublisherSettings?, of app: String, at appPath: ConfigPath,
-                                    into issues: inout [ConfigIssue]) {
+    private func validatePublishers(
+        _ publishers: PublisherSettings?, of app: String, at appPath: ConfigPath,
+        into issues: inout [ConfigIssue]
+    ) {
         guard let publishers else { return }
         for (key, names) in [("events", publishers.events), ("registry", publishers.registry)] {
             for (index, name) in names.enumerated() {
@@ -49,7 +58,11 @@ extension ConfigValidator {
                 if name.isEmpty {
                     issues.append(.init(.error, at: at, "expected an AMQP user name, found an empty string"))
                 } else if name.utf8.count > PublisherSettings.maxNameBytes {
-                    issues.append(.init(.error, at: at, "is \(name.utf8.count) bytes, over the \(PublisherSettings.maxNameBytes) an AMQP user-id can carry"))
+                    issues.append(
+                        .init(
+                            .error, at: at,
+                            "is \(name.utf8.count) bytes, over the \(PublisherSettings.maxNameBytes) an AMQP user-id can carry"
+                        ))
                 } else if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
                     issues.append(.init(.error, at: at, "an AMQP user name cannot have control characters"))
                 }

@@ -14,24 +14,39 @@ extension ConfigValidator {
         for (index, route) in config.routes.enumerated() {
             let path = ConfigPath.root.key("routes").index(index)
             if route.name.isEmpty {
-                issues.append(.init(.error, at: path.key("name"), "a route needs a non-empty name (it appears in logs and metrics)"))
+                issues.append(
+                    .init(
+                        .error, at: path.key("name"), "a route needs a non-empty name (it appears in logs and metrics)")
+                )
             } else if let first = seen[route.name] {
-                issues.append(.init(.error, at: path.key("name"), "route name '\(route.name.truncatedForMessage)' is already used by routes[\(first)]"))
+                issues.append(
+                    .init(
+                        .error, at: path.key("name"),
+                        "route name '\(route.name.truncatedForMessage)' is already used by routes[\(first)]"))
             } else {
                 seen[route.name] = index
             }
             if let earlier = catchAll {
-                issues.append(.init(.warning, at: path, "route '\(route.name.truncatedForMessage)' can never match: route '\(earlier.truncatedForMessage)' before it matches everything"))
+                issues.append(
+                    .init(
+                        .warning, at: path,
+                        "route '\(route.name.truncatedForMessage)' can never match: route '\(earlier.truncatedForMessage)' before it matches everything"
+                    ))
             }
             let match = routeMatch(route.match, at: path.key("match"), into: &issues)
             if match == RouteMatch() && catchAll == nil { catchAll = route.name }
             if let app = route.app, config.apps[app] == nil {
-                issues.append(.init(.error, at: path.key("app"),
-                                    "unknown app '\(app.truncatedForMessage)'\(Suggestions.didYouMean(app, among: config.apps.keys))"
-                                        + " (apps: \(config.apps.keys.sorted().joined(separator: ", ")))"))
+                issues.append(
+                    .init(
+                        .error, at: path.key("app"),
+                        "unknown app '\(app.truncatedForMessage)'\(Suggestions.didYouMean(app, among: config.apps.keys))"
+                            + " (apps: \(config.apps.keys.sorted().joined(separator: ", ")))"))
             }
             if route.drop?.reason != nil && route.app != nil {
-                issues.append(.init(.warning, at: path.key("app"), "route '\(route.name.truncatedForMessage)' drops, so its app is never used"))
+                issues.append(
+                    .init(
+                        .warning, at: path.key("app"),
+                        "route '\(route.name.truncatedForMessage)' drops, so its app is never used"))
             }
             if let rate = route.rate {
                 checkRate(rate, of: route, at: path.key("rate"), into: &issues)
@@ -47,37 +62,47 @@ extension ConfigValidator {
                     }
                 }
                 if names.isEmpty {
-                    issues.append(.init(.error, at: path.key("providers"), "an empty providers list drops everything; use drop: instead"))
+                    issues.append(
+                        .init(
+                            .error, at: path.key("providers"),
+                            "an empty providers list drops everything; use drop: instead"))
                 }
             }
-            rules.append(RoutingRule(
-                name: route.name, match: match, app: route.app,
-                set: overrides(route.set, at: path.key("set"), into: &issues),
-                defaults: overrides(route.defaults, at: path.key("defaults"), into: &issues),
-                drop: route.drop?.reason, providers: providers))
+            rules.append(
+                RoutingRule(
+                    name: route.name, match: match, app: route.app,
+                    set: overrides(route.set, at: path.key("set"), into: &issues),
+                    defaults: overrides(route.defaults, at: path.key("defaults"), into: &issues),
+                    drop: route.drop?.reason, providers: providers))
         }
         let after = issues.filter { $0.severity == .error }.count
         return after == before ? Router(rules: rules) : nil
     }
 
     /// A route's `rate:`: one rate within `RateBounds`, a burst of at least 1.
-    func checkRate(_ rate: RateSettings, of route: RouteSettings, at path: ConfigPath, into issues: inout [ConfigIssue]) {
+    func checkRate(_ rate: RateSettings, of route: RouteSettings, at path: ConfigPath, into issues: inout [ConfigIssue])
+    {
         switch (rate.perSecond, rate.perMinute) {
         case (nil, nil):
             issues.append(.init(.error, at: path, "give per_second or per_minute"))
         case (.some, .some):
             issues.append(.init(.error, at: path, "give one of per_second and per_minute, not both"))
         case (let value?, nil), (nil, let value?):
-            let (key, unit): (String, RateBounds.Unit) = rate.perSecond != nil ? ("per_second", .second) : ("per_minute", .minute)
+            let (key, unit): (String, RateBounds.Unit) =
+                rate.perSecond != nil ? ("per_second", .second) : ("per_minute", .minute)
             if !(value > 0) {
-                issues.append(.init(.error, at: path.key(key), "a rate must be above 0 (a route that sends nothing is drop:)"))
+                issues.append(
+                    .init(.error, at: path.key(key), "a rate must be above 0 (a route that sends nothing is drop:)"))
             } else if let problem = RateBounds.problem(value, in: unit) {
                 issues.append(.init(.error, at: path.key(key), problem))
             }
         }
-        if rate.burst < 1 { issues.append(.init(.error, at: path.key("burst"), "a burst must be at least 1, found \(rate.burst)")) }
+        if rate.burst < 1 {
+            issues.append(.init(.error, at: path.key("burst"), "a burst must be at least 1, found \(rate.burst)"))
+        }
         if route.drop?.reason != nil {
-            issues.append(.init(.warning, at: path, "route '\(route.name.truncatedForMessage)' drops, so its rate is never used"))
+            issues.append(
+                .init(.warning, at: path, "route '\(route.name.truncatedForMessage)' drops, so its rate is never used"))
         }
     }
 
@@ -93,9 +118,11 @@ extension ConfigValidator {
             let fieldPath = path.key(test.name)
             guard let field = RouteField(name: test.name) else {
                 let known = ["routing_key", "headers"] + RouteField.names
-                issues.append(.init(.error, at: fieldPath,
-                                    "unknown match key '\(test.name.truncatedForMessage)'\(Suggestions.didYouMean(test.name, among: known))"
-                                        + " (expected one of: \(known.joined(separator: ", ")))"))
+                issues.append(
+                    .init(
+                        .error, at: fieldPath,
+                        "unknown match key '\(test.name.truncatedForMessage)'\(Suggestions.didYouMean(test.name, among: known))"
+                            + " (expected one of: \(known.joined(separator: ", ")))"))
                 continue
             }
             var values = test.values
@@ -103,8 +130,11 @@ extension ConfigValidator {
             case .provider:
                 values = []
                 for value in test.values {
-                    if let provider = catalog.provider(named: value) { values.append(provider.rawValue) }
-                    else { issues.append(.init(.error, at: fieldPath, unknownProvider(value))) }
+                    if let provider = catalog.provider(named: value) {
+                        values.append(provider.rawValue)
+                    } else {
+                        issues.append(.init(.error, at: fieldPath, unknownProvider(value)))
+                    }
                 }
             case .pushType:
                 for value in test.values where PushType(rawValue: value) == nil {
@@ -132,7 +162,9 @@ extension ConfigValidator {
             + " (expected one of: \(Self.priorityNames.joined(separator: ", ")))"
     }
 
-    func overrides(_ settings: OverrideSettings?, at path: ConfigPath, into issues: inout [ConfigIssue]) -> EventOverrides {
+    func overrides(_ settings: OverrideSettings?, at path: ConfigPath, into issues: inout [ConfigIssue])
+        -> EventOverrides
+    {
         guard let s = settings else { return EventOverrides() }
         let priority = s.priority.flatMap(Priority.init(rawValue:))
         if let name = s.priority, priority == nil {
@@ -152,8 +184,9 @@ extension ConfigValidator {
                 }
             }
         }
-        return EventOverrides(priority: priority, ttl: s.ttl, pushType: pushType, collapseID: s.collapseID,
-                              sound: s.sound, contentAvailable: s.contentAvailable, mutableContent: s.mutableContent,
-                              debug: s.debug)
+        return EventOverrides(
+            priority: priority, ttl: s.ttl, pushType: pushType, collapseID: s.collapseID,
+            sound: s.sound, contentAvailable: s.contentAvailable, mutableContent: s.mutableContent,
+            debug: s.debug)
     }
 }

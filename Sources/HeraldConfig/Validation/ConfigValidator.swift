@@ -32,16 +32,23 @@ public struct ConfigValidator: Sendable {
         validateOutcomes(config.outcomes, at: .root.key("outcomes"), into: &issues)
         if let registry = config.registry { validateRegistry(registry, at: .root.key("registry"), into: &issues) }
         if config.http.hostAndPort == nil {
-            issues.append(.init(.error, at: .root.key("http").key("listen"),
-                                "expected host:port with a port from 0 (any free port) to 65535, found '\(config.http.listen.truncatedForMessage)'"))
+            issues.append(
+                .init(
+                    .error, at: .root.key("http").key("listen"),
+                    "expected host:port with a port from 0 (any free port) to 65535, found '\(config.http.listen.truncatedForMessage)'"
+                ))
         }
         if config.shutdownDeadline.milliseconds < 100 {
-            issues.append(.init(.error, at: .root.key("shutdown_deadline"),
-                                "expected at least 100ms, found \(config.shutdownDeadline) (events in flight need time to finish)"))
+            issues.append(
+                .init(
+                    .error, at: .root.key("shutdown_deadline"),
+                    "expected at least 100ms, found \(config.shutdownDeadline) (events in flight need time to finish)"))
         }
         if config.ioPacing.milliseconds > 10 {
-            issues.append(.init(.error, at: .root.key("io_pacing"),
-                                "expected 0s (off) to 10ms, found \(config.ioPacing) (it is added to each hop's wait while busy)"))
+            issues.append(
+                .init(
+                    .error, at: .root.key("io_pacing"),
+                    "expected 0s (off) to 10ms, found \(config.ioPacing) (it is added to each hop's wait while busy)"))
         }
         return (issues, router)
     }

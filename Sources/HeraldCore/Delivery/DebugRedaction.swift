@@ -46,8 +46,10 @@ public enum DebugRedaction {
     }
 
     /// A request as sent, redacted and bounded.
-    public static func request(method: String, url: String, headers: [(name: String, value: String)], body: [UInt8],
-                               deviceAddress: String?) -> DeliveryTrace.Message {
+    public static func request(
+        method: String, url: String, headers: [(name: String, value: String)], body: [UInt8],
+        deviceAddress: String?
+    ) -> DeliveryTrace.Message {
         var message = self.body(body, deviceAddress: deviceAddress)
         message.method = method
         message.url = text(url, deviceAddress: deviceAddress)
@@ -56,16 +58,22 @@ public enum DebugRedaction {
     }
 
     /// An answer as received, redacted and bounded.
-    public static func response(status: Int, headers: [(name: String, value: String)], body: [UInt8],
-                                deviceAddress: String?) -> DeliveryTrace.Message {
+    public static func response(
+        status: Int, headers: [(name: String, value: String)], body: [UInt8],
+        deviceAddress: String?
+    ) -> DeliveryTrace.Message {
         var message = self.body(body, deviceAddress: deviceAddress)
         message.status = status
         message.headers = self.headers(headers, deviceAddress: deviceAddress)
         return message
     }
 
-    private static func headers(_ headers: [(name: String, value: String)], deviceAddress: String?) -> [(name: String, value: String)] {
-        headers.prefix(maxHeaders).map { (name: $0.name, value: header(name: $0.name, value: $0.value, deviceAddress: deviceAddress)) }
+    private static func headers(_ headers: [(name: String, value: String)], deviceAddress: String?) -> [(
+        name: String, value: String
+    )] {
+        headers.prefix(maxHeaders).map {
+            (name: $0.name, value: header(name: $0.name, value: $0.value, deviceAddress: deviceAddress))
+        }
     }
 
     /// The body masked first (a cut must not leave part of a token behind), then cut.
@@ -97,7 +105,9 @@ public enum DebugRedaction {
         result.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            if bytes[index] == needle[0], index + needle.count <= bytes.count, bytes[index..<index + needle.count].elementsEqual(needle) {
+            if bytes[index] == needle[0], index + needle.count <= bytes.count,
+                bytes[index..<index + needle.count].elementsEqual(needle)
+            {
                 result.append(contentsOf: mask)
                 index += needle.count
             } else {

@@ -40,7 +40,8 @@ public struct DeliveryTrace: Sendable, Equatable {
 
         public static func == (lhs: Message, rhs: Message) -> Bool {
             lhs.method == rhs.method && lhs.url == rhs.url && lhs.status == rhs.status
-                && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+                && lhs.headers.map(\.name) == rhs.headers.map(\.name)
+                && lhs.headers.map(\.value) == rhs.headers.map(\.value)
                 && lhs.body == rhs.body && lhs.bodyBytes == rhs.bodyBytes && lhs.bodyTruncated == rhs.bodyTruncated
         }
     }
@@ -70,7 +71,8 @@ public final class DeliveryTraceRecorder: Sendable {
 
     /// Records a request as it is handed to the HTTP client; returns its index for ``answered(_:status:headers:body:)``.
     public func sent(method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]) -> Int {
-        let request = DebugRedaction.request(method: method, url: url, headers: headers, body: body, deviceAddress: deviceAddress)
+        let request = DebugRedaction.request(
+            method: method, url: url, headers: headers, body: body, deviceAddress: deviceAddress)
         let sentMs = milliseconds(since: queuedAt)
         return state.withLock { trace in
             guard trace.exchanges.count < DebugRedaction.maxExchanges else {
@@ -85,7 +87,8 @@ public final class DeliveryTraceRecorder: Sendable {
     /// Records the provider's answer to the request at `index`.
     public func answered(_ index: Int, status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
         guard index >= 0 else { return }
-        let response = DebugRedaction.response(status: status, headers: headers, body: body, deviceAddress: deviceAddress)
+        let response = DebugRedaction.response(
+            status: status, headers: headers, body: body, deviceAddress: deviceAddress)
         let answeredMs = milliseconds(since: queuedAt)
         state.withLock { trace in
             guard trace.exchanges.indices.contains(index) else { return }

@@ -25,7 +25,8 @@ public enum ProviderReason {
         return bytes.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "-"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"),
+                UInt8(ascii: "-"):
                 true
             default:
                 false
@@ -86,7 +87,8 @@ public enum ProviderMessageID {
     /// `id` when it is 1 to ``maxBytes`` bytes of visible ASCII (`!` to `~`); nil otherwise.
     public static func bounded(_ id: String?) -> String? {
         guard let id, !id.utf8.isEmpty, id.utf8.count <= maxBytes,
-              id.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
+            id.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else { return nil }
         return id
     }
 }

@@ -30,7 +30,8 @@ extension PushProvider {
     }
 
     /// `prepare` then `send`; an event that cannot be sent as written is a `failed` result.
-    public func deliver(_ event: Event, to target: Target, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
+    public func deliver(_ event: Event, to target: Target, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult
+    {
         let sent: SentNotification
         do {
             sent = try await prepareAndSend(event, to: target, attempt: attempt) { _, _ in nil }
@@ -99,8 +100,9 @@ public struct PreparedNotification<Request: Sendable>: Sendable {
 public struct AnyPushProvider: PushProvider {
     /// A provider's prepared request bound to the provider that sends it.
     public struct Request: Sendable {
-        fileprivate let send: @Sendable (_ trace: DeliveryTraceRecorder?, _ attempt: Int) async throws(DeliveryFailure)
-            -> DeliveryResult
+        fileprivate let send:
+            @Sendable (_ trace: DeliveryTraceRecorder?, _ attempt: Int) async throws(DeliveryFailure)
+                -> DeliveryResult
     }
 
     /// The provider itself.
@@ -167,8 +169,10 @@ public struct DeliveryResult: Sendable, Equatable {
     /// dead token gets (APNs 410 Unregistered, FCM UNREGISTERED).
     public var couldBeMisconfiguration: Bool
 
-    public init(_ status: Status, reason: String? = nil, detail: String? = nil, providerStatus: Int? = nil,
-                providerMessageID: String? = nil, latency: Duration? = nil, couldBeMisconfiguration: Bool = false) {
+    public init(
+        _ status: Status, reason: String? = nil, detail: String? = nil, providerStatus: Int? = nil,
+        providerMessageID: String? = nil, latency: Duration? = nil, couldBeMisconfiguration: Bool = false
+    ) {
         self.status = status
         self.reason = reason.map(DeliveryReason.bounded)
         self.detail = DeliveryDetail.bounded(detail)
@@ -197,8 +201,10 @@ public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// What this answer asks of later sends (a quota answer): nil for most.
     public var pause: SendPause?
 
-    public init(reason: String, detail: String? = nil, providerStatus: Int? = nil, retryAfter: Duration? = nil,
-                latency: Duration? = nil, answerLost: Bool = false, pause: SendPause? = nil) {
+    public init(
+        reason: String, detail: String? = nil, providerStatus: Int? = nil, retryAfter: Duration? = nil,
+        latency: Duration? = nil, answerLost: Bool = false, pause: SendPause? = nil
+    ) {
         self.pause = pause
         self.reason = DeliveryReason.bounded(reason)
         self.detail = DeliveryDetail.bounded(detail)
@@ -214,7 +220,8 @@ public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// the detail.
     public static func noAnswer(timedOut: Bool, transport: String, latency: Duration?) -> DeliveryFailure {
         DeliveryFailure(
-            reason: timedOut ? "no answer within the timeout; the provider may have accepted it"
+            reason: timedOut
+                ? "no answer within the timeout; the provider may have accepted it"
                 : "no answer before the connection was lost; the provider may have accepted it",
             detail: DeliveryDetail.bounded(transport), latency: latency, answerLost: true)
     }

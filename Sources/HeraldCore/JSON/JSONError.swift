@@ -72,7 +72,8 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidEscape(let sequence, let detail):
             return "invalid escape '\(sequence)'\(at)" + (detail.map { ": \($0)" } ?? "")
         case .loneSurrogate(let sequence):
-            return "lone surrogate '\(sequence)'\(at): a surrogate must be half of a \\uD800-\\uDBFF\\uDC00-\\uDFFF pair"
+            return
+                "lone surrogate '\(sequence)'\(at): a surrogate must be half of a \\uD800-\\uDBFF\\uDC00-\\uDFFF pair"
         case .controlCharacterInString(let byte):
             return "unescaped control character \(JSONText.scalarName(UInt32(byte))) in a string\(at)"
         case .unterminatedString:

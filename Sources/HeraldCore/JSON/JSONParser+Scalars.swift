@@ -38,7 +38,8 @@ extension JSONParser {
             index = skipDigits(from: index)
         }
         position = index
-        return JSONNumber(uncheckedText: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        return JSONNumber(
+            uncheckedText: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
     }
 
     /// Consumes `literal` (`true`, `false`, `null`) at `position`.

@@ -26,7 +26,9 @@ extension JSONParser {
     }
 
     /// The slow path, from the first backslash on.
-    private mutating func parseEscapedString(openQuote: Int, firstEscape: Int, sawNonASCII: Bool) throws(JSONError) -> String {
+    private mutating func parseEscapedString(openQuote: Int, firstEscape: Int, sawNonASCII: Bool) throws(JSONError)
+        -> String
+    {
         let contentStart = openQuote + 1
         var sawNonASCII = sawNonASCII
         scratch.removeAll(keepingCapacity: true)
@@ -101,7 +103,9 @@ extension JSONParser {
     /// `\uXXXX`, or a `\uD8xx\uDCxx` surrogate pair.
     private mutating func decodeUnicodeEscape(at start: Int) throws(JSONError) -> Int {
         guard let first = hexQuad(at: start + 2) else {
-            throw error(.invalidEscape(sequence: escapeText(at: start, length: 6), detail: "expected 4 hex digits after \\u"), at: start)
+            throw error(
+                .invalidEscape(sequence: escapeText(at: start, length: 6), detail: "expected 4 hex digits after \\u"),
+                at: start)
         }
         var scalar = first
         var end = start + 6
@@ -111,7 +115,9 @@ extension JSONParser {
                 throw error(.loneSurrogate(sequence: escapeText(at: start, length: 6)), at: start)
             }
             guard let second = hexQuad(at: end + 2) else {
-                throw error(.invalidEscape(sequence: escapeText(at: end, length: 6), detail: "expected 4 hex digits after \\u"), at: end)
+                throw error(
+                    .invalidEscape(sequence: escapeText(at: end, length: 6), detail: "expected 4 hex digits after \\u"),
+                    at: end)
             }
             guard (0xDC00...0xDFFF).contains(second) else {
                 throw error(.loneSurrogate(sequence: escapeText(at: start, length: 6)), at: start)

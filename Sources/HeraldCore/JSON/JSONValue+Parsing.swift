@@ -17,7 +17,9 @@ extension JSONValue {
 
     /// Parses a JSON text held in memory Herald does not own (an AMQP
     /// message body), without copying it first.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(JSONError) -> JSONValue {
+    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(JSONError)
+        -> JSONValue
+    {
         var parser = JSONParser(bytes: bytes.assumingMemoryBound(to: UInt8.self), limits: limits)
         return try parser.parseDocument()
     }

@@ -8,14 +8,18 @@ public enum LogFormat: String, Sendable, CaseIterable {
 /// Renders one log line as JSON or logfmt, masking tokens and redacting secrets.
 enum LogLineRenderer {
     /// Metadata keys whose values are never printed, whatever they hold.
-    static let secretKeyFragments = ["authorization", "password", "secret", "private_key", "access_token", "key_pem", "jwt", "assertion"]
+    static let secretKeyFragments = [
+        "authorization", "password", "secret", "private_key", "access_token", "key_pem", "jwt", "assertion",
+    ]
 
     static func render(
         format: LogFormat, time: String, level: LogLevel, label: String, message: String,
         metadata: [(String, LogValue)]
     ) -> String {
-        var fields: [(String, LogValue)] = [("ts", .string(time)), ("level", .string(level.description)),
-                                            ("logger", .string(label)), ("msg", .string(message))]
+        var fields: [(String, LogValue)] = [
+            ("ts", .string(time)), ("level", .string(level.description)),
+            ("logger", .string(label)), ("msg", .string(message)),
+        ]
         for (key, value) in metadata {
             fields.append((key, sanitized(key: key, value: value)))
         }
@@ -52,7 +56,8 @@ enum LogLineRenderer {
     }
 
     private static func json(_ fields: [(String, LogValue)]) -> String {
-        LogfmtValue.escapingInvisibleControls(JSONValue.object(JSONObject(fields.map { ($0.0, jsonValue($0.1)) })).jsonString)
+        LogfmtValue.escapingInvisibleControls(
+            JSONValue.object(JSONObject(fields.map { ($0.0, jsonValue($0.1)) })).jsonString)
     }
 
     private static func jsonValue(_ value: LogValue) -> JSONValue {

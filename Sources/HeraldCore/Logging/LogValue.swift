@@ -26,7 +26,9 @@ public enum LogValue: Sendable, Equatable, CustomStringConvertible {
     /// segment), enough to correlate lines, never enough to address a device.
     public static func mask(token: String) -> String {
         // A Web Push endpoint keeps its push service and path: its last segment, the subscription, is cut like a token.
-        if token.hasPrefix("https://"), let slash = token.lastIndex(of: "/"), token.distance(from: token.startIndex, to: slash) > 8 {
+        if token.hasPrefix("https://"), let slash = token.lastIndex(of: "/"),
+            token.distance(from: token.startIndex, to: slash) > 8
+        {
             return String(token[...slash]) + mask(token: String(token[token.index(after: slash)...]))
         }
         return token.count <= 8 ? String(repeating: "*", count: token.count) : String(token.prefix(8)) + "…"

@@ -20,10 +20,12 @@ public enum LogfmtValue {
     /// `text` as a logfmt value: as it is when it is a plain word; quoted
     /// otherwise (empty, or with a blank, `=`, `"`, `\` or a control character).
     public static func rendered(_ text: String) -> String {
-        let needsQuotes = text.isEmpty || text.unicodeScalars.contains(where: { scalar in
-            scalar == " " || scalar == "=" || scalar == "\"" || scalar == "\\" || isControl(scalar)
-                || scalar.properties.isWhitespace
-        })
+        let needsQuotes =
+            text.isEmpty
+            || text.unicodeScalars.contains(where: { scalar in
+                scalar == " " || scalar == "=" || scalar == "\"" || scalar == "\\" || isControl(scalar)
+                    || scalar.properties.isWhitespace
+            })
         return needsQuotes ? quoted(text) : text
     }
 

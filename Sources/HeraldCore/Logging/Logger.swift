@@ -54,8 +54,10 @@ public struct Logger: Sendable {
     /// Writes one line if `level` is enabled. `metadata` is an autoclosure: a
     /// line below the level costs a comparison, not the metadata's allocations
     /// (debug lines sit on per-request paths).
-    public func log(_ level: LogLevel, _ message: StaticString,
-                    _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]) {
+    public func log(
+        _ level: LogLevel, _ message: StaticString,
+        _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]
+    ) {
         guard isEnabled(level) else { return }
         var fields = self.metadata
         fields.append(contentsOf: metadata().map { ($0.key, $0.value) })
@@ -83,7 +85,8 @@ public struct Logger: Sendable {
     public func error(_ message: StaticString, _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]) {
         log(.error, message, metadata())
     }
-    public func critical(_ message: StaticString, _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:]) {
+    public func critical(_ message: StaticString, _ metadata: @autoclosure () -> KeyValuePairs<String, LogValue> = [:])
+    {
         log(.critical, message, metadata())
     }
 }

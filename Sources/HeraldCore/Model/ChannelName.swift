@@ -30,7 +30,9 @@ public enum ChannelName {
             let offset = name.utf8.distance(from: name.utf8.startIndex, to: index)
             // Not quoted: the name would carry the character into logs.
             return scalar.properties.generalCategory == .format
-                ? Problem("has a format character (U+\(padded)) at byte \(offset); format characters (bidi controls, zero-width) are not allowed")
+                ? Problem(
+                    "has a format character (U+\(padded)) at byte \(offset); format characters (bidi controls, zero-width) are not allowed"
+                )
                 : Problem("has a control character (U+\(padded)) at byte \(offset); control characters are not allowed")
         }
         if name.utf8.count > maxBytes {

@@ -24,7 +24,9 @@ extension Event {
         _ bytes: [UInt8], fallbackID: String, providers: ProviderCatalog, limits: EventLimits = .default
     ) throws(EventError) -> Event {
         let result = bytes.withUnsafeBytes { body in
-            Result { () throws(EventError) -> Event in try decode(body, fallbackID: fallbackID, providers: providers, limits: limits) }
+            Result { () throws(EventError) -> Event in
+                try decode(body, fallbackID: fallbackID, providers: providers, limits: limits)
+            }
         }
         return try result.get()
     }
@@ -35,11 +37,13 @@ extension Event {
         _ body: UnsafeRawBufferPointer, fallbackID: String, providers: ProviderCatalog, limits: EventLimits = .default
     ) throws(EventError) -> Event {
         guard body.count <= limits.maxBytes else {
-            throw EventError(field: "body", message: "event is \(body.count) bytes, over the limit of \(limits.maxBytes)")
+            throw EventError(
+                field: "body", message: "event is \(body.count) bytes, over the limit of \(limits.maxBytes)")
         }
         let json: JSONValue
         do throws(JSONError) {
-            json = try JSONValue.parse(body, limits: JSONLimits(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxBytes))
+            json = try JSONValue.parse(
+                body, limits: JSONLimits(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxBytes))
         } catch {
             throw EventError(field: "body", message: error.description)
         }
@@ -88,32 +92,41 @@ extension Event {
             event.providerSections[name] = section
         }
         // A channel counts once here: how many devices it reaches is known only when it is expanded.
-        event.context = try decodeContext(fields, outcomes: targets.count + channels.count + invalidTargets.count, limits: limits)
+        event.context = try decodeContext(
+            fields, outcomes: targets.count + channels.count + invalidTargets.count, limits: limits)
         return event
     }
 
     private static func decodeID(_ fields: FieldReader, limits: EventLimits) throws(EventError) -> String? {
         guard let id = try fields.string("id", nonEmpty: true) else { return nil }
         guard id.utf8.count <= limits.maxIDBytes else {
-            throw EventError(field: "id", message: "is \(id.utf8.count) bytes, over the limit of \(limits.maxIDBytes) "
-                                + "(it is the AMQP message-id of every outcome)")
+            throw EventError(
+                field: "id",
+                message: "is \(id.utf8.count) bytes, over the limit of \(limits.maxIDBytes) "
+                    + "(it is the AMQP message-id of every outcome)")
         }
         return id
     }
 
     /// `context`, within its own size limit and the limit on all outcomes' copies of it.
-    private static func decodeContext(_ fields: FieldReader, outcomes: Int, limits: EventLimits) throws(EventError) -> JSONObject? {
+    private static func decodeContext(_ fields: FieldReader, outcomes: Int, limits: EventLimits) throws(EventError)
+        -> JSONObject?
+    {
         guard let context = try fields.object("context") else { return nil }
         let size = context.serializedCount(excluding: [])
         guard size <= limits.maxContextBytes else {
-            throw EventError(field: "context", message: "is \(size) bytes serialized, over the limit of "
-                                + "\(limits.maxContextBytes) (it is echoed in every outcome)")
+            throw EventError(
+                field: "context",
+                message: "is \(size) bytes serialized, over the limit of "
+                    + "\(limits.maxContextBytes) (it is echoed in every outcome)")
         }
         let total = OutcomeBudget.contextBytes(size: size, outcomes: outcomes)
         guard total <= limits.maxContextFanoutBytes else {
-            throw EventError(field: "context", message: "\(size) bytes echoed in each of \(outcomes) outcomes is "
-                                + "\(total) bytes, over the limit of "
-                                + "\(limits.maxContextFanoutBytes); make context smaller or split the targets over several events")
+            throw EventError(
+                field: "context",
+                message: "\(size) bytes echoed in each of \(outcomes) outcomes is "
+                    + "\(total) bytes, over the limit of "
+                    + "\(limits.maxContextFanoutBytes); make context smaller or split the targets over several events")
         }
         return context
     }
@@ -124,7 +137,8 @@ extension Event {
     /// so upstream bound to `rejected.*.<app>` learns of its own events.
     public static func identity(of bytes: [UInt8], limits: EventLimits = .default) -> (id: String?, app: String?) {
         guard bytes.count <= limits.maxBytes,
-              case .object(let root)? = try? JSONValue.parse(bytes, limits: JSONLimits(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxBytes))
+            case .object(let root)? = try? JSONValue.parse(
+                bytes, limits: JSONLimits(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxBytes))
         else { return (nil, nil) }
         let id = root["id"]?.stringValue.flatMap { $0.isEmpty || $0.utf8.count > limits.maxIDBytes ? nil : $0 }
         let app = root["app"]?.stringValue.flatMap { isValidAppName($0) ? $0 : nil }
@@ -144,13 +158,15 @@ extension Event {
 
     /// Whether `name` can be an app name; config validation applies the same rule.
     public static func isValidAppName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
-            default: false
+        !name.isEmpty && name.utf8.count <= 64
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    true
+                default: false
+                }
             }
-        }
     }
 
     private static func decodePushType(_ fields: FieldReader) throws(EventError) -> PushType? {
@@ -160,7 +176,8 @@ extension Event {
         }
         guard let pushType = PushType(rawValue: name) else {
             let names = PushType.allCases.map(\.rawValue)
-            let hint = Suggestions.closest(to: name, among: names).map { "did you mean \(JSONText.quoted($0))?" }
+            let hint =
+                Suggestions.closest(to: name, among: names).map { "did you mean \(JSONText.quoted($0))?" }
                 ?? "expected \(EventError.list(names))"
             throw EventError(field: "push_type", message: "unknown push type \(JSONText.quoted(name)) (\(hint))")
         }
@@ -176,7 +193,8 @@ extension Event {
             if let priority = Priority(rawValue: name) { return priority }
             let suggestion = Suggestions.closest(to: name, among: Priority.allCases.map(\.rawValue))
             let hint = suggestion.map { "; did you mean \(JSONText.quoted($0))?" } ?? ""
-            throw EventError(field: "priority", message: "unknown priority \(JSONText.quoted(name)) (expected \(expected)\(hint))")
+            throw EventError(
+                field: "priority", message: "unknown priority \(JSONText.quoted(name)) (expected \(expected)\(hint))")
         case .number:
             if let number = value.intValue, let priority = Priority(apnsValue: number) { return priority }
             throw .mismatch("priority", expected: expected, found: value)

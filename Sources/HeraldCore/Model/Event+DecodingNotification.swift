@@ -35,7 +35,8 @@ extension Event {
             let soundFields = FieldReader(object: object, path: fields.path("sound"))
             try soundFields.rejectUnknownKeys(allowed: soundFieldNames)
             guard let name = try soundFields.string("name", nonEmpty: true) else {
-                throw EventError(field: soundFields.path("name"), message: "missing; give the sound file's name or \"default\"")
+                throw EventError(
+                    field: soundFields.path("name"), message: "missing; give the sound file's name or \"default\"")
             }
             var volume: Double?
             if let volumeValue = soundFields.value("volume") {
@@ -46,7 +47,9 @@ extension Event {
             }
             return Sound(name: name, critical: try soundFields.bool("critical") ?? false, volume: volume)
         default:
-            throw .mismatch(fields.path("sound"), expected: "a sound name or an object with \"name\", \"critical\" and \"volume\"", found: value)
+            throw .mismatch(
+                fields.path("sound"), expected: "a sound name or an object with \"name\", \"critical\" and \"volume\"",
+                found: value)
         }
     }
 }
@@ -57,14 +60,18 @@ extension Event.Notification {
     public var eventJSON: JSONValue {
         var members: [(String, JSONValue)] = []
         func add(_ name: String, _ value: String?) { if let value { members.append((name, .string(value))) } }
-        func add(_ name: String, _ values: [String]?) { if let values { members.append((name, .array(values.map(JSONValue.string)))) } }
+        func add(_ name: String, _ values: [String]?) {
+            if let values { members.append((name, .array(values.map(JSONValue.string)))) }
+        }
         add("title", title)
         add("subtitle", subtitle)
         add("body", body)
         if let badge { members.append(("badge", .number(JSONNumber(badge)))) }
         if let sound {
             if sound.needsDictionary {
-                var fields: [(String, JSONValue)] = [("name", .string(sound.name)), ("critical", .bool(sound.critical))]
+                var fields: [(String, JSONValue)] = [
+                    ("name", .string(sound.name)), ("critical", .bool(sound.critical)),
+                ]
                 if let volume = sound.volume { fields.append(("volume", .number(JSONNumber(finite: volume)))) }
                 members.append(("sound", .object(JSONObject(fields))))
             } else {

@@ -12,20 +12,24 @@ extension Event {
         for (name, value) in headers {
             let lowered = name.lowercased()
             guard isHeaderName(lowered), lowered != "authorization" else {
-                let problem = lowered == "authorization"
+                let problem =
+                    lowered == "authorization"
                     ? "Herald sets \"authorization\" itself"
                     : "not a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~)"
                 throw EventError(field: headerFields.path(name), message: problem)
             }
             guard overrides.headers[lowered] == nil else {
-                throw EventError(field: headerFields.path(name), message: "repeats header \(JSONText.quoted(lowered)) in another letter case")
+                throw EventError(
+                    field: headerFields.path(name),
+                    message: "repeats header \(JSONText.quoted(lowered)) in another letter case")
             }
             guard case .string(let text) = value else {
                 throw .mismatch(headerFields.path(name), expected: "a string", found: value)
             }
             // Control characters (CR, LF, NUL, ...) would let a value smuggle in headers.
             guard !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
-                throw EventError(field: headerFields.path(name), message: "header values may not contain control characters")
+                throw EventError(
+                    field: headerFields.path(name), message: "header values may not contain control characters")
             }
             overrides.headers[lowered] = text
         }
@@ -43,13 +47,15 @@ extension Event {
 
     /// An RFC 9110 token.
     private static func isHeaderName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default:
-                "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default:
+                    "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
             }
-        }
     }
 }

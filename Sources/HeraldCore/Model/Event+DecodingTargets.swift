@@ -27,7 +27,8 @@ extension Event {
         let shorthand = providers.targetFieldNames.filter { fields.value($0) != nil }
         guard let value = fields.value("targets") else {
             guard !shorthand.isEmpty else {
-                throw EventError(field: "targets", message: "missing; give \"targets\" or the shorthand \"provider\" + \"token\"")
+                throw EventError(
+                    field: "targets", message: "missing; give \"targets\" or the shorthand \"provider\" + \"token\"")
             }
             let (targets, invalid) = split(decodeTarget(fields, index: 0, name: "event", providers: providers))
             return (targets, [], invalid)
@@ -35,7 +36,8 @@ extension Event {
         if let first = shorthand.first {
             throw EventError(
                 field: "targets",
-                message: "cannot be combined with the shorthand \(JSONText.quoted(first)); give either \"targets\" or \"provider\" + \"token\""
+                message:
+                    "cannot be combined with the shorthand \(JSONText.quoted(first)); give either \"targets\" or \"provider\" + \"token\""
             )
         }
         guard case .array(let elements) = value else {
@@ -45,7 +47,8 @@ extension Event {
             throw EventError(field: "targets", message: "is empty; give at least one target")
         }
         guard elements.count <= limits.maxTargets else {
-            throw EventError(field: "targets", message: "has \(elements.count) targets, over the limit of \(limits.maxTargets)")
+            throw EventError(
+                field: "targets", message: "has \(elements.count) targets, over the limit of \(limits.maxTargets)")
         }
         var targets: [Target] = []
         targets.reserveCapacity(elements.count)
@@ -54,8 +57,10 @@ extension Event {
         for (index, element) in elements.enumerated() {
             let path = "targets[\(index)]"
             guard case .object(let object) = element else {
-                invalid.append(InvalidTarget(index: index, provider: nil, address: nil,
-                                             error: .mismatch(path, expected: "an object", found: element), verdict: .failed))
+                invalid.append(
+                    InvalidTarget(
+                        index: index, provider: nil, address: nil,
+                        error: .mismatch(path, expected: "an object", found: element), verdict: .failed))
                 continue
             }
             let targetFields = FieldReader(object: object, path: path)
@@ -64,7 +69,8 @@ extension Event {
                     try targetFields.rejectUnknownKeys(allowed: channelTargetFieldNames)
                     channels.append(try decodeChannelTarget(targetFields, providers: providers))
                 } catch {
-                    invalid.append(invalidTarget(targetFields, index: index, error: error, verdict: .failed, providers: providers))
+                    invalid.append(
+                        invalidTarget(targetFields, index: index, error: error, verdict: .failed, providers: providers))
                 }
                 continue
             }
@@ -75,7 +81,8 @@ extension Event {
                     .reachedThrough(decodeChannelName(targetFields))
                     .with(decodeExtras(targetFields, providers: providers))
             } catch {
-                decoded = .invalid(invalidTarget(targetFields, index: index, error: error, verdict: .failed, providers: providers))
+                decoded = .invalid(
+                    invalidTarget(targetFields, index: index, error: error, verdict: .failed, providers: providers))
             }
             switch decoded {
             case .valid(let target): targets.append(target)
@@ -86,19 +93,23 @@ extension Event {
     }
 
     /// `{"channel": "user:42", "providers": ["apns"]}`.
-    private static func decodeChannelTarget(_ fields: FieldReader, providers catalog: ProviderCatalog) throws(EventError) -> ChannelTarget {
+    private static func decodeChannelTarget(_ fields: FieldReader, providers catalog: ProviderCatalog)
+        throws(EventError) -> ChannelTarget
+    {
         guard let channel = try decodeChannelName(fields) else {
             throw EventError(field: fields.path("channel"), message: "missing")
         }
         guard let value = fields.value("providers") else { return ChannelTarget(channel: channel) }
         let accepted = EventError.list(catalog.acceptedNames)
         guard case .array(let elements) = value, !elements.isEmpty else {
-            throw .mismatch(fields.path("providers"), expected: "a non-empty array of provider names (\(accepted))", found: value)
+            throw .mismatch(
+                fields.path("providers"), expected: "a non-empty array of provider names (\(accepted))", found: value)
         }
         var providers = Set<Provider>()
         for (index, element) in elements.enumerated() {
             guard case .string(let name) = element, let provider = catalog.provider(named: name) else {
-                throw .mismatch(fields.path("providers") + "[\(index)]", expected: "a provider name (\(accepted))", found: element)
+                throw .mismatch(
+                    fields.path("providers") + "[\(index)]", expected: "a provider name (\(accepted))", found: element)
             }
             providers.insert(provider)
         }
@@ -131,8 +142,9 @@ extension Event {
         if let provider, providers.rules(for: provider) != nil, !owners.contains(where: { $0.provider == provider }) {
             let field = owners.lazy.flatMap(\.extraFields).first { fields.value($0) != nil } ?? ""
             let names = owners.map(\.displayName).joined(separator: " and ")
-            throw EventError(field: fields.path(field),
-                             message: "is for \(names) targets only, not \(provider) targets")
+            throw EventError(
+                field: fields.path(field),
+                message: "is for \(names) targets only, not \(provider) targets")
         }
         return extras
     }
@@ -172,47 +184,64 @@ extension Event {
 
     /// One target from `provider` and exactly one address field, read by the
     /// provider's rules. `name` is how messages refer to the target as a whole.
-    private static func decodeTarget(_ fields: FieldReader, index: Int, name: String, providers: ProviderCatalog) -> DecodedTarget {
+    private static func decodeTarget(_ fields: FieldReader, index: Int, name: String, providers: ProviderCatalog)
+        -> DecodedTarget
+    {
         func failed(_ error: EventError) -> DecodedTarget {
             .invalid(invalidTarget(fields, index: index, error: error, verdict: .failed, providers: providers))
         }
         let provider: Provider
         do throws(EventError) {
             guard let named = try fields.provider("provider", among: providers) else {
-                return failed(EventError(field: fields.path("provider"),
-                                         message: "missing; expected \(EventError.list(providers.acceptedNames))"))
+                return failed(
+                    EventError(
+                        field: fields.path("provider"),
+                        message: "missing; expected \(EventError.list(providers.acceptedNames))"))
             }
             provider = named
         } catch {
             return failed(error)
         }
         guard let rules = providers.rules(for: provider) else {
-            return failed(EventError(field: fields.path("provider"), message: "unknown provider \(JSONText.quoted(provider.rawValue))"))
+            return failed(
+                EventError(
+                    field: fields.path("provider"), message: "unknown provider \(JSONText.quoted(provider.rawValue))"))
         }
 
         let present = providers.addressFields.filter { fields.value($0) != nil }
         guard present.count <= 1 else {
             let quoted = present.map { JSONText.quoted($0) }
-            let listed = present.count == 2 ? "both " + quoted.joined(separator: " and ")
+            let listed =
+                present.count == 2
+                ? "both " + quoted.joined(separator: " and ")
                 : quoted.dropLast().joined(separator: ", ") + " and " + (quoted.last ?? "")
             return failed(EventError(field: name, message: "has \(listed); give exactly one"))
         }
         guard let field = present.first else {
-            return failed(EventError(field: name, message: "has none of \(EventError.list(providers.addressFields, quoted: true)); give exactly one"))
+            return failed(
+                EventError(
+                    field: name,
+                    message: "has none of \(EventError.list(providers.addressFields, quoted: true)); give exactly one"))
         }
         guard rules.addressFields.contains(field) else {
             // Another provider's only address field (a Web Push subscription) is that provider's alone.
             let owners = providers.rules.filter { $0.addressFields.contains(field) }
             if owners.count == 1, let owner = owners.first, owner.addressFields.count == 1 {
-                return failed(EventError(field: fields.path(field), message: "is for \(owner.displayName) targets only, not \(provider) targets"))
+                return failed(
+                    EventError(
+                        field: fields.path(field),
+                        message: "is for \(owner.displayName) targets only, not \(provider) targets"))
             }
-            return failed(EventError(field: fields.path(field),
-                                     message: "\(rules.displayName) has no \(field)s; \(rules.targetRule)"))
+            return failed(
+                EventError(
+                    field: fields.path(field),
+                    message: "\(rules.displayName) has no \(field)s; \(rules.targetRule)"))
         }
         do throws(TargetProblem) {
             return .valid(try rules.decodeTarget(field: field, of: fields))
         } catch {
-            return .invalid(invalidTarget(fields, index: index, error: error.error, verdict: error.verdict, providers: providers))
+            return .invalid(
+                invalidTarget(fields, index: index, error: error.error, verdict: error.verdict, providers: providers))
         }
     }
 
@@ -224,8 +253,9 @@ extension Event {
         let provider = fields.value("provider")?.stringValue.flatMap(providers.provider(named:))
         let named = provider.flatMap(providers.rules(for:)).map { [$0] } ?? []
         let address = (named + providers.rules).lazy.compactMap { $0.addressGiven(in: fields) }.first
-        return InvalidTarget(index: index, provider: provider, address: address, channel: fields.value("channel")?.stringValue,
-                             error: error, verdict: verdict)
+        return InvalidTarget(
+            index: index, provider: provider, address: address, channel: fields.value("channel")?.stringValue,
+            error: error, verdict: verdict)
     }
 }
 
@@ -236,7 +266,8 @@ extension Target {
     /// reached through, and the device's extras (an APNs device's own
     /// environment and topic).
     public func eventJSON(providers: ProviderCatalog) -> JSONValue {
-        var members = providers.rules(for: provider)?.eventMembers(of: self)
+        var members =
+            providers.rules(for: provider)?.eventMembers(of: self)
             ?? [("provider", .string(provider.rawValue)), (address.field, .string(address.value))]
         if let channel { members.append(("channel", .string(channel))) }
         if !extras.isEmpty, let rules = providers.rules(for: provider) { members += rules.extrasMembers(of: self) }

@@ -193,11 +193,14 @@ public struct Event: Sendable, Hashable {
         context: JSONObject? = nil,
         debug: Bool = false
     ) {
-        storage = Storage(Fields(
-            id: id, app: app, targets: targets, channels: channels, invalidTargets: invalidTargets, notification: notification, data: data, pushType: pushType,
-            priority: priority, expiry: expiry, collapseID: collapseID, contentAvailable: contentAvailable,
-            mutableContent: mutableContent, excludeTokens: excludeTokens, apns: apns, fcm: fcm, providerSections: providerSections, context: context,
-            debug: debug))
+        storage = Storage(
+            Fields(
+                id: id, app: app, targets: targets, channels: channels, invalidTargets: invalidTargets,
+                notification: notification, data: data, pushType: pushType,
+                priority: priority, expiry: expiry, collapseID: collapseID, contentAvailable: contentAvailable,
+                mutableContent: mutableContent, excludeTokens: excludeTokens, apns: apns, fcm: fcm,
+                providerSections: providerSections, context: context,
+                debug: debug))
     }
 
     /// The members, shared between copies until one of them changes. An
@@ -280,7 +283,9 @@ extension Event {
     }
 
     /// `exclude_tokens` as a matcher, built once per event: see ``ExcludedTokens``.
-    public func excluded(providers: ProviderCatalog) -> ExcludedTokens { ExcludedTokens(excludeTokens, providers: providers) }
+    public func excluded(providers: ProviderCatalog) -> ExcludedTokens {
+        ExcludedTokens(excludeTokens, providers: providers)
+    }
 }
 
 /// The devices of `exclude_tokens`, matched as each provider compares their

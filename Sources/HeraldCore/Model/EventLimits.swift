@@ -22,8 +22,10 @@ public struct EventLimits: Sendable, Hashable {
     /// 1 MiB, 10 000 targets, 32 levels, 255-byte ids, 4 KiB of context, 8 MiB of context over all outcomes.
     public static let `default` = EventLimits(maxBytes: 1 << 20, maxTargets: 10_000, maxJSONDepth: 32)
 
-    public init(maxBytes: Int, maxTargets: Int, maxJSONDepth: Int, maxIDBytes: Int = 255, maxContextBytes: Int = 4096,
-                maxContextFanoutBytes: Int = 8 << 20) {
+    public init(
+        maxBytes: Int, maxTargets: Int, maxJSONDepth: Int, maxIDBytes: Int = 255, maxContextBytes: Int = 4096,
+        maxContextFanoutBytes: Int = 8 << 20
+    ) {
         self.maxBytes = maxBytes
         self.maxTargets = maxTargets
         self.maxJSONDepth = maxJSONDepth

@@ -31,7 +31,8 @@ public struct FieldReader {
     /// Refuses the first key not in `allowed`, suggesting the closest one.
     public func rejectUnknownKeys(allowed: [String]) throws(EventError) {
         for key in object.keys where !allowed.contains(key) {
-            let hint = Suggestions.closest(to: key, among: allowed).map { "did you mean \(JSONText.quoted($0))?" }
+            let hint =
+                Suggestions.closest(to: key, among: allowed).map { "did you mean \(JSONText.quoted($0))?" }
                 ?? "expected \(EventError.list(allowed))"
             throw EventError(field: path(key), message: "unknown field (\(hint))")
         }
@@ -92,9 +93,11 @@ public struct FieldReader {
             throw .mismatch(path(key), expected: "a provider name (\(EventError.list(accepted)))", found: value)
         }
         guard let provider = providers.provider(named: name) else {
-            let hint = Suggestions.closest(to: name, among: accepted).map { "; did you mean \(JSONText.quoted($0))?" } ?? ""
-            throw EventError(field: path(key),
-                             message: "unknown provider \(JSONText.quoted(name)) (expected \(EventError.list(accepted))\(hint))")
+            let hint =
+                Suggestions.closest(to: name, among: accepted).map { "; did you mean \(JSONText.quoted($0))?" } ?? ""
+            throw EventError(
+                field: path(key),
+                message: "unknown provider \(JSONText.quoted(name)) (expected \(EventError.list(accepted))\(hint))")
         }
         return provider
     }
@@ -102,10 +105,12 @@ public struct FieldReader {
     /// A key as it appears in a path: itself when it is a plain name,
     /// else quoted and shortened (a hostile key can hold anything).
     public static func displayName(_ key: String) -> String {
-        let plain = !key.isEmpty && key.utf8.count <= 64 && key.utf8.allSatisfy { byte in
-            byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "\"")
-                && byte != UInt8(ascii: "[") && byte != UInt8(ascii: "]")
-        }
+        let plain =
+            !key.isEmpty && key.utf8.count <= 64
+            && key.utf8.allSatisfy { byte in
+                byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "\"")
+                    && byte != UInt8(ascii: "[") && byte != UInt8(ascii: "]")
+            }
         return plain ? key : JSONText.quoted(key, limit: 40)
     }
 }

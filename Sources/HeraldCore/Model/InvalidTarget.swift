@@ -32,8 +32,10 @@ public struct InvalidTarget: Sendable, Hashable {
     public var error: EventError
     public var verdict: Verdict
 
-    public init(index: Int, provider: Provider?, address: Target.Address?, channel: String? = nil, error: EventError,
-                verdict: Verdict) {
+    public init(
+        index: Int, provider: Provider?, address: Target.Address?, channel: String? = nil, error: EventError,
+        verdict: Verdict
+    ) {
         self.index = index
         self.provider = provider
         self.address = address

@@ -43,7 +43,9 @@ extension Outcome {
         sink.number("attempt", JSONNumber(attempt))
         if uncertain { sink.value("uncertain", .bool(true)) }
         if redelivered { sink.value("redelivered", .bool(true)) }
-        if let latencyMs, let number = JSONNumber((latencyMs * 1000).rounded() / 1000) { sink.number("latency_ms", number) }
+        if let latencyMs, let number = JSONNumber((latencyMs * 1000).rounded() / 1000) {
+            sink.number("latency_ms", number)
+        }
         sink.string("at", at.rfc3339(fractionDigits: 3))
         if let context { sink.value("context", context) }
     }
@@ -57,7 +59,9 @@ extension Outcome {
     /// Decodes an outcome (upstream consumers, tests). Unknown fields are
     /// ignored so consumers keep working when outcomes gain fields;
     /// `event_id`, `status` and `at` are required, `attempt` defaults to 1.
-    public static func decode(_ bytes: [UInt8], providers: ProviderCatalog, limits: JSONLimits = .default) throws(EventError) -> Outcome {
+    public static func decode(_ bytes: [UInt8], providers: ProviderCatalog, limits: JSONLimits = .default)
+        throws(EventError) -> Outcome
+    {
         let json: JSONValue
         do throws(JSONError) {
             json = try JSONValue.parse(bytes, limits: limits)
@@ -82,7 +86,9 @@ extension Outcome {
         }
         guard let status = Status(rawValue: statusName) else {
             let names = Status.allCases.map(\.rawValue)
-            throw EventError(field: "status", message: "unknown status \(JSONText.quoted(statusName)) (expected \(EventError.list(names)))")
+            throw EventError(
+                field: "status",
+                message: "unknown status \(JSONText.quoted(statusName)) (expected \(EventError.list(names)))")
         }
         guard let at = try timestamp(fields, "at") else {
             throw EventError(field: "at", message: "missing")
@@ -92,7 +98,11 @@ extension Outcome {
         outcome.app = try fields.string("app")
         if let providerName = try fields.string("provider") {
             guard let provider = providers.provider(named: providerName) else {
-                throw EventError(field: "provider", message: "unknown provider \(JSONText.quoted(providerName)) (expected \(EventError.list(providers.acceptedNames)))")
+                throw EventError(
+                    field: "provider",
+                    message:
+                        "unknown provider \(JSONText.quoted(providerName)) (expected \(EventError.list(providers.acceptedNames)))"
+                )
             }
             outcome.provider = provider
         }
@@ -118,12 +128,16 @@ extension Outcome {
         return outcome
     }
 
-    private static func address(_ fields: FieldReader, kinds: [Target.Address.Kind]) throws(EventError) -> Target.Address? {
+    private static func address(_ fields: FieldReader, kinds: [Target.Address.Kind]) throws(EventError) -> Target
+        .Address?
+    {
         var found: Target.Address?
         for kind in kinds {
             guard let value = try fields.string(kind.field) else { continue }
             if let found {
-                throw EventError(field: kind.field, message: "cannot be combined with \(JSONText.quoted(found.field)); an outcome has one address")
+                throw EventError(
+                    field: kind.field,
+                    message: "cannot be combined with \(JSONText.quoted(found.field)); an outcome has one address")
             }
             found = Target.Address(kind, value)
         }

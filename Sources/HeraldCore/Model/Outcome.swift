@@ -112,7 +112,9 @@ public struct Outcome: Sendable, Hashable {
     /// keys are made the same way).
     package static func routingWord(_ word: String?) -> String {
         guard let word, !word.isEmpty else { return "unknown" }
-        guard word.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "#") }) else {
+        guard
+            word.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "#") })
+        else {
             return word
         }
         return String(word.map { $0 == "." || $0 == "*" || $0 == "#" ? "_" : $0 })

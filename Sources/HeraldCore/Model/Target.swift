@@ -68,8 +68,10 @@ public struct Target: Sendable, Hashable {
     /// A target as given. ``Event/decode(_:fallbackID:providers:limits:)`` validates
     /// what events carry (no APNs topics, hex APNs tokens); code building
     /// targets itself is trusted to do the same.
-    public init(provider: Provider, address: Address, channel: String? = nil,
-                extras: ProviderExtras = ProviderExtras()) {
+    public init(
+        provider: Provider, address: Address, channel: String? = nil,
+        extras: ProviderExtras = ProviderExtras()
+    ) {
         self.provider = provider
         self.address = address
         self.channel = channel

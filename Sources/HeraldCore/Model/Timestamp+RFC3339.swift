@@ -11,14 +11,14 @@ extension Timestamp {
         let bytes = Array(text.utf8)
         var reader = DigitReader(bytes: bytes)
         guard let year = reader.number(digits: 4), reader.skip("-"),
-              let month = reader.number(digits: 2), reader.skip("-"),
-              let day = reader.number(digits: 2), reader.skip("T") || reader.skip("t"),
-              let hour = reader.number(digits: 2), reader.skip(":"),
-              let minute = reader.number(digits: 2), reader.skip(":"),
-              let second = reader.number(digits: 2)
+            let month = reader.number(digits: 2), reader.skip("-"),
+            let day = reader.number(digits: 2), reader.skip("T") || reader.skip("t"),
+            let hour = reader.number(digits: 2), reader.skip(":"),
+            let minute = reader.number(digits: 2), reader.skip(":"),
+            let second = reader.number(digits: 2)
         else { return nil }
         guard (1...12).contains(month), day >= 1, day <= Self.daysInMonth(month, year: year),
-              hour <= 23, minute <= 59, second <= 60
+            hour <= 23, minute <= 59, second <= 60
         else { return nil }
 
         var nanoseconds: Int64 = 0
@@ -37,8 +37,8 @@ extension Timestamp {
             offsetSeconds = 0
         } else if let sign: Int64 = reader.skip("+") ? 1 : reader.skip("-") ? -1 : nil {
             guard let offsetHour = reader.number(digits: 2), reader.skip(":"),
-                  let offsetMinute = reader.number(digits: 2),
-                  offsetHour <= 23, offsetMinute <= 59
+                let offsetMinute = reader.number(digits: 2),
+                offsetHour <= 23, offsetMinute <= 59
             else { return nil }
             offsetSeconds = sign * Int64(offsetHour * 3600 + offsetMinute * 60)
         } else {

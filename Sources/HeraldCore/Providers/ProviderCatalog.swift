@@ -60,7 +60,6 @@ public struct ProviderCatalog: Sendable {
     /// The canonical names, in registration order.
     public var names: [String] { rules.map(\.provider.rawValue) }
 
-
     /// The providers, in registration order.
     public var providers: [Provider] { rules.map(\.provider) }
 
@@ -73,7 +72,6 @@ public struct ProviderCatalog: Sendable {
     public func rules(for provider: Provider) -> (any ProviderTargetRules)? {
         byProvider[provider].map { rules[$0] }
     }
-
 
     /// The kind of address an outcome's `field` holds, if any provider has it.
     public func addressKind(field: String) -> Target.Address.Kind? {

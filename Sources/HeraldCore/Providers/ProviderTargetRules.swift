@@ -94,7 +94,8 @@ extension ProviderTargetRules {
     public func checkEventSection(_ section: FieldReader) throws(EventError) {}
 
     public func addressGiven(in fields: FieldReader) -> Target.Address? {
-        addressKinds.lazy.compactMap { kind in fields.value(kind.field)?.stringValue.map { Target.Address(kind, $0) } }.first
+        addressKinds.lazy.compactMap { kind in fields.value(kind.field)?.stringValue.map { Target.Address(kind, $0) } }
+            .first
     }
 
     public func eventMembers(of target: Target) -> [(String, JSONValue)] {
@@ -127,7 +128,10 @@ extension FieldReader {
     public func deviceAddress(_ field: String, what: String) throws(TargetProblem) -> String {
         let address = try nonEmptyAddress(field, device: what)
         guard address.utf8.count <= Event.maxTokenBytes else {
-            throw .badAddress(EventError(field: path(field), message: "is \(address.utf8.count) bytes, over the limit of \(Event.maxTokenBytes)"))
+            throw .badAddress(
+                EventError(
+                    field: path(field),
+                    message: "is \(address.utf8.count) bytes, over the limit of \(Event.maxTokenBytes)"))
         }
         return address
     }
@@ -142,7 +146,9 @@ extension FieldReader {
             throw .failed(.mismatch(path(field), expected: "a non-empty string", found: value(field) ?? .null))
         }
         guard !address.isEmpty else {
-            guard let device else { throw .failed(.mismatch(path(field), expected: "a non-empty string", found: .string(address))) }
+            guard let device else {
+                throw .failed(.mismatch(path(field), expected: "a non-empty string", found: .string(address)))
+            }
             throw .badAddress(EventError(field: path(field), message: "is empty; \(device) cannot be empty"))
         }
         return address

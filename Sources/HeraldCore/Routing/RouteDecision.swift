@@ -24,8 +24,10 @@ public struct RouteDecision: Sendable, Equatable {
     public var defaults: EventOverrides
     public var drop: Drop?
 
-    public init(rule: String? = nil, app: String?, set: EventOverrides = EventOverrides(),
-                defaults: EventOverrides = EventOverrides(), drop: Drop? = nil) {
+    public init(
+        rule: String? = nil, app: String?, set: EventOverrides = EventOverrides(),
+        defaults: EventOverrides = EventOverrides(), drop: Drop? = nil
+    ) {
         self.rule = rule
         self.app = app
         self.set = set

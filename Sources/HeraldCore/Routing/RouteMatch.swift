@@ -9,7 +9,9 @@ public struct RouteMatch: Sendable, Equatable {
     /// Each event field must equal one of the listed values.
     public var fields: [RouteField: [String]]
 
-    public init(routingKeys: [TopicPattern] = [], headers: [String: [String]] = [:], fields: [RouteField: [String]] = [:]) {
+    public init(
+        routingKeys: [TopicPattern] = [], headers: [String: [String]] = [:], fields: [RouteField: [String]] = [:]
+    ) {
         self.routingKeys = routingKeys
         self.headers = headers
         self.fields = fields

@@ -13,7 +13,8 @@ public struct Router: Sendable, Equatable {
         guard let rule = rules.first(where: { $0.match.holds(for: subject) }) else {
             return RouteDecision(app: subject.app)
         }
-        var decision = RouteDecision(rule: rule.name, app: rule.app ?? subject.app, set: rule.set, defaults: rule.defaults)
+        var decision = RouteDecision(
+            rule: rule.name, app: rule.app ?? subject.app, set: rule.set, defaults: rule.defaults)
         if let reason = rule.drop {
             decision.drop = .rule(name: rule.name, reason: reason)
         } else if let allowed = rule.providers, !allowed.contains(subject.provider) {

@@ -26,7 +26,9 @@ public struct PostgresURL: Sendable, Equatable {
 
     /// Parses `url` as libpq would; the error never quotes a password.
     public init(parsing url: String) throws(PostgresURLError) {
-        guard let rest = Self.withoutScheme(url) else { throw PostgresURLError("expected a postgres:// or postgresql:// URL") }
+        guard let rest = Self.withoutScheme(url) else {
+            throw PostgresURLError("expected a postgres:// or postgresql:// URL")
+        }
         var parameters: [String: String] = [:]
         var index = rest.startIndex
         if let userInfo = Self.rawUserInfo(rest) {
@@ -50,7 +52,9 @@ public struct PostgresURL: Sendable, Equatable {
                 host = rest[start..<close]
                 index = rest.index(after: close)
                 if index < rest.endIndex, !":/?,".contains(rest[index]) {
-                    throw PostgresURLError("unexpected \"\(rest[index])\" after an IPv6 host address (expected \":\", \"/\", \"?\" or \",\")")
+                    throw PostgresURLError(
+                        "unexpected \"\(rest[index])\" after an IPv6 host address (expected \":\", \"/\", \"?\" or \",\")"
+                    )
                 }
             } else {
                 let end = rest[index...].firstIndex { ":/?,".contains($0) } ?? rest.endIndex
@@ -85,13 +89,19 @@ public struct PostgresURL: Sendable, Equatable {
                 let pieces = pair.split(separator: "=", maxSplits: 2, omittingEmptySubsequences: false)
                 let keyword = try Self.decode(pieces[0], part: "a query keyword")
                 guard pieces.count == 2 else {
-                    throw PostgresURLError(pieces.count == 1
-                        ? "query parameter \"\(keyword.truncatedForMessage)\" has no \"=\""
-                        : "query parameter \"\(keyword.truncatedForMessage)\" has a second \"=\"")
+                    throw PostgresURLError(
+                        pieces.count == 1
+                            ? "query parameter \"\(keyword.truncatedForMessage)\" has no \"=\""
+                            : "query parameter \"\(keyword.truncatedForMessage)\" has a second \"=\"")
                 }
-                let value = try Self.decode(pieces[1], part: "the value of \(keyword.truncatedForMessage)",
-                                            secret: keyword == "password")
-                if keyword == "ssl" && value == "true" { parameters["sslmode"] = "require" } else { parameters[keyword] = value }
+                let value = try Self.decode(
+                    pieces[1], part: "the value of \(keyword.truncatedForMessage)",
+                    secret: keyword == "password")
+                if keyword == "ssl" && value == "true" {
+                    parameters["sslmode"] = "require"
+                } else {
+                    parameters[keyword] = value
+                }
             }
         }
         if let password = parameters.removeValue(forKey: "password") { self.password = password }
@@ -150,16 +160,23 @@ public struct PostgresURL: Sendable, Equatable {
 
     /// Percent-decoding as libpq does it; the error names `part` and shows
     /// the token only when it is not `secret`.
-    private static func decode(_ token: Substring, part: String, secret: Bool = false) throws(PostgresURLError) -> String {
+    private static func decode(_ token: Substring, part: String, secret: Bool = false) throws(PostgresURLError)
+        -> String
+    {
         var bytes: [UInt8] = []
         var iterator = token.utf8.makeIterator()
         let shown = secret ? "" : " \"\(String(token).truncatedForMessage)\""
         while let byte = iterator.next() {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = iterator.next().flatMap(\.hexDigitValue), let low = iterator.next().flatMap(\.hexDigitValue) else {
-                throw PostgresURLError("\(part)\(shown) holds a \"%\" not followed by two hex digits; write a \"%\" as %25")
+            guard let high = iterator.next().flatMap(\.hexDigitValue),
+                let low = iterator.next().flatMap(\.hexDigitValue)
+            else {
+                throw PostgresURLError(
+                    "\(part)\(shown) holds a \"%\" not followed by two hex digits; write a \"%\" as %25")
             }
-            guard high != 0 || low != 0 else { throw PostgresURLError("\(part)\(shown) holds %00, which libpq refuses") }
+            guard high != 0 || low != 0 else {
+                throw PostgresURLError("\(part)\(shown) holds %00, which libpq refuses")
+            }
             bytes.append(high << 4 | low)
         }
         return String(decoding: bytes, as: UTF8.self)
@@ -173,7 +190,8 @@ public struct PostgresURL: Sendable, Equatable {
         var index = 0
         while index < utf8.count {
             if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
-               let high = utf8[index + 1].hexDigitValue, let low = utf8[index + 2].hexDigitValue, high != 0 || low != 0 {
+                let high = utf8[index + 1].hexDigitValue, let low = utf8[index + 2].hexDigitValue, high != 0 || low != 0
+            {
                 bytes.append(high << 4 | low)
                 index += 3
             } else {

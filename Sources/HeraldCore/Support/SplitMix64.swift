@@ -1,6 +1,5 @@
 import HeraldSystem
 
-
 /// A tiny seeded random generator: the reconnect state machine stays a value
 /// type whose jitter tests can reproduce, and identifiers drawn per
 /// notification (`apns-id`) do not cost a `getrandom` system call each.

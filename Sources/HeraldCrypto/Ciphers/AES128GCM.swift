@@ -17,7 +17,8 @@ public enum AES128GCM {
     /// authenticated cipher gives for a wrong key or nonce and for altered
     /// bytes alike.
     public static let authenticationFailed = CryptoError(
-        "decrypt AES-128-GCM", "the authentication tag does not match (wrong key or nonce, or the ciphertext or tag was altered)")
+        "decrypt AES-128-GCM",
+        "the authentication tag does not match (wrong key or nonce, or the ciphertext or tag was altered)")
 
     /// `plaintext` encrypted, with the tag appended (`plaintext.count + tagSize` bytes).
     /// - Throws: `CryptoError` for a key or nonce of the wrong size, or when OpenSSL fails.
@@ -78,14 +79,19 @@ public enum AES128GCM {
     }
 
     /// A cipher context set up with `key` and `nonce`; the caller frees it.
-    private static func context(_ operation: String, key: [UInt8], nonce: [UInt8], encrypting: Bool) throws(CryptoError) -> OpaquePointer {
-        guard key.count == keySize else { throw CryptoError(operation, "the key has \(key.count) bytes, expected \(keySize)") }
+    private static func context(_ operation: String, key: [UInt8], nonce: [UInt8], encrypting: Bool) throws(CryptoError)
+        -> OpaquePointer
+    {
+        guard key.count == keySize else {
+            throw CryptoError(operation, "the key has \(key.count) bytes, expected \(keySize)")
+        }
         guard nonce.count == nonceSize else {
             throw CryptoError(operation, "the nonce has \(nonce.count) bytes, expected \(nonceSize)")
         }
         ERR_clear_error()
         guard let ctx = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSL(operation) }
-        let initialized = encrypting
+        let initialized =
+            encrypting
             ? EVP_EncryptInit_ex(ctx, EVP_aes_128_gcm(), nil, key, nonce)
             : EVP_DecryptInit_ex(ctx, EVP_aes_128_gcm(), nil, key, nonce)
         guard initialized == 1 else {

@@ -15,14 +15,17 @@ public struct JSONWebToken: Sendable {
 
     /// Signs `claims` with `key`; `alg` in `header` is set from the key (ES256 or RS256)
     /// and `typ` is left to the caller.
-    public static func sign(header: JSONObject, claims: JSONObject, with key: PrivateKey) throws(CryptoError) -> String {
+    public static func sign(header: JSONObject, claims: JSONObject, with key: PrivateKey) throws(CryptoError) -> String
+    {
         var header = header
         switch key.kind {
         case .ecP256: header["alg"] = "ES256"
         case .rsa: header["alg"] = "RS256"
         case .other(let name): throw CryptoError("sign JWT", "a \(name) key cannot sign a JWT")
         }
-        let input = Base64URL.encode(JSONValue.object(header).serialized) + "." + Base64URL.encode(JSONValue.object(claims).serialized)
+        let input =
+            Base64URL.encode(JSONValue.object(header).serialized) + "."
+            + Base64URL.encode(JSONValue.object(claims).serialized)
         let signature = try key.sign(Array(input.utf8))
         return input + "." + Base64URL.encode(signature)
     }

@@ -30,12 +30,15 @@ final class OpenSSLKey: @unchecked Sendable {
     /// Runs `body` with a memory BIO over `bytes` (not copied: the BIO lives
     /// only while `body` runs). More than `Int32.max` bytes, which a memory BIO
     /// cannot take, is an error, not a trap.
-    static func withBIO<T>(_ bytes: [UInt8], _ body: (OpaquePointer) throws(CryptoError) -> T) throws(CryptoError) -> T {
+    static func withBIO<T>(_ bytes: [UInt8], _ body: (OpaquePointer) throws(CryptoError) -> T) throws(CryptoError) -> T
+    {
         guard let length = Int32(exactly: bytes.count) else {
             throw CryptoError("read key", "\(bytes.count) bytes is too large for a key")
         }
         let result: Result<T, CryptoError> = bytes.withUnsafeBytes { raw in
-            guard let bio = BIO_new_mem_buf(raw.baseAddress, length) else { return .failure(CryptoError.openSSL("allocate BIO")) }
+            guard let bio = BIO_new_mem_buf(raw.baseAddress, length) else {
+                return .failure(CryptoError.openSSL("allocate BIO"))
+            }
             defer { BIO_free(bio) }
             return Result { () throws(CryptoError) -> T in try body(bio) }
         }

@@ -37,10 +37,12 @@ extension PublicKey {
     public init(uncompressedP256 point: [UInt8]) throws(CryptoError) {
         let operation = "load P-256 public key"
         guard point.count == P256Encoding.uncompressedPointSize else {
-            throw CryptoError(operation, "expected \(P256Encoding.uncompressedPointSize) bytes (0x04‖X‖Y), found \(point.count)")
+            throw CryptoError(
+                operation, "expected \(P256Encoding.uncompressedPointSize) bytes (0x04‖X‖Y), found \(point.count)")
         }
         guard point[0] == 0x04 else {
-            throw CryptoError(operation, "expected the uncompressed form (first byte 0x04), found 0x\(Self.hexByte(point[0]))")
+            throw CryptoError(
+                operation, "expected the uncompressed form (first byte 0x04), found 0x\(Self.hexByte(point[0]))")
         }
         ERR_clear_error()
         let der = P256Encoding.publicKeyInfoPrefix + point
@@ -64,7 +66,10 @@ extension PublicKey {
         ERR_clear_error()
         var point = [UInt8](repeating: 0, count: P256Encoding.uncompressedPointSize)
         var length = 0
-        guard EVP_PKEY_get_octet_string_param(key.pointer, OSSL_PKEY_PARAM_PUB_KEY, &point, P256Encoding.uncompressedPointSize, &length) == 1 else {
+        guard
+            EVP_PKEY_get_octet_string_param(
+                key.pointer, OSSL_PKEY_PARAM_PUB_KEY, &point, P256Encoding.uncompressedPointSize, &length) == 1
+        else {
             throw CryptoError.openSSL(operation)
         }
         guard length == P256Encoding.uncompressedPointSize, point[0] == 0x04 else {
@@ -86,7 +91,8 @@ extension PrivateKey {
     public init(rawP256Scalar scalar: [UInt8]) throws(CryptoError) {
         let operation = "load P-256 private key"
         guard scalar.count == P256Encoding.scalarSize else {
-            throw CryptoError(operation, "expected a \(P256Encoding.scalarSize)-byte scalar, found \(scalar.count) bytes")
+            throw CryptoError(
+                operation, "expected a \(P256Encoding.scalarSize)-byte scalar, found \(scalar.count) bytes")
         }
         ERR_clear_error()
         let der = P256Encoding.privateKeyPrefix + scalar + P256Encoding.privateKeySuffix
@@ -120,7 +126,8 @@ extension PrivateKey {
         return scalar
     }
 
-    private static let scalarOutOfRange = "the scalar is not a valid P-256 private key (zero, or not below the group order)"
+    private static let scalarOutOfRange =
+        "the scalar is not a valid P-256 private key (zero, or not below the group order)"
 
     /// OpenSSL's full key check (scalar range, public point on the curve and
     /// matching the scalar).

@@ -24,7 +24,8 @@ public struct PrivateKey: Sendable {
                 throw CryptoError("load private key", "the key is encrypted; give an unencrypted PKCS#8 key")
             }
             if !pem.contains("-----BEGIN") {
-                throw CryptoError("load private key", "not a PEM key (expected \(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)))")
+                throw CryptoError(
+                    "load private key", "not a PEM key (expected \(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)))")
             }
             throw CryptoError.openSSL("load private key")
         }
@@ -86,11 +87,15 @@ public struct PrivateKey: Sendable {
         ERR_clear_error()
         guard let ctx = EVP_MD_CTX_new() else { throw CryptoError.openSSL("sign") }
         defer { EVP_MD_CTX_free(ctx) }
-        guard EVP_DigestSignInit(ctx, nil, EVP_sha256(), nil, key.pointer) == 1 else { throw CryptoError.openSSL("sign") }
+        guard EVP_DigestSignInit(ctx, nil, EVP_sha256(), nil, key.pointer) == 1 else {
+            throw CryptoError.openSSL("sign")
+        }
         var length = 0
         guard EVP_DigestSign(ctx, nil, &length, message, message.count) == 1 else { throw CryptoError.openSSL("sign") }
         var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(ctx, &signature, &length, message, message.count) == 1 else { throw CryptoError.openSSL("sign") }
+        guard EVP_DigestSign(ctx, &signature, &length, message, message.count) == 1 else {
+            throw CryptoError.openSSL("sign")
+        }
         return Array(signature.prefix(length))
     }
 

@@ -8,7 +8,9 @@ public enum SecureRandom {
     /// - Throws: `CryptoError` when OpenSSL's generator cannot give them (not seeded).
     public static func bytes(_ count: Int) throws(CryptoError) -> [UInt8] {
         let operation = "generate random bytes"
-        guard let length = Int32(exactly: count), length >= 0 else { throw CryptoError(operation, "cannot generate \(count) bytes") }
+        guard let length = Int32(exactly: count), length >= 0 else {
+            throw CryptoError(operation, "cannot generate \(count) bytes")
+        }
         var bytes = [UInt8](repeating: 0, count: count)
         ERR_clear_error()
         guard RAND_bytes(&bytes, length) == 1 else { throw CryptoError.openSSL(operation) }

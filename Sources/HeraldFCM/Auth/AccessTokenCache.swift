@@ -16,7 +16,9 @@ public actor AccessTokenCache {
     private var current: AccessToken?
     private var refresh: Task<Result<AccessToken, FCMAuthError>, Never>?
 
-    public init(refreshMargin: Duration = .seconds(300), now: @escaping @Sendable () -> Timestamp, fetch: @escaping Fetch) {
+    public init(
+        refreshMargin: Duration = .seconds(300), now: @escaping @Sendable () -> Timestamp, fetch: @escaping Fetch
+    ) {
         self.refreshMargin = refreshMargin
         self.now = now
         self.fetch = fetch

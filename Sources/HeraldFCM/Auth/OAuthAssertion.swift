@@ -33,7 +33,8 @@ public enum OAuthAssertion {
 
     /// A compact RS256 JWS for `account`, issued at `issuedAt`.
     public static func sign(for account: ServiceAccount, issuedAt: Timestamp) throws(CryptoError) -> String {
-        try JSONWebToken.sign(header: header(for: account), claims: claims(for: account, issuedAt: issuedAt), with: account.privateKey)
+        try JSONWebToken.sign(
+            header: header(for: account), claims: claims(for: account, issuedAt: issuedAt), with: account.privateKey)
     }
 
     /// The form body of the token request.

@@ -32,9 +32,12 @@ struct OAuthTokenFetcher: Sendable {
             throw FCMAuthError(reason: "TokenEndpointUnreachable", message: "\(error)", isRetryable: true)
         }
         let token = try OAuthTokenResponse.parse(status: response.status, body: response.body, receivedAt: now())
-        logger.info("fetched FCM access token", [
-            "client_email": .string(account.clientEmail), "expires_at": .string(token.expiresAt.rfc3339(fractionDigits: 0)),
-        ])
+        logger.info(
+            "fetched FCM access token",
+            [
+                "client_email": .string(account.clientEmail),
+                "expires_at": .string(token.expiresAt.rfc3339(fractionDigits: 0)),
+            ])
         return token
     }
 }

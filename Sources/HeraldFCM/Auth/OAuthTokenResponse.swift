@@ -10,7 +10,8 @@ enum OAuthTokenResponse {
             guard let object, let error = object["error"]?.stringValue else {
                 throw FCMAuthError(
                     reason: "TokenEndpointError", status: status,
-                    message: "the token endpoint answered HTTP \(status) without an OAuth error body", isRetryable: retryable)
+                    message: "the token endpoint answered HTTP \(status) without an OAuth error body",
+                    isRetryable: retryable)
             }
             let description = object["error_description"]?.stringValue ?? "no error_description"
             throw FCMAuthError(reason: error, status: status, message: description, isRetryable: retryable)

@@ -18,7 +18,8 @@ public struct ServiceAccount: Sendable, CustomStringConvertible {
     /// `private_key`: signs assertions (RS256).
     public let privateKey: PrivateKey
 
-    public init(projectID: String?, clientEmail: String, privateKeyID: String, tokenURI: String, privateKey: PrivateKey) {
+    public init(projectID: String?, clientEmail: String, privateKeyID: String, tokenURI: String, privateKey: PrivateKey)
+    {
         self.projectID = projectID
         self.clientEmail = clientEmail
         self.privateKeyID = privateKeyID

@@ -24,8 +24,10 @@ public struct ServiceAccountKey: Sendable {
     /// a sentence about "the service account" a user can act on.
     public static func read(_ text: String) -> Result<ServiceAccountKey, Problems> {
         guard let value = try? JSONValue.parse(text), let object = value.objectValue else {
-            return .failure(Problems(["the service account is not a JSON object (download the key again from the Google Cloud console)"],
-                                     projectID: nil))
+            return .failure(
+                Problems(
+                    ["the service account is not a JSON object (download the key again from the Google Cloud console)"],
+                    projectID: nil))
         }
         var problems: [String] = []
         if let type = object["type"]?.stringValue, type != "service_account" {
@@ -46,9 +48,13 @@ public struct ServiceAccountKey: Sendable {
         }
         let tokenURI = object["token_uri"]?.stringValue ?? defaultTokenURI
         if let problem = Self.problem(withTokenURI: tokenURI) { problems.append(problem) }
-        guard problems.isEmpty else { return .failure(Problems(problems, projectID: object["project_id"]?.stringValue)) }
-        return .success(ServiceAccountKey(projectID: object["project_id"]?.stringValue, clientEmail: clientEmail,
-                                          privateKeyID: privateKeyID, privateKeyPEM: pem, tokenURI: tokenURI))
+        guard problems.isEmpty else {
+            return .failure(Problems(problems, projectID: object["project_id"]?.stringValue))
+        }
+        return .success(
+            ServiceAccountKey(
+                projectID: object["project_id"]?.stringValue, clientEmail: clientEmail,
+                privateKeyID: privateKeyID, privateKeyPEM: pem, tokenURI: tokenURI))
     }
 
     /// Why `uri` cannot be a key's `token_uri` (the assertion goes there and names it as its audience); nil when it can.

@@ -21,7 +21,8 @@ extension FCMMessageBuilder {
     /// message, so a data-only event must not get one for a sound or a tag alone.
     private func androidNotification(_ notification: Event.Notification?) -> JSONObject? {
         guard let notification else { return nil }
-        let showsText = notification.title != nil || notification.body != nil || notification.image != nil
+        let showsText =
+            notification.title != nil || notification.body != nil || notification.image != nil
             || notification.titleLocKey != nil || notification.locKey != nil
         guard showsText else { return nil }
         var object = JSONObject()

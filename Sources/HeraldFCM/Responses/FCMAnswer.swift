@@ -27,20 +27,24 @@ public enum FCMAnswer: Sendable, Equatable {
         }
         let error = FCMErrorBody(parsing: body)
         // Google's status name is kept only when it is a token (ProviderReason); else the status's fallback, its words the detail.
-        let (reason, detail) = ProviderReason.reason(error.errorCode?.rawValue ?? error.status, fallback: "HTTP \(status)",
-                                                     detail: error.detail)
+        let (reason, detail) = ProviderReason.reason(
+            error.errorCode?.rawValue ?? error.status, fallback: "HTTP \(status)",
+            detail: error.detail)
         let aboutToken = error.isAbout(device: target)
         func invalidToken(couldBeMisconfiguration: Bool) -> DeliveryResult {
-            DeliveryResult(.invalidToken(invalidatedAt: nil), reason: reason, detail: detail, providerStatus: status,
-                           couldBeMisconfiguration: couldBeMisconfiguration)
+            DeliveryResult(
+                .invalidToken(invalidatedAt: nil), reason: reason, detail: detail, providerStatus: status,
+                couldBeMisconfiguration: couldBeMisconfiguration)
         }
         let failed = DeliveryResult(.failed, reason: reason, detail: detail, providerStatus: status)
         func transient() -> FCMAnswer {
             var wait = retryAfterHeader.flatMap { RetryAfter.parse($0, now: now) }
             // Google asks for at least a minute of back-off on quota errors.
             if wait == nil, error.errorCode == .quotaExceeded { wait = .seconds(60) }
-            return .transient(DeliveryFailure(reason: reason, detail: detail, providerStatus: status, retryAfter: wait,
-                                              pause: quotaPause(error)))
+            return .transient(
+                DeliveryFailure(
+                    reason: reason, detail: detail, providerStatus: status, retryAfter: wait,
+                    pause: quotaPause(error)))
         }
 
         switch error.errorCode?.disposition ?? .byHTTPStatus {
@@ -54,7 +58,8 @@ public enum FCMAnswer: Sendable, Equatable {
             return transient()
         case .failed:
             if error.errorCode == .thirdPartyAuthError {
-                return .definitive(DeliveryResult(.failed, reason: thirdPartyAuthReason, detail: detail, providerStatus: status))
+                return .definitive(
+                    DeliveryResult(.failed, reason: thirdPartyAuthReason, detail: detail, providerStatus: status))
             }
             return .definitive(failed)
         case .byHTTPStatus:

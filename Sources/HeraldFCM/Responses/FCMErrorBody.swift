@@ -20,8 +20,10 @@ public struct FCMErrorBody: Sendable, Equatable {
     /// Each BadRequest field violation: the field and Google's description of it.
     public var fieldViolations: [(field: String, description: String?)]
 
-    public init(code: Int? = nil, message: String? = nil, status: String? = nil, errorCode: FCMErrorCode? = nil,
-                fieldViolations: [(field: String, description: String?)] = []) {
+    public init(
+        code: Int? = nil, message: String? = nil, status: String? = nil, errorCode: FCMErrorCode? = nil,
+        fieldViolations: [(field: String, description: String?)] = []
+    ) {
         self.code = code
         self.message = message
         self.status = status
@@ -31,7 +33,9 @@ public struct FCMErrorBody: Sendable, Equatable {
 
     public static func == (lhs: FCMErrorBody, rhs: FCMErrorBody) -> Bool {
         lhs.code == rhs.code && lhs.message == rhs.message && lhs.status == rhs.status && lhs.errorCode == rhs.errorCode
-            && lhs.fieldViolations.elementsEqual(rhs.fieldViolations) { $0.field == $1.field && $0.description == $1.description }
+            && lhs.fieldViolations.elementsEqual(rhs.fieldViolations) {
+                $0.field == $1.field && $0.description == $1.description
+            }
     }
 
     /// Google's explanation for humans, bounded for outcomes and logs:

@@ -13,9 +13,10 @@ extension FCMSettings {
         ProviderSetup(httpClient: FCMProvider.httpClientConfiguration(settings: self, resolve: context.resolvePath)) {
             (client: HTTPClient) throws(ProviderSetupError) -> AppProvider in
             do throws(FCMConfigurationError) {
-                return AppProvider(try FCMProvider.make(
-                    settings: self, resolve: context.resolvePath, httpClient: client, logger: context.logger,
-                    onRefresh: context.onRefresh))
+                return AppProvider(
+                    try FCMProvider.make(
+                        settings: self, resolve: context.resolvePath, httpClient: client, logger: context.logger,
+                        onRefresh: context.onRefresh))
             } catch {
                 throw ProviderSetupError(error.description)
             }
@@ -47,7 +48,9 @@ extension FCMProvider {
     }
 
     /// The HTTP client settings an `fcm:` section asks for (connection ceiling, idle time, timeout, extra CA).
-    public static func httpClientConfiguration(settings: FCMSettings, resolve: (String) -> String) -> HTTPClientConfiguration {
+    public static func httpClientConfiguration(settings: FCMSettings, resolve: (String) -> String)
+        -> HTTPClientConfiguration
+    {
         let engine = HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2
         return HTTPClientConfiguration(
             maxConnectionsPerHost: settings.connections.maximum(automatic: engine.automaticConnections),
@@ -56,7 +59,9 @@ extension FCMProvider {
             extraConnectionIdleTimeout: settings.idleTimeout.duration)
     }
 
-    private static func loadServiceAccount(settings: FCMSettings, resolve: (String) -> String) throws(FCMConfigurationError) -> ServiceAccount {
+    private static func loadServiceAccount(settings: FCMSettings, resolve: (String) -> String)
+        throws(FCMConfigurationError) -> ServiceAccount
+    {
         switch (settings.serviceAccountFile, settings.serviceAccountJSON) {
         case (let file?, nil):
             let path = resolve(file)

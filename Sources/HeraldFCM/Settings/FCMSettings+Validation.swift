@@ -6,14 +6,18 @@ extension FCMSettings {
         var accountJSON: String?
         switch (serviceAccountFile, serviceAccountJSON) {
         case (let file?, nil):
-            accountJSON = checks.readFile(file, at: path.key("service_account_file"), what: "service account file", limit: .key,
-                                          secret: true, into: &issues).map { String(decoding: $0.bytes, as: UTF8.self) }
+            accountJSON = checks.readFile(
+                file, at: path.key("service_account_file"), what: "service account file", limit: .key,
+                secret: true, into: &issues
+            ).map { String(decoding: $0.bytes, as: UTF8.self) }
         case (nil, let json?):
             accountJSON = json
         case (.some, .some):
-            issues.append(.init(.error, at: path, "give exactly one of service_account_file or service_account_json; found both"))
+            issues.append(
+                .init(.error, at: path, "give exactly one of service_account_file or service_account_json; found both"))
         case (nil, nil):
-            issues.append(.init(.error, at: path, "give exactly one of service_account_file or service_account_json; found none"))
+            issues.append(
+                .init(.error, at: path, "give exactly one of service_account_file or service_account_json; found none"))
         }
         let keyPath = path.key(serviceAccountFile != nil ? "service_account_file" : "service_account_json")
         if let accountJSON {

@@ -28,11 +28,15 @@ public struct FCMTargetRules: ProviderTargetRules {
         case "topic":
             let topic = try fields.addressString(field)
             if topic.hasPrefix("/topics/") {
-                throw .failed(EventError(field: fields.path(field), message: "give the topic name without the \"/topics/\" prefix"))
+                throw .failed(
+                    EventError(
+                        field: fields.path(field), message: "give the topic name without the \"/topics/\" prefix"))
             }
             guard Self.isTopicName(topic) else {
-                throw .failed(.mismatch(
-                    fields.path(field), expected: "an FCM topic name (letters, digits, '-', '_', '.', '~', '%')", found: .string(topic)))
+                throw .failed(
+                    .mismatch(
+                        fields.path(field), expected: "an FCM topic name (letters, digits, '-', '_', '.', '~', '%')",
+                        found: .string(topic)))
             }
             return Target(provider: .fcm, address: .topic(topic))
         case "condition":
@@ -41,16 +45,20 @@ public struct FCMTargetRules: ProviderTargetRules {
             let fid = try fields.deviceAddress(field, what: "a Firebase installation ID")
             // The alphabet only: the length is left to FCM (docs/fcm.md, "FID targets").
             guard Base64URL.isUnpadded(fid) else {
-                throw .badAddress(.mismatch(
-                    fields.path(field), expected: "a Firebase installation ID (URL-safe base64: letters, digits, '-', '_')",
-                    found: .string(fid)))
+                throw .badAddress(
+                    .mismatch(
+                        fields.path(field),
+                        expected: "a Firebase installation ID (URL-safe base64: letters, digits, '-', '_')",
+                        found: .string(fid)))
             }
             return Target(provider: .fcm, address: .fid(fid))
         default:
             let token = try fields.deviceAddress(field, what: "a device token")
             guard token.everyByte({ $0 > 0x20 && $0 < 0x7F }) else {
-                throw .badAddress(.mismatch(
-                    fields.path(field), expected: "an FCM registration token (printable ASCII, no spaces)", found: .string(token)))
+                throw .badAddress(
+                    .mismatch(
+                        fields.path(field), expected: "an FCM registration token (printable ASCII, no spaces)",
+                        found: .string(token)))
             }
             return Target(provider: .fcm, address: .token(token))
         }
@@ -58,7 +66,8 @@ public struct FCMTargetRules: ProviderTargetRules {
 
     public func registrationProblem(kind: Target.Address.Kind) -> String? {
         if registrableKinds.contains(kind) { return nil }
-        return kind.isDevice ? "FCM devices are registered by token or FID, not by \(kind.field)"
+        return kind.isDevice
+            ? "FCM devices are registered by token or FID, not by \(kind.field)"
             : "a \(kind.field) is not a device; register a device token or FID"
     }
 
@@ -70,13 +79,16 @@ public struct FCMTargetRules: ProviderTargetRules {
 
     /// FCM's topic pattern, `[a-zA-Z0-9-_.~%]+`.
     static func isTopicName(_ text: String) -> Bool {
-        !text.isEmpty && text.everyByte { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "%"): true
-            default: false
+        !text.isEmpty
+            && text.everyByte { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "%"):
+                    true
+                default: false
+                }
             }
-        }
     }
 }
 

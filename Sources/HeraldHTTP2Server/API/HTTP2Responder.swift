@@ -67,8 +67,9 @@ public final class HTTP2Responder: Sendable {
     /// connection closes once the remaining streams are done. Does not answer
     /// this stream.
     public func goAway(lastStreamID: Int32? = nil, code: HTTP2ErrorCode = .noError, debugData: [UInt8] = []) {
-        inbox.post(.goAway(
-            connectionID: connectionID, lastStreamID: lastStreamID ?? streamID, code: code, debugData: debugData))
+        inbox.post(
+            .goAway(
+                connectionID: connectionID, lastStreamID: lastStreamID ?? streamID, code: code, debugData: debugData))
     }
 
     /// Advertises `limit` as this connection's SETTINGS_MAX_CONCURRENT_STREAMS

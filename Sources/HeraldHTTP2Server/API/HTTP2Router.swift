@@ -39,7 +39,8 @@ public struct HTTP2Router: HTTP2Handler {
     }
 
     public func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
-        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first
+        let path =
+            request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first
             .map(String.init) ?? request.path
         var pathMatched = false
         for route in routes where route.matches(path: path) {

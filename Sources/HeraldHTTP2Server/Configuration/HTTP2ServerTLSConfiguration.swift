@@ -22,7 +22,9 @@ public struct HTTP2ServerTLSConfiguration: Sendable {
     /// fall back to it).
     public var offersHTTP2 = true
 
-    public init(certificateChainFile: String, privateKeyFile: String, clientAuthentication: ClientAuthentication = .none) {
+    public init(
+        certificateChainFile: String, privateKeyFile: String, clientAuthentication: ClientAuthentication = .none
+    ) {
         self.certificateChainFile = certificateChainFile
         self.privateKeyFile = privateKeyFile
         self.clientAuthentication = clientAuthentication

@@ -31,9 +31,11 @@ struct HeaderBlock {
             var nva: [nghttp2_nv] = []
             nva.reserveCapacity(ranges.count)
             for range in ranges {
-                nva.append(nghttp2_nv(
-                    name: base + range.name.lowerBound, value: base + range.value.lowerBound,
-                    namelen: range.name.count, valuelen: range.value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                nva.append(
+                    nghttp2_nv(
+                        name: base + range.name.lowerBound, value: base + range.value.lowerBound,
+                        namelen: range.name.count, valuelen: range.value.count,
+                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
             }
             return nva.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
         }

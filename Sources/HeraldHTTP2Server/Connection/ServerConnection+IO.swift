@@ -74,7 +74,9 @@ extension ServerConnection {
                 return .closed(reason: "closed after the last answer (\(String(cString: strerror(errno))))")
             }
             lingerDiscarded += n
-            if lingerDiscarded > Self.lingerBudget { return .closed(reason: "closed after the last answer (input dropped)") }
+            if lingerDiscarded > Self.lingerBudget {
+                return .closed(reason: "closed after the last answer (input dropped)")
+            }
         }
     }
 

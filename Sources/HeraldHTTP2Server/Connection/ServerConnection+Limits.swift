@@ -26,9 +26,12 @@ extension ServerConnection {
         guard stream.headerListBytes > loop.configuration.maxHeaderListBytes else { return true }
         stream.headerListTooLarge = true
         stream.headers = []
-        loop.logger.debug("HTTP/2 header list over the limit; the stream is answered 431", [
-            "connection": .int(Int(id)), "stream": .int(Int(stream.id)), "limit": .int(loop.configuration.maxHeaderListBytes),
-        ])
+        loop.logger.debug(
+            "HTTP/2 header list over the limit; the stream is answered 431",
+            [
+                "connection": .int(Int(id)), "stream": .int(Int(stream.id)),
+                "limit": .int(loop.configuration.maxHeaderListBytes),
+            ])
         return false
     }
 
@@ -50,10 +53,13 @@ extension ServerConnection {
         // GOAWAY with the last stream nghttp2 processed; nghttp2 reads nothing more and wants to write nothing after it.
         _ = nghttp2_session_terminate_session(session, HTTP2ErrorCode.enhanceYourCalm.rawValue)
         closeAfterLastFrame(now: now)
-        loop.logger.warning("rapid reset: the client reset too many unanswered streams; GOAWAY(ENHANCE_YOUR_CALM)", [
-            "connection": .int(Int(id)), "unanswered_resets": .int(unansweredResetsReceived),
-            "burst": .int(loop.configuration.rapidResetLimit.burst), "per_second": .int(loop.configuration.rapidResetLimit.perSecond),
-        ])
+        loop.logger.warning(
+            "rapid reset: the client reset too many unanswered streams; GOAWAY(ENHANCE_YOUR_CALM)",
+            [
+                "connection": .int(Int(id)), "unanswered_resets": .int(unansweredResetsReceived),
+                "burst": .int(loop.configuration.rapidResetLimit.burst),
+                "per_second": .int(loop.configuration.rapidResetLimit.perSecond),
+            ])
     }
 
     /// The server's last frame is queued: the connection is closed once it
@@ -78,7 +84,8 @@ extension ServerConnection {
     /// lingering connection, whose own timer ends it.
     func deadlineCheck(now: UInt64, idleTimeout: UInt64) -> DeadlineCheck? {
         if let closeDeadline {
-            return now >= closeDeadline ? .close(reason: "its last frame was not taken in time") : .checkAgain(at: closeDeadline)
+            return now >= closeDeadline
+                ? .close(reason: "its last frame was not taken in time") : .checkAgain(at: closeDeadline)
         }
         if isLingering { return nil }
         if let headerDeadline, now >= headerDeadline { return .close(reason: headerTimeoutReason) }

@@ -8,7 +8,8 @@ extension ServerConnection {
     }
 
     func receiveHeader(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID], admitHeaderField(of: stream, nameLength: name.count, valueLength: value.count)
+        guard let stream = streams[streamID],
+            admitHeaderField(of: stream, nameLength: name.count, valueLength: value.count)
         else { return }
         let text = String(decoding: value, as: UTF8.self)
         if name.first == UInt8(ascii: ":") {

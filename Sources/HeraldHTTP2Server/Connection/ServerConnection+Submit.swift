@@ -27,7 +27,9 @@ extension ServerConnection {
         guard let session, advertisedMaxConcurrentStreams != limit else { return }
         advertisedMaxConcurrentStreams = limit
         var settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(clamping: max(0, limit))),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                value: UInt32(clamping: max(0, limit)))
         ]
         _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
     }
@@ -59,7 +61,10 @@ extension ServerConnection {
                 source: nghttp2_data_source(ptr: nil), read_callback: SessionCallbacks.readResponseBody)
             return nghttp2_submit_response(session, streamID, nva, count, &provider)
         }
-        if rv != 0 { _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, HTTP2ErrorCode.internalError.rawValue) }
+        if rv != 0 {
+            _ = nghttp2_submit_rst_stream(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, HTTP2ErrorCode.internalError.rawValue)
+        }
         stream.answered = true
     }
 
@@ -74,7 +79,8 @@ extension ServerConnection {
         let last = min(lastStreamID, goAwayLastStreamID ?? Int32.max)
         goAwayLastStreamID = last
         _ = debugData.withUnsafeBufferPointer { data in
-            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, code.rawValue, data.baseAddress, data.count)
+            nghttp2_submit_goaway(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, code.rawValue, data.baseAddress, data.count)
         }
     }
 

@@ -143,7 +143,8 @@ final class ServerConnection {
 
     private func startHTTP1() -> IOResult {
         http1 = HTTP1Exchange(
-            maxHeaderBytes: loop.configuration.maxRequestHeaderBytes, maxBodyBytes: loop.configuration.maxRequestBodyBytes)
+            maxHeaderBytes: loop.configuration.maxRequestHeaderBytes,
+            maxBodyBytes: loop.configuration.maxRequestBodyBytes)
         return .open
     }
 
@@ -153,7 +154,8 @@ final class ServerConnection {
     private func startHTTP2() -> IOResult {
         var created: OpaquePointer?
         let callbacks = loop.callbacks
-        let rv = nghttp2_session_server_new2(&created, callbacks.callbacks, Unmanaged.passUnretained(self).toOpaque(), callbacks.option)
+        let rv = nghttp2_session_server_new2(
+            &created, callbacks.callbacks, Unmanaged.passUnretained(self).toOpaque(), callbacks.option)
         guard rv == 0, let created else {
             return .closed(reason: "nghttp2_session_server_new2 failed: \(NGHTTP2Failure.text(rv))")
         }
@@ -161,7 +163,9 @@ final class ServerConnection {
         let limit = loop.handler.maxConcurrentStreams(forNewConnection: id) ?? loop.configuration.maxConcurrentStreams
         advertisedMaxConcurrentStreams = limit
         var settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(clamping: max(0, limit))),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                value: UInt32(clamping: max(0, limit))),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1 << 20),
             nghttp2_settings_entry(
                 settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),

@@ -26,10 +26,11 @@ final class SessionCallbacks {
             ServerConnection.from(userData).beginStream(frame.pointee.hd.stream_id)
             return 0
         }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameLength, value, valueLength, _, userData in
             guard let userData,
-                  let header = NGHTTP2Header(
-                      frame: frame, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
+                let header = NGHTTP2Header(
+                    frame: frame, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
             else { return 0 }
             ServerConnection.from(userData).receiveHeader(
                 streamID: header.streamID, name: header.name, value: header.value)
@@ -37,7 +38,8 @@ final class SessionCallbacks {
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in
             guard let data, let userData else { return 0 }
-            ServerConnection.from(userData).receiveData(streamID: streamID, UnsafeBufferPointer(start: data, count: length))
+            ServerConnection.from(userData).receiveData(
+                streamID: streamID, UnsafeBufferPointer(start: data, count: length))
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
@@ -65,8 +67,10 @@ final class SessionCallbacks {
     }
 
     /// The data-provider callback that copies a stream's response body into nghttp2's frame buffer.
-    static let readResponseBody: nghttp2_data_source_read_callback = { _, streamID, buffer, length, flags, _, userData in
+    static let readResponseBody: nghttp2_data_source_read_callback = {
+        _, streamID, buffer, length, flags, _, userData in
         guard let buffer, let flags, let userData else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-        return ServerConnection.from(userData).readResponseBody(streamID: streamID, into: buffer, length: length, flags: flags)
+        return ServerConnection.from(userData).readResponseBody(
+            streamID: streamID, into: buffer, length: length, flags: flags)
     }
 }

@@ -34,7 +34,7 @@ struct HTTP1RequestHead {
         guard let requestLine = lines.first else { throw HTTP1ParseFailure(400, "empty request") }
         let parts = requestLine.split(separator: 0x20, omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(Self.isTokenByte),
-              !parts[1].isEmpty, parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+            !parts[1].isEmpty, parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { throw HTTP1ParseFailure(400, "malformed request line") }
         let version = String(decoding: parts[2], as: UTF8.self)
         guard version == "HTTP/1.1" else {
@@ -83,12 +83,14 @@ struct HTTP1RequestHead {
             .map { $0.trimmingCharacters(in: " \t") }
         if !codings.isEmpty {
             guard lengths.isEmpty else { throw HTTP1ParseFailure(400, "both Transfer-Encoding and Content-Length") }
-            guard codings.last == "chunked" else { throw HTTP1ParseFailure(400, "Transfer-Encoding does not end in chunked") }
+            guard codings.last == "chunked" else {
+                throw HTTP1ParseFailure(400, "Transfer-Encoding does not end in chunked")
+            }
             guard codings.count == 1 else { throw HTTP1ParseFailure(501, "only the chunked transfer coding is served") }
             framing = .chunked
         } else if let first = lengths.first {
             guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.count <= 18,
-                  first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(first)
+                first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(first)
             else { throw HTTP1ParseFailure(400, "malformed Content-Length") }
             guard length <= maxBodyBytes else { throw HTTP1ParseFailure(413, "the body exceeds \(maxBodyBytes) bytes") }
             framing = length == 0 ? .none : .length(length)
@@ -110,7 +112,9 @@ struct HTTP1RequestHead {
 
     /// Path and authority from the request target: origin form (`/p?q`),
     /// absolute form (`https://host/p`), or `*` for OPTIONS.
-    private static func resolve(target: String, method: String, host: String) throws(HTTP1ParseFailure) -> (String, String) {
+    private static func resolve(target: String, method: String, host: String) throws(HTTP1ParseFailure) -> (
+        String, String
+    ) {
         if target.hasPrefix("/") { return (target, host) }
         if target == "*", method == "OPTIONS" { return (target, host) }
         for scheme in ["http://", "https://"] where target.lowercased().hasPrefix(scheme) {
@@ -129,8 +133,8 @@ struct HTTP1RequestHead {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             true
         default: false
         }

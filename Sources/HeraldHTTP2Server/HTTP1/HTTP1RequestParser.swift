@@ -97,10 +97,15 @@ struct HTTP1RequestParser {
                 }
                 return finish()
             case .chunkSize:
-                guard let line = try line(limit: Self.maxChunkLineBytes, what: "chunk size line", tooLongStatus: 400) else { return nil }
-                guard line.count <= Self.maxChunkLineBytes else { throw HTTP1ParseFailure(400, "the chunk size line is too long") }
+                guard let line = try line(limit: Self.maxChunkLineBytes, what: "chunk size line", tooLongStatus: 400)
+                else { return nil }
+                guard line.count <= Self.maxChunkLineBytes else {
+                    throw HTTP1ParseFailure(400, "the chunk size line is too long")
+                }
                 let size = try Self.chunkSize(line)
-                guard body.count + size <= maxBodyBytes else { throw HTTP1ParseFailure(413, "the body exceeds \(maxBodyBytes) bytes") }
+                guard body.count + size <= maxBodyBytes else {
+                    throw HTTP1ParseFailure(413, "the body exceeds \(maxBodyBytes) bytes")
+                }
                 state = size == 0 ? .trailers(bytes: 0) : .chunkData(remaining: size)
             case .chunkData(let remaining):
                 let count = min(remaining, input.count - start)
@@ -113,11 +118,16 @@ struct HTTP1RequestParser {
                 state = .chunkDataEnd
             case .chunkDataEnd:
                 guard input.count - start >= 2 else { return nil }
-                guard input[start] == 0x0D, input[start + 1] == 0x0A else { throw HTTP1ParseFailure(400, "chunk data not followed by CRLF") }
+                guard input[start] == 0x0D, input[start + 1] == 0x0A else {
+                    throw HTTP1ParseFailure(400, "chunk data not followed by CRLF")
+                }
                 start += 2
                 state = .chunkSize
             case .trailers(let bytes):
-                guard let line = try line(limit: max(0, maxHeaderBytes - bytes), what: "trailer section", tooLongStatus: 431) else {
+                guard
+                    let line = try line(
+                        limit: max(0, maxHeaderBytes - bytes), what: "trailer section", tooLongStatus: 431)
+                else {
                     return nil
                 }
                 if line.isEmpty { return finish() }
@@ -143,7 +153,9 @@ struct HTTP1RequestParser {
 
     /// The next CRLF-terminated line (without the CRLF), nil if not all here;
     /// one longer than `limit` is refused with `tooLongStatus`.
-    private mutating func line(limit: Int, what: String, tooLongStatus: Int) throws(HTTP1ParseFailure) -> ArraySlice<UInt8>? {
+    private mutating func line(limit: Int, what: String, tooLongStatus: Int) throws(HTTP1ParseFailure) -> ArraySlice<
+        UInt8
+    >? {
         var index = start
         while index + 1 < input.count {
             if input[index] == 0x0D {
@@ -166,7 +178,9 @@ struct HTTP1RequestParser {
         scanned = max(scanned, start)
         var end: Int?
         while scanned + 3 < input.count {
-            if input[scanned] == 0x0D, input[scanned + 1] == 0x0A, input[scanned + 2] == 0x0D, input[scanned + 3] == 0x0A {
+            if input[scanned] == 0x0D, input[scanned + 1] == 0x0A, input[scanned + 2] == 0x0D,
+                input[scanned + 3] == 0x0A
+            {
                 end = scanned
                 break
             }
@@ -211,7 +225,9 @@ struct HTTP1RequestParser {
         guard !digits.isEmpty, digits.count <= 15 else { throw HTTP1ParseFailure(400, "malformed chunk size") }
         var size = 0
         for byte in digits {
-            guard let value = byte.hexDigitValue.map(Int.init) else { throw HTTP1ParseFailure(400, "malformed chunk size") }
+            guard let value = byte.hexDigitValue.map(Int.init) else {
+                throw HTTP1ParseFailure(400, "malformed chunk size")
+            }
             size = size * 16 + value
         }
         return size

@@ -20,8 +20,8 @@ enum HTTP1ResponseWriter {
             let lower = name.lowercased()
             // A name or value that could end the line early would let a handler forge fields: left out.
             guard !lower.isEmpty, !framingFields.contains(lower),
-                  lower.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }),
-                  value.utf8.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) })
+                lower.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }),
+                value.utf8.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) })
             else { continue }
             output.append(contentsOf: lower.utf8)
             output.append(contentsOf: ": ".utf8)
@@ -37,7 +37,9 @@ enum HTTP1ResponseWriter {
 
     /// The answer to a request the parser refused: a short plain-text reason, then the connection closes.
     static func refusal(_ failure: HTTP1ParseFailure) -> HTTP2Response {
-        HTTP2Response(status: failure.status, headers: [("content-type", "text/plain; charset=utf-8")], text: failure.message + "\n")
+        HTTP2Response(
+            status: failure.status, headers: [("content-type", "text/plain; charset=utf-8")],
+            text: failure.message + "\n")
     }
 
     /// RFC 9110's reason phrases for the statuses handlers and this server use; others get none (allowed).

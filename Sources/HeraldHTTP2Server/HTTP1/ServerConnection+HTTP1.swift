@@ -30,7 +30,9 @@ extension ServerConnection {
                 return
             case .head(let head):
                 headerDeadline = nil
-                if head.expectsContinue, !http1.parser.hasBufferedBody { output.bytes.append(contentsOf: HTTP1ResponseWriter.continueLine) }
+                if head.expectsContinue, !http1.parser.hasBufferedBody {
+                    output.bytes.append(contentsOf: HTTP1ResponseWriter.continueLine)
+                }
             case .request(let head, let body):
                 headerDeadline = nil
                 dispatchHTTP1(head, body: body)
@@ -44,8 +46,9 @@ extension ServerConnection {
         http1.lastRequestID += 1
         let requestID = http1.lastRequestID
         if let limit = loop.configuration.goAwayAfterStreams, requestCount >= limit { http1.closeAfterAnswer = true }
-        http1.state = .awaiting(HTTP1Exchange.Pending(
-            id: requestID, headOnly: head.method == "HEAD", closeRequested: head.closeRequested))
+        http1.state = .awaiting(
+            HTTP1Exchange.Pending(
+                id: requestID, headOnly: head.method == "HEAD", closeRequested: head.closeRequested))
         let request = HTTP2Request(
             method: head.method, path: head.path, authority: head.authority, scheme: ssl == nil ? "http" : "https",
             headers: head.headers, body: body, peerCertificate: peerCertificate, connectionID: id,
@@ -57,11 +60,14 @@ extension ServerConnection {
     private func refuseHTTP1(_ failure: HTTP1ParseFailure) {
         guard let http1 else { return }
         requestCount += 1
-        HTTP1ResponseWriter.write(HTTP1ResponseWriter.refusal(failure), headOnly: false, closing: true, into: &output.bytes)
+        HTTP1ResponseWriter.write(
+            HTTP1ResponseWriter.refusal(failure), headOnly: false, closing: true, into: &output.bytes)
         http1.state = .closing
-        loop.logger.debug("HTTP/1.1 request refused", [
-            "connection": .int(Int(id)), "status": .int(failure.status), "reason": .string(failure.message),
-        ])
+        loop.logger.debug(
+            "HTTP/1.1 request refused",
+            [
+                "connection": .int(Int(id)), "status": .int(failure.status), "reason": .string(failure.message),
+            ])
     }
 
     func answerHTTP1(requestID: Int32, _ response: HTTP2Response) {

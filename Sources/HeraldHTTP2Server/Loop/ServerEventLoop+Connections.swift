@@ -10,13 +10,16 @@ extension ServerEventLoop {
             return
         }
         if stream.headerListTooLarge {
-            connection.submitResponse(streamID: stream.id, HTTP2Response(
-                status: 431, headers: [("content-type", "text/plain; charset=utf-8")],
-                text: "the header list exceeds \(configuration.maxHeaderListBytes) bytes\n"))
+            connection.submitResponse(
+                streamID: stream.id,
+                HTTP2Response(
+                    status: 431, headers: [("content-type", "text/plain; charset=utf-8")],
+                    text: "the header list exceeds \(configuration.maxHeaderListBytes) bytes\n"))
             return
         }
         if stream.bodyTooLarge {
-            connection.submitResponse(streamID: stream.id, HTTP2Response(status: 413, text: "{\"reason\":\"PayloadTooLarge\"}"))
+            connection.submitResponse(
+                streamID: stream.id, HTTP2Response(status: 413, text: "{\"reason\":\"PayloadTooLarge\"}"))
             return
         }
         let request = HTTP2Request(
@@ -26,9 +29,13 @@ extension ServerEventLoop {
         stream.headers = []
         stream.body = []
         deliver(request)
-        if let limit = configuration.goAwayAfterStreams, connection.requestCount >= limit, connection.goAwayLastStreamID == nil {
+        if let limit = configuration.goAwayAfterStreams, connection.requestCount >= limit,
+            connection.goAwayLastStreamID == nil
+        {
             connection.submitGoAway(lastStreamID: stream.id, code: .noError, debugData: [])
-            logger.debug("GOAWAY after stream limit", ["connection": .int(Int(connection.id)), "last_stream": .int(Int(stream.id))])
+            logger.debug(
+                "GOAWAY after stream limit",
+                ["connection": .int(Int(connection.id)), "last_stream": .int(Int(stream.id))])
         }
     }
 }

@@ -28,7 +28,7 @@ extension ServerEventLoop {
                     return
                 // That connection's trouble (it went away, or its network did): the next may be fine.
                 case EINTR, ECONNABORTED, EPROTO, EPERM, ENETDOWN, ENOPROTOOPT, EHOSTDOWN, ENONET, EHOSTUNREACH,
-                     EOPNOTSUPP, ENETUNREACH:
+                    EOPNOTSUPP, ENETUNREACH:
                     continue
                 // EMFILE, ENFILE, ENOBUFS, ENOMEM, or anything unforeseen: retrying at once would spin.
                 default:
@@ -77,7 +77,9 @@ extension ServerEventLoop {
         if listening, atCap != reportedAtCap {
             reportedAtCap = atCap
             if atCap {
-                logger.warning("connection limit reached; not accepting until a connection closes", ["max_connections": .int(maxConnections)])
+                logger.warning(
+                    "connection limit reached; not accepting until a connection closes",
+                    ["max_connections": .int(maxConnections)])
             } else {
                 logger.info("accepting again: a connection closed", ["max_connections": .int(maxConnections)])
             }
@@ -85,7 +87,9 @@ extension ServerEventLoop {
         guard wanted != listenerRegistered else { return }
         if wanted {
             listenerRegistered = epoll.add(fd: listener.fd, id: Self.listenerID)
-            if !listenerRegistered { logger.error("cannot register the listening socket with epoll", ["errno": .int(Int(errno))]) }
+            if !listenerRegistered {
+                logger.error("cannot register the listening socket with epoll", ["errno": .int(Int(errno))])
+            }
         } else {
             epoll.remove(fd: listener.fd)
             listenerRegistered = false
@@ -102,11 +106,13 @@ extension ServerEventLoop {
         timers.insert(deadline: MonotonicClock.deadline(after: configuration.acceptBackoff), .resumeAccepting)
         if acceptBackoffEpisode == nil {
             acceptBackoffEpisode = (since: MonotonicClock.now(), retries: 0)
-            logger.warning("accept failed; not accepting for a while, connections wait in the listen backlog", [
-                "error": .string(String(cString: strerror(code))), "errno": .int(Int(code)),
-                "open_connections": .int(connections.count),
-                "retry_after_ms": .int(Int(MonotonicClock.nanoseconds(configuration.acceptBackoff) / 1_000_000)),
-            ])
+            logger.warning(
+                "accept failed; not accepting for a while, connections wait in the listen backlog",
+                [
+                    "error": .string(String(cString: strerror(code))), "errno": .int(Int(code)),
+                    "open_connections": .int(connections.count),
+                    "retry_after_ms": .int(Int(MonotonicClock.nanoseconds(configuration.acceptBackoff) / 1_000_000)),
+                ])
         } else {
             acceptBackoffEpisode?.retries += 1
         }
@@ -116,9 +122,11 @@ extension ServerEventLoop {
     private func endAcceptBackoffEpisode() {
         guard let episode = acceptBackoffEpisode else { return }
         acceptBackoffEpisode = nil
-        logger.info("accepting again after accept failures", [
-            "backed_off_ms": .int(Int((MonotonicClock.now() - episode.since) / 1_000_000)),
-            "retries": .int(episode.retries),
-        ])
+        logger.info(
+            "accepting again after accept failures",
+            [
+                "backed_off_ms": .int(Int((MonotonicClock.now() - episode.since) / 1_000_000)),
+                "retries": .int(episode.retries),
+            ])
     }
 }

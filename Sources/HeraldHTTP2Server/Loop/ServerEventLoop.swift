@@ -157,18 +157,23 @@ final class ServerEventLoop {
             }
             let readable = connection.wantsRead
             if connection.writeInterest != connection.registeredWritable || readable != connection.registeredReadable {
-                _ = epoll.modify(fd: connection.fd, id: connection.id, readable: readable, writable: connection.writeInterest)
+                _ = epoll.modify(
+                    fd: connection.fd, id: connection.id, readable: readable, writable: connection.writeInterest)
                 connection.registeredWritable = connection.writeInterest
                 connection.registeredReadable = readable
             }
             // An HTTP/1.1 connection reading again may have TLS records read ahead, which epoll cannot see.
-            if readable, connection.hasBufferedInput, !readAgain.contains(connection.id) { readAgain.append(connection.id) }
+            if readable, connection.hasBufferedInput, !readAgain.contains(connection.id) {
+                readAgain.append(connection.id)
+            }
         }
     }
 
     /// Hands a complete request (an HTTP/2 stream or an HTTP/1.1 request) to the handler.
     func deliver(_ request: HTTP2Request) {
-        handler.handle(request, responder: HTTP2Responder(inbox: inbox, connectionID: request.connectionID, streamID: request.streamID))
+        handler.handle(
+            request,
+            responder: HTTP2Responder(inbox: inbox, connectionID: request.connectionID, streamID: request.streamID))
     }
 
     /// Closes a lingering connection after `lingerTimeout` if its client has not closed by then.
@@ -181,12 +186,14 @@ final class ServerEventLoop {
         epoll.remove(fd: connection.fd)
         connection.close(abort: false)
         connections.removeValue(forKey: connection.id)
-        logger.debug("connection closed", [
-            "connection": .int(Int(connection.id)), "reason": .string(reason),
-            "protocol": .string(connection.http1 != nil ? "http/1.1" : connection.session != nil ? "h2" : "none"),
-            "requests": .int(connection.requestCount), "resets_received": .int(connection.resetsReceived),
-            "unanswered_resets_received": .int(connection.unansweredResetsReceived),
-            "goaway_sent_code": .int(connection.goAwaySentCode.map { Int($0) } ?? -1),
-        ])
+        logger.debug(
+            "connection closed",
+            [
+                "connection": .int(Int(connection.id)), "reason": .string(reason),
+                "protocol": .string(connection.http1 != nil ? "http/1.1" : connection.session != nil ? "h2" : "none"),
+                "requests": .int(connection.requestCount), "resets_received": .int(connection.resetsReceived),
+                "unanswered_resets_received": .int(connection.unansweredResetsReceived),
+                "goaway_sent_code": .int(connection.goAwaySentCode.map { Int($0) } ?? -1),
+            ])
     }
 }

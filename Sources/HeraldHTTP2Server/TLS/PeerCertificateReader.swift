@@ -37,7 +37,8 @@ enum PeerCertificateReader {
         guard let name else { return nil }
         let index = X509_NAME_get_index_by_NID(name, NID_commonName, -1)
         guard index >= 0, let entry = X509_NAME_get_entry(name, index),
-              let value = X509_NAME_ENTRY_get_data(entry) else { return nil }
+            let value = X509_NAME_ENTRY_get_data(entry)
+        else { return nil }
         var utf8: UnsafeMutablePointer<UInt8>?
         let count = ASN1_STRING_to_UTF8(&utf8, value)
         guard count >= 0, let utf8 else { return nil }

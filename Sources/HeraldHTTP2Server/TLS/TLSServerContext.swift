@@ -27,25 +27,33 @@ final class TLSServerContext {
         // the loop (`ServerConnection.hasBufferedInput`).
         herald_ssl_ctx_set_read_ahead(context, 1)
         guard SSL_CTX_use_certificate_chain_file(context, configuration.certificateChainFile) == 1 else {
-            throw .tls(step: "load certificate chain", file: configuration.certificateChainFile, openssl: OpenSSLErrorQueue.drain())
+            throw .tls(
+                step: "load certificate chain", file: configuration.certificateChainFile,
+                openssl: OpenSSLErrorQueue.drain())
         }
         guard SSL_CTX_use_PrivateKey_file(context, configuration.privateKeyFile, SSL_FILETYPE_PEM) == 1 else {
             throw .tls(step: "load private key", file: configuration.privateKeyFile, openssl: OpenSSLErrorQueue.drain())
         }
         guard SSL_CTX_check_private_key(context) == 1 else {
-            throw .tls(step: "match private key to certificate", file: configuration.privateKeyFile, openssl: OpenSSLErrorQueue.drain())
+            throw .tls(
+                step: "match private key to certificate", file: configuration.privateKeyFile,
+                openssl: OpenSSLErrorQueue.drain())
         }
         // ALPN: h2 when the client offers it (whatever its order), else
         // http/1.1; a client offering neither gets no ALPN answer, and its
         // first bytes decide (`ServerConnection.receiveUndecided`).
         if configuration.offersHTTP2 {
-            SSL_CTX_set_alpn_select_cb(context, { _, out, outLength, offered, offeredLength, _ in
-                TLSServerContext.select(TLSServerContext.alpnPreference, out, outLength, offered, offeredLength)
-            }, nil)
+            SSL_CTX_set_alpn_select_cb(
+                context,
+                { _, out, outLength, offered, offeredLength, _ in
+                    TLSServerContext.select(TLSServerContext.alpnPreference, out, outLength, offered, offeredLength)
+                }, nil)
         } else {
-            SSL_CTX_set_alpn_select_cb(context, { _, out, outLength, offered, offeredLength, _ in
-                TLSServerContext.select(TLSServerContext.http1Only, out, outLength, offered, offeredLength)
-            }, nil)
+            SSL_CTX_set_alpn_select_cb(
+                context,
+                { _, out, outLength, offered, offeredLength, _ in
+                    TLSServerContext.select(TLSServerContext.http1Only, out, outLength, offered, offeredLength)
+                }, nil)
         }
         switch configuration.clientAuthentication {
         case .none:
@@ -63,7 +71,8 @@ final class TLSServerContext {
 
     /// The first of `preference` the client `offered` (ALPN wire format), written to `out`.
     private static func select(
-        _ preference: [[UInt8]], _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<UInt8>?,
+        _ preference: [[UInt8]], _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+        _ outLength: UnsafeMutablePointer<UInt8>?,
         _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32
     ) -> Int32 {
         guard let out, let outLength, let offered else { return SSL_TLSEXT_ERR_NOACK }

@@ -42,6 +42,7 @@ extension DeliveryResult {
     /// connect time): the target's `failed` outcome with the one reason for
     /// it and the rule as its detail. Nothing was sent.
     public static func refused(_ refusal: EgressRefusal, latency: Duration? = nil) -> DeliveryResult {
-        DeliveryResult(.failed, reason: EgressRefusal.reason, detail: DeliveryDetail.bounded(refusal.rule), latency: latency)
+        DeliveryResult(
+            .failed, reason: EgressRefusal.reason, detail: DeliveryDetail.bounded(refusal.rule), latency: latency)
     }
 }

@@ -74,8 +74,9 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
     public var isRetryable: Bool {
         switch kind {
         case .connectFailed, .connectionLost, .timeout, .tlsHandshakeFailed, .shutdown, .originQueueFull: true
-        case .certificateRejected, .tlsConfiguration, .responseTooLarge, .http2Unavailable, .egressRefused, .invalidRequest, .cancelled,
-             .other:
+        case .certificateRejected, .tlsConfiguration, .responseTooLarge, .http2Unavailable, .egressRefused,
+            .invalidRequest, .cancelled,
+            .other:
             false
         }
     }
@@ -83,12 +84,14 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
     /// A response whose header fields (names and values, pseudo-headers and
     /// interim responses included) went past `limit` bytes.
     static func responseHeadersTooLarge(host: String, limit: Int, curlCode: Int? = nil) -> HTTPClientError {
-        HTTPClientError(kind: .responseTooLarge, host: host, curlCode: curlCode, message: "response headers exceed \(limit) bytes")
+        HTTPClientError(
+            kind: .responseTooLarge, host: host, curlCode: curlCode, message: "response headers exceed \(limit) bytes")
     }
 
     /// A response whose body went past `limit` bytes.
     static func responseBodyTooLarge(host: String, limit: Int, curlCode: Int? = nil) -> HTTPClientError {
-        HTTPClientError(kind: .responseTooLarge, host: host, curlCode: curlCode, message: "response body exceeds \(limit) bytes")
+        HTTPClientError(
+            kind: .responseTooLarge, host: host, curlCode: curlCode, message: "response body exceeds \(limit) bytes")
     }
 
     /// A request of a sender that already has `limit` requests to `host` in
@@ -96,7 +99,8 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
     static func originQueueFull(host: String, limit: Int) -> HTTPClientError {
         HTTPClientError(
             kind: .originQueueFull, host: host,
-            message: "\(limit) requests of this sender to \(host) are already in flight or queued (the per-origin cap); "
+            message:
+                "\(limit) requests of this sender to \(host) are already in flight or queued (the per-origin cap); "
                 + "nothing was sent, try again later")
     }
 
@@ -107,8 +111,10 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
     static func queuedWithoutConnection(host: String, waitedNanoseconds: UInt64, timeout: Duration) -> HTTPClientError {
         HTTPClientError(
             kind: .timeout, host: host,
-            message: "queued \(MonotonicClock.seconds(waitedNanoseconds)) behind other requests; no connection to \(host) "
-                + "was free before the \(MonotonicClock.seconds(MonotonicClock.nanoseconds(timeout))) timeout, nothing was sent")
+            message:
+                "queued \(MonotonicClock.seconds(waitedNanoseconds)) behind other requests; no connection to \(host) "
+                + "was free before the \(MonotonicClock.seconds(MonotonicClock.nanoseconds(timeout))) timeout, nothing was sent"
+        )
     }
 
     /// A TLS connection on which ALPN did not select `h2`; `selected` is what it chose, if anything.

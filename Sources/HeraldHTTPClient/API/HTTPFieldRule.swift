@@ -25,7 +25,8 @@ public enum HTTPFieldRule {
     /// quotes the value (it may be a credential), only the offending byte's code.
     public static func problem(inValue value: String) -> String? {
         if let offset = firstOffset(in: value, where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-            return "the value holds \(describe(Array(value.utf8)[offset])) at byte \(offset), which a header value may not"
+            return
+                "the value holds \(describe(Array(value.utf8)[offset])) at byte \(offset), which a header value may not"
         }
         let bytes = value.utf8
         if let first = bytes.first, first == 0x20 || first == 0x09 { return "the value starts with a space or tab" }
@@ -67,11 +68,14 @@ public enum HTTPFieldRule {
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
             return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"),
+            UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
             return false

@@ -26,28 +26,33 @@ enum CurlCallbacks {
     /// request's host (not called for a name it has cached). Recorded, so a
     /// timeout before any connection tells resolving from waiting for a
     /// connection (`CurlErrorClassifier.neverConnected`). Returns 0: go on.
-    static let resolverStart: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = {
-        _, _, userData in
-        if let userData { Transfer.from(userData).resolveStarted = true }
-        return 0
-    }
+    static let resolverStart:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = {
+            _, _, userData in
+            if let userData { Transfer.from(userData).resolveStarted = true }
+            return 0
+        }
 
     /// `CURLOPT_PREREQFUNCTION`: the connection is up and nothing of the
     /// request has been sent; aborts unless the connection speaks HTTP/2.
-    static let prerequest: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int32, Int32) -> Int32 = {
-        userData, _, _, _, _ in
-        guard let userData else { return 1 }
-        return Transfer.from(userData).connectionSpeaksHTTP2() ? 0 : 1
-    }
+    static let prerequest:
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int32, Int32
+        ) -> Int32 = {
+            userData, _, _, _, _ in
+            guard let userData else { return 1 }
+            return Transfer.from(userData).connectionSpeaksHTTP2() ? 0 : 1
+        }
 
     /// `CURLOPT_OPENSOCKETFUNCTION` (installed under a restricting
     /// `EgressPolicy`): libcurl has resolved the host and asks for a socket
     /// to connect to `address`; a refused address gets none (-1,
     /// `CURL_SOCKET_BAD`), so nothing connects there, and the transfer
     /// records why. The purpose is not read: every socket is checked.
-    static let openSocket: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutablePointer<curl_sockaddr>?) -> Int32 = {
-        userData, _, address in
-        guard let userData, let address, Transfer.from(userData).admitsConnection(to: address) else { return -1 }
-        return herald_curl_open_socket(address)
-    }
+    static let openSocket:
+        @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutablePointer<curl_sockaddr>?) -> Int32 = {
+            userData, _, address in
+            guard let userData, let address, Transfer.from(userData).admitsConnection(to: address) else { return -1 }
+            return herald_curl_open_socket(address)
+        }
 }

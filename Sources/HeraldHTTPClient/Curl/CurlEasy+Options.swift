@@ -31,7 +31,8 @@ extension CurlEasy {
         _ = herald_curl_easy_setopt_prereq_function(handle, CurlCallbacks.prerequest)
         _ = herald_curl_easy_setopt_resolver_start_function(handle, CurlCallbacks.resolverStart)
         // A declared Content-Length over the limit fails before the body arrives.
-        _ = herald_curl_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseBodyBytes))
+        _ = herald_curl_easy_setopt_off(
+            handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseBodyBytes))
         if configuration.egress.refusesSpecialPurposeAddresses {
             // Each resolved address passes the policy before its socket exists (DNS rebinding
             // cannot slip past it); a proxy would connect where the check cannot see, so none.
@@ -64,8 +65,10 @@ extension CurlEasy {
         clearError()
         var rc = set(CURLOPT_URL, request.url)
         guard rc == CURLE_OK else { return rc }
-        set(CURLOPT_HTTP_VERSION, request.url.hasPrefix("http://")
-            ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS)
+        set(
+            CURLOPT_HTTP_VERSION,
+            request.url.hasPrefix("http://")
+                ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS)
         set(CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(timeout)))
         let context = UnsafeRawPointer(Unmanaged.passUnretained(transfer).toOpaque())
         set(CURLOPT_WRITEDATA, pointer: context)
@@ -113,7 +116,9 @@ extension CurlEasy {
             _ = herald_curl_easy_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
             rc = request.body.withUnsafeBytes { bytes in
                 // COPYPOSTFIELDS copies, so the request's array need not outlive this call.
-                set(CURLOPT_COPYPOSTFIELDS, pointer: bytes.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start))
+                set(
+                    CURLOPT_COPYPOSTFIELDS,
+                    pointer: bytes.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start))
             }
             guard rc == CURLE_OK else { return rc }
             set(CURLOPT_CUSTOMREQUEST, method == "POST" ? nil : method)

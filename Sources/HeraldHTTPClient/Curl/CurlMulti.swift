@@ -14,7 +14,8 @@ final class CurlMulti {
         guard CurlGlobal.ensureInitialized(), let handle = curl_multi_init() else { return nil }
         self.handle = handle
         _ = herald_curl_multi_setopt_long(handle, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        _ = herald_curl_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, configuration.maxConnectionsPerHost))
+        _ = herald_curl_multi_setopt_long(
+            handle, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, configuration.maxConnectionsPerHost))
         _ = herald_curl_multi_setopt_long(
             handle, CURLMOPT_MAX_CONCURRENT_STREAMS, max(1, configuration.maxConcurrentStreamsPerConnection))
         // Idle connections kept for reuse: enough for every allowed connection to a few origins.

@@ -37,8 +37,10 @@ final class Transfer {
     /// address the host resolved to (the last one refused).
     var egressRefusal: HTTPClientError?
 
-    init(pending: PendingRequest, url: String, easy: CurlEasy, deadline: UInt64, bodyLimit: Int, headerLimit: Int,
-         acceptsHTTP1: Bool = false, takenAt: UInt64 = 0, slot: TenantSlot? = nil, egress: EgressPolicy = .unrestricted) {
+    init(
+        pending: PendingRequest, url: String, easy: CurlEasy, deadline: UInt64, bodyLimit: Int, headerLimit: Int,
+        acceptsHTTP1: Bool = false, takenAt: UInt64 = 0, slot: TenantSlot? = nil, egress: EgressPolicy = .unrestricted
+    ) {
         self.egress = egress
         self.pending = pending
         self.url = url
@@ -48,7 +50,8 @@ final class Transfer {
         self.slot = slot
         self.bodyLimit = bodyLimit
         self.headerLimit = headerLimit
-        let secure = url.utf8.count >= 8 && url.utf8.prefix(8).map { $0 | 0x20 }.elementsEqual("https://".utf8.map { $0 | 0x20 })
+        let secure =
+            url.utf8.count >= 8 && url.utf8.prefix(8).map { $0 | 0x20 }.elementsEqual("https://".utf8.map { $0 | 0x20 })
         requiresH2 = secure && !acceptsHTTP1
     }
 
@@ -116,7 +119,8 @@ final class Transfer {
         let count = bytes.withUnsafeMutableBufferPointer { herald_curl_sockaddr_ip(address, $0.baseAddress) }
         guard let ip = IPAddress(bytes: bytes.prefix(count)) else {
             // Neither IPv4 nor IPv6 (a Unix socket): nothing the policy can allow.
-            egressRefusal = HTTPClientError(kind: .egressRefused, host: host, message: "the address is neither IPv4 nor IPv6")
+            egressRefusal = HTTPClientError(
+                kind: .egressRefused, host: host, message: "the address is neither IPv4 nor IPv6")
             return false
         }
         guard let refusal = egress.refusal(for: ip) else { return true }

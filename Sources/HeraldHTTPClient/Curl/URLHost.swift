@@ -16,14 +16,18 @@ enum URLHost {
         var start = 0
         var index = 0
         while index + 2 < bytes.count {
-            if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") {
+            if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+                bytes[index + 2] == UInt8(ascii: "/")
+            {
                 start = index + 3
                 break
             }
             index += 1
         }
         var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") {
+        while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"),
+            bytes[end] != UInt8(ascii: "#")
+        {
             if bytes[end] == UInt8(ascii: "@") { start = end + 1 }
             end += 1
         }

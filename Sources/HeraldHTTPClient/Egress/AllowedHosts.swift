@@ -32,9 +32,12 @@ public struct AllowedHosts: Sendable, Equatable, CustomStringConvertible {
         let nameBytes = Array(name.utf8)
         return entries.contains { entry in
             let entryBytes = Array(entry.utf8)
-            guard !entryBytes.isEmpty, IPAddress(host: entry) == nil, nameBytes.count >= entryBytes.count else { return false }
+            guard !entryBytes.isEmpty, IPAddress(host: entry) == nil, nameBytes.count >= entryBytes.count else {
+                return false
+            }
             guard nameBytes.suffix(entryBytes.count).elementsEqual(entryBytes) else { return false }
-            return nameBytes.count == entryBytes.count || nameBytes[nameBytes.count - entryBytes.count - 1] == UInt8(ascii: ".")
+            return nameBytes.count == entryBytes.count
+                || nameBytes[nameBytes.count - entryBytes.count - 1] == UInt8(ascii: ".")
         }
     }
 
@@ -61,7 +64,9 @@ public struct AllowedHosts: Sendable, Equatable, CustomStringConvertible {
 
     private static func isHostByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"),
+            UInt8(ascii: "_"):
+            true
         default: false
         }
     }

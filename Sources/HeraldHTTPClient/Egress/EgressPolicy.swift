@@ -31,7 +31,9 @@ public struct EgressPolicy: Sendable, Hashable, CustomStringConvertible {
 
     /// Why the policy refuses to connect to `address`, or nil when it may.
     public func refusal(for address: IPAddress) -> EgressRefusal? {
-        guard refusesSpecialPurposeAddresses, let block = SpecialPurposeAddresses.refusal(for: address) else { return nil }
+        guard refusesSpecialPurposeAddresses, let block = SpecialPurposeAddresses.refusal(for: address) else {
+            return nil
+        }
         return EgressRefusal(rule: "the address \(address) is not a public address: \(block)")
     }
 

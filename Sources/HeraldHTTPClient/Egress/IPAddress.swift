@@ -59,7 +59,9 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
                     run = (-1, 0)
                 }
             }
-            func hex(_ range: Range<Int>) -> String { groups[range].map { String($0, radix: 16) }.joined(separator: ":") }
+            func hex(_ range: Range<Int>) -> String {
+                groups[range].map { String($0, radix: 16) }.joined(separator: ":")
+            }
             guard best.count >= 2 else { return hex(0..<8) }
             return hex(0..<best.start) + "::" + hex((best.start + best.count)..<8)
         }
@@ -85,7 +87,11 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
             let group = text[index..<groupEnd]
             if groupEnd == text.endIndex, group.contains(UInt8(ascii: ".")) {
                 guard let quad = dottedQuad(group) else { return nil }
-                if compressed { tail += [UInt16(quad >> 16), UInt16(quad & 0xFFFF)] } else { head += [UInt16(quad >> 16), UInt16(quad & 0xFFFF)] }
+                if compressed {
+                    tail += [UInt16(quad >> 16), UInt16(quad & 0xFFFF)]
+                } else {
+                    head += [UInt16(quad >> 16), UInt16(quad & 0xFFFF)]
+                }
                 index = groupEnd
                 break
             }

@@ -50,7 +50,9 @@ public enum SpecialPurposeAddresses {
         }
     }
 
-    private static func v4(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32) -> IPAddress { .v4(a << 24 | b << 16 | c << 8 | d) }
+    private static func v4(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32) -> IPAddress {
+        .v4(a << 24 | b << 16 | c << 8 | d)
+    }
     private static func v6(_ high: UInt64) -> IPAddress { .v6(UInt128(high) << 64) }
 
     /// IANA IPv4 Special-Purpose Address Registry, plus multicast.
@@ -72,7 +74,9 @@ public enum SpecialPurposeAddresses {
         Block(prefix: v4(198, 51, 100, 0), length: 24, name: "documentation, TEST-NET-2 (RFC 5737)"),
         Block(prefix: v4(203, 0, 113, 0), length: 24, name: "documentation, TEST-NET-3 (RFC 5737)"),
         Block(prefix: v4(224, 0, 0, 0), length: 4, name: "multicast (RFC 5771)"),
-        Block(prefix: v4(240, 0, 0, 0), length: 4, name: "reserved, the limited broadcast address included (RFC 1112, RFC 919)"),
+        Block(
+            prefix: v4(240, 0, 0, 0), length: 4,
+            name: "reserved, the limited broadcast address included (RFC 1112, RFC 919)"),
     ]
 
     /// IPv6 blocks that carry an IPv4 address, and where it sits (bits from the right).
@@ -90,7 +94,9 @@ public enum SpecialPurposeAddresses {
         Block(prefix: .v6(0), length: 96, name: "deprecated IPv4-compatible addresses (RFC 4291)"),
         Block(prefix: v6(0x0064_FF9B_0001_0000), length: 48, name: "local-use NAT64 (RFC 8215)"),
         Block(prefix: v6(0x0100_0000_0000_0000), length: 64, name: "discard-only (RFC 6666)"),
-        Block(prefix: v6(0x2001_0000_0000_0000), length: 23, name: "IETF protocol assignments, Teredo included (RFC 2928)"),
+        Block(
+            prefix: v6(0x2001_0000_0000_0000), length: 23, name: "IETF protocol assignments, Teredo included (RFC 2928)"
+        ),
         Block(prefix: v6(0x2001_0DB8_0000_0000), length: 32, name: "documentation (RFC 3849)"),
         Block(prefix: v6(0x2620_004F_8000_0000), length: 48, name: "direct delegation AS112 service (RFC 7534)"),
         Block(prefix: v6(0x3FFF_0000_0000_0000), length: 20, name: "documentation (RFC 9637)"),

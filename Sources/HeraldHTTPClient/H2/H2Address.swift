@@ -34,7 +34,9 @@ struct H2Address: Sendable {
             getnameinfo(address, current.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST)
             let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let shown = current.pointee.ai_family == AF_INET6 ? "[\(name)]:\(port)" : "\(name):\(port)"
-            addresses.append(H2Address(family: current.pointee.ai_family, storage: bytes, length: current.pointee.ai_addrlen, text: shown))
+            addresses.append(
+                H2Address(
+                    family: current.pointee.ai_family, storage: bytes, length: current.pointee.ai_addrlen, text: shown))
         }
         return addresses.isEmpty ? ([], "could not resolve host \(host): no address") : (addresses, nil)
     }

@@ -18,19 +18,24 @@ extension H2ClientLoop {
             stream.limitExceeded = true
             _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
             connection.needsFlush = true
-            finish(stream, .failure(.responseHeadersTooLarge(host: stream.host, limit: configuration.maxResponseHeaderBytes)))
+            finish(
+                stream,
+                .failure(.responseHeadersTooLarge(host: stream.host, limit: configuration.maxResponseHeaderBytes)))
             return
         }
         stream.receiveHeader(name: name, value: value)
     }
 
-    func receiveData(_ session: OpaquePointer, streamID: Int32, _ data: UnsafeBufferPointer<UInt8>, on connection: H2Connection) {
+    func receiveData(
+        _ session: OpaquePointer, streamID: Int32, _ data: UnsafeBufferPointer<UInt8>, on connection: H2Connection
+    ) {
         guard let stream = connection.streams[streamID], !stream.isDone, !stream.limitExceeded else { return }
         guard stream.body.count + data.count <= configuration.maxResponseBodyBytes else {
             stream.limitExceeded = true
             _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
             connection.needsFlush = true
-            finish(stream, .failure(.responseBodyTooLarge(host: stream.host, limit: configuration.maxResponseBodyBytes)))
+            finish(
+                stream, .failure(.responseBodyTooLarge(host: stream.host, limit: configuration.maxResponseBodyBytes)))
             return
         }
         stream.body.append(contentsOf: data)
@@ -46,7 +51,11 @@ extension H2ClientLoop {
         markForDispatch(connection.origin)
         guard !stream.isDone else { return }
         if errorCode == NGHTTP2_NO_ERROR.rawValue && stream.status > 0 {
-            finish(stream, .success(HTTPClientResponse(status: stream.status, headers: stream.headers, body: stream.body, httpVersion: 2)))
+            finish(
+                stream,
+                .success(
+                    HTTPClientResponse(
+                        status: stream.status, headers: stream.headers, body: stream.body, httpVersion: 2)))
             return
         }
         if errorCode == NGHTTP2_REFUSED_STREAM.rawValue && stream.status == 0 && stream.refusals < Self.maxRefusals {
@@ -59,10 +68,13 @@ extension H2ClientLoop {
             connection.origin.requeue(stream)
             return
         }
-        let reason = errorCode == NGHTTP2_NO_ERROR.rawValue
+        let reason =
+            errorCode == NGHTTP2_NO_ERROR.rawValue
             ? "the stream ended without a complete response"
             : "the server reset the stream (\(String(cString: nghttp2_http2_strerror(errorCode))))"
-        finish(stream, .failure(HTTPClientError(kind: .connectionLost, host: stream.host, message: reason, requestWritten: true)))
+        finish(
+            stream,
+            .failure(HTTPClientError(kind: .connectionLost, host: stream.host, message: reason, requestWritten: true)))
     }
 
     /// The server's stream limit is known, or changed: queued requests may
@@ -81,10 +93,12 @@ extension H2ClientLoop {
         connection.goAwayReceived = true
         let error = String(cString: nghttp2_http2_strerror(errorCode))
         statistics.goAwayReceived(host: connection.origin.hostAndPort, error: error)
-        logger.debug("HTTP/2 GOAWAY received", [
-            "host": .string(connection.origin.hostAndPort),
-            "error": .string(error),
-        ])
+        logger.debug(
+            "HTTP/2 GOAWAY received",
+            [
+                "host": .string(connection.origin.hostAndPort),
+                "error": .string(error),
+            ])
         markForDispatch(connection.origin)
     }
 
@@ -106,10 +120,15 @@ extension H2ClientLoop {
     func connectionLost(_ connection: H2Connection, _ reason: String) {
         let streams = connection.streams.values
         for stream in streams where !stream.isDone {
-            finish(stream, .failure(HTTPClientError(
-                kind: .connectionLost, host: stream.host, message: "the connection was lost: \(reason)", requestWritten: true)))
+            finish(
+                stream,
+                .failure(
+                    HTTPClientError(
+                        kind: .connectionLost, host: stream.host, message: "the connection was lost: \(reason)",
+                        requestWritten: true)))
         }
-        logger.debug("HTTP/2 connection lost", ["host": .string(connection.origin.hostAndPort), "reason": .string(reason)])
+        logger.debug(
+            "HTTP/2 connection lost", ["host": .string(connection.origin.hostAndPort), "reason": .string(reason)])
         let origin = connection.origin
         drop(connection)
         markForDispatch(origin)
@@ -135,8 +154,9 @@ extension H2ClientLoop {
     func housekeeping(_ now: UInt64) {
         for stream in active.values where stream.deadline <= now {
             let waited = stream.connection == nil ? " waiting for a connection or stream" : ""
-            let error = HTTPClientError(kind: .timeout, host: stream.host, message: "no response within \(stream.timeout)\(waited)",
-                                        requestWritten: stream.connection != nil)
+            let error = HTTPClientError(
+                kind: .timeout, host: stream.host, message: "no response within \(stream.timeout)\(waited)",
+                requestWritten: stream.connection != nil)
             finish(stream, .failure(error))
             resetOnWire(stream)
         }
@@ -148,9 +168,11 @@ extension H2ClientLoop {
             switch connection.state {
             case .resolving, .connecting, .handshaking:
                 if now >= connection.connectDeadline {
-                    connectionFailed(connection, HTTPClientError(
-                        kind: .timeout, host: connection.origin.hostAndPort,
-                        message: "no connection within \(configuration.connectTimeout)"))
+                    connectionFailed(
+                        connection,
+                        HTTPClientError(
+                            kind: .timeout, host: connection.origin.hostAndPort,
+                            message: "no connection within \(configuration.connectTimeout)"))
                 }
             case .open:
                 guard connection.streams.isEmpty else { continue }
@@ -158,8 +180,11 @@ extension H2ClientLoop {
                     connectionLost(connection, "no answer to a keep-alive PING")
                 } else if now - connection.lastActivity > maxIdle {
                     retire(connection)
-                } else if connection.pingSentAt == nil, now - max(connection.lastActivity, connection.lastPingAt) > keepAlive,
-                          let session = connection.session, nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil) == 0 {
+                } else if connection.pingSentAt == nil,
+                    now - max(connection.lastActivity, connection.lastPingAt) > keepAlive,
+                    let session = connection.session,
+                    nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil) == 0
+                {
                     connection.pingSentAt = now
                     connection.lastPingAt = now
                     connection.needsFlush = true
@@ -190,16 +215,17 @@ extension H2ClientLoop {
 
     /// Publishes what each origin's pool holds now (`HTTPClient.statistics`).
     func publishStatistics() {
-        statistics.update(origins.values.map { origin in
-            var pool = HTTPConnectionPoolStatistics(host: origin.hostAndPort)
-            for connection in origin.connections where connection.state == .open {
-                pool.connections += 1
-                pool.streams += connection.streams.count
-                pool.busiestConnection = max(pool.busiestConnection, connection.streams.count)
-            }
-            pool.waiting = origin.queue.count - origin.queueHead
-            return pool
-        })
+        statistics.update(
+            origins.values.map { origin in
+                var pool = HTTPConnectionPoolStatistics(host: origin.hostAndPort)
+                for connection in origin.connections where connection.state == .open {
+                    pool.connections += 1
+                    pool.streams += connection.streams.count
+                    pool.busiestConnection = max(pool.busiestConnection, connection.streams.count)
+                }
+                pool.waiting = origin.queue.count - origin.queueHead
+                return pool
+            })
     }
 
     func stop() {

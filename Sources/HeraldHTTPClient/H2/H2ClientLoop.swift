@@ -109,7 +109,8 @@ final class H2ClientLoop {
             flushConnections()
             completions.deliver()
             // A nap leaves the queue marked awake: producers queue without waking us.
-            let nap = work.jobs.isEmpty
+            let nap =
+                work.jobs.isEmpty
                 ? pacing.nap(foundWork: eventCount > 0 || !work.isEmpty, limit: .milliseconds(Int(sleepTimeout)))
                 : nil
             if let nap {
@@ -184,9 +185,11 @@ final class H2ClientLoop {
                         // Closed before it could carry a stream (e.g. a TLS 1.3 server
                         // refusing our client certificate after the handshake): the
                         // requests waiting for it fail rather than wait for another.
-                        connectionFailed(connection, HTTPClientError(
-                            kind: .connectionLost, host: connection.origin.hostAndPort,
-                            message: "the connection closed before the server's HTTP/2 SETTINGS: \(reason)"))
+                        connectionFailed(
+                            connection,
+                            HTTPClientError(
+                                kind: .connectionLost, host: connection.origin.hostAndPort,
+                                message: "the connection closed before the server's HTTP/2 SETTINGS: \(reason)"))
                     }
                     return
                 }
@@ -212,7 +215,10 @@ final class H2ClientLoop {
     }
 
     var keepAliveSeconds: Int32 {
-        Int32(max(1, min(Int(Int32.max), Int(MonotonicClock.nanoseconds(configuration.keepAliveInterval) / 1_000_000_000))))
+        Int32(
+            max(
+                1, min(Int(Int32.max), Int(MonotonicClock.nanoseconds(configuration.keepAliveInterval) / 1_000_000_000))
+            ))
     }
 
     // MARK: Requests
@@ -229,23 +235,31 @@ final class H2ClientLoop {
         let pending = submission.pending
         let request = submission.request
         guard let url = H2URL(request.url) else {
-            completions.add(pending, .failure(HTTPClientError(
-                kind: .invalidRequest, host: URLHost.hostAndPort(of: request.url),
-                message: "not an absolute http:// or https:// URL: \(request.url)")))
+            completions.add(
+                pending,
+                .failure(
+                    HTTPClientError(
+                        kind: .invalidRequest, host: URLHost.hostAndPort(of: request.url),
+                        message: "not an absolute http:// or https:// URL: \(request.url)")))
             return
         }
         if url.secure, case .failure(let error) = tlsContext() {
-            completions.add(pending, .failure(HTTPClientError(kind: error.kind, host: url.host + ":" + String(url.port), message: error.message)))
+            completions.add(
+                pending,
+                .failure(
+                    HTTPClientError(kind: error.kind, host: url.host + ":" + String(url.port), message: error.message)))
             return
         }
         let stream = H2Stream(pending: pending, request: request, url: url, deadline: deadline, timeout: timeout)
         active[pending.id] = stream
         let key = url.origin
-        let origin = origins[key] ?? {
-            let origin = H2Origin(url: url)
-            origins[key] = origin
-            return origin
-        }()
+        let origin =
+            origins[key]
+            ?? {
+                let origin = H2Origin(url: url)
+                origins[key] = origin
+                return origin
+            }()
         origin.enqueue(stream)
         markForDispatch(origin)
     }
@@ -253,7 +267,9 @@ final class H2ClientLoop {
     private func tlsContext() -> Result<H2TLSContext, HTTPClientError> {
         if let tls { return tls }
         let made = Result { () throws(HTTPClientError) -> H2TLSContext in try H2TLSContext(configuration.tls) }
-        if case .failure(let error) = made { logger.error("HTTP client TLS configuration unusable", ["error": .string(error.message)]) }
+        if case .failure(let error) = made {
+            logger.error("HTTP client TLS configuration unusable", ["error": .string(error.message)])
+        }
         tls = made
         return made
     }
@@ -277,7 +293,8 @@ final class H2ClientLoop {
     /// Sends RST_STREAM (CANCEL) for a submitted request nobody waits for any more.
     func resetOnWire(_ stream: H2Stream) {
         guard let connection = stream.connection, let session = connection.session, stream.streamID > 0 else { return }
-        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.streamID, NGHTTP2_CANCEL.rawValue)
+        _ = nghttp2_submit_rst_stream(
+            session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.streamID, NGHTTP2_CANCEL.rawValue)
         connection.needsFlush = true
     }
 
@@ -286,9 +303,12 @@ final class H2ClientLoop {
         stream.isDone = true
         active.removeValue(forKey: stream.id)
         if case .failure(let error) = result {
-            logger.debug("request failed", [
-                "host": .string(error.host), "kind": .string(error.kind.rawValue), "retryable": .bool(error.isRetryable),
-            ])
+            logger.debug(
+                "request failed",
+                [
+                    "host": .string(error.host), "kind": .string(error.kind.rawValue),
+                    "retryable": .bool(error.isRetryable),
+                ])
         }
         completions.add(stream.pending, result)
     }
@@ -320,7 +340,8 @@ final class H2ClientLoop {
             if !origin.hasQueued { return }
         }
         guard origin.nextQueued() != nil, MonotonicClock.now() >= origin.connectBackoffUntil,
-              origin.needsAnotherConnection(streamLimit: limit) else { return }
+            origin.needsAnotherConnection(streamLimit: limit)
+        else { return }
         let usable = origin.connections.filter { $0.state != .closed && !$0.goAwayReceived }
         guard usable.count < max(1, configuration.maxConnectionsPerHost) else { return }
         openConnection(to: origin)
@@ -338,9 +359,12 @@ final class H2ClientLoop {
             return false
         }
         guard streamID > 0 else {
-            finish(stream, .failure(HTTPClientError(
-                kind: .invalidRequest, host: stream.host,
-                message: "the request cannot be sent: \(String(cString: nghttp2_strerror(streamID)))")))
+            finish(
+                stream,
+                .failure(
+                    HTTPClientError(
+                        kind: .invalidRequest, host: stream.host,
+                        message: "the request cannot be sent: \(String(cString: nghttp2_strerror(streamID)))")))
             return true
         }
         stream.connection = connection
@@ -379,7 +403,8 @@ final class H2ClientLoop {
     private func resolved(_ resolution: HostResolution) {
         guard let connection = connections[resolution.connectionID], connection.state == .resolving else { return }
         if let error = resolution.error {
-            connectionFailed(connection, HTTPClientError(kind: .connectFailed, host: connection.origin.hostAndPort, message: error))
+            connectionFailed(
+                connection, HTTPClientError(kind: .connectFailed, host: connection.origin.hostAndPort, message: error))
             return
         }
         var addresses = resolution.addresses
@@ -387,7 +412,8 @@ final class H2ClientLoop {
             // The addresses connected to are exactly these: each passes the policy first.
             var refusal: EgressRefusal?
             addresses.removeAll { address in
-                let found = address.ipAddress.map { configuration.egress.refusal(for: $0) }
+                let found =
+                    address.ipAddress.map { configuration.egress.refusal(for: $0) }
                     ?? EgressRefusal(rule: "the address \(address.text) is neither IPv4 nor IPv6")
                 guard let found else { return false }
                 refusal = found
@@ -399,8 +425,10 @@ final class H2ClientLoop {
             }
         }
         if let error = connection.connectNext(addresses) {
-            connectionFailed(connection, HTTPClientError(
-                kind: .connectFailed, host: connection.origin.hostAndPort, message: "could not connect: \(error)"))
+            connectionFailed(
+                connection,
+                HTTPClientError(
+                    kind: .connectFailed, host: connection.origin.hostAndPort, message: "could not connect: \(error)"))
             return
         }
         watch(connection)
@@ -415,10 +443,14 @@ final class H2ClientLoop {
             return
         }
         var event = epoll_event(
-            events: EPOLLIN.rawValue | (connection.wantsWritable ? EPOLLOUT.rawValue : 0), data: epoll_data_t(u64: connection.id))
+            events: EPOLLIN.rawValue | (connection.wantsWritable ? EPOLLOUT.rawValue : 0),
+            data: epoll_data_t(u64: connection.id))
         guard epoll_ctl(epollFD, EPOLL_CTL_ADD, connection.fd, &event) == 0 else {
-            connectionFailed(connection, HTTPClientError(
-                kind: .other, host: connection.origin.hostAndPort, message: "epoll_ctl: \(String(cString: strerror(errno)))"))
+            connectionFailed(
+                connection,
+                HTTPClientError(
+                    kind: .other, host: connection.origin.hostAndPort,
+                    message: "epoll_ctl: \(String(cString: strerror(errno)))"))
             return
         }
         connection.watchedFD = connection.fd
@@ -428,7 +460,8 @@ final class H2ClientLoop {
     func updateInterest(_ connection: H2Connection) {
         guard connection.fd >= 0, connection.wantsWritable != connection.registeredWritable else { return }
         var event = epoll_event(
-            events: EPOLLIN.rawValue | (connection.wantsWritable ? EPOLLOUT.rawValue : 0), data: epoll_data_t(u64: connection.id))
+            events: EPOLLIN.rawValue | (connection.wantsWritable ? EPOLLOUT.rawValue : 0),
+            data: epoll_data_t(u64: connection.id))
         _ = epoll_ctl(epollFD, EPOLL_CTL_MOD, connection.fd, &event)
         connection.registeredWritable = connection.wantsWritable
     }

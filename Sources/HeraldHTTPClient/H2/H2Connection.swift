@@ -103,7 +103,9 @@ final class H2Connection {
             let address = addresses[addressIndex]
             addressIndex += 1
             if fd >= 0 { Glibc.close(fd); fd = -1 }
-            let socketFD = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let socketFD = socket(
+                address.family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard socketFD >= 0 else {
                 lastConnectError = String(cString: strerror(errno))
                 continue
@@ -144,14 +146,17 @@ final class H2Connection {
             return nil
         }
         guard let ssl = SSL_new(tls.context) else {
-            return HTTPClientError(kind: .other, host: origin.hostAndPort, message: "SSL_new failed: \(OpenSSLErrorQueue.drain())")
+            return HTTPClientError(
+                kind: .other, host: origin.hostAndPort, message: "SSL_new failed: \(OpenSSLErrorQueue.drain())")
         }
         self.ssl = ssl
         SSL_set_fd(ssl, fd)
         if let refusal = Self.expectPeer(origin.url, on: ssl) {
             return HTTPClientError(
                 kind: .invalidRequest, host: origin.hostAndPort,
-                message: "cannot check the server's certificate against host '\(origin.url.host)' (\(refusal)); nothing was sent")
+                message:
+                    "cannot check the server's certificate against host '\(origin.url.host)' (\(refusal)); nothing was sent"
+            )
         }
         SSL_set_connect_state(ssl)
         state = .handshaking
@@ -191,7 +196,9 @@ final class H2Connection {
         let rv = SSL_do_handshake(ssl)
         if rv == 1 {
             let alpn = ALPN.negotiatedH2(ssl)
-            guard alpn.isH2 else { return .failed(HTTPClientError.http2Unavailable(host: origin.hostAndPort, selected: alpn.selected)) }
+            guard alpn.isH2 else {
+                return .failed(HTTPClientError.http2Unavailable(host: origin.hostAndPort, selected: alpn.selected))
+            }
             wantsWritable = false
             return .done
         }
@@ -206,20 +213,25 @@ final class H2Connection {
             let verify = SSL_get_verify_result(ssl)
             if verify != X509_V_OK {
                 OpenSSLErrorQueue.clear()
-                return .failed(HTTPClientError(
-                    kind: .certificateRejected, host: origin.hostAndPort,
-                    message: "the server's certificate was rejected: \(String(cString: X509_verify_cert_error_string(verify)))"))
+                return .failed(
+                    HTTPClientError(
+                        kind: .certificateRejected, host: origin.hostAndPort,
+                        message:
+                            "the server's certificate was rejected: \(String(cString: X509_verify_cert_error_string(verify)))"
+                    ))
             }
             let detail = OpenSSLErrorQueue.drain()
-            return .failed(HTTPClientError(
-                kind: .tlsHandshakeFailed, host: origin.hostAndPort, message: "TLS handshake failed: \(detail)"))
+            return .failed(
+                HTTPClientError(
+                    kind: .tlsHandshakeFailed, host: origin.hostAndPort, message: "TLS handshake failed: \(detail)"))
         }
     }
 
     /// Creates the nghttp2 client session and queues the connection preface and our SETTINGS.
     func startSession(callbacks: H2SessionCallbacks, now: UInt64) -> HTTPClientError? {
         var created: OpaquePointer?
-        let rv = nghttp2_session_client_new2(&created, callbacks.callbacks, Unmanaged.passUnretained(self).toOpaque(), callbacks.option)
+        let rv = nghttp2_session_client_new2(
+            &created, callbacks.callbacks, Unmanaged.passUnretained(self).toOpaque(), callbacks.option)
         guard rv == 0, let created else {
             let failure = NGHTTP2Failure(call: "nghttp2_session_client_new2", code: rv)
             return HTTPClientError(kind: .other, host: origin.hostAndPort, message: "\(failure)")

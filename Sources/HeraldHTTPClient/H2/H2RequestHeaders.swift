@@ -7,8 +7,10 @@ import CNGHTTP2
 /// in `HTTPClient.send`.
 enum H2RequestHeaders {
     /// Fields HTTP/2 forbids or carries otherwise (`host` becomes `:authority`).
-    private static let dropped: [[UInt8]] = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "te"]
-        .map { Array($0.utf8) }
+    private static let dropped: [[UInt8]] = [
+        "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "te",
+    ]
+    .map { Array($0.utf8) }
     private static let contentLength = Array("content-length".utf8)
 
     /// Returns the stream id, or a negative nghttp2 error code.
@@ -54,13 +56,15 @@ enum H2RequestHeaders {
         return bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return Int32(NGHTTP2_ERR_INVALID_ARGUMENT.rawValue) }
             var nva = fields.map { field in
-                nghttp2_nv(name: base + field.nameStart, value: base + field.valueStart, namelen: field.nameCount,
-                           valuelen: field.valueCount, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+                nghttp2_nv(
+                    name: base + field.nameStart, value: base + field.valueStart, namelen: field.nameCount,
+                    valuelen: field.valueCount, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
             }
             if request.body.isEmpty {
                 return nghttp2_submit_request(session, nil, &nva, nva.count, nil, nil)
             }
-            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: H2SessionCallbacks.readRequestBody)
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: nil), read_callback: H2SessionCallbacks.readRequestBody)
             return nghttp2_submit_request(session, nil, &nva, nva.count, &provider, nil)
         }
     }

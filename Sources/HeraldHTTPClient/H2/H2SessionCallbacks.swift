@@ -13,20 +13,23 @@ final class H2SessionCallbacks {
         guard let setup = try? NGHTTP2SessionSetup() else { return nil }
         self.setup = setup
         let callbacks = setup.callbacks
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { session, frame, name, nameLength, value, valueLength, _, userData in
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            session, frame, name, nameLength, value, valueLength, _, userData in
             guard let session, let userData,
-                  let header = NGHTTP2Header(
-                      frame: frame, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
+                let header = NGHTTP2Header(
+                    frame: frame, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
             else { return 0 }
             let connection = H2Connection.from(userData)
             connection.loop.receiveHeader(
                 session, streamID: header.streamID, name: header.name, value: header.value, on: connection)
             return 0
         }
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { session, _, streamID, data, length, userData in
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) {
+            session, _, streamID, data, length, userData in
             guard let session, let data, let userData else { return 0 }
             H2Connection.from(userData).loop.receiveData(
-                session, streamID: streamID, UnsafeBufferPointer(start: data, count: length), on: H2Connection.from(userData))
+                session, streamID: streamID, UnsafeBufferPointer(start: data, count: length),
+                on: H2Connection.from(userData))
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
@@ -60,7 +63,9 @@ final class H2SessionCallbacks {
         let count = min(length, body.count - stream.bodyOffset)
         if count > 0 {
             body.withUnsafeBytes { raw in
-                if let base = raw.baseAddress { buffer.update(from: base.assumingMemoryBound(to: UInt8.self) + stream.bodyOffset, count: count) }
+                if let base = raw.baseAddress {
+                    buffer.update(from: base.assumingMemoryBound(to: UInt8.self) + stream.bodyOffset, count: count)
+                }
             }
             stream.bodyOffset += count
         }

@@ -90,7 +90,7 @@ final class H2TLSContext {
             if let chain { OPENSSL_sk_pop_free(chain, { X509_free(OpaquePointer($0)) }) }
         }
         guard SSL_CTX_use_certificate(context, certificate) == 1, SSL_CTX_use_PrivateKey(context, key) == 1,
-              SSL_CTX_check_private_key(context) == 1
+            SSL_CTX_check_private_key(context) == 1
         else { throw Self.failure("use the PKCS#12 certificate and key", file: file) }
         if let chain {
             for index in 0..<OPENSSL_sk_num(chain) {

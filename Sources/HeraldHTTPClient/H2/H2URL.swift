@@ -40,7 +40,8 @@ struct H2URL: Equatable {
         }
         let authorityStart = index
         while index < bytes.count, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?"),
-              bytes[index] != UInt8(ascii: "#") {
+            bytes[index] != UInt8(ascii: "#")
+        {
             // User information is not supported: a push URL never carries credentials.
             if bytes[index] == UInt8(ascii: "@") { return nil }
             // No space or control character in a host (libcurl refuses them too).
@@ -70,7 +71,7 @@ struct H2URL: Equatable {
         var port = secure ? 443 : 80
         if !portText.isEmpty {
             guard portText.count <= 5, portText.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                  let value = Int(String(decoding: portText, as: UTF8.self)), (1...65535).contains(value)
+                let value = Int(String(decoding: portText, as: UTF8.self)), (1...65535).contains(value)
             else { return nil }
             port = value
         }

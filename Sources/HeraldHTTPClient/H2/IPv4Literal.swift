@@ -30,7 +30,9 @@ enum IPv4Literal {
             index = host.index(after: index)
         }
         let lastBits = UInt64(8 * (5 - parts.count))
-        guard parts.dropLast().allSatisfy({ $0 <= 0xFF }), let last = parts.last, last < (1 << lastBits) else { return nil }
+        guard parts.dropLast().allSatisfy({ $0 <= 0xFF }), let last = parts.last, last < (1 << lastBits) else {
+            return nil
+        }
         var address: UInt64 = 0
         for (position, part) in parts.dropLast().enumerated() { address |= part << UInt64(24 - 8 * position) }
         address |= last

@@ -18,9 +18,12 @@ extension CurlMultiLoop {
         let overHTTP2 = transfer.easy.info(CURLINFO_HTTP_VERSION) == CURL_HTTP_VERSION_2_0
         if code == CURLE_OK, !overHTTP2, !configuration.acceptsHTTP1 {
             // The pre-request check should have stopped it; without `acceptsHTTP1` an HTTP/1.x answer is never a success.
-            deliver(transfer.pending, .failure(HTTPClientError(
-                kind: .http2Unavailable, host: transfer.host,
-                message: "the server answered over HTTP/1.x, not HTTP/2, which APNs and FCM require")))
+            deliver(
+                transfer.pending,
+                .failure(
+                    HTTPClientError(
+                        kind: .http2Unavailable, host: transfer.host,
+                        message: "the server answered over HTTP/1.x, not HTTP/2, which APNs and FCM require")))
         } else if code == CURLE_OK {
             let response = HTTPClientResponse(
                 status: transfer.easy.info(CURLINFO_RESPONSE_CODE), headers: transfer.responseHeaders,
@@ -28,10 +31,12 @@ extension CurlMultiLoop {
             deliver(transfer.pending, .success(response))
         } else {
             let failure = error(for: code, transfer: transfer)
-            logger.debug("request failed", [
-                "host": .string(failure.host), "kind": .string(failure.kind.rawValue),
-                "curl_code": .int(failure.curlCode ?? 0), "retryable": .bool(failure.isRetryable),
-            ])
+            logger.debug(
+                "request failed",
+                [
+                    "host": .string(failure.host), "kind": .string(failure.kind.rawValue),
+                    "curl_code": .int(failure.curlCode ?? 0), "retryable": .bool(failure.isRetryable),
+                ])
             deliver(transfer.pending, .failure(failure))
         }
         recycle(transfer.easy)
@@ -46,10 +51,12 @@ extension CurlMultiLoop {
         // Every address the host resolved to was refused or failed: the refusal is the cause to report.
         if let refusal = transfer.egressRefusal, code == CURLE_COULDNT_CONNECT { return refusal }
         if transfer.headerLimitExceeded {
-            return .responseHeadersTooLarge(host: transfer.host, limit: configuration.maxResponseHeaderBytes, curlCode: Int(code.rawValue))
+            return .responseHeadersTooLarge(
+                host: transfer.host, limit: configuration.maxResponseHeaderBytes, curlCode: Int(code.rawValue))
         }
         if transfer.bodyLimitExceeded || code == CURLE_FILESIZE_EXCEEDED {
-            return .responseBodyTooLarge(host: transfer.host, limit: configuration.maxResponseBodyBytes, curlCode: Int(code.rawValue))
+            return .responseBodyTooLarge(
+                host: transfer.host, limit: configuration.maxResponseBodyBytes, curlCode: Int(code.rawValue))
         }
         if code == CURLE_OPERATION_TIMEDOUT, CurlErrorClassifier.neverConnected(transfer) {
             return queuedWithoutConnection(transfer)
@@ -57,7 +64,8 @@ extension CurlMultiLoop {
         let text = transfer.easy.errorText
         return HTTPClientError(
             kind: CurlErrorClassifier.kind(of: code), host: transfer.host, curlCode: Int(code.rawValue),
-            message: text.isEmpty ? CurlErrorClassifier.text(of: code) : text, requestWritten: transfer.easy.reachedTransfer)
+            message: text.isEmpty ? CurlErrorClassifier.text(of: code) : text,
+            requestWritten: transfer.easy.reachedTransfer)
     }
 
     /// What a transfer that timed out in libcurl's queue, before any
@@ -83,7 +91,8 @@ extension CurlMultiLoop {
             active.removeValue(forKey: transfer.id)
             multi.remove(transfer.easy)
             waiting.release(transfer.slot)
-            let failure = CurlErrorClassifier.neverConnected(transfer)
+            let failure =
+                CurlErrorClassifier.neverConnected(transfer)
                 ? queuedWithoutConnection(transfer)
                 : HTTPClientError(
                     kind: .timeout, host: transfer.host, message: "no response before the request timeout",

@@ -31,7 +31,8 @@ final class CurlMultiLoop {
     private var passes = 0
     private var sleeps = 0
 
-    init?(configuration: HTTPClientConfiguration, queue: SubmissionQueue, executor: HTTPClientExecutor, logger: Logger) {
+    init?(configuration: HTTPClientConfiguration, queue: SubmissionQueue, executor: HTTPClientExecutor, logger: Logger)
+    {
         guard let multi = CurlMulti(configuration: configuration) else { return nil }
         self.configuration = configuration
         self.queue = queue
@@ -133,18 +134,22 @@ final class CurlMultiLoop {
         let pending = submission.pending
         let request = submission.request
         if configuration.egress.refusesSpecialPurposeAddresses,
-           let refusal = configuration.egress.refusal(forHost: URLHost.host(of: request.url)) {
+            let refusal = configuration.egress.refusal(forHost: URLHost.host(of: request.url))
+        {
             pending.finish(.failure(.egressRefused(host: URLHost.hostAndPort(of: request.url), refusal)))
             return
         }
         guard let easy = idle.popLast() ?? makeEasy() else {
             waiting.release(submission.slot)
-            pending.finish(.failure(HTTPClientError(
-                kind: .other, host: URLHost.hostAndPort(of: request.url), message: "curl_easy_init failed")))
+            pending.finish(
+                .failure(
+                    HTTPClientError(
+                        kind: .other, host: URLHost.hostAndPort(of: request.url), message: "curl_easy_init failed")))
             return
         }
         let transfer = Transfer(
-            pending: pending, url: request.url, easy: easy, deadline: deadline, bodyLimit: configuration.maxResponseBodyBytes,
+            pending: pending, url: request.url, easy: easy, deadline: deadline,
+            bodyLimit: configuration.maxResponseBodyBytes,
             headerLimit: configuration.maxResponseHeaderBytes, acceptsHTTP1: configuration.acceptsHTTP1,
             takenAt: submission.takenAt ?? MonotonicClock.now(), slot: submission.slot, egress: configuration.egress)
         // libcurl gets what is left of the timeout.

@@ -60,8 +60,10 @@ struct WaitingRoom {
         let now = MonotonicClock.now()
         guard now < deadline else {
             if let slot = submission.slot { tenants?.release(slot) }
-            return .failed(.queuedWithoutConnection(
-                host: URLHost.hostAndPort(of: submission.request.url), waitedNanoseconds: now - takenAt, timeout: timeout))
+            return .failed(
+                .queuedWithoutConnection(
+                    host: URLHost.hostAndPort(of: submission.request.url), waitedNanoseconds: now - takenAt,
+                    timeout: timeout))
         }
         return .start(submission, timeout: timeout, deadline: deadline)
     }
@@ -89,9 +91,12 @@ struct WaitingRoom {
 
     /// Takes out the waiting submissions whose deadline has passed, each with
     /// the error it fails with.
-    mutating func removeOverdue(now: UInt64, configuration: HTTPClientConfiguration) -> [(Submission, HTTPClientError)] {
+    mutating func removeOverdue(now: UInt64, configuration: HTTPClientConfiguration) -> [(Submission, HTTPClientError)]
+    {
         guard !isEmpty else { return [] }
-        func timeout(_ submission: Submission) -> Duration { submission.request.timeout ?? configuration.requestTimeout }
+        func timeout(_ submission: Submission) -> Duration {
+            submission.request.timeout ?? configuration.requestTimeout
+        }
         func overdue(_ submission: Submission) -> Bool {
             MonotonicClock.later(submission.takenAt ?? now, by: MonotonicClock.nanoseconds(timeout(submission))) <= now
         }
@@ -106,9 +111,12 @@ struct WaitingRoom {
             head = 0
         }
         return removed.map { submission in
-            (submission, .queuedWithoutConnection(
-                host: URLHost.hostAndPort(of: submission.request.url),
-                waitedNanoseconds: now - (submission.takenAt ?? now), timeout: timeout(submission)))
+            (
+                submission,
+                .queuedWithoutConnection(
+                    host: URLHost.hostAndPort(of: submission.request.url),
+                    waitedNanoseconds: now - (submission.takenAt ?? now), timeout: timeout(submission))
+            )
         }
     }
 

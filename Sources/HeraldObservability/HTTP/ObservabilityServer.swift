@@ -32,8 +32,10 @@ public final class ObservabilityServer: Sendable {
         /// Worker threads, each serving its share of the connections.
         public var threads: Int
 
-        public init(maxConnections: Int = 256, maxConnectionsPerIP: Int = 16, exemptsLoopback: Bool = true,
-                    idleTimeout: Duration = .seconds(10), maxRequestHeaderBytes: Int = 16 << 10, threads: Int = 2) {
+        public init(
+            maxConnections: Int = 256, maxConnectionsPerIP: Int = 16, exemptsLoopback: Bool = true,
+            idleTimeout: Duration = .seconds(10), maxRequestHeaderBytes: Int = 16 << 10, threads: Int = 2
+        ) {
             self.maxConnections = maxConnections
             self.maxConnectionsPerIP = maxConnectionsPerIP
             self.exemptsLoopback = exemptsLoopback
@@ -44,12 +46,16 @@ public final class ObservabilityServer: Sendable {
 
         /// The values handed to libmicrohttpd, or what is out of range.
         func daemonLimits() throws(ObservabilityError) -> herald_mhd_limits {
-            guard threads >= 1, threads <= 64 else { throw ObservabilityError("threads must be 1 to 64, found \(threads)") }
+            guard threads >= 1, threads <= 64 else {
+                throw ObservabilityError("threads must be 1 to 64, found \(threads)")
+            }
             guard maxConnections >= threads, maxConnections <= 65_536 else {
-                throw ObservabilityError("maxConnections must be \(threads) (one per thread) to 65536, found \(maxConnections)")
+                throw ObservabilityError(
+                    "maxConnections must be \(threads) (one per thread) to 65536, found \(maxConnections)")
             }
             guard (1...maxConnections).contains(maxConnectionsPerIP) else {
-                throw ObservabilityError("maxConnectionsPerIP must be 1 to maxConnections (\(maxConnections)), found \(maxConnectionsPerIP)")
+                throw ObservabilityError(
+                    "maxConnectionsPerIP must be 1 to maxConnections (\(maxConnections)), found \(maxConnectionsPerIP)")
             }
             let seconds = idleTimeout.components.seconds
             guard seconds >= 1, seconds <= 86_400 else {
@@ -60,7 +66,8 @@ public final class ObservabilityServer: Sendable {
                 throw ObservabilityError("maxRequestHeaderBytes must be 1 KiB to 1 MiB, found \(maxRequestHeaderBytes)")
             }
             return herald_mhd_limits(
-                connection_limit: UInt32(maxConnections), idle_timeout_seconds: UInt32(seconds), connection_memory_limit: maxRequestHeaderBytes,
+                connection_limit: UInt32(maxConnections), idle_timeout_seconds: UInt32(seconds),
+                connection_memory_limit: maxRequestHeaderBytes,
                 threads: UInt32(threads))
         }
     }
@@ -103,15 +110,19 @@ public final class ObservabilityServer: Sendable {
 
     /// Starts listening on `host:port`: an IPv4 literal, an IPv6 literal with
     /// or without brackets (`::` serves IPv4 too), or a name resolved once.
-    public init(host: String, port: Int, metrics: MetricsRegistry, health: HealthState,
-                limits: Limits = Limits()) throws(ObservabilityError) {
+    public init(
+        host: String, port: Int, metrics: MetricsRegistry, health: HealthState,
+        limits: Limits = Limits()
+    ) throws(ObservabilityError) {
         var daemonLimits = try limits.daemonLimits()
         let address = try SocketAddress(host: host, port: port)
-        let connections = ConnectionsPerAddress(limit: limits.maxConnectionsPerIP, exemptsLoopback: limits.exemptsLoopback)
+        let connections = ConnectionsPerAddress(
+            limit: limits.maxConnectionsPerIP, exemptsLoopback: limits.exemptsLoopback)
         let context = Unmanaged.passRetained(Context(metrics: metrics, health: health, connections: connections))
         let daemon = address.withSockaddr { sockaddr in
-            herald_mhd_start(sockaddr, &daemonLimits, ObservabilityServer.accessHandler, ObservabilityServer.acceptPolicy,
-                             ObservabilityServer.connectionNotice, context.toOpaque())
+            herald_mhd_start(
+                sockaddr, &daemonLimits, ObservabilityServer.accessHandler, ObservabilityServer.acceptPolicy,
+                ObservabilityServer.connectionNotice, context.toOpaque())
         }
         guard let daemon else {
             context.release()
@@ -142,7 +153,8 @@ public final class ObservabilityServer: Sendable {
     /// starts (its socket context), and released when it closes.
     private static let connectionNotice: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
         guard let cls, let connection, let socketContext,
-              let pointer = herald_mhd_client_address(connection), let client = ConnectionsPerAddress.Address(pointer) else { return }
+            let pointer = herald_mhd_client_address(connection), let client = ConnectionsPerAddress.Address(pointer)
+        else { return }
         let connections = Unmanaged<Context>.fromOpaque(cls).takeUnretainedValue().connections
         switch code {
         case .CONNECTION_NOTIFY_STARTED:
@@ -163,8 +175,9 @@ public final class ObservabilityServer: Sendable {
             return .YES
         }
         let context = Unmanaged<Context>.fromOpaque(cls).takeUnretainedValue()
-        let answer = context.respond(method: method.map { String(cString: $0) } ?? "",
-                                     path: url.map { String(cString: $0) } ?? "/")
+        let answer = context.respond(
+            method: method.map { String(cString: $0) } ?? "",
+            path: url.map { String(cString: $0) } ?? "/")
         var bytes = Array(answer.body.utf8)
         let response = bytes.withUnsafeMutableBytes { raw in
             MHD_create_response_from_buffer(raw.count, raw.baseAddress, .RESPMEM_MUST_COPY)

@@ -27,7 +27,9 @@ struct SocketAddress {
             var hints = addrinfo()
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
             var result: UnsafeMutablePointer<addrinfo>?
-            guard getaddrinfo(literal, String(port), &hints, &result) == 0, let first = result, let addr = first.pointee.ai_addr else {
+            guard getaddrinfo(literal, String(port), &hints, &result) == 0, let first = result,
+                let addr = first.pointee.ai_addr
+            else {
                 throw ObservabilityError("cannot resolve listen host '\(host)'")
             }
             defer { freeaddrinfo(result) }

@@ -28,9 +28,11 @@ public final class HealthState: Sendable {
     /// One line per condition: `amqp_connected ok 10.0.0.7:5672` / `consumer_active FAILING`.
     public var report: String {
         conditions.withLock { list in
-            list.isEmpty ? "starting\n" : list.map { condition in
-                "\(condition.name) \(condition.ok ? "ok" : "FAILING")\(condition.detail.map { " " + $0 } ?? "")\n"
-            }.joined()
+            list.isEmpty
+                ? "starting\n"
+                : list.map { condition in
+                    "\(condition.name) \(condition.ok ? "ok" : "FAILING")\(condition.detail.map { " " + $0 } ?? "")\n"
+                }.joined()
         }
     }
 }

@@ -38,11 +38,15 @@ public final class Histogram: Sendable {
     var snapshot: (cumulative: [Int], sum: Double, count: Int) {
         state.withLock { s in
             var running = 0
-            let cumulative = s.counts.map { running += $0; return running }
+            let cumulative = s.counts.map {
+                running += $0; return running
+            }
             return (cumulative, s.sum, s.count)
         }
     }
 
     /// Bounds for request latencies: 1 ms to 10 s.
-    public static let latencyBounds: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    public static let latencyBounds: [Double] = [
+        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
 }

@@ -30,8 +30,10 @@ public final class MetricsRegistry: Sendable {
         return family
     }
 
-    public func histogram(_ name: String, help: String, labels: [String] = [],
-                          buckets: [Double] = Histogram.latencyBounds) -> MetricFamily<Histogram> {
+    public func histogram(
+        _ name: String, help: String, labels: [String] = [],
+        buckets: [Double] = Histogram.latencyBounds
+    ) -> MetricFamily<Histogram> {
         let bounds = buckets.sorted()
         let family = MetricFamily<Histogram>(name: name, help: help, labelNames: labels, kind: "histogram") {
             Histogram(bounds: bounds)
@@ -62,7 +64,9 @@ public final class MetricsRegistry: Sendable {
                 for (values, h) in f.allSeries {
                     let snapshot = h.snapshot
                     for (bound, count) in zip(h.bounds, snapshot.cumulative) {
-                        line(f.name + "_bucket", f.labelNames + ["le"], values + [Self.number(bound)], "\(count)", into: &out)
+                        line(
+                            f.name + "_bucket", f.labelNames + ["le"], values + [Self.number(bound)], "\(count)",
+                            into: &out)
                     }
                     line(f.name + "_bucket", f.labelNames + ["le"], values + ["+Inf"], "\(snapshot.count)", into: &out)
                     line(f.name + "_sum", f.labelNames, values, Self.number(snapshot.sum), into: &out)
@@ -73,11 +77,14 @@ public final class MetricsRegistry: Sendable {
                 for metric in sample() {
                     guard metric.value != nil || metric.declaresFamily else { continue }
                     if metric.name != previous {
-                        out += "# HELP \(metric.name) \(Self.escapeHelp(metric.help))\n# TYPE \(metric.name) \(metric.kind)\n"
+                        out +=
+                            "# HELP \(metric.name) \(Self.escapeHelp(metric.help))\n# TYPE \(metric.name) \(metric.kind)\n"
                         previous = metric.name
                     }
                     guard let value = metric.value else { continue }
-                    line(metric.name, metric.labels.map(\.name), metric.labels.map(\.value), Self.number(value), into: &out)
+                    line(
+                        metric.name, metric.labels.map(\.name), metric.labels.map(\.value), Self.number(value),
+                        into: &out)
                 }
             }
         }
@@ -148,7 +155,8 @@ public struct SampledMetric: Sendable {
     /// series yet is still listed (a counter of events that have not happened).
     public let declaresFamily: Bool
 
-    public init(name: String, help: String, kind: String, labels: [(name: String, value: String)] = [], value: Double?) {
+    public init(name: String, help: String, kind: String, labels: [(name: String, value: String)] = [], value: Double?)
+    {
         self.name = name
         self.help = help
         self.kind = kind

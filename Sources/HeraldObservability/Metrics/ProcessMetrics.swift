@@ -21,18 +21,24 @@ public enum ProcessMetrics {
         registry.collect {
             let reading = sample()
             return [
-                SampledMetric(name: "process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.",
-                              kind: "counter", value: reading.cpuSeconds),
-                SampledMetric(name: "process_resident_memory_bytes", help: "Resident memory size in bytes.",
-                              kind: "gauge", value: reading.residentBytes),
-                SampledMetric(name: "process_virtual_memory_bytes", help: "Virtual memory size in bytes.",
-                              kind: "gauge", value: reading.virtualBytes),
-                SampledMetric(name: "process_start_time_seconds", help: "Start time of the process since unix epoch in seconds.",
-                              kind: "gauge", value: reading.startTimeSeconds),
-                SampledMetric(name: "process_open_fds", help: "Number of open file descriptors.",
-                              kind: "gauge", value: reading.openFileDescriptors),
-                SampledMetric(name: "process_max_fds", help: "Maximum number of open file descriptors.",
-                              kind: "gauge", value: reading.maxFileDescriptors),
+                SampledMetric(
+                    name: "process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.",
+                    kind: "counter", value: reading.cpuSeconds),
+                SampledMetric(
+                    name: "process_resident_memory_bytes", help: "Resident memory size in bytes.",
+                    kind: "gauge", value: reading.residentBytes),
+                SampledMetric(
+                    name: "process_virtual_memory_bytes", help: "Virtual memory size in bytes.",
+                    kind: "gauge", value: reading.virtualBytes),
+                SampledMetric(
+                    name: "process_start_time_seconds", help: "Start time of the process since unix epoch in seconds.",
+                    kind: "gauge", value: reading.startTimeSeconds),
+                SampledMetric(
+                    name: "process_open_fds", help: "Number of open file descriptors.",
+                    kind: "gauge", value: reading.openFileDescriptors),
+                SampledMetric(
+                    name: "process_max_fds", help: "Maximum number of open file descriptors.",
+                    kind: "gauge", value: reading.maxFileDescriptors),
             ]
         }
     }
@@ -80,7 +86,9 @@ public enum ProcessMetrics {
         defer { closedir(directory) }
         var count = 0
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != "." && name != ".." { count += 1 }
         }
         return max(0, count - 1)

@@ -51,8 +51,10 @@ public struct RouteTrace: Sendable, Equatable {
             omitted += 1
             return
         }
-        entries.append(Entry(target: target, rule: decision?.rule, app: decision?.app, set: decision?.set ?? EventOverrides(),
-                             defaults: decision?.defaults ?? EventOverrides(), result: result))
+        entries.append(
+            Entry(
+                target: target, rule: decision?.rule, app: decision?.app, set: decision?.set ?? EventOverrides(),
+                defaults: decision?.defaults ?? EventOverrides(), result: result))
     }
 
     /// Whether the next send gets a delivery record (counting it).

@@ -114,7 +114,8 @@ public final class InvalidationGuard: Sendable {
         let (judgement, change) = windows.withLock { windows -> (Judgement, Report?) in
             var window = windows[key] ?? Window()
             let totals = window.add(suspect: suspect, slice: index)
-            let trips = totals.answers >= policy.minAnswers
+            let trips =
+                totals.answers >= policy.minAnswers
                 && Double(totals.suspect) >= policy.share * Double(totals.answers)
             var change: Report?
             if trips != window.tripped {

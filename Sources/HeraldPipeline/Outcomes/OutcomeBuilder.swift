@@ -35,10 +35,13 @@ public enum OutcomeBuilder {
 
     /// The terminal outcome of a target the event could not address
     /// (`invalid_token` for a malformed token, `failed` otherwise); nothing was sent.
-    public static func outcome(for invalid: InvalidTarget, event: Event, app: String?, attempt: Int, at now: Timestamp) -> Outcome {
+    public static func outcome(for invalid: InvalidTarget, event: Event, app: String?, attempt: Int, at now: Timestamp)
+        -> Outcome
+    {
         var outcome = Outcome(
             status: invalid.status, eventID: event.id, app: app, provider: invalid.provider, address: invalid.address,
-            reason: invalid.reason, detail: invalid.detail, attempt: attempt, at: now, context: event.context.map { .object($0) })
+            reason: invalid.reason, detail: invalid.detail, attempt: attempt, at: now,
+            context: event.context.map { .object($0) })
         outcome.channel = invalid.channel
         return outcome
     }
@@ -57,7 +60,8 @@ public enum OutcomeBuilder {
 
     /// A definitive answer: delivered, invalid_token or failed.
     static func outcome(
-        for result: DeliveryResult, of send: EventPlan.Send, attempt: Int, at: Timestamp, invalidationGuard: InvalidationGuard?
+        for result: DeliveryResult, of send: EventPlan.Send, attempt: Int, at: Timestamp,
+        invalidationGuard: InvalidationGuard?
     ) -> Outcome {
         var outcome: Outcome
         var heldBack: (suspect: Int, answers: Int)?
@@ -77,7 +81,8 @@ public enum OutcomeBuilder {
         outcome.detail = result.detail
         if let heldBack, let guardPolicy = invalidationGuard?.policy {
             outcome.reason = heldReason(result.reason)
-            outcome.detail = "\(heldBack.suspect) of the last \(heldBack.answers) \(send.target.provider) answers for app "
+            outcome.detail =
+                "\(heldBack.suspect) of the last \(heldBack.answers) \(send.target.provider) answers for app "
                 + "'\(send.app)' within \(spelled(guardPolicy.window)) refused the token this way (invalidation guard)"
                 + (result.detail.map { "; provider: \($0)" } ?? "")
         }
@@ -109,8 +114,10 @@ public enum OutcomeBuilder {
     }
 
     /// A transient failure: `retrying` with the next attempt's time, or `failed` when no attempt is left.
-    static func outcome(for failure: DeliveryFailure, of send: EventPlan.Send, attempt: Int, at: Timestamp,
-                        decision: RetryPolicy.Decision) -> Outcome {
+    static func outcome(
+        for failure: DeliveryFailure, of send: EventPlan.Send, attempt: Int, at: Timestamp,
+        decision: RetryPolicy.Decision
+    ) -> Outcome {
         var outcome: Outcome
         switch decision {
         case .retry(_, let delay):

@@ -17,9 +17,12 @@ public struct EventPlanner: Sendable {
     /// it; an app absent here takes events from anyone who can publish them.
     public let publishers: [String: Set<String>]
 
-    public init(router: Router, apps: [String: Set<Provider>], providers: ProviderCatalog, limits: EventLimits = .default,
-                retryPolicy: RetryPolicy = RetryPolicy(maxAttempts: 5, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)]),
-                publishers: [String: Set<String>] = [:]) {
+    public init(
+        router: Router, apps: [String: Set<Provider>], providers: ProviderCatalog, limits: EventLimits = .default,
+        retryPolicy: RetryPolicy = RetryPolicy(
+            maxAttempts: 5, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)]),
+        publishers: [String: Set<String>] = [:]
+    ) {
         self.router = router
         self.apps = apps
         self.providers = providers
@@ -34,9 +37,11 @@ public struct EventPlanner: Sendable {
     public func publisherProblem(_ incoming: IncomingEvent, app: String) -> String? {
         guard let allowed = publishers[app] else { return nil }
         guard let user = incoming.userID else {
-            return "no AMQP user-id: app '\(app)' takes events only from its publishers, and the message does not say who sent it"
+            return
+                "no AMQP user-id: app '\(app)' takes events only from its publishers, and the message does not say who sent it"
         }
-        return allowed.contains(user) ? nil : "publisher \(JSONText.quoted(user)) (AMQP user-id) is not an events publisher of app '\(app)'"
+        return allowed.contains(user)
+            ? nil : "publisher \(JSONText.quoted(user)) (AMQP user-id) is not an events publisher of app '\(app)'"
     }
 
     /// The attempt and first receipt time of `incoming`, from Herald's retry
@@ -65,27 +70,34 @@ public struct EventPlanner: Sendable {
             // The body's own id and app, where they can still be read, so the
             // publisher recognises its event and `rejected.*.<app>` reaches it.
             let identity = Event.identity(of: incoming.body, limits: limits)
-            let outcome = Outcome(status: .rejected, eventID: identity.id ?? fallbackID, app: identity.app,
-                                  reason: error.description, attempt: attempt, at: now)
-            return EventPlan(event: nil, attempt: attempt, receivedAt: receivedAt, sends: [], outcomes: [outcome],
-                             deadLetterReason: error.description)
+            let outcome = Outcome(
+                status: .rejected, eventID: identity.id ?? fallbackID, app: identity.app,
+                reason: error.description, attempt: attempt, at: now)
+            return EventPlan(
+                event: nil, attempt: attempt, receivedAt: receivedAt, sends: [], outcomes: [outcome],
+                deadLetterReason: error.description)
         }
 
         var plan = EventPlan(event: event, attempt: attempt, receivedAt: receivedAt, sends: [], outcomes: [])
         for invalid in event.invalidTargets {
-            plan.outcomes.append(OutcomeBuilder.outcome(
-                for: invalid, event: event, app: app(of: invalid, in: event, incoming), attempt: attempt, at: now))
+            plan.outcomes.append(
+                OutcomeBuilder.outcome(
+                    for: invalid, event: event, app: app(of: invalid, in: event, incoming), attempt: attempt, at: now))
         }
-        self.plan(event.targets, of: event, incoming, excluded: event.excluded(providers: providers), at: now, into: &plan)
+        self.plan(
+            event.targets, of: event, incoming, excluded: event.excluded(providers: providers), at: now, into: &plan)
         for channel in event.channels {
             func failed(_ reason: String) {
-                var outcome = Outcome(status: .failed, eventID: event.id, app: event.app, reason: reason, attempt: attempt, at: now,
-                                      context: event.context.map { .object($0) })
+                var outcome = Outcome(
+                    status: .failed, eventID: event.id, app: event.app, reason: reason, attempt: attempt, at: now,
+                    context: event.context.map { .object($0) })
                 outcome.channel = channel.channel
                 plan.outcomes.append(outcome)
             }
             guard let app = event.app else {
-                failed("no app: a channel target is expanded among the devices of the event's app, and the event names none")
+                failed(
+                    "no app: a channel target is expanded among the devices of the event's app, and the event names none"
+                )
                 continue
             }
             guard apps[app] != nil else {
@@ -95,8 +107,9 @@ public struct EventPlanner: Sendable {
             // Rejected, but not dead-lettered: a dead letter carries device
             // targets only, and the whole body would bring back the others on a replay.
             if let problem = publisherProblem(incoming, app: app) {
-                var outcome = Outcome(status: .rejected, eventID: event.id, app: app, reason: problem, attempt: attempt, at: now,
-                                      context: event.context.map { .object($0) })
+                var outcome = Outcome(
+                    status: .rejected, eventID: event.id, app: app, reason: problem, attempt: attempt, at: now,
+                    context: event.context.map { .object($0) })
                 outcome.channel = channel.channel
                 plan.outcomes.append(outcome)
                 continue
@@ -110,8 +123,10 @@ public struct EventPlanner: Sendable {
     /// by a route), rejected (no app, an unknown app, no credentials for its
     /// provider), expired, or becomes a send. Used for the event's own
     /// targets and for the devices a channel target expands to.
-    public func plan(_ targets: some Sequence<Target>, of event: Event, _ incoming: IncomingEvent, excluded: ExcludedTokens,
-                     at now: Timestamp, into plan: inout EventPlan) {
+    public func plan(
+        _ targets: some Sequence<Target>, of event: Event, _ incoming: IncomingEvent, excluded: ExcludedTokens,
+        at now: Timestamp, into plan: inout EventPlan
+    ) {
         let attempt = plan.attempt
         let receivedAt = plan.receivedAt
         for target in targets {
@@ -128,21 +143,32 @@ public struct EventPlanner: Sendable {
             }
             if excluded.contains(target) {
                 plan.outcomes.append(outcome(.dropped, "\(target.address.field) is in exclude_tokens"))
-                if event.debug { plan.traceRoute(target, decision: nil, result: .excluded, routingKey: incoming.routingKey) }
+                if event.debug {
+                    plan.traceRoute(target, decision: nil, result: .excluded, routingKey: incoming.routingKey)
+                }
                 continue
             }
-            let decision = router.route(RoutingSubject(event: event, target: target, routingKey: incoming.routingKey,
-                                                       headers: incoming.headers))
+            let decision = router.route(
+                RoutingSubject(
+                    event: event, target: target, routingKey: incoming.routingKey,
+                    headers: incoming.headers))
             // A debug trace is asked for by the event or by the matching rule (`set: {debug: true}`).
             let debug = event.debug(after: decision)
             if let drop = decision.drop {
                 plan.outcomes.append(outcome(.dropped, drop.description, app: decision.app))
-                if debug { plan.traceRoute(target, decision: decision, result: .dropped(reason: drop.description), routingKey: incoming.routingKey) }
+                if debug {
+                    plan.traceRoute(
+                        target, decision: decision, result: .dropped(reason: drop.description),
+                        routingKey: incoming.routingKey)
+                }
                 continue
             }
             func refuse(_ reason: String, app: String?) {
                 reject(reason, app: app)
-                if debug { plan.traceRoute(target, decision: decision, result: .rejected(reason: reason), routingKey: incoming.routingKey) }
+                if debug {
+                    plan.traceRoute(
+                        target, decision: decision, result: .rejected(reason: reason), routingKey: incoming.routingKey)
+                }
             }
             guard let app = decision.app else {
                 refuse("no app: the event names none and no route chose one", app: nil)
@@ -164,7 +190,9 @@ public struct EventPlanner: Sendable {
             // Expiry is judged after routing: a route's `set: {ttl: ...}` counts.
             if routed.isExpired(at: now, receivedAt: receivedAt) {
                 plan.outcomes.append(outcome(.expired, "past its ttl before it could be sent", app: app))
-                if debug { plan.traceRoute(target, decision: decision, result: .expired, routingKey: incoming.routingKey) }
+                if debug {
+                    plan.traceRoute(target, decision: decision, result: .expired, routingKey: incoming.routingKey)
+                }
                 continue
             }
             // Providers see an absolute expiry counted from the first receipt, so a retry
@@ -177,7 +205,8 @@ public struct EventPlanner: Sendable {
                 plan.traceRoute(target, decision: decision, result: .send, routingKey: incoming.routingKey)
                 traced = plan.routeTrace?.traceNextSend() ?? false
             }
-            plan.sends.append(EventPlan.Send(target: target, event: routed, app: app, rule: decision.rule, traced: traced))
+            plan.sends.append(
+                EventPlan.Send(target: target, event: routed, app: app, rule: decision.rule, traced: traced))
         }
     }
 
@@ -187,8 +216,11 @@ public struct EventPlanner: Sendable {
     /// the event is good. Dropped and expired targets are not problems.
     /// `herald publish` refuses an input with any.
     /// `userID` is the AMQP user the event will be published as.
-    public func problems(in body: [UInt8], routingKey: String, userID: String? = nil, now: Timestamp = .now()) -> [String] {
-        let plan = plan(IncomingEvent(body: body, routingKey: routingKey, userID: userID), now: now, newID: { "herald-publish" })
+    public func problems(in body: [UInt8], routingKey: String, userID: String? = nil, now: Timestamp = .now())
+        -> [String]
+    {
+        let plan = plan(
+            IncomingEvent(body: body, routingKey: routingKey, userID: userID), now: now, newID: { "herald-publish" })
         var seen = Set<String>()
         return plan.outcomes.compactMap { outcome -> String? in
             switch outcome.status {
@@ -205,15 +237,18 @@ public struct EventPlanner: Sendable {
     /// choose for it when its provider and address can be read, else the event's.
     private func app(of invalid: InvalidTarget, in event: Event, _ incoming: IncomingEvent) -> String? {
         guard let provider = invalid.provider, let address = invalid.address else { return event.app }
-        let decision = router.route(RoutingSubject(event: event, target: Target(provider: provider, address: address),
-                                                   routingKey: incoming.routingKey, headers: incoming.headers))
+        let decision = router.route(
+            RoutingSubject(
+                event: event, target: Target(provider: provider, address: address),
+                routingKey: incoming.routingKey, headers: incoming.headers))
         return decision.app ?? event.app
     }
 }
 
 extension EventPlan {
     /// Adds `target`'s routing to the plan's route trace, starting one if it has none yet.
-    mutating func traceRoute(_ target: Target, decision: RouteDecision?, result: RouteTrace.Result, routingKey: String) {
+    mutating func traceRoute(_ target: Target, decision: RouteDecision?, result: RouteTrace.Result, routingKey: String)
+    {
         if routeTrace == nil { routeTrace = RouteTrace(routingKey: routingKey) }
         routeTrace?.add(target, decision: decision, result: result)
     }

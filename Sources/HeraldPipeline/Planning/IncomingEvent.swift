@@ -16,8 +16,10 @@ public struct IncomingEvent: Sendable {
     /// vouched for.
     public var userID: String?
 
-    public init(body: [UInt8], routingKey: String, headers: [String: String] = [:], messageID: String? = nil,
-                redelivered: Bool = false, userID: String? = nil) {
+    public init(
+        body: [UInt8], routingKey: String, headers: [String: String] = [:], messageID: String? = nil,
+        redelivered: Bool = false, userID: String? = nil
+    ) {
         self.body = body
         self.routingKey = routingKey
         self.headers = headers

@@ -34,8 +34,10 @@ public struct RetryBody: Sendable {
     }
 
     /// The body for `targets` of the event `original`; nil when `original` is not a JSON object.
-    public static func make(original: [UInt8], eventID: String, targets: [Target],
-                            providers: ProviderCatalog) -> [UInt8]? {
+    public static func make(
+        original: [UInt8], eventID: String, targets: [Target],
+        providers: ProviderCatalog
+    ) -> [UInt8]? {
         RetryBody(original: original, providers: providers)?.body(eventID: eventID, targets: targets)
     }
 }

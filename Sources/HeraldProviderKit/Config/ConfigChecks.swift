@@ -37,47 +37,66 @@ public struct ConfigChecks: Sendable {
             return nil
         }
         if secret && file.isReadableByOthers {
-            issues.append(.init(.warning, at: location,
-                                "\(what) '\(resolved)' is readable by every user (mode \(file.modeDescription)); chmod 600 it"))
+            issues.append(
+                .init(
+                    .warning, at: location,
+                    "\(what) '\(resolved)' is readable by every user (mode \(file.modeDescription)); chmod 600 it"))
         }
         return file
     }
 
     /// An https:// URL with a host and no user info: Herald never sends in
     /// clear text, and credentials in a URL would reach logs and outcomes.
-    public func checkHTTPSURL(_ url: String, at location: ConfigPath, what: String = "an https:// URL", into issues: inout [ConfigIssue]) {
+    public func checkHTTPSURL(
+        _ url: String, at location: ConfigPath, what: String = "an https:// URL", into issues: inout [ConfigIssue]
+    ) {
         let shown = URLSecrets.redacted(url).truncatedForMessage
-        guard let parsed = URLComponents(string: url), parsed.scheme == "https", let host = parsed.host, !host.isEmpty else {
-            issues.append(.init(.error, at: location,
-                                "expected \(what), found '\(shown)' (Herald never sends notifications in clear text)"))
+        guard let parsed = URLComponents(string: url), parsed.scheme == "https", let host = parsed.host, !host.isEmpty
+        else {
+            issues.append(
+                .init(
+                    .error, at: location,
+                    "expected \(what), found '\(shown)' (Herald never sends notifications in clear text)"))
             return
         }
         if URLSecrets.userInfo(of: url) != nil {
-            issues.append(.init(.error, at: location,
-                                "'\(shown)' carries user info (user:password@); give \(what) without credentials"))
+            issues.append(
+                .init(
+                    .error, at: location,
+                    "'\(shown)' carries user info (user:password@); give \(what) without credentials"))
         }
     }
 
-    public func checkRange(_ value: Int, _ range: ClosedRange<Int>, at location: ConfigPath, into issues: inout [ConfigIssue]) {
+    public func checkRange(
+        _ value: Int, _ range: ClosedRange<Int>, at location: ConfigPath, into issues: inout [ConfigIssue]
+    ) {
         if !range.contains(value) {
-            issues.append(.init(.error, at: location,
-                                "expected a number from \(range.lowerBound) to \(range.upperBound), found \(value)"))
+            issues.append(
+                .init(
+                    .error, at: location,
+                    "expected a number from \(range.lowerBound) to \(range.upperBound), found \(value)"))
         }
     }
 
     /// A private key in PEM: PKCS#8 or SEC 1. Its signer loads it for real at
     /// start-up; `what` names the key in the message.
-    public func checkPrivateKeyPEM(_ text: String, what: String, at path: ConfigPath, into issues: inout [ConfigIssue]) {
-        if !text.contains(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)) && !text.contains(PEMArmor.begin(PEMArmor.ecPrivateKey)) {
-            issues.append(.init(.error, at: path,
-                                "expected a PEM private key (\(what), starting with \(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)))"))
+    public func checkPrivateKeyPEM(_ text: String, what: String, at path: ConfigPath, into issues: inout [ConfigIssue])
+    {
+        if !text.contains(PEMArmor.begin(PEMArmor.pkcs8PrivateKey))
+            && !text.contains(PEMArmor.begin(PEMArmor.ecPrivateKey))
+        {
+            issues.append(
+                .init(
+                    .error, at: path,
+                    "expected a PEM private key (\(what), starting with \(PEMArmor.begin(PEMArmor.pkcs8PrivateKey)))"))
         }
     }
 
     /// A request timeout above 0: a request without one can hang forever.
     public func checkRequestTimeout(_ timeout: ConfigDuration, at path: ConfigPath, into issues: inout [ConfigIssue]) {
         if timeout.milliseconds <= 0 {
-            issues.append(.init(.error, at: path, "a request timeout must be above 0 (a request without one can hang forever)"))
+            issues.append(
+                .init(.error, at: path, "a request timeout must be above 0 (a request without one can hang forever)"))
         }
     }
 
@@ -90,8 +109,10 @@ public struct ConfigChecks: Sendable {
 
     /// A send throttle written in `unit` (`max_per_second`, `max_per_minute`):
     /// above 0 and within `RateBounds`.
-    public func checkThrottle(_ limit: Double?, per unit: RateBounds.Unit = .second, at path: ConfigPath,
-                              into issues: inout [ConfigIssue]) {
+    public func checkThrottle(
+        _ limit: Double?, per unit: RateBounds.Unit = .second, at path: ConfigPath,
+        into issues: inout [ConfigIssue]
+    ) {
         guard let limit else { return }
         if !(limit > 0) {
             issues.append(.init(.error, at: path, "a throttle must be above 0, found \(limit)"))
@@ -101,7 +122,9 @@ public struct ConfigChecks: Sendable {
     }
 
     /// `connections:` as a number: 1 to 64.
-    public func checkConnections(_ connections: ConnectionsSetting, at path: ConfigPath, into issues: inout [ConfigIssue]) {
+    public func checkConnections(
+        _ connections: ConnectionsSetting, at path: ConfigPath, into issues: inout [ConfigIssue]
+    ) {
         if case .count(let count) = connections { checkRange(count, 1...64, at: path, into: &issues) }
     }
 

@@ -50,10 +50,12 @@ public struct ConfigDuration: Sendable, Hashable, Comparable, CustomStringConver
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let parsed = ConfigDuration(parsing: text) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "expected a duration like 500ms, 5s, 2m or 1h, found '\(text.truncatedForMessage)'"
-                    + (Int(text) != nil ? " (write \(text)s for seconds)" : "")))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "expected a duration like 500ms, 5s, 2m or 1h, found '\(text.truncatedForMessage)'"
+                        + (Int(text) != nil ? " (write \(text)s for seconds)" : "")))
         }
         self = parsed
     }

@@ -11,14 +11,19 @@ public enum ConnectionsSetting: Sendable, Equatable {
     case count(Int)
 
     /// Decodes `key` of `container` if present: a number, or `auto`.
-    public static func decode<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> ConnectionsSetting {
+    public static func decode<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws
+        -> ConnectionsSetting
+    {
         guard container.contains(key) else { return .auto }
         if let count = try? container.decode(Int.self, forKey: key) { return .count(count) }
         let word = try? container.decode(String.self, forKey: key)
         guard word == "auto" else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: container.codingPath + [key],
-                debugDescription: "expected a number of connections or 'auto'\(word.map { ", found '\($0.truncatedForMessage)'" } ?? "")"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: container.codingPath + [key],
+                    debugDescription:
+                        "expected a number of connections or 'auto'\(word.map { ", found '\($0.truncatedForMessage)'" } ?? "")"
+                ))
         }
         return .auto
     }

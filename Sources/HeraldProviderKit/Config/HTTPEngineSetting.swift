@@ -7,12 +7,16 @@ public enum HTTPEngineSetting: String, Sendable, Equatable, CaseIterable {
     case libcurl
 
     /// Decodes `key` of `container` if present; an unknown name is an error naming the choices.
-    public static func decode<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> HTTPEngineSetting {
+    public static func decode<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws
+        -> HTTPEngineSetting
+    {
         guard let name = try container.decodeIfPresent(String.self, forKey: key) else { return .nghttp2 }
         guard let engine = HTTPEngineSetting(rawValue: name) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: container.codingPath + [key],
-                debugDescription: "unknown http_engine '\(name.truncatedForMessage)' (expected nghttp2 or libcurl)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: container.codingPath + [key],
+                    debugDescription: "unknown http_engine '\(name.truncatedForMessage)' (expected nghttp2 or libcurl)")
+            )
         }
         return engine
     }

@@ -9,7 +9,9 @@ public struct ProviderRegistration: Sendable {
     public let settings: any ProviderSettings.Type
 
     public init(targets: any ProviderTargetRules, settings: any ProviderSettings.Type) {
-        precondition(targets.provider == settings.provider, "a provider's target rules and config section name the same provider")
+        precondition(
+            targets.provider == settings.provider, "a provider's target rules and config section name the same provider"
+        )
         self.targets = targets
         self.settings = settings
     }

@@ -16,8 +16,10 @@ public struct ProviderSetupContext: Sendable {
     /// one key share its provider token).
     public let shared: ProviderSharedObjects
 
-    public init(app: String, resolvePath: @escaping @Sendable (String) -> String, logger: Logger,
-                onRefresh: CredentialRefreshHook?, shared: ProviderSharedObjects) {
+    public init(
+        app: String, resolvePath: @escaping @Sendable (String) -> String, logger: Logger,
+        onRefresh: CredentialRefreshHook?, shared: ProviderSharedObjects
+    ) {
         self.app = app
         self.resolvePath = resolvePath
         self.logger = logger
@@ -35,7 +37,9 @@ public struct ProviderSetup {
     /// Makes the app's provider on the client made for `httpClient`.
     public let make: (HTTPClient) throws(ProviderSetupError) -> AppProvider
 
-    public init(httpClient: HTTPClientConfiguration, make: @escaping (HTTPClient) throws(ProviderSetupError) -> AppProvider) {
+    public init(
+        httpClient: HTTPClientConfiguration, make: @escaping (HTTPClient) throws(ProviderSetupError) -> AppProvider
+    ) {
         self.httpClient = httpClient
         self.make = make
     }
@@ -59,8 +63,10 @@ public struct AppProvider: Sendable {
     /// Nil for every target `provider` takes.
     public let redirect: (@Sendable (Target) -> Result<AnyPushProvider, UnavailableProvider>?)?
 
-    public init(_ provider: some PushProvider,
-                redirect: (@Sendable (Target) -> Result<AnyPushProvider, UnavailableProvider>?)? = nil) {
+    public init(
+        _ provider: some PushProvider,
+        redirect: (@Sendable (Target) -> Result<AnyPushProvider, UnavailableProvider>?)? = nil
+    ) {
         self.provider = AnyPushProvider(provider)
         self.redirect = redirect
     }

@@ -85,9 +85,11 @@ public struct RegistryCommand: Sendable, Equatable {
     public static func kind(_ routingKey: String) throws(RegistryCommandError) -> Kind {
         if let kind = Kind(rawValue: routingKey) { return kind }
         let names = Kind.allCases.map(\.rawValue)
-        let hint = Suggestions.closest(to: routingKey, among: names).map { "did you mean \(JSONText.quoted($0))?" }
+        let hint =
+            Suggestions.closest(to: routingKey, among: names).map { "did you mean \(JSONText.quoted($0))?" }
             ?? "expected \(EventError.list(names))"
-        throw RegistryCommandError(field: "routing_key", message: "unknown command \(JSONText.quoted(routingKey)) (\(hint))")
+        throw RegistryCommandError(
+            field: "routing_key", message: "unknown command \(JSONText.quoted(routingKey)) (\(hint))")
     }
 
     /// Who sent a command: what ``Rules/publishers`` is checked against.
@@ -107,17 +109,22 @@ public struct RegistryCommand: Sendable, Equatable {
     ///   - sender: who sent it; an app with a publishers list takes commands from those only.
     /// - Throws: ``RegistryCommandError`` naming the first problem; the size
     ///   is checked before any parsing.
-    public static func decode(_ body: [UInt8], routingKey: String, fallbackID: String?, rules: Rules,
-                              sender: Sender = .operator) throws(RegistryCommandError) -> RegistryCommand {
+    public static func decode(
+        _ body: [UInt8], routingKey: String, fallbackID: String?, rules: Rules,
+        sender: Sender = .operator
+    ) throws(RegistryCommandError) -> RegistryCommand {
         let kind = try kind(routingKey)
         return try decode(json: try parse(body), kind: kind, fallbackID: fallbackID, rules: rules, sender: sender)
     }
 
     /// Decodes and checks an already parsed body of a command of `kind`.
-    public static func decode(json: JSONValue, kind: Kind, fallbackID: String?, rules: Rules,
-                              sender: Sender = .operator) throws(RegistryCommandError) -> RegistryCommand {
+    public static func decode(
+        json: JSONValue, kind: Kind, fallbackID: String?, rules: Rules,
+        sender: Sender = .operator
+    ) throws(RegistryCommandError) -> RegistryCommand {
         guard case .object(let root) = json else {
-            throw RegistryCommandError(field: "command", message: "expected a JSON object, found \(json.kindDescription)")
+            throw RegistryCommandError(
+                field: "command", message: "expected a JSON object, found \(json.kindDescription)")
         }
         // Who may send for the app comes first: a sender that may not learns nothing of the rest.
         if case .amqp(let userID) = sender, case .string(let app)? = root["app"] {
@@ -135,18 +142,23 @@ public struct RegistryCommand: Sendable, Equatable {
             let topic = try fields.string("topic")
             // A provider with topics of its own (FCM) hears "topic" as one of them: say which topic this is.
             if let rules = rules.providers.rules(for: device.provider), !rules.registrationFields.contains("topic"),
-               rules.addressKinds.contains(.topic), topic != nil {
-                throw RegistryCommandError(field: "topic", message: "is the APNs topic (bundle ID) a device registers with; "
-                                           + "an \(rules.displayName) topic is not a device, register a device token or FID")
+                rules.addressKinds.contains(.topic), topic != nil
+            {
+                throw RegistryCommandError(
+                    field: "topic",
+                    message: "is the APNs topic (bundle ID) a device registers with; "
+                        + "an \(rules.displayName) topic is not a device, register a device token or FID")
             }
             try rules.checked("environment") { () throws(RegistryError) in
-                try rules.validation.overrides(environment: environment, topic: nil, provider: device.provider, operation)
+                try rules.validation.overrides(
+                    environment: environment, topic: nil, provider: device.provider, operation)
             }
             try rules.checked("topic") { () throws(RegistryError) in
                 try rules.validation.overrides(environment: nil, topic: topic, provider: device.provider, operation)
             }
             if let topic { try rules.topic(topic, app: device.app) }
-            return RegistryCommand(id: id, device: device, action: .register(channels: channels, environment: environment, topic: topic))
+            return RegistryCommand(
+                id: id, device: device, action: .register(channels: channels, environment: environment, topic: topic))
         case .unregister:
             let channels = try rules.channels(try channelList(fields), operation)
             return RegistryCommand(id: id, device: device, action: .unregister(channels: channels))
@@ -173,7 +185,8 @@ public struct RegistryCommand: Sendable, Equatable {
         result.address = device.address
         switch action {
         case .register(let channels, let environment, let topic):
-            let changes = try await store.register(device, channels: channels, environment: environment, topic: topic, at: time)
+            let changes = try await store.register(
+                device, channels: channels, environment: environment, topic: topic, at: time)
             result.channels = channels.map { RegistryResult.ChannelChange(channel: $0, change: changes[$0]) }
             result.change = RegistryChange.summary(of: changes.values)
         case .unregister(let channels):
@@ -198,17 +211,19 @@ public struct RegistryCommand: Sendable, Equatable {
         guard error.kind == .limitExceeded || error.kind == .invalidInput else {
             return RegistryCommandError(field: "registry", message: "\(error.message) (\(error.kind.rawValue))")
         }
-        let field = switch action {
-        case .register, .unregister: "channels"
-        case .replaceToken: "new_token"
-        case .unregisterDevice: "command"
-        }
+        let field =
+            switch action {
+            case .register, .unregister: "channels"
+            case .replaceToken: "new_token"
+            case .unregisterDevice: "command"
+            }
         return RegistryCommandError(field: field, message: error.message)
     }
 
     static func parse(_ body: [UInt8]) throws(RegistryCommandError) -> JSONValue {
         guard body.count <= maxBytes else {
-            throw RegistryCommandError(field: "body", message: "command is \(body.count) bytes, over the limit of \(maxBytes)")
+            throw RegistryCommandError(
+                field: "body", message: "command is \(body.count) bytes, over the limit of \(maxBytes)")
         }
         do throws(JSONError) {
             return try JSONValue.parse(body, limits: jsonLimits)
@@ -220,22 +235,30 @@ public struct RegistryCommand: Sendable, Equatable {
     /// Refuses an unknown field (with a suggestion), and a field of another kind.
     private static func refuseForeignFields(_ fields: FieldReader, kind: Kind) throws(RegistryCommandError) {
         if fields.value("condition") != nil {
-            throw RegistryCommandError(field: "condition", message: "a condition is not a device; register a device token or FID")
+            throw RegistryCommandError(
+                field: "condition", message: "a condition is not a device; register a device token or FID")
         }
         try fields.rejectUnknownKeys(allowed: fieldNames)
         let allowed = ["id"] + Rules.deviceFields + kind.ownFields
         // `null` is absent, as in events: a serializer's `"new_token": null` on a register is harmless.
-        guard let key = fields.object.keys.first(where: { !allowed.contains($0) && fields.value($0) != nil }) else { return }
+        guard let key = fields.object.keys.first(where: { !allowed.contains($0) && fields.value($0) != nil }) else {
+            return
+        }
         let owners = Kind.allCases.filter { $0.ownFields.contains(key) }.map(\.rawValue)
-        let named = owners.count < 2 ? owners.joined() : owners.dropLast().joined(separator: ", ") + " and " + (owners.last ?? "")
-        throw RegistryCommandError(field: key, message: "is not a field of \(kind) (only \(named) take\(owners.count == 1 ? "s" : "") it)")
+        let named =
+            owners.count < 2
+            ? owners.joined() : owners.dropLast().joined(separator: ", ") + " and " + (owners.last ?? "")
+        throw RegistryCommandError(
+            field: key, message: "is not a field of \(kind) (only \(named) take\(owners.count == 1 ? "s" : "") it)")
     }
 
     private static func decodeID(_ fields: FieldReader) throws(RegistryCommandError) -> String? {
         guard let id = try fields.string("id", nonEmpty: true) else { return nil }
         guard id.utf8.count <= maxIDBytes else {
-            throw RegistryCommandError(field: "id", message: "is \(id.utf8.count) bytes, over the limit of \(maxIDBytes) "
-                                       + "(it is the AMQP message-id of the result)")
+            throw RegistryCommandError(
+                field: "id",
+                message: "is \(id.utf8.count) bytes, over the limit of \(maxIDBytes) "
+                    + "(it is the AMQP message-id of the result)")
         }
         return id
     }
@@ -265,8 +288,10 @@ extension RegistryCommand {
         /// absent here takes any topic.
         public var topics: [String: Set<String>]
 
-        public init(apps: [String: Set<Provider>], providers: ProviderCatalog, limits: RegistryLimits = .default,
-                    publishers: [String: Set<String>] = [:], topics: [String: Set<String>] = [:]) {
+        public init(
+            apps: [String: Set<Provider>], providers: ProviderCatalog, limits: RegistryLimits = .default,
+            publishers: [String: Set<String>] = [:], topics: [String: Set<String>] = [:]
+        ) {
             self.apps = apps
             self.providers = providers
             self.limits = limits
@@ -280,18 +305,24 @@ extension RegistryCommand {
         public func publisher(_ userID: String?, app: String) throws(RegistryCommandError) {
             guard let allowed = publishers[app] else { return }
             guard let userID else {
-                throw RegistryCommandError(field: "user-id", message: "missing: app \(JSONText.quoted(app)) takes registry commands "
-                                           + "only from its registry publishers, and the message has no AMQP user-id property")
+                throw RegistryCommandError(
+                    field: "user-id",
+                    message: "missing: app \(JSONText.quoted(app)) takes registry commands "
+                        + "only from its registry publishers, and the message has no AMQP user-id property")
             }
             guard !allowed.contains(userID) else { return }
-            throw RegistryCommandError(field: "user-id", message: "\(JSONText.quoted(userID)) is not a registry publisher of app \(JSONText.quoted(app))")
+            throw RegistryCommandError(
+                field: "user-id",
+                message: "\(JSONText.quoted(userID)) is not a registry publisher of app \(JSONText.quoted(app))")
         }
 
         /// A registration's `topic` for a device of `app`: one the app may use.
         public func topic(_ topic: String, app: String) throws(RegistryCommandError) {
             guard let allowed = topics[app], !allowed.contains(topic) else { return }
-            throw RegistryCommandError(field: "topic", message: "\(JSONText.quoted(topic)) is not one of the APNs topics app \(JSONText.quoted(app)) "
-                                       + "may use (its own topic and allowed topics, each with its push-type suffixes)")
+            throw RegistryCommandError(
+                field: "topic",
+                message: "\(JSONText.quoted(topic)) is not one of the APNs topics app \(JSONText.quoted(app)) "
+                    + "may use (its own topic and allowed topics, each with its push-type suffixes)")
         }
 
         /// The fields naming the device.
@@ -304,7 +335,9 @@ extension RegistryCommand {
             guard apps[app] == nil else { return }
             let known = apps.keys.sorted()
             let hint = Suggestions.closest(to: app, among: known).map { "did you mean \(JSONText.quoted($0))?; " } ?? ""
-            throw RegistryCommandError(field: "app", message: "unknown app \(JSONText.quoted(app)) (\(hint)apps: \(known.joined(separator: ", ")))")
+            throw RegistryCommandError(
+                field: "app",
+                message: "unknown app \(JSONText.quoted(app)) (\(hint)apps: \(known.joined(separator: ", ")))")
         }
 
         /// The device `object`'s `app`, `provider` and `token` or `fid` name:
@@ -312,29 +345,38 @@ extension RegistryCommand {
         public func device(in object: JSONObject) throws(RegistryCommandError) -> DeviceKey {
             let fields = FieldReader(object: object, path: "")
             guard let app = try fields.string("app") else {
-                throw RegistryCommandError(field: "app", message: "missing; give one of \(EventError.list(apps.keys.sorted()))")
+                throw RegistryCommandError(
+                    field: "app", message: "missing; give one of \(EventError.list(apps.keys.sorted()))")
             }
             try self.app(app)
             guard let provider = try fields.provider("provider", among: self.providers) else {
-                throw RegistryCommandError(field: "provider", message: "missing; expected \(EventError.list(self.providers.acceptedNames))")
+                throw RegistryCommandError(
+                    field: "provider", message: "missing; expected \(EventError.list(self.providers.acceptedNames))")
             }
             if let providers = apps[app], !providers.contains(provider) {
                 let configured = self.providers.providers.filter(providers.contains).map(\.rawValue)
-                throw RegistryCommandError(field: "provider", message: "app \(JSONText.quoted(app)) has no \(provider) credentials "
-                                           + "(it has \(configured.isEmpty ? "none" : EventError.list(configured)))")
+                throw RegistryCommandError(
+                    field: "provider",
+                    message: "app \(JSONText.quoted(app)) has no \(provider) credentials "
+                        + "(it has \(configured.isEmpty ? "none" : EventError.list(configured)))")
             }
             let present = ["token", "fid"].filter { fields.value($0) != nil }
             guard present.count < 2 else {
-                throw RegistryCommandError(field: "command", message: "has both \"token\" and \"fid\"; give exactly one")
+                throw RegistryCommandError(
+                    field: "command", message: "has both \"token\" and \"fid\"; give exactly one")
             }
             guard let field = present.first else {
-                throw RegistryCommandError(field: "command", message: "has neither \"token\" nor \"fid\"; give the device's token (or FID on FCM)")
+                throw RegistryCommandError(
+                    field: "command",
+                    message: "has neither \"token\" nor \"fid\"; give the device's token (or FID on FCM)")
             }
             guard let value = try fields.string(field) else {
                 throw RegistryCommandError(field: field, message: "missing")
             }
             let address: Target.Address = field == "fid" ? .fid(value) : .token(value)
-            try checked(field) { () throws(RegistryError) in try validation.address(address, provider: provider, "device") }
+            try checked(field) { () throws(RegistryError) in
+                try validation.address(address, provider: provider, "device")
+            }
             return DeviceKey(app: app, provider: provider, address: address)
         }
 
@@ -360,7 +402,8 @@ extension RegistryCommand {
             try channel(name, field: field, "channel")
         }
 
-        private func channel(_ name: String, field: String, _ operation: String) throws(RegistryCommandError) -> String {
+        private func channel(_ name: String, field: String, _ operation: String) throws(RegistryCommandError) -> String
+        {
             let canonical: String
             switch ChannelName.canonical(name) {
             case .success(let normalized): canonical = normalized

@@ -76,7 +76,8 @@ public struct RegistryResult: Sendable, Equatable {
         if let newAddress { object["new_token"] = .string(newAddress.value) }
         if !channels.isEmpty {
             if command == RegistryCommand.Kind.register.rawValue, status != .rejected {
-                object["channels"] = .object(JSONObject(channels.compactMap { entry in entry.change.map { (entry.channel, .string($0.name)) } }))
+                object["channels"] = .object(
+                    JSONObject(channels.compactMap { entry in entry.change.map { (entry.channel, .string($0.name)) } }))
             } else {
                 object["channels"] = .array(channels.map { .string($0.channel) })
             }
@@ -99,13 +100,17 @@ public struct RegistryResult: Sendable, Equatable {
     /// read (`id`, a valid app name, a known provider, the device's address,
     /// the new token, channel names), so a sender bound to
     /// `registry_rejected.*.<app>` learns of its own commands.
-    public static func rejected(_ error: RegistryCommandError, body: [UInt8], routingKey: String, fallbackID: String?,
-                                providers: ProviderCatalog, at time: Timestamp) -> RegistryResult {
-        var result = RegistryResult(status: .rejected, command: routingKey.isEmpty ? nil : routingKey,
-                                    commandID: fallbackID.flatMap(RegistryCommand.usableID), at: time)
+    public static func rejected(
+        _ error: RegistryCommandError, body: [UInt8], routingKey: String, fallbackID: String?,
+        providers: ProviderCatalog, at time: Timestamp
+    ) -> RegistryResult {
+        var result = RegistryResult(
+            status: .rejected, command: routingKey.isEmpty ? nil : routingKey,
+            commandID: fallbackID.flatMap(RegistryCommand.usableID), at: time)
         result.reason = error.description
         guard body.count <= RegistryCommand.maxBytes,
-              case .object(let root)? = try? JSONValue.parse(body, limits: RegistryCommand.jsonLimits) else { return result }
+            case .object(let root)? = try? JSONValue.parse(body, limits: RegistryCommand.jsonLimits)
+        else { return result }
         if let id = root["id"]?.stringValue.flatMap(RegistryCommand.usableID) { result.commandID = id }
         result.app = root["app"]?.stringValue.flatMap { Event.isValidAppName($0) ? $0 : nil }
         result.provider = root["provider"]?.stringValue.flatMap(providers.provider(named:))
@@ -117,7 +122,9 @@ public struct RegistryResult: Sendable, Equatable {
         }
         result.newAddress = root["new_token"]?.stringValue.flatMap(address).map { .token($0) }
         if let elements = root["channels"]?.arrayValue, elements.count <= RegistryLimits.default.maxChannelsPerDevice {
-            let names = elements.compactMap { $0.stringValue.flatMap { $0.utf8.count > RegistryLimits.default.maxChannelBytes ? nil : $0 } }
+            let names = elements.compactMap {
+                $0.stringValue.flatMap { $0.utf8.count > RegistryLimits.default.maxChannelBytes ? nil : $0 }
+            }
             if names.count == elements.count { result.channels = names.map { ChannelChange(channel: $0, change: nil) } }
         }
         return result

@@ -27,8 +27,10 @@ struct Migrator: Sendable {
             var applied = Set<Int>()
             for row in try db.run(sql.appliedVersions, [], operation: operation) {
                 guard let text = row.first ?? nil, let version = Int(text) else {
-                    throw RegistryError(.migration, operation: operation, message:
-                        "\(sql.appliedVersions.table) holds a version that is not an integer")
+                    throw RegistryError(
+                        .migration, operation: operation,
+                        message:
+                            "\(sql.appliedVersions.table) holds a version that is not an integer")
                 }
                 applied.insert(version)
             }
@@ -37,9 +39,11 @@ struct Migrator: Sendable {
                 do throws(RegistryError) {
                     for statement in migration.statements { _ = try db.run(statement, [], operation: operation) }
                     _ = try db.run(sql.recordVersion, [.integer(Int64(migration.version))], operation: operation)
-                } catch where !error.isRetryable {
-                    throw RegistryError(.migration, operation: operation, message:
-                        "migration \(migration.version) failed, nothing was applied: \(error.message)")
+                } catch  where !error.isRetryable {
+                    throw RegistryError(
+                        .migration, operation: operation,
+                        message:
+                            "migration \(migration.version) failed, nothing was applied: \(error.message)")
                 }
                 now.append(migration.version)
             }

@@ -18,8 +18,10 @@ public struct Registration: Sendable, Equatable {
     /// When the overrides last changed, or the membership moved to a new token.
     public var updatedAt: Timestamp
 
-    public init(device: DeviceKey, channel: String, environment: String?, topic: String?, createdAt: Timestamp,
-                updatedAt: Timestamp) {
+    public init(
+        device: DeviceKey, channel: String, environment: String?, topic: String?, createdAt: Timestamp,
+        updatedAt: Timestamp
+    ) {
         self.device = device
         self.channel = channel
         self.environment = environment

@@ -27,9 +27,11 @@ public struct RegistryLimits: Sendable, Hashable {
     /// few million devices on a few channels each.
     public static let defaultMaxRegistrationsPerApp = 10_000_000
 
-    public init(maxChannelsPerDevice: Int, maxDevicesPerChannel: Int,
-                maxRegistrationsPerApp: Int = RegistryLimits.defaultMaxRegistrationsPerApp,
-                maxChannelBytes: Int = ChannelTarget.maxNameBytes, maxNameBytes: Int = 255, maxPageSize: Int = 10_000) {
+    public init(
+        maxChannelsPerDevice: Int, maxDevicesPerChannel: Int,
+        maxRegistrationsPerApp: Int = RegistryLimits.defaultMaxRegistrationsPerApp,
+        maxChannelBytes: Int = ChannelTarget.maxNameBytes, maxNameBytes: Int = 255, maxPageSize: Int = 10_000
+    ) {
         self.maxChannelsPerDevice = maxChannelsPerDevice
         self.maxDevicesPerChannel = maxDevicesPerChannel
         self.maxRegistrationsPerApp = maxRegistrationsPerApp

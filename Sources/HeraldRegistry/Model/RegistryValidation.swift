@@ -17,8 +17,9 @@ struct RegistryValidation: Sendable {
     func channel(_ channel: String, _ operation: String) throws(RegistryError) {
         if let problem = ChannelName.problem(with: channel) { throw invalid("channel \(problem.message)", operation) }
         guard channel.utf8.count <= limits.maxChannelBytes else {
-            throw invalid("channel \"\(channel.truncatedForMessage)\" is \(channel.utf8.count) bytes, over the limit of \(limits.maxChannelBytes)",
-                          operation)
+            throw invalid(
+                "channel \"\(channel.truncatedForMessage)\" is \(channel.utf8.count) bytes, over the limit of \(limits.maxChannelBytes)",
+                operation)
         }
     }
 
@@ -28,8 +29,11 @@ struct RegistryValidation: Sendable {
         for channel in channels { try self.channel(channel, operation) }
         let distinct = Set(channels.map { Array($0.utf8) }).count
         guard distinct <= limits.maxChannelsPerDevice else {
-            throw RegistryError(.limitExceeded, operation: operation, message:
-                "\(distinct) channels given; a device may be on at most \(limits.maxChannelsPerDevice) (RegistryLimits.maxChannelsPerDevice)")
+            throw RegistryError(
+                .limitExceeded, operation: operation,
+                message:
+                    "\(distinct) channels given; a device may be on at most \(limits.maxChannelsPerDevice) (RegistryLimits.maxChannelsPerDevice)"
+            )
         }
     }
 
@@ -43,13 +47,17 @@ struct RegistryValidation: Sendable {
         let held = providers.registrableProviders
         guard let rules = providers.rules(for: provider), held.contains(provider) else {
             let names = held.compactMap { providers.rules(for: $0)?.displayName }
-            throw invalid("the registry holds \(names.joined(separator: " and ")) devices; send \(provider) subscriptions as event targets", operation)
+            throw invalid(
+                "the registry holds \(names.joined(separator: " and ")) devices; send \(provider) subscriptions as event targets",
+                operation)
         }
         if let problem = rules.registrationProblem(kind: address.kind) { throw invalid(problem, operation) }
         let value = address.value
         guard !value.isEmpty else { throw invalid("the device \(address.field) is empty", operation) }
         guard value.utf8.count <= Event.maxTokenBytes else {
-            throw invalid("the device \(address.field) is \(value.utf8.count) bytes, over the limit of \(Event.maxTokenBytes)", operation)
+            throw invalid(
+                "the device \(address.field) is \(value.utf8.count) bytes, over the limit of \(Event.maxTokenBytes)",
+                operation)
         }
         guard value.everyByte({ $0 > 0x20 && $0 < 0x7F }) else {
             throw invalid("the device \(address.field) has a character other than printable ASCII", operation)
@@ -59,16 +67,19 @@ struct RegistryValidation: Sendable {
 
     /// A device's own environment and topic: only for a provider whose
     /// registrations have them (APNs), checked by its rules.
-    func overrides(environment: String?, topic: String?, provider: Provider, _ operation: String) throws(RegistryError) {
+    func overrides(environment: String?, topic: String?, provider: Provider, _ operation: String) throws(RegistryError)
+    {
         let given = [("environment", environment), ("topic", topic)].compactMap { field, value in
             value.map { (field, $0) }
         }
         guard !given.isEmpty else { return }
         guard let rules = providers.rules(for: provider),
-              given.allSatisfy({ rules.registrationFields.contains($0.0) }) else {
+            given.allSatisfy({ rules.registrationFields.contains($0.0) })
+        else {
             let owners = providers.rules.filter { !$0.registrationFields.isEmpty }.map(\.displayName)
-            throw invalid("environment and topic override \(owners.joined(separator: " and ")) settings; "
-                          + "an \(provider) device has neither", operation)
+            throw invalid(
+                "environment and topic override \(owners.joined(separator: " and ")) settings; "
+                    + "an \(provider) device has neither", operation)
         }
         for (field, value) in given {
             if let problem = rules.registrationProblem(field: field, value: value) { throw invalid(problem, operation) }
@@ -77,7 +88,8 @@ struct RegistryValidation: Sendable {
 
     func pageSize(_ limit: Int, _ operation: String) throws(RegistryError) {
         guard (1...limits.maxPageSize).contains(limit) else {
-            throw invalid("page size \(limit) is out of range (1-\(limits.maxPageSize), RegistryLimits.maxPageSize)", operation)
+            throw invalid(
+                "page size \(limit) is out of range (1-\(limits.maxPageSize), RegistryLimits.maxPageSize)", operation)
         }
     }
 
@@ -85,22 +97,30 @@ struct RegistryValidation: Sendable {
     /// (PostgreSQL text cannot hold it). Its length is the event's limit.
     func eventKey(_ key: EventKey, _ operation: String) throws(RegistryError) {
         guard !key.id.isEmpty else { throw invalid("event id is empty", operation) }
-        guard !key.id.utf8.contains(0) else { throw invalid("event id has a NUL character, which the database cannot store", operation) }
-        guard !key.app.utf8.contains(0) else { throw invalid("event app has a NUL character, which the database cannot store", operation) }
+        guard !key.id.utf8.contains(0) else {
+            throw invalid("event id has a NUL character, which the database cannot store", operation)
+        }
+        guard !key.app.utf8.contains(0) else {
+            throw invalid("event app has a NUL character, which the database cannot store", operation)
+        }
     }
 
     /// 1 to `maxBytes` bytes of UTF-8 without control characters (C0, DEL, C1).
     private func name(_ text: String, what: String, maxBytes: Int, _ operation: String) throws(RegistryError) {
         guard !text.isEmpty else { throw invalid("\(what) is empty", operation) }
         guard text.utf8.count <= maxBytes else {
-            throw invalid("\(what) \"\(text.truncatedForMessage)\" is \(text.utf8.count) bytes, over the limit of \(maxBytes)", operation)
+            throw invalid(
+                "\(what) \"\(text.truncatedForMessage)\" is \(text.utf8.count) bytes, over the limit of \(maxBytes)",
+                operation)
         }
         // Not quoted: the text would carry the control character into logs.
         if let index = text.unicodeScalars.firstIndex(where: { $0.properties.generalCategory == .control }) {
             let code = String(text.unicodeScalars[index].value, radix: 16, uppercase: true)
             let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
             let offset = text.utf8.distance(from: text.utf8.startIndex, to: index)
-            throw invalid("\(what) has a control character (U+\(padded)) at byte \(offset); control characters are not allowed", operation)
+            throw invalid(
+                "\(what) has a control character (U+\(padded)) at byte \(offset); control characters are not allowed",
+                operation)
         }
     }
 
@@ -112,7 +132,9 @@ struct RegistryValidation: Sendable {
 extension UInt8 {
     fileprivate var isHexDigit: Bool {
         switch self {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
+            true
         default: false
         }
     }

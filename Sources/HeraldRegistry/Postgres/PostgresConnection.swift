@@ -41,7 +41,8 @@ final class PostgresConnection: SQLConnection {
             withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }
         guard let handle else {
-            throw RegistryError(.unavailable, operation: operation, message: "cannot connect to \(label): out of memory")
+            throw RegistryError(
+                .unavailable, operation: operation, message: "cannot connect to \(label): out of memory")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = scrubber.scrub(oneLine(PQerrorMessage(handle)))
@@ -53,8 +54,12 @@ final class PostgresConnection: SQLConnection {
         return PostgresConnection(connection: handle, label: label, scrubber: scrubber)
     }
 
-    func run(_ statement: SQLStatement, _ parameters: [SQLParameter], operation: String) throws(RegistryError) -> [[String?]] {
-        guard let connection else { throw RegistryError(.internal, operation: operation, message: "\(label) is closed") }
+    func run(_ statement: SQLStatement, _ parameters: [SQLParameter], operation: String) throws(RegistryError)
+        -> [[String?]]
+    {
+        guard let connection else {
+            throw RegistryError(.internal, operation: operation, message: "\(label) is closed")
+        }
         let texts: [String?] = parameters.map { parameter in
             switch parameter {
             case .text(let value): value
@@ -67,8 +72,10 @@ final class PostgresConnection: SQLConnection {
         }
         defer { PQclear(result) }
         guard let result else {
-            throw RegistryError(.unavailable, operation: operation, message:
-                "\(label) \(statement.table): \(scrubber.scrub(Self.oneLine(PQerrorMessage(connection))))")
+            throw RegistryError(
+                .unavailable, operation: operation,
+                message:
+                    "\(label) \(statement.table): \(scrubber.scrub(Self.oneLine(PQerrorMessage(connection))))")
         }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK:
@@ -90,7 +97,8 @@ final class PostgresConnection: SQLConnection {
     /// the server has something to say to is one it is closing (shutdown,
     /// restart, terminated backend), so it is replaced before it fails a job.
     var isUsable: Bool {
-        guard let connection, PQstatus(connection) == CONNECTION_OK, PQtransactionStatus(connection) == PQTRANS_IDLE else {
+        guard let connection, PQstatus(connection) == CONNECTION_OK, PQtransactionStatus(connection) == PQTRANS_IDLE
+        else {
             return false
         }
         var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
@@ -104,23 +112,29 @@ final class PostgresConnection: SQLConnection {
 
     /// The error for a failed statement: its kind from the SQLSTATE (or from
     /// a connection libpq found lost), and the server's own message.
-    private func failure(_ result: OpaquePointer, _ connection: OpaquePointer, _ statement: SQLStatement,
-                         _ operation: String) -> RegistryError {
+    private func failure(
+        _ result: OpaquePointer, _ connection: OpaquePointer, _ statement: SQLStatement,
+        _ operation: String
+    ) -> RegistryError {
         let state = field(result, "C") ?? ""
         var message = field(result, "M") ?? Self.oneLine(PQresultErrorMessage(result))
         if let detail = field(result, "D") { message += " (\(detail))" }
         let context = "\(label) \(statement.table): \(scrubber.scrub(message))"
         if PQstatus(connection) != CONNECTION_OK {
-            return RegistryError(.unavailable, operation: operation, message: "\(context); the connection is lost and is opened again on next use")
+            return RegistryError(
+                .unavailable, operation: operation,
+                message: "\(context); the connection is lost and is opened again on next use")
         }
-        let kind: RegistryError.Kind = switch state {
-        case "40001", "40P01": .conflict  // serialization failure, deadlock
-        case "42P01": .migration  // undefined table
-        case _ where state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P") || state.hasPrefix("58"):
-            .unavailable  // connection, resources, shutdown, system
-        case _ where state.hasPrefix("22"): .invalidInput  // data exception
-        default: .internal
-        }
+        let kind: RegistryError.Kind =
+            switch state {
+            case "40001", "40P01": .conflict  // serialization failure, deadlock
+            case "42P01": .migration  // undefined table
+            case _
+            where state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P") || state.hasPrefix("58"):
+                .unavailable  // connection, resources, shutdown, system
+            case _ where state.hasPrefix("22"): .invalidInput  // data exception
+            default: .internal
+            }
         let hint = kind == .migration ? "; the schema is missing, run migrate() first" : ""
         return RegistryError(kind, operation: operation, message: "\(context) [SQLSTATE \(state)]\(hint)")
     }

@@ -38,137 +38,188 @@ enum PostgresDialect {
         commit: SQLStatement(registrations, "COMMIT"),
         rollback: SQLStatement(registrations, "ROLLBACK"),
         lockMigrations: SQLStatement(versions, "SELECT pg_advisory_xact_lock(\(migrationLock))"),
-        createMigrationsTable: SQLStatement(versions, """
+        createMigrationsTable: SQLStatement(
+            versions,
+            """
             CREATE TABLE IF NOT EXISTS herald_schema_migrations (
                 version integer PRIMARY KEY,
                 applied_at timestamptz NOT NULL
             )
             """),
         appliedVersions: SQLStatement(versions, "SELECT version FROM herald_schema_migrations ORDER BY version"),
-        recordVersion: SQLStatement(versions, "INSERT INTO herald_schema_migrations (version, applied_at) VALUES ($1, now())"),
+        recordVersion: SQLStatement(
+            versions, "INSERT INTO herald_schema_migrations (version, applied_at) VALUES ($1, now())"),
         migrations: [
-            Migration(version: 1, statements: [
-                SQLStatement(registrations, """
-                    CREATE TABLE herald_registrations (
-                        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-                        app text NOT NULL,
-                        channel text NOT NULL,
-                        provider text NOT NULL,
-                        address_kind text NOT NULL,
-                        address text NOT NULL,
-                        environment text,
-                        topic text,
-                        created_at timestamptz NOT NULL,
-                        updated_at timestamptz NOT NULL,
-                        CONSTRAINT herald_registrations_member UNIQUE (app, channel, provider, address_kind, address)
-                    )
-                    """),
-                SQLStatement(registrations, """
-                    CREATE INDEX herald_registrations_device ON herald_registrations (app, provider, address_kind, address)
-                    """),
-                SQLStatement(registrations, "CREATE INDEX herald_registrations_channel ON herald_registrations (app, channel, id)"),
-                SQLStatement(channels, """
-                    CREATE TABLE herald_channels (
-                        app text NOT NULL,
-                        channel text NOT NULL,
-                        devices bigint NOT NULL CHECK (devices >= 0),
-                        PRIMARY KEY (app, channel)
-                    )
-                    """),
-            ]),
-            Migration(version: 2, statements: [
-                SQLStatement(events, """
-                    CREATE TABLE herald_event_ids (
-                        event_id text PRIMARY KEY,
-                        received_at timestamptz NOT NULL
-                    )
-                    """),
-                SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
-            ]),
+            Migration(
+                version: 1,
+                statements: [
+                    SQLStatement(
+                        registrations,
+                        """
+                        CREATE TABLE herald_registrations (
+                            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                            app text NOT NULL,
+                            channel text NOT NULL,
+                            provider text NOT NULL,
+                            address_kind text NOT NULL,
+                            address text NOT NULL,
+                            environment text,
+                            topic text,
+                            created_at timestamptz NOT NULL,
+                            updated_at timestamptz NOT NULL,
+                            CONSTRAINT herald_registrations_member UNIQUE (app, channel, provider, address_kind, address)
+                        )
+                        """),
+                    SQLStatement(
+                        registrations,
+                        """
+                        CREATE INDEX herald_registrations_device ON herald_registrations (app, provider, address_kind, address)
+                        """),
+                    SQLStatement(
+                        registrations,
+                        "CREATE INDEX herald_registrations_channel ON herald_registrations (app, channel, id)"),
+                    SQLStatement(
+                        channels,
+                        """
+                        CREATE TABLE herald_channels (
+                            app text NOT NULL,
+                            channel text NOT NULL,
+                            devices bigint NOT NULL CHECK (devices >= 0),
+                            PRIMARY KEY (app, channel)
+                        )
+                        """),
+                ]),
+            Migration(
+                version: 2,
+                statements: [
+                    SQLStatement(
+                        events,
+                        """
+                        CREATE TABLE herald_event_ids (
+                            event_id text PRIMARY KEY,
+                            received_at timestamptz NOT NULL
+                        )
+                        """),
+                    SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
+                ]),
             // The duplicate window is kept per app: the ids of the window
             // before are dropped with the table (docs/traffic.md).
-            Migration(version: 3, statements: [
-                SQLStatement(events, "DROP TABLE herald_event_ids"),
-                SQLStatement(events, """
-                    CREATE TABLE herald_event_ids (
-                        app text NOT NULL,
-                        event_id text NOT NULL,
-                        received_at timestamptz NOT NULL,
-                        PRIMARY KEY (app, event_id)
-                    )
-                    """),
-                SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
-            ]),
+            Migration(
+                version: 3,
+                statements: [
+                    SQLStatement(events, "DROP TABLE herald_event_ids"),
+                    SQLStatement(
+                        events,
+                        """
+                        CREATE TABLE herald_event_ids (
+                            app text NOT NULL,
+                            event_id text NOT NULL,
+                            received_at timestamptz NOT NULL,
+                            PRIMARY KEY (app, event_id)
+                        )
+                        """),
+                    SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
+                ]),
             // Each app's registrations, counted for registry.max_registrations_per_app.
-            Migration(version: 4, statements: [
-                SQLStatement(apps, """
-                    CREATE TABLE herald_apps (
-                        app text PRIMARY KEY,
-                        registrations bigint NOT NULL CHECK (registrations >= 0)
-                    )
-                    """),
-                SQLStatement(apps, """
-                    INSERT INTO herald_apps (app, registrations) SELECT app, sum(devices) FROM herald_channels GROUP BY app
-                    """),
-            ]),
+            Migration(
+                version: 4,
+                statements: [
+                    SQLStatement(
+                        apps,
+                        """
+                        CREATE TABLE herald_apps (
+                            app text PRIMARY KEY,
+                            registrations bigint NOT NULL CHECK (registrations >= 0)
+                        )
+                        """),
+                    SQLStatement(
+                        apps,
+                        """
+                        INSERT INTO herald_apps (app, registrations) SELECT app, sum(devices) FROM herald_channels GROUP BY app
+                        """),
+                ]),
         ],
         lockDevice: SQLStatement(registrations, "SELECT pg_advisory_xact_lock($1::bigint)"),
-        deviceChannels: SQLStatement(registrations, """
+        deviceChannels: SQLStatement(
+            registrations,
+            """
             SELECT channel, environment, topic FROM herald_registrations WHERE \(device) ORDER BY channel COLLATE "C"
             """),
-        insertMembership: SQLStatement(registrations, """
+        insertMembership: SQLStatement(
+            registrations,
+            """
             INSERT INTO herald_registrations
                 (app, provider, address_kind, address, channel, environment, topic, created_at, updated_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, \(time("$8")), \(time("$8")))
             ON CONFLICT (app, channel, provider, address_kind, address) DO UPDATE
                 SET environment = EXCLUDED.environment, topic = EXCLUDED.topic, updated_at = EXCLUDED.updated_at
             """),
-        updateOverrides: SQLStatement(registrations, """
+        updateOverrides: SQLStatement(
+            registrations,
+            """
             UPDATE herald_registrations SET environment = $6, topic = $7, updated_at = \(time("$8"))
             WHERE \(device) AND channel = $5
             """),
-        moveMembership: SQLStatement(registrations, """
+        moveMembership: SQLStatement(
+            registrations,
+            """
             UPDATE herald_registrations SET address_kind = $6, address = $7, updated_at = \(time("$8"))
             WHERE \(device) AND channel = $5
             """),
-        deleteMembership: SQLStatement(registrations, "DELETE FROM herald_registrations WHERE \(device) AND channel = $5 RETURNING id"),
+        deleteMembership: SQLStatement(
+            registrations, "DELETE FROM herald_registrations WHERE \(device) AND channel = $5 RETURNING id"),
         deleteDevice: SQLStatement(registrations, "DELETE FROM herald_registrations WHERE \(device) RETURNING channel"),
-        addToChannel: SQLStatement(channels, """
+        addToChannel: SQLStatement(
+            channels,
+            """
             INSERT INTO herald_channels AS c (app, channel, devices) VALUES ($1, $2, 1)
             ON CONFLICT (app, channel) DO UPDATE SET devices = c.devices + 1 WHERE c.devices < $3
             RETURNING devices
             """),
-        removeFromChannel: SQLStatement(channels, """
+        removeFromChannel: SQLStatement(
+            channels,
+            """
             UPDATE herald_channels SET devices = devices - 1 WHERE app = $1 AND channel = $2 RETURNING devices
             """),
-        dropEmptyChannel: SQLStatement(channels, "DELETE FROM herald_channels WHERE app = $1 AND channel = $2 AND devices <= 0"),
-        addToApp: SQLStatement(apps, """
+        dropEmptyChannel: SQLStatement(
+            channels, "DELETE FROM herald_channels WHERE app = $1 AND channel = $2 AND devices <= 0"),
+        addToApp: SQLStatement(
+            apps,
+            """
             INSERT INTO herald_apps AS a (app, registrations) SELECT $1, $2::bigint WHERE $2::bigint <= $3::bigint
             ON CONFLICT (app) DO UPDATE SET registrations = a.registrations + EXCLUDED.registrations
                 WHERE a.registrations + EXCLUDED.registrations <= $3::bigint
             RETURNING registrations
             """),
-        removeFromApp: SQLStatement(apps, """
+        removeFromApp: SQLStatement(
+            apps,
+            """
             UPDATE herald_apps SET registrations = greatest(registrations - $2::bigint, 0) WHERE app = $1
             """),
         channelDevices: SQLStatement(channels, "SELECT devices FROM herald_channels WHERE app = $1 AND channel = $2"),
         appRegistrations: SQLStatement(apps, "SELECT registrations FROM herald_apps WHERE app = $1"),
         page: { providers in
             let filter = RegistrySQL.providerFilter(providers) { "$\($0)" }
-            return SQLStatement(registrations, """
+            return SQLStatement(
+                registrations,
+                """
                 SELECT id, provider, address_kind, address, environment, topic, \(micros("created_at")), \(micros("updated_at"))
                 FROM herald_registrations
                 WHERE app = $1 AND channel = $2 AND id > $3\(filter)
                 ORDER BY id LIMIT $4
                 """)
         },
-        claimEvents: SQLStatement(events, """
+        claimEvents: SQLStatement(
+            events,
+            """
             INSERT INTO herald_event_ids AS e (app, event_id, received_at)
             SELECT key ->> 0, key ->> 1, \(time("$2")) FROM json_array_elements($1::json) AS keys (key)
             ON CONFLICT (app, event_id) DO UPDATE SET received_at = EXCLUDED.received_at WHERE e.received_at <= \(time("$3"))
             RETURNING app, event_id
             """),
-        eventsReceivedAt: SQLStatement(events, """
+        eventsReceivedAt: SQLStatement(
+            events,
+            """
             SELECT app, event_id, \(micros("received_at")) FROM herald_event_ids
             WHERE (app, event_id) IN (SELECT key ->> 0, key ->> 1 FROM json_array_elements($1::json) AS keys (key))
             """),
@@ -187,15 +238,19 @@ extension RegistryDialect {
     public static func postgres(url: String, poolSize: Int = 4) throws(RegistryError) -> RegistryDialect {
         let server = PostgresConnection.label(for: url)
         guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
-            throw RegistryError(.invalidInput, operation: "open", message:
-                "expected a postgres:// or postgresql:// URL, found \"\(String(url.prefix { $0 != ":" }).truncatedForMessage)…\"")
+            throw RegistryError(
+                .invalidInput, operation: "open",
+                message:
+                    "expected a postgres:// or postgresql:// URL, found \"\(String(url.prefix { $0 != ":" }).truncatedForMessage)…\""
+            )
         }
         // libpq's own message for a URL it cannot read quotes the token, password included.
         do { _ = try PostgresURL(parsing: url) } catch {
             throw RegistryError(.invalidInput, operation: "open", message: "\(server) cannot be used: \(error)")
         }
         guard (1...64).contains(poolSize) else {
-            throw RegistryError(.invalidInput, operation: "open", message: "pool size \(poolSize) is out of range (1-64)")
+            throw RegistryError(
+                .invalidInput, operation: "open", message: "pool size \(poolSize) is out of range (1-64)")
         }
         let open: @Sendable (String) throws(RegistryError) -> any SQLConnection = { operation throws(RegistryError) in
             try PostgresConnection.open(url: url, operation: operation)

@@ -37,8 +37,10 @@ final class SQLiteConnection: SQLConnection {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         let mode = try connection.useWriteAheadLogging(operation: operation)
         guard mode == "wal" else {
-            throw RegistryError(.unavailable, operation: operation, message:
-                "\(label) cannot use write-ahead logging (journal mode \(mode ?? "unknown"))")
+            throw RegistryError(
+                .unavailable, operation: operation,
+                message:
+                    "\(label) cannot use write-ahead logging (journal mode \(mode ?? "unknown"))")
         }
         // In WAL mode NORMAL keeps the database consistent; a power loss may
         // drop the last transactions, which devices register again.
@@ -60,13 +62,15 @@ final class SQLiteConnection: SQLConnection {
             if let mode = try run(query, [], operation: operation).first?.first ?? nil, mode == "wal" { return mode }
             do throws(RegistryError) {
                 return try run(change, [], operation: operation).first?.first ?? nil
-            } catch where error.kind == .unavailable && ContinuousClock.now < deadline {
+            } catch  where error.kind == .unavailable && ContinuousClock.now < deadline {
                 usleep(10_000)
             }
         }
     }
 
-    func run(_ statement: SQLStatement, _ parameters: [SQLParameter], operation: String) throws(RegistryError) -> [[String?]] {
+    func run(_ statement: SQLStatement, _ parameters: [SQLParameter], operation: String) throws(RegistryError)
+        -> [[String?]]
+    {
         guard let db else { throw RegistryError(.internal, operation: operation, message: "\(label) is closed") }
         let prepared = try prepare(statement, db, operation)
         // Bound with SQLITE_STATIC: the copies live until the statement is reset below.
@@ -96,9 +100,10 @@ final class SQLiteConnection: SQLConnection {
             let status = sqlite3_step(prepared)
             if status == SQLITE_DONE { return rows }
             guard status == SQLITE_ROW else { throw failure(status, statement, operation) }
-            rows.append((0..<sqlite3_column_count(prepared)).map { column in
-                sqlite3_column_text(prepared, column).map { String(cString: $0) }
-            })
+            rows.append(
+                (0..<sqlite3_column_count(prepared)).map { column in
+                    sqlite3_column_text(prepared, column).map { String(cString: $0) }
+                })
         }
     }
 
@@ -112,7 +117,9 @@ final class SQLiteConnection: SQLConnection {
         db = nil
     }
 
-    private func prepare(_ statement: SQLStatement, _ db: OpaquePointer, _ operation: String) throws(RegistryError) -> OpaquePointer {
+    private func prepare(_ statement: SQLStatement, _ db: OpaquePointer, _ operation: String) throws(RegistryError)
+        -> OpaquePointer
+    {
         if let prepared = statements[statement.text] { return prepared }
         var prepared: OpaquePointer?
         let status = sqlite3_prepare_v2(db, statement.text, -1, &prepared, nil)
@@ -126,11 +133,14 @@ final class SQLiteConnection: SQLConnection {
         let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
         let kind: RegistryError.Kind
         switch status & 0xFF {
-        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PROTOCOL, SQLITE_NOMEM:
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PROTOCOL,
+            SQLITE_NOMEM:
             kind = .unavailable
         case SQLITE_ERROR where message.hasPrefix("no such table"):
-            return RegistryError(.migration, operation: operation, message:
-                "\(label) \(statement.table): \(message); the schema is missing, run migrate() first")
+            return RegistryError(
+                .migration, operation: operation,
+                message:
+                    "\(label) \(statement.table): \(message); the schema is missing, run migrate() first")
         default:
             kind = .internal
         }

@@ -22,129 +22,177 @@ enum SQLiteDialect {
         commit: SQLStatement(registrations, "COMMIT"),
         rollback: SQLStatement(registrations, "ROLLBACK"),
         lockMigrations: nil,
-        createMigrationsTable: SQLStatement(versions, """
+        createMigrationsTable: SQLStatement(
+            versions,
+            """
             CREATE TABLE IF NOT EXISTS herald_schema_migrations (
                 version INTEGER PRIMARY KEY,
                 applied_at TEXT NOT NULL
             ) STRICT
             """),
         appliedVersions: SQLStatement(versions, "SELECT version FROM herald_schema_migrations ORDER BY version"),
-        recordVersion: SQLStatement(versions, """
+        recordVersion: SQLStatement(
+            versions,
+            """
             INSERT INTO herald_schema_migrations (version, applied_at) VALUES (?1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
             """),
         migrations: [
-            Migration(version: 1, statements: [
-                SQLStatement(registrations, """
-                    CREATE TABLE herald_registrations (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        app TEXT NOT NULL,
-                        channel TEXT NOT NULL,
-                        provider TEXT NOT NULL,
-                        address_kind TEXT NOT NULL,
-                        address TEXT NOT NULL,
-                        environment TEXT,
-                        topic TEXT,
-                        created_at INTEGER NOT NULL,
-                        updated_at INTEGER NOT NULL,
-                        CONSTRAINT herald_registrations_member UNIQUE (app, channel, provider, address_kind, address)
-                    ) STRICT
-                    """),
-                SQLStatement(registrations, """
-                    CREATE INDEX herald_registrations_device ON herald_registrations (app, provider, address_kind, address)
-                    """),
-                SQLStatement(registrations, "CREATE INDEX herald_registrations_channel ON herald_registrations (app, channel, id)"),
-                SQLStatement(channels, """
-                    CREATE TABLE herald_channels (
-                        app TEXT NOT NULL,
-                        channel TEXT NOT NULL,
-                        devices INTEGER NOT NULL CHECK (devices >= 0),
-                        PRIMARY KEY (app, channel)
-                    ) STRICT, WITHOUT ROWID
-                    """),
-            ]),
-            Migration(version: 2, statements: [
-                SQLStatement(events, """
-                    CREATE TABLE herald_event_ids (
-                        event_id TEXT PRIMARY KEY,
-                        received_at INTEGER NOT NULL
-                    ) STRICT, WITHOUT ROWID
-                    """),
-                SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
-            ]),
+            Migration(
+                version: 1,
+                statements: [
+                    SQLStatement(
+                        registrations,
+                        """
+                        CREATE TABLE herald_registrations (
+                            id INTEGER PRIMARY KEY AUTOINCREMENT,
+                            app TEXT NOT NULL,
+                            channel TEXT NOT NULL,
+                            provider TEXT NOT NULL,
+                            address_kind TEXT NOT NULL,
+                            address TEXT NOT NULL,
+                            environment TEXT,
+                            topic TEXT,
+                            created_at INTEGER NOT NULL,
+                            updated_at INTEGER NOT NULL,
+                            CONSTRAINT herald_registrations_member UNIQUE (app, channel, provider, address_kind, address)
+                        ) STRICT
+                        """),
+                    SQLStatement(
+                        registrations,
+                        """
+                        CREATE INDEX herald_registrations_device ON herald_registrations (app, provider, address_kind, address)
+                        """),
+                    SQLStatement(
+                        registrations,
+                        "CREATE INDEX herald_registrations_channel ON herald_registrations (app, channel, id)"),
+                    SQLStatement(
+                        channels,
+                        """
+                        CREATE TABLE herald_channels (
+                            app TEXT NOT NULL,
+                            channel TEXT NOT NULL,
+                            devices INTEGER NOT NULL CHECK (devices >= 0),
+                            PRIMARY KEY (app, channel)
+                        ) STRICT, WITHOUT ROWID
+                        """),
+                ]),
+            Migration(
+                version: 2,
+                statements: [
+                    SQLStatement(
+                        events,
+                        """
+                        CREATE TABLE herald_event_ids (
+                            event_id TEXT PRIMARY KEY,
+                            received_at INTEGER NOT NULL
+                        ) STRICT, WITHOUT ROWID
+                        """),
+                    SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
+                ]),
             // The duplicate window is kept per app: the ids of the window
             // before are dropped with the table (docs/traffic.md).
-            Migration(version: 3, statements: [
-                SQLStatement(events, "DROP TABLE herald_event_ids"),
-                SQLStatement(events, """
-                    CREATE TABLE herald_event_ids (
-                        app TEXT NOT NULL,
-                        event_id TEXT NOT NULL,
-                        received_at INTEGER NOT NULL,
-                        PRIMARY KEY (app, event_id)
-                    ) STRICT, WITHOUT ROWID
-                    """),
-                SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
-            ]),
+            Migration(
+                version: 3,
+                statements: [
+                    SQLStatement(events, "DROP TABLE herald_event_ids"),
+                    SQLStatement(
+                        events,
+                        """
+                        CREATE TABLE herald_event_ids (
+                            app TEXT NOT NULL,
+                            event_id TEXT NOT NULL,
+                            received_at INTEGER NOT NULL,
+                            PRIMARY KEY (app, event_id)
+                        ) STRICT, WITHOUT ROWID
+                        """),
+                    SQLStatement(events, "CREATE INDEX herald_event_ids_received ON herald_event_ids (received_at)"),
+                ]),
             // Each app's registrations, counted for registry.max_registrations_per_app.
-            Migration(version: 4, statements: [
-                SQLStatement(apps, """
-                    CREATE TABLE herald_apps (
-                        app TEXT PRIMARY KEY,
-                        registrations INTEGER NOT NULL CHECK (registrations >= 0)
-                    ) STRICT, WITHOUT ROWID
-                    """),
-                SQLStatement(apps, """
-                    INSERT INTO herald_apps (app, registrations) SELECT app, sum(devices) FROM herald_channels GROUP BY app
-                    """),
-            ]),
+            Migration(
+                version: 4,
+                statements: [
+                    SQLStatement(
+                        apps,
+                        """
+                        CREATE TABLE herald_apps (
+                            app TEXT PRIMARY KEY,
+                            registrations INTEGER NOT NULL CHECK (registrations >= 0)
+                        ) STRICT, WITHOUT ROWID
+                        """),
+                    SQLStatement(
+                        apps,
+                        """
+                        INSERT INTO herald_apps (app, registrations) SELECT app, sum(devices) FROM herald_channels GROUP BY app
+                        """),
+                ]),
         ],
         lockDevice: nil,
         // INDEXED BY: the device's few rows through herald_registrations_device.
         // SQLite's planner would otherwise take herald_registrations_channel
         // (app=?) for its channel order and read every registration of the
         // app, once per `register`, `replaceToken` and `channels(of:)`.
-        deviceChannels: SQLStatement(registrations, """
+        deviceChannels: SQLStatement(
+            registrations,
+            """
             SELECT channel, environment, topic FROM herald_registrations INDEXED BY herald_registrations_device
             WHERE \(device) ORDER BY channel
             """),
-        insertMembership: SQLStatement(registrations, """
+        insertMembership: SQLStatement(
+            registrations,
+            """
             INSERT INTO herald_registrations
                 (app, provider, address_kind, address, channel, environment, topic, created_at, updated_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
             ON CONFLICT (app, channel, provider, address_kind, address) DO UPDATE
                 SET environment = excluded.environment, topic = excluded.topic, updated_at = excluded.updated_at
             """),
-        updateOverrides: SQLStatement(registrations, """
+        updateOverrides: SQLStatement(
+            registrations,
+            """
             UPDATE herald_registrations SET environment = ?6, topic = ?7, updated_at = ?8 WHERE \(device) AND channel = ?5
             """),
-        moveMembership: SQLStatement(registrations, """
+        moveMembership: SQLStatement(
+            registrations,
+            """
             UPDATE herald_registrations SET address_kind = ?6, address = ?7, updated_at = ?8 WHERE \(device) AND channel = ?5
             """),
-        deleteMembership: SQLStatement(registrations, """
+        deleteMembership: SQLStatement(
+            registrations,
+            """
             DELETE FROM herald_registrations WHERE \(device) AND channel = ?5 RETURNING id
             """),
         deleteDevice: SQLStatement(registrations, "DELETE FROM herald_registrations WHERE \(device) RETURNING channel"),
-        addToChannel: SQLStatement(channels, """
+        addToChannel: SQLStatement(
+            channels,
+            """
             INSERT INTO herald_channels (app, channel, devices) VALUES (?1, ?2, 1)
             ON CONFLICT (app, channel) DO UPDATE SET devices = devices + 1 WHERE devices < ?3
             RETURNING devices
             """),
-        removeFromChannel: SQLStatement(channels, """
+        removeFromChannel: SQLStatement(
+            channels,
+            """
             UPDATE herald_channels SET devices = devices - 1 WHERE app = ?1 AND channel = ?2 RETURNING devices
             """),
-        dropEmptyChannel: SQLStatement(channels, "DELETE FROM herald_channels WHERE app = ?1 AND channel = ?2 AND devices <= 0"),
-        addToApp: SQLStatement(apps, """
+        dropEmptyChannel: SQLStatement(
+            channels, "DELETE FROM herald_channels WHERE app = ?1 AND channel = ?2 AND devices <= 0"),
+        addToApp: SQLStatement(
+            apps,
+            """
             INSERT INTO herald_apps (app, registrations) SELECT ?1, ?2 WHERE ?2 <= ?3
             ON CONFLICT (app) DO UPDATE SET registrations = registrations + excluded.registrations
                 WHERE registrations + excluded.registrations <= ?3
             RETURNING registrations
             """),
-        removeFromApp: SQLStatement(apps, "UPDATE herald_apps SET registrations = max(registrations - ?2, 0) WHERE app = ?1"),
+        removeFromApp: SQLStatement(
+            apps, "UPDATE herald_apps SET registrations = max(registrations - ?2, 0) WHERE app = ?1"),
         channelDevices: SQLStatement(channels, "SELECT devices FROM herald_channels WHERE app = ?1 AND channel = ?2"),
         appRegistrations: SQLStatement(apps, "SELECT registrations FROM herald_apps WHERE app = ?1"),
         page: { providers in
             let filter = RegistrySQL.providerFilter(providers) { "?\($0)" }
-            return SQLStatement(registrations, """
+            return SQLStatement(
+                registrations,
+                """
                 SELECT id, provider, address_kind, address, environment, topic, created_at, updated_at
                 FROM herald_registrations
                 WHERE app = ?1 AND channel = ?2 AND id > ?3\(filter)
@@ -152,13 +200,17 @@ enum SQLiteDialect {
                 """)
         },
         // `WHERE true`: an upsert's SELECT needs a WHERE, or SQLite reads ON as a join's.
-        claimEvents: SQLStatement(events, """
+        claimEvents: SQLStatement(
+            events,
+            """
             INSERT INTO herald_event_ids (app, event_id, received_at)
             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2 FROM json_each(?1) WHERE true
             ON CONFLICT (app, event_id) DO UPDATE SET received_at = excluded.received_at WHERE received_at <= ?3
             RETURNING app, event_id
             """),
-        eventsReceivedAt: SQLStatement(events, """
+        eventsReceivedAt: SQLStatement(
+            events,
+            """
             SELECT app, event_id, received_at FROM herald_event_ids
             WHERE (app, event_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))
             """),

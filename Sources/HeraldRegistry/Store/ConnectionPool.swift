@@ -19,7 +19,8 @@ final class ConnectionPool: Sendable {
 
     /// Starts `size` threads; `open` runs on each of them to open its
     /// connection, given the operation of the job that needs it.
-    init(size: Int, open: @escaping @Sendable (String) throws(RegistryError) -> any SQLConnection) throws(RegistryError) {
+    init(size: Int, open: @escaping @Sendable (String) throws(RegistryError) -> any SQLConnection) throws(RegistryError)
+    {
         self.size = size
         let queue = queue
         for started in 0..<size {
@@ -38,14 +39,18 @@ final class ConnectionPool: Sendable {
     func run<T: Sendable>(
         _ operation: String, _ body: @escaping @Sendable (any SQLConnection) throws(RegistryError) -> T
     ) async throws(RegistryError) -> T {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, RegistryError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<T, RegistryError>, Never>) in
             let job = Job(
                 operation: operation,
-                run: { connection in continuation.resume(returning: Result { () throws(RegistryError) in try body(connection) }) },
+                run: { connection in
+                    continuation.resume(returning: Result { () throws(RegistryError) in try body(connection) })
+                },
                 fail: { error in continuation.resume(returning: .failure(error)) })
             if !queue.submit(job) {
-                continuation.resume(returning: .failure(
-                    RegistryError(.internal, operation: operation, message: "the registry store is closed")))
+                continuation.resume(
+                    returning: .failure(
+                        RegistryError(.internal, operation: operation, message: "the registry store is closed")))
             }
         }
         return try result.get()
@@ -85,14 +90,18 @@ final class ConnectionPool: Sendable {
     private func startThread(_ body: @escaping @Sendable () -> Void) throws(RegistryError) {
         let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
-            return nil
-        }, box)
+        let status = pthread_create(
+            &thread, nil,
+            { argument in
+                guard let argument else { return nil }
+                Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
+                return nil
+            }, box)
         guard status == 0 else {
             Unmanaged<ThreadBody>.fromOpaque(box).release()
-            throw RegistryError(.internal, operation: "open", message: "cannot start a database thread: \(String(cString: strerror(status)))")
+            throw RegistryError(
+                .internal, operation: "open",
+                message: "cannot start a database thread: \(String(cString: strerror(status)))")
         }
         pthread_detach(thread)
     }

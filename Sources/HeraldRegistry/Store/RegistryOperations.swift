@@ -27,8 +27,10 @@ struct RegistryOperations: Sendable {
     /// Which providers and address kinds a row may name.
     let catalog: ProviderCatalog
 
-    func register(_ db: any SQLConnection, _ device: DeviceKey, channels: [String], environment: String?, topic: String?,
-                  at time: Timestamp) throws(RegistryError) -> [String: RegistryChange] {
+    func register(
+        _ db: any SQLConnection, _ device: DeviceKey, channels: [String], environment: String?, topic: String?,
+        at time: Timestamp
+    ) throws(RegistryError) -> [String: RegistryChange] {
         let operation = "register"
         return try transaction(db, operation) { () throws(RegistryError) in
             try lock([device], db, operation)
@@ -43,31 +45,40 @@ struct RegistryOperations: Sendable {
                 if overrides == Overrides(environment: environment, topic: topic) {
                     changes[channel] = .unchanged
                 } else {
-                    _ = try db.run(sql.updateOverrides, device.parameters + [
-                        .text(channel), .optional(environment), .optional(topic), .integer(time.microsecondsSinceEpoch),
-                    ], operation: operation)
+                    _ = try db.run(
+                        sql.updateOverrides,
+                        device.parameters + [
+                            .text(channel), .optional(environment), .optional(topic),
+                            .integer(time.microsecondsSinceEpoch),
+                        ], operation: operation)
                     changes[channel] = .updated
                 }
             }
             let total = current.count + joining.count
             guard total <= limits.maxChannelsPerDevice else {
-                throw RegistryError(.limitExceeded, operation: operation, message:
-                    "device \(device) is on \(current.count) channels and would be on \(total); a device may be on at most "
-                    + "\(limits.maxChannelsPerDevice) (RegistryLimits.maxChannelsPerDevice)")
+                throw RegistryError(
+                    .limitExceeded, operation: operation,
+                    message:
+                        "device \(device) is on \(current.count) channels and would be on \(total); a device may be on at most "
+                        + "\(limits.maxChannelsPerDevice) (RegistryLimits.maxChannelsPerDevice)")
             }
             try addToApp(joining.count, device, db, operation)
             for channel in joining {
                 try join(channel, device, db, operation)
-                _ = try db.run(sql.insertMembership, device.parameters + [
-                    .text(channel), .optional(environment), .optional(topic), .integer(time.microsecondsSinceEpoch),
-                ], operation: operation)
+                _ = try db.run(
+                    sql.insertMembership,
+                    device.parameters + [
+                        .text(channel), .optional(environment), .optional(topic), .integer(time.microsecondsSinceEpoch),
+                    ], operation: operation)
                 changes[channel] = .created
             }
             return changes
         }
     }
 
-    func unregister(_ db: any SQLConnection, _ device: DeviceKey, channels: [String]) throws(RegistryError) -> RegistryChange {
+    func unregister(_ db: any SQLConnection, _ device: DeviceKey, channels: [String]) throws(RegistryError)
+        -> RegistryChange
+    {
         let operation = "unregister"
         return try transaction(db, operation) { () throws(RegistryError) in
             try lock([device], db, operation)
@@ -97,8 +108,10 @@ struct RegistryOperations: Sendable {
     /// Moves every membership of `device` to `newDevice` (same app and
     /// provider); where `newDevice` is already on the channel, its own
     /// membership stays and the old one goes.
-    func replaceToken(_ db: any SQLConnection, _ device: DeviceKey, with newDevice: DeviceKey,
-                      at time: Timestamp) throws(RegistryError) -> RegistryChange {
+    func replaceToken(
+        _ db: any SQLConnection, _ device: DeviceKey, with newDevice: DeviceKey,
+        at time: Timestamp
+    ) throws(RegistryError) -> RegistryChange {
         let operation = "replaceToken"
         return try transaction(db, operation) { () throws(RegistryError) in
             try lock([device, newDevice], db, operation)
@@ -108,9 +121,12 @@ struct RegistryOperations: Sendable {
             let existing = try memberships(of: newDevice, db, operation)
             let total = existing.count + old.keys.count(where: { existing[$0] == nil })
             guard total <= limits.maxChannelsPerDevice else {
-                throw RegistryError(.limitExceeded, operation: operation, message:
-                    "device \(newDevice) is on \(existing.count) channels and would be on \(total) with those of \(device); "
-                    + "a device may be on at most \(limits.maxChannelsPerDevice) (RegistryLimits.maxChannelsPerDevice)")
+                throw RegistryError(
+                    .limitExceeded, operation: operation,
+                    message:
+                        "device \(newDevice) is on \(existing.count) channels and would be on \(total) with those of \(device); "
+                        + "a device may be on at most \(limits.maxChannelsPerDevice) (RegistryLimits.maxChannelsPerDevice)"
+                )
             }
             try removeFromApp(old.keys.count(where: { existing[$0] != nil }), app: device.app, db, operation)
             for channelBytes in old.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
@@ -119,10 +135,12 @@ struct RegistryOperations: Sendable {
                     _ = try db.run(sql.deleteMembership, device.parameters + [.text(channel)], operation: operation)
                     try leave(channel, app: device.app, db, operation)
                 } else {
-                    _ = try db.run(sql.moveMembership, device.parameters + [
-                        .text(channel), .text(newDevice.address.field), .text(newDevice.address.value),
-                        .integer(time.microsecondsSinceEpoch),
-                    ], operation: operation)
+                    _ = try db.run(
+                        sql.moveMembership,
+                        device.parameters + [
+                            .text(channel), .text(newDevice.address.field), .text(newDevice.address.value),
+                            .integer(time.microsecondsSinceEpoch),
+                        ], operation: operation)
                 }
             }
             return .updated
@@ -131,17 +149,22 @@ struct RegistryOperations: Sendable {
 
     func channels(_ db: any SQLConnection, of device: DeviceKey) throws(RegistryError) -> [String] {
         let operation = "channels"
-        return try db.run(sql.deviceChannels, device.parameters, operation: operation).map { row throws(RegistryError) in
+        return try db.run(sql.deviceChannels, device.parameters, operation: operation).map {
+            row throws(RegistryError) in
             try text(row, 0, sql.deviceChannels, operation)
         }
     }
 
-    func devices(_ db: any SQLConnection, app: String, channel: String, providers: [Provider]?, after cursor: RegistryCursor?,
-                 limit: Int) throws(RegistryError) -> RegistryPage {
+    func devices(
+        _ db: any SQLConnection, app: String, channel: String, providers: [Provider]?, after cursor: RegistryCursor?,
+        limit: Int
+    ) throws(RegistryError) -> RegistryPage {
         let operation = "devices"
         let statement = sql.page(providers?.count ?? 0)
         // One more than asked tells whether another page follows.
-        var parameters: [SQLParameter] = [.text(app), .text(channel), .integer(cursor?.lastID ?? 0), .integer(Int64(limit) + 1)]
+        var parameters: [SQLParameter] = [
+            .text(app), .text(channel), .integer(cursor?.lastID ?? 0), .integer(Int64(limit) + 1),
+        ]
         parameters += (providers ?? []).map { .text($0.rawValue) }
         let rows = try db.run(statement, parameters, operation: operation)
         var registrations: [Registration] = []
@@ -151,28 +174,35 @@ struct RegistryOperations: Sendable {
             let providerName = try text(row, 1, statement, operation)
             let kind = try text(row, 2, statement, operation)
             let provider = Provider(rawValue: providerName)
-            guard catalog.rules(for: provider) != nil, let addressKind = catalog.addressKind(field: kind), addressKind.isDevice else {
-                throw RegistryError(.internal, operation: operation, message:
-                    "\(statement.table) row \(lastID) has provider \"\(providerName)\" and address kind \"\(kind)\", "
-                    + "which this Herald does not know")
+            guard catalog.rules(for: provider) != nil, let addressKind = catalog.addressKind(field: kind),
+                addressKind.isDevice
+            else {
+                throw RegistryError(
+                    .internal, operation: operation,
+                    message:
+                        "\(statement.table) row \(lastID) has provider \"\(providerName)\" and address kind \"\(kind)\", "
+                        + "which this Herald does not know")
             }
             let address = Target.Address(addressKind, try text(row, 3, statement, operation))
-            registrations.append(Registration(
-                device: DeviceKey(app: app, provider: provider, address: address), channel: channel,
-                environment: row[4], topic: row[5],
-                createdAt: Timestamp(microsecondsSinceEpoch: try integer(row, 6, statement, operation)),
-                updatedAt: Timestamp(microsecondsSinceEpoch: try integer(row, 7, statement, operation))))
+            registrations.append(
+                Registration(
+                    device: DeviceKey(app: app, provider: provider, address: address), channel: channel,
+                    environment: row[4], topic: row[5],
+                    createdAt: Timestamp(microsecondsSinceEpoch: try integer(row, 6, statement, operation)),
+                    updatedAt: Timestamp(microsecondsSinceEpoch: try integer(row, 7, statement, operation))))
         }
-        return RegistryPage(registrations: registrations, next: rows.count > limit ? RegistryCursor(lastID: lastID) : nil)
+        return RegistryPage(
+            registrations: registrations, next: rows.count > limit ? RegistryCursor(lastID: lastID) : nil)
     }
 
     func count(_ db: any SQLConnection, app: String, channel: String?) throws(RegistryError) -> Int {
         let operation = "count"
-        let (statement, parameters): (SQLStatement, [SQLParameter]) = if let channel {
-            (sql.channelDevices, [.text(app), .text(channel)])
-        } else {
-            (sql.appRegistrations, [.text(app)])
-        }
+        let (statement, parameters): (SQLStatement, [SQLParameter]) =
+            if let channel {
+                (sql.channelDevices, [.text(app), .text(channel)])
+            } else {
+                (sql.appRegistrations, [.text(app)])
+            }
         guard let row = try db.run(statement, parameters, operation: operation).first else { return 0 }
         return Int(try integer(row, 0, statement, operation))
     }
@@ -192,19 +222,29 @@ struct RegistryOperations: Sendable {
     /// row locks, so of two instances claiming one key at once exactly one
     /// gets nil; the keys go in byte order (app, then id), the order two such
     /// upserts lock rows in.
-    func claimEvents(_ db: any SQLConnection, _ keys: [EventKey], at time: Timestamp,
-                     since: Timestamp) throws(RegistryError) -> [Timestamp?] {
+    func claimEvents(
+        _ db: any SQLConnection, _ keys: [EventKey], at time: Timestamp,
+        since: Timestamp
+    ) throws(RegistryError) -> [Timestamp?] {
         let operation = "claimEvents"
         var seen = Set<EventKey>()
         let distinct = keys.filter { seen.insert($0).inserted }.sorted {
-            $0.app == $1.app ? $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) : $0.app.utf8.lexicographicallyPrecedes($1.app.utf8)
+            $0.app == $1.app
+                ? $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) : $0.app.utf8.lexicographicallyPrecedes($1.app.utf8)
         }
         return try transaction(db, operation) { () throws(RegistryError) in
             var claimed = Set<EventKey>()
-            for row in try db.run(sql.claimEvents, [.text(Self.jsonArray(distinct)), .integer(time.microsecondsSinceEpoch),
-                                                    .integer(since.microsecondsSinceEpoch)], operation: operation) {
-                claimed.insert(EventKey(app: try text(row, 0, sql.claimEvents, operation),
-                                        id: try text(row, 1, sql.claimEvents, operation)))
+            for row in try db.run(
+                sql.claimEvents,
+                [
+                    .text(Self.jsonArray(distinct)), .integer(time.microsecondsSinceEpoch),
+                    .integer(since.microsecondsSinceEpoch),
+                ], operation: operation)
+            {
+                claimed.insert(
+                    EventKey(
+                        app: try text(row, 0, sql.claimEvents, operation),
+                        id: try text(row, 1, sql.claimEvents, operation)))
             }
             // The others were received after `since`: when (a new statement, so
             // on PostgreSQL it also sees a claim committed while the upsert waited).
@@ -212,9 +252,11 @@ struct RegistryOperations: Sendable {
             let others = distinct.filter { !claimed.contains($0) }
             if !others.isEmpty {
                 for row in try db.run(sql.eventsReceivedAt, [.text(Self.jsonArray(others))], operation: operation) {
-                    let key = EventKey(app: try text(row, 0, sql.eventsReceivedAt, operation),
-                                       id: try text(row, 1, sql.eventsReceivedAt, operation))
-                    receivedAt[key] = Timestamp(microsecondsSinceEpoch: try integer(row, 2, sql.eventsReceivedAt, operation))
+                    let key = EventKey(
+                        app: try text(row, 0, sql.eventsReceivedAt, operation),
+                        id: try text(row, 1, sql.eventsReceivedAt, operation))
+                    receivedAt[key] = Timestamp(
+                        microsecondsSinceEpoch: try integer(row, 2, sql.eventsReceivedAt, operation))
                 }
             }
             var answered = Set<EventKey>()
@@ -234,8 +276,10 @@ struct RegistryOperations: Sendable {
     /// Runs `body` in a write transaction, committed when it returns and
     /// rolled back when it throws; a conflict PostgreSQL reports (deadlock,
     /// serialization failure) is retried, at most three attempts in all.
-    func transaction<T>(_ db: any SQLConnection, _ operation: String,
-                        _ body: () throws(RegistryError) -> T) throws(RegistryError) -> T {
+    func transaction<T>(
+        _ db: any SQLConnection, _ operation: String,
+        _ body: () throws(RegistryError) -> T
+    ) throws(RegistryError) -> T {
         var attempt = 1
         while true {
             do throws(RegistryError) {
@@ -261,11 +305,14 @@ struct RegistryOperations: Sendable {
     }
 
     /// The device's channels (as UTF-8 bytes, how the databases compare them) and overrides.
-    private func memberships(of device: DeviceKey, _ db: any SQLConnection,
-                             _ operation: String) throws(RegistryError) -> [[UInt8]: Overrides] {
+    private func memberships(
+        of device: DeviceKey, _ db: any SQLConnection,
+        _ operation: String
+    ) throws(RegistryError) -> [[UInt8]: Overrides] {
         var memberships: [[UInt8]: Overrides] = [:]
         for row in try db.run(sql.deviceChannels, device.parameters, operation: operation) {
-            memberships[Array(try text(row, 0, sql.deviceChannels, operation).utf8)] = Overrides(environment: row[1], topic: row[2])
+            memberships[Array(try text(row, 0, sql.deviceChannels, operation).utf8)] = Overrides(
+                environment: row[1], topic: row[2])
         }
         return memberships
     }
@@ -273,36 +320,50 @@ struct RegistryOperations: Sendable {
     /// Counts `count` more registrations of the device's app, or fails when
     /// the app would hold more than ``RegistryLimits/maxRegistrationsPerApp``.
     /// The app's row is taken before any channel's, in every transaction.
-    private func addToApp(_ count: Int, _ device: DeviceKey, _ db: any SQLConnection, _ operation: String) throws(RegistryError) {
+    private func addToApp(_ count: Int, _ device: DeviceKey, _ db: any SQLConnection, _ operation: String)
+        throws(RegistryError)
+    {
         guard count > 0 else { return }
         let limit = limits.maxRegistrationsPerApp
-        let rows = try db.run(sql.addToApp, [.text(device.app), .integer(Int64(count)), .integer(Int64(limit))], operation: operation)
+        let rows = try db.run(
+            sql.addToApp, [.text(device.app), .integer(Int64(count)), .integer(Int64(limit))], operation: operation)
         guard !rows.isEmpty else {
-            throw RegistryError(.limitExceeded, operation: operation, message:
-                "app \"\(device.app)\" would hold more than \(limit) registrations with these \(count), the most an app may hold "
-                + "(RegistryLimits.maxRegistrationsPerApp); device \(device) was not added")
+            throw RegistryError(
+                .limitExceeded, operation: operation,
+                message:
+                    "app \"\(device.app)\" would hold more than \(limit) registrations with these \(count), the most an app may hold "
+                    + "(RegistryLimits.maxRegistrationsPerApp); device \(device) was not added")
         }
     }
 
     /// Counts `count` registrations of `app` fewer.
-    private func removeFromApp(_ count: Int, app: String, _ db: any SQLConnection, _ operation: String) throws(RegistryError) {
+    private func removeFromApp(_ count: Int, app: String, _ db: any SQLConnection, _ operation: String)
+        throws(RegistryError)
+    {
         guard count > 0 else { return }
         _ = try db.run(sql.removeFromApp, [.text(app), .integer(Int64(count))], operation: operation)
     }
 
     /// Counts one more device on the channel, or fails when it is full.
-    private func join(_ channel: String, _ device: DeviceKey, _ db: any SQLConnection, _ operation: String) throws(RegistryError) {
+    private func join(_ channel: String, _ device: DeviceKey, _ db: any SQLConnection, _ operation: String)
+        throws(RegistryError)
+    {
         let limit = Int64(limits.maxDevicesPerChannel)
-        let rows = try db.run(sql.addToChannel, [.text(device.app), .text(channel), .integer(limit)], operation: operation)
+        let rows = try db.run(
+            sql.addToChannel, [.text(device.app), .text(channel), .integer(limit)], operation: operation)
         guard !rows.isEmpty else {
-            throw RegistryError(.limitExceeded, operation: operation, message:
-                "channel \"\(channel)\" of app \"\(device.app)\" holds \(limits.maxDevicesPerChannel) devices, the most a channel may hold "
-                + "(RegistryLimits.maxDevicesPerChannel); device \(device) was not added")
+            throw RegistryError(
+                .limitExceeded, operation: operation,
+                message:
+                    "channel \"\(channel)\" of app \"\(device.app)\" holds \(limits.maxDevicesPerChannel) devices, the most a channel may hold "
+                    + "(RegistryLimits.maxDevicesPerChannel); device \(device) was not added")
         }
     }
 
     /// Counts one device fewer on the channel, forgetting it at zero.
-    private func leave(_ channel: String, app: String, _ db: any SQLConnection, _ operation: String) throws(RegistryError) {
+    private func leave(_ channel: String, app: String, _ db: any SQLConnection, _ operation: String)
+        throws(RegistryError)
+    {
         let rows = try db.run(sql.removeFromChannel, [.text(app), .text(channel)], operation: operation)
         if let row = rows.first, try integer(row, 0, sql.removeFromChannel, operation) <= 0 {
             _ = try db.run(sql.dropEmptyChannel, [.text(app), .text(channel)], operation: operation)
@@ -312,7 +373,8 @@ struct RegistryOperations: Sendable {
     /// The strings as a JSON array, one parameter for a statement about many.
     /// `[["chat","evt-1"],…]`: the keys as a JSON array of [app, id] pairs.
     private static func jsonArray(_ keys: [EventKey]) -> String {
-        String(decoding: JSONValue.array(keys.map { .array([.string($0.app), .string($0.id)]) }).serialized, as: UTF8.self)
+        String(
+            decoding: JSONValue.array(keys.map { .array([.string($0.app), .string($0.id)]) }).serialized, as: UTF8.self)
     }
 
     /// The strings once each (by their bytes), in byte order: the order channel rows are locked in.
@@ -322,19 +384,27 @@ struct RegistryOperations: Sendable {
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    private func text(_ row: [String?], _ column: Int, _ statement: SQLStatement,
-                      _ operation: String) throws(RegistryError) -> String {
+    private func text(
+        _ row: [String?], _ column: Int, _ statement: SQLStatement,
+        _ operation: String
+    ) throws(RegistryError) -> String {
         guard column < row.count, let value = row[column] else {
-            throw RegistryError(.internal, operation: operation, message: "\(statement.table): column \(column) of a row is missing or NULL")
+            throw RegistryError(
+                .internal, operation: operation,
+                message: "\(statement.table): column \(column) of a row is missing or NULL")
         }
         return value
     }
 
-    private func integer(_ row: [String?], _ column: Int, _ statement: SQLStatement,
-                         _ operation: String) throws(RegistryError) -> Int64 {
+    private func integer(
+        _ row: [String?], _ column: Int, _ statement: SQLStatement,
+        _ operation: String
+    ) throws(RegistryError) -> Int64 {
         let value = try text(row, column, statement, operation)
         guard let number = Int64(value) else {
-            throw RegistryError(.internal, operation: operation, message: "\(statement.table): expected an integer in column \(column), found \"\(value)\"")
+            throw RegistryError(
+                .internal, operation: operation,
+                message: "\(statement.table): expected an integer in column \(column), found \"\(value)\"")
         }
         return number
     }

@@ -21,8 +21,10 @@ public protocol RegistryStore: Sendable {
     /// the app's settings); per channel, whether that created the membership,
     /// changed its overrides, or found it as asked. Fails as a whole (nothing
     /// written) past a limit.
-    func register(_ device: DeviceKey, channels: [String], environment: String?, topic: String?,
-                  at: Timestamp) async throws(RegistryError) -> [String: RegistryChange]
+    func register(
+        _ device: DeviceKey, channels: [String], environment: String?, topic: String?,
+        at: Timestamp
+    ) async throws(RegistryError) -> [String: RegistryChange]
 
     /// Takes the device off those of `channels` it is on: `.removed(count:)`, or `.notFound` for none.
     func unregister(_ device: DeviceKey, channels: [String]) async throws(RegistryError) -> RegistryChange
@@ -34,7 +36,8 @@ public protocol RegistryStore: Sendable {
     /// same app and provider), keeping ids and overrides; where `new` is
     /// already on a channel, its own membership stays. `.updated`, `.unchanged`
     /// when `new` is the device's address, `.notFound` when it is on no channel.
-    func replaceToken(_ device: DeviceKey, with new: Target.Address, at: Timestamp) async throws(RegistryError) -> RegistryChange
+    func replaceToken(_ device: DeviceKey, with new: Target.Address, at: Timestamp) async throws(RegistryError)
+        -> RegistryChange
 
     /// The device's channels, in byte order.
     func channels(of device: DeviceKey) async throws(RegistryError) -> [String]
@@ -42,8 +45,10 @@ public protocol RegistryStore: Sendable {
     /// One page of a channel's devices in a stable order (keyset pagination on an internal id), `providers` nil = all.
     /// A device that joins during a walk may or may not be in it; one that
     /// stays on the channel is returned exactly once.
-    func devices(app: String, channel: String, providers: Set<Provider>?, after cursor: RegistryCursor?,
-                 limit: Int) async throws(RegistryError) -> RegistryPage
+    func devices(
+        app: String, channel: String, providers: Set<Provider>?, after cursor: RegistryCursor?,
+        limit: Int
+    ) async throws(RegistryError) -> RegistryPage
 
     /// The devices on the channel, or with `channel` nil the app's registrations (memberships) on all channels.
     func count(app: String, channel: String?) async throws(RegistryError) -> Int
@@ -52,7 +57,8 @@ public protocol RegistryStore: Sendable {
     /// received after `since` (within the duplicate window): per key, in
     /// order, nil when this call claimed it, else when it was received. Of
     /// several instances claiming one key at once, exactly one gets nil.
-    func claimEvents(_ keys: [EventKey], at time: Timestamp, since: Timestamp) async throws(RegistryError) -> [Timestamp?]
+    func claimEvents(_ keys: [EventKey], at time: Timestamp, since: Timestamp) async throws(RegistryError)
+        -> [Timestamp?]
 
     /// Forgets the event ids received before `time` (their window is over).
     func forgetEvents(before time: Timestamp) async throws(RegistryError)

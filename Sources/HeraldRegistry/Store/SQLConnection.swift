@@ -31,7 +31,8 @@ enum SQLParameter: Sendable, Hashable {
 protocol SQLConnection: AnyObject {
     /// Runs one statement; its rows (none for a statement without results).
     /// Failures carry `operation` and name the statement's table.
-    func run(_ statement: SQLStatement, _ parameters: [SQLParameter], operation: String) throws(RegistryError) -> [[String?]]
+    func run(_ statement: SQLStatement, _ parameters: [SQLParameter], operation: String) throws(RegistryError)
+        -> [[String?]]
 
     /// False when the connection is known to be lost or left inside a
     /// transaction: the pool closes it and opens another for the next job.

@@ -49,8 +49,10 @@ public final class SQLRegistryStore: RegistryStore {
         return try await pool.run("migrate") { db throws(RegistryError) in try migrator.migrate(db) }
     }
 
-    public func register(_ device: DeviceKey, channels: [String], environment: String?, topic: String?,
-                         at time: Timestamp) async throws(RegistryError) -> [String: RegistryChange] {
+    public func register(
+        _ device: DeviceKey, channels: [String], environment: String?, topic: String?,
+        at time: Timestamp
+    ) async throws(RegistryError) -> [String: RegistryChange] {
         let operation = "register"
         try validation.device(device, operation)
         try validation.channels(channels, operation)
@@ -66,7 +68,9 @@ public final class SQLRegistryStore: RegistryStore {
         try validation.device(device, operation)
         try validation.channels(channels, operation)
         let operations = operations
-        return try await pool.run(operation) { db throws(RegistryError) in try operations.unregister(db, device, channels: channels) }
+        return try await pool.run(operation) { db throws(RegistryError) in
+            try operations.unregister(db, device, channels: channels)
+        }
     }
 
     public func unregisterDevice(_ device: DeviceKey) async throws(RegistryError) -> RegistryChange {
@@ -76,8 +80,10 @@ public final class SQLRegistryStore: RegistryStore {
         return try await pool.run(operation) { db throws(RegistryError) in try operations.unregisterDevice(db, device) }
     }
 
-    public func replaceToken(_ device: DeviceKey, with new: Target.Address,
-                             at time: Timestamp) async throws(RegistryError) -> RegistryChange {
+    public func replaceToken(
+        _ device: DeviceKey, with new: Target.Address,
+        at time: Timestamp
+    ) async throws(RegistryError) -> RegistryChange {
         let operation = "replaceToken"
         try validation.device(device, operation)
         try validation.address(new, provider: device.provider, operation)
@@ -95,8 +101,10 @@ public final class SQLRegistryStore: RegistryStore {
         return try await pool.run(operation) { db throws(RegistryError) in try operations.channels(db, of: device) }
     }
 
-    public func devices(app: String, channel: String, providers: Set<Provider>?, after cursor: RegistryCursor?,
-                        limit: Int) async throws(RegistryError) -> RegistryPage {
+    public func devices(
+        app: String, channel: String, providers: Set<Provider>?, after cursor: RegistryCursor?,
+        limit: Int
+    ) async throws(RegistryError) -> RegistryPage {
         let operation = "devices"
         try validation.app(app, operation)
         try validation.channel(channel, operation)
@@ -116,10 +124,14 @@ public final class SQLRegistryStore: RegistryStore {
         try validation.app(app, operation)
         if let channel { try validation.channel(channel, operation) }
         let operations = operations
-        return try await pool.run(operation) { db throws(RegistryError) in try operations.count(db, app: app, channel: channel) }
+        return try await pool.run(operation) { db throws(RegistryError) in
+            try operations.count(db, app: app, channel: channel)
+        }
     }
 
-    public func claimEvents(_ keys: [EventKey], at time: Timestamp, since: Timestamp) async throws(RegistryError) -> [Timestamp?] {
+    public func claimEvents(_ keys: [EventKey], at time: Timestamp, since: Timestamp) async throws(RegistryError)
+        -> [Timestamp?]
+    {
         let operation = "claimEvents"
         for key in keys { try validation.eventKey(key, operation) }
         guard !keys.isEmpty else { return [] }

@@ -17,17 +17,21 @@ extension LoadedConfig {
         var problems: [AMQPAddressError.Problem] = []
         for (index, address) in amqp.addresses.enumerated() {
             let files = amqp.withTLSFiles(address)
-            let tls = AMQPTLSOptions(caFile: files.caFile.map(resolve), certificateFile: files.certFile.map(resolve),
-                                     keyFile: files.keyFile.map(resolve))
+            let tls = AMQPTLSOptions(
+                caFile: files.caFile.map(resolve), certificateFile: files.certFile.map(resolve),
+                keyFile: files.keyFile.map(resolve))
             do {
                 addresses.append(AMQPAddress(try AMQPURL(address.url), tls: tls))
             } catch {
-                problems.append(.init(path: amqp.urlKey(index, in: .root.key("amqp")), shown: URLSecrets.redacted(address.url),
-                                      reason: error.detail))
+                problems.append(
+                    .init(
+                        path: amqp.urlKey(index, in: .root.key("amqp")), shown: URLSecrets.redacted(address.url),
+                        reason: error.detail))
             }
         }
         guard problems.isEmpty, let first = addresses.first else { throw AMQPAddressError(problems: problems) }
-        var configuration = AMQPConfiguration(url: first.url, heartbeat: amqp.heartbeat.duration, connectionName: connectionName)
+        var configuration = AMQPConfiguration(
+            url: first.url, heartbeat: amqp.heartbeat.duration, connectionName: connectionName)
         configuration.addresses = addresses
         configuration.shuffleURLs = amqp.shuffle
         configuration.ackDelay = amqp.ackDelay.duration
@@ -44,10 +48,11 @@ extension LoadedConfig {
         for delay in configuration.retry.delays.map(\.duration) where !tiers.contains(where: { $0.delay == delay }) {
             tiers.append(RetryTier(delay: delay))
         }
-        var topology = TopologyOptions(queueType: amqp.queueType == .quorum ? .quorum : .classic, bindings: amqp.bindings,
-                                       deliveryLimit: amqp.deliveryLimit,
-                                       consumerTimeout: amqp.consumerTimeout.milliseconds == 0 ? nil : amqp.consumerTimeout.duration,
-                                       retryTiers: tiers)
+        var topology = TopologyOptions(
+            queueType: amqp.queueType == .quorum ? .quorum : .classic, bindings: amqp.bindings,
+            deliveryLimit: amqp.deliveryLimit,
+            consumerTimeout: amqp.consumerTimeout.milliseconds == 0 ? nil : amqp.consumerTimeout.duration,
+            retryTiers: tiers)
         topology.eventsExchange = amqp.eventsExchange
         topology.eventsQueue = amqp.queue
         topology.retryExchange = amqp.retryExchange
@@ -57,8 +62,9 @@ extension LoadedConfig {
         topology.resultsExchange = amqp.resultsExchange
         topology.userID = amqpUsers.first
         if configuration.registry != nil {
-            topology.registryCommands = RegistryCommandTopology(exchange: amqp.registryExchange, queue: amqp.registryQueue,
-                                                                routingKeys: RegistryCommand.Kind.allCases.map(\.rawValue))
+            topology.registryCommands = RegistryCommandTopology(
+                exchange: amqp.registryExchange, queue: amqp.registryQueue,
+                routingKeys: RegistryCommand.Kind.allCases.map(\.rawValue))
         }
         return topology
     }

@@ -35,7 +35,9 @@ public enum CredentialProbe {
     }
 
     static func probe(app: String, provider: Provider, providers: ProviderSet) async -> [Result] {
-        func result(_ ok: Bool, _ detail: String) -> Result { Result(app: app, provider: provider, ok: ok, detail: detail) }
+        func result(_ ok: Bool, _ detail: String) -> Result {
+            Result(app: app, provider: provider, ok: ok, detail: detail)
+        }
         guard let push = providers.provider(app: app, provider) else {
             let reason = providers.unavailable[ProviderSet.Key(app: app, provider: provider)] ?? "not configured"
             return [result(false, reason)]

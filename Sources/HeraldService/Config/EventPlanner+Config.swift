@@ -12,15 +12,18 @@ extension EventPlanner {
     /// (with `ownUsers`, the AMQP users Herald itself connects as: its
     /// retries come back as events carrying that `user-id`). Events are
     /// decoded with `providers`' rules, the registered providers unless told.
-    public init(config: LoadedConfig, limits: EventLimits = .default, ownUsers: [String] = [],
-                providers: ProviderCatalog = .registered) {
+    public init(
+        config: LoadedConfig, limits: EventLimits = .default, ownUsers: [String] = [],
+        providers: ProviderCatalog = .registered
+    ) {
         var apps: [String: Set<Provider>] = [:]
         for (name, app) in config.configuration.apps {
             apps[name] = Set(app.configuredProviders)
         }
         let publishers = config.configuration.publishers(\.events, ownUsers: ownUsers)
-        self.init(router: config.router, apps: apps, providers: providers, limits: limits,
-                  retryPolicy: RetryPolicy(settings: config.configuration.retry), publishers: publishers)
+        self.init(
+            router: config.router, apps: apps, providers: providers, limits: limits,
+            retryPolicy: RetryPolicy(settings: config.configuration.retry), publishers: publishers)
     }
 }
 
@@ -34,7 +37,8 @@ extension RetryPolicy {
 extension InvalidationGuard.Policy {
     /// The policy of `outcomes.invalidation_guard`.
     public init(settings: InvalidationGuardSettings) {
-        self.init(enabled: settings.enabled, minAnswers: settings.minAnswers, share: settings.share,
-                  window: settings.window.duration)
+        self.init(
+            enabled: settings.enabled, minAnswers: settings.minAnswers, share: settings.share,
+            window: settings.window.duration)
     }
 }

@@ -71,12 +71,16 @@ struct ChannelExpander: Sendable {
                 for registration in page.registrations {
                     let device = Device(provider: registration.device.provider, address: registration.device.address)
                     guard seen.insert(device).inserted else { continue }
-                    devices.append(Self.target(device, registration, channel: expansion.target.channel,
-                                               providers: planner.providers))
+                    devices.append(
+                        Self.target(
+                            device, registration, channel: expansion.target.channel,
+                            providers: planner.providers))
                 }
                 reached += devices.count
-                if let stopped = await deliver(devices, of: event, incoming, excluded: excluded, after: work.plan,
-                                               delivery: delivery) {
+                if let stopped = await deliver(
+                    devices, of: event, incoming, excluded: excluded, after: work.plan,
+                    delivery: delivery)
+                {
                     return stopped
                 }
                 cursor = page.next
@@ -89,7 +93,9 @@ struct ChannelExpander: Sendable {
     /// The target of a registered device: reached through `channel`, with
     /// the extras its provider's rules make of its registration's environment
     /// and topic (APNs), which its retries keep.
-    static func target(_ device: Device, _ registration: Registration, channel: String, providers: ProviderCatalog) -> Target {
+    static func target(_ device: Device, _ registration: Registration, channel: String, providers: ProviderCatalog)
+        -> Target
+    {
         var target = Target(provider: device.provider, address: device.address, channel: channel)
         if let rules = providers.rules(for: device.provider), !rules.registrationFields.isEmpty {
             target.extras = rules.registeredExtras { column in
@@ -104,15 +110,19 @@ struct ChannelExpander: Sendable {
     }
 
     /// Plans, sends, prunes and settles one page of a channel's devices.
-    private func deliver(_ devices: [Target], of event: Event, _ incoming: IncomingEvent, excluded: ExcludedTokens,
-                         after plan: EventPlan, delivery: AMQPDelivery) async -> Stopped? {
+    private func deliver(
+        _ devices: [Target], of event: Event, _ incoming: IncomingEvent, excluded: ExcludedTokens,
+        after plan: EventPlan, delivery: AMQPDelivery
+    ) async -> Stopped? {
         guard !devices.isEmpty else { return nil }
         var pagePlan = plan.emptied
         planner.plan(devices, of: event, incoming, excluded: excluded, at: clock(), into: &pagePlan)
-        var work = DeliveryWork(plan: pagePlan, redelivered: delivery.redelivered,
-                                budget: planner.limits.maxContextFanoutBytes)
-        let (sends, remembered) = delivered.unhandled(pagePlan.sends, of: pagePlan, redelivered: delivery.redelivered,
-                                                      logger: logger)
+        var work = DeliveryWork(
+            plan: pagePlan, redelivered: delivery.redelivered,
+            budget: planner.limits.maxContextFanoutBytes)
+        let (sends, remembered) = delivered.unhandled(
+            pagePlan.sends, of: pagePlan, redelivered: delivery.redelivered,
+            logger: logger)
         for result in remembered { work.add(result) }
         await sender.deliver(sends, into: &work)
         await pruner.prune(&work)

@@ -25,8 +25,9 @@ struct DeliveryWork: Sendable {
     init(plan: EventPlan, redelivered: Bool, budget: Int) {
         self.plan = plan
         self.redelivered = redelivered
-        self.budget = OutcomeBudget(limit: budget, context: plan.event?.context,
-                                    outcomes: plan.outcomes.count + plan.sends.count + plan.expansions.count)
+        self.budget = OutcomeBudget(
+            limit: budget, context: plan.event?.context,
+            outcomes: plan.outcomes.count + plan.sends.count + plan.expansions.count)
         decided = []
         for outcome in plan.outcomes { add(decided: outcome) }
     }
@@ -50,9 +51,11 @@ struct DeliveryWork: Sendable {
         decided.append(outcome)
     }
 
-    mutating func record(_ answer: ProviderAnswer, for send: EventPlan.Send, attempt: Int,
-                         policy: RetryPolicy, invalidationGuard: InvalidationGuard?, at now: Timestamp,
-                         trace: DeliveryTraceRecorder? = nil) {
+    mutating func record(
+        _ answer: ProviderAnswer, for send: EventPlan.Send, attempt: Int,
+        policy: RetryPolicy, invalidationGuard: InvalidationGuard?, at now: Timestamp,
+        trace: DeliveryTraceRecorder? = nil
+    ) {
         var decision = RetryPolicy.Decision.exhausted
         var next = TargetResult.Next.none
         if case .failure(let failure) = answer {

@@ -55,8 +55,9 @@ final class EventProcessor: Sendable {
             clock: dependencies.clock)
         let settlement = WorkSettlement(
             publisher: dependencies.publisher,
-            builder: MessageBuilder(topology: dependencies.topology, publishStatuses: dependencies.publishStatuses,
-                                    providers: dependencies.planner.providers),
+            builder: MessageBuilder(
+                topology: dependencies.topology, publishStatuses: dependencies.publishStatuses,
+                providers: dependencies.planner.providers),
             delivered: dependencies.delivered, series: series, metrics: dependencies.metrics,
             logger: dependencies.logger, clock: dependencies.clock)
         self.sender = sender
@@ -64,9 +65,10 @@ final class EventProcessor: Sendable {
         expander = dependencies.registry.map { registry in
             ChannelExpander(
                 planner: dependencies.planner, sender: sender, settlement: settlement,
-                pruner: DevicePruner(registry: registry,
-                                     registrableProviders: Set(dependencies.planner.providers.registrableProviders),
-                                     metrics: dependencies.metrics, logger: dependencies.logger),
+                pruner: DevicePruner(
+                    registry: registry,
+                    registrableProviders: Set(dependencies.planner.providers.registrableProviders),
+                    metrics: dependencies.metrics, logger: dependencies.logger),
                 delivered: dependencies.delivered, topology: dependencies.topology, metrics: dependencies.metrics,
                 logger: dependencies.logger, clock: dependencies.clock)
         }
@@ -115,16 +117,18 @@ final class EventProcessor: Sendable {
     @inline(never)
     private func plan(_ delivery: AMQPDelivery) -> EventPlan {
         dependencies.metrics.eventsConsumed.labels(routingKeyClasses.label(for: delivery.routingKey)).increment()
-        return dependencies.planner.plan(Self.incoming(delivery, topology: dependencies.topology),
-                                         now: dependencies.clock(), newID: dependencies.newID)
+        return dependencies.planner.plan(
+            Self.incoming(delivery, topology: dependencies.topology),
+            now: dependencies.clock(), newID: dependencies.newID)
     }
 
     /// `delivery` as the planner sees it; its publisher is the one the broker
     /// vouches for (`AMQPDelivery.publisher(herald:)`).
     static func incoming(_ delivery: AMQPDelivery, topology: TopologyOptions) -> IncomingEvent {
-        IncomingEvent(body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
-                      messageID: delivery.messageID, redelivered: delivery.redelivered,
-                      userID: delivery.publisher(herald: topology.userID))
+        IncomingEvent(
+            body: delivery.body, routingKey: delivery.routingKey, headers: delivery.headers.stringValues,
+            messageID: delivery.messageID, redelivered: delivery.redelivered,
+            userID: delivery.publisher(herald: topology.userID))
     }
 
     /// Every target of `plan` but its channels sent (or refused), as the work to publish.
@@ -134,8 +138,9 @@ final class EventProcessor: Sendable {
         }
         let (sends, remembered) = dependencies.delivered.unhandled(
             plan.sends, of: plan, redelivered: delivery.redelivered, logger: dependencies.logger)
-        var work = DeliveryWork(plan: plan, redelivered: delivery.redelivered,
-                                budget: dependencies.planner.limits.maxContextFanoutBytes)
+        var work = DeliveryWork(
+            plan: plan, redelivered: delivery.redelivered,
+            budget: dependencies.planner.limits.maxContextFanoutBytes)
         for result in remembered { work.add(result) }
         if expander == nil {
             for expansion in plan.expansions {
@@ -163,13 +168,15 @@ final class EventProcessor: Sendable {
         plan.expansions = []
         plan.deadLetterReason = nil
         plan.deadLetterTargets = []
-        var work = DeliveryWork(plan: plan, redelivered: false,
-                                budget: dependencies.planner.limits.maxContextFanoutBytes)
+        var work = DeliveryWork(
+            plan: plan, redelivered: false,
+            budget: dependencies.planner.limits.maxContextFanoutBytes)
         let reason = "duplicate event: id \(key) was first received at \(at) (duplicate_window)"
         let now = dependencies.clock()
         for send in plan.sends {
-            work.record(.dropped(reason), for: send, attempt: plan.attempt, policy: dependencies.retryPolicy,
-                        invalidationGuard: nil, at: now)
+            work.record(
+                .dropped(reason), for: send, attempt: plan.attempt, policy: dependencies.retryPolicy,
+                invalidationGuard: nil, at: now)
         }
         for expansion in expansions {
             work.add(decided: Self.outcome(of: expansion, in: plan, status: .dropped, reason: reason, at: now))
@@ -179,15 +186,19 @@ final class EventProcessor: Sendable {
 
     /// The outcome of a channel target when Herald has no registry to expand it with.
     static func unexpanded(_ expansion: EventPlan.Expansion, of plan: EventPlan, at now: Timestamp) -> Outcome {
-        outcome(of: expansion, in: plan, status: .failed,
-                reason: "no registry: channel targets need a registry: section in the config (docs/registry.md)", at: now)
+        outcome(
+            of: expansion, in: plan, status: .failed,
+            reason: "no registry: channel targets need a registry: section in the config (docs/registry.md)", at: now)
     }
 
     /// The one outcome of a channel target decided without expanding it.
-    static func outcome(of expansion: EventPlan.Expansion, in plan: EventPlan, status: Outcome.Status, reason: String,
-                        at now: Timestamp) -> Outcome {
-        var outcome = Outcome(status: status, eventID: plan.event?.id ?? "", app: expansion.app, reason: reason,
-                              attempt: plan.attempt, at: now, context: plan.event?.context.map { .object($0) })
+    static func outcome(
+        of expansion: EventPlan.Expansion, in plan: EventPlan, status: Outcome.Status, reason: String,
+        at now: Timestamp
+    ) -> Outcome {
+        var outcome = Outcome(
+            status: status, eventID: plan.event?.id ?? "", app: expansion.app, reason: reason,
+            attempt: plan.attempt, at: now, context: plan.event?.context.map { .object($0) })
         outcome.channel = expansion.target.channel
         return outcome
     }
@@ -197,8 +208,10 @@ extension DeliveredTargets {
     /// Of `sends`, those still to make, and the results remembered for the
     /// others whose publishing failed: on a redelivery, no target this
     /// instance already handled is sent again.
-    func unhandled(_ sends: [EventPlan.Send], of plan: EventPlan, redelivered: Bool,
-                   logger: Logger) -> ([EventPlan.Send], [TargetResult]) {
+    func unhandled(
+        _ sends: [EventPlan.Send], of plan: EventPlan, redelivered: Bool,
+        logger: Logger
+    ) -> ([EventPlan.Send], [TargetResult]) {
         guard redelivered else { return (sends, []) }
         var left: [EventPlan.Send] = []
         var remembered: [TargetResult] = []
@@ -210,10 +223,13 @@ extension DeliveredTargets {
             }
         }
         if left.count < sends.count {
-            logger.info("redelivered event: not sending again the targets already handled", [
-                "event_id": .string(plan.event?.id ?? ""), "confirmed": .int(sends.count - left.count - remembered.count),
-                "published_again": .int(remembered.count),
-            ])
+            logger.info(
+                "redelivered event: not sending again the targets already handled",
+                [
+                    "event_id": .string(plan.event?.id ?? ""),
+                    "confirmed": .int(sends.count - left.count - remembered.count),
+                    "published_again": .int(remembered.count),
+                ])
         }
         return (left, remembered)
     }

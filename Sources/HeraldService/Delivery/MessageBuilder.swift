@@ -32,9 +32,10 @@ struct MessageBuilder: Sendable {
 
     /// The messages of `work`, which came of `delivery`, built at `now`.
     func messages(for work: DeliveryWork, delivery: AMQPDelivery, at now: Timestamp) -> Messages {
-        Messages(traces: traces(of: work, delivery: delivery, at: now),
-                 outcomes: OutcomeBatches(outcomes: work.outcomes, builder: self),
-                 tail: retriesAndDeadLetters(of: work, delivery: delivery, at: now))
+        Messages(
+            traces: traces(of: work, delivery: delivery, at: now),
+            outcomes: OutcomeBatches(outcomes: work.outcomes, builder: self),
+            tail: retriesAndDeadLetters(of: work, delivery: delivery, at: now))
     }
 
     /// An event's outcomes, a batch at a time.
@@ -70,9 +71,11 @@ struct MessageBuilder: Sendable {
         let original = rewritten ? RetryBody(original: delivery.body, providers: providers) : nil
         for (delay, targets) in work.retries.sorted(by: { $0.key < $1.key }) {
             guard let tier = topology.retryTiers.first(where: { $0.delay == delay }) ?? topology.retryTiers.last,
-                  let original else { continue }
-            var message = RetryRouting.retryMessage(for: delivery, tier: tier, attempt: plan.attempt + 1,
-                                                    topology: topology)
+                let original
+            else { continue }
+            var message = RetryRouting.retryMessage(
+                for: delivery, tier: tier, attempt: plan.attempt + 1,
+                topology: topology)
             message.body = original.body(eventID: eventID, targets: targets)
             message.properties.messageID = eventID
             message.properties.headers[HeraldHeader.receivedAt] = .int(Int64(plan.receivedAt.millisecondsSinceEpoch))
@@ -108,8 +111,9 @@ struct MessageBuilder: Sendable {
             var properties = AMQPProperties()
             properties.contentType = "application/json"
             properties.messageID = eventID
-            return AMQPMessage(exchange: topology.resultsExchange, routingKey: record.routingKey, body: record.body,
-                               properties: properties)
+            return AMQPMessage(
+                exchange: topology.resultsExchange, routingKey: record.routingKey, body: record.body,
+                properties: properties)
         }
     }
 

@@ -29,7 +29,9 @@ struct PipelineSeries: Sendable {
     init(metrics: HeraldMetrics, apps: some Sequence<String>) {
         self.metrics = metrics
         var byProvider: [Provider: ProviderSeries] = [:]
-        for provider in ProviderCatalog.registered.providers { byProvider[provider] = ProviderSeries(provider, in: metrics) }
+        for provider in ProviderCatalog.registered.providers {
+            byProvider[provider] = ProviderSeries(provider, in: metrics)
+        }
         self.byProvider = byProvider
         var published: [Outcome.Status: Counter] = [:]
         for status in Outcome.Status.allCases { published[status] = metrics.outcomesPublished.labels(status.rawValue) }

@@ -42,10 +42,13 @@ struct TargetSender: Sendable {
         }
     }
 
-    private func record(_ answer: ProviderAnswer, for send: EventPlan.Send, trace: DeliveryTraceRecorder?,
-                        into work: inout DeliveryWork) {
-        work.record(answer, for: send, attempt: work.plan.attempt, policy: retryPolicy,
-                    invalidationGuard: invalidationGuard, at: clock(), trace: trace)
+    private func record(
+        _ answer: ProviderAnswer, for send: EventPlan.Send, trace: DeliveryTraceRecorder?,
+        into work: inout DeliveryWork
+    ) {
+        work.record(
+            answer, for: send, attempt: work.plan.attempt, policy: retryPolicy,
+            invalidationGuard: invalidationGuard, at: clock(), trace: trace)
     }
 
     /// A recorder for a target whose event asked for a debug trace; nil (nothing allocated) for every other.

@@ -47,16 +47,19 @@ struct WorkSettlement: Sendable {
     /// the connection's thread: no task waits for the confirms, and the ack
     /// `finish` queues leaves in the same turn of that thread. A failed
     /// publish requeues the event; a message AMQP cannot carry dead-letters it.
-    func settle(_ work: DeliveryWork, of delivery: AMQPDelivery,
-                finish: @escaping @Sendable (DeliveryVerdict) -> Void) async {
+    func settle(
+        _ work: DeliveryWork, of delivery: AMQPDelivery,
+        finish: @escaping @Sendable (DeliveryVerdict) -> Void
+    ) async {
         await publish(work, of: delivery) { [self] failure in
             guard let failure else { return finish(.ack) }
             let eventID = work.plan.event?.id ?? delivery.messageID ?? ""
             if failure.code == .invalidMessage {
                 return deadLetter(delivery, eventID: eventID, because: failure, finish: finish)
             }
-            logger.warning("event not settled: publishing its outcomes failed; the broker will redeliver it",
-                           ["event_id": .string(eventID), "error": .string("\(failure)")])
+            logger.warning(
+                "event not settled: publishing its outcomes failed; the broker will redeliver it",
+                ["event_id": .string(eventID), "error": .string("\(failure)")])
             finish(.requeue(reason: "\(failure)"))
         }
     }
@@ -75,8 +78,10 @@ struct WorkSettlement: Sendable {
 
     /// Publishes `work`'s messages, records what came of them and calls
     /// `settled` with the first failure or nil, on the connection's thread.
-    private func publish(_ work: DeliveryWork, of delivery: AMQPDelivery,
-                         settled: @escaping @Sendable (AMQPError?) -> Void) async {
+    private func publish(
+        _ work: DeliveryWork, of delivery: AMQPDelivery,
+        settled: @escaping @Sendable (AMQPError?) -> Void
+    ) async {
         switch await publishAllButLastBatch(of: work, delivery: delivery) {
         case .success(let last):
             publisher.publish(last, mandatory: false) { [self] failure in
@@ -93,8 +98,10 @@ struct WorkSettlement: Sendable {
     /// but the last, each confirmed before the next is encoded: the last
     /// batch, with the retries and dead letters, still to publish — or the
     /// failure that stopped it.
-    private func publishAllButLastBatch(of work: DeliveryWork,
-                                        delivery: AMQPDelivery) async -> Result<[AMQPMessage], AMQPError> {
+    private func publishAllButLastBatch(
+        of work: DeliveryWork,
+        delivery: AMQPDelivery
+    ) async -> Result<[AMQPMessage], AMQPError> {
         let messages = builder.messages(for: work, delivery: delivery, at: clock())
         publishTraces(messages.traces, eventID: work.plan.event?.id ?? delivery.messageID ?? "")
         var batches = messages.outcomes
@@ -144,8 +151,9 @@ struct WorkSettlement: Sendable {
             guard let failure else { return }
             // Off the connection's thread, as every log line of a settlement.
             Task {
-                logger.warning("debug trace records not published; the event is not affected",
-                               ["event_id": .string(eventID), "error": .string("\(failure)")])
+                logger.warning(
+                    "debug trace records not published; the event is not affected",
+                    ["event_id": .string(eventID), "error": .string("\(failure)")])
             }
         }
     }
@@ -157,18 +165,23 @@ struct WorkSettlement: Sendable {
     /// event's own headers leave no room for the reason), it goes without the
     /// event's headers; should even that be refused, the delivery is rejected
     /// without requeue, which the events queue dead-letters itself.
-    private func deadLetter(_ delivery: AMQPDelivery, eventID: String, because failure: AMQPError,
-                            finish: @escaping @Sendable (DeliveryVerdict) -> Void) {
+    private func deadLetter(
+        _ delivery: AMQPDelivery, eventID: String, because failure: AMQPError,
+        finish: @escaping @Sendable (DeliveryVerdict) -> Void
+    ) {
         let reason = "an outcome or retry of this event could not be published: \(failure.detail)"
-        logger.error("event dead-lettered: AMQP cannot carry a message it produced",
-                     ["event_id": .string(eventID), "error": .string("\(failure)")])
+        logger.error(
+            "event dead-lettered: AMQP cannot carry a message it produced",
+            ["event_id": .string(eventID), "error": .string("\(failure)")])
         let candidates = builder.unpublishableDeadLetters(for: delivery, reason: reason, at: clock())
         publishDeadLetter(candidates[...], reason: reason, finish: finish)
     }
 
     /// Publishes the first of `candidates` AMQP can carry, then acks; rejects when none can be.
-    private func publishDeadLetter(_ candidates: ArraySlice<AMQPMessage>, reason: String,
-                                   finish: @escaping @Sendable (DeliveryVerdict) -> Void) {
+    private func publishDeadLetter(
+        _ candidates: ArraySlice<AMQPMessage>, reason: String,
+        finish: @escaping @Sendable (DeliveryVerdict) -> Void
+    ) {
         guard let message = candidates.first else { return finish(.reject(reason: reason)) }
         publisher.publish([message], mandatory: false) { [self] failure in
             switch failure {

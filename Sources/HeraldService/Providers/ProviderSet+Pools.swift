@@ -27,19 +27,24 @@ extension ProviderSet {
     func poolMetrics() -> [SampledMetric] {
         let (pools, goAways) = connectionPools
         func series(_ name: String, _ help: String, _ value: (HTTPConnectionPoolStatistics) -> Int) -> [SampledMetric] {
-            [.family(name, help: help, kind: "gauge")] + pools.map {
-                SampledMetric(name: name, help: help, kind: "gauge", labels: [("host", $0.host)], value: Double(value($0)))
-            }
+            [.family(name, help: help, kind: "gauge")]
+                + pools.map {
+                    SampledMetric(
+                        name: name, help: help, kind: "gauge", labels: [("host", $0.host)], value: Double(value($0)))
+                }
         }
         let goAwayName = "herald_http_goaways_received_total"
         let goAwayHelp = "GOAWAY frames received from a provider host."
         return series("herald_http_connections", "HTTP/2 connections open to a provider host.", \.connections)
             + series("herald_http_streams", "Requests on a stream to a provider host, not yet answered.", \.streams)
-            + series("herald_http_requests_waiting", "Requests waiting for a free stream or connection to a provider host.", \.waiting)
+            + series(
+                "herald_http_requests_waiting", "Requests waiting for a free stream or connection to a provider host.",
+                \.waiting)
             + [.family(goAwayName, help: goAwayHelp, kind: "counter")]
             + goAways.sorted { ($0.key.host, $0.key.error) < ($1.key.host, $1.key.error) }.map {
-                SampledMetric(name: goAwayName, help: goAwayHelp, kind: "counter",
-                              labels: [("host", $0.key.host), ("error", $0.key.error)], value: Double($0.value))
+                SampledMetric(
+                    name: goAwayName, help: goAwayHelp, kind: "counter",
+                    labels: [("host", $0.key.host), ("error", $0.key.error)], value: Double($0.value))
             }
     }
 }

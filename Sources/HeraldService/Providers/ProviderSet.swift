@@ -39,7 +39,8 @@ public final class ProviderSet: Sendable {
 
         public var description: String {
             let lines = ProviderSet.inOrder(reasons).map(\.reason)
-            return "credentials cannot be used (fix them, or set unusable_credentials: not_ready to run the other apps): "
+            return
+                "credentials cannot be used (fix them, or set unusable_credentials: not_ready to run the other apps): "
                 + lines.joined(separator: "; ")
         }
     }
@@ -51,7 +52,10 @@ public final class ProviderSet: Sendable {
     /// `apps.<app>.timeout_retries`, by app.
     private let timeoutRetries: [String: Int]
 
-    init(providers: [Key: AppProvider], clients: [HTTPClient], unavailable: [Key: String], timeoutRetries: [String: Int] = [:]) {
+    init(
+        providers: [Key: AppProvider], clients: [HTTPClient], unavailable: [Key: String],
+        timeoutRetries: [String: Int] = [:]
+    ) {
         self.providers = providers
         self.clients = clients
         self.unavailable = unavailable
@@ -61,8 +65,10 @@ public final class ProviderSet: Sendable {
     /// Builds a provider for every app and provider in `config`, on HTTP/2
     /// clients shared by TLS identity (`SharedHTTPClients`).
     /// - Parameter onRefresh: told of every credential renewal, by provider (metrics).
-    public static func make(config: LoadedConfig, logger: Logger,
-                            onRefresh: @escaping @Sendable (Provider, Bool) -> Void = { _, _ in }) -> ProviderSet {
+    public static func make(
+        config: LoadedConfig, logger: Logger,
+        onRefresh: @escaping @Sendable (Provider, Bool) -> Void = { _, _ in }
+    ) -> ProviderSet {
         var unavailable: [Key: String] = [:]
         func unusable(_ key: Key, _ error: ProviderSetupError) { unavailable[key] = key.unusable(error) }
         // First what each provider needs of its client, so shared clients are made once with every sharer known.
@@ -75,7 +81,8 @@ public final class ProviderSet: Sendable {
                 let provider = type(of: section).provider
                 let key = Key(app: app, provider: provider)
                 let context = config.providerSetupContext(
-                    app: app, logger: logger.with(["app": .string(app)]), onRefresh: { onRefresh(provider, $0) }, shared: shared)
+                    app: app, logger: logger.with(["app": .string(app)]), onRefresh: { onRefresh(provider, $0) },
+                    shared: shared)
                 do throws(ProviderSetupError) {
                     let setup = try section.setUp(context)
                     setups.append((key, setup))
@@ -99,12 +106,17 @@ public final class ProviderSet: Sendable {
             }
         }
         for (key, reason) in inOrder(unavailable) {
-            logger.error("provider unavailable", ["app": .string(key.app), "provider": .string(key.provider.rawValue),
-                                                  "reason": .string(reason)])
+            logger.error(
+                "provider unavailable",
+                [
+                    "app": .string(key.app), "provider": .string(key.provider.rawValue),
+                    "reason": .string(reason),
+                ])
         }
         // A client no loaded provider uses is never started.
-        return ProviderSet(providers: providers, clients: Array(used.values), unavailable: unavailable,
-                           timeoutRetries: config.configuration.apps.mapValues(\.timeoutRetries))
+        return ProviderSet(
+            providers: providers, clients: Array(used.values), unavailable: unavailable,
+            timeoutRetries: config.configuration.apps.mapValues(\.timeoutRetries))
     }
 
     /// Unavailable credentials by app, then provider: the order they are logged and listed in.
@@ -134,7 +146,8 @@ public final class ProviderSet: Sendable {
     public func provider(app: String, for target: Target) -> Result<AnyPushProvider, UnavailableProvider> {
         let key = Key(app: app, provider: target.provider)
         guard let provider = providers[key] else {
-            return .failure(UnavailableProvider(reason: unavailable[key] ?? "app '\(app)' has no \(target.provider) provider"))
+            return .failure(
+                UnavailableProvider(reason: unavailable[key] ?? "app '\(app)' has no \(target.provider) provider"))
         }
         return provider.provider(for: target)
     }
@@ -160,6 +173,7 @@ extension LoadedConfig {
         app: String, logger: Logger, onRefresh: CredentialRefreshHook?, shared: ProviderSharedObjects
     ) -> ProviderSetupContext {
         let checks = ConfigChecks(baseDirectory: baseDirectory)
-        return ProviderSetupContext(app: app, resolvePath: { checks.resolve($0) }, logger: logger, onRefresh: onRefresh, shared: shared)
+        return ProviderSetupContext(
+            app: app, resolvePath: { checks.resolve($0) }, logger: logger, onRefresh: onRefresh, shared: shared)
     }
 }

@@ -68,7 +68,8 @@ struct SharedHTTPClients {
         merged.maxConnectionsPerHost = max(merged.maxConnectionsPerHost, configuration.maxConnectionsPerHost)
         merged.requestTimeout = max(merged.requestTimeout, configuration.requestTimeout)
         merged.connectTimeout = max(merged.connectTimeout, configuration.connectTimeout)
-        merged.extraConnectionIdleTimeout = max(merged.extraConnectionIdleTimeout, configuration.extraConnectionIdleTimeout)
+        merged.extraConnectionIdleTimeout = max(
+            merged.extraConnectionIdleTimeout, configuration.extraConnectionIdleTimeout)
         merged.maxInFlightRequests = min(Self.maxInFlight, windows[tls, default: [:]].values.reduce(0, +))
         configurations[tls] = merged
     }
@@ -91,10 +92,12 @@ struct SharedHTTPClients {
             guard var configuration = configurations[tls] else { continue }
             configuration.pacingWindow = pacingWindow
             if var fairness = configuration.fairness {
-                fairness.tenantWindow = Self.tenantWindow(of: windows[tls] ?? [:], clientWindow: configuration.maxInFlightRequests)
+                fairness.tenantWindow = Self.tenantWindow(
+                    of: windows[tls] ?? [:], clientWindow: configuration.maxInFlightRequests)
                 configuration.fairness = fairness
             }
-            clients[tls] = HTTPClient(configuration: configuration, logger: logger.child("http").with(["client": .int(index)]))
+            clients[tls] = HTTPClient(
+                configuration: configuration, logger: logger.child("http").with(["client": .int(index)]))
         }
         return clients
     }

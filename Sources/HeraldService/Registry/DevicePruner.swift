@@ -19,7 +19,7 @@ struct DevicePruner: Sendable {
         for index in work.results.indices where work.results[index].outcome.status == .invalidToken {
             let outcome = work.results[index].outcome
             guard !outcome.unregistered, let app = outcome.app, let provider = outcome.provider,
-                  registrableProviders.contains(provider), let address = outcome.address, address.isDevice
+                registrableProviders.contains(provider), let address = outcome.address, address.isDevice
             else { continue }
             let device = DeviceKey(app: app, provider: provider, address: address)
             let started = ContinuousClock.now
@@ -33,10 +33,13 @@ struct DevicePruner: Sendable {
                 }
             } catch {
                 metrics.registryOperations.labels("prune", "error").increment()
-                logger.warning("a dead device could not be removed from the registry", [
-                    "event_id": .string(outcome.eventID), "app": .string(app), "provider": .string(provider.rawValue),
-                    "token": .token(address.value), "error": .string("\(error)"),
-                ])
+                logger.warning(
+                    "a dead device could not be removed from the registry",
+                    [
+                        "event_id": .string(outcome.eventID), "app": .string(app),
+                        "provider": .string(provider.rawValue),
+                        "token": .token(address.value), "error": .string("\(error)"),
+                    ])
             }
         }
     }

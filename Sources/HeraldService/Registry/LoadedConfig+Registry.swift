@@ -40,7 +40,9 @@ extension LoadedConfig {
             let allowed = app.orderedSections.compactMap(\.deviceTopics)
             if !allowed.isEmpty { topics[name] = allowed.reduce(into: Set()) { $0.formUnion($1) } }
         }
-        return RegistryCommand.Rules(apps: configuration.apps.mapValues { Set($0.configuredProviders) }, providers: .registered,
-                                     limits: registryLimits, publishers: configuration.publishers(\.registry, ownUsers: amqpUsers), topics: topics)
+        return RegistryCommand.Rules(
+            apps: configuration.apps.mapValues { Set($0.configuredProviders) }, providers: .registered,
+            limits: registryLimits, publishers: configuration.publishers(\.registry, ownUsers: amqpUsers),
+            topics: topics)
     }
 }

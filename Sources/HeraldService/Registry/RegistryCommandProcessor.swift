@@ -34,8 +34,10 @@ final class RegistryCommandProcessor: Sendable {
     let logger: Logger
     let clock: @Sendable () -> Timestamp
 
-    init(store: any RegistryStore, rules: RegistryCommand.Rules, topology: TopologyOptions, connection: AMQPConnection,
-         metrics: HeraldMetrics, logger: Logger, clock: @escaping @Sendable () -> Timestamp) {
+    init(
+        store: any RegistryStore, rules: RegistryCommand.Rules, topology: TopologyOptions, connection: AMQPConnection,
+        metrics: HeraldMetrics, logger: Logger, clock: @escaping @Sendable () -> Timestamp
+    ) {
         self.store = store
         self.rules = rules
         self.topology = topology
@@ -52,8 +54,9 @@ final class RegistryCommandProcessor: Sendable {
         let now = clock()
         let command: RegistryCommand
         do {
-            command = try RegistryCommand.decode(delivery.body, routingKey: delivery.routingKey, fallbackID: delivery.messageID,
-                                                 rules: rules, sender: .amqp(userID: delivery.publisher(herald: topology.userID)))
+            command = try RegistryCommand.decode(
+                delivery.body, routingKey: delivery.routingKey, fallbackID: delivery.messageID,
+                rules: rules, sender: .amqp(userID: delivery.publisher(herald: topology.userID)))
         } catch {
             return reject(delivery, because: error, at: now, finish: finish)
         }
@@ -64,12 +67,15 @@ final class RegistryCommandProcessor: Sendable {
             result = try await command.apply(to: store, at: now)
             metrics.registryOperations.labels(operation, "ok").increment()
             metrics.registryOperationDuration.labels(operation).observe(ContinuousClock.now - started)
-        } catch where error.isRetryable {
+        } catch  where error.isRetryable {
             metrics.registryOperations.labels(operation, "error").increment()
-            logger.warning("registry command not settled: the registry cannot take it; the broker will redeliver it", [
-                "command": .string(operation), "command_id": .string(command.id ?? ""), "app": .string(command.device.app),
-                "token": .token(command.device.address.value), "error": .string("\(error)"),
-            ])
+            logger.warning(
+                "registry command not settled: the registry cannot take it; the broker will redeliver it",
+                [
+                    "command": .string(operation), "command_id": .string(command.id ?? ""),
+                    "app": .string(command.device.app),
+                    "token": .token(command.device.address.value), "error": .string("\(error)"),
+                ])
             try? await Task.sleep(for: Self.retryPause)
             return finish(.requeue(reason: "\(error)"))
         } catch {
@@ -83,8 +89,12 @@ final class RegistryCommandProcessor: Sendable {
                 metrics.registryCommands.labels(operation, status).increment()
                 return finish(.ack)
             }
-            logger.warning("registry command not settled: publishing its result failed; the broker will redeliver it",
-                           ["command": .string(operation), "command_id": .string(command.id ?? ""), "error": .string("\(failure)")])
+            logger.warning(
+                "registry command not settled: publishing its result failed; the broker will redeliver it",
+                [
+                    "command": .string(operation), "command_id": .string(command.id ?? ""),
+                    "error": .string("\(failure)"),
+                ])
             finish(.requeue(reason: "\(failure)"))
         }
     }
@@ -92,16 +102,22 @@ final class RegistryCommandProcessor: Sendable {
     /// Publishes the `registry_rejected` result and the dead letter together,
     /// then acks; should AMQP be unable to carry them, the command is
     /// rejected without requeue, which the queue dead-letters itself.
-    private func reject(_ delivery: AMQPDelivery, because error: RegistryCommandError, at now: Timestamp,
-                        finish: @escaping @Sendable (DeliveryVerdict) -> Void) {
-        var result = RegistryResult.rejected(error, body: delivery.body, routingKey: delivery.routingKey,
-                                             fallbackID: delivery.messageID, providers: rules.providers, at: now)
+    private func reject(
+        _ delivery: AMQPDelivery, because error: RegistryCommandError, at now: Timestamp,
+        finish: @escaping @Sendable (DeliveryVerdict) -> Void
+    ) {
+        var result = RegistryResult.rejected(
+            error, body: delivery.body, routingKey: delivery.routingKey,
+            fallbackID: delivery.messageID, providers: rules.providers, at: now)
         result.redelivered = delivery.redelivered
         let reason = "registry command refused: \(error)"
-        logger.warning("registry command refused", [
-            "command": .string(delivery.routingKey), "command_id": .string(result.commandID ?? ""),
-            "app": .string(result.app ?? "unknown"), "token": .token(result.address?.value ?? ""), "error": .string("\(error)"),
-        ])
+        logger.warning(
+            "registry command refused",
+            [
+                "command": .string(delivery.routingKey), "command_id": .string(result.commandID ?? ""),
+                "app": .string(result.app ?? "unknown"), "token": .token(result.address?.value ?? ""),
+                "error": .string("\(error)"),
+            ])
         let command = RegistryCommand.Kind(rawValue: delivery.routingKey)?.rawValue ?? "unknown"
         let status = result.status.rawValue
         let deadLetter = RetryRouting.deadLetterMessage(for: delivery, error: reason, topology: topology)

@@ -28,8 +28,10 @@ public final class DeliveryService: Sendable {
     /// Set when `shutdown_deadline` has passed: received events not yet started are left unstarted.
     private let drainDeadlinePassed = Atomic<Bool>(false)
 
-    public init(config: LoadedConfig, logger: Logger, metrics: HeraldMetrics? = nil,
-                clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }) {
+    public init(
+        config: LoadedConfig, logger: Logger, metrics: HeraldMetrics? = nil,
+        clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }
+    ) {
         self.config = config
         self.logger = logger
         self.metrics = metrics ?? HeraldMetrics(version: HeraldVersion.current)
@@ -65,7 +67,10 @@ public final class DeliveryService: Sendable {
         defer { registry?.close() }
         if let registry {
             let applied = try await registry.migrate()
-            if !applied.isEmpty { logger.notice("registry migrated", ["versions": .string(applied.map(String.init).joined(separator: ","))]) }
+            if !applied.isEmpty {
+                logger.notice(
+                    "registry migrated", ["versions": .string(applied.map(String.init).joined(separator: ","))])
+            }
             health.set("registry", true)
         }
         var server: ObservabilityServer?
@@ -76,31 +81,41 @@ public final class DeliveryService: Sendable {
         }
         defer { server?.close() }
 
-        let connection = try AMQPConnection(configuration: amqpConfiguration, topology: config.topology,
-                                            logger: logger.child("amqp"))
-        let processor = EventProcessor(EventProcessor.Dependencies(
-            planner: EventPlanner(config: config, ownUsers: config.amqpUsers), providers: providers,
-            retryPolicy: RetryPolicy(settings: settings.retry),
-            publishStatuses: Set(settings.outcomes.publish.compactMap(Outcome.Status.init(rawValue:))),
-            topology: config.topology, publisher: connection, invalidationGuard: makeInvalidationGuard(),
-            registry: registry, traffic: TrafficControl(configuration: settings, metrics: metrics),
-            duplicates: settings.duplicateWindow.milliseconds > 0
-                ? DuplicateWindow(window: settings.duplicateWindow.duration, shared: registry, logger: logger,
-                                  clock: clock)
-                : nil,
-            metrics: metrics, logger: logger, clock: clock,
-            newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) }))
+        let connection = try AMQPConnection(
+            configuration: amqpConfiguration, topology: config.topology,
+            logger: logger.child("amqp"))
+        let processor = EventProcessor(
+            EventProcessor.Dependencies(
+                planner: EventPlanner(config: config, ownUsers: config.amqpUsers), providers: providers,
+                retryPolicy: RetryPolicy(settings: settings.retry),
+                publishStatuses: Set(settings.outcomes.publish.compactMap(Outcome.Status.init(rawValue:))),
+                topology: config.topology, publisher: connection, invalidationGuard: makeInvalidationGuard(),
+                registry: registry, traffic: TrafficControl(configuration: settings, metrics: metrics),
+                duplicates: settings.duplicateWindow.milliseconds > 0
+                    ? DuplicateWindow(
+                        window: settings.duplicateWindow.duration, shared: registry, logger: logger,
+                        clock: clock)
+                    : nil,
+                metrics: metrics, logger: logger, clock: clock,
+                newID: { "herald-" + String(SharedIdentifierRandom.shared.next(), radix: 16) }))
         // Registry commands have a consumer of their own, so a burst of events never holds up a registration.
         let commands = registry.flatMap { store in
             config.topology.registryCommands.map { topology in
-                (queue: topology.queue, processor: RegistryCommandProcessor(
-                    store: store, rules: config.registryRules, topology: config.topology, connection: connection,
-                    metrics: metrics, logger: logger, clock: clock))
+                (
+                    queue: topology.queue,
+                    processor: RegistryCommandProcessor(
+                        store: store, rules: config.registryRules, topology: config.topology, connection: connection,
+                        metrics: metrics, logger: logger, clock: clock)
+                )
             }
         }
         if commands != nil { health.set("registry_consumer_active", false) }
-        logger.notice("herald starting", ["queue": .string(settings.amqp.queue), "prefetch": .int(settings.amqp.prefetch),
-                                          "apps": .int(settings.apps.count)])
+        logger.notice(
+            "herald starting",
+            [
+                "queue": .string(settings.amqp.queue), "prefetch": .int(settings.amqp.prefetch),
+                "apps": .int(settings.apps.count),
+            ])
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await providers.run() }
@@ -116,7 +131,8 @@ public final class DeliveryService: Sendable {
                     consumers.addTask { try await self.consume(connection: connection, processor: processor) }
                     if let commands {
                         consumers.addTask {
-                            try await self.consumeCommands(queue: commands.queue, connection: connection, processor: commands.processor)
+                            try await self.consumeCommands(
+                                queue: commands.queue, connection: connection, processor: commands.processor)
                         }
                     }
                     var failure: (any Error)?
@@ -133,7 +149,7 @@ public final class DeliveryService: Sendable {
                 }
             }
             do {
-                while let _ = try await group.next() {}
+                while (try await group.next()) != nil {}
             } catch {
                 stop.trigger()
                 connection.shutdown()
@@ -152,15 +168,20 @@ public final class DeliveryService: Sendable {
             switch report {
             case .tripped(let key, let suspect, let answers):
                 metrics.invalidationGuardTripped.labels(key.provider.rawValue, key.app).set(true)
-                logger.error("invalidation guard tripped: invalid-token answers are reported as failed, tokens are kept", [
-                    "app": .string(key.app), "provider": .string(key.provider.rawValue), "suspect_answers": .int(suspect),
-                    "answers": .int(answers), "window": .string("\(policy.window)"),
-                    "hint": "a credential or environment mismatch is suspected: check the app's environment, topic or project",
-                ])
+                logger.error(
+                    "invalidation guard tripped: invalid-token answers are reported as failed, tokens are kept",
+                    [
+                        "app": .string(key.app), "provider": .string(key.provider.rawValue),
+                        "suspect_answers": .int(suspect),
+                        "answers": .int(answers), "window": .string("\(policy.window)"),
+                        "hint":
+                            "a credential or environment mismatch is suspected: check the app's environment, topic or project",
+                    ])
             case .cleared(let key):
                 metrics.invalidationGuardTripped.labels(key.provider.rawValue, key.app).set(false)
-                logger.notice("invalidation guard cleared: invalid-token answers are reported again",
-                              ["app": .string(key.app), "provider": .string(key.provider.rawValue)])
+                logger.notice(
+                    "invalidation guard cleared: invalid-token answers are reported again",
+                    ["app": .string(key.app), "provider": .string(key.provider.rawValue)])
             case .heldBack(let key):
                 metrics.invalidationsHeldBack.labels(key.provider.rawValue, key.app).increment()
             }
@@ -214,8 +235,9 @@ public final class DeliveryService: Sendable {
     private func consume(connection: AMQPConnection, processor: EventProcessor) async throws {
         let settings = config.configuration
         guard await brokerConnected(connection) else { return }
-        let consumer = try await connection.consume(queue: settings.amqp.queue, prefetch: UInt16(clamping: settings.amqp.prefetch),
-                                                    arguments: config.topology.eventsConsumerArguments)
+        let consumer = try await connection.consume(
+            queue: settings.amqp.queue, prefetch: UInt16(clamping: settings.amqp.prefetch),
+            arguments: config.topology.eventsConsumerArguments)
         health.set("consumer_active", true)
         metrics.consumerActive.labels().set(true)
         logger.notice("consuming", ["queue": .string(settings.amqp.queue)])
@@ -257,7 +279,8 @@ public final class DeliveryService: Sendable {
                 }
             } catch {
                 consumerFailure = brokerStopped(
-                    "the broker stopped the consumer: draining, then exiting with an error so a supervisor restarts Herald", error)
+                    "the broker stopped the consumer: draining, then exiting with an error so a supervisor restarts Herald",
+                    error)
             }
             stop.trigger()
             health.set("consumer_active", false)
@@ -277,10 +300,13 @@ public final class DeliveryService: Sendable {
     /// device is applied in that order), each acked from its result's confirm
     /// while the next is applied. A broker-side cancel stops Herald as the
     /// events consumer's does.
-    private func consumeCommands(queue: String, connection: AMQPConnection, processor: RegistryCommandProcessor) async throws {
+    private func consumeCommands(queue: String, connection: AMQPConnection, processor: RegistryCommandProcessor)
+        async throws
+    {
         guard await brokerConnected(connection) else { return }
-        let consumer = try await connection.consume(queue: queue, prefetch: RegistryCommandProcessor.prefetch,
-                                                    arguments: config.topology.eventsConsumerArguments)
+        let consumer = try await connection.consume(
+            queue: queue, prefetch: RegistryCommandProcessor.prefetch,
+            arguments: config.topology.eventsConsumerArguments)
         health.set("registry_consumer_active", true)
         logger.notice("consuming registry commands", ["queue": .string(queue)])
         // Commands whose result is not yet settled; at shutdown their acks are awaited.

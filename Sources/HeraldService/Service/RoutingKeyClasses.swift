@@ -10,7 +10,9 @@ final class RoutingKeyClasses: Sendable {
     private let seen = Locked<Set<String>>([])
 
     func label(for routingKey: String) -> String {
-        let word = routingKey.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let word =
+            routingKey.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+            ?? ""
         if word.isEmpty { return "none" }
         return seen.withLock { seen in
             if seen.contains(word) { return word }

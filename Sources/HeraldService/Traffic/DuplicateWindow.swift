@@ -87,10 +87,15 @@ final class DuplicateWindow: Sendable {
     private func claimed(_ keys: [EventKey], in shared: any RegistryStore) async -> [Timestamp?] {
         let now = clock()
         let since = now + (.zero - window)
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Timestamp?], RegistryError>?, Never>) in
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<[Timestamp?], RegistryError>?, Never>) in
             let resumed = Locked(false)
             let resume: @Sendable (Result<[Timestamp?], RegistryError>?) -> Void = { outcome in
-                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: outcome) }
+                if resumed.withLock({ done in
+                    defer { done = true }; return !done
+                }) {
+                    continuation.resume(returning: outcome)
+                }
             }
             let timer = Task {
                 guard (try? await Task.sleep(for: Self.claimTimeout)) != nil else { return }
@@ -108,10 +113,12 @@ final class DuplicateWindow: Sendable {
         switch outcome {
         case .success(let answers)?: return answers
         case .failure(let error)?:
-            warn("the duplicate window's registry database cannot be reached; events count as new meanwhile", "\(error)")
+            warn(
+                "the duplicate window's registry database cannot be reached; events count as new meanwhile", "\(error)")
         case nil:
-            warn("the duplicate window's registry database did not answer in time; events count as new meanwhile",
-                 "no answer within \(Self.claimTimeout)")
+            warn(
+                "the duplicate window's registry database did not answer in time; events count as new meanwhile",
+                "no answer within \(Self.claimTimeout)")
         }
         return []
     }

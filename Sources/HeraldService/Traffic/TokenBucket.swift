@@ -37,8 +37,10 @@ final class TokenBucket: Sendable {
 
     /// `sleep` is how the pacing task waits for the next token; a test holds
     /// it to stall the pacing task as a loaded machine would.
-    init(perSecond: Double, burst: Int, now: ContinuousClock.Instant = .now,
-         sleep: @escaping @Sendable (Duration) async -> Void) {
+    init(
+        perSecond: Double, burst: Int, now: ContinuousClock.Instant = .now,
+        sleep: @escaping @Sendable (Duration) async -> Void
+    ) {
         self.perSecond = RateBounds.clamped(perSecond)
         self.burst = max(1, burst)
         self.sleep = sleep

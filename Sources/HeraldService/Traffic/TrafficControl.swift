@@ -44,7 +44,8 @@ final class TrafficControl: Sendable {
         for route in configuration.routes {
             guard let rate = route.rate, let perSecond = rate.ratePerSecond else { continue }
             routes[route.name] = RouteRate(
-                bucket: TokenBucket(perSecond: perSecond, burst: rate.burst), onExceed: rate.onExceed, spelled: rate.spelled)
+                bucket: TokenBucket(perSecond: perSecond, burst: rate.burst), onExceed: rate.onExceed,
+                spelled: rate.spelled)
         }
         var throttles: [ProviderSet.Key: TokenBucket] = [:]
         for (app, settings) in configuration.apps {
@@ -93,16 +94,20 @@ final class TrafficControl: Sendable {
         let key = ProviderSet.Key(app: send.app, provider: send.target.provider)
         switch pause.scope {
         case .app:
-            self.pause(.app(key), for: failure.retryAfter ?? Self.quotaPause, key: key, scope: pause.scope.rawValue,
-                       reason: "\(pause.cause): app '\(key.app)' pauses its \(pause.service) sends")
+            self.pause(
+                .app(key), for: failure.retryAfter ?? Self.quotaPause, key: key, scope: pause.scope.rawValue,
+                reason: "\(pause.cause): app '\(key.app)' pauses its \(pause.service) sends")
         case .token:
-            self.pause(.token(key, send.target.address.value), for: failure.retryAfter ?? tokenBackOff, key: key,
-                       scope: pause.scope.rawValue, reason: "\(pause.cause): its sends pause")
+            self.pause(
+                .token(key, send.target.address.value), for: failure.retryAfter ?? tokenBackOff, key: key,
+                scope: pause.scope.rawValue, reason: "\(pause.cause): its sends pause")
         }
     }
 
     /// Pauses `pauseKey` for `duration` from now, unless it is paused longer already.
-    private func pause(_ pauseKey: PauseKey, for duration: Duration, key: ProviderSet.Key, scope: String, reason: String) {
+    private func pause(
+        _ pauseKey: PauseKey, for duration: Duration, key: ProviderSet.Key, scope: String, reason: String
+    ) {
         let now = ContinuousClock.now
         let until = now + duration
         let begun = pauses.withLock { pauses -> Bool in
@@ -125,7 +130,8 @@ final class TrafficControl: Sendable {
             for pauseKey in [PauseKey.app(key), .token(key, token)] {
                 guard let pause = pauses[pauseKey], pause.until > now else { continue }
                 let left = pause.until - now
-                return DeliveryFailure(reason: "\(pause.reason) for \(Self.spelled(left)) more; not sent", retryAfter: left)
+                return DeliveryFailure(
+                    reason: "\(pause.reason) for \(Self.spelled(left)) more; not sent", retryAfter: left)
             }
             return nil
         }

@@ -41,9 +41,11 @@ struct APNsProviderTokenVerifier: Sendable {
             let token: JSONWebToken
             do { token = try JSONWebToken(parsing: text) } catch { throw invalid }
             guard token.algorithm == "ES256", let keyID = token.header["kid"]?.stringValue, let key = keys[keyID],
-                  token.verify(with: key.publicKey)
+                token.verify(with: key.publicKey)
             else { throw invalid }
-            guard token.claims["iss"]?.stringValue == key.teamID, let iat = token.claims["iat"]?.intValue else { throw invalid }
+            guard token.claims["iss"]?.stringValue == key.teamID, let iat = token.claims["iat"]?.intValue else {
+                throw invalid
+            }
             result = Verified(teamID: key.teamID, issuedAt: Timestamp(seconds: Int64(iat)))
             verified.remember(text, result)
         }

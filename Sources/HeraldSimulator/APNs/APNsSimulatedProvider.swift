@@ -10,10 +10,13 @@ extension SimulatorSettings.APNs: SimulatedProvider {
 
     public static let flags: [SimulatorFlag] = [
         SimulatorFlag("apns-key", "FILE", "public key or .p8 provider tokens are verified with"),
-        SimulatorFlag("--key-id ID, --team-id ID", names: ["key-id", "team-id"], help: ["the key id and team id tokens must name"]),
+        SimulatorFlag(
+            "--key-id ID, --team-id ID", names: ["key-id", "team-id"], help: ["the key id and team id tokens must name"]
+        ),
         SimulatorFlag("topic", "BUNDLE_ID", "accept only this bundle id (comma-separated list)"),
         SimulatorFlag("dead-token", "TOKEN", "answer 410 Unregistered for it (comma-separated list)"),
-        SimulatorFlag("token-update-interval", "D", "refuse a team's new token sooner than this (429; Apple: 20m; default off)"),
+        SimulatorFlag(
+            "token-update-interval", "D", "refuse a team's new token sooner than this (429; Apple: 20m; default off)"),
         SimulatorFlag("per-token-limit", "N", "at most N notifications per device token per second (429)"),
     ]
 
@@ -27,10 +30,14 @@ extension SimulatorSettings.APNs: SimulatedProvider {
         if let topics = flags.list("topic") { self.topics += topics }
         if let tokens = flags.list("dead-token") { deadTokens += tokens.map { DeadToken(token: $0) } }
         if let interval = try flags.duration("token-update-interval") { tokenUpdateInterval = interval }
-        if let requests = try flags.positive("per-token-limit") { perTokenLimit = SimulatorFaults.RateLimit(requests: requests) }
+        if let requests = try flags.positive("per-token-limit") {
+            perTokenLimit = SimulatorFaults.RateLimit(requests: requests)
+        }
     }
 
-    public func makeServices(recorder: NotificationRecorder, now: Timestamp) throws(SimulatorSetupError) -> [any SimulatorService] {
+    public func makeServices(recorder: NotificationRecorder, now: Timestamp) throws(SimulatorSetupError)
+        -> [any SimulatorService]
+    {
         [APNsSimulatorService(configuration: try configuration(now: now), recorder: recorder)]
     }
 
@@ -42,6 +49,7 @@ extension SimulatorSettings.APNs: SimulatedProvider {
     }
 
     public static var adminRoutes: SimulatorAdminRoutes {
-        SimulatorAdminRoutes(tokens: .init(provider: sectionKey, table: APNsSimulatorAdmin.table, change: APNsSimulatorAdmin.change))
+        SimulatorAdminRoutes(
+            tokens: .init(provider: sectionKey, table: APNsSimulatorAdmin.table, change: APNsSimulatorAdmin.change))
     }
 }

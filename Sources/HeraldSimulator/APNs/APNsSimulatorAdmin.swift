@@ -18,7 +18,9 @@ enum APNsSimulatorAdmin {
     @Sendable static func change(
         _ admin: SimulatorAdminService, token: String, remove: Bool, request: SimulatedRequest
     ) throws(AdminError) {
-        guard let apns = admin.service(APNsSimulatorService.self) else { throw AdminError(404, "APNs is not simulated here") }
+        guard let apns = admin.service(APNsSimulatorService.self) else {
+            throw AdminError(404, "APNs is not simulated here")
+        }
         guard token.utf8.count == 64, token.utf8.allSatisfy(\.isHexDigit) else {
             throw .badRequest("expected an APNs device token of 64 hexadecimal digits, found '\(token)'")
         }
@@ -28,12 +30,14 @@ enum APNsSimulatorAdmin {
         }
         let object = try SimulatorAdminService.bodyObject(request.body, keys: ["reason", "since"], required: nil)
         if let reason = object["reason"], reason.stringValue != "Unregistered" {
-            throw .badRequest("reason: the simulator makes an APNs token Unregistered (410), found \(reason.jsonString)")
+            throw .badRequest(
+                "reason: the simulator makes an APNs token Unregistered (410), found \(reason.jsonString)")
         }
         var since = request.receivedAt
         if let value = object["since"] {
             guard let text = value.stringValue, let time = Timestamp(rfc3339: text) else {
-                throw .badRequest("since: expected an RFC 3339 time such as 2026-11-30T10:00:00Z, found \(value.jsonString)")
+                throw .badRequest(
+                    "since: expected an RFC 3339 time such as 2026-11-30T10:00:00Z, found \(value.jsonString)")
             }
             since = time
         }

@@ -36,10 +36,12 @@ public struct APNsSimulatorConfiguration: Sendable {
         tokenEnvironments: [String: APNsEnvironment] = [:]
     ) {
         self.environment = environment
-        self.tokenEnvironments = Dictionary(tokenEnvironments.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.tokenEnvironments = Dictionary(
+            tokenEnvironments.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.keys = keys
         self.bundleIDs = bundleIDs
-        self.deadTokens = Dictionary(deadTokens.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.deadTokens = Dictionary(
+            deadTokens.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.providerTokenMaxAge = providerTokenMaxAge
         self.minimumTokenUpdateInterval = minimumTokenUpdateInterval
         self.perTokenLimit = perTokenLimit

@@ -32,7 +32,8 @@ extension SimulatorSettings {
         public var productionTokens: [String]
 
         public init(
-            keys: [Key] = [], topics: [String] = [], deadTokens: [DeadToken] = [], tokenUpdateInterval: ConfigDuration? = nil,
+            keys: [Key] = [], topics: [String] = [], deadTokens: [DeadToken] = [],
+            tokenUpdateInterval: ConfigDuration? = nil,
             perTokenLimit: SimulatorFaults.RateLimit? = nil, environment: String? = nil, sandboxTokens: [String] = [],
             productionTokens: [String] = []
         ) {
@@ -105,7 +106,9 @@ extension SimulatorSettings {
                     return
                 }
                 let c = try decoder.container(keyedBy: CodingKeys.self)
-                self.init(token: try c.decode(String.self, forKey: .token), since: try c.decodeIfPresent(String.self, forKey: .since))
+                self.init(
+                    token: try c.decode(String.self, forKey: .token),
+                    since: try c.decodeIfPresent(String.self, forKey: .since))
             }
         }
 
@@ -115,10 +118,13 @@ extension SimulatorSettings {
             var loaded: [APNsSimulatorKey] = []
             for key in keys {
                 let file: BoundedFile
-                do { file = try BoundedFile(path: key.keyFile, limit: .key) } catch { throw SimulatorSetupError("apns.keys: key_file \(error)") }
+                do { file = try BoundedFile(path: key.keyFile, limit: .key) } catch {
+                    throw SimulatorSetupError("apns.keys: key_file \(error)")
+                }
                 let pem = String(decoding: file.bytes, as: UTF8.self)
                 do {
-                    loaded.append(APNsSimulatorKey(keyID: key.keyID, teamID: key.teamID, publicKey: try PublicKey(pem: pem)))
+                    loaded.append(
+                        APNsSimulatorKey(keyID: key.keyID, teamID: key.teamID, publicKey: try PublicKey(pem: pem)))
                 } catch {
                     throw SimulatorSetupError("apns.keys: key_file \(key.keyFile): \(error)")
                 }

@@ -37,7 +37,9 @@ extension APNsSimulatorService {
     }
 
     /// 10, 5 or 1; background pushes must use 5 (or 1).
-    static func checkPriority(_ request: SimulatedRequest, pushType: APNsSimulatorPushType) throws(APNsSimulatorRejection) {
+    static func checkPriority(_ request: SimulatedRequest, pushType: APNsSimulatorPushType)
+        throws(APNsSimulatorRejection)
+    {
         guard let value = request.header("apns-priority") else { return }
         guard let priority = Int(value), [10, 5, 1].contains(priority) else {
             throw APNsSimulatorRejection.badRequest("BadPriority")
@@ -50,7 +52,9 @@ extension APNsSimulatorService {
     /// (`300`) sent where an absolute time belongs.
     static func checkExpiration(_ request: SimulatedRequest, now: Timestamp) throws(APNsSimulatorRejection) {
         guard let value = request.header("apns-expiration") else { return }
-        guard let seconds = Int64(value), seconds >= 0 else { throw APNsSimulatorRejection.badRequest("BadExpirationDate") }
+        guard let seconds = Int64(value), seconds >= 0 else {
+            throw APNsSimulatorRejection.badRequest("BadExpirationDate")
+        }
         if seconds != 0, seconds < now.seconds { throw APNsSimulatorRejection.badRequest("BadExpirationDate") }
     }
 
@@ -67,7 +71,9 @@ extension APNsSimulatorService {
 
     /// Non-empty, within the push type's size limit, a JSON object with an
     /// `aps` object; a Live Activity payload needs `aps.timestamp` and `aps.event`.
-    static func checkPayload(_ body: [UInt8], pushType: APNsSimulatorPushType) throws(APNsSimulatorRejection) -> JSONValue {
+    static func checkPayload(_ body: [UInt8], pushType: APNsSimulatorPushType) throws(APNsSimulatorRejection)
+        -> JSONValue
+    {
         guard !body.isEmpty else { throw APNsSimulatorRejection.badRequest("PayloadEmpty") }
         guard body.count <= pushType.maxPayloadBytes else { throw APNsSimulatorRejection(413, "PayloadTooLarge") }
         guard let payload = try? JSONValue.parse(body), let object = payload.objectValue else {
@@ -76,7 +82,7 @@ extension APNsSimulatorService {
         guard let aps = object["aps"]?.objectValue else { throw APNsSimulatorRejection.badRequest("BadPayload") }
         if pushType == .liveactivity {
             guard aps["timestamp"]?.intValue != nil, let event = aps["event"]?.stringValue,
-                  ["start", "update", "end"].contains(event)
+                ["start", "update", "end"].contains(event)
             else { throw APNsSimulatorRejection.badRequest("BadPayload") }
         }
         return payload

@@ -22,7 +22,9 @@ extension APNsSimulatorService {
     ]
 
     /// The configured maximum once a request's credentials were accepted; nil (still 1) before.
-    public func streamLimit(afterAnswering request: SimulatedRequest, with answer: SimulatedAnswer) -> SimulatorStreamLimit? {
+    public func streamLimit(afterAnswering request: SimulatedRequest, with answer: SimulatedAnswer)
+        -> SimulatorStreamLimit?
+    {
         guard case .respond(let status, _, let body, _) = answer else { return nil }
         if status == 200 { return .configuredMaximum }
         let reason = (try? JSONValue.parse(body))?.objectValue?["reason"]?.stringValue ?? ""

@@ -84,15 +84,18 @@ public final class APNsSimulatorService: SimulatorService {
     /// Apple's answer to an injected server error: 500 InternalServerError,
     /// 503 ServiceUnavailable, 429 TooManyRequests.
     public func injectedError(status: Int) -> SimulatedAnswer {
-        let reason = switch status {
-        case 429: "TooManyRequests"
-        case 503: "ServiceUnavailable"
-        default: "InternalServerError"
-        }
+        let reason =
+            switch status {
+            case 429: "TooManyRequests"
+            case 503: "ServiceUnavailable"
+            default: "InternalServerError"
+            }
         return Self.answer(APNsSimulatorRejection(status, reason), apnsID: APNsSimulatorID.random())
     }
 
-    private func check(_ request: SimulatedRequest, apnsID: String) throws(APNsSimulatorRejection) -> RecordedNotification {
+    private func check(_ request: SimulatedRequest, apnsID: String) throws(APNsSimulatorRejection)
+        -> RecordedNotification
+    {
         guard request.method == "POST" else { throw APNsSimulatorRejection(405, "MethodNotAllowed") }
         let token = try Self.deviceToken(inPath: request.path)
         try Self.checkDuplicateHeaders(request)
@@ -122,7 +125,8 @@ public final class APNsSimulatorService: SimulatorService {
         return RecordedNotification(
             provider: name, target: token, headers: headers, payload: payload, messageID: apnsID,
             receivedAt: request.receivedAt,
-            addressee: SimulatedAddressee(target: token, token: token, topic: headers["apns-topic"], tokenIgnoresCase: true))
+            addressee: SimulatedAddressee(
+                target: token, token: token, topic: headers["apns-topic"], tokenIgnoresCase: true))
     }
 
     /// Token auth (JWT) when an `authorization` header is present, else the
@@ -132,7 +136,8 @@ public final class APNsSimulatorService: SimulatorService {
             let verified = try verifier.verify(authorization: authorization, at: request.receivedAt)
             let interval = configuration.minimumTokenUpdateInterval
             try state.withLock { (state) throws(APNsSimulatorRejection) in
-                try state.acceptToken(authorization, team: verified.teamID, issuedAt: verified.issuedAt, interval: interval)
+                try state.acceptToken(
+                    authorization, team: verified.teamID, issuedAt: verified.issuedAt, interval: interval)
             }
             return nil
         }
@@ -161,7 +166,9 @@ public final class APNsSimulatorService: SimulatorService {
         let bundle = String(topic.dropLast(suffix.count))
         // A topic carrying another push type's suffix does not fit this push type.
         let otherSuffixes = APNsSimulatorPushType.allCases.map(\.topicSuffix).filter { !$0.isEmpty && $0 != suffix }
-        if otherSuffixes.contains(where: { bundle.hasSuffix($0) }) { throw APNsSimulatorRejection.badRequest("BadTopic") }
+        if otherSuffixes.contains(where: { bundle.hasSuffix($0) }) {
+            throw APNsSimulatorRejection.badRequest("BadTopic")
+        }
         if let authenticatedBundleID {
             guard bundle == authenticatedBundleID else { throw APNsSimulatorRejection.badRequest("TopicDisallowed") }
         } else if !configuration.bundleIDs.isEmpty, !configuration.bundleIDs.contains(bundle) {

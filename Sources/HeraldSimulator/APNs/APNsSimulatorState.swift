@@ -26,7 +26,9 @@ struct APNsSimulatorState {
     }
 
     /// Counts a send to `deviceToken` at `now`; refuses one over `limit` within `window`.
-    mutating func countSend(to deviceToken: String, at now: Timestamp, limit: Int?, window: Duration) throws(APNsSimulatorRejection) {
+    mutating func countSend(to deviceToken: String, at now: Timestamp, limit: Int?, window: Duration)
+        throws(APNsSimulatorRejection)
+    {
         guard let limit else { return }
         var sends = recentSends[deviceToken, default: []].filter { now - $0 < window }
         guard sends.count < limit else {

@@ -27,7 +27,9 @@ public struct SimulatorAdminRoutes: Sendable {
         /// The provider's tokens as the table shows them; nil when the simulator does not serve it (left out).
         let table: @Sendable (SimulatorAdminService) -> JSONValue?
         /// PUT (`remove` false) or DELETE of `token`; the table is answered after.
-        let change: @Sendable (SimulatorAdminService, _ token: String, _ remove: Bool, _ request: SimulatedRequest) throws(AdminError) -> Void
+        let change:
+            @Sendable (SimulatorAdminService, _ token: String, _ remove: Bool, _ request: SimulatedRequest)
+                throws(AdminError) -> Void
 
         /// `/_herald/tokens/<provider>/`.
         var pathPrefix: String { SimulatorAdminService.prefix + "/tokens/\(provider)/" }
@@ -38,11 +40,15 @@ public struct SimulatorAdminRoutes: Sendable {
         let methods: [String]
         /// The path, exact, or ending in `/<name>`: then any non-empty last segment, handed to `handle`.
         let path: String
-        let handle: @Sendable (SimulatorAdminService, _ parameter: String?, _ request: SimulatedRequest) throws(AdminError) -> SimulatedAnswer
+        let handle:
+            @Sendable (SimulatorAdminService, _ parameter: String?, _ request: SimulatedRequest) throws(AdminError) ->
+                SimulatedAnswer
 
         /// The path before `<name>` when the path ends in one.
         var parameterPrefix: String? {
-            guard path.hasSuffix(">"), let slash = path.lastIndex(of: "/"), path[path.index(after: slash)...].hasPrefix("<") else {
+            guard path.hasSuffix(">"), let slash = path.lastIndex(of: "/"),
+                path[path.index(after: slash)...].hasPrefix("<")
+            else {
                 return nil
             }
             return String(path[...slash])

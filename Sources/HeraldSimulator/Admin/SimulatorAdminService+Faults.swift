@@ -14,7 +14,8 @@ extension SimulatorAdminService {
         do {
             // The YAML decoder reads JSON, so the body is checked, and its errors worded, as the config file's are.
             let text = body.isEmpty ? "{}" : String(decoding: body, as: UTF8.self)
-            replacement = try YAMLDocument(text: text, file: "request body", environment: [:]).decode(SimulatorFaults.self)
+            replacement = try YAMLDocument(text: text, file: "request body", environment: [:]).decode(
+                SimulatorFaults.self)
         } catch {
             throw .badRequest(error.description)
         }

@@ -50,7 +50,10 @@ extension SimulatorAdminService {
     func forgetRecords() -> SimulatedAnswer {
         let forgotten = recorder.reset()
         return Self.json([
-            "forgotten": ["delivered": .number(JSONNumber(forgotten.delivered)), "refused": .number(JSONNumber(forgotten.refused))],
+            "forgotten": [
+                "delivered": .number(JSONNumber(forgotten.delivered)),
+                "refused": .number(JSONNumber(forgotten.refused)),
+            ]
         ])
     }
 }

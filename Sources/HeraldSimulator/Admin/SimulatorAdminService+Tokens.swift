@@ -22,7 +22,9 @@ extension SimulatorAdminService {
         } else {
             let value: JSONValue
             do { value = try JSONValue.parse(body) } catch { throw .badRequest("the body is not JSON: \(error)") }
-            guard let parsed = value.objectValue else { throw .badRequest("expected a JSON object, found \(value.kindDescription)") }
+            guard let parsed = value.objectValue else {
+                throw .badRequest("expected a JSON object, found \(value.kindDescription)")
+            }
             object = parsed
         }
         if let keys, let unknown = object.keys.first(where: { !keys.contains($0) }) {

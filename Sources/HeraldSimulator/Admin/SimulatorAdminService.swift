@@ -37,7 +37,8 @@ public final class SimulatorAdminService: SimulatorService {
     }
 
     public func serves(_ request: SimulatedRequest) -> Bool {
-        request.path == Self.prefix || request.path.hasPrefix(Self.prefix + "/") || request.path.hasPrefix(Self.prefix + "?")
+        request.path == Self.prefix || request.path.hasPrefix(Self.prefix + "/")
+            || request.path.hasPrefix(Self.prefix + "?")
     }
 
     /// The registered providers' routes, in the registration order.
@@ -70,11 +71,14 @@ public final class SimulatorAdminService: SimulatorService {
         }
     }
 
-    private func route(_ request: SimulatedRequest, path: String, query: [String: String]) throws(AdminError) -> SimulatedAnswer {
+    private func route(_ request: SimulatedRequest, path: String, query: [String: String]) throws(AdminError)
+        -> SimulatedAnswer
+    {
         for tokens in Self.tokenRoutes where path.hasPrefix(tokens.pathPrefix) && path.count > tokens.pathPrefix.count {
             try allow(request, ["PUT", "DELETE"], path: tokens.pathPrefix + "<token>")
             try noQuery(query)
-            try tokens.change(self, String(path.dropFirst(tokens.pathPrefix.count)), request.method == "DELETE", request)
+            try tokens.change(
+                self, String(path.dropFirst(tokens.pathPrefix.count)), request.method == "DELETE", request)
             return Self.json(tokenTable)
         }
         for endpoint in Self.providerEndpoints {
@@ -115,7 +119,9 @@ public final class SimulatorAdminService: SimulatorService {
 
     private func allow(_ request: SimulatedRequest, _ methods: [String], path: String) throws(AdminError) {
         guard methods.contains(request.method) else {
-            let allowed = methods.count > 1 ? methods.dropLast().joined(separator: ", ") + " or " + (methods.last ?? "") : methods.joined()
+            let allowed =
+                methods.count > 1
+                ? methods.dropLast().joined(separator: ", ") + " or " + (methods.last ?? "") : methods.joined()
             throw AdminError(405, "\(path) takes \(allowed), not \(request.method)")
         }
     }

@@ -23,7 +23,8 @@ public struct RecordFilter: Sendable, Equatable {
     public var probes: Probes
 
     public init(
-        provider: String? = nil, token: String? = nil, topic: String? = nil, since: Timestamp? = nil, status: Int? = nil,
+        provider: String? = nil, token: String? = nil, topic: String? = nil, since: Timestamp? = nil,
+        status: Int? = nil,
         probes: Probes = .exclude
     ) {
         self.provider = provider

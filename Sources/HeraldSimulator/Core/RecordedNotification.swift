@@ -28,8 +28,10 @@ public struct RecordedNotification: Sendable, Equatable {
     public var addressee: SimulatedAddressee
 
     /// `addressee` defaults to `target` as a token.
-    public init(provider: String, target: String, headers: [String: String], payload: JSONValue,
-                messageID: String, receivedAt: Timestamp, probe: Bool = false, addressee: SimulatedAddressee? = nil) {
+    public init(
+        provider: String, target: String, headers: [String: String], payload: JSONValue,
+        messageID: String, receivedAt: Timestamp, probe: Bool = false, addressee: SimulatedAddressee? = nil
+    ) {
         self.provider = provider
         self.target = target
         self.headers = headers

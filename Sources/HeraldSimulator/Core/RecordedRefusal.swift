@@ -29,8 +29,10 @@ public struct RecordedRefusal: Sendable, Equatable {
     public var receivedAt: Timestamp
 
     public init(
-        provider: String?, method: String, path: String, addressee: SimulatedAddressee?, headers: [String: String] = [:],
-        requestBody: JSONValue? = nil, status: Int?, reason: String?, answer: JSONValue? = nil, fault: InjectedFaultKind? = nil,
+        provider: String?, method: String, path: String, addressee: SimulatedAddressee?,
+        headers: [String: String] = [:],
+        requestBody: JSONValue? = nil, status: Int?, reason: String?, answer: JSONValue? = nil,
+        fault: InjectedFaultKind? = nil,
         receivedAt: Timestamp
     ) {
         self.provider = provider

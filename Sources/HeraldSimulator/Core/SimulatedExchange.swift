@@ -14,8 +14,10 @@ public struct SimulatedRequest: Sendable {
     /// When the server received the request (injected so token-age checks are testable).
     public var receivedAt: Timestamp
 
-    public init(method: String, path: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
-                clientCertificateSubject: String? = nil, receivedAt: Timestamp) {
+    public init(
+        method: String, path: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+        clientCertificateSubject: String? = nil, receivedAt: Timestamp
+    ) {
         self.method = method
         self.path = path
         self.headers = headers
@@ -111,7 +113,9 @@ extension SimulatorService {
     public var requiresHTTP2: Bool { false }
     public var initialStreamLimit: SimulatorStreamLimit { .configuredMaximum }
 
-    public func streamLimit(afterAnswering request: SimulatedRequest, with answer: SimulatedAnswer) -> SimulatorStreamLimit? {
+    public func streamLimit(afterAnswering request: SimulatedRequest, with answer: SimulatedAnswer)
+        -> SimulatorStreamLimit?
+    {
         initialStreamLimit
     }
 

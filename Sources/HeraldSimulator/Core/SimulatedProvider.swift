@@ -35,7 +35,8 @@ public protocol SimulatedProvider: Decodable, Sendable, Equatable {
 
     /// Builds its services (none when the section turns it off), recording
     /// in `recorder`; `now` dates what the section leaves undated.
-    func makeServices(recorder: NotificationRecorder, now: Timestamp) throws(SimulatorSetupError) -> [any SimulatorService]
+    func makeServices(recorder: NotificationRecorder, now: Timestamp) throws(SimulatorSetupError)
+        -> [any SimulatorService]
 
     /// Once the server listens at `origin` (`https://host:port`): starts what
     /// needs the origin and says its start-up lines, one `say` each.

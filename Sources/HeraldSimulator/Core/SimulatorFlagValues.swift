@@ -35,7 +35,9 @@ public struct SimulatorFlagValues: Sendable {
     /// A number above 0.
     public func positive(_ name: String) throws(SimulatorFlagError) -> Int? {
         guard let text = values[name] else { return nil }
-        guard let value = Int(text), value > 0 else { throw SimulatorFlagError("--\(name): expected a positive number, found '\(text)'") }
+        guard let value = Int(text), value > 0 else {
+            throw SimulatorFlagError("--\(name): expected a positive number, found '\(text)'")
+        }
         return value
     }
 
@@ -64,7 +66,8 @@ public struct SimulatorFlagValues: Sendable {
         guard parts.count == 2, let count = Int(parts[0]), let per = ConfigDuration(parsing: String(parts[1])),
             SimulatorFaults.RateLimit(requests: count, per: per).problem == nil
         else {
-            throw SimulatorFlagError("--\(name): expected N/DURATION, both above 0, such as 600000/1m or 100/10s, found '\(text)'")
+            throw SimulatorFlagError(
+                "--\(name): expected N/DURATION, both above 0, such as 600000/1m or 100/10s, found '\(text)'")
         }
         return SimulatorFaults.RateLimit(requests: count, per: per)
     }

@@ -30,7 +30,8 @@ struct AssertionVerifier {
         guard let issuer = jwt.claims["iss"]?.stringValue,
             let account = settings.accounts.first(where: { $0.clientEmail == issuer })
         else {
-            return .failure(OAuthGrantError(status: 401, error: "invalid_client", description: "The OAuth client was not found."))
+            return .failure(
+                OAuthGrantError(status: 401, error: "invalid_client", description: "The OAuth client was not found."))
         }
         guard jwt.header["kid"]?.stringValue == account.keyID, jwt.verify(with: account.publicKey) else {
             return .failure(.invalidGrant("Invalid JWT Signature."))
@@ -41,9 +42,12 @@ struct AssertionVerifier {
         }
         let scopes = Set((jwt.claims["scope"]?.stringValue ?? "").split(separator: " ").map(String.init))
         guard !scopes.isEmpty else {
-            return .failure(OAuthGrantError(error: "invalid_scope", description: "Invalid OAuth scope or ID token audience provided."))
+            return .failure(
+                OAuthGrantError(
+                    error: "invalid_scope", description: "Invalid OAuth scope or ID token audience provided."))
         }
-        guard let iat = jwt.claims["iat"]?.intValue, let exp = jwt.claims["exp"]?.intValue, exp > iat, exp - iat <= 3600,
+        guard let iat = jwt.claims["iat"]?.intValue, let exp = jwt.claims["exp"]?.intValue, exp > iat,
+            exp - iat <= 3600,
             Timestamp(seconds: Int64(iat)) <= now + settings.allowedClockSkew,
             now <= Timestamp(seconds: Int64(exp)) + settings.allowedClockSkew
         else {

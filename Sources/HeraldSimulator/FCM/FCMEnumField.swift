@@ -18,7 +18,8 @@ struct FCMEnumField: Sendable {
     /// Other spellings Google documents for the field, by the name they mean.
     let aliases: [String: String]
 
-    init(_ path: FCMMessageValidator.FieldPath, type typeName: String, names: [String], aliases: [String: String] = [:]) {
+    init(_ path: FCMMessageValidator.FieldPath, type typeName: String, names: [String], aliases: [String: String] = [:])
+    {
         self.path = path
         self.typeName = typeName
         self.names = names
@@ -30,12 +31,16 @@ struct FCMEnumField: Sendable {
     /// NotificationPriority, Visibility, Proxy).
     static let all: [FCMEnumField] = [
         FCMEnumField(
-            "message.android.priority", type: "google.firebase.fcm.v1.AndroidMessagePriority", names: ["NORMAL", "HIGH"],
+            "message.android.priority", type: "google.firebase.fcm.v1.AndroidMessagePriority",
+            names: ["NORMAL", "HIGH"],
             aliases: ["normal": "NORMAL", "high": "HIGH"]),
         FCMEnumField(
             "message.android.notification.notification_priority",
             type: "google.firebase.fcm.v1.AndroidNotification.NotificationPriority",
-            names: ["PRIORITY_UNSPECIFIED", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_DEFAULT", "PRIORITY_HIGH", "PRIORITY_MAX"]),
+            names: [
+                "PRIORITY_UNSPECIFIED", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_DEFAULT", "PRIORITY_HIGH",
+                "PRIORITY_MAX",
+            ]),
         FCMEnumField(
             "message.android.notification.visibility", type: "google.firebase.fcm.v1.AndroidNotification.Visibility",
             names: ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PUBLIC", "SECRET"]),
@@ -62,6 +67,8 @@ struct FCMEnumField: Sendable {
     /// FCM's answer to a value it does not take, e.g.
     /// `Invalid value at 'message.android.priority' (type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority), "URGENT"`.
     func invalid(_ value: JSONValue) -> GoogleAPIError {
-        .invalidArgument("Invalid value at '\(path)' (type.googleapis.com/\(typeName)), \(value.jsonString)", field: path.description)
+        .invalidArgument(
+            "Invalid value at '\(path)' (type.googleapis.com/\(typeName)), \(value.jsonString)", field: path.description
+        )
     }
 }

@@ -3,7 +3,8 @@ enum FCMSimulatedErrors {
     static let unauthenticated = GoogleAPIError(
         code: 401, status: "UNAUTHENTICATED",
         message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other "
-            + "valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.")
+            + "valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
+    )
 
     /// A token issued for other scopes than `messages:send` accepts.
     static let insufficientScopes = GoogleAPIError(
@@ -24,7 +25,8 @@ enum FCMSimulatedErrors {
     /// malformed-token answer and names the field in a BadRequest violation.
     static let invalidFID = GoogleAPIError(
         code: 400, status: "INVALID_ARGUMENT", message: "The Firebase Installation ID is not a valid FID",
-        fcmErrorCode: "INVALID_ARGUMENT", fieldViolations: [("message.fid", "The Firebase Installation ID is not a valid FID")])
+        fcmErrorCode: "INVALID_ARGUMENT",
+        fieldViolations: [("message.fid", "The Firebase Installation ID is not a valid FID")])
 
     static let unregistered = GoogleAPIError(
         code: 404, status: "NOT_FOUND", message: "Requested entity was not found.", fcmErrorCode: "UNREGISTERED")
@@ -56,7 +58,8 @@ enum FCMSimulatedErrors {
 
     static func unavailable(retryAfter: Int?) -> GoogleAPIError {
         GoogleAPIError(
-            code: 503, status: "UNAVAILABLE", message: "The service is currently unavailable.", fcmErrorCode: "UNAVAILABLE",
+            code: 503, status: "UNAVAILABLE", message: "The service is currently unavailable.",
+            fcmErrorCode: "UNAVAILABLE",
             retryAfterSeconds: retryAfter)
     }
 }

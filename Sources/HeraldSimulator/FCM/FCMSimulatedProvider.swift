@@ -11,12 +11,14 @@ extension SimulatorSettings.FCM: SimulatedProvider {
     public static let defaultFaultServices = ["fcm"]
 
     public static let flags: [SimulatorFlag] = [
-        SimulatorFlag("fcm-service-account", "FILE", "accept OAuth assertions signed by this key (comma-separated list)"),
+        SimulatorFlag(
+            "fcm-service-account", "FILE", "accept OAuth assertions signed by this key (comma-separated list)"),
         SimulatorFlag("fcm-project", "ID", "serve this project (default: the accounts' project_id)"),
         SimulatorFlag("fcm-dead-token", "TOKEN", "answer 404 UNREGISTERED for it (comma-separated list)"),
         SimulatorFlag(
             "fcm-token-error", "T=CODE", "answer token T with an FcmError code: UNREGISTERED, INVALID_ARGUMENT,",
-            "SENDER_ID_MISMATCH, QUOTA_EXCEEDED, UNAVAILABLE, INTERNAL,", "THIRD_PARTY_AUTH_ERROR (comma-separated list)"),
+            "SENDER_ID_MISMATCH, QUOTA_EXCEEDED, UNAVAILABLE, INTERNAL,",
+            "THIRD_PARTY_AUTH_ERROR (comma-separated list)"),
         SimulatorFlag("probe-topic", "TOPIC", "FCM messages to it are probes (default herald-check)"),
         SimulatorFlag(
             "fcm-quota", "N/DURATION", "at most N messages per DURATION for each FCM project, e.g. 600000/1m",
@@ -36,15 +38,19 @@ extension SimulatorSettings.FCM: SimulatedProvider {
     private mutating func addTokenError(_ pair: String) throws(SimulatorFlagError) {
         let parts = pair.split(separator: "=", maxSplits: 1)
         guard parts.count == 2 else {
-            throw SimulatorFlagError("--fcm-token-error: expected TOKEN=CODE such as tok-1=SENDER_ID_MISMATCH, found '\(pair)'")
+            throw SimulatorFlagError(
+                "--fcm-token-error: expected TOKEN=CODE such as tok-1=SENDER_ID_MISMATCH, found '\(pair)'")
         }
         guard let code = FCMSimulatedErrorCode(rawValue: String(parts[1])) else {
-            throw SimulatorFlagError("--fcm-token-error: expected one of \(FCMSimulatedErrorCode.allNames) after '=', found '\(parts[1])'")
+            throw SimulatorFlagError(
+                "--fcm-token-error: expected one of \(FCMSimulatedErrorCode.allNames) after '=', found '\(parts[1])'")
         }
         tokenErrors[String(parts[0])] = code
     }
 
-    public func makeServices(recorder: NotificationRecorder, now: Timestamp) throws(SimulatorSetupError) -> [any SimulatorService] {
+    public func makeServices(recorder: NotificationRecorder, now: Timestamp) throws(SimulatorSetupError)
+        -> [any SimulatorService]
+    {
         guard let (oauth, messages) = try fcmServices(recorder: recorder) else { return [] }
         return [oauth, messages]
     }
@@ -58,6 +64,7 @@ extension SimulatorSettings.FCM: SimulatedProvider {
     }
 
     public static var adminRoutes: SimulatorAdminRoutes {
-        SimulatorAdminRoutes(tokens: .init(provider: sectionKey, table: FCMSimulatorAdmin.table, change: FCMSimulatorAdmin.change))
+        SimulatorAdminRoutes(
+            tokens: .init(provider: sectionKey, table: FCMSimulatorAdmin.table, change: FCMSimulatorAdmin.change))
     }
 }

@@ -7,7 +7,9 @@ enum FCMSimulatorAdmin {
     @Sendable static func table(_ admin: SimulatorAdminService) -> JSONValue? {
         guard let fcm = admin.service(FCMSimulatorService.self) else { return nil }
         var errors = JSONObject()
-        for (token, code) in fcm.settings.tokenErrors.sorted(by: { $0.key < $1.key }) { errors[token] = .string(code.rawValue) }
+        for (token, code) in fcm.settings.tokenErrors.sorted(by: { $0.key < $1.key }) {
+            errors[token] = .string(code.rawValue)
+        }
         return .object(errors)
     }
 
@@ -20,7 +22,8 @@ enum FCMSimulatorAdmin {
             throw AdminError(404, "FCM is off: start herald simulate with --fcm-service-account")
         }
         guard FCMSimulatorService.isWellFormedToken(token) else {
-            throw .badRequest("expected a registration token of letters, digits, '-', '_', ':' and '.', found '\(token)'")
+            throw .badRequest(
+                "expected a registration token of letters, digits, '-', '_', ':' and '.', found '\(token)'")
         }
         if remove {
             fcm.update { $0.tokenErrors[token] = nil }
@@ -28,7 +31,9 @@ enum FCMSimulatorAdmin {
         }
         let object = try SimulatorAdminService.bodyObject(request.body, keys: ["error"], required: "error")
         guard let name = object["error"]?.stringValue, let code = FCMSimulatedErrorCode(rawValue: name) else {
-            throw .badRequest("error: expected one of \(FCMSimulatedErrorCode.allNames), found \(object["error"]?.jsonString ?? "nothing")")
+            throw .badRequest(
+                "error: expected one of \(FCMSimulatedErrorCode.allNames), found \(object["error"]?.jsonString ?? "nothing")"
+            )
         }
         fcm.update { $0.tokenErrors[token] = code }
     }

@@ -31,7 +31,8 @@ extension SimulatorSettings {
 
         public init(
             serviceAccounts: [String] = [], projects: [String] = [], deadTokens: [String] = [],
-            tokenErrors: [String: FCMSimulatedErrorCode] = [:], probeTopic: String? = nil, quota: SimulatorFaults.RateLimit? = nil
+            tokenErrors: [String: FCMSimulatedErrorCode] = [:], probeTopic: String? = nil,
+            quota: SimulatorFaults.RateLimit? = nil
         ) {
             self.serviceAccounts = serviceAccounts
             self.projects = projects
@@ -61,21 +62,28 @@ extension SimulatorSettings {
 
         /// Every token's error: `dead_tokens` as UNREGISTERED, then `token_errors`.
         public var allTokenErrors: [String: FCMSimulatedErrorCode] {
-            var errors = Dictionary(deadTokens.map { ($0, FCMSimulatedErrorCode.unregistered) }, uniquingKeysWith: { first, _ in first })
+            var errors = Dictionary(
+                deadTokens.map { ($0, FCMSimulatedErrorCode.unregistered) }, uniquingKeysWith: { first, _ in first })
             errors.merge(tokenErrors) { _, explicit in explicit }
             return errors
         }
 
         /// The simulated Google OAuth endpoint and FCM `messages:send`, sharing one
         /// set of issued access tokens; nil when no service account is configured.
-        public func fcmServices(recorder: NotificationRecorder) throws(SimulatorSetupError) -> (oauth: OAuthSimulatorService, fcm: FCMSimulatorService)? {
+        public func fcmServices(recorder: NotificationRecorder) throws(SimulatorSetupError) -> (
+            oauth: OAuthSimulatorService, fcm: FCMSimulatorService
+        )? {
             guard !serviceAccounts.isEmpty else { return nil }
             var accounts: [SimulatedServiceAccount] = []
             for file in serviceAccounts {
                 let contents: BoundedFile
-                do { contents = try BoundedFile(path: file, limit: .key) } catch { throw SimulatorSetupError("fcm.service_accounts: \(error)") }
+                do { contents = try BoundedFile(path: file, limit: .key) } catch {
+                    throw SimulatorSetupError("fcm.service_accounts: \(error)")
+                }
                 do {
-                    accounts.append(try SimulatedServiceAccount(serviceAccountJSON: String(decoding: contents.bytes, as: UTF8.self)))
+                    accounts.append(
+                        try SimulatedServiceAccount(serviceAccountJSON: String(decoding: contents.bytes, as: UTF8.self))
+                    )
                 } catch {
                     throw SimulatorSetupError("fcm.service_accounts: \(file): \(error)")
                 }

@@ -61,11 +61,12 @@ public final class FCMSimulatorService: SimulatorService {
     /// project's quota) and 503 UNAVAILABLE with `Retry-After`, 500 INTERNAL.
     public func injectedError(status: Int) -> SimulatedAnswer {
         let settings = self.settings
-        let error = switch status {
-        case 429: FCMSimulatedErrors.quotaExceeded(retryAfter: settings.retryAfter)
-        case 503: FCMSimulatedErrors.unavailable(retryAfter: settings.retryAfter)
-        default: FCMSimulatedErrors.internalError
-        }
+        let error =
+            switch status {
+            case 429: FCMSimulatedErrors.quotaExceeded(retryAfter: settings.retryAfter)
+            case 503: FCMSimulatedErrors.unavailable(retryAfter: settings.retryAfter)
+            default: FCMSimulatedErrors.internalError
+            }
         return error.answer(delay: settings.latency)
     }
 
@@ -97,9 +98,11 @@ public final class FCMSimulatorService: SimulatorService {
     static let sendScopes: Set<String> = [messagingScope, "https://www.googleapis.com/auth/cloud-platform"]
 
     /// The message name of an accepted message, or FCM's error answer.
-    private func process(_ request: SimulatedRequest, settings: FCMSimulatorSettings) -> Result<String, GoogleAPIError> {
+    private func process(_ request: SimulatedRequest, settings: FCMSimulatorSettings) -> Result<String, GoogleAPIError>
+    {
         guard request.method == "POST" else {
-            return .failure(GoogleAPIError(code: 405, status: "METHOD_NOT_ALLOWED", message: "messages:send takes POST"))
+            return .failure(
+                GoogleAPIError(code: 405, status: "METHOD_NOT_ALLOWED", message: "messages:send takes POST"))
         }
         guard let bearer = request.header("authorization").flatMap(Self.bearerToken),
             let grant = tokens.grant(for: bearer, at: request.receivedAt)
@@ -123,13 +126,16 @@ public final class FCMSimulatorService: SimulatorService {
         }
         if let fault = injectedFault(settings) { return .failure(fault) }
         if let quota = settings.quota,
-            let wait = state.withLock({ $0.quota.admit(project: project, at: request.receivedAt, quota: quota) }) {
+            let wait = state.withLock({ $0.quota.admit(project: project, at: request.receivedAt, quota: quota) })
+        {
             return .failure(FCMSimulatedErrors.quotaExceeded(retryAfter: wait))
         }
         if let error = deviceError(accepted.targetField, accepted.targetValue, settings: settings) {
             return .failure(error)
         }
-        let probe = addressee(targetField: accepted.targetField, value: accepted.targetValue, probeTopic: settings.probeTopic).probe
+        let probe = addressee(
+            targetField: accepted.targetField, value: accepted.targetValue, probeTopic: settings.probeTopic
+        ).probe
         let name: String
         if accepted.validateOnly {
             // Checked as if sent, delivered nowhere: recorded only when it is a probe.
@@ -137,14 +143,17 @@ public final class FCMSimulatorService: SimulatorService {
             guard probe else { return .success(name) }
         } else {
             let number = sequence.add(1, ordering: .relaxed).newValue
-            name = "projects/\(project)/messages/0:\(request.receivedAt.millisecondsSinceEpoch)%\(String(number, radix: 16))"
+            name =
+                "projects/\(project)/messages/0:\(request.receivedAt.millisecondsSinceEpoch)%\(String(number, radix: 16))"
         }
-        recorder.record(RecordedNotification(
-            provider: self.name, target: accepted.targetValue, headers: [:], payload: .object(accepted.message),
-            messageID: name, receivedAt: request.receivedAt, probe: probe,
-            addressee: SimulatedAddressee(
-                target: accepted.targetValue, token: (accepted.message["token"] ?? accepted.message["fid"])?.stringValue,
-                topic: accepted.message["topic"]?.stringValue, probe: probe)))
+        recorder.record(
+            RecordedNotification(
+                provider: self.name, target: accepted.targetValue, headers: [:], payload: .object(accepted.message),
+                messageID: name, receivedAt: request.receivedAt, probe: probe,
+                addressee: SimulatedAddressee(
+                    target: accepted.targetValue,
+                    token: (accepted.message["token"] ?? accepted.message["fid"])?.stringValue,
+                    topic: accepted.message["topic"]?.stringValue, probe: probe)))
         return .success(name)
     }
 
@@ -173,7 +182,9 @@ public final class FCMSimulatorService: SimulatorService {
 
     /// Registration tokens are URL-safe text: letters, digits, `-`, `_`, `:`, `.`.
     static func isWellFormedToken(_ token: String) -> Bool {
-        token.utf8.allSatisfy { byte in Base64URL.isAlphabet(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".") }
+        token.utf8.allSatisfy { byte in
+            Base64URL.isAlphabet(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+        }
     }
 
     /// The lengths of the FIDs Google's SDKs issue: 22 characters (the format

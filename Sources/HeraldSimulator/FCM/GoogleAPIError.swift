@@ -26,7 +26,9 @@ struct GoogleAPIError: Error, Sendable {
             let violations: [JSONValue] = fieldViolations.map {
                 ["field": .string($0.field), "description": .string($0.description)]
             }
-            details.append(["@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": .array(violations)])
+            details.append([
+                "@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": .array(violations),
+            ])
         }
         var error: JSONObject = [
             "code": .number(JSONNumber(code)), "message": .string(message), "status": .string(status),

@@ -26,7 +26,9 @@ struct OAuthGrantError: Error, Sendable, Equatable {
     static func injected(status: Int) -> OAuthGrantError {
         switch status {
         case 429: OAuthGrantError(status: 429, error: "rate_limit_exceeded", description: "Rate limit exceeded.")
-        case 503: OAuthGrantError(status: 503, error: "temporarily_unavailable", description: "The service is currently unavailable.")
+        case 503:
+            OAuthGrantError(
+                status: 503, error: "temporarily_unavailable", description: "The service is currently unavailable.")
         default: OAuthGrantError(status: 500, error: "internal_failure", description: "Internal error encountered.")
         }
     }

@@ -26,15 +26,17 @@ public struct OAuthSimulatorService: SimulatorService {
     public func handle(_ request: SimulatedRequest) -> SimulatedAnswer {
         switch grant(request) {
         case .success(let verified):
-            let token = tokens.issue(for: verified.account, scopes: verified.scopes, at: request.receivedAt,
-                                     lifetime: settings.tokenLifetime)
+            let token = tokens.issue(
+                for: verified.account, scopes: verified.scopes, at: request.receivedAt,
+                lifetime: settings.tokenLifetime)
             let body: JSONValue = [
                 "access_token": .string(token),
                 "expires_in": .number(JSONNumber(Int(settings.tokenLifetime.components.seconds))),
                 "token_type": "Bearer",
             ]
             return .respond(
-                status: 200, headers: [("content-type", "application/json; charset=utf-8"), ("cache-control", "no-store")],
+                status: 200,
+                headers: [("content-type", "application/json; charset=utf-8"), ("cache-control", "no-store")],
                 body: body.serialized, delay: nil)
         case .failure(let error):
             return error.answer
@@ -54,14 +56,16 @@ public struct OAuthSimulatorService: SimulatorService {
     /// The account a valid token request authenticates, or why it is refused.
     func grant(_ request: SimulatedRequest) -> Result<AssertionVerifier.Verified, OAuthGrantError> {
         guard request.method == "POST" else {
-            return .failure(OAuthGrantError(status: 405, error: "invalid_request", description: "token requests must be POST"))
+            return .failure(
+                OAuthGrantError(status: 405, error: "invalid_request", description: "token requests must be POST"))
         }
         let form = FormBody.parse(request.body)
         guard let grantType = form["grant_type"] else {
             return .failure(.invalidRequest("Missing required parameter: grant_type"))
         }
         guard grantType == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {
-            return .failure(OAuthGrantError(error: "unsupported_grant_type", description: "Invalid grant_type: \(grantType)"))
+            return .failure(
+                OAuthGrantError(error: "unsupported_grant_type", description: "Invalid grant_type: \(grantType)"))
         }
         guard let assertion = form["assertion"], !assertion.isEmpty else {
             return .failure(.invalidRequest("Missing required parameter: assertion"))

@@ -21,12 +21,14 @@ public final class SimulatedAccessTokens: Sendable {
 
     /// Issues a new opaque token (`ya29.sim-<hex>`, shaped like Google's).
     public func issue(
-        for account: SimulatedServiceAccount, scopes: Set<String> = [FCMSimulatorService.messagingScope], at now: Timestamp,
+        for account: SimulatedServiceAccount, scopes: Set<String> = [FCMSimulatorService.messagingScope],
+        at now: Timestamp,
         lifetime: Duration
     ) -> String {
         var random = SystemRandomNumberGenerator()
         let token = "ya29.sim-" + (0..<4).map { _ in String(random.next() as UInt64, radix: 16) }.joined()
-        let grant = Grant(clientEmail: account.clientEmail, projectID: account.projectID, scopes: scopes, expiresAt: now + lifetime)
+        let grant = Grant(
+            clientEmail: account.clientEmail, projectID: account.projectID, scopes: scopes, expiresAt: now + lifetime)
         grants.withLock { $0[token] = grant }
         issued.add(1, ordering: .relaxed)
         return token

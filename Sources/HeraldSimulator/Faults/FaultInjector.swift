@@ -82,13 +82,17 @@ public final class FaultInjector: Sendable {
     private func decision(_ faults: SimulatorFaults, at now: Timestamp) -> Decision {
         if let limit = faults.rateLimit {
             let overLimit = state.withLock { state -> Bool in
-                if now - state.window.start >= limit.per.duration || now < state.window.start { state.window = (now, 0) }
+                if now - state.window.start >= limit.per.duration || now < state.window.start {
+                    state.window = (now, 0)
+                }
                 state.window.count += 1
                 return state.window.count > limit.requests
             }
             if overLimit { return .error(status: 429) }
         }
-        guard faults.errorRate > 0 || faults.resetRate > 0 || faults.hangRate > 0 || faults.dropRate > 0 else { return .handle }
+        guard faults.errorRate > 0 || faults.resetRate > 0 || faults.hangRate > 0 || faults.dropRate > 0 else {
+            return .handle
+        }
         let draw = random()
         if draw < faults.errorRate { return .error(status: faults.errorStatus) }
         if draw < faults.errorRate + faults.resetRate { return .reset }

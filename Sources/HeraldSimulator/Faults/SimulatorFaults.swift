@@ -36,7 +36,9 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             requests = try c.decode(Int.self, forKey: .requests)
             per = try c.decodeIfPresent(ConfigDuration.self, forKey: .per) ?? .seconds(1)
-            if let problem { throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem)) }
+            if let problem {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem))
+            }
         }
 
         /// Why the limit cannot work (no request allowed, or in no time); nil when it can.
@@ -49,7 +51,8 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
     /// the registered providers' (`apns`, `fcm`, `oauth`, `webpush`).
     public static let serviceNames = SimulatedProviders.all.flatMap { $0.serviceNames }
     /// `serviceNames` as a sentence's list: "apns, fcm, oauth or webpush".
-    public static let serviceNamesText = serviceNames.dropLast().joined(separator: ", ") + " or " + (serviceNames.last ?? "")
+    public static let serviceNamesText =
+        serviceNames.dropLast().joined(separator: ", ") + " or " + (serviceNames.last ?? "")
     /// Where faults apply unless told otherwise: the push services, not the
     /// token endpoint (each provider's `defaultFaultServices`).
     public static let defaultServices = SimulatedProviders.all.flatMap { $0.defaultFaultServices }
@@ -84,7 +87,8 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
     public var rateLimit: RateLimit?
 
     public init(
-        errorRate: Double = 0, errorStatus: Int = 500, resetRate: Double = 0, hangRate: Double = 0, dropRate: Double = 0,
+        errorRate: Double = 0, errorStatus: Int = 500, resetRate: Double = 0, hangRate: Double = 0,
+        dropRate: Double = 0,
         services: [String] = SimulatorFaults.defaultServices, tokens: [String] = [], latency: ConfigDuration? = nil,
         goAwayAfterStreams: Int? = nil, maxStreams: Int? = nil, rateLimit: RateLimit? = nil
     ) {
@@ -143,7 +147,9 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
     public var problem: String? { firstProblem.map { "\($0.key.rawValue): \($0.message)" } }
 
     private var firstProblem: (key: CodingKeys, message: String)? {
-        let rates = [(CodingKeys.errorRate, errorRate), (.resetRate, resetRate), (.hangRate, hangRate), (.dropRate, dropRate)]
+        let rates = [
+            (CodingKeys.errorRate, errorRate), (.resetRate, resetRate), (.hangRate, hangRate), (.dropRate, dropRate),
+        ]
         for (key, rate) in rates {
             guard (0...1).contains(rate) else { return (key, "expected a fraction from 0 to 1, found \(rate)") }
         }
@@ -153,15 +159,21 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
             let last = rates.last { $0.1 > 0 }?.0 ?? .dropRate
             return (last, "error_rate, reset_rate, hang_rate and drop_rate add up to \(total), over 1")
         }
-        guard Self.errorStatuses.contains(errorStatus) else { return (.errorStatus, "expected 429, 500 or 503, found \(errorStatus)") }
-        guard !services.isEmpty else { return (.services, "expected at least one of \(Self.serviceNames.joined(separator: ", "))") }
+        guard Self.errorStatuses.contains(errorStatus) else {
+            return (.errorStatus, "expected 429, 500 or 503, found \(errorStatus)")
+        }
+        guard !services.isEmpty else {
+            return (.services, "expected at least one of \(Self.serviceNames.joined(separator: ", "))")
+        }
         if let unknown = services.first(where: { !Self.serviceNames.contains($0) }) {
             return (.services, "expected \(Self.serviceNamesText), found '\(unknown)'")
         }
         if let goAwayAfterStreams, goAwayAfterStreams < 1 {
             return (.goAwayAfterStreams, "expected a positive number of streams, found \(goAwayAfterStreams)")
         }
-        if let maxStreams, maxStreams < 1 { return (.maxStreams, "expected a positive number of streams, found \(maxStreams)") }
+        if let maxStreams, maxStreams < 1 {
+            return (.maxStreams, "expected a positive number of streams, found \(maxStreams)")
+        }
         if let problem = rateLimit?.problem { return (.rateLimit, problem) }
         return nil
     }
@@ -173,9 +185,10 @@ public struct SimulatorFaults: Sendable, Equatable, Decodable {
         func fraction(_ value: Double) -> JSONValue { JSONNumber(value).map { .number($0) } ?? .null }
         var rateLimitValue = JSONValue.null
         if let rateLimit {
-            rateLimitValue = .object(JSONObject([
-                ("requests", number(rateLimit.requests)), ("per", .string(rateLimit.per.description)),
-            ]))
+            rateLimitValue = .object(
+                JSONObject([
+                    ("requests", number(rateLimit.requests)), ("per", .string(rateLimit.per.description)),
+                ]))
         }
         var object = JSONObject()
         object[CodingKeys.errorRate.rawValue] = fraction(errorRate)

@@ -23,7 +23,8 @@ public final class Simulator: HTTP2Handler {
 
     /// - Parameter clock: the time requests are stamped with (token ages, dead-token times).
     public init(
-        services: [any SimulatorService], recorder: NotificationRecorder, faults: FaultInjector = FaultInjector(faults: .none),
+        services: [any SimulatorService], recorder: NotificationRecorder,
+        faults: FaultInjector = FaultInjector(faults: .none),
         logger: Logger, clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }
     ) {
         self.services = services
@@ -47,7 +48,8 @@ public final class Simulator: HTTP2Handler {
     /// A new connection opens with the smallest limit of the services on this
     /// port (1 with APNs among them: Apple's limit before a provider token is accepted).
     public var initialMaxConcurrentStreams: Int {
-        services.map { $0.initialStreamLimit.resolved(configuredMaximum: maxConcurrentStreams) }.min() ?? maxConcurrentStreams
+        services.map { $0.initialStreamLimit.resolved(configuredMaximum: maxConcurrentStreams) }.min()
+            ?? maxConcurrentStreams
     }
 
     public func maxConcurrentStreams(forNewConnection connectionID: UInt64) -> Int? {
@@ -68,7 +70,9 @@ public final class Simulator: HTTP2Handler {
             return
         }
         guard service.isProviderTraffic else {
-            Self.apply(service.handle(simulated), latency: nil, to: responder, countAs: nil, recorder: recorder, logger: logger)
+            Self.apply(
+                service.handle(simulated), latency: nil, to: responder, countAs: nil, recorder: recorder, logger: logger
+            )
             return
         }
         if service.requiresHTTP2, request.httpVersion != .http2 {
@@ -95,9 +99,11 @@ public final class Simulator: HTTP2Handler {
             return
         }
         recordRefusal(of: simulated, by: service, answer: answer, fault: verdict.decision.kind)
-        Self.apply(answer, latency: verdict.latency, to: responder, countAs: service.name, recorder: recorder, logger: logger)
+        Self.apply(
+            answer, latency: verdict.latency, to: responder, countAs: service.name, recorder: recorder, logger: logger)
         if case .handle = verdict.decision, request.httpVersion == .http2 {
-            decideStreamLimit(of: request.connectionID, service: service, request: simulated, answer: answer, responder: responder)
+            decideStreamLimit(
+                of: request.connectionID, service: service, request: simulated, answer: answer, responder: responder)
         }
     }
 
@@ -108,7 +114,8 @@ public final class Simulator: HTTP2Handler {
         responder: HTTP2Responder
     ) {
         guard connections.withLock({ $0[connectionID] == false }),
-              let limit = service.streamLimit(afterAnswering: request, with: answer)?.resolved(configuredMaximum: maxConcurrentStreams)
+            let limit = service.streamLimit(afterAnswering: request, with: answer)?.resolved(
+                configuredMaximum: maxConcurrentStreams)
         else { return }
         connections.withLock { $0[connectionID] = true }
         if limit != initialMaxConcurrentStreams { responder.setMaxConcurrentStreams(limit) }
@@ -118,9 +125,11 @@ public final class Simulator: HTTP2Handler {
     private static func http2Required(service: String, version: HTTPVersion) -> SimulatedAnswer {
         var object = JSONObject()
         object["reason"] = .string("HTTPVersionNotSupported")
-        object["description"] = .string("\(service) accepts HTTP/2 only (RFC 9113); this request came over \(version.rawValue)")
+        object["description"] = .string(
+            "\(service) accepts HTTP/2 only (RFC 9113); this request came over \(version.rawValue)")
         return .respond(
-            status: 505, headers: [("content-type", "application/json")], body: JSONValue.object(object).serialized, delay: nil)
+            status: 505, headers: [("content-type", "application/json")], body: JSONValue.object(object).serialized,
+            delay: nil)
     }
 
     /// Sends `answer`; counts it under `service` unless that is nil (the admin API).

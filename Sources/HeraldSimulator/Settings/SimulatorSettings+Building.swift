@@ -12,10 +12,14 @@ extension SimulatorSettings {
     /// Every registered provider's services, built from its section (its
     /// default where the settings have none), recording in `recorder`, in the
     /// registration order.
-    public func makeProviders(recorder: NotificationRecorder, now: Timestamp) throws(SimulatorSetupError) -> [SimulatedProviderServices] {
+    public func makeProviders(recorder: NotificationRecorder, now: Timestamp) throws(SimulatorSetupError)
+        -> [SimulatedProviderServices]
+    {
         var built: [SimulatedProviderServices] = []
         for section in providerSections {
-            built.append(SimulatedProviderServices(section: section, services: try section.makeServices(recorder: recorder, now: now)))
+            built.append(
+                SimulatedProviderServices(
+                    section: section, services: try section.makeServices(recorder: recorder, now: now)))
         }
         return built
     }
@@ -23,7 +27,8 @@ extension SimulatorSettings {
     /// The listening address: `host:port` (default `127.0.0.1:2197`).
     public func listenAddress() throws(SimulatorSetupError) -> (host: String, port: Int) {
         let text = listen ?? "127.0.0.1:2197"
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port)
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
         else { throw SimulatorSetupError("listen: expected host:port such as 127.0.0.1:2197, found \"\(text)\"") }
         return (String(text[..<colon]), port)
     }
@@ -34,7 +39,8 @@ extension SimulatorSettings {
     public static func exposureWarning(listenHost host: String) -> String? {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
-        let loopback = bare == "localhost" || bare == "::1"
+        let loopback =
+            bare == "localhost" || bare == "::1"
             || (octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil })
         guard !loopback else { return nil }
         return "warning: listening on '\(host)', not a loopback address: the admin API under /_herald/ has no "
@@ -57,13 +63,18 @@ extension SimulatorSettings {
     /// The server's TLS configuration: the given certificate and key, or
     /// material in `tls.directory` (default `defaultDirectory`), generated
     /// there when absent. Returns the CA file clients should trust, if generated here.
-    public func serverTLS(defaultDirectory: String) throws(SimulatorSetupError) -> (HTTP2ServerTLSConfiguration, caFile: String?) {
+    public func serverTLS(defaultDirectory: String) throws(SimulatorSetupError) -> (
+        HTTP2ServerTLSConfiguration, caFile: String?
+    ) {
         let clientAuthentication: HTTP2ServerTLSConfiguration.ClientAuthentication =
             tls?.clientCA.map { .optional(caFile: $0) } ?? .none
         if let certificate = tls?.certificate {
             guard let key = tls?.key else { throw SimulatorSetupError("tls: certificate needs key") }
-            return (HTTP2ServerTLSConfiguration(
-                certificateChainFile: certificate, privateKeyFile: key, clientAuthentication: clientAuthentication), nil)
+            return (
+                HTTP2ServerTLSConfiguration(
+                    certificateChainFile: certificate, privateKeyFile: key, clientAuthentication: clientAuthentication),
+                nil
+            )
         }
         let directory = tls?.directory ?? defaultDirectory
         let material: SimulatorTLSMaterial
@@ -74,9 +85,11 @@ extension SimulatorSettings {
                 throw SimulatorSetupError(error.description)
             }
         }
-        return (HTTP2ServerTLSConfiguration(
-            certificateChainFile: material.serverCertificatePath, privateKeyFile: material.serverKeyPath,
-            clientAuthentication: clientAuthentication), material.caCertificatePath)
+        return (
+            HTTP2ServerTLSConfiguration(
+                certificateChainFile: material.serverCertificatePath, privateKeyFile: material.serverKeyPath,
+                clientAuthentication: clientAuthentication), material.caCertificatePath
+        )
     }
 }
 

@@ -29,7 +29,8 @@ public struct SimulatorSettings: Sendable, Equatable, Decodable {
         self.listen = listen
         self.record = record
         self.tls = tls
-        self.sections = Dictionary(sections.map { (type(of: $0).sectionKey, $0) }, uniquingKeysWith: { _, last in last })
+        self.sections = Dictionary(
+            sections.map { (type(of: $0).sectionKey, $0) }, uniquingKeysWith: { _, last in last })
         self.faults = faults
     }
 
@@ -82,7 +83,9 @@ public struct SimulatorSettings: Sendable, Equatable, Decodable {
     /// sections, in the order they are read. Any other key is unknown (the
     /// YAML decoder reports it, suggesting the nearest of these).
     struct Key: CodingKey {
-        static var names: [String] { ["listen", "record", "tls"] + SimulatedProviders.all.map { $0.sectionKey } + ["faults"] }
+        static var names: [String] {
+            ["listen", "record", "tls"] + SimulatedProviders.all.map { $0.sectionKey } + ["faults"]
+        }
 
         let stringValue: String
         init(_ name: String) { stringValue = name }

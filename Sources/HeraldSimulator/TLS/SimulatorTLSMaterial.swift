@@ -27,7 +27,9 @@ public struct SimulatorTLSMaterial: Sendable, Equatable {
 
     /// Makes a new CA and server certificate and writes them to `directory`
     /// (created if needed; keys readable by the owner only).
-    public static func generate(in directory: String, validDays: Int = 30) throws(SimulatorTLSError) -> SimulatorTLSMaterial {
+    public static func generate(in directory: String, validDays: Int = 30) throws(SimulatorTLSError)
+        -> SimulatorTLSMaterial
+    {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {

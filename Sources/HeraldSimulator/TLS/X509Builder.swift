@@ -13,12 +13,12 @@ final class X509Builder {
         var serial: UInt64 = 0
         withUnsafeMutableBytes(of: &serial) { _ = RAND_bytes($0.baseAddress?.assumingMemoryBound(to: UInt8.self), 8) }
         guard X509_set_version(certificate, 2) == 1,
-              ASN1_INTEGER_set_uint64(X509_get_serialNumber(certificate), serial >> 1) == 1,
-              X509_gmtime_adj(X509_getm_notBefore(certificate), -3600) != nil,
-              X509_gmtime_adj(X509_getm_notAfter(certificate), validDays * 86_400) != nil,
-              X509_set_pubkey(certificate, publicKey) == 1,
-              let name = X509_get_subject_name(certificate),
-              X509_NAME_add_entry_by_txt(name, "CN", 0x1001 /* MBSTRING_ASC */, commonName, -1, -1, 0) == 1
+            ASN1_INTEGER_set_uint64(X509_get_serialNumber(certificate), serial >> 1) == 1,
+            X509_gmtime_adj(X509_getm_notBefore(certificate), -3600) != nil,
+            X509_gmtime_adj(X509_getm_notAfter(certificate), validDays * 86_400) != nil,
+            X509_set_pubkey(certificate, publicKey) == 1,
+            let name = X509_get_subject_name(certificate),
+            X509_NAME_add_entry_by_txt(name, "CN", 0x1001 /* MBSTRING_ASC */, commonName, -1, -1, 0) == 1
         else { throw Self.failure("fill certificate for \(commonName)") }
     }
 

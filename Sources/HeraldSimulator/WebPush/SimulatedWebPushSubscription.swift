@@ -52,7 +52,8 @@ public struct SimulatedWebPushSubscription: Sendable {
         } catch {
             throw .invalidOrigin(origin, error.description)
         }
-        return Self(id: id, subscription: subscription, privateKey: privateKey, applicationServerKey: applicationServerKey)
+        return Self(
+            id: id, subscription: subscription, privateKey: privateKey, applicationServerKey: applicationServerKey)
     }
 
     /// `{"endpoint","keys":{"p256dh","auth"}}` as a browser writes it, plus
@@ -69,7 +70,9 @@ public struct SimulatedWebPushSubscription: Sendable {
         object["keys"] = .object(keys)
         object["id"] = .string(id)
         object["private_key"] = .string(Base64URL.encode(try privateKey.rawP256Scalar()))
-        if let applicationServerKey { object["application_server_key"] = .string(Base64URL.encode(applicationServerKey)) }
+        if let applicationServerKey {
+            object["application_server_key"] = .string(Base64URL.encode(applicationServerKey))
+        }
         return .object(object)
     }
 }
@@ -90,7 +93,8 @@ public enum WebPushSimulatorError: Error, Sendable, Equatable, CustomStringConve
     public var description: String {
         switch self {
         case .originUnknown: "the push service does not know its origin yet (the server has not started)"
-        case .invalidOrigin(let origin, let problem): "the origin \"\(origin)\" makes no subscription endpoint: \(problem)"
+        case .invalidOrigin(let origin, let problem):
+            "the origin \"\(origin)\" makes no subscription endpoint: \(problem)"
         case .invalidApplicationServerKey(let problem):
             "application_server_key: expected base64url of a 65-byte uncompressed P-256 point: \(problem)"
         case .keyGeneration(let error): "subscription keys cannot be made: \(error)"

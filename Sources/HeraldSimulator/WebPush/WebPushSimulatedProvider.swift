@@ -11,7 +11,7 @@ extension SimulatorSettings.WebPush: SimulatedProvider {
     public static let flags: [SimulatorFlag] = [
         SimulatorFlag(
             "webpush-subscriptions", "N", "issue N Web Push subscriptions at start and print each as a JSON line",
-            "(endpoint, keys, id, private_key)"),
+            "(endpoint, keys, id, private_key)")
     ]
 
     public mutating func apply(_ flags: SimulatorFlagValues) throws(SimulatorFlagError) {
@@ -27,8 +27,9 @@ extension SimulatorSettings.WebPush: SimulatedProvider {
     public func started(_ services: [any SimulatorService], origin: String, say: (String) -> Void) throws {
         guard let webpush = services.lazy.compactMap({ $0 as? WebPushSimulatorService }).first else { return }
         webpush.serve(at: origin)
-        say("  Web Push: push service at \(origin)\(WebPushSimulatorService.pushPathPrefix)<id>; "
-            + "subscriptions from POST \(origin)\(WebPushSimulatorAdmin.subscriptionsPath)")
+        say(
+            "  Web Push: push service at \(origin)\(WebPushSimulatorService.pushPathPrefix)<id>; "
+                + "subscriptions from POST \(origin)\(WebPushSimulatorAdmin.subscriptionsPath)")
         guard subscriptions > 0 else { return }
         say("  Web Push subscriptions, one JSON object per line:")
         for _ in 0..<subscriptions {
@@ -38,10 +39,12 @@ extension SimulatorSettings.WebPush: SimulatedProvider {
 
     public static var adminRoutes: SimulatorAdminRoutes {
         SimulatorAdminRoutes(endpoints: [
-            .init(methods: ["POST"], path: WebPushSimulatorAdmin.subscriptionsPath) { admin, _, request throws(AdminError) in
+            .init(methods: ["POST"], path: WebPushSimulatorAdmin.subscriptionsPath) {
+                admin, _, request throws(AdminError) in
                 try WebPushSimulatorAdmin.issueSubscription(admin, body: request.body)
             },
-            .init(methods: ["DELETE"], path: WebPushSimulatorAdmin.subscriptionsPath + "/<id>") { admin, id, _ throws(AdminError) in
+            .init(methods: ["DELETE"], path: WebPushSimulatorAdmin.subscriptionsPath + "/<id>") {
+                admin, id, _ throws(AdminError) in
                 try WebPushSimulatorAdmin.deleteSubscription(admin, id: id ?? "")
             },
         ])

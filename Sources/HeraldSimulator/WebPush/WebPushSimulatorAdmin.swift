@@ -17,7 +17,9 @@ enum WebPushSimulatorAdmin {
         var applicationServerKey: [UInt8]?
         if let value = object["application_server_key"] {
             guard let text = value.stringValue, let bytes = Base64URL.decode(text) else {
-                throw .badRequest("application_server_key: expected base64url of a 65-byte P-256 point, found \(value.jsonString.prefix(100))")
+                throw .badRequest(
+                    "application_server_key: expected base64url of a 65-byte P-256 point, found \(value.jsonString.prefix(100))"
+                )
             }
             applicationServerKey = bytes
         }
@@ -43,12 +45,16 @@ enum WebPushSimulatorAdmin {
     /// answers `{"deleted":"<id>"}`, 404 for an id never issued.
     static func deleteSubscription(_ admin: SimulatorAdminService, id: String) throws(AdminError) -> SimulatedAnswer {
         let webpush = try service(admin)
-        guard webpush.deleteSubscription(id) else { throw AdminError(404, "no Web Push subscription \(id) was ever issued") }
+        guard webpush.deleteSubscription(id) else {
+            throw AdminError(404, "no Web Push subscription \(id) was ever issued")
+        }
         return SimulatorAdminService.json(["deleted": .string(id)])
     }
 
     private static func service(_ admin: SimulatorAdminService) throws(AdminError) -> WebPushSimulatorService {
-        guard let webpush = admin.service(WebPushSimulatorService.self) else { throw AdminError(404, "Web Push is not simulated here") }
+        guard let webpush = admin.service(WebPushSimulatorService.self) else {
+            throw AdminError(404, "Web Push is not simulated here")
+        }
         return webpush
     }
 }

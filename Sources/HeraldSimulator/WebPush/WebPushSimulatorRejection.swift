@@ -42,16 +42,17 @@ public struct WebPushSimulatorRejection: Error, Sendable, Equatable {
     /// 403 for a VAPID header that does not verify, its reason naming the
     /// check that failed and its description the verifier's own words.
     static func forbidden(_ error: VAPIDError) -> Self {
-        let reason = switch error {
-        case .malformedHeader: "MalformedAuthorization"
-        case .invalidKey: "InvalidVAPIDKey"
-        case .invalidToken: "InvalidVAPIDToken"
-        case .badSignature: "BadVAPIDSignature"
-        case .unexpectedKey: "VAPIDKeyMismatch"
-        case .wrongAudience: "WrongAudience"
-        case .badExpiry: "BadExpiry"
-        case .invalidSubject, .invalidLifetime, .signingFailed: "InvalidVAPID"
-        }
+        let reason =
+            switch error {
+            case .malformedHeader: "MalformedAuthorization"
+            case .invalidKey: "InvalidVAPIDKey"
+            case .invalidToken: "InvalidVAPIDToken"
+            case .badSignature: "BadVAPIDSignature"
+            case .unexpectedKey: "VAPIDKeyMismatch"
+            case .wrongAudience: "WrongAudience"
+            case .badExpiry: "BadExpiry"
+            case .invalidSubject, .invalidLifetime, .signingFailed: "InvalidVAPID"
+            }
         return Self(403, reason, error.description)
     }
 }

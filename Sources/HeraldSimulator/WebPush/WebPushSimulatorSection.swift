@@ -23,7 +23,8 @@ extension SimulatorSettings {
             subscriptions = try c.decodeIfPresent(Int.self, forKey: .subscriptions) ?? 0
             guard subscriptions >= 0 else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .subscriptions, in: c, debugDescription: "expected a number of subscriptions, 0 or more, found \(subscriptions)")
+                    forKey: .subscriptions, in: c,
+                    debugDescription: "expected a number of subscriptions, 0 or more, found \(subscriptions)")
             }
         }
     }

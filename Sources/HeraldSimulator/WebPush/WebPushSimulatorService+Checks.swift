@@ -38,19 +38,22 @@ extension WebPushSimulatorService {
         let plaintext = try Self.decrypt(request, for: subscription)
         let notification = RecordedNotification(
             provider: name, target: subscription.id, headers: recordedHeaders(of: request),
-            payload: plaintext.map(Self.recordedPayload) ?? .null, messageID: Self.messageID(), receivedAt: request.receivedAt,
+            payload: plaintext.map(Self.recordedPayload) ?? .null, messageID: Self.messageID(),
+            receivedAt: request.receivedAt,
             addressee: Self.addressee(subscriptionID: subscription.id, topic: request.header("topic")))
         return Accepted(notification: notification, origin: subscription.subscription.origin, ttl: ttl)
     }
 
     /// The live subscription the path names: 404 for an id never issued, 410 for a deleted one.
-    private func liveSubscription(inPath path: String) throws(WebPushSimulatorRejection) -> SimulatedWebPushSubscription {
+    private func liveSubscription(inPath path: String) throws(WebPushSimulatorRejection) -> SimulatedWebPushSubscription
+    {
         guard let id = Self.subscriptionID(inPath: path), let issued = lookUp(id) else {
             throw WebPushSimulatorRejection(404, "NotFound", "no subscription was ever issued at this push resource")
         }
         switch issued {
         case .live(let subscription): return subscription
-        case .deleted: throw WebPushSimulatorRejection(410, "Gone", "the subscription was deleted (the browser unsubscribed)")
+        case .deleted:
+            throw WebPushSimulatorRejection(410, "Gone", "the subscription was deleted (the browser unsubscribed)")
         }
     }
 
@@ -81,7 +84,8 @@ extension WebPushSimulatorService {
                 400, "MissingTTL", "a push message needs a TTL header, the seconds to keep it (RFC 8030 §5.2)")
         }
         guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-            throw WebPushSimulatorRejection(400, "InvalidTTL", "TTL must be whole seconds (digits only), found \"\(text.prefix(40))\"")
+            throw WebPushSimulatorRejection(
+                400, "InvalidTTL", "TTL must be whole seconds (digits only), found \"\(text.prefix(40))\"")
         }
         let digits = text.drop { $0 == "0" }
         return digits.count > 10 ? maximumTTL : min(Int(digits) ?? 0, maximumTTL)
@@ -90,7 +94,8 @@ extension WebPushSimulatorService {
     private static func checkUrgency(_ request: SimulatedRequest) throws(WebPushSimulatorRejection) {
         guard let urgency = request.header("urgency"), !urgencies.contains(urgency) else { return }
         throw WebPushSimulatorRejection(
-            400, "InvalidUrgency", "Urgency must be very-low, low, normal or high (RFC 8030 §5.3), found \"\(urgency.prefix(40))\"")
+            400, "InvalidUrgency",
+            "Urgency must be very-low, low, normal or high (RFC 8030 §5.3), found \"\(urgency.prefix(40))\"")
     }
 
     private static func checkTopic(_ request: SimulatedRequest) throws(WebPushSimulatorRejection) {
@@ -116,12 +121,16 @@ extension WebPushSimulatorService {
         guard request.body.count <= WebPushEncryption.maximumBodySize else {
             throw WebPushSimulatorRejection(
                 413, "PayloadTooLarge",
-                "the body is \(request.body.count) bytes; push services need accept only \(WebPushEncryption.maximumBodySize) (RFC 8030 §7.2)")
+                "the body is \(request.body.count) bytes; push services need accept only \(WebPushEncryption.maximumBodySize) (RFC 8030 §7.2)"
+            )
         }
         guard let coding, coding.lowercased() == contentCoding else {
-            let found = coding.map { "Content-Encoding \"\($0.prefix(40))\" is not supported" } ?? "the body has no Content-Encoding"
+            let found =
+                coding.map { "Content-Encoding \"\($0.prefix(40))\" is not supported" }
+                ?? "the body has no Content-Encoding"
             throw WebPushSimulatorRejection(
-                415, "UnsupportedContentEncoding", "\(found); message bodies are encrypted as \(contentCoding) (RFC 8291 §4)",
+                415, "UnsupportedContentEncoding",
+                "\(found); message bodies are encrypted as \(contentCoding) (RFC 8291 §4)",
                 headers: [WebPushSimulatorHeader("accept-encoding", contentCoding)])
         }
         do {

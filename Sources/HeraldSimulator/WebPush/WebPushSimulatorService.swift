@@ -55,8 +55,11 @@ public final class WebPushSimulatorService: SimulatorService {
 
     /// - Parameter origin: `https://host:port` when known before the server
     ///   listens; else give it with `serve(at:)`.
-    public init(settings: WebPushSimulatorSettings = WebPushSimulatorSettings(), recorder: NotificationRecorder, origin: String? = nil,
-                maxSubscriptions: Int = WebPushSimulatorService.defaultMaxSubscriptions) {
+    public init(
+        settings: WebPushSimulatorSettings = WebPushSimulatorSettings(), recorder: NotificationRecorder,
+        origin: String? = nil,
+        maxSubscriptions: Int = WebPushSimulatorService.defaultMaxSubscriptions
+    ) {
         state = Locked(State(settings: settings, origin: origin))
         self.recorder = recorder
         self.maxSubscriptions = maxSubscriptions
@@ -81,9 +84,13 @@ public final class WebPushSimulatorService: SimulatorService {
     /// A new subscription at the service's origin, restricted to
     /// `applicationServerKey` (a 65-byte P-256 point) when given; refused
     /// once `maxSubscriptions` were issued.
-    public func issueSubscription(applicationServerKey: [UInt8]? = nil) throws(WebPushSimulatorError) -> SimulatedWebPushSubscription {
+    public func issueSubscription(applicationServerKey: [UInt8]? = nil) throws(WebPushSimulatorError)
+        -> SimulatedWebPushSubscription
+    {
         guard let origin else { throw .originUnknown }
-        guard state.withLock({ $0.subscriptions.count }) < maxSubscriptions else { throw .tooManySubscriptions(maxSubscriptions) }
+        guard state.withLock({ $0.subscriptions.count }) < maxSubscriptions else {
+            throw .tooManySubscriptions(maxSubscriptions)
+        }
         let issued = try SimulatedWebPushSubscription.issue(origin: origin, applicationServerKey: applicationServerKey)
         let stored = state.withLock { state in
             guard state.subscriptions.count < maxSubscriptions else { return false }
@@ -144,12 +151,16 @@ public final class WebPushSimulatorService: SimulatorService {
     /// `Retry-After` (RFC 8030 §8.4 lets a push service throttle senders), 500.
     public func injectedError(status: Int) -> SimulatedAnswer {
         let retryAfter = settings.retryAfter.map { [WebPushSimulatorHeader("retry-after", String($0))] } ?? []
-        let rejection = switch status {
-        case 429: WebPushSimulatorRejection(429, "TooManyRequests", "injected fault: too many requests", headers: retryAfter)
-        case 503:
-            WebPushSimulatorRejection(503, "ServiceUnavailable", "injected fault: the push service is unavailable", headers: retryAfter)
-        default: WebPushSimulatorRejection(500, "InternalServerError", "injected fault: internal server error")
-        }
+        let rejection =
+            switch status {
+            case 429:
+                WebPushSimulatorRejection(
+                    429, "TooManyRequests", "injected fault: too many requests", headers: retryAfter)
+            case 503:
+                WebPushSimulatorRejection(
+                    503, "ServiceUnavailable", "injected fault: the push service is unavailable", headers: retryAfter)
+            default: WebPushSimulatorRejection(500, "InternalServerError", "injected fault: internal server error")
+            }
         return rejection.answer(delay: nil)
     }
 
@@ -161,7 +172,8 @@ public final class WebPushSimulatorService: SimulatorService {
             let accepted = try check(request)
             recorder.record(accepted.notification)
             let location = accepted.origin + Self.messagePathPrefix + accepted.notification.messageID
-            return .respond(status: 201, headers: [("location", location), ("ttl", String(accepted.ttl))], body: [], delay: nil)
+            return .respond(
+                status: 201, headers: [("location", location), ("ttl", String(accepted.ttl))], body: [], delay: nil)
         } catch {
             return error.answer(delay: nil)
         }

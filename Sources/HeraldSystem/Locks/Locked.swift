@@ -32,7 +32,9 @@ public final class Locked<Value>: @unchecked Sendable {
     public func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try buffer.withUnsafeMutablePointers { (value: UnsafeMutablePointer<Value>, mutex: UnsafeMutablePointer<pthread_mutex_t>) throws(Failure) -> Result in
+        try buffer.withUnsafeMutablePointers {
+            (value: UnsafeMutablePointer<Value>, mutex: UnsafeMutablePointer<pthread_mutex_t>) throws(Failure) -> Result
+            in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
             return try body(&value.pointee)

@@ -67,8 +67,10 @@ public struct NGHTTP2Header {
     /// The header field of the callback's arguments, or nil when one is
     /// missing or the frame is not HEADERS (the header fields of a
     /// PUSH_PROMISE are nobody's).
-    public init?(frame: UnsafePointer<nghttp2_frame>?, name: UnsafePointer<UInt8>?, nameLength: Int,
-                 value: UnsafePointer<UInt8>?, valueLength: Int) {
+    public init?(
+        frame: UnsafePointer<nghttp2_frame>?, name: UnsafePointer<UInt8>?, nameLength: Int,
+        value: UnsafePointer<UInt8>?, valueLength: Int
+    ) {
         guard let frame, let name, let value, frame.pointee.hd.isType(NGHTTP2_HEADERS) else { return nil }
         streamID = frame.pointee.hd.stream_id
         self.name = UnsafeBufferPointer(start: name, count: nameLength)

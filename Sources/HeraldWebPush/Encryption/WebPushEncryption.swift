@@ -55,7 +55,8 @@ public enum WebPushEncryption {
             let senderKey = if let senderKey { senderKey } else { try PrivateKey.generateP256() }
             let senderPublicKey = try senderKey.publicKey.uncompressedP256()
             let keys = try ContentKeys(
-                sharedSecret: senderKey.sharedSecret(with: subscription.userAgentPublicKey), authSecret: subscription.authSecret,
+                sharedSecret: senderKey.sharedSecret(with: subscription.userAgentPublicKey),
+                authSecret: subscription.authSecret,
                 salt: salt, userAgentPublicKey: subscription.userAgentPublicKeyBytes, senderPublicKey: senderPublicKey)
             let record = try AES128GCM.encrypt(plaintext + [lastRecordDelimiter], key: keys.key, nonce: keys.nonce)
             return salt + bigEndian(UInt32(recordSize)) + [UInt8(senderPublicKey.count)] + senderPublicKey + record
@@ -72,19 +73,24 @@ public enum WebPushEncryption {
     ///   one record, or padding that does not end in the last-record
     ///   delimiter; `authenticationFailed` when the tag does not match;
     ///   `invalidArgument` for an auth secret that is not 16 bytes.
-    public static func decrypt(_ body: [UInt8], privateKey: PrivateKey, authSecret: [UInt8]) throws(WebPushEncryptionError) -> [UInt8] {
+    public static func decrypt(_ body: [UInt8], privateKey: PrivateKey, authSecret: [UInt8])
+        throws(WebPushEncryptionError) -> [UInt8]
+    {
         guard authSecret.count == WebPushSubscription.authSecretSize else {
-            throw .invalidArgument("the auth secret must be \(WebPushSubscription.authSecretSize) bytes, found \(authSecret.count)")
+            throw .invalidArgument(
+                "the auth secret must be \(WebPushSubscription.authSecretSize) bytes, found \(authSecret.count)")
         }
         let fixedHeader = saltSize + 4 + 1
         guard body.count >= fixedHeader else {
-            throw .malformedBody("\(body.count) bytes is shorter than the \(fixedHeader)-byte salt, record size and key id length")
+            throw .malformedBody(
+                "\(body.count) bytes is shorter than the \(fixedHeader)-byte salt, record size and key id length")
         }
         let salt = Array(body[0..<saltSize])
         let recordSize = body[saltSize..<(saltSize + 4)].reduce(0) { $0 << 8 | Int($1) }
         let keyIDLength = Int(body[saltSize + 4])
         guard keyIDLength == P256Encoding.uncompressedPointSize else {
-            throw .malformedBody("the key id is \(keyIDLength) bytes; RFC 8291 puts the sender's 65-byte P-256 public key there")
+            throw .malformedBody(
+                "the key id is \(keyIDLength) bytes; RFC 8291 puts the sender's 65-byte P-256 public key there")
         }
         guard body.count >= headerSize else {
             throw .malformedBody("\(body.count) bytes is shorter than the \(headerSize)-byte header")
@@ -95,10 +101,13 @@ public enum WebPushEncryption {
         }
         let record = Array(body[headerSize...])
         guard record.count > AES128GCM.tagSize else {
-            throw .malformedBody("the record is \(record.count) bytes, too short for a delimiter and the \(AES128GCM.tagSize)-byte tag")
+            throw .malformedBody(
+                "the record is \(record.count) bytes, too short for a delimiter and the \(AES128GCM.tagSize)-byte tag")
         }
         guard record.count <= recordSize else {
-            throw .malformedBody("\(record.count) bytes of records exceed the record size \(recordSize); RFC 8291 sends exactly one record")
+            throw .malformedBody(
+                "\(record.count) bytes of records exceed the record size \(recordSize); RFC 8291 sends exactly one record"
+            )
         }
         let senderPublicKeyBytes = Array(body[(fixedHeader)..<headerSize])
         let senderPublicKey: PublicKey
@@ -113,7 +122,7 @@ public enum WebPushEncryption {
                 sharedSecret: privateKey.sharedSecret(with: senderPublicKey), authSecret: authSecret, salt: salt,
                 userAgentPublicKey: privateKey.publicKey.uncompressedP256(), senderPublicKey: senderPublicKeyBytes)
             padded = try AES128GCM.decrypt(record, key: keys.key, nonce: keys.nonce)
-        } catch where error == AES128GCM.authenticationFailed {
+        } catch  where error == AES128GCM.authenticationFailed {
             throw .authenticationFailed
         } catch {
             throw .crypto(error)
@@ -123,7 +132,8 @@ public enum WebPushEncryption {
         }
         guard padded[delimiter] == lastRecordDelimiter else {
             let found = String(padded[delimiter], radix: 16)
-            throw .malformedBody("the padding delimiter is 0x\(found.count == 1 ? "0" : "")\(found) where the last record has 0x02")
+            throw .malformedBody(
+                "the padding delimiter is 0x\(found.count == 1 ? "0" : "")\(found) where the last record has 0x02")
         }
         return Array(padded[..<delimiter])
     }
@@ -139,16 +149,20 @@ struct ContentKeys {
     let key: [UInt8]
     let nonce: [UInt8]
 
-    init(sharedSecret: [UInt8], authSecret: [UInt8], salt: [UInt8], userAgentPublicKey: [UInt8], senderPublicKey: [UInt8]) throws(CryptoError) {
+    init(
+        sharedSecret: [UInt8], authSecret: [UInt8], salt: [UInt8], userAgentPublicKey: [UInt8], senderPublicKey: [UInt8]
+    ) throws(CryptoError) {
         // The auth secret and both public keys bind the ECDH secret to this subscription.
         let keyInfo = Array("WebPush: info".utf8) + [0] + userAgentPublicKey + senderPublicKey
         let inputKey = try HKDFSHA256.deriveKey(
             salt: authSecret, inputKeyMaterial: sharedSecret, info: keyInfo, length: HKDFSHA256.hashLength)
         let pseudorandomKey = try HKDFSHA256.extract(salt: salt, inputKeyMaterial: inputKey)
         key = try HKDFSHA256.expand(
-            pseudorandomKey: pseudorandomKey, info: Array("Content-Encoding: aes128gcm".utf8) + [0], length: AES128GCM.keySize)
+            pseudorandomKey: pseudorandomKey, info: Array("Content-Encoding: aes128gcm".utf8) + [0],
+            length: AES128GCM.keySize)
         // A single record's nonce is this one XOR its sequence number 0.
         nonce = try HKDFSHA256.expand(
-            pseudorandomKey: pseudorandomKey, info: Array("Content-Encoding: nonce".utf8) + [0], length: AES128GCM.nonceSize)
+            pseudorandomKey: pseudorandomKey, info: Array("Content-Encoding: nonce".utf8) + [0],
+            length: AES128GCM.nonceSize)
     }
 }

@@ -15,12 +15,16 @@ enum WebPushAnswer {
     case definitive(DeliveryResult)
     case transient(DeliveryFailure)
 
-    static func classify(status: Int, location: String?, retryAfter: String?, body: [UInt8], now: Timestamp) -> WebPushAnswer {
+    static func classify(status: Int, location: String?, retryAfter: String?, body: [UInt8], now: Timestamp)
+        -> WebPushAnswer
+    {
         if (200..<300).contains(status) { return .delivered(location: location) }
         let (reason, detail) = explanation(status: status, body: body)
         switch status {
         case 404, 410:
-            return .definitive(DeliveryResult(.invalidToken(invalidatedAt: nil), reason: reason, detail: detail, providerStatus: status))
+            return .definitive(
+                DeliveryResult(
+                    .invalidToken(invalidatedAt: nil), reason: reason, detail: detail, providerStatus: status))
         case 429, 500...599:
             let wait = retryAfter.flatMap { RetryAfter.parse($0, now: now) }
             return .transient(DeliveryFailure(reason: reason, detail: detail, providerStatus: status, retryAfter: wait))
@@ -36,7 +40,8 @@ enum WebPushAnswer {
     static func explanation(status: Int, body: [UInt8]) -> (reason: String, detail: String?) {
         let json = try? JSONValue.parse(body)
         let said = json?["reason"]?.stringValue ?? json?["error"]?.stringValue
-        let words = json?["description"]?.stringValue ?? json?["message"]?.stringValue
+        let words =
+            json?["description"]?.stringValue ?? json?["message"]?.stringValue
             ?? (json == nil ? String(decoding: body.prefix(DeliveryDetail.maxBytes * 4), as: UTF8.self) : nil)
         return ProviderReason.reason(said, fallback: statusName(status), detail: words)
     }

@@ -47,7 +47,9 @@ public struct WebPushMessage: Sendable {
     }
 
     /// The request to the subscription's endpoint, authorized by `authorization` (VAPID).
-    func request(authorization: String, now: Timestamp, defaultTTL: Duration) -> (url: String, headers: [(String, String)]) {
+    func request(authorization: String, now: Timestamp, defaultTTL: Duration) -> (
+        url: String, headers: [(String, String)]
+    ) {
         var headers: [(String, String)] = [
             ("authorization", authorization),
             ("ttl", String(ttlSeconds(now: now, defaultTTL: defaultTTL))),

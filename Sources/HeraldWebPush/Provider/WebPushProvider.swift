@@ -20,8 +20,10 @@ public final class WebPushProvider: PushProvider {
     let logger: Logger
 
     /// - Parameter now: the wall clock (`expires_at` → `TTL`, HTTP-date `Retry-After`); injected for tests.
-    public init(configuration: WebPushProviderConfiguration, httpClient: HTTPClient, logger: Logger,
-                now: @escaping @Sendable () -> Timestamp = { Timestamp.now() }) {
+    public init(
+        configuration: WebPushProviderConfiguration, httpClient: HTTPClient, logger: Logger,
+        now: @escaping @Sendable () -> Timestamp = { Timestamp.now() }
+    ) {
         self.configuration = configuration
         http = httpClient
         self.now = now
@@ -32,8 +34,9 @@ public final class WebPushProvider: PushProvider {
         -> PreparedNotification<WebPushMessage>
     {
         guard target.address.kind == .endpoint, let keys = target.webPushKeys else {
-            throw DeliveryRejection(reason: "WrongTarget",
-                                    message: "a Web Push target needs a subscription, found a \(target.address.field)")
+            throw DeliveryRejection(
+                reason: "WrongTarget",
+                message: "a Web Push target needs a subscription, found a \(target.address.field)")
         }
         let subscription: WebPushSubscription
         do {
@@ -51,12 +54,15 @@ public final class WebPushProvider: PushProvider {
             if case .plaintextTooLarge(let size, let limit) = error {
                 throw DeliveryRejection(
                     reason: "PayloadTooLarge",
-                    message: "the Web Push payload is \(size) bytes, over the \(limit) bytes one 4096-byte aes128gcm record carries")
+                    message:
+                        "the Web Push payload is \(size) bytes, over the \(limit) bytes one 4096-byte aes128gcm record carries"
+                )
             }
             throw DeliveryRejection(reason: "EncryptionFailed", message: error.description)
         }
-        let message = WebPushMessage(subscription: subscription, body: body, expiry: event.expiry,
-                                     urgency: WebPushMessage.urgency(event.resolvedPriority), topic: event.collapseID)
+        let message = WebPushMessage(
+            subscription: subscription, body: body, expiry: event.expiry,
+            urgency: WebPushMessage.urgency(event.resolvedPriority), topic: event.collapseID)
         return PreparedNotification(event: event, target: target, request: message)
     }
 
@@ -72,9 +78,11 @@ public final class WebPushProvider: PushProvider {
             logger.error("VAPID token cannot be signed", ["error": .string(error.description)])
             return DeliveryResult(.failed, reason: "VAPID: \(error.description)")
         }
-        let (url, headers) = message.request(authorization: authorization, now: now(), defaultTTL: configuration.defaultTTL)
-        let request = HTTPClientRequest(method: "POST", url: url, headers: headers, body: message.body,
-                                        timeout: configuration.requestTimeout, tenant: configuration.tenant)
+        let (url, headers) = message.request(
+            authorization: authorization, now: now(), defaultTTL: configuration.defaultTTL)
+        let request = HTTPClientRequest(
+            method: "POST", url: url, headers: headers, body: message.body,
+            timeout: configuration.requestTimeout, tenant: configuration.tenant)
         let traced = notification.trace?.sent(request)
         let started = ContinuousClock.now
         let response: HTTPClientResponse
@@ -86,13 +94,18 @@ public final class WebPushProvider: PushProvider {
         }
         let latency = ContinuousClock.now - started
         if let trace = notification.trace, let traced { trace.answered(traced, response) }
-        switch WebPushAnswer.classify(status: response.status, location: response.header("location"),
-                                      retryAfter: response.header("retry-after"), body: response.body, now: now()) {
+        switch WebPushAnswer.classify(
+            status: response.status, location: response.header("location"),
+            retryAfter: response.header("retry-after"), body: response.body, now: now())
+        {
         case .delivered(let location):
             if logger.isEnabled(.debug) {
-                logger.debug("web push message accepted", ["target": .token(message.subscription.endpoint), "attempt": .int(attempt)])
+                logger.debug(
+                    "web push message accepted",
+                    ["target": .token(message.subscription.endpoint), "attempt": .int(attempt)])
             }
-            return DeliveryResult(.delivered, providerStatus: response.status, providerMessageID: location, latency: latency)
+            return DeliveryResult(
+                .delivered, providerStatus: response.status, providerMessageID: location, latency: latency)
         case .definitive(var result):
             result.latency = latency
             return result
@@ -107,7 +120,11 @@ extension WebPushProvider: CredentialProbing {
     /// A push service answers only for a subscription it issued: the key and
     /// subject are what can be proven, and were when the provider was made.
     public func probeCredentials() async -> [CredentialCheck] {
-        [CredentialCheck(ok: true, "VAPID key signs (public key \(configuration.vapid.signer.publicKey)); "
-            + "push services are reached per subscription, so there is no endpoint to probe")]
+        [
+            CredentialCheck(
+                ok: true,
+                "VAPID key signs (public key \(configuration.vapid.signer.publicKey)); "
+                    + "push services are reached per subscription, so there is no endpoint to probe")
+        ]
     }
 }

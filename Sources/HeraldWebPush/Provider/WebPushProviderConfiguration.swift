@@ -44,9 +44,11 @@ public struct WebPushProviderConfiguration: Sendable {
     /// Four weeks, the default of the common Web Push libraries.
     public static let defaultTTL: Duration = .seconds(28 * 24 * 60 * 60)
 
-    public init(vapid: VAPIDTokenCache, defaultTTL: Duration = defaultTTL, requestTimeout: Duration = .seconds(10),
-                allowedHosts: AllowedHosts = AllowedHosts(WebPushProviderConfiguration.browserPushServices),
-                egress: EgressPolicy = .publicAddressesOnly) {
+    public init(
+        vapid: VAPIDTokenCache, defaultTTL: Duration = defaultTTL, requestTimeout: Duration = .seconds(10),
+        allowedHosts: AllowedHosts = AllowedHosts(WebPushProviderConfiguration.browserPushServices),
+        egress: EgressPolicy = .publicAddressesOnly
+    ) {
         self.vapid = vapid
         self.allowedHosts = allowedHosts
         self.egress = egress

@@ -20,7 +20,9 @@ extension WebPushSettings {
     /// its messages may go is named when it is not the default.
     public var summary: String {
         let hosts = allowedHosts.map { ", allowed_hosts \(AllowedHosts($0))" } ?? ""
-        let unsafe = unsafeAllowInternalAddresses ? ", unsafe_allow_internal_addresses (loopback and private addresses reachable)" : ""
+        let unsafe =
+            unsafeAllowInternalAddresses
+            ? ", unsafe_allow_internal_addresses (loopback and private addresses reachable)" : ""
         return "webpush (VAPID subject \(vapid.subject), default TTL \(defaultTTL)\(hosts)\(unsafe))"
     }
 
@@ -40,14 +42,18 @@ extension WebPushSettings {
             } catch {
                 throw ProviderSetupError("ca_file: \(error.message)")
             }
-            return AppProvider(WebPushProvider(configuration: configuration, httpClient: client, logger: context.logger.child("webpush")))
+            return AppProvider(
+                WebPushProvider(
+                    configuration: configuration, httpClient: client, logger: context.logger.child("webpush")))
         }
     }
 
     /// The provider's configuration: the VAPID key loaded (file, PEM or the
     /// raw 32-byte key) and proven to sign, the subject checked as Safari's
     /// push service checks it, and the message defaults.
-    public func providerConfiguration(resolve: (String) -> String) throws(WebPushCredentialsError) -> WebPushProviderConfiguration {
+    public func providerConfiguration(resolve: (String) -> String) throws(WebPushCredentialsError)
+        -> WebPushProviderConfiguration
+    {
         let key: PrivateKey
         let source: String
         do {
@@ -71,7 +77,8 @@ extension WebPushSettings {
                 }
                 key = try PrivateKey(rawP256Scalar: scalar)
             default:
-                throw WebPushCredentialsError(source: "vapid", message: "give exactly one of private_key_file, private_key_pem or private_key")
+                throw WebPushCredentialsError(
+                    source: "vapid", message: "give exactly one of private_key_file, private_key_pem or private_key")
             }
         } catch let error as WebPushCredentialsError {
             throw error
@@ -82,8 +89,10 @@ extension WebPushSettings {
             // The signer proves the key is P-256 and signs; the subject is checked as Safari's push service checks it.
             let signer = try VAPIDSigner(key: key, subject: try VAPIDSubject(vapid.subject))
             return WebPushProviderConfiguration(
-                vapid: try VAPIDTokenCache(signer: signer), defaultTTL: defaultTTL.duration, requestTimeout: timeout.duration,
-                allowedHosts: AllowedHosts(allowedHosts ?? WebPushProviderConfiguration.browserPushServices), egress: egress)
+                vapid: try VAPIDTokenCache(signer: signer), defaultTTL: defaultTTL.duration,
+                requestTimeout: timeout.duration,
+                allowedHosts: AllowedHosts(allowedHosts ?? WebPushProviderConfiguration.browserPushServices),
+                egress: egress)
         } catch {
             throw WebPushCredentialsError(source: source, message: error.description)
         }
@@ -118,7 +127,8 @@ extension WebPushSettings {
     public func httpClientConfiguration(resolve: (String) -> String) -> HTTPClientConfiguration {
         let engine = HTTPClientConfiguration.Engine.libcurl
         var configuration = HTTPClientConfiguration(
-            maxConnectionsPerHost: connections.maximum(automatic: engine.automaticConnections), requestTimeout: timeout.duration,
+            maxConnectionsPerHost: connections.maximum(automatic: engine.automaticConnections),
+            requestTimeout: timeout.duration,
             connectTimeout: min(Self.connectTimeout, timeout.duration),
             tls: HTTPClientTLSConfiguration(caFile: caFile.map(resolve)), engine: engine)
         configuration.acceptsHTTP1 = true

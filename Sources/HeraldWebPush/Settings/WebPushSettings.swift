@@ -25,7 +25,9 @@ public struct WebPushSettings: ProviderSettings {
             case privateKey = "private_key"
         }
 
-        public init(privateKeyFile: String? = nil, privateKeyPEM: String? = nil, privateKey: String? = nil, subject: String) {
+        public init(
+            privateKeyFile: String? = nil, privateKeyPEM: String? = nil, privateKey: String? = nil, subject: String
+        ) {
             self.privateKeyFile = privateKeyFile
             self.privateKeyPEM = privateKeyPEM
             self.privateKey = privateKey
@@ -59,9 +61,12 @@ public struct WebPushSettings: ProviderSettings {
         case unsafeAllowInternalAddresses = "unsafe_allow_internal_addresses"
     }
 
-    public init(vapid: VAPID, caFile: String? = nil, connections: ConnectionsSetting = .auto, timeout: ConfigDuration = .seconds(10),
-                defaultTTL: ConfigDuration = .seconds(28 * 24 * 3600), allowedHosts: [String]? = nil,
-                unsafeAllowInternalAddresses: Bool = false) {
+    public init(
+        vapid: VAPID, caFile: String? = nil, connections: ConnectionsSetting = .auto,
+        timeout: ConfigDuration = .seconds(10),
+        defaultTTL: ConfigDuration = .seconds(28 * 24 * 3600), allowedHosts: [String]? = nil,
+        unsafeAllowInternalAddresses: Bool = false
+    ) {
         self.allowedHosts = allowedHosts
         self.unsafeAllowInternalAddresses = unsafeAllowInternalAddresses
         self.vapid = vapid

@@ -36,12 +36,18 @@ struct HTTPSURL: Sendable, Equatable {
             throw Problem(reason: "uses \(scheme.isEmpty ? "no scheme" : scheme + "://"); Web Push needs https://")
         }
         let rest = text.utf8[separator.upperBound...]
-        let authority = rest.prefix(while: { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") })
-        if authority.contains(UInt8(ascii: "@")) { throw Problem(reason: "carries user info (user@host), which a push URL never has") }
+        let authority = rest.prefix(while: {
+            $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
+        })
+        if authority.contains(UInt8(ascii: "@")) {
+            throw Problem(reason: "carries user info (user@host), which a push URL never has")
+        }
         var hostPart = authority[...]
         var portPart: Substring.UTF8View.SubSequence?
         if authority.first == UInt8(ascii: "[") {
-            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { throw Problem(reason: "has an unclosed [IPv6] host") }
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else {
+                throw Problem(reason: "has an unclosed [IPv6] host")
+            }
             hostPart = authority[...close]
             let after = authority[authority.index(after: close)...]
             if let colon = after.first {
@@ -54,15 +60,18 @@ struct HTTPSURL: Sendable, Equatable {
         }
         let host = String(decoding: hostPart, as: UTF8.self).lowercased()
         guard !host.isEmpty, host != "[]" else { throw Problem(reason: "has no host") }
-        let hostIsValid = host.hasPrefix("[")
-            ? host.utf8.dropFirst().dropLast().allSatisfy { $0.hexDigitValue != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+        let hostIsValid =
+            host.hasPrefix("[")
+            ? host.utf8.dropFirst().dropLast().allSatisfy {
+                $0.hexDigitValue != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".")
+            }
             : host.utf8.allSatisfy(Self.isHostByte)
         guard hostIsValid else { throw Problem(reason: "has a host with characters a host name cannot have") }
         self.host = host
         if let portPart {
             let digits = String(decoding: portPart, as: UTF8.self)
             guard !digits.isEmpty, digits.count <= 5, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                  let value = Int(digits), (1...65535).contains(value)
+                let value = Int(digits), (1...65535).contains(value)
             else { throw Problem(reason: "has a port that is not a number from 1 to 65535") }
             port = value == 443 ? nil : value
         } else {
@@ -72,8 +81,10 @@ struct HTTPSURL: Sendable, Equatable {
 
     private static func isHostByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"): true
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+            true
         default: false
         }
     }

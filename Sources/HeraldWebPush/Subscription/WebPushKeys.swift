@@ -28,8 +28,11 @@ public struct WebPushKeys: Sendable, Hashable {
 
     /// `{"endpoint": …, "keys": {"p256dh": …, "auth": …}}`, as an event's target gives it.
     public func subscriptionJSON(endpoint: String) -> JSONValue {
-        .object(JSONObject([("endpoint", .string(endpoint)),
-                            ("keys", .object(JSONObject([("p256dh", .string(p256dh)), ("auth", .string(auth))])))]))
+        .object(
+            JSONObject([
+                ("endpoint", .string(endpoint)),
+                ("keys", .object(JSONObject([("p256dh", .string(p256dh)), ("auth", .string(auth))]))),
+            ]))
     }
 
 }

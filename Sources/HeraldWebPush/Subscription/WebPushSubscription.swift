@@ -41,7 +41,8 @@ public struct WebPushSubscription: Sendable {
             throw WebPushSubscriptionError(.p256dh, "is not a P-256 public key: \(error.detail)")
         }
         guard authSecret.count == Self.authSecretSize else {
-            throw WebPushSubscriptionError(.auth, "must decode to \(Self.authSecretSize) bytes, found \(authSecret.count)")
+            throw WebPushSubscriptionError(
+                .auth, "must decode to \(Self.authSecretSize) bytes, found \(authSecret.count)")
         }
         self.endpoint = endpoint
         userAgentPublicKeyBytes = p256dh
@@ -51,32 +52,43 @@ public struct WebPushSubscription: Sendable {
     /// A subscription from its endpoint and its keys as browsers write them:
     /// URL-safe base64, padding tolerated.
     public init(endpoint: String, p256dh: String, auth: String) throws(WebPushSubscriptionError) {
-        try self.init(endpoint: endpoint, p256dh: try Self.decode(p256dh, .p256dh), authSecret: try Self.decode(auth, .auth))
+        try self.init(
+            endpoint: endpoint, p256dh: try Self.decode(p256dh, .p256dh), authSecret: try Self.decode(auth, .auth))
     }
 
     /// A subscription from the JSON of `PushSubscription.toJSON()`; members
     /// other than `endpoint` and `keys` (`expirationTime`) are ignored.
     public init(json: JSONValue) throws(WebPushSubscriptionError) {
         guard let object = json.objectValue else {
-            throw WebPushSubscriptionError(.subscription, "must be an object with endpoint and keys, found \(json.kindDescription)")
+            throw WebPushSubscriptionError(
+                .subscription, "must be an object with endpoint and keys, found \(json.kindDescription)")
         }
         let endpoint = try Self.string(object["endpoint"], .endpoint)
         guard let keysValue = object["keys"] else {
             throw WebPushSubscriptionError(.keys, "is missing (an object with p256dh and auth)")
         }
         guard let keys = keysValue.objectValue else {
-            throw WebPushSubscriptionError(.keys, "must be an object with p256dh and auth, found \(keysValue.kindDescription)")
+            throw WebPushSubscriptionError(
+                .keys, "must be an object with p256dh and auth, found \(keysValue.kindDescription)")
         }
-        try self.init(endpoint: endpoint, p256dh: try Self.string(keys["p256dh"], .p256dh), auth: try Self.string(keys["auth"], .auth))
+        try self.init(
+            endpoint: endpoint, p256dh: try Self.string(keys["p256dh"], .p256dh),
+            auth: try Self.string(keys["auth"], .auth))
     }
 
-    private static func string(_ value: JSONValue?, _ field: WebPushSubscriptionError.Field) throws(WebPushSubscriptionError) -> String {
+    private static func string(_ value: JSONValue?, _ field: WebPushSubscriptionError.Field)
+        throws(WebPushSubscriptionError) -> String
+    {
         guard let value else { throw WebPushSubscriptionError(field, "is missing") }
-        guard let text = value.stringValue else { throw WebPushSubscriptionError(field, "must be a string, found \(value.kindDescription)") }
+        guard let text = value.stringValue else {
+            throw WebPushSubscriptionError(field, "must be a string, found \(value.kindDescription)")
+        }
         return text
     }
 
-    private static func decode(_ text: String, _ field: WebPushSubscriptionError.Field) throws(WebPushSubscriptionError) -> [UInt8] {
+    private static func decode(_ text: String, _ field: WebPushSubscriptionError.Field) throws(WebPushSubscriptionError)
+        -> [UInt8]
+    {
         guard !text.isEmpty else { throw WebPushSubscriptionError(field, "is empty") }
         guard let bytes = Base64URL.decode(text) else {
             throw WebPushSubscriptionError(field, "is not URL-safe base64 (\(text.utf8.count) characters)")

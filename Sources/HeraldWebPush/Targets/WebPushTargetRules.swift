@@ -32,19 +32,23 @@ public struct WebPushTargetRules: ProviderTargetRules {
     public func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target {
         do throws(EventError) {
             let (endpoint, keys) = try Self.decodeSubscription(fields)
-            return Target(provider: .webpush, address: Target.Address(.endpoint, endpoint),
-                          extras: ProviderExtras(keys))
+            return Target(
+                provider: .webpush, address: Target.Address(.endpoint, endpoint),
+                extras: ProviderExtras(keys))
         } catch {
             throw .failed(error)
         }
     }
 
     public func addressGiven(in fields: FieldReader) -> Target.Address? {
-        fields.value(WebPushKeys.subscriptionField)?.objectValue?["endpoint"]?.stringValue.map { Target.Address(.endpoint, $0) }
+        fields.value(WebPushKeys.subscriptionField)?.objectValue?["endpoint"]?.stringValue.map {
+            Target.Address(.endpoint, $0)
+        }
     }
 
     public func eventMembers(of target: Target) -> [(String, JSONValue)] {
-        let subscription: JSONValue = target.webPushKeys?.subscriptionJSON(endpoint: target.address.value)
+        let subscription: JSONValue =
+            target.webPushKeys?.subscriptionJSON(endpoint: target.address.value)
             ?? .object(JSONObject([("endpoint", .string(target.address.value))]))
         return [("provider", .string(provider.rawValue)), (WebPushKeys.subscriptionField, subscription)]
     }
@@ -74,12 +78,18 @@ public struct WebPushTargetRules: ProviderTargetRules {
         }
         let subscription = FieldReader(object: object, path: fields.path(field))
         guard let endpoint = try subscription.string("endpoint", nonEmpty: true) else {
-            throw EventError(field: subscription.path("endpoint"), message: "missing; the push service's URL for this browser")
+            throw EventError(
+                field: subscription.path("endpoint"), message: "missing; the push service's URL for this browser")
         }
         let limit = Event.maxTokenBytes
-        guard endpoint.hasPrefix("https://"), endpoint.utf8.count <= limit, endpoint.everyByte({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw EventError(field: subscription.path("endpoint"),
-                             message: "expected an https:// URL of at most \(limit) bytes without spaces, found \(JSONText.quoted(endpoint.truncatedForMessage))")
+        guard endpoint.hasPrefix("https://"), endpoint.utf8.count <= limit,
+            endpoint.everyByte({ $0 > 0x20 && $0 < 0x7F })
+        else {
+            throw EventError(
+                field: subscription.path("endpoint"),
+                message:
+                    "expected an https:// URL of at most \(limit) bytes without spaces, found \(JSONText.quoted(endpoint.truncatedForMessage))"
+            )
         }
         guard let keysObject = try subscription.object("keys") else {
             throw EventError(field: subscription.path("keys"), message: "missing; give \"p256dh\" and \"auth\"")
@@ -91,7 +101,8 @@ public struct WebPushTargetRules: ProviderTargetRules {
             }
             guard let decoded = Base64URL.decode(value), decoded.count == bytes else {
                 // The value is not repeated: `auth` is a secret.
-                throw EventError(field: keys.path(name), message: "expected URL-safe base64 of \(bytes) bytes (\(what))")
+                throw EventError(
+                    field: keys.path(name), message: "expected URL-safe base64 of \(bytes) bytes (\(what))")
             }
             return value
         }

@@ -27,7 +27,9 @@ public struct VAPIDAuthorization: Sendable {
         var parameters: [String: Substring] = [:]
         for item in text[space...].split(separator: ",", omittingEmptySubsequences: false) {
             let item = item.drop(while: { $0 == " " || $0 == "\t" })
-            guard let equals = item.firstIndex(of: "=") else { throw .malformedHeader("\"\(item.prefix(40))\" is not name=value; \(expected)") }
+            guard let equals = item.firstIndex(of: "=") else {
+                throw .malformedHeader("\"\(item.prefix(40))\" is not name=value; \(expected)")
+            }
             let name = item[..<equals].lowercased()
             var value = item[item.index(after: equals)...]
             while let last = value.last, last == " " || last == "\t" { value = value.dropLast() }
@@ -57,13 +59,17 @@ public struct VAPIDAuthorization: Sendable {
     ///
     /// `sub` is returned as written; `VAPIDSubject(claims.subject)` checks it
     /// the way Apple's push service does, which others do not.
-    public func verify(origin: String, now: Timestamp, expectedPublicKey: [UInt8]? = nil) throws(VAPIDError) -> VAPIDClaims {
+    public func verify(origin: String, now: Timestamp, expectedPublicKey: [UInt8]? = nil) throws(VAPIDError)
+        -> VAPIDClaims
+    {
         if let expectedPublicKey, expectedPublicKey != publicKeyBytes { throw .unexpectedKey }
         guard token.algorithm == "ES256" else {
             throw .invalidToken("alg is \(token.algorithm.map { "\"\($0)\"" } ?? "missing"); VAPID tokens are ES256")
         }
         guard token.verify(with: publicKey) else { throw .badSignature }
-        guard let audience = token.claims["aud"]?.stringValue else { throw .invalidToken("has no aud claim (a string)") }
+        guard let audience = token.claims["aud"]?.stringValue else {
+            throw .invalidToken("has no aud claim (a string)")
+        }
         guard audience == origin else { throw .wrongAudience(expected: origin, found: audience) }
         guard let exp = token.claims["exp"]?.intValue else { throw .invalidToken("has no exp claim (whole seconds)") }
         let expiresAt = Timestamp(seconds: Int64(exp))

@@ -36,7 +36,8 @@ public enum VAPIDError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidToken(let message): "VAPID token: \(message)"
         case .badSignature: "VAPID token: the signature does not verify with the header's public key (k)"
         case .unexpectedKey: "VAPID key: k is not the application server key the subscription was made with"
-        case .wrongAudience(let expected, let found): "VAPID token: aud is \"\(found)\", expected the push service's origin \"\(expected)\""
+        case .wrongAudience(let expected, let found):
+            "VAPID token: aud is \"\(found)\", expected the push service's origin \"\(expected)\""
         case .badExpiry(let message): "VAPID token: \(message)"
         }
     }

@@ -16,7 +16,10 @@ public struct VAPIDSubject: Sendable, Equatable, CustomStringConvertible {
         if value.hasPrefix("mailto:") {
             let address = value.dropFirst("mailto:".count)
             guard !address.isEmpty else { throw .invalidSubject("\(shown) has no address after mailto:") }
-            guard address.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: ">") }) else {
+            guard
+                address.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: ">") }
+                )
+            else {
                 throw .invalidSubject("\(shown) must be mailto: directly followed by an address, without spaces or <>")
             }
             let parts = address.split(separator: "@", omittingEmptySubsequences: false)
@@ -37,8 +40,9 @@ public struct VAPIDSubject: Sendable, Equatable, CustomStringConvertible {
                 throw .invalidSubject("\(shown) names a local host, which Apple's push service refuses (BadJwtToken)")
             }
         } else {
-            throw .invalidSubject("\(shown) must be a mailto: or https: URI (e.g. mailto:push@example.com); "
-                + "Apple's push service refuses anything else (BadJwtToken)")
+            throw .invalidSubject(
+                "\(shown) must be a mailto: or https: URI (e.g. mailto:push@example.com); "
+                    + "Apple's push service refuses anything else (BadJwtToken)")
         }
         self.value = value
     }

@@ -44,12 +44,18 @@ public final class VAPIDTokenCache: Sendable {
     ) throws(VAPIDError) {
         let seconds = { (duration: Duration) in duration.components.seconds }
         guard lifetime <= VAPIDSigner.maximumLifetime else {
-            throw .invalidLifetime("\(seconds(lifetime)) s is more than the \(seconds(VAPIDSigner.maximumLifetime)) s (24 h) RFC 8292 allows")
+            throw .invalidLifetime(
+                "\(seconds(lifetime)) s is more than the \(seconds(VAPIDSigner.maximumLifetime)) s (24 h) RFC 8292 allows"
+            )
         }
         guard refreshMargin >= .zero, refreshMargin < lifetime else {
-            throw .invalidLifetime("the refresh margin of \(seconds(refreshMargin)) s must be at least 0 and shorter than the lifetime of \(seconds(lifetime)) s")
+            throw .invalidLifetime(
+                "the refresh margin of \(seconds(refreshMargin)) s must be at least 0 and shorter than the lifetime of \(seconds(lifetime)) s"
+            )
         }
-        guard capacity >= 1 else { throw .invalidLifetime("the cache must hold at least one origin, found capacity \(capacity)") }
+        guard capacity >= 1 else {
+            throw .invalidLifetime("the cache must hold at least one origin, found capacity \(capacity)")
+        }
         self.signer = signer
         self.lifetime = lifetime
         self.refreshMargin = refreshMargin
@@ -64,8 +70,9 @@ public final class VAPIDTokenCache: Sendable {
         return try state.withLock { (state) throws(VAPIDError) -> String in
             if let cached = state.tokens[origin], isFresh(cached, at: now) { return cached.authorization }
             let expiresAt = Timestamp(seconds: now.seconds) + lifetime
-            let token = Token(authorization: signer.authorization(token: try signer.token(audience: origin, expiresAt: expiresAt)),
-                              expiresAt: expiresAt)
+            let token = Token(
+                authorization: signer.authorization(token: try signer.token(audience: origin, expiresAt: expiresAt)),
+                expiresAt: expiresAt)
             if state.tokens[origin] == nil, state.tokens.count >= capacity { evict(from: &state.tokens, at: now) }
             state.tokens[origin] = token
             state.signedCount += 1

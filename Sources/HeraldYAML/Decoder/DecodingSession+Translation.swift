@@ -15,7 +15,9 @@ extension DecodingSession {
             }
             return positioned(context.debugDescription, context: context, node: node, path: path)
         case .keyNotFound(let key, let context):
-            return positioned("missing required key '\(key.stringValue.truncatedForMessage)'", context: context, node: node, path: path)
+            return positioned(
+                "missing required key '\(key.stringValue.truncatedForMessage)'", context: context, node: node,
+                path: path)
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return positioned(context.debugDescription, context: context, node: node, path: path)
         @unknown default:
@@ -25,7 +27,9 @@ extension DecodingSession {
 
     /// Positions the message at the deepest node of the error's coding path
     /// that exists below `node`; at `node` if the path is elsewhere.
-    private func positioned(_ message: String, context: DecodingError.Context, node: YAMLNode, path: [any CodingKey]) -> YAMLError {
+    private func positioned(_ message: String, context: DecodingError.Context, node: YAMLNode, path: [any CodingKey])
+        -> YAMLError
+    {
         let text = message.isEmpty ? "invalid value" : message
         guard CodingPathID(context.codingPath).hasPrefix(CodingPathID(path)) else {
             return error(text, at: node, path: path)

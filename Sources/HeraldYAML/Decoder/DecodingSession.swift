@@ -49,7 +49,8 @@ final class DecodingSession {
             // A key the type does not know is the likelier cause (a synthesized
             // enum's "Invalid number of keys found" for a misspelt case).
             defer { discardVisits(under: path) }
-            throw unknownKeyError(under: path, suggesting: nil) ?? translate(error, decoding: T.self, node: node, path: path)
+            throw unknownKeyError(under: path, suggesting: nil)
+                ?? translate(error, decoding: T.self, node: node, path: path)
         }
     }
 
@@ -97,7 +98,9 @@ final class DecodingSession {
 
     /// Every unknown key at or below `path`, in source order, with the key it
     /// is probably a typo of and the path of the entry decoding leaves out.
-    private func unknownKeyErrors(under path: [any CodingKey]) -> [(error: YAMLError, leftOut: CodingPathID, suggestion: String?)] {
+    private func unknownKeyErrors(under path: [any CodingKey]) -> [(
+        error: YAMLError, leftOut: CodingPathID, suggestion: String?
+    )] {
         let prefix = CodingPathID(path)
         var found: [(entry: YAMLMappingEntry, visit: MappingVisit)] = []
         for (id, visit) in visits where id.hasPrefix(prefix) {
@@ -108,7 +111,8 @@ final class DecodingSession {
             let entryPath = visit.path + [YAMLCodingKey(entry.key)]
             let error = YAMLError(
                 file: file, mark: entry.keyMark, path: entryPath,
-                message: "unknown key '\(entry.key.truncatedForMessage)'" + Suggestions.hint(for: entry.key, among: visit.requested))
+                message: "unknown key '\(entry.key.truncatedForMessage)'"
+                    + Suggestions.hint(for: entry.key, among: visit.requested))
             return (error, CodingPathID(entryPath), Suggestions.closest(to: entry.key, among: visit.requested))
         }
     }

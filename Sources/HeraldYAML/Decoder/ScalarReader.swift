@@ -17,7 +17,9 @@ struct ScalarReader {
         let text = try text(expecting: "a boolean (true or false)")
         if let value = ScalarSyntax.bool(text) { return value }
         if ScalarSyntax.isYAML11Boolean(text) {
-            throw fail("expected a boolean, found '\(text.truncatedForMessage)' (write true or false; yes/no/on/off are not booleans here)")
+            throw fail(
+                "expected a boolean, found '\(text.truncatedForMessage)' (write true or false; yes/no/on/off are not booleans here)"
+            )
         }
         throw fail("expected a boolean (true or false), found \(node.foundDescription)")
     }
@@ -27,7 +29,8 @@ struct ScalarReader {
         switch ScalarSyntax.integer(text, as: T.self) {
         case .value(let value): return value
         case .invalid: throw fail("expected an integer, found \(node.foundDescription)")
-        case .outOfRange: throw fail("expected an integer in \(T.min)...\(T.max), found \(node.foundDescription) (out of range)")
+        case .outOfRange:
+            throw fail("expected an integer in \(T.min)...\(T.max), found \(node.foundDescription) (out of range)")
         }
     }
 
@@ -36,7 +39,8 @@ struct ScalarReader {
         switch ScalarSyntax.float(text, as: T.self) {
         case .value(let value): return value
         case .invalid: throw fail("expected a number, found \(node.foundDescription)")
-        case .outOfRange: throw fail("expected a number within the range of \(T.self), found \(node.foundDescription) (out of range)")
+        case .outOfRange:
+            throw fail("expected a number within the range of \(T.self), found \(node.foundDescription) (out of range)")
         }
     }
 

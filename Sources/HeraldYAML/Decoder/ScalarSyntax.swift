@@ -31,7 +31,8 @@ enum ScalarSyntax {
         var value: T = 0
         for digit in digits {
             let shifted = value.multipliedReportingOverflow(by: T(radix))
-            let next = negative
+            let next =
+                negative
                 ? shifted.partialValue.subtractingReportingOverflow(digit)
                 : shifted.partialValue.addingReportingOverflow(digit)
             if shifted.overflow || next.overflow { return .outOfRange }
@@ -41,7 +42,9 @@ enum ScalarSyntax {
     }
 
     /// Decimal or exponent notation with `_` separators, or `.inf`, `-.inf`, `.nan`.
-    static func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ text: String, as type: T.Type = T.self) -> ParsedNumber<T> {
+    static func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ text: String, as type: T.Type = T.self)
+        -> ParsedNumber<T>
+    {
         switch text {
         case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .value(.infinity)
         case "-.inf", "-.Inf", "-.INF": return .value(-.infinity)

@@ -42,9 +42,10 @@ extension YAMLCodingKey {
     }
 
     private static func isPlainWord(_ key: String) -> Bool {
-        !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
-            scalar == "_" || scalar == "-" || (scalar.isASCII && scalar.properties.isAlphabetic)
-                || ("0"..."9").contains(scalar)
-        }
+        !key.isEmpty
+            && key.unicodeScalars.allSatisfy { scalar in
+                scalar == "_" || scalar == "-" || (scalar.isASCII && scalar.properties.isAlphabetic)
+                    || ("0"..."9").contains(scalar)
+            }
     }
 }

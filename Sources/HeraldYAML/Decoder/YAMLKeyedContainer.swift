@@ -57,30 +57,63 @@ struct YAMLKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(key) { try $0.bool() } }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(key) { try $0.string() } }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(key) { try $0.float(type) } }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(key) { try $0.float(type) } }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(key) { try $0.integer(type) } }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(key) { try $0.integer(type) } }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(key) { try $0.integer(type) } }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(key) { try $0.integer(type) } }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(key) { try $0.integer(type) } }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(key) { try $0.integer(type) } }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(key) { try $0.integer(type) } }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(key) { try $0.integer(type) } }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(key) { try $0.integer(type) } }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(key) { try $0.integer(type) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try optional(key) { try $0.string() }
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try optional(key) { try $0.float(type) }
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try optional(key) { try $0.float(type) }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try optional(key) { try $0.integer(type) }
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try optional(key) { try $0.integer(type) }
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try optional(key) { try $0.integer(type) }
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try optional(key) { try $0.integer(type) }
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try optional(key) { try $0.integer(type) }
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try optional(key) { try $0.integer(type) }
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try optional(key) { try $0.integer(type) }
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try optional(key) { try $0.integer(type) }
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try optional(key) { try $0.integer(type) }
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try optional(key) { try $0.integer(type) }
+    }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try optional(key) { try $0.integer(type) } }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
+        try optional(key) { try $0.integer(type) }
+    }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try optional(key) { try $0.integer(type) } }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
+        try optional(key) { try $0.integer(type) }
+    }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try optional(key) { reader in try reader.session.decode(type, from: reader.node, at: reader.path) }
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        KeyedDecodingContainer(try YAMLKeyedContainer<NestedKey>(node: value(for: key), codingPath: codingPath + [key], session: session))
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        KeyedDecodingContainer(
+            try YAMLKeyedContainer<NestedKey>(node: value(for: key), codingPath: codingPath + [key], session: session))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -96,7 +129,8 @@ struct YAMLKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func value(for key: Key) throws(MissingKeyError) -> YAMLNode {
         session.noteRequested(key.stringValue, at: codingPath)
         guard let entry = entries[key.stringValue] else {
-            let error = session.error("missing required key '\(key.stringValue.truncatedForMessage)'", at: node, path: codingPath)
+            let error = session.error(
+                "missing required key '\(key.stringValue.truncatedForMessage)'", at: node, path: codingPath)
             throw MissingKeyError(key: key.stringValue, error: error)
         }
         return entry.value
@@ -122,7 +156,8 @@ struct YAMLKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// A decoder for the value at `key`, or for null when it is absent.
     private func superDecoder(named key: any CodingKey) -> any Decoder {
         session.noteRequested(key.stringValue, at: codingPath)
-        let value = entries[key.stringValue]?.value
+        let value =
+            entries[key.stringValue]?.value
             ?? YAMLNode(.scalar(YAMLScalar(value: "")), mark: node.mark)
         return YAMLNodeDecoder(node: value, codingPath: codingPath + [key], session: session)
     }

@@ -48,14 +48,19 @@ struct YAMLUnkeyedContainer: UnkeyedDecodingContainer {
         try next { reader in try reader.session.decode(type, from: reader.node, at: reader.path) }
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         try next { reader in
-            KeyedDecodingContainer(try YAMLKeyedContainer<NestedKey>(node: reader.node, codingPath: reader.path, session: reader.session))
+            KeyedDecodingContainer(
+                try YAMLKeyedContainer<NestedKey>(node: reader.node, codingPath: reader.path, session: reader.session))
         }
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try next { reader in try YAMLUnkeyedContainer(node: reader.node, codingPath: reader.path, session: reader.session) }
+        try next { reader in
+            try YAMLUnkeyedContainer(node: reader.node, codingPath: reader.path, session: reader.session)
+        }
     }
 
     mutating func superDecoder() throws -> any Decoder {
@@ -66,7 +71,8 @@ struct YAMLUnkeyedContainer: UnkeyedDecodingContainer {
 
     private func current() throws(YAMLError) -> YAMLNode {
         guard !isAtEnd else {
-            throw session.error("expected at least \(currentIndex + 1) items, found \(items.count)", at: node, path: codingPath)
+            throw session.error(
+                "expected at least \(currentIndex + 1) items, found \(items.count)", at: node, path: codingPath)
         }
         return items[currentIndex]
     }

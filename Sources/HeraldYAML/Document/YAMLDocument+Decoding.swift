@@ -3,7 +3,9 @@ extension YAMLDocument {
     /// malformed values, unknown or missing keys, errors thrown by the type's
     /// own `init(from:)` — comes out as a positioned `YAMLError`: the first
     /// one decoding meets.
-    public func decode<T: Decodable>(_ type: T.Type = T.self, userInfo: [CodingUserInfoKey: Any] = [:]) throws(YAMLError) -> T {
+    public func decode<T: Decodable>(_ type: T.Type = T.self, userInfo: [CodingUserInfoKey: Any] = [:])
+        throws(YAMLError) -> T
+    {
         let session = DecodingSession(file: file, userInfo: userInfo, collectsErrors: false)
         return try session.decode(type, from: root, at: [])
     }

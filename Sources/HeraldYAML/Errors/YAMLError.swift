@@ -44,7 +44,9 @@ extension Sequence<YAMLError> {
     /// one position in the order given.
     public func sortedByPosition() -> [YAMLError] {
         enumerated()
-            .sorted { ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset) }
+            .sorted {
+                ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
+            }
             .map(\.element)
     }
 }

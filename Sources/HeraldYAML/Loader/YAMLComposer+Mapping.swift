@@ -17,13 +17,17 @@ extension YAMLComposer {
             if case .mappingEnd = keyEvent { break }
             let keyNode = try composeNode(keyEvent, path: path, depth: depth + 1, isKey: true)
             guard let key = keyNode.scalar else {
-                throw YAMLError(file: file, mark: keyNode.mark, path: path,
-                                message: "a mapping key must be a scalar, found \(keyNode.foundDescription)")
+                throw YAMLError(
+                    file: file, mark: keyNode.mark, path: path,
+                    message: "a mapping key must be a scalar, found \(keyNode.foundDescription)")
             }
             let keyPath = path + [YAMLCodingKey(key.value)]
             if let first = explicit[key.value] {
-                throw YAMLError(file: file, mark: keyNode.mark, path: keyPath,
-                                message: "duplicate key '\(key.value.truncatedForMessage)' (first defined at line \(first.line), column \(first.column))")
+                throw YAMLError(
+                    file: file, mark: keyNode.mark, path: keyPath,
+                    message:
+                        "duplicate key '\(key.value.truncatedForMessage)' (first defined at line \(first.line), column \(first.column))"
+                )
             }
             explicit[key.value] = keyNode.mark
             let value = try composeNode(try parser.next(), path: keyPath, depth: depth + 1)
@@ -69,8 +73,9 @@ extension YAMLComposer {
     }
 
     private func mergeError(found node: YAMLNode, path: [YAMLCodingKey]) -> YAMLError {
-        YAMLError(file: file, mark: node.mark, path: path,
-                  message: "the merge key '<<' expects a mapping or a sequence of mappings, found \(node.foundDescription)")
+        YAMLError(
+            file: file, mark: node.mark, path: path,
+            message: "the merge key '<<' expects a mapping or a sequence of mappings, found \(node.foundDescription)")
     }
 
     private static func isMergeKey(_ key: YAMLScalar) -> Bool {

@@ -36,16 +36,23 @@ struct YAMLComposer {
         if case .documentStart(let mark) = try parser.next() {
             throw YAMLError(
                 file: file, mark: mark, path: [],
-                message: "a second document starts here (expected exactly one document; remove the '---' or split the file)")
+                message:
+                    "a second document starts here (expected exactly one document; remove the '---' or split the file)")
         }
         return root
     }
 
-    mutating func composeNode(_ event: YAMLEvent, path: [YAMLCodingKey], depth: Int, isKey: Bool = false) throws(YAMLError) -> YAMLNode {
+    mutating func composeNode(_ event: YAMLEvent, path: [YAMLCodingKey], depth: Int, isKey: Bool = false)
+        throws(YAMLError) -> YAMLNode
+    {
         switch event {
         case .alias(let anchor, let mark):
             guard let (node, size) = anchors[anchor] else {
-                throw YAMLError(file: file, mark: mark, path: path, message: "unknown alias '*\(anchor.truncatedForMessage)' (no anchor '&\(anchor.truncatedForMessage)' is defined before it)")
+                throw YAMLError(
+                    file: file, mark: mark, path: path,
+                    message:
+                        "unknown alias '*\(anchor.truncatedForMessage)' (no anchor '&\(anchor.truncatedForMessage)' is defined before it)"
+                )
             }
             try count(size, at: mark, path: path, alias: anchor)
             return node
@@ -80,18 +87,24 @@ struct YAMLComposer {
         return node
     }
 
-    private mutating func count(_ nodes: Int, at mark: YAMLMark, path: [YAMLCodingKey], alias: String?) throws(YAMLError) {
+    private mutating func count(_ nodes: Int, at mark: YAMLMark, path: [YAMLCodingKey], alias: String?)
+        throws(YAMLError)
+    {
         expandedNodes += nodes
         guard expandedNodes > Self.maximumNodes else { return }
-        let place = alias.map { "the alias '*\($0.truncatedForMessage)' (\(nodes) nodes each time it is used)" } ?? "this node"
-        throw YAMLError(file: file, mark: mark, path: path, message:
-            "the document grows past \(Self.maximumNodes) nodes at \(place), counting every alias as the nodes it repeats; "
-            + "aliases of aliases multiply (an alias bomb?)")
+        let place =
+            alias.map { "the alias '*\($0.truncatedForMessage)' (\(nodes) nodes each time it is used)" } ?? "this node"
+        throw YAMLError(
+            file: file, mark: mark, path: path,
+            message:
+                "the document grows past \(Self.maximumNodes) nodes at \(place), counting every alias as the nodes it repeats; "
+                + "aliases of aliases multiply (an alias bomb?)")
     }
 
     private func checkDepth(_ depth: Int, mark: YAMLMark, path: [YAMLCodingKey]) throws(YAMLError) {
         guard depth < Self.maximumDepth else {
-            throw YAMLError(file: file, mark: mark, path: path, message: "nesting deeper than \(Self.maximumDepth) levels")
+            throw YAMLError(
+                file: file, mark: mark, path: path, message: "nesting deeper than \(Self.maximumDepth) levels")
         }
     }
 
@@ -105,7 +118,8 @@ struct YAMLComposer {
             let before = scalar.value.unicodeScalars.prefix(error.offset + 2)
             var at = mark
             if let source = parser.source.scalars(line: mark.line, fromColumn: mark.column + quote),
-               source.starts(with: before) {
+                source.starts(with: before)
+            {
                 at.column += quote + error.offset
             }
             throw YAMLError(file: file, mark: at, path: path, message: error.message)

@@ -27,9 +27,10 @@ enum YAMLEvent {
             self = .alias(anchor: Self.string(event.data.alias.anchor) ?? "", mark: mark)
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
-            let value = data.value.map {
-                String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self)
-            } ?? ""
+            let value =
+                data.value.map {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self)
+                } ?? ""
             let scalar = YAMLScalar(value: value, style: Self.style(data.style), tag: Self.string(data.tag))
             self = .scalar(scalar, anchor: Self.string(data.anchor), mark: mark)
         case YAML_SEQUENCE_START_EVENT:

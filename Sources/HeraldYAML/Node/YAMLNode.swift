@@ -26,9 +26,11 @@ extension YAMLNode: Decodable {
     /// provide one; other decoders get a `typeMismatch`.
     public init(from decoder: any Decoder) throws {
         guard let yamlDecoder = decoder as? YAMLNodeDecoder else {
-            throw DecodingError.typeMismatch(YAMLNode.self, DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: "a YAMLNode can only be decoded from a YAMLDocument"))
+            throw DecodingError.typeMismatch(
+                YAMLNode.self,
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a YAMLNode can only be decoded from a YAMLDocument"))
         }
         self = yamlDecoder.node
     }

@@ -10,7 +10,8 @@ struct ClusterFailoverTests {
         var configuration = try TestBroker.configuration(url: ClusterBroker.url(1), heartbeat: .seconds(5))
         configuration.addresses = try ClusterBroker.nodes.map { AMQPAddress(try AMQPURL(ClusterBroker.url($0))) }
         configuration.shuffleURLs = shuffled
-        configuration.reconnect = BackoffPolicy(initial: .milliseconds(100), maximum: .milliseconds(400), maxAttempts: 100)
+        configuration.reconnect = BackoffPolicy(
+            initial: .milliseconds(100), maximum: .milliseconds(400), maxAttempts: 100)
         return configuration
     }
 
@@ -20,8 +21,9 @@ struct ClusterFailoverTests {
         for index in ids {
             while true {
                 do {
-                    try await connection.publish(exchange: "", routingKey: queue, body: "m-\(index)".bytes, mandatory: true,
-                                                 messageID: "m-\(index)")
+                    try await connection.publish(
+                        exchange: "", routingKey: queue, body: "m-\(index)".bytes, mandatory: true,
+                        messageID: "m-\(index)")
                     break
                 } catch let error as AMQPError where error.isRetryable {
                     republished += 1
@@ -35,7 +37,9 @@ struct ClusterFailoverTests {
         let queue = TestBroker.uniqueName("cluster")
         let total = 400
         let sink = MemoryLogSink()
-        try await TestBroker.withConnection(try Self.configuration(), logger: Logger(label: "test.amqp", level: .info, sink: sink)) { connection in
+        try await TestBroker.withConnection(
+            try Self.configuration(), logger: Logger(label: "test.amqp", level: .info, sink: sink)
+        ) { connection in
             try await connection.declareQueue(queue, arguments: ["x-queue-type": "quorum"])
             #expect(connection.connectedNode == "127.0.0.1:5701", "the list's first node, unshuffled")
             var republished = try await Self.publish(0..<(total / 2), to: queue, on: connection)
@@ -45,8 +49,9 @@ struct ClusterFailoverTests {
                 connection.isConnected && connection.connectionsOpened >= 2
             }
             #expect(connection.connectedNode == "127.0.0.1:5702", "the node after the lost one")
-            #expect(sink.lines.contains { $0.contains("amqp connected") && $0.contains("127.0.0.1:5702") },
-                    "the log names the node: \(sink.lines.filter { $0.contains("amqp connected") })")
+            #expect(
+                sink.lines.contains { $0.contains("amqp connected") && $0.contains("127.0.0.1:5702") },
+                "the log names the node: \(sink.lines.filter { $0.contains("amqp connected") })")
             republished += try await Self.publish((total / 2)..<total, to: queue, on: connection)
 
             let consumer = try await connection.consume(queue: queue, prefetch: 50)
@@ -58,7 +63,9 @@ struct ClusterFailoverTests {
                 seen.append(delivery.messageID ?? "?")
             }
             #expect(Set(seen) == Set((0..<total).map { "m-\($0)" }), "every confirmed message survived the node's loss")
-            print("[cluster] \(total) messages, \(republished) publishes repeated after the failover, \(seen.count - total) duplicates")
+            print(
+                "[cluster] \(total) messages, \(republished) publishes repeated after the failover, \(seen.count - total) duplicates"
+            )
             // A quorum queue is deleted on all its members: node 1 first comes back.
             try await ClusterBroker.restart(1)
             try await connection.deleteQueue(queue)

@@ -53,8 +53,10 @@ struct AMQPURLTests {
         ("amqp://u:p@:5672", "the URL names no host"),
         ("amqp://h o", "the host name has a character host names cannot have"),
         ("amqp://[::g]", "the IPv6 host has a character IPv6 addresses cannot have"),
-        ("amqps://h/?verify=verify_none",
-         "a query (?...) is not read, so its parameters would not take effect (a ? in a user name or password is written %3F)"),
+        (
+            "amqps://h/?verify=verify_none",
+            "a query (?...) is not read, so its parameters would not take effect (a ? in a user name or password is written %3F)"
+        ),
         ("amqp://u:p#w@h", "'#' has no place in an AMQP URL (a # in a user name or password is written %23)"),
     ])
     func malformedURLsAreRejectedWithTheReason(text: String, reason: String) throws {
@@ -78,12 +80,16 @@ struct AMQPURLTests {
     @Test func urlSecretsMasksEveryPasswordAMQPURLReads() {
         let passwords = ["s3cret", "p@ss", "p:ss", "a@b:c", "p%40ss", "pa/ss", "pa?ss", "pa#ss", "x"]
         for password in passwords {
-            for text in ["amqp://herald:\(password)@broker", "amqps://herald:\(password)@broker:5671/%2f",
-                         "amqp://herald:\(password)@[::1]:5672/v", "amqp://herald:\(password)@broker/v@h"] {
+            for text in [
+                "amqp://herald:\(password)@broker", "amqps://herald:\(password)@broker:5671/%2f",
+                "amqp://herald:\(password)@[::1]:5672/v", "amqp://herald:\(password)@broker/v@h",
+            ] {
                 let shown = URLSecrets.redacted(text)
                 #expect(!shown.contains(password), "\(text) is shown as \(shown)")
                 if let url = try? AMQPURL(text) {
-                    #expect(!shown.contains(url.password), "\(text): AMQPURL reads password \(url.password), shown as \(shown)")
+                    #expect(
+                        !shown.contains(url.password),
+                        "\(text): AMQPURL reads password \(url.password), shown as \(shown)")
                 }
             }
         }

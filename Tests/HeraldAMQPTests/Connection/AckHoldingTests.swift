@@ -6,8 +6,11 @@ import Testing
     let taken = ContinuousClock.now
     let holding = AckHolding(delay: .milliseconds(5), maxHeld: 4)
 
-    func mustSend(held: Int = 1, after elapsed: Duration, callerWaiting: Bool = false, shuttingDown: Bool = false) -> Bool {
-        holding.mustSend(held: held, oldest: taken, now: taken + elapsed, callerWaiting: callerWaiting, shuttingDown: shuttingDown)
+    func mustSend(held: Int = 1, after elapsed: Duration, callerWaiting: Bool = false, shuttingDown: Bool = false)
+        -> Bool
+    {
+        holding.mustSend(
+            held: held, oldest: taken, now: taken + elapsed, callerWaiting: callerWaiting, shuttingDown: shuttingDown)
     }
 
     @Test func acksWaitUntilTheOldestHasWaitedTheDelay() {

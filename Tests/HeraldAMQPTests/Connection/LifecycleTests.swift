@@ -8,8 +8,9 @@ import Testing
 struct LifecycleTests {
     @Test func cancellingRunEndsConsumerStreamsAndLaterCallsFailAsShutDown() async throws {
         let queue = TestBroker.uniqueName("lifecycle")
-        let connection = try AMQPConnection(configuration: try TestBroker.configuration(),
-                                            logger: Logger(label: "test", sink: MemoryLogSink()))
+        let connection = try AMQPConnection(
+            configuration: try TestBroker.configuration(),
+            logger: Logger(label: "test", sink: MemoryLogSink()))
         let runner = Task { try await connection.run() }
         try await connection.declareQueue(queue)
         let consumer = try await connection.consume(queue: queue, prefetch: 1)
@@ -57,8 +58,9 @@ struct LifecycleTests {
 
     @Test func commandsIssuedBeforeRunWaitForTheConnection() async throws {
         let queue = TestBroker.uniqueName("early")
-        let connection = try AMQPConnection(configuration: try TestBroker.configuration(),
-                                            logger: Logger(label: "test", sink: MemoryLogSink()))
+        let connection = try AMQPConnection(
+            configuration: try TestBroker.configuration(),
+            logger: Logger(label: "test", sink: MemoryLogSink()))
         async let declared: Void = connection.declareQueue(queue)
         // Lets the declare be issued before `run()` starts: that order is the input under
         // test; should load reverse it, the test only checks less.

@@ -38,7 +38,9 @@ struct ConsumeAckTests {
         let queue = TestBroker.uniqueName("prefetch")
         try await TestBroker.withConnection { connection in
             try await connection.declareQueue(queue)
-            for index in 0..<10 { try await connection.publish(exchange: "", routingKey: queue, body: "m\(index)".bytes) }
+            for index in 0..<10 {
+                try await connection.publish(exchange: "", routingKey: queue, body: "m\(index)".bytes)
+            }
             let first = try await connection.consume(queue: queue, prefetch: 2)
             let second = try await connection.consume(queue: queue, prefetch: 2)
             var held: [AMQPDelivery] = []
@@ -82,7 +84,9 @@ struct ConsumeAckTests {
         let queue = TestBroker.uniqueName("nowait")
         try await TestBroker.withConnection { connection in
             try await connection.declareQueue(queue)
-            for body in ["acked", "requeued"] { try await connection.publish(exchange: "", routingKey: queue, body: body.bytes) }
+            for body in ["acked", "requeued"] {
+                try await connection.publish(exchange: "", routingKey: queue, body: body.bytes)
+            }
             let consumer = try await connection.consume(queue: queue, prefetch: 10)
             let acked = try await TestBroker.next(consumer)
             let requeued = try await TestBroker.next(consumer)
@@ -115,7 +119,8 @@ struct ConsumeAckTests {
             // the acks below it may be written as one `multiple` ack, the ones above it must not cover it.
             for index in [2, 1, 5, 4, 6] { connection.settleWithoutWaiting(received[index - 1], .ack(multiple: false)) }
             try await connection.cancel(consumer)
-            #expect(try await connection.messageCount(queue: queue) == 0, "'3' is still held unacked by this connection")
+            #expect(
+                try await connection.messageCount(queue: queue) == 0, "'3' is still held unacked by this connection")
         }
         // The connection closed with "3" unacked: it alone is back on the queue.
         try await TestBroker.withConnection { other in
@@ -146,7 +151,9 @@ struct ConsumeAckTests {
                 }
                 return bodies
             }
-            for index in 0..<200 { try await connection.publish(exchange: "", routingKey: queue, body: "\(index)".bytes) }
+            for index in 0..<200 {
+                try await connection.publish(exchange: "", routingKey: queue, body: "\(index)".bytes)
+            }
             #expect(try await receiving.value == (0..<200).map(String.init))
             try await connection.cancel(consumer)
             #expect(try await connection.messageCount(queue: queue) == 0, "every ack reached the broker")

@@ -17,7 +17,8 @@ struct ConfirmTrackerTests {
         #expect(settled.map(\.0) == ["a", "b", "c"])
         #expect(settled.allSatisfy { $0.1 == nil })
         #expect(tracker.inFlight == 1)
-        let belowLowestSettlesNothing = tracker.settle(tag: 2, multiple: true, acked: true, operation: "publish").isEmpty
+        let belowLowestSettlesNothing = tracker.settle(tag: 2, multiple: true, acked: true, operation: "publish")
+            .isEmpty
         #expect(belowLowestSettlesNothing)
     }
 

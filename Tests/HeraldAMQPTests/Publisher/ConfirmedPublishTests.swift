@@ -29,7 +29,8 @@ struct ConfirmedPublishTests {
         try await TestBroker.withConnection { connection in
             try await connection.declareExchange(exchange, type: "topic", durable: false)
             let error = try await #require(throws: AMQPError.self) {
-                try await connection.publish(exchange: exchange, routingKey: "no.queue", body: "lost?".bytes, mandatory: true)
+                try await connection.publish(
+                    exchange: exchange, routingKey: "no.queue", body: "lost?".bytes, mandatory: true)
             }
             #expect(error.code == .unroutable)
             #expect(error.replyCode == 312)
@@ -53,8 +54,9 @@ struct ConfirmedPublishTests {
                     group.addTask {
                         let key = index % 10 == 3 ? "unrouted" : "routed"
                         do {
-                            try await connection.publish(exchange: exchange, routingKey: key, body: "m\(index)".bytes,
-                                                         mandatory: true)
+                            try await connection.publish(
+                                exchange: exchange, routingKey: key, body: "m\(index)".bytes,
+                                mandatory: true)
                             return (index, nil)
                         } catch let error as AMQPError {
                             return (index, error.code)
@@ -88,15 +90,23 @@ struct ConfirmedPublishTests {
                 return AMQPMessage(exchange: "", routingKey: queue, body: body.bytes, properties: properties)
             }
             let invalid: [(AMQPMessage, String)] = [
-                (message("long id") { $0.messageID = String(repeating: "i", count: 300) },
-                 "message-id is 300 bytes, over the AMQP short-string limit of 255"),
-                (message("long key") { $0.headers[String(repeating: "k", count: 256)] = "v" },
-                 "header name \(String(repeating: "k", count: 40))… is 256 bytes, over the AMQP short-string limit of 255"),
-                (message("huge headers") { $0.headers["x-big"] = .string(String(repeating: "h", count: 200_000)) },
-                 "properties (headers included) are 200018 bytes, over the 131052 bytes a content header frame holds "
-                    + "(frame_max 131072)"),
-                (AMQPMessage(exchange: "", routingKey: String(repeating: "r", count: 256), body: []),
-                 "routing key is 256 bytes, over the AMQP short-string limit of 255"),
+                (
+                    message("long id") { $0.messageID = String(repeating: "i", count: 300) },
+                    "message-id is 300 bytes, over the AMQP short-string limit of 255"
+                ),
+                (
+                    message("long key") { $0.headers[String(repeating: "k", count: 256)] = "v" },
+                    "header name \(String(repeating: "k", count: 40))… is 256 bytes, over the AMQP short-string limit of 255"
+                ),
+                (
+                    message("huge headers") { $0.headers["x-big"] = .string(String(repeating: "h", count: 200_000)) },
+                    "properties (headers included) are 200018 bytes, over the 131052 bytes a content header frame holds "
+                        + "(frame_max 131072)"
+                ),
+                (
+                    AMQPMessage(exchange: "", routingKey: String(repeating: "r", count: 256), body: []),
+                    "routing key is 256 bytes, over the AMQP short-string limit of 255"
+                ),
             ]
             for (bad, detail) in invalid {
                 let error = try await #require(throws: AMQPError.self) { try await connection.publish(bad) }
@@ -164,11 +174,15 @@ struct ConfirmedPublishTests {
             // Another batch after them: batches are settled in order on the connection thread,
             // so a second call for either would have come before this one's.
             await withCheckedContinuation { continuation in
-                connection.publish([AMQPMessage(exchange: "", routingKey: queue, body: "after".bytes)]) { _ in continuation.resume() }
+                connection.publish([AMQPMessage(exchange: "", routingKey: queue, body: "after".bytes)]) { _ in
+                    continuation.resume()
+                }
             }
             let recorded = calls.withLock { $0 }
             #expect(recorded.count == 2, "one call per batch")
-            #expect(recorded.allSatisfy { $0.thread == "herald-amqp" }, "called on the connection thread: \(recorded.map(\.thread))")
+            #expect(
+                recorded.allSatisfy { $0.thread == "herald-amqp" },
+                "called on the connection thread: \(recorded.map(\.thread))")
             let emptyReported = Atomic<Bool>(false)
             connection.publish([]) { failure in emptyReported.store(failure == nil, ordering: .relaxed) }
             let reportedAtOnce = emptyReported.load(ordering: .relaxed)
@@ -198,8 +212,10 @@ struct ConfirmedPublishTests {
                     body: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) },
                     properties: AMQPProperties(
                         contentType: "application/octet-stream",
-                        headers: ["x-herald-attempt": .int(Int64(index + 1)), "tenant": "acme", "flag": .bool(true),
-                                  "nested": .table(["k": "v"])],
+                        headers: [
+                            "x-herald-attempt": .int(Int64(index + 1)), "tenant": "acme", "flag": .bool(true),
+                            "nested": .table(["k": "v"]),
+                        ],
                         persistent: index % 2 == 0, messageID: "m\(index)"))
             }
             try await connection.publish(messages)
@@ -234,7 +250,9 @@ struct ConfirmedPublishTests {
             let messages = ["routed", "unrouted", "routed"].map {
                 AMQPMessage(exchange: exchange, routingKey: $0, body: $0.bytes)
             }
-            let error = try await #require(throws: AMQPError.self) { try await connection.publish(messages, mandatory: true) }
+            let error = try await #require(throws: AMQPError.self) {
+                try await connection.publish(messages, mandatory: true)
+            }
             #expect(error.code == .unroutable)
             #expect(error.detail == "NO_ROUTE")
             #expect(try await connection.messageCount(queue: queue) == 2)
@@ -248,7 +266,8 @@ struct ConfirmedPublishTests {
         try await TestBroker.withConnection { connection in
             try await connection.declareQueue(queue)
             let error = try await #require(throws: AMQPError.self) {
-                try await connection.publish(exchange: TestBroker.uniqueName("missing"), routingKey: "k", body: "x".bytes)
+                try await connection.publish(
+                    exchange: TestBroker.uniqueName("missing"), routingKey: "k", body: "x".bytes)
             }
             #expect(error.code == .channelClosed)
             #expect(error.replyCode == 404)
@@ -300,7 +319,8 @@ struct ConfirmedPublishTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<1000 {
                     group.addTask {
-                        try await connection.publish(exchange: "", routingKey: queue, body: "\(index)".bytes, mandatory: true)
+                        try await connection.publish(
+                            exchange: "", routingKey: queue, body: "\(index)".bytes, mandatory: true)
                     }
                 }
                 try await group.waitForAll()

@@ -8,8 +8,9 @@ struct PublishEventsTests {
         let topology = TestBroker.topology(.classic)
         let lines = #"{"id":"e1","app":"chat"}"# + "\n\n" + #"{"id":"e2"}"# + "\n" + #"{"app":"no id"}"# + "\n"
         try await TestBroker.withConnection(topology: topology) { connection in
-            let count = try await publishEvents(from: .bytes(lines.bytes, name: "events.jsonl"), routingKey: "chat.new",
-                                                connection: connection)
+            let count = try await publishEvents(
+                from: .bytes(lines.bytes, name: "events.jsonl"), routingKey: "chat.new",
+                connection: connection)
             #expect(count == 3)
             let consumer = try await connection.consume(queue: topology.eventsQueue, prefetch: 10)
             var ids: [String?] = []
@@ -33,7 +34,9 @@ struct PublishEventsTests {
         try "{\n  \"id\": \"pretty\",\n  \"app\": \"chat\"\n}\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await TestBroker.withConnection(topology: topology) { connection in
-            #expect(try await publishEvents(from: EventSource(argument: path), routingKey: "chat.x", connection: connection) == 1)
+            #expect(
+                try await publishEvents(from: EventSource(argument: path), routingKey: "chat.x", connection: connection)
+                    == 1)
             #expect(try await connection.messageCount(queue: topology.eventsQueue) == 1)
             try await TestBroker.delete(topology, on: connection)
         }
@@ -43,8 +46,9 @@ struct PublishEventsTests {
         let topology = TestBroker.topology(.classic)
         try await TestBroker.withConnection(topology: topology) { connection in
             let error = try await #require(throws: AMQPError.self) {
-                _ = try await publishEvents(from: .bytes(#"{"id":"x"}"#.bytes, name: "e.json"), routingKey: "billing.nobody",
-                                            connection: connection)
+                _ = try await publishEvents(
+                    from: .bytes(#"{"id":"x"}"#.bytes, name: "e.json"), routingKey: "billing.nobody",
+                    connection: connection)
             }
             #expect(error.code == .unroutable)
             try await TestBroker.delete(topology, on: connection)
@@ -57,11 +61,12 @@ struct PublishEventsTests {
         let error = try await #require(throws: EventInputProblems.self) {
             _ = try await publishEvents(from: input, routingKey: "k", connection: connection)
         }
-        #expect(error.description == """
-            events.jsonl:2: not a JSON object
-            events.jsonl:4: not a JSON object
-            events.jsonl: 2 problems; nothing was published
-            """)
+        #expect(
+            error.description == """
+                events.jsonl:2: not a JSON object
+                events.jsonl:4: not a JSON object
+                events.jsonl: 2 problems; nothing was published
+                """)
         #expect(EventSource(argument: "-").name == "<stdin>")
     }
 }

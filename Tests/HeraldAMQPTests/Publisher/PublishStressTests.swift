@@ -24,8 +24,9 @@ struct PublishStressTests {
         // A small window: the outbox holds publishes back, so batches of every size go out.
         configuration.confirmWindow = 48
         let queue = TestBroker.uniqueName("stress")
-        let connection = try AMQPConnection(configuration: configuration,
-                                            logger: Logger(label: "test.amqp", level: .error, sink: MemoryLogSink()))
+        let connection = try AMQPConnection(
+            configuration: configuration,
+            logger: Logger(label: "test.amqp", level: .error, sink: MemoryLogSink()))
         let runner = Task { try await connection.run() }
         let published = LockedSet()
         let retried = Counter()
@@ -42,9 +43,10 @@ struct PublishStressTests {
                             var batch = 0
                             while batch < Self.batchesPerTask || cutsDone.value < Self.cuts {
                                 let messages = Self.batch(task: task, number: batch, queue: queue)
-                                try await Self.publishUntilConfirmed(messages, mandatory: task % 2 == 0,
-                                                                     callback: task % 4 == 1, on: connection,
-                                                                     retried: retried)
+                                try await Self.publishUntilConfirmed(
+                                    messages, mandatory: task % 2 == 0,
+                                    callback: task % 4 == 1, on: connection,
+                                    retried: retried)
                                 for message in messages { published.insert(message.properties.messageID ?? "") }
                                 batchesDone.increment()
                                 batch += 1
@@ -74,8 +76,9 @@ struct PublishStressTests {
             // Confirmed means queued: every message is there, some perhaps twice (published again after a cut).
             let queued = try await connection.messageCount(queue: queue)
             #expect(queued >= published.count, "\(queued) queued, \(published.count) distinct messages confirmed")
-            print("[stress] \(published.count) messages confirmed, \(queued) queued,"
-                  + " \(retried.value) batches published again")
+            print(
+                "[stress] \(published.count) messages confirmed, \(queued) queued,"
+                    + " \(retried.value) batches published again")
             try await connection.deleteQueue(queue)
         } catch {
             try? await connection.deleteQueue(queue)
@@ -90,8 +93,9 @@ struct PublishStressTests {
         let size = 1 + (task * 7 + number * 5) % 12
         return (0..<size).map { index in
             let body = number % 7 == 3 && index == 0 ? largeBody : Array("t\(task)-b\(number)-m\(index)".utf8)
-            let properties = AMQPProperties(contentType: "text/plain", headers: ["task": .int(Int64(task))],
-                                            persistent: false, messageID: "t\(task)-b\(number)-m\(index)")
+            let properties = AMQPProperties(
+                contentType: "text/plain", headers: ["task": .int(Int64(task))],
+                persistent: false, messageID: "t\(task)-b\(number)-m\(index)")
             return AMQPMessage(exchange: "", routingKey: queue, body: body, properties: properties)
         }
     }
@@ -99,8 +103,10 @@ struct PublishStressTests {
     /// Publishes until the broker confirmed the whole batch, again after each
     /// retryable failure (a cut: the outcome is unknown). Through the awaiting
     /// call or the callback one (`whenSettled`, run on the connection thread).
-    static func publishUntilConfirmed(_ messages: [AMQPMessage], mandatory: Bool, callback: Bool,
-                                      on connection: AMQPConnection, retried: Counter) async throws {
+    static func publishUntilConfirmed(
+        _ messages: [AMQPMessage], mandatory: Bool, callback: Bool,
+        on connection: AMQPConnection, retried: Counter
+    ) async throws {
         while true {
             do {
                 if callback {

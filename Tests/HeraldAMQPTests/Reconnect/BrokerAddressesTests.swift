@@ -3,7 +3,9 @@ import Testing
 
 @Suite("Broker address order (no sockets)")
 struct BrokerAddressesTests {
-    let nodes = try! ["amqp://a:1@n1:5701/%2f", "amqp://b:2@n2:5702/%2f", "amqp://c:3@n3:5703/%2f"].map { AMQPAddress(try AMQPURL($0)) }
+    let nodes = try! ["amqp://a:1@n1:5701/%2f", "amqp://b:2@n2:5702/%2f", "amqp://c:3@n3:5703/%2f"].map {
+        AMQPAddress(try AMQPURL($0))
+    }
 
     private func hosts(_ addresses: BrokerAddresses) -> [String] { addresses.inTurn.map(\.address.url.host) }
 

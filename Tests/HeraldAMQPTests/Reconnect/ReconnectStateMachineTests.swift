@@ -4,8 +4,9 @@ import Testing
 @Suite("Reconnect back-off (no sockets)")
 struct ReconnectStateMachineTests {
     let t0 = ContinuousClock.now
-    let policy = BackoffPolicy(initial: .milliseconds(100), maximum: .seconds(2), multiplier: 2, stableAfter: .seconds(10),
-                               maxAttempts: 4)
+    let policy = BackoffPolicy(
+        initial: .milliseconds(100), maximum: .seconds(2), multiplier: 2, stableAfter: .seconds(10),
+        maxAttempts: 4)
     let refused = AMQPError(.library, operation: "connect", detail: "connection refused", isRetryable: true)
 
     @Test func delayDoublesUpToTheMaximumWithEqualJitter() {
@@ -69,8 +70,9 @@ struct ReconnectStateMachineTests {
     @Test func nonRetryableConnectFailureStopsWithThatError() {
         var machine = ReconnectStateMachine(policy: policy, seed: 1)
         _ = machine.start()
-        let denied = AMQPError(.connectionClosed, operation: "connection.open", detail: "ACCESS_REFUSED", replyCode: 403,
-                               isRetryable: false)
+        let denied = AMQPError(
+            .connectionClosed, operation: "connection.open", detail: "ACCESS_REFUSED", replyCode: 403,
+            isRetryable: false)
         let denial = machine.connectFailed(at: t0, error: denied)
         #expect(denial == .stop(failure: denied))
     }

@@ -29,8 +29,9 @@ enum BrokerInspection {
         var found: [String: Queue] = [:]
         for row in try await list(["list_queues", "name", "durable", "exclusive", "auto_delete", "arguments"]) {
             guard let name = row["name"] as? String, names.contains(name) else { continue }
-            found[name] = Queue(durable: row["durable"] as? Bool ?? false, exclusive: row["exclusive"] as? Bool ?? false,
-                                autoDelete: row["auto_delete"] as? Bool ?? false, arguments: table(row["arguments"]))
+            found[name] = Queue(
+                durable: row["durable"] as? Bool ?? false, exclusive: row["exclusive"] as? Bool ?? false,
+                autoDelete: row["auto_delete"] as? Bool ?? false, arguments: table(row["arguments"]))
         }
         return found
     }
@@ -38,10 +39,13 @@ enum BrokerInspection {
     /// The consumers of `queue`, by consumer tag.
     static func consumers(of queue: String) async throws -> [String: Consumer] {
         var found: [String: Consumer] = [:]
-        for row in try await list(["list_consumers", "queue_name", "consumer_tag", "channel_pid", "prefetch_count", "arguments"]) {
+        for row in try await list([
+            "list_consumers", "queue_name", "consumer_tag", "channel_pid", "prefetch_count", "arguments",
+        ]) {
             guard row["queue_name"] as? String == queue, let tag = row["consumer_tag"] as? String else { continue }
-            found[tag] = Consumer(channel: row["channel_pid"] as? String ?? "", prefetchCount: row["prefetch_count"] as? Int ?? -1,
-                                  arguments: table(row["arguments"]))
+            found[tag] = Consumer(
+                channel: row["channel_pid"] as? String ?? "", prefetchCount: row["prefetch_count"] as? Int ?? -1,
+                arguments: table(row["arguments"]))
         }
         return found
     }
@@ -50,7 +54,9 @@ enum BrokerInspection {
     static func channel(_ pid: String) async throws -> Channel? {
         let rows = try await list(["list_channels", "pid", "prefetch_count", "global_prefetch_count"])
         return rows.first { $0["pid"] as? String == pid }.map {
-            Channel(prefetchCount: $0["prefetch_count"] as? Int ?? -1, globalPrefetchCount: $0["global_prefetch_count"] as? Int ?? -1)
+            Channel(
+                prefetchCount: $0["prefetch_count"] as? Int ?? -1,
+                globalPrefetchCount: $0["global_prefetch_count"] as? Int ?? -1)
         }
     }
 
@@ -62,9 +68,10 @@ enum BrokerInspection {
         var output: String
         while true {
             do {
-                output = try await ScriptRunner.run(ScriptRunner.rabbitmqScript, ["ctl", "-q", "--formatter=json"] + arguments)
+                output = try await ScriptRunner.run(
+                    ScriptRunner.rabbitmqScript, ["ctl", "-q", "--formatter=json"] + arguments)
                 break
-            } catch where attempt < 3 {
+            } catch  where attempt < 3 {
                 attempt += 1
                 try await Task.sleep(for: .milliseconds(200))  // a pause between attempts, not a wait for an event
             }

@@ -102,8 +102,10 @@ final class CuttableRelay: @unchecked Sendable {
     /// Copies bytes between the two sockets until either side closes or fails.
     private func copyBothWays(_ a: Int32, _ b: Int32) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var descriptors = [pollfd(fd: a, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: b, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: a, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: b, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             guard poll(&descriptors, 2, -1) > 0 || errno == EINTR else { return }
             for index in 0..<2 where descriptors[index].revents != 0 {

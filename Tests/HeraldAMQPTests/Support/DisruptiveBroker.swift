@@ -33,24 +33,29 @@ enum DisruptiveBroker {
     static func thaw() async throws { try await run("/bin/kill", ["-CONT", try pid()]) }
 
     private static func pid() throws -> String {
-        try String(contentsOfFile: directory + "/rabbitmq.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        try String(contentsOfFile: directory + "/rabbitmq.pid", encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     /// Runs a command with this node's environment (`ScriptRunner`).
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) async throws -> String {
-        try await ScriptRunner.run(executable, arguments, environment: [
-            "HERALD_RABBITMQ_DIR": directory, "HERALD_AMQP_PORT": String(port), "RABBITMQ_NODENAME": node,
-        ])
+        try await ScriptRunner.run(
+            executable, arguments,
+            environment: [
+                "HERALD_RABBITMQ_DIR": directory, "HERALD_AMQP_PORT": String(port), "RABBITMQ_NODENAME": node,
+            ])
     }
 }
 
 extension Trait where Self == BrokerScopeTrait {
     /// Runs the suite against its own RabbitMQ node (see `DisruptiveBroker`).
     static var ownBroker: Self {
-        BrokerScopeTrait(start: { try await DisruptiveBroker.start() }, stop: {
-            try? await DisruptiveBroker.thaw()
-            try await DisruptiveBroker.stop()
-        })
+        BrokerScopeTrait(
+            start: { try await DisruptiveBroker.start() },
+            stop: {
+                try? await DisruptiveBroker.thaw()
+                try await DisruptiveBroker.stop()
+            })
     }
 }

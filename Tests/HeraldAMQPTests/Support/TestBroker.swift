@@ -12,14 +12,17 @@ enum TestBroker {
     /// A name no other test (or test run) uses.
     static func uniqueName(_ purpose: String) -> String { BrokerFixture.uniqueName("amqp-\(purpose)") }
 
-    static func configuration(url: String = TestBroker.url, heartbeat: Duration = .seconds(10)) throws -> AMQPConfiguration {
+    static func configuration(url: String = TestBroker.url, heartbeat: Duration = .seconds(10)) throws
+        -> AMQPConfiguration
+    {
         var configuration = try AMQPConfiguration(url: url)
         configuration.heartbeat = heartbeat
         configuration.connectTimeout = .seconds(2)
         // A bound only a broker that never answers reaches: on a loaded machine a quorum
         // queue's declare or delete (its Raft group starting or stopping) took over 10 s.
         configuration.operationTimeout = .seconds(60)
-        configuration.reconnect = BackoffPolicy(initial: .milliseconds(50), maximum: .milliseconds(500), maxAttempts: 30)
+        configuration.reconnect = BackoffPolicy(
+            initial: .milliseconds(50), maximum: .milliseconds(500), maxAttempts: 30)
         configuration.shutdownGracePeriod = .seconds(2)
         return configuration
     }
@@ -30,8 +33,9 @@ enum TestBroker {
         logger: Logger = Logger(label: "test.amqp", level: .warning, sink: MemoryLogSink()),
         _ body: @Sendable (AMQPConnection) async throws -> T
     ) async throws -> T {
-        let connection = try AMQPConnection(configuration: configuration ?? self.configuration(), topology: topology,
-                                            logger: logger)
+        let connection = try AMQPConnection(
+            configuration: configuration ?? self.configuration(), topology: topology,
+            logger: logger)
         let runner = Task { try await connection.run() }
         do {
             try await connection.waitUntilConnected()

@@ -10,8 +10,9 @@ struct TopologyTests {
         let topology = TestBroker.topology(queueType)
         try await TestBroker.withConnection(topology: topology) { connection in
             let consumer = try await connection.consume(queue: topology.eventsQueue, prefetch: 5)
-            try await connection.publish(exchange: topology.eventsExchange, routingKey: "chat.poison", body: "not json".bytes,
-                                         mandatory: true)
+            try await connection.publish(
+                exchange: topology.eventsExchange, routingKey: "chat.poison", body: "not json".bytes,
+                mandatory: true)
             let delivery = try await TestBroker.next(consumer)
             #expect(delivery.exchange == topology.eventsExchange)
             try await connection.reject(delivery, requeue: false)
@@ -31,8 +32,9 @@ struct TopologyTests {
         let tier = topology.retryTiers[0]
         try await TestBroker.withConnection(topology: topology) { connection in
             let consumer = try await connection.consume(queue: topology.eventsQueue, prefetch: 5)
-            try await connection.publish(exchange: topology.eventsExchange, routingKey: "chat.message.sent",
-                                         body: #"{"id":"r1"}"#.bytes, mandatory: true, messageID: "r1")
+            try await connection.publish(
+                exchange: topology.eventsExchange, routingKey: "chat.message.sent",
+                body: #"{"id":"r1"}"#.bytes, mandatory: true, messageID: "r1")
             var delivery = try await TestBroker.next(consumer)
             #expect(delivery.attempt == nil)
             // Twice through the same tier: the second pass must not be dropped by RabbitMQ's cycle detection.
@@ -67,8 +69,9 @@ struct TopologyTests {
             /// Publishes `id` and has three consumers in turn take it and give it back:
             /// the limit allows 2 returns; the third return dead-letters it.
             func poison(_ id: String) async throws {
-                try await admin.publish(exchange: topology.eventsExchange, routingKey: "chat.poison", body: "poison".bytes,
-                                        mandatory: true, messageID: id)
+                try await admin.publish(
+                    exchange: topology.eventsExchange, routingKey: "chat.poison", body: "poison".bytes,
+                    mandatory: true, messageID: id)
                 for delivery in 1...3 {
                     let consumer = try await admin.consume(queue: topology.eventsQueue, prefetch: 1)
                     let taken = try await TestBroker.next(consumer)
@@ -105,7 +108,8 @@ struct TopologyTests {
         let topology = TestBroker.topology(.classic)
         try await TestBroker.withConnection(topology: topology) { connection in
             for key in ["chat.a.b", "marketing.promo", "marketing.promo.extra", "billing.x"] {
-                try? await connection.publish(exchange: topology.eventsExchange, routingKey: key, body: key.bytes, mandatory: true)
+                try? await connection.publish(
+                    exchange: topology.eventsExchange, routingKey: key, body: key.bytes, mandatory: true)
             }
             #expect(try await connection.messageCount(queue: topology.eventsQueue) == 2)
             try await TestBroker.delete(topology, on: connection)
@@ -129,8 +133,9 @@ struct TopologyTests {
         }
         var topology = classic
         topology.queueType = .quorum
-        let connection = try AMQPConnection(configuration: try TestBroker.configuration(), topology: topology,
-                                            logger: Logger(label: "test", sink: MemoryLogSink()))
+        let connection = try AMQPConnection(
+            configuration: try TestBroker.configuration(), topology: topology,
+            logger: Logger(label: "test", sink: MemoryLogSink()))
         let error = try await #require(throws: AMQPError.self) { try await connection.run() }
         #expect(error.replyCode == 406)
         #expect(error.operation == "queue.declare \(topology.eventsQueue)")
@@ -187,8 +192,9 @@ struct TopologyTests {
         try await TestBroker.withConnection(topology: declared) { connection in
             let queue = try #require(try await BrokerInspection.queues([declared.eventsQueue])[declared.eventsQueue])
             #expect(queue.arguments["x-consumer-timeout"] == "1800000")
-            let consumer = try await connection.consume(queue: declared.eventsQueue, prefetch: 5,
-                                                        arguments: declared.eventsConsumerArguments)
+            let consumer = try await connection.consume(
+                queue: declared.eventsQueue, prefetch: 5,
+                arguments: declared.eventsConsumerArguments)
             let registered = try await BrokerInspection.consumers(of: declared.eventsQueue)[consumer.tag]
             #expect(registered?.arguments["x-consumer-timeout"] == (queueType == .quorum ? "1800000" : nil))
             try await connection.cancel(consumer)
@@ -207,7 +213,8 @@ struct TopologyTests {
             }
             #expect(error.replyCode == 406)
             #expect(error.detail.contains("invalid arg 'x-max-priority'"), "\(error)")
-            try await connection.declareQueue(accepted, arguments: ["x-queue-type": "quorum", "x-herald-no-such-argument": 1])
+            try await connection.declareQueue(
+                accepted, arguments: ["x-queue-type": "quorum", "x-herald-no-such-argument": 1])
             try await connection.deleteQueue(accepted)
         }
     }
@@ -249,9 +256,11 @@ struct TopologyTests {
             #expect(queue.arguments["x-dead-letter-exchange"] == declared.deadLetterExchange)
             #expect(queue.arguments["x-delivery-limit"] == (queueType == .quorum ? "7" : nil))
             let consumer = try await connection.consume(queue: prefix + ".registry", prefetch: 5)
-            try await connection.publish(exchange: prefix + ".registry", routingKey: "register", body: "{}".bytes, mandatory: true)
+            try await connection.publish(
+                exchange: prefix + ".registry", routingKey: "register", body: "{}".bytes, mandatory: true)
             await #expect(throws: AMQPError.self, "only the commands' keys are bound") {
-                try await connection.publish(exchange: prefix + ".registry", routingKey: "chat.message", body: "{}".bytes, mandatory: true)
+                try await connection.publish(
+                    exchange: prefix + ".registry", routingKey: "chat.message", body: "{}".bytes, mandatory: true)
             }
             let command = try await TestBroker.next(consumer)
             #expect(command.routingKey == "register")

@@ -31,8 +31,9 @@ struct FieldTableTests {
 
     @Test func propertiesKeepOnlyWhatWasSet() {
         let pool = AMQPScratchPool()
-        let properties = AMQPProperties(contentType: "application/json", headers: ["a": "b"], persistent: true,
-                                        messageID: "evt-1", timestamp: 42)
+        let properties = AMQPProperties(
+            contentType: "application/json", headers: ["a": "b"], persistent: true,
+            messageID: "evt-1", timestamp: 42)
         let back = AMQPProperties(properties.encoded(pool: pool.pool))
         #expect(back == properties)
         #expect(back.correlationID == nil)
@@ -50,15 +51,20 @@ struct NonUTF8HeaderNameTests {
     @Test func aNameThatGrowsPastTheShortStringLimitWhenDecodedIsRefusedBeforeEncoding() {
         var keyBytes = [UInt8](repeating: 0xFF, count: 100)
         let table = keyBytes.withUnsafeMutableBytes { raw -> AMQPTable in
-            var entry = amqp_table_entry_t(key: amqp_bytes_t(len: 100, bytes: raw.baseAddress), value: amqp_field_value_t())
+            var entry = amqp_table_entry_t(
+                key: amqp_bytes_t(len: 100, bytes: raw.baseAddress), value: amqp_field_value_t())
             entry.value.kind = UInt8(AMQP_FIELD_KIND_BOOLEAN.rawValue)
             entry.value.value.boolean = 1
-            return withUnsafeMutablePointer(to: &entry) { AMQPTableCodec.decode(amqp_table_t(num_entries: 1, entries: $0)) }
+            return withUnsafeMutablePointer(to: &entry) {
+                AMQPTableCodec.decode(amqp_table_t(num_entries: 1, entries: $0))
+            }
         }
         let key = table.keys.first ?? ""
         #expect(key.utf8.count == 300)
         let message = AMQPMessage(exchange: "", routingKey: "q", body: [], properties: AMQPProperties(headers: table))
-        #expect(message.encodingProblem(frameMax: 131_072)
-            == "header name \(String(repeating: "\u{FFFD}", count: 40))… is 300 bytes, over the AMQP short-string limit of 255")
+        #expect(
+            message.encodingProblem(frameMax: 131_072)
+                == "header name \(String(repeating: "\u{FFFD}", count: 40))… is 300 bytes, over the AMQP short-string limit of 255"
+        )
     }
 }

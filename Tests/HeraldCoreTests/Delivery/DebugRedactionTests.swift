@@ -10,10 +10,15 @@ import Testing
     @Test func secretHeadersAreRedactedAndAuthorizationKeepsItsScheme() {
         let message = DebugRedaction.request(
             method: "POST", url: "https://api.push.apple.com/3/device/\(Self.token)",
-            headers: [("authorization", "bearer " + Self.jwt), ("Proxy-Authorization", "Basic dXNlcjpwYXNz"),
-                      ("x-goog-api-key", "AIzaSecret"), ("cookie", "session=s3cr3t"), ("apns-topic", "com.example.chat")],
+            headers: [
+                ("authorization", "bearer " + Self.jwt), ("Proxy-Authorization", "Basic dXNlcjpwYXNz"),
+                ("x-goog-api-key", "AIzaSecret"), ("cookie", "session=s3cr3t"), ("apns-topic", "com.example.chat"),
+            ],
             body: Array(#"{"aps":{"alert":"hi"}}"#.utf8), deviceAddress: Self.token)
-        #expect(message.headers.map(\.value) == ["bearer [redacted]", "Basic [redacted]", "[redacted]", "[redacted]", "com.example.chat"])
+        #expect(
+            message.headers.map(\.value) == [
+                "bearer [redacted]", "Basic [redacted]", "[redacted]", "[redacted]", "com.example.chat",
+            ])
         #expect(message.url == "https://api.push.apple.com/3/device/a1b2c3d4…")
         #expect(message.method == "POST")
         #expect(message.body == #"{"aps":{"alert":"hi"}}"#)
@@ -34,14 +39,17 @@ import Testing
     }
 
     @Test func aPasswordInAURLIsHidden() {
-        #expect(DebugRedaction.text("https://user:hunter2@proxy.example/x", deviceAddress: nil) == "https://user:***@proxy.example/x")
+        #expect(
+            DebugRedaction.text("https://user:hunter2@proxy.example/x", deviceAddress: nil)
+                == "https://user:***@proxy.example/x")
     }
 
     @Test func aHugeBodyIsCutWithinTheBoundAndMarkedTruncated() {
         // Two-byte characters, so the cut must fall on a character boundary.
         let body = Array(String(repeating: "é", count: 50_000).utf8)
-        let message = DebugRedaction.response(status: 200, headers: [("x-big", String(repeating: "v", count: 5000))],
-                                              body: body, deviceAddress: nil)
+        let message = DebugRedaction.response(
+            status: 200, headers: [("x-big", String(repeating: "v", count: 5000))],
+            body: body, deviceAddress: nil)
         #expect(message.body.utf8.count <= DebugRedaction.maxBodyBytes)
         #expect(message.body.utf8.count >= DebugRedaction.maxBodyBytes - 1)
         #expect(message.body.allSatisfy { $0 == "é" })
@@ -53,16 +61,18 @@ import Testing
     @Test func aTokenIsMaskedBeforeTheBodyIsCut() {
         // The token straddles the cut: masking first leaves no part of it beyond its masked prefix.
         let padding = String(repeating: "x", count: DebugRedaction.maxBodyBytes - 20)
-        let message = DebugRedaction.request(method: "POST", url: "https://h/", headers: [],
-                                             body: Array((padding + Self.token).utf8), deviceAddress: Self.token)
+        let message = DebugRedaction.request(
+            method: "POST", url: "https://h/", headers: [],
+            body: Array((padding + Self.token).utf8), deviceAddress: Self.token)
         #expect(message.body == padding + "a1b2c3d4…")
         #expect(!message.bodyTruncated)
     }
 
     @Test func theRecorderKeepsTimingsAndAtMostTheBoundOfExchanges() throws {
         let recorder = DeliveryTraceRecorder(target: Target(provider: .apns, address: .token(Self.token)))
-        let first = recorder.sent(method: "POST", url: "https://h/3/device/\(Self.token)",
-                                  headers: [("authorization", "bearer " + Self.jwt)], body: [])
+        let first = recorder.sent(
+            method: "POST", url: "https://h/3/device/\(Self.token)",
+            headers: [("authorization", "bearer " + Self.jwt)], body: [])
         recorder.answered(first, status: 200, headers: [("apns-id", "id-1")], body: [])
         for _ in 1...DebugRedaction.maxExchanges + 2 {
             let index = recorder.sent(method: "POST", url: "https://h/", headers: [], body: [])

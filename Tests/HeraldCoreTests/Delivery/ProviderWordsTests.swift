@@ -11,8 +11,10 @@ import Testing
     }
 
     @Test func aTokenIsKeptAsTheProviderWroteIt() {
-        for token in ["BadDeviceToken", "UNREGISTERED", "InvalidParameters", "quota_exceeded", "v1.Error:x-y",
-                      String(repeating: "A", count: ProviderReason.maxBytes)] {
+        for token in [
+            "BadDeviceToken", "UNREGISTERED", "InvalidParameters", "quota_exceeded", "v1.Error:x-y",
+            String(repeating: "A", count: ProviderReason.maxBytes),
+        ] {
             let (reason, detail) = ProviderReason.reason(token, fallback: "BadRequest", detail: "words")
             #expect(reason == token)
             #expect(detail == "words")
@@ -69,7 +71,8 @@ import Testing
     /// pass every rule unchanged.
     static let heraldReasons = [
         "WrongProvider", "WrongTarget", "HTTP 502", "HTTP 418", "InvalidHeader", "BadSubscription", "EncryptionFailed",
-        "InvalidDataKey", "MessageTooBig", "PayloadTooLarge", "BadTopic", "AssertionSigningFailed", "MalformedTokenResponse",
+        "InvalidDataKey", "MessageTooBig", "PayloadTooLarge", "BadTopic", "AssertionSigningFailed",
+        "MalformedTokenResponse",
         "TokenEndpointError", "TokenEndpointUnreachable", "BadRequest", "GatewayTimeout", "UnsupportedMediaType",
         DeliveryFailure.noAnswer(timedOut: true, transport: "x", latency: nil).reason,
         DeliveryFailure.noAnswer(timedOut: false, transport: "x", latency: nil).reason,
@@ -96,12 +99,17 @@ import Testing
     }
 
     @Test func aMessageIDIsKeptOnlyWhenPrintableAndShort() {
-        for id in ["1b2e-4c", "projects/p/messages/0:1500415314455276%31bd1c9631bd1c96",
-                   "https://push.example.net/m/gAAAAABh" + String(repeating: "x", count: 300)] {
+        for id in [
+            "1b2e-4c", "projects/p/messages/0:1500415314455276%31bd1c9631bd1c96",
+            "https://push.example.net/m/gAAAAABh" + String(repeating: "x", count: 300),
+        ] {
             #expect(ProviderMessageID.bounded(id) == id)
             #expect(DeliveryResult(.delivered, providerMessageID: id).providerMessageID == id)
         }
-        for id in ["", "a b", "id\u{1B}]0;x\u{07}", "id\u{9B}", "é", String(repeating: "x", count: ProviderMessageID.maxBytes + 1)] {
+        for id in [
+            "", "a b", "id\u{1B}]0;x\u{07}", "id\u{9B}", "é",
+            String(repeating: "x", count: ProviderMessageID.maxBytes + 1),
+        ] {
             #expect(ProviderMessageID.bounded(id) == nil, "\(id.debugDescription)")
         }
     }

@@ -15,7 +15,10 @@ import Testing
     }
 
     @Test func anythingElseIsIgnored() {
-        for value in ["", "soon", "-5", "1.5", "30 Nov 2026 10:01:30 GMT", "Mon, 30 Foo 2026 10:01:30 GMT", "Mon, 30 Nov 2026 10:01:30 PST"] {
+        for value in [
+            "", "soon", "-5", "1.5", "30 Nov 2026 10:01:30 GMT", "Mon, 30 Foo 2026 10:01:30 GMT",
+            "Mon, 30 Nov 2026 10:01:30 PST",
+        ] {
             #expect(RetryAfter.parse(value, now: now) == nil, "\(value)")
         }
     }

@@ -37,9 +37,12 @@ import Testing
         #expect(throws: BoundedFile.Error(path: "/nonexistent/k.p8", reason: .notFound)) {
             try BoundedFile(path: "/nonexistent/k.p8", limit: .key)
         }
-        #expect(BoundedFile.Error(path: "/tmp", reason: .isDirectory).description == "'/tmp' is a directory, expected a file")
-        #expect(BoundedFile.Error(path: "/k", reason: .tooLarge(size: 2_300_000_000, limit: 65536)).description
-            == "'/k' is 2.1 GiB, over the 64 KiB limit for such a file")
+        #expect(
+            BoundedFile.Error(path: "/tmp", reason: .isDirectory).description
+                == "'/tmp' is a directory, expected a file")
+        #expect(
+            BoundedFile.Error(path: "/k", reason: .tooLarge(size: 2_300_000_000, limit: 65536)).description
+                == "'/k' is 2.1 GiB, over the 64 KiB limit for such a file")
         #expect(throws: BoundedFile.Error(path: "/dev/null", reason: .notRegularFile)) {
             try BoundedFile(path: "/dev/null", limit: .config)
         }

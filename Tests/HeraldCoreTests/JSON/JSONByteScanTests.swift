@@ -19,7 +19,9 @@ import Testing
                 for special in specials {
                     var bytes = (0..<length).map { plain[$0 % plain.count] }
                     bytes[position] = special
-                    #expect(scan(bytes, from: 0) == position, "length \(length), 0x\(String(special, radix: 16)) at \(position)")
+                    #expect(
+                        scan(bytes, from: 0) == position,
+                        "length \(length), 0x\(String(special, radix: 16)) at \(position)")
                 }
             }
             #expect(scan((0..<length).map { plain[$0 % plain.count] }, from: 0) == nil)
@@ -32,7 +34,8 @@ import Testing
             let length = Int.random(in: 0...40, using: &generator)
             // Mostly printable bytes, with a special one now and then, so matches land anywhere.
             let bytes = (0..<length).map { _ -> UInt8 in
-                Int.random(in: 0..<12, using: &generator) == 0 ? [0x05, 0x22, 0x5C][Int.random(in: 0..<3, using: &generator)]
+                Int.random(in: 0..<12, using: &generator) == 0
+                    ? [0x05, 0x22, 0x5C][Int.random(in: 0..<3, using: &generator)]
                     : UInt8.random(in: 0x20...0xFF, using: &generator)
             }
             let start = length == 0 ? 0 : Int.random(in: 0...length, using: &generator)
@@ -45,7 +48,8 @@ import Testing
         for _ in 0..<2000 {
             let length = Int.random(in: 0...40, using: &generator)
             let bytes = (0..<length).map { _ -> UInt8 in
-                Int.random(in: 0..<20, using: &generator) == 0 ? UInt8.random(in: 0x80...0xFF, using: &generator)
+                Int.random(in: 0..<20, using: &generator) == 0
+                    ? UInt8.random(in: 0x80...0xFF, using: &generator)
                     : UInt8.random(in: 0x00...0x7F, using: &generator)
             }
             let start = Int.random(in: 0...length, using: &generator)
@@ -57,7 +61,8 @@ import Testing
 
     @Test func writtenStringsEscapeWhatTheScanFinds() {
         let text = "plain text long enough for words \"quoted\" back\\slash tab\there\u{01} é and more text"
-        #expect(JSONValue.string(text).jsonString
-            == #""plain text long enough for words \"quoted\" back\\slash tab\there\u0001 é and more text""#)
+        #expect(
+            JSONValue.string(text).jsonString
+                == #""plain text long enough for words \"quoted\" back\\slash tab\there\u0001 é and more text""#)
     }
 }

@@ -20,9 +20,11 @@ struct JSONMergePatchTests {
         (#"{"e":null}"#, #"{"a":1}"#, #"{"e":null,"a":1}"#),
         (#"[1,2]"#, #"{"a":"b","c":null}"#, #"{"a":"b"}"#),
         (#"{}"#, #"{"a":{"bb":{"ccc":null}}}"#, #"{"a":{"bb":{}}}"#),
-        (#"{"aps":{"alert":{"title":"t"},"sound":"default"},"x":1}"#,
-         #"{"aps":{"interruption-level":"time-sensitive","sound":null}}"#,
-         #"{"aps":{"alert":{"title":"t"},"interruption-level":"time-sensitive"},"x":1}"#),
+        (
+            #"{"aps":{"alert":{"title":"t"},"sound":"default"},"x":1}"#,
+            #"{"aps":{"interruption-level":"time-sensitive","sound":null}}"#,
+            #"{"aps":{"alert":{"title":"t"},"interruption-level":"time-sensitive"},"x":1}"#
+        ),
     ])
     func patchesApplyAsTheRFCSays(target: String, patch: String, expected: String) throws {
         var value = try JSONValue.parse(target)

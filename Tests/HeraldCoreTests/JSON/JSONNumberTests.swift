@@ -3,16 +3,20 @@ import Testing
 
 @Suite("JSON numbers")
 struct JSONNumberTests {
-    @Test(arguments: [
-        ("0", 0), ("-0", 0), ("3600", 3600), ("-42", -42), ("3600.0", 3600), ("3.6e3", 3600), ("36e2", 3600),
-        ("100e-2", 1), ("0e99999", 0), ("0.000e5", 0), ("1e18", 1_000_000_000_000_000_000),
-        ("9223372036854775807", Int.max), ("-9223372036854775808", Int.min), ("-9.223372036854775808e18", Int.min),
-    ] as [(String, Int)])
+    @Test(
+        arguments: [
+            ("0", 0), ("-0", 0), ("3600", 3600), ("-42", -42), ("3600.0", 3600), ("3.6e3", 3600), ("36e2", 3600),
+            ("100e-2", 1), ("0e99999", 0), ("0.000e5", 0), ("1e18", 1_000_000_000_000_000_000),
+            ("9223372036854775807", Int.max), ("-9223372036854775808", Int.min), ("-9.223372036854775808e18", Int.min),
+        ] as [(String, Int)])
     func integralValuesReadAsInt(text: String, expected: Int) throws {
         #expect(try #require(JSONNumber(text)).int == expected)
     }
 
-    @Test(arguments: ["1.5", "1e-1", "1e19", "9223372036854775808", "-9223372036854775809", "1.0000000000000001", "1e400", "12345678901234567890123"])
+    @Test(arguments: [
+        "1.5", "1e-1", "1e19", "9223372036854775808", "-9223372036854775809", "1.0000000000000001", "1e400",
+        "12345678901234567890123",
+    ])
     func nonIntegralOrOutOfRangeValuesHaveNoInt(text: String) throws {
         #expect(try #require(JSONNumber(text)).int == nil)
     }

@@ -80,13 +80,17 @@ struct JSONParsingErrorTests {
     }
 
     @Test func aSurrogatePairWithABrokenSecondHalfNamesTheSecondEscape() {
-        #expect(parseError(#""\uD83D\uZZZZ""#) == "invalid escape '\\uZZZZ' at byte 7 (line 1, column 8): expected 4 hex digits after \\u")
+        #expect(
+            parseError(#""\uD83D\uZZZZ""#)
+                == "invalid escape '\\uZZZZ' at byte 7 (line 1, column 8): expected 4 hex digits after \\u")
     }
 
     @Test func rawControlCharactersInStringsAreRefused() {
         #expect(parseError("\"a\nb\"") == "unescaped control character U+000A in a string at byte 2 (line 1, column 3)")
         #expect(parseError("\"\t\"") == "unescaped control character U+0009 in a string at byte 1 (line 1, column 2)")
-        #expect(parseError("\"a\\n\u{0}\"") == "unescaped control character U+0000 in a string at byte 4 (line 1, column 5)")
+        #expect(
+            parseError("\"a\\n\u{0}\"") == "unescaped control character U+0000 in a string at byte 4 (line 1, column 5)"
+        )
     }
 
     @Test func anUnterminatedStringNamesWhereItStarts() {
@@ -96,7 +100,9 @@ struct JSONParsingErrorTests {
 
     @Test func duplicateKeysAreRefused() {
         #expect(parseError(#"{"id":1,"x":2,"id":3}"#) == #"duplicate key "id" at byte 14 (line 1, column 15)"#)
-        #expect(parseError("{\n  \"a\": 1,\n  \"id\": 2,\n    \"id\": 3}") == #"duplicate key "id" at byte 27 (line 4, column 5)"#)
+        #expect(
+            parseError("{\n  \"a\": 1,\n  \"id\": 2,\n    \"id\": 3}")
+                == #"duplicate key "id" at byte 27 (line 4, column 5)"#)
         #expect(parseError(#"{"a":{"b":1,"b":1}}"#) == #"duplicate key "b" at byte 12 (line 1, column 13)"#)
     }
 
@@ -138,21 +144,26 @@ struct JSONParsingErrorTests {
         let text = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
         #expect(parseError(text) == "nesting deeper than 64 levels at byte 64 (line 1, column 65)")
         let objects = String(repeating: #"{"a":"#, count: 3) + "1}}}"
-        #expect(parseError(objects, limits: JSONLimits(maxDepth: 2, maxBytes: 100)) == "nesting deeper than 2 levels at byte 10 (line 1, column 11)")
+        #expect(
+            parseError(objects, limits: JSONLimits(maxDepth: 2, maxBytes: 100))
+                == "nesting deeper than 2 levels at byte 10 (line 1, column 11)")
     }
 
     @Test func aHundredThousandOpenBracketsAreAnErrorNotACrash() {
         let arrays = [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
         #expect(parseError(arrays) == "nesting deeper than 64 levels at byte 64 (line 1, column 65)")
         let objects = Array(String(repeating: #"{"a":"#, count: 100_000).utf8)
-        #expect(parseError(objects, limits: JSONLimits(maxDepth: 64, maxBytes: 1 << 30))?.hasPrefix("nesting deeper than 64 levels") == true)
+        #expect(
+            parseError(objects, limits: JSONLimits(maxDepth: 64, maxBytes: 1 << 30))?.hasPrefix(
+                "nesting deeper than 64 levels") == true)
     }
 
     @Test func aHugeDepthLimitIsLoweredToTheCeiling() {
         let limits = JSONLimits(maxDepth: 10_000_000, maxBytes: 1 << 20)
         #expect(limits.maxDepth == JSONLimits.maxDepthCeiling)
         let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(parseError(text, limits: limits) == "nesting deeper than 1000 levels at byte 1000 (line 1, column 1001)")
+        #expect(
+            parseError(text, limits: limits) == "nesting deeper than 1000 levels at byte 1000 (line 1, column 1001)")
     }
 
     @Test func oversizedInputIsRefusedBeforeParsing() throws {

@@ -55,7 +55,9 @@ struct JSONParsingTests {
         #expect(value.objectValue?.keys == ["a\"b", "é"])
     }
 
-    @Test(arguments: ["0", "-0", "12", "-12", "0.5", "-0.5", "1e10", "1E+2", "1e-2", "12.50", "123456789012345678901234567890"])
+    @Test(arguments: [
+        "0", "-0", "12", "-12", "0.5", "-0.5", "1e10", "1E+2", "1e-2", "12.50", "123456789012345678901234567890",
+    ])
     func validNumbersKeepTheirText(text: String) throws {
         #expect(try JSONValue.parse(text).numberValue?.text == text)
     }

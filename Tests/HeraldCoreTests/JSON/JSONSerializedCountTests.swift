@@ -16,7 +16,8 @@ import Testing
     }
 
     @Test func membersCanBeLeftOutOfTheCount() throws {
-        let object = try #require(try JSONValue.parse(Array(#"{"token":"t","data":{"a":"1"},"apns":{"x":1},"b":2}"#.utf8)).objectValue)
+        let object = try #require(
+            try JSONValue.parse(Array(#"{"token":"t","data":{"a":"1"},"apns":{"x":1},"b":2}"#.utf8)).objectValue)
         #expect(object.serializedCount(excluding: ["token", "apns"]) == #"{"data":{"a":"1"},"b":2}"#.utf8.count)
         #expect(object.serializedCount(excluding: ["token", "data", "apns", "b"]) == 2)
         #expect(object.serializedCount(excluding: []) == JSONValue.object(object).serialized.count)

@@ -4,15 +4,19 @@ import Testing
 @Suite struct LoggerTests {
     func logger(_ format: LogFormat = .json, level: LogLevel = .info) -> (Logger, MemoryLogSink) {
         let sink = MemoryLogSink()
-        return (Logger(label: "herald", level: level, format: format, sink: sink, clock: { "2026-11-30T10:00:00.000Z" }), sink)
+        return (
+            Logger(label: "herald", level: level, format: format, sink: sink, clock: { "2026-11-30T10:00:00.000Z" }),
+            sink
+        )
     }
 
     @Test func jsonLineCarriesLevelLabelMessageAndMetadata() {
         let (log, sink) = logger()
         log.child("apns").warning("delivery failed", ["event_id": "evt-1", "status": 410, "retry": false])
-        #expect(sink.lines == [
-            #"{"ts":"2026-11-30T10:00:00.000Z","level":"warning","logger":"herald.apns","msg":"delivery failed","event_id":"evt-1","status":410,"retry":false}"#
-        ])
+        #expect(
+            sink.lines == [
+                #"{"ts":"2026-11-30T10:00:00.000Z","level":"warning","logger":"herald.apns","msg":"delivery failed","event_id":"evt-1","status":410,"retry":false}"#
+            ])
     }
 
     @Test func deviceTokensAreMaskedToEightCharacters() {
@@ -28,16 +32,22 @@ import Testing
 
     @Test func secretsAreRedactedByKey() {
         let (log, sink) = logger()
-        log.error("oauth failed", ["authorization": "bearer eyJhbGciOi", "access_token": "ya29.secret", "key_pem": "-----BEGIN"])
-        #expect(sink.lines[0].contains(#""authorization":"[redacted]","access_token":"[redacted]","key_pem":"[redacted]""#))
+        log.error(
+            "oauth failed",
+            ["authorization": "bearer eyJhbGciOi", "access_token": "ya29.secret", "key_pem": "-----BEGIN"])
+        #expect(
+            sink.lines[0].contains(#""authorization":"[redacted]","access_token":"[redacted]","key_pem":"[redacted]""#))
         #expect(!sink.lines[0].contains("ya29"))
     }
 
     @Test func secretsAreRedactedWhereverTheFragmentSitsInTheKey() {
         let (log, sink) = logger()
-        log.error("x", ["X-Client-Secret": "s3", "smtp_password_hint": "p4", "apns_jwt": "eyJ", "monkey": "banana", "tokens": 2])
+        log.error(
+            "x",
+            ["X-Client-Secret": "s3", "smtp_password_hint": "p4", "apns_jwt": "eyJ", "monkey": "banana", "tokens": 2])
         let line = sink.lines[0]
-        #expect(line.contains(#""X-Client-Secret":"[redacted]","smtp_password_hint":"[redacted]","apns_jwt":"[redacted]""#))
+        #expect(
+            line.contains(#""X-Client-Secret":"[redacted]","smtp_password_hint":"[redacted]","apns_jwt":"[redacted]""#))
         #expect(line.contains(#""monkey":"banana","tokens":2"#))
         #expect(!line.contains("s3") && !line.contains("p4") && !line.contains("eyJ"))
     }
@@ -54,9 +64,10 @@ import Testing
     @Test func logfmtQuotesValuesWithSpaces() {
         let (log, sink) = logger(.logfmt)
         log.with(["app": "chat"]).info("consumer started", ["queue": "herald.events", "reason": "broker back up"])
-        #expect(sink.lines == [
-            #"ts=2026-11-30T10:00:00.000Z level=info logger=herald msg="consumer started" app=chat queue=herald.events reason="broker back up""#
-        ])
+        #expect(
+            sink.lines == [
+                #"ts=2026-11-30T10:00:00.000Z level=info logger=herald msg="consumer started" app=chat queue=herald.events reason="broker back up""#
+            ])
     }
 
     @Test func jsonEscapesControlCharactersAndQuotes() {
@@ -74,8 +85,10 @@ import Testing
             log.warning("not delivered", ["event_id": .string(hostile)])
             let line = sink.lines[0]
             #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(format)")
-            #expect(line.contains(#"evt\u001B[31mred\u0007\u0000\u007F\u009B2J"#) || line.contains(#"evt\u001b[31mred\u0007\u0000\u007F\u009B2J"#),
-                    "\(format): \(line)")
+            #expect(
+                line.contains(#"evt\u001B[31mred\u0007\u0000\u007F\u009B2J"#)
+                    || line.contains(#"evt\u001b[31mred\u0007\u0000\u007F\u009B2J"#),
+                "\(format): \(line)")
         }
         let (log, sink) = logger(.logfmt)
         log.info("x", ["path": #"C:\dir"#, "tab": "a\tb"])

@@ -43,8 +43,14 @@ struct EventErrorTests {
     @Test func unknownTopLevelFieldsAreRejectedWithASuggestion() {
         #expect(eventError(event(#""colapse_id":"x""#)) == #"colapse_id: unknown field (did you mean "collapse_id"?)"#)
         #expect(eventError(event(#""expire_at":"x""#)) == #"expire_at: unknown field (did you mean "expires_at"?)"#)
-        #expect(eventError(event(#""zzzzzz":1"#)) == "zzzzzz: unknown field (expected id, app, targets, provider, token, fid, topic, condition, subscription, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, webpush, context or debug)")
-        #expect(eventError(event(#""a.b\n":1"#)) == #""a.b\n": unknown field (expected id, app, targets, provider, token, fid, topic, condition, subscription, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, webpush, context or debug)"#)
+        #expect(
+            eventError(event(#""zzzzzz":1"#))
+                == "zzzzzz: unknown field (expected id, app, targets, provider, token, fid, topic, condition, subscription, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, webpush, context or debug)"
+        )
+        #expect(
+            eventError(event(#""a.b\n":1"#))
+                == #""a.b\n": unknown field (expected id, app, targets, provider, token, fid, topic, condition, subscription, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, webpush, context or debug)"#
+        )
     }
 
     @Test(arguments: [
@@ -58,20 +64,47 @@ struct EventErrorTests {
         (#""notification":{"badge":-1}"#, "notification.badge: expected a non-negative integer, found -1"),
         (#""notification":{"badge":"3"}"#, #"notification.badge: expected a non-negative integer, found "3""#),
         (#""notification":{"badge":1.5}"#, "notification.badge: expected a non-negative integer, found 1.5"),
-        (#""notification":{"sound":3}"#, #"notification.sound: expected a sound name or an object with "name", "critical" and "volume", found 3"#),
-        (#""notification":{"sound":""}"#, #"notification.sound: expected a sound name or an object with "name", "critical" and "volume", found """#),
-        (#""notification":{"sound":{}}"#, #"notification.sound.name: missing; give the sound file's name or "default""#),
-        (#""notification":{"sound":{"name":"a","volume":2}}"#, "notification.sound.volume: expected a number from 0 to 1, found 2"),
-        (#""notification":{"sound":{"name":"a","critical":1}}"#, "notification.sound.critical: expected true or false, found 1"),
-        (#""notification":{"sound":{"name":"a","volum":1}}"#, #"notification.sound.volum: unknown field (did you mean "volume"?)"#),
+        (
+            #""notification":{"sound":3}"#,
+            #"notification.sound: expected a sound name or an object with "name", "critical" and "volume", found 3"#
+        ),
+        (
+            #""notification":{"sound":""}"#,
+            #"notification.sound: expected a sound name or an object with "name", "critical" and "volume", found """#
+        ),
+        (
+            #""notification":{"sound":{}}"#,
+            #"notification.sound.name: missing; give the sound file's name or "default""#
+        ),
+        (
+            #""notification":{"sound":{"name":"a","volume":2}}"#,
+            "notification.sound.volume: expected a number from 0 to 1, found 2"
+        ),
+        (
+            #""notification":{"sound":{"name":"a","critical":1}}"#,
+            "notification.sound.critical: expected true or false, found 1"
+        ),
+        (
+            #""notification":{"sound":{"name":"a","volum":1}}"#,
+            #"notification.sound.volum: unknown field (did you mean "volume"?)"#
+        ),
         (#""notification":{"loc_args":[1]}"#, "notification.loc_args[0]: expected a string, found 1"),
-        (#""notification":{"title_loc_args":"a"}"#, #"notification.title_loc_args: expected an array of strings, found "a""#),
+        (
+            #""notification":{"title_loc_args":"a"}"#,
+            #"notification.title_loc_args: expected an array of strings, found "a""#
+        ),
         (#""data":[]"#, "data: expected an object, found an array"),
         (#""push_type":1"#, "push_type: expected a push type name, found 1"),
         (#""push_type":"alrt""#, #"push_type: unknown push type "alrt" (did you mean "alert"?)"#),
-        (#""push_type":"zzzzzz""#, #"push_type: unknown push type "zzzzzz" (expected alert, background, voip, liveactivity, complication, fileprovider, mdm, location, pushtotalk or widgets)"#),
+        (
+            #""push_type":"zzzzzz""#,
+            #"push_type: unknown push type "zzzzzz" (expected alert, background, voip, liveactivity, complication, fileprovider, mdm, location, pushtotalk or widgets)"#
+        ),
         (#""push_type":"Alert""#, #"push_type: unknown push type "Alert" (did you mean "alert"?)"#),
-        (#""priority":"hgh""#, #"priority: unknown priority "hgh" (expected high, normal, low, 10, 5 or 1; did you mean "high"?)"#),
+        (
+            #""priority":"hgh""#,
+            #"priority: unknown priority "hgh" (expected high, normal, low, 10, 5 or 1; did you mean "high"?)"#
+        ),
         (#""priority":7"#, "priority: expected high, normal, low, 10, 5 or 1, found 7"),
         (#""priority":true"#, "priority: expected high, normal, low, 10, 5 or 1, found true"),
         (#""ttl":"abc""#, #"ttl: expected a non-negative integer, found "abc""#),
@@ -79,8 +112,14 @@ struct EventErrorTests {
         (#""ttl":1.5"#, "ttl: expected a non-negative integer, found 1.5"),
         (#""ttl":1e30"#, "ttl: expected a non-negative integer, found 1e30"),
         (#""expires_at":5"#, #"expires_at: expected an RFC 3339 time such as "2026-11-30T10:00:00Z", found 5"#),
-        (#""expires_at":"tomorrow""#, #"expires_at: expected an RFC 3339 time such as "2026-11-30T10:00:00Z", found "tomorrow""#),
-        (#""ttl":60,"expires_at":"2026-11-30T10:00:00Z""#, #"ttl: cannot be combined with "expires_at"; give one of them"#),
+        (
+            #""expires_at":"tomorrow""#,
+            #"expires_at: expected an RFC 3339 time such as "2026-11-30T10:00:00Z", found "tomorrow""#
+        ),
+        (
+            #""ttl":60,"expires_at":"2026-11-30T10:00:00Z""#,
+            #"ttl: cannot be combined with "expires_at"; give one of them"#
+        ),
         (#""collapse_id":1"#, "collapse_id: expected a non-empty string, found 1"),
         (#""content_available":"yes""#, #"content_available: expected true or false, found "yes""#),
         (#""mutable_content":1"#, "mutable_content: expected true or false, found 1"),
@@ -90,10 +129,22 @@ struct EventErrorTests {
         (#""apns":[]"#, "apns: expected an object, found an array"),
         (#""apns":{"header":{}}"#, #"apns.header: unknown field (did you mean "headers"?)"#),
         (#""apns":{"headers":{"apns-priority":10}}"#, "apns.headers.apns-priority: expected a string, found 10"),
-        (#""apns":{"headers":{"Authorization":"bearer x"}}"#, #"apns.headers.Authorization: Herald sets "authorization" itself"#),
-        (#""apns":{"headers":{"bad name":"x"}}"#, #"apns.headers."bad name": not a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~)"#),
-        (#""apns":{"headers":{"x-a":"1\r\nx-b: 2"}}"#, "apns.headers.x-a: header values may not contain control characters"),
-        (#""apns":{"headers":{"x-a":"1","X-A":"2"}}"#, #"apns.headers.X-A: repeats header "x-a" in another letter case"#),
+        (
+            #""apns":{"headers":{"Authorization":"bearer x"}}"#,
+            #"apns.headers.Authorization: Herald sets "authorization" itself"#
+        ),
+        (
+            #""apns":{"headers":{"bad name":"x"}}"#,
+            #"apns.headers."bad name": not a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~)"#
+        ),
+        (
+            #""apns":{"headers":{"x-a":"1\r\nx-b: 2"}}"#,
+            "apns.headers.x-a: header values may not contain control characters"
+        ),
+        (
+            #""apns":{"headers":{"x-a":"1","X-A":"2"}}"#,
+            #"apns.headers.X-A: repeats header "x-a" in another letter case"#
+        ),
         (#""apns":{"payload":1}"#, "apns.payload: expected an object, found 1"),
         (#""fcm":{"android":1}"#, "fcm.android: expected an object, found 1"),
         (#""fcm":{"andriod":{}}"#, #"fcm.andriod: unknown field (did you mean "android"?)"#),
@@ -107,8 +158,10 @@ struct EventErrorTests {
         (#"{"targets":[]}"#, "targets: is empty; give at least one target"),
         (#"{"targets":"x"}"#, #"targets: expected an array of targets, found "x""#),
         (#"{}"#, #"targets: missing; give "targets" or the shorthand "provider" + "token""#),
-        (#"{"targets":[{"provider":"fcm","token":"a"}],"token":"b"}"#,
-         #"targets: cannot be combined with the shorthand "token"; give either "targets" or "provider" + "token""#),
+        (
+            #"{"targets":[{"provider":"fcm","token":"a"}],"token":"b"}"#,
+            #"targets: cannot be combined with the shorthand "token"; give either "targets" or "provider" + "token""#
+        ),
     ])
     func problemsWithTheTargetListRejectTheEvent(body: String, message: String) {
         #expect(eventError(body) == message)
@@ -118,39 +171,78 @@ struct EventErrorTests {
     /// with the target among `invalidTargets` (what it names kept for its outcome).
     @Test(arguments: [
         (#"{"targets":[1]}"#, "targets[0]: expected an object, found 1"),
-        (#"{"targets":[{"provider":"fcm","token":"a"},{"provider":"fcm","token":"a","topic":"b"}]}"#,
-         #"targets[1]: has both "token" and "topic"; give exactly one"#),
-        (#"{"targets":[{"provider":"fcm","token":"a","topic":"b","condition":"c"}]}"#,
-         #"targets[0]: has "token", "topic" and "condition"; give exactly one"#),
-        (#"{"targets":[{"provider":"fcm"}]}"#, #"targets[0]: has none of "token", "fid", "topic", "condition" or "subscription"; give exactly one"#),
+        (
+            #"{"targets":[{"provider":"fcm","token":"a"},{"provider":"fcm","token":"a","topic":"b"}]}"#,
+            #"targets[1]: has both "token" and "topic"; give exactly one"#
+        ),
+        (
+            #"{"targets":[{"provider":"fcm","token":"a","topic":"b","condition":"c"}]}"#,
+            #"targets[0]: has "token", "topic" and "condition"; give exactly one"#
+        ),
+        (
+            #"{"targets":[{"provider":"fcm"}]}"#,
+            #"targets[0]: has none of "token", "fid", "topic", "condition" or "subscription"; give exactly one"#
+        ),
         (#"{"targets":[{"token":"a"}]}"#, "targets[0].provider: missing; expected apns, fcm, webpush, ios or android"),
-        (#"{"targets":[{"provider":5,"token":"a"}]}"#, "targets[0].provider: expected a provider name (apns, fcm, webpush, ios or android), found 5"),
-        (#"{"targets":[{"provider":"apn","token":"ab"}]}"#,
-         #"targets[0].provider: unknown provider "apn" (expected apns, fcm, webpush, ios or android; did you mean "apns"?)"#),
-        (#"{"targets":[{"provider":"APNS","token":"ab"}]}"#,
-         #"targets[0].provider: unknown provider "APNS" (expected apns, fcm, webpush, ios or android; did you mean "apns"?)"#),
-        (#"{"targets":[{"provider":"huawei","token":"ab"}]}"#,
-         #"targets[0].provider: unknown provider "huawei" (expected apns, fcm, webpush, ios or android)"#),
-        (#"{"targets":[{"provider":"apns","topic":"news"}]}"#, #"targets[0].topic: APNs has no topics; an APNs target needs a device "token""#),
-        (#"{"targets":[{"provider":"apns","condition":"c"}]}"#, #"targets[0].condition: APNs has no conditions; an APNs target needs a device "token""#),
+        (
+            #"{"targets":[{"provider":5,"token":"a"}]}"#,
+            "targets[0].provider: expected a provider name (apns, fcm, webpush, ios or android), found 5"
+        ),
+        (
+            #"{"targets":[{"provider":"apn","token":"ab"}]}"#,
+            #"targets[0].provider: unknown provider "apn" (expected apns, fcm, webpush, ios or android; did you mean "apns"?)"#
+        ),
+        (
+            #"{"targets":[{"provider":"APNS","token":"ab"}]}"#,
+            #"targets[0].provider: unknown provider "APNS" (expected apns, fcm, webpush, ios or android; did you mean "apns"?)"#
+        ),
+        (
+            #"{"targets":[{"provider":"huawei","token":"ab"}]}"#,
+            #"targets[0].provider: unknown provider "huawei" (expected apns, fcm, webpush, ios or android)"#
+        ),
+        (
+            #"{"targets":[{"provider":"apns","topic":"news"}]}"#,
+            #"targets[0].topic: APNs has no topics; an APNs target needs a device "token""#
+        ),
+        (
+            #"{"targets":[{"provider":"apns","condition":"c"}]}"#,
+            #"targets[0].condition: APNs has no conditions; an APNs target needs a device "token""#
+        ),
         (#"{"targets":[{"provider":"fcm","token":7}]}"#, "targets[0].token: expected a non-empty string, found 7"),
-        (#"{"targets":[{"provider":"fcm","topic":"/topics/news"}]}"#, #"targets[0].topic: give the topic name without the "/topics/" prefix"#),
-        (#"{"targets":[{"provider":"fcm","topic":"a b"}]}"#, #"targets[0].topic: expected an FCM topic name (letters, digits, '-', '_', '.', '~', '%'), found "a b""#),
+        (
+            #"{"targets":[{"provider":"fcm","topic":"/topics/news"}]}"#,
+            #"targets[0].topic: give the topic name without the "/topics/" prefix"#
+        ),
+        (
+            #"{"targets":[{"provider":"fcm","topic":"a b"}]}"#,
+            #"targets[0].topic: expected an FCM topic name (letters, digits, '-', '_', '.', '~', '%'), found "a b""#
+        ),
         (#"{"targets":[{"provider":"fcm","topic":""}]}"#, #"targets[0].topic: expected a non-empty string, found """#),
         (#"{"targets":[{"provider":"fcm","tokn":"a"}]}"#, #"targets[0].tokn: unknown field (did you mean "token"?)"#),
-        (#"{"provider":"fcm"}"#, #"event: has none of "token", "fid", "topic", "condition" or "subscription"; give exactly one"#),
+        (
+            #"{"provider":"fcm"}"#,
+            #"event: has none of "token", "fid", "topic", "condition" or "subscription"; give exactly one"#
+        ),
         (#"{"token":"ab"}"#, "provider: missing; expected apns, fcm, webpush, ios or android"),
         (#"{"provider":"android","token":"a","topic":"b"}"#, #"event: has both "token" and "topic"; give exactly one"#),
         (#"{"provider":"ios","topic":"b"}"#, #"topic: APNs has no topics; an APNs target needs a device "token""#),
-        (#"{"targets":[{"provider":"apns","fid":"cR1Zm2QmSSmvP3bqAbcDef"}]}"#,
-         #"targets[0].fid: APNs has no fids; an APNs target needs a device "token""#),
-        (#"{"targets":[{"provider":"fcm","token":"a","fid":"cR1Zm2QmSSmvP3bqAbcDef"}]}"#,
-         #"targets[0]: has both "token" and "fid"; give exactly one"#),
-        (#"{"targets":[{"provider":"fcm","token":"a","fid":"b","topic":"c","condition":"d"}]}"#,
-         #"targets[0]: has "token", "fid", "topic" and "condition"; give exactly one"#),
+        (
+            #"{"targets":[{"provider":"apns","fid":"cR1Zm2QmSSmvP3bqAbcDef"}]}"#,
+            #"targets[0].fid: APNs has no fids; an APNs target needs a device "token""#
+        ),
+        (
+            #"{"targets":[{"provider":"fcm","token":"a","fid":"cR1Zm2QmSSmvP3bqAbcDef"}]}"#,
+            #"targets[0]: has both "token" and "fid"; give exactly one"#
+        ),
+        (
+            #"{"targets":[{"provider":"fcm","token":"a","fid":"b","topic":"c","condition":"d"}]}"#,
+            #"targets[0]: has "token", "fid", "topic" and "condition"; give exactly one"#
+        ),
         (#"{"targets":[{"provider":"fcm","fid":22}]}"#, "targets[0].fid: expected a non-empty string, found 22"),
-        (#"{"provider":"android","fid":"cR1Zm2QmSSmvP3bqAbcDef","condition":"c"}"#,
-         #"event: has both "fid" and "condition"; give exactly one"#),
+        (
+            #"{"provider":"android","fid":"cR1Zm2QmSSmvP3bqAbcDef","condition":"c"}"#,
+            #"event: has both "fid" and "condition"; give exactly one"#
+        ),
     ])
     func aBadTargetFailsAloneNamingTheField(body: String, message: String) throws {
         let event = try Event.decode(Array(body.utf8), fallbackID: "m", providers: .registered)
@@ -164,16 +256,34 @@ struct EventErrorTests {
 
     /// A token that can never work is `invalid_token` / `BadDeviceToken`, so upstream deletes it.
     @Test(arguments: [
-        (#"{"targets":[{"provider":"apns","token":"xyz"}]}"#, #"targets[0].token: expected a hexadecimal APNs device token, found "xyz""#),
-        (#"{"targets":[{"provider":"apns","token":""}]}"#, "targets[0].token: is empty; a device token cannot be empty"),
-        (#"{"targets":[{"provider":"fcm","token":"a b"}]}"#,
-         #"targets[0].token: expected an FCM registration token (printable ASCII, no spaces), found "a b""#),
-        (#"{"provider":"ios","token":"not-a-token"}"#, #"token: expected a hexadecimal APNs device token, found "not-a-token""#),
-        (#"{"targets":[{"provider":"fcm","fid":"cR1Zm2Qm+SmvP3bq/bcDef"}]}"#,
-         #"targets[0].fid: expected a Firebase installation ID (URL-safe base64: letters, digits, '-', '_'), found "cR1Zm2Qm+SmvP3bq/bcDef""#),
-        (#"{"targets":[{"provider":"fcm","fid":""}]}"#, "targets[0].fid: is empty; a Firebase installation ID cannot be empty"),
-        (#"{"provider":"android","fid":"cR1Zm2QmSSmvP3bqAbcDef=="}"#,
-         #"fid: expected a Firebase installation ID (URL-safe base64: letters, digits, '-', '_'), found "cR1Zm2QmSSmvP3bqAbcDef==""#),
+        (
+            #"{"targets":[{"provider":"apns","token":"xyz"}]}"#,
+            #"targets[0].token: expected a hexadecimal APNs device token, found "xyz""#
+        ),
+        (
+            #"{"targets":[{"provider":"apns","token":""}]}"#,
+            "targets[0].token: is empty; a device token cannot be empty"
+        ),
+        (
+            #"{"targets":[{"provider":"fcm","token":"a b"}]}"#,
+            #"targets[0].token: expected an FCM registration token (printable ASCII, no spaces), found "a b""#
+        ),
+        (
+            #"{"provider":"ios","token":"not-a-token"}"#,
+            #"token: expected a hexadecimal APNs device token, found "not-a-token""#
+        ),
+        (
+            #"{"targets":[{"provider":"fcm","fid":"cR1Zm2Qm+SmvP3bq/bcDef"}]}"#,
+            #"targets[0].fid: expected a Firebase installation ID (URL-safe base64: letters, digits, '-', '_'), found "cR1Zm2Qm+SmvP3bq/bcDef""#
+        ),
+        (
+            #"{"targets":[{"provider":"fcm","fid":""}]}"#,
+            "targets[0].fid: is empty; a Firebase installation ID cannot be empty"
+        ),
+        (
+            #"{"provider":"android","fid":"cR1Zm2QmSSmvP3bqAbcDef=="}"#,
+            #"fid: expected a Firebase installation ID (URL-safe base64: letters, digits, '-', '_'), found "cR1Zm2QmSSmvP3bqAbcDef==""#
+        ),
     ])
     func aTokenThatCanNeverWorkIsAnInvalidToken(body: String, message: String) throws {
         let event = try Event.decode(Array(body.utf8), fallbackID: "m", providers: .registered)
@@ -186,15 +296,20 @@ struct EventErrorTests {
 
     @Test func aTokenOverTheLengthLimitIsAnInvalidToken() throws {
         let token = String(repeating: "a", count: 4097)
-        let event = try Event.decode(Array(#"{"provider":"apns","token":"\#(token)"}"#.utf8), fallbackID: "m", providers: .registered)
+        let event = try Event.decode(
+            Array(#"{"provider":"apns","token":"\#(token)"}"#.utf8), fallbackID: "m", providers: .registered)
         #expect(event.invalidTargets.first?.detail == "token: is 4097 bytes, over the limit of 4096")
     }
 
     @Test func goodTargetsSurviveABadOneWithWhatItNamed() throws {
-        let body = #"{"targets":[{"provider":"apns","token":"a1"},{"provider":"apns","token":"not-a-token"},"#
+        let body =
+            #"{"targets":[{"provider":"apns","token":"a1"},{"provider":"apns","token":"not-a-token"},"#
             + #"{"provider":"fcm","topic":"bad topic!"},{"provider":"fcm","token":"t"}]}"#
         let event = try Event.decode(Array(body.utf8), fallbackID: "m", providers: .registered)
-        #expect(event.targets == [Target(provider: .apns, address: .token("a1")), Target(provider: .fcm, address: .token("t"))])
+        #expect(
+            event.targets == [
+                Target(provider: .apns, address: .token("a1")), Target(provider: .fcm, address: .token("t")),
+            ])
         #expect(event.invalidTargets.map(\.index) == [1, 2])
         #expect(event.invalidTargets.map(\.provider) == [.apns, .fcm])
         #expect(event.invalidTargets.map(\.address) == [.token("not-a-token"), .topic("bad topic!")])
@@ -212,8 +327,9 @@ struct EventErrorTests {
     /// once stopped the instance in a publish-and-reconnect loop.
     @Test func anIDOverTheMessageIDLimitIsRejected() {
         let long = String(repeating: "é", count: 128)  // 256 UTF-8 bytes
-        #expect(eventError(event(#""id":"\#(long)""#))
-            == "id: is 256 bytes, over the limit of 255 (it is the AMQP message-id of every outcome)")
+        #expect(
+            eventError(event(#""id":"\#(long)""#))
+                == "id: is 256 bytes, over the limit of 255 (it is the AMQP message-id of every outcome)")
         #expect(eventError(event(#""id":"\#(String(repeating: "a", count: 255))""#)) == nil)
         // A rejected outcome does not carry it either.
         #expect(Event.identity(of: Array(#"{"id":"\#(long)","app":"chat"}"#.utf8)) == (nil, "chat"))
@@ -223,22 +339,25 @@ struct EventErrorTests {
     /// with a large context and many targets once took a gigabyte.
     @Test func contextIsBoundedAloneAndAcrossAllOutcomes() {
         let big = #"{"k":""# + String(repeating: "x", count: 4089) + #""}"#  // 4097 bytes
-        #expect(eventError(event(#""context":\#(big)"#))
-            == "context: is 4097 bytes serialized, over the limit of 4096 (it is echoed in every outcome)")
+        #expect(
+            eventError(event(#""context":\#(big)"#))
+                == "context: is 4097 bytes serialized, over the limit of 4096 (it is echoed in every outcome)")
         let fits = #"{"k":""# + String(repeating: "x", count: 4088) + #""}"#
         #expect(eventError(event(#""context":\#(fits)"#)) == nil)
         // 4096 bytes × 2049 outcomes (invalid targets too) = 8 392 704 bytes, over 8 MiB.
         let targets = (0..<2048).map { #"{"provider":"fcm","token":"t\#($0)"}"# } + [#"{"provider":"fcm"}"#]
         let body = #"{"targets":[\#(targets.joined(separator: ","))],"context":\#(fits)}"#
-        #expect(eventError(body) == "context: 4096 bytes echoed in each of 2049 outcomes is 8392704 bytes, over the limit "
-            + "of 8388608; make context smaller or split the targets over several events")
+        #expect(
+            eventError(body) == "context: 4096 bytes echoed in each of 2049 outcomes is 8392704 bytes, over the limit "
+                + "of 8388608; make context smaller or split the targets over several events")
         let fewer = #"{"targets":[\#(targets.dropLast().joined(separator: ","))],"context":\#(fits)}"#
         #expect(eventError(fewer) == nil)
     }
 
     @Test func moreTargetsThanTheLimitAreRejected() {
         let limits = EventLimits(maxBytes: 1 << 20, maxTargets: 2, maxJSONDepth: 32)
-        let body = #"{"targets":[{"provider":"fcm","token":"a"},{"provider":"fcm","token":"b"},{"provider":"fcm","token":"c"}]}"#
+        let body =
+            #"{"targets":[{"provider":"fcm","token":"a"},{"provider":"fcm","token":"b"},{"provider":"fcm","token":"c"}]}"#
         #expect(eventError(body, limits: limits) == "targets: has 3 targets, over the limit of 2")
     }
 
@@ -254,8 +373,12 @@ struct EventErrorTests {
 
     @Test func messagesQuoteAndShortenHostileInput() {
         let long = String(repeating: "x", count: 500)
-        #expect(eventError(#"{"provider":"fcm","token":"t","push_type":"\#(long)"}"#)
-            == #"push_type: unknown push type "\#(String(repeating: "x", count: 64))…" (expected alert, background, voip, liveactivity, complication, fileprovider, mdm, location, pushtotalk or widgets)"#)
-        #expect(eventError(#"{"provider":"fcm","token":"t","ttl":"\u0007"}"#) == #"ttl: expected a non-negative integer, found "\u0007""#)
+        #expect(
+            eventError(#"{"provider":"fcm","token":"t","push_type":"\#(long)"}"#)
+                == #"push_type: unknown push type "\#(String(repeating: "x", count: 64))…" (expected alert, background, voip, liveactivity, complication, fileprovider, mdm, location, pushtotalk or widgets)"#
+        )
+        #expect(
+            eventError(#"{"provider":"fcm","token":"t","ttl":"\u0007"}"#)
+                == #"ttl: expected a non-negative integer, found "\u0007""#)
     }
 }

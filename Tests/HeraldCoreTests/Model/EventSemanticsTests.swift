@@ -65,11 +65,12 @@ struct EventSemanticsTests {
 
     @Test func pushTypesCarryApplesTopicSuffixes() {
         let suffixes = Dictionary(uniqueKeysWithValues: PushType.allCases.map { ($0, $0.topicSuffix) })
-        #expect(suffixes == [
-            .alert: "", .background: "", .mdm: "", .voip: ".voip", .liveactivity: ".push-type.liveactivity",
-            .complication: ".complication", .fileprovider: ".pushkit.fileprovider", .location: ".location-query",
-            .pushtotalk: ".voip-ptt", .widgets: ".push-type.widgets",
-        ])
+        #expect(
+            suffixes == [
+                .alert: "", .background: "", .mdm: "", .voip: ".voip", .liveactivity: ".push-type.liveactivity",
+                .complication: ".complication", .fileprovider: ".pushkit.fileprovider", .location: ".location-query",
+                .pushtotalk: ".voip-ptt", .widgets: ".push-type.widgets",
+            ])
         #expect(PushType.allCases.filter { $0.defaultPriority == .normal } == [.background])
     }
 

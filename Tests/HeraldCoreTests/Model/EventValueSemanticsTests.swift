@@ -5,8 +5,9 @@ import Testing
 /// still behaves as a plain value.
 @Suite struct EventValueSemanticsTests {
     private func original() -> Event {
-        Event(id: "e1", app: "chat", targets: [Target(provider: .apns, address: .token("aa"))],
-              notification: .init(title: "T", body: "B"), collapseID: "c1", excludeTokens: ["bb"])
+        Event(
+            id: "e1", app: "chat", targets: [Target(provider: .apns, address: .token("aa"))],
+            notification: .init(title: "T", body: "B"), collapseID: "c1", excludeTokens: ["bb"])
     }
 
     @Test func changingACopyLeavesTheOriginalAlone() {

@@ -5,7 +5,8 @@ import Testing
 /// decoding), then the providers' words as each outcome is built.
 @Suite struct OutcomeBudgetTests {
     func outcome(detail: String?, messageID: String?) -> Outcome {
-        var outcome = Outcome(status: .failed, eventID: "e", reason: "BadRequest", at: Timestamp(seconds: 1_700_000_000))
+        var outcome = Outcome(
+            status: .failed, eventID: "e", reason: "BadRequest", at: Timestamp(seconds: 1_700_000_000))
         outcome.detail = detail
         outcome.providerMessageID = messageID
         return outcome
@@ -22,7 +23,8 @@ import Testing
     @Test func overTheBudgetTheDetailGoesFirstThenTheMessageIDAndTheReasonStays() {
         let detail = String(repeating: "d", count: 500)
         // 100 bytes of context in each of the 4 outcomes, charged first.
-        var budget = OutcomeBudget(limit: 1_200, context: ["k": .string(String(repeating: "c", count: 92))], outcomes: 4)
+        var budget = OutcomeBudget(
+            limit: 1_200, context: ["k": .string(String(repeating: "c", count: 92))], outcomes: 4)
         #expect(budget.spent == 400)
         var outcomes = (0..<4).map { _ in outcome(detail: detail, messageID: String(repeating: "m", count: 100)) }
         for index in outcomes.indices { budget.charge(&outcomes[index]) }

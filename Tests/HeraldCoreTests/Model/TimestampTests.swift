@@ -9,12 +9,13 @@ struct TimestampTests {
         #expect(timestamp.nanoseconds == 0)
     }
 
-    @Test(arguments: [
-        ("2026-11-30T10:00:01.234Z", 1_796_032_801, 234_000_000),
-        ("2026-11-30T10:00:01.5Z", 1_796_032_801, 500_000_000),
-        ("2026-11-30T10:00:01.123456789Z", 1_796_032_801, 123_456_789),
-        ("2026-11-30T10:00:01.1234567891234Z", 1_796_032_801, 123_456_789),
-    ] as [(String, Int64, Int32)])
+    @Test(
+        arguments: [
+            ("2026-11-30T10:00:01.234Z", 1_796_032_801, 234_000_000),
+            ("2026-11-30T10:00:01.5Z", 1_796_032_801, 500_000_000),
+            ("2026-11-30T10:00:01.123456789Z", 1_796_032_801, 123_456_789),
+            ("2026-11-30T10:00:01.1234567891234Z", 1_796_032_801, 123_456_789),
+        ] as [(String, Int64, Int32)])
     func fractionalSecondsParse(text: String, seconds: Int64, nanoseconds: Int32) throws {
         let timestamp = try #require(Timestamp(rfc3339: text))
         #expect(timestamp.seconds == seconds)
@@ -65,7 +66,9 @@ struct TimestampTests {
         let early = try #require(Timestamp(rfc3339: "0099-03-01T05:06:07.080Z"))
         #expect(early.rfc3339() == "0099-03-01T05:06:07.080Z")
         #expect(early.rfc3339(fractionDigits: 1) == "0099-03-01T05:06:07.0Z")
-        #expect(Timestamp(seconds: 1_796_032_801, nanoseconds: 7).rfc3339(fractionDigits: 9) == "2026-11-30T10:00:01.000000007Z")
+        #expect(
+            Timestamp(seconds: 1_796_032_801, nanoseconds: 7).rfc3339(fractionDigits: 9)
+                == "2026-11-30T10:00:01.000000007Z")
     }
 
     @Test func formattingAndParsingRoundTrip() throws {

@@ -26,8 +26,9 @@ import Testing
         pushType: PushType? = nil, data: [String: String] = [:]
     ) -> RouteDecision {
         Router(rules: Self.rules).route(
-            RoutingSubject(routingKey: key, headers: headers, app: app, provider: provider, pushType: pushType,
-                           data: { data[$0] }))
+            RoutingSubject(
+                routingKey: key, headers: headers, app: app, provider: provider, pushType: pushType,
+                data: { data[$0] }))
     }
 
     @Test func firstMatchingRuleWins() {
@@ -47,8 +48,10 @@ import Testing
         let off = RouteDecision(app: "chat", set: EventOverrides(debug: false))
         let byDefault = RouteDecision(app: "chat", defaults: EventOverrides(debug: true))
         let none = RouteDecision(app: "chat")
-        for (event, decision, expected) in [(plain, on, true), (asked, off, false), (plain, byDefault, true), (asked, none, true),
-                                            (plain, none, false)] {
+        for (event, decision, expected) in [
+            (plain, on, true), (asked, off, false), (plain, byDefault, true), (asked, none, true),
+            (plain, none, false),
+        ] {
             #expect(event.applying(decision).debug == expected)
             #expect(event.debug(after: decision) == expected)
         }
@@ -92,7 +95,9 @@ import Testing
     }
 
     @Test func noRuleMatchedKeepsTheEventsApp() {
-        let router = Router(rules: [RoutingRule(name: "only-marketing", match: RouteMatch(routingKeys: [TopicPattern("marketing.#")]), app: "m")])
+        let router = Router(rules: [
+            RoutingRule(name: "only-marketing", match: RouteMatch(routingKeys: [TopicPattern("marketing.#")]), app: "m")
+        ])
         let d = router.route(RoutingSubject(routingKey: "chat.x", app: "chat", provider: .fcm))
         #expect(d == RouteDecision(rule: nil, app: "chat"))
     }
@@ -114,14 +119,18 @@ import Testing
     }
 
     @Test func eventTargetsAreRoutedAndOverridesApplied() throws {
-        let event = try Event.decode(Array("""
-            {"id": "e1", "app": "news", "targets": [{"provider": "ios", "token": "abcd"}, {"provider": "android", "token": "t2"}],
-             "notification": {"title": "Hi"}, "data": {"kind": "promo", "n": 3, "flag": true}, "ttl": 60}
-            """.utf8), fallbackID: "x", providers: .registered)
+        let event = try Event.decode(
+            Array(
+                """
+                {"id": "e1", "app": "news", "targets": [{"provider": "ios", "token": "abcd"}, {"provider": "android", "token": "t2"}],
+                 "notification": {"title": "Hi"}, "data": {"kind": "promo", "n": 3, "flag": true}, "ttl": 60}
+                """.utf8), fallbackID: "x", providers: .registered)
         let rules = [
-            RoutingRule(name: "promo-numbers", match: RouteMatch(fields: [.data("n"): ["3"], .data("flag"): ["true"], .provider: ["fcm"]]),
-                        app: "promos", set: EventOverrides(priority: .normal, ttl: 86400, collapseID: "promo"),
-                        defaults: EventOverrides(pushType: .voip, sound: "ping")),
+            RoutingRule(
+                name: "promo-numbers",
+                match: RouteMatch(fields: [.data("n"): ["3"], .data("flag"): ["true"], .provider: ["fcm"]]),
+                app: "promos", set: EventOverrides(priority: .normal, ttl: 86400, collapseID: "promo"),
+                defaults: EventOverrides(pushType: .voip, sound: "ping")),
             RoutingRule(name: "rest", defaults: EventOverrides(ttl: 5)),
         ]
         let router = Router(rules: rules)

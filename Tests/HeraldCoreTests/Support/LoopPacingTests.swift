@@ -17,11 +17,13 @@ import Testing
         pacing.passBegins(at: start)
         #expect(pacing.nap(foundWork: true, limit: .seconds(1), now: start + .microseconds(300)) == .microseconds(1700))
         pacing.passBegins(at: start + .milliseconds(2))
-        #expect(pacing.nap(foundWork: true, limit: .seconds(1), now: start + .milliseconds(5)) == .zero,
-                "a pass longer than the window is followed at once by the next")
+        #expect(
+            pacing.nap(foundWork: true, limit: .seconds(1), now: start + .milliseconds(5)) == .zero,
+            "a pass longer than the window is followed at once by the next")
         pacing.passBegins(at: start + .milliseconds(5))
-        #expect(pacing.nap(foundWork: true, limit: .microseconds(500), now: start + .milliseconds(5)) == .microseconds(500),
-                "the loop's own timers cap the nap")
+        #expect(
+            pacing.nap(foundWork: true, limit: .microseconds(500), now: start + .milliseconds(5)) == .microseconds(500),
+            "the loop's own timers cap the nap")
     }
 
     @Test func anIdleLoopSleepsUntilWokenAndTheFirstWorkPacesItAgain() {
@@ -31,7 +33,9 @@ import Testing
         #expect(pacing.nap(foundWork: true, limit: .seconds(1), now: start) == .milliseconds(1))
         #expect(pacing.nap(foundWork: false, limit: .seconds(1), now: start) != nil)
         #expect(pacing.nap(foundWork: false, limit: .seconds(1), now: start) != nil)
-        #expect(pacing.nap(foundWork: false, limit: .seconds(1), now: start) == nil, "three empty passes: sleep until woken")
+        #expect(
+            pacing.nap(foundWork: false, limit: .seconds(1), now: start) == nil, "three empty passes: sleep until woken"
+        )
         #expect(pacing.nap(foundWork: false, limit: .seconds(1), now: start) == nil)
         #expect(pacing.nap(foundWork: true, limit: .seconds(1), now: start) == .milliseconds(1))
     }

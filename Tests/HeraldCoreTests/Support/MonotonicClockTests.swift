@@ -11,8 +11,9 @@ import Testing
         #expect(MonotonicClock.nanoseconds(.milliseconds(-500)) == 0, "a negative fraction of a second too")
         #expect(MonotonicClock.nanoseconds(.seconds(Int64.max)) == UInt64.max, "too long to count: never")
         #expect(MonotonicClock.nanoseconds(.seconds(18_446_744_073)) == 18_446_744_073_000_000_000)
-        #expect(MonotonicClock.nanoseconds(.seconds(18_446_744_073) + .milliseconds(800)) == UInt64.max,
-                "the fraction that carries past UInt64.max saturates")
+        #expect(
+            MonotonicClock.nanoseconds(.seconds(18_446_744_073) + .milliseconds(800)) == UInt64.max,
+            "the fraction that carries past UInt64.max saturates")
     }
 
     @Test func sumsAndDifferencesSaturate() {

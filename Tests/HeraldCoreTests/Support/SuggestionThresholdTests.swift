@@ -26,6 +26,8 @@ struct SuggestionThresholdTests {
     @Test func unrelatedWordsGetNone() {
         #expect(Suggestions.closest(to: "zzzzzz", among: ProviderCatalog.registered.eventFieldNames) == nil)
         #expect(Suggestions.closest(to: "x", among: ["apns", "fcm"]) == nil)
-        #expect(Suggestions.closest(to: String(repeating: "a", count: 100_000), among: ProviderCatalog.registered.eventFieldNames) == nil)
+        #expect(
+            Suggestions.closest(
+                to: String(repeating: "a", count: 100_000), among: ProviderCatalog.registered.eventFieldNames) == nil)
     }
 }

@@ -7,7 +7,8 @@ import Testing
         #expect(Suggestions.closest(to: "Prefetch", among: ["prefetch"]) == "prefetch")
         #expect(Suggestions.closest(to: "ulr", among: ["url", "queue"]) == "url")  // swapped letters are one edit
         #expect(Suggestions.closest(to: "routing_kye", among: ["routing_key", "headers"]) == "routing_key")
-        #expect(Suggestions.closest(to: "service_acount_file", among: ["service_account_json", "service_account_file"])
+        #expect(
+            Suggestions.closest(to: "service_acount_file", among: ["service_account_json", "service_account_file"])
                 == "service_account_file")
     }
 
@@ -19,7 +20,9 @@ import Testing
     }
 
     @Test func hintFallsBackToTheList() {
-        #expect(Suggestions.hint(for: "prod", among: ["production", "sandbox"]) == " (expected one of: production, sandbox)")
+        #expect(
+            Suggestions.hint(for: "prod", among: ["production", "sandbox"]) == " (expected one of: production, sandbox)"
+        )
         #expect(Suggestions.hint(for: "sandbx", among: ["production", "sandbox"]) == " (did you mean 'sandbox'?)")
         #expect(Suggestions.didYouMean("zzz", among: ["a"]) == "")
     }

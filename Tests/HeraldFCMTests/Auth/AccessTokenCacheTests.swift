@@ -24,7 +24,8 @@ import Testing
             let call = calls.add(1, ordering: .relaxed).newValue
             await Task.yield()
             if failing.contains(call) {
-                throw FCMAuthError(reason: "invalid_grant", status: 400, message: "Invalid JWT Signature.", isRetryable: false)
+                throw FCMAuthError(
+                    reason: "invalid_grant", status: 400, message: "Invalid JWT Signature.", isRetryable: false)
             }
             let now = clock.read()
             return AccessToken(value: "token-\(call)", issuedAt: now, expiresAt: now + lifetime)
@@ -32,7 +33,9 @@ import Testing
     }
 
     func cache(_ fetcher: Fetcher) -> AccessTokenCache {
-        AccessTokenCache(now: fetcher.clock.closure) { () async throws(FCMAuthError) -> AccessToken in try await fetcher.fetch() }
+        AccessTokenCache(now: fetcher.clock.closure) { () async throws(FCMAuthError) -> AccessToken in
+            try await fetcher.fetch()
+        }
     }
 
     @Test func tokenIsReusedUntilFiveMinutesBeforeExpiry() async throws {
@@ -88,7 +91,10 @@ import Testing
         let clock = TestClock()
         let fetcher = Fetcher(clock: clock, failing: [1])
         let cache = cache(fetcher)
-        await #expect(throws: FCMAuthError(reason: "invalid_grant", status: 400, message: "Invalid JWT Signature.", isRetryable: false)) {
+        await #expect(
+            throws: FCMAuthError(
+                reason: "invalid_grant", status: 400, message: "Invalid JWT Signature.", isRetryable: false)
+        ) {
             try await cache.token()
         }
         #expect(await cache.cached == nil)
@@ -96,7 +102,8 @@ import Testing
     }
 
     @Test func tokenDescriptionMasksTheValue() {
-        let token = AccessToken(value: "ya29.secret-value", issuedAt: Timestamp(seconds: 0), expiresAt: Timestamp(seconds: 3600))
+        let token = AccessToken(
+            value: "ya29.secret-value", issuedAt: Timestamp(seconds: 0), expiresAt: Timestamp(seconds: 3600))
         #expect(token.description == "access token ya29.sec… expiring 1970-01-01T01:00:00.000Z")
     }
 }

@@ -36,6 +36,8 @@ import Testing
             #expect(error.reason == "MalformedTokenResponse", "\(value): \(error)")
         }
         let huge = try parse(#"{"access_token":"ya29.x","expires_in":9223372036854775807}"#).get()
-        #expect(huge.expiresAt > now && huge.refreshAt(margin: .seconds(300)) > now, "saturates instead of trapping: \(huge)")
+        #expect(
+            huge.expiresAt > now && huge.refreshAt(margin: .seconds(300)) > now,
+            "saturates instead of trapping: \(huge)")
     }
 }

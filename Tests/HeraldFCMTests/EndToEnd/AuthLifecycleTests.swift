@@ -29,7 +29,8 @@ import Testing
             h.clock.advance(by: .seconds(1))
             #expect(try await h.send(fcmEvent()).get().status == .delivered)
             #expect(h.tokens.issuedCount == 2)
-            #expect(h.recorder.counters == ["oauth.200": 2, "fcm.200": 3], "no request ever went out with a stale token")
+            #expect(
+                h.recorder.counters == ["oauth.200": 2, "fcm.200": 3], "no request ever went out with a stale token")
         }
     }
 
@@ -48,8 +49,11 @@ import Testing
         try await Harness.run(revokeTokensBeforeEachSend: true) { h async throws in
             var result = try await h.send(fcmEvent()).get()
             result.latency = nil
-            #expect(result == DeliveryResult(
-                .failed, reason: "UNAUTHENTICATED: credentials rejected after an access-token refresh", providerStatus: 401))
+            #expect(
+                result
+                    == DeliveryResult(
+                        .failed, reason: "UNAUTHENTICATED: credentials rejected after an access-token refresh",
+                        providerStatus: 401))
             #expect(h.tokens.issuedCount == 2, "exactly one refresh")
             #expect(h.recorder.counters == ["oauth.200": 2, "fcm.401": 2])
         }
@@ -57,13 +61,18 @@ import Testing
 
     @Test func assertionFromAKeyGoogleDoesNotKnowFailsWithGooglesReason() async throws {
         try await Harness.run { h async throws in
-            let json = try TestKeys.serviceAccountJSON(tokenURI: "https://127.0.0.1:\(h.port)/token", key: PrivateKey.generateRSA())
+            let json = try TestKeys.serviceAccountJSON(
+                tokenURI: "https://127.0.0.1:\(h.port)/token", key: PrivateKey.generateRSA())
             let stranger = FCMProvider(
                 projectID: TestKeys.projectID, account: try ServiceAccount(json: json, source: "test"),
-                endpoint: "https://127.0.0.1:\(h.port)", httpClient: h.httpClient, logger: h.logger, now: h.clock.closure)
+                endpoint: "https://127.0.0.1:\(h.port)", httpClient: h.httpClient, logger: h.logger,
+                now: h.clock.closure)
             let event = fcmEvent()
             let result = try await stranger.deliver(event, to: event.targets[0], attempt: 1)
-            #expect(result == DeliveryResult(.failed, reason: "OAuth invalid_grant: Invalid JWT Signature.", providerStatus: 400))
+            #expect(
+                result
+                    == DeliveryResult(
+                        .failed, reason: "OAuth invalid_grant: Invalid JWT Signature.", providerStatus: 400))
             #expect(h.recorder.counters == ["oauth.400": 1], "no message was sent without a token")
         }
     }

@@ -8,7 +8,9 @@ import Testing
 @Suite struct DeliveryTests {
     @Test func deliversEveryMessageFieldAndTheSimulatorRecordsIt() async throws {
         try await Harness.run { h async throws in
-            let event = fcmEvent(.token("tok-e2e"), notification: MessageBuilderTests.fullNotification, data: ["screen": "chat"]) {
+            let event = fcmEvent(
+                .token("tok-e2e"), notification: MessageBuilderTests.fullNotification, data: ["screen": "chat"]
+            ) {
                 $0.expiry = .ttl(seconds: 600)
                 $0.collapseID = "thread-42"
                 $0.fcm = [
@@ -35,25 +37,31 @@ import Testing
 
     @Test func nestedNumericAndBooleanDataArriveAsStrings() async throws {
         try await Harness.run { h async throws in
-            let data = try #require(JSONValue.parse(#"{"n":42,"f":0.5,"b":false,"o":{"k":[1,true,null]},"s":"x"}"#).objectValue)
+            let data = try #require(
+                JSONValue.parse(#"{"n":42,"f":0.5,"b":false,"o":{"k":[1,true,null]},"s":"x"}"#).objectValue)
             let result = await h.send(fcmEvent(data: data))
             #expect(try result.get().status == .delivered)
-            #expect(h.recorder.notifications.first?.payload["data"] == [
-                "n": "42", "f": "0.5", "b": "false", "o": #"{"k":[1,true,null]}"#, "s": "x",
-            ])
+            #expect(
+                h.recorder.notifications.first?.payload["data"] == [
+                    "n": "42", "f": "0.5", "b": "false", "o": #"{"k":[1,true,null]}"#, "s": "x",
+                ])
         }
     }
 
     @Test func topicAndConditionTargetsAreDelivered() async throws {
         try await Harness.run { h async throws in
-            #expect(try await h.send(fcmEvent(.topic("news"), notification: .init(title: "t"))).get().status == .delivered)
-            #expect(try await h.send(fcmEvent(.condition("'news' in topics"), notification: .init(title: "t"))).get().status == .delivered)
+            #expect(
+                try await h.send(fcmEvent(.topic("news"), notification: .init(title: "t"))).get().status == .delivered)
+            #expect(
+                try await h.send(fcmEvent(.condition("'news' in topics"), notification: .init(title: "t"))).get().status
+                    == .delivered)
             #expect(h.recorder.notifications.map(\.target) == ["news", "'news' in topics"])
         }
     }
 
     @Test func latencyInjectedBySimulatorIsMeasured() async throws {
-        try await Harness.run(fcm: FCMSimulatorSettings(projectIDs: [TestKeys.projectID], latency: .milliseconds(50))) { h async throws in
+        try await Harness.run(fcm: FCMSimulatorSettings(projectIDs: [TestKeys.projectID], latency: .milliseconds(50))) {
+            h async throws in
             let result = try await h.send(fcmEvent()).get()
             #expect(result.status == .delivered)
             #expect(try #require(result.latency) >= .milliseconds(50))

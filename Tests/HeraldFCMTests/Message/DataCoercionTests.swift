@@ -4,11 +4,15 @@ import Testing
 
 @Suite struct DataCoercionTests {
     @Test func everyValueBecomesAStringAsWritten() throws {
-        let data = try #require(JSONValue.parse(
-            #"{"s":"chat","i":42,"f":1.50,"big":12345678901234567890,"e":1e3,"t":true,"no":false,"n":null,"o":{"a":[1,"b"]},"arr":[1,2.0]}"#
-        ).objectValue)
+        let data = try #require(
+            JSONValue.parse(
+                #"{"s":"chat","i":42,"f":1.50,"big":12345678901234567890,"e":1e3,"t":true,"no":false,"n":null,"o":{"a":[1,"b"]},"arr":[1,2.0]}"#
+            ).objectValue)
         let coerced = FCMData.coerce(data)
-        #expect(JSONValue.object(coerced).jsonString == #"{"s":"chat","i":"42","f":"1.50","big":"12345678901234567890","e":"1e3","t":"true","no":"false","n":"null","o":"{\"a\":[1,\"b\"]}","arr":"[1,2.0]"}"#)
+        #expect(
+            JSONValue.object(coerced).jsonString
+                == #"{"s":"chat","i":"42","f":"1.50","big":"12345678901234567890","e":"1e3","t":"true","no":"false","n":"null","o":"{\"a\":[1,\"b\"]}","arr":"[1,2.0]"}"#
+        )
     }
 
     @Test func stringsKeepTheirExactText() {

@@ -13,9 +13,14 @@ import Testing
 
     @Test func tokenMessagesMayUseExactly4096Bytes() throws {
         try OfflineProvider.with { provider in
-            try provider.validate(event(.token("t"), valueBytes: 4049), for: Target(provider: .fcm, address: .token("t")))
-            #expect(throws: DeliveryRejection(reason: "MessageTooBig", message: "message payload is 4097 bytes, over FCM's 4096-byte limit")) {
-                try provider.validate(event(.token("t"), valueBytes: 4050), for: Target(provider: .fcm, address: .token("t")))
+            try provider.validate(
+                event(.token("t"), valueBytes: 4049), for: Target(provider: .fcm, address: .token("t")))
+            #expect(
+                throws: DeliveryRejection(
+                    reason: "MessageTooBig", message: "message payload is 4097 bytes, over FCM's 4096-byte limit")
+            ) {
+                try provider.validate(
+                    event(.token("t"), valueBytes: 4050), for: Target(provider: .fcm, address: .token("t")))
             }
         }
     }
@@ -25,7 +30,10 @@ import Testing
         try OfflineProvider.with { provider in
             let fid = Target(provider: .fcm, address: .fid("cR1Zm2QmSSmvP3bqAbcDef"))
             try provider.validate(event(fid.address, valueBytes: 4049), for: fid)
-            #expect(throws: DeliveryRejection(reason: "MessageTooBig", message: "message payload is 4097 bytes, over FCM's 4096-byte limit")) {
+            #expect(
+                throws: DeliveryRejection(
+                    reason: "MessageTooBig", message: "message payload is 4097 bytes, over FCM's 4096-byte limit")
+            ) {
                 try provider.validate(event(fid.address, valueBytes: 4050), for: fid)
             }
         }
@@ -33,14 +41,19 @@ import Testing
 
     @Test func topicAndConditionMessagesAreLimitedTo2048Bytes() throws {
         try OfflineProvider.with { provider in
-            try provider.validate(event(.topic("news"), valueBytes: 2001), for: Target(provider: .fcm, address: .topic("news")))
+            try provider.validate(
+                event(.topic("news"), valueBytes: 2001), for: Target(provider: .fcm, address: .topic("news")))
             let rejection = DeliveryRejection(
-                reason: "MessageTooBig", message: "message payload is 2049 bytes, over FCM's 2048-byte limit for topic messages")
+                reason: "MessageTooBig",
+                message: "message payload is 2049 bytes, over FCM's 2048-byte limit for topic messages")
             #expect(throws: rejection) {
-                try provider.validate(event(.topic("news"), valueBytes: 2002), for: Target(provider: .fcm, address: .topic("news")))
+                try provider.validate(
+                    event(.topic("news"), valueBytes: 2002), for: Target(provider: .fcm, address: .topic("news")))
             }
             #expect(throws: rejection) {
-                try provider.validate(event(.condition("'a' in topics"), valueBytes: 2002), for: Target(provider: .fcm, address: .condition("'a' in topics")))
+                try provider.validate(
+                    event(.condition("'a' in topics"), valueBytes: 2002),
+                    for: Target(provider: .fcm, address: .condition("'a' in topics")))
             }
         }
     }
@@ -50,7 +63,10 @@ import Testing
             let event = fcmEvent(notification: .init(title: "t")) {
                 $0.apns = APNsOverrides(payload: ["blob": .string(String(repeating: "y", count: 4100))])
             }
-            #expect(throws: DeliveryRejection(reason: "MessageTooBig", message: "apns payload is 4141 bytes, over APNs' 4096-byte limit")) {
+            #expect(
+                throws: DeliveryRejection(
+                    reason: "MessageTooBig", message: "apns payload is 4141 bytes, over APNs' 4096-byte limit")
+            ) {
                 try provider.validate(event, for: event.targets[0])
             }
         }
@@ -60,8 +76,11 @@ import Testing
         try OfflineProvider.with { provider in
             for key in ["from", "message_type", "google.c.a.e", "gcm.n.e"] {
                 let event = fcmEvent(data: [key: "1"])
-                #expect(throws: DeliveryRejection(
-                    reason: "InvalidDataKey", message: "data key \"\(key)\" is reserved by FCM (from, message_type, google*, gcm*)")) {
+                #expect(
+                    throws: DeliveryRejection(
+                        reason: "InvalidDataKey",
+                        message: "data key \"\(key)\" is reserved by FCM (from, message_type, google*, gcm*)")
+                ) {
                     try provider.validate(event, for: event.targets[0])
                 }
             }

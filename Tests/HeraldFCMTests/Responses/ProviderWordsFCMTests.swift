@@ -7,9 +7,11 @@ import Testing
 @Suite struct ProviderWordsFCMTests {
     let now = Timestamp(seconds: 1_796_032_800)
 
-    static let documented = ["UNSPECIFIED_ERROR", "INVALID_ARGUMENT", "UNREGISTERED", "SENDER_ID_MISMATCH", "QUOTA_EXCEEDED",
-                             "UNAVAILABLE", "INTERNAL", "THIRD_PARTY_AUTH_ERROR", "NOT_FOUND", "PERMISSION_DENIED",
-                             "RESOURCE_EXHAUSTED", "UNAUTHENTICATED"]
+    static let documented = [
+        "UNSPECIFIED_ERROR", "INVALID_ARGUMENT", "UNREGISTERED", "SENDER_ID_MISMATCH", "QUOTA_EXCEEDED",
+        "UNAVAILABLE", "INTERNAL", "THIRD_PARTY_AUTH_ERROR", "NOT_FOUND", "PERMISSION_DENIED",
+        "RESOURCE_EXHAUSTED", "UNAUTHENTICATED",
+    ]
 
     @Test(arguments: documented)
     func everyDocumentedCodeAndStatusIsKept(name: String) {
@@ -21,13 +23,15 @@ import Testing
     /// Herald's own FCM reason passes the bound on every reason unchanged.
     @Test func heraldsThirdPartyAuthReasonIsUnchanged() {
         #expect(DeliveryReason.bounded(FCMAnswer.thirdPartyAuthReason) == FCMAnswer.thirdPartyAuthReason)
-        #expect(DeliveryResult(.failed, reason: FCMAnswer.thirdPartyAuthReason).reason == FCMAnswer.thirdPartyAuthReason)
+        #expect(
+            DeliveryResult(.failed, reason: FCMAnswer.thirdPartyAuthReason).reason == FCMAnswer.thirdPartyAuthReason)
     }
 
     @Test func aStatusWithEscapeSequencesIsTheHTTPStatusAndItsWordsTheDetail() {
         let status = "INVALID\u{1B}]0;owned\u{07}" + String(repeating: "\u{1B}[2J", count: 100_000)
         let body: JSONValue = ["error": ["code": 400, "message": "bad \u{9B}31m thing", "status": .string(status)]]
-        let answer = FCMAnswer.classify(status: 400, retryAfterHeader: nil, body: body.serialized, target: .token("t"), now: now)
+        let answer = FCMAnswer.classify(
+            status: 400, retryAfterHeader: nil, body: body.serialized, target: .token("t"), now: now)
         guard case .definitive(let result) = answer else {
             Issue.record("\(answer)")
             return

@@ -13,20 +13,30 @@ import Testing
         let recorder: NotificationRecorder
     }
 
-    func setup(_ settings: FCMSimulatorSettings = FCMSimulatorSettings(projectIDs: ["p"]), random: Double = 0.5) throws -> Setup {
+    func setup(_ settings: FCMSimulatorSettings = FCMSimulatorSettings(projectIDs: ["p"]), random: Double = 0.5) throws
+        -> Setup
+    {
         let tokens = SimulatedAccessTokens()
         var account = try TestKeys.simulatedAccount()
         account.projectID = nil
         let bearer = tokens.issue(for: account, at: now, lifetime: .seconds(3600))
         let recorder = NotificationRecorder()
-        return Setup(service: FCMSimulatorService(settings: settings, tokens: tokens, recorder: recorder, random: { random }), bearer: bearer, recorder: recorder)
+        return Setup(
+            service: FCMSimulatorService(settings: settings, tokens: tokens, recorder: recorder, random: { random }),
+            bearer: bearer, recorder: recorder)
     }
 
-    func send(_ setup: Setup, _ body: String, project: String = "p", bearer: String? = nil, at time: Timestamp? = nil) async -> ReadAnswer {
-        ReadAnswer(setup.service.handle(SimulatedRequest(
-            method: "POST", path: "/v1/projects/\(project)/messages:send",
-            headers: [("authorization", "Bearer " + (bearer ?? setup.bearer)), ("content-type", "application/json")],
-            body: Array(body.utf8), receivedAt: time ?? now)))
+    func send(_ setup: Setup, _ body: String, project: String = "p", bearer: String? = nil, at time: Timestamp? = nil)
+        async -> ReadAnswer
+    {
+        ReadAnswer(
+            setup.service.handle(
+                SimulatedRequest(
+                    method: "POST", path: "/v1/projects/\(project)/messages:send",
+                    headers: [
+                        ("authorization", "Bearer " + (bearer ?? setup.bearer)), ("content-type", "application/json"),
+                    ],
+                    body: Array(body.utf8), receivedAt: time ?? now)))
     }
 
     /// `messages:send` takes a token issued for firebase.messaging or
@@ -39,8 +49,13 @@ import Testing
             for: account, scopes: ["https://www.googleapis.com/auth/userinfo.email"], at: now, lifetime: .seconds(3600))
         let refused = await send(setup, #"{"message":{"token":"tok-1"}}"#, bearer: other)
         #expect(refused.status == 403)
-        #expect(refused.json == ["error": ["code": 403, "message": "Request had insufficient authentication scopes.",
-                                           "status": "PERMISSION_DENIED"]])
+        #expect(
+            refused.json == [
+                "error": [
+                    "code": 403, "message": "Request had insufficient authentication scopes.",
+                    "status": "PERMISSION_DENIED",
+                ]
+            ])
         let cloud = setup.service.tokens.issue(
             for: account, scopes: ["https://www.googleapis.com/auth/cloud-platform"], at: now, lifetime: .seconds(3600))
         #expect(await send(setup, #"{"message":{"token":"tok-1"}}"#, bearer: cloud).status == 200)
@@ -77,15 +92,17 @@ import Testing
             let answer = await send(setup, #"{"message":{"token":"t"}}"#, project: project, bearer: bearer)
             #expect(answer.status == 403)
             #expect(answer.json?["error"]?["status"] == "PERMISSION_DENIED")
-            #expect(answer.errorMessage == "Permission 'cloudmessaging.messages.create' denied on resource "
-                + "'//cloudresourcemanager.googleapis.com/projects/\(project)' (or it may not exist).")
+            #expect(
+                answer.errorMessage == "Permission 'cloudmessaging.messages.create' denied on resource "
+                    + "'//cloudresourcemanager.googleapis.com/projects/\(project)' (or it may not exist).")
             #expect(answer.fcmErrorCode == nil)
         }
     }
 
     @Test func validateOnlyIsAnsweredLikeASendAndNotRecorded() async throws {
         let setup = try setup()
-        let answer = await send(setup, #"{"validate_only":true,"message":{"topic":"news","notification":{"body":"x"}}}"#)
+        let answer = await send(
+            setup, #"{"validate_only":true,"message":{"topic":"news","notification":{"body":"x"}}}"#)
         #expect(answer.status == 200)
         #expect(answer.json == ["name": "projects/p/messages/fake_message_id"])
         #expect(setup.recorder.notifications.isEmpty)
@@ -95,24 +112,45 @@ import Testing
         let setup = try setup()
         let cases: [(String, String)] = [
             (#"{"message":{}}"#, "Recipient of the message is not set."),
-            (#"{"message":{"token":"t","topic":"x"}}"#, "Invalid value at 'message' (oneof), oneof field 'target' is already set. Cannot set 'topic'"),
-            (#"{"message":{"token":"t","data":{"a":"1","n":12}}}"#, "Invalid value at 'message.data[1].value' (TYPE_STRING), 12"),
+            (
+                #"{"message":{"token":"t","topic":"x"}}"#,
+                "Invalid value at 'message' (oneof), oneof field 'target' is already set. Cannot set 'topic'"
+            ),
+            (
+                #"{"message":{"token":"t","data":{"a":"1","n":12}}}"#,
+                "Invalid value at 'message.data[1].value' (TYPE_STRING), 12"
+            ),
             (#"{"message":{"token":"t","data":{"from":"x"}}}"#, "Invalid data payload key: from"),
             (#"{"message":{"token":"t","data":{"google.c.a":"x"}}}"#, "Invalid data payload key: google.c.a"),
-            (#"{"message":{"token":"t","android":{"priority":"URGENT"}}}"#,
-             #"Invalid value at 'message.android.priority' (type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority), "URGENT""#),
-            (#"{"message":{"token":"t","android":{"ttl":"3600"}}}"#,
-             #"Invalid value at 'message.android.ttl' (type.googleapis.com/google.protobuf.Duration), "3600""#),
-            (#"{"message":{"token":"t","android":{"ttl":"1.0000000001s"}}}"#,
-             #"Invalid value at 'message.android.ttl' (type.googleapis.com/google.protobuf.Duration), "1.0000000001s""#),
-            (#"{"message":{"topic":"/topics/news"}}"#, #"Invalid topic name: give "news" without the "/topics/" prefix"#),
-            (#"{"message":{"token":"t","android":{"notification":{"chanel_id":"x"}}}}"#,
-             #"Invalid JSON payload received. Unknown name "chanel_id" at 'message.android.notification': Cannot find field."#),
+            (
+                #"{"message":{"token":"t","android":{"priority":"URGENT"}}}"#,
+                #"Invalid value at 'message.android.priority' (type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority), "URGENT""#
+            ),
+            (
+                #"{"message":{"token":"t","android":{"ttl":"3600"}}}"#,
+                #"Invalid value at 'message.android.ttl' (type.googleapis.com/google.protobuf.Duration), "3600""#
+            ),
+            (
+                #"{"message":{"token":"t","android":{"ttl":"1.0000000001s"}}}"#,
+                #"Invalid value at 'message.android.ttl' (type.googleapis.com/google.protobuf.Duration), "1.0000000001s""#
+            ),
+            (
+                #"{"message":{"topic":"/topics/news"}}"#,
+                #"Invalid topic name: give "news" without the "/topics/" prefix"#
+            ),
+            (
+                #"{"message":{"token":"t","android":{"notification":{"chanel_id":"x"}}}}"#,
+                #"Invalid JSON payload received. Unknown name "chanel_id" at 'message.android.notification': Cannot find field."#
+            ),
             (#"{"mesage":{}}"#, #"Invalid JSON payload received. Unknown name "mesage": Cannot find field."#),
-            (#"{"message":{"token":"t","apns":{"headers":{"apns-priority":10}}}}"#,
-             "Invalid value at 'message.apns.headers[0].value' (TYPE_STRING), 10"),
-            (#"{"message":{"token":"t","fid":"cR1Zm2QmSSmvP3bqAbcDef"}}"#,
-             "Invalid value at 'message' (oneof), oneof field 'target' is already set. Cannot set 'fid'"),
+            (
+                #"{"message":{"token":"t","apns":{"headers":{"apns-priority":10}}}}"#,
+                "Invalid value at 'message.apns.headers[0].value' (TYPE_STRING), 10"
+            ),
+            (
+                #"{"message":{"token":"t","fid":"cR1Zm2QmSSmvP3bqAbcDef"}}"#,
+                "Invalid value at 'message' (oneof), oneof field 'target' is already set. Cannot set 'fid'"
+            ),
             (#"{"message":{"fid":7}}"#, "Invalid value at 'message.fid' (TYPE_STRING)"),
         ]
         for (body, message) in cases {
@@ -122,7 +160,8 @@ import Testing
             #expect(answer.errorMessage == message)
         }
         #expect(setup.recorder.notifications.isEmpty)
-        let accepted = await send(setup, #"{"message":{"topic":"news","android":{"ttl":"86400.5s","priority":"NORMAL"}}}"#)
+        let accepted = await send(
+            setup, #"{"message":{"topic":"news","android":{"ttl":"86400.5s","priority":"NORMAL"}}}"#)
         #expect(accepted.status == 200)
     }
 
@@ -149,11 +188,18 @@ import Testing
             (#"{"priority":2}"#, "Invalid value at 'message.android.priority' \(priority), 2"),
             (#"{"priority":"1"}"#, #"Invalid value at 'message.android.priority' \#(priority), "1""#),
             (#"{"priority":1.5}"#, "Invalid value at 'message.android.priority' \(priority), 1.5"),
-            (#"{"notification":{"notification_priority":"high"}}"#,
-             #"Invalid value at 'message.android.notification.notification_priority' \#(notification)NotificationPriority), "high""#),
-            (#"{"notification":{"visibility":"public"}}"#,
-             #"Invalid value at 'message.android.notification.visibility' \#(notification)Visibility), "public""#),
-            (#"{"notification":{"proxy":4}}"#, "Invalid value at 'message.android.notification.proxy' \(notification)Proxy), 4"),
+            (
+                #"{"notification":{"notification_priority":"high"}}"#,
+                #"Invalid value at 'message.android.notification.notification_priority' \#(notification)NotificationPriority), "high""#
+            ),
+            (
+                #"{"notification":{"visibility":"public"}}"#,
+                #"Invalid value at 'message.android.notification.visibility' \#(notification)Visibility), "public""#
+            ),
+            (
+                #"{"notification":{"proxy":4}}"#,
+                "Invalid value at 'message.android.notification.proxy' \(notification)Proxy), 4"
+            ),
         ]
         for (android, message) in refused {
             let answer = await send(setup, #"{"message":{"token":"t","android":\#(android)}}"#)
@@ -164,8 +210,10 @@ import Testing
     }
 
     @Test func configuredTokensGetFCMsErrorCodes() async throws {
-        let setup = try setup(FCMSimulatorSettings(
-            projectIDs: ["p"], tokenErrors: ["dead": .unregistered, "foreign": .senderIDMismatch, "ios": .thirdPartyAuthError]))
+        let setup = try setup(
+            FCMSimulatorSettings(
+                projectIDs: ["p"],
+                tokenErrors: ["dead": .unregistered, "foreign": .senderIDMismatch, "ios": .thirdPartyAuthError]))
         let expected: [(String, Int, String, String)] = [
             ("dead", 404, "UNREGISTERED", "Requested entity was not found."),
             ("foreign", 403, "SENDER_ID_MISMATCH", "SenderId mismatch"),
@@ -185,16 +233,23 @@ import Testing
     /// FID, 11) characters of URL-safe base64; and a dead one is
     /// UNREGISTERED, as `tokenErrors` holds FIDs as well as tokens.
     @Test func fidTargetsAreRecordedCheckedAndAnsweredLikeTokens() async throws {
-        let setup = try setup(FCMSimulatorSettings(
-            projectIDs: ["p"], tokenErrors: ["dDeadFid0000000000000Q": .unregistered, "eForeignFid00000000000": .senderIDMismatch]))
+        let setup = try setup(
+            FCMSimulatorSettings(
+                projectIDs: ["p"],
+                tokenErrors: ["dDeadFid0000000000000Q": .unregistered, "eForeignFid00000000000": .senderIDMismatch]))
         for fid in ["cR1Zm2QmSSmvP3bq-_cDef", "eUx0ZzQ3LTY"] {
             let answer = await send(setup, #"{"message":{"fid":"\#(fid)","notification":{"title":"Hi"}}}"#)
             #expect(answer.status == 200, "\(fid): \(answer.errorMessage ?? "")")
         }
         #expect(setup.recorder.notifications.map(\.target) == ["cR1Zm2QmSSmvP3bq-_cDef", "eUx0ZzQ3LTY"])
-        #expect(setup.recorder.notifications.first?.payload == ["fid": "cR1Zm2QmSSmvP3bq-_cDef", "notification": ["title": "Hi"]])
+        #expect(
+            setup.recorder.notifications.first?.payload == [
+                "fid": "cR1Zm2QmSSmvP3bq-_cDef", "notification": ["title": "Hi"],
+            ])
 
-        for malformed in ["cR1Zm2QmSSmvP3bq-_cDe", "cR1Zm2QmSSmvP3bq-_cDefg", "cR1Zm2QmSSmvP3bq+/cDef", "cR1Zm2QmSSmvP3bqAbcD=="] {
+        for malformed in [
+            "cR1Zm2QmSSmvP3bq-_cDe", "cR1Zm2QmSSmvP3bq-_cDefg", "cR1Zm2QmSSmvP3bq+/cDef", "cR1Zm2QmSSmvP3bqAbcD==",
+        ] {
             let answer = await send(setup, #"{"message":{"fid":"\#(malformed)"}}"#)
             #expect(answer.status == 400, "\(malformed)")
             #expect(answer.fcmErrorCode == "INVALID_ARGUMENT")
@@ -228,12 +283,15 @@ import Testing
     /// FCM's quota is a project's: each project's sends fill a window of their
     /// own, which the project's first send starts.
     @Test func eachProjectHasItsOwnQuotaWindow() async throws {
-        let setup = try setup(FCMSimulatorSettings(projectIDs: ["p", "q"], quota: .init(messages: 2, window: .seconds(60))))
+        let setup = try setup(
+            FCMSimulatorSettings(projectIDs: ["p", "q"], quota: .init(messages: 2, window: .seconds(60))))
         let body = #"{"message":{"token":"t"}}"#
         #expect(await send(setup, body, project: "p").status == 200)
         #expect(await send(setup, body, project: "p", at: now + .seconds(10)).status == 200)
         let overP = await send(setup, body, project: "p", at: now + .seconds(20))
-        #expect(await send(setup, body, project: "q", at: now + .seconds(30)).status == 200, "p over its quota leaves q alone")
+        #expect(
+            await send(setup, body, project: "q", at: now + .seconds(30)).status == 200,
+            "p over its quota leaves q alone")
         #expect(await send(setup, body, project: "q", at: now + .seconds(40)).status == 200)
         let overQ = await send(setup, body, project: "q", at: now + .seconds(50))
         #expect(await send(setup, body, project: "p", at: now + .seconds(60)).status == 200, "p's window began at 0 s")
@@ -242,15 +300,20 @@ import Testing
             #expect(refused.status == 429)
             #expect(refused.json?["error"]?["status"] == "RESOURCE_EXHAUSTED")
             #expect(refused.fcmErrorCode == "QUOTA_EXCEEDED")
-            #expect(refused.errorMessage == "Quota exceeded for quota metric 'Send requests' of service 'fcm.googleapis.com'.")
+            #expect(
+                refused.errorMessage
+                    == "Quota exceeded for quota metric 'Send requests' of service 'fcm.googleapis.com'.")
             #expect(refused.header("retry-after") == retryAfter, "seconds to the end of the project's own window")
         }
-        let projects = setup.recorder.notifications.map { String($0.messageID.dropFirst("projects/".count).prefix { $0 != "/" }) }
+        let projects = setup.recorder.notifications.map {
+            String($0.messageID.dropFirst("projects/".count).prefix { $0 != "/" })
+        }
         #expect(projects == ["p", "p", "q", "q", "p"])
     }
 
     @Test func faultsFollowTheirRates() async throws {
-        let settings = FCMSimulatorSettings(projectIDs: ["p"], internalErrorRate: 0.1, unavailableRate: 0.2, retryAfter: 15)
+        let settings = FCMSimulatorSettings(
+            projectIDs: ["p"], internalErrorRate: 0.1, unavailableRate: 0.2, retryAfter: 15)
         let body = #"{"message":{"token":"t"}}"#
         let internalError = await send(try setup(settings, random: 0.05), body)
         #expect(internalError.status == 500)

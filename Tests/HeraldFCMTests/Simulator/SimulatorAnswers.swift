@@ -27,7 +27,9 @@ struct ReadAnswer {
     var errorMessage: String? { json?["error"]?["message"]?.stringValue }
     /// The FcmError detail's `errorCode`.
     var fcmErrorCode: String? {
-        json?["error"]?["details"]?.arrayValue?.first { $0["@type"] == "type.googleapis.com/google.firebase.fcm.v1.FcmError" }?["errorCode"]?
-            .stringValue
+        json?["error"]?["details"]?.arrayValue?.first {
+            $0["@type"] == "type.googleapis.com/google.firebase.fcm.v1.FcmError"
+        }?["errorCode"]?
+        .stringValue
     }
 }

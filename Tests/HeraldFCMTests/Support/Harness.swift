@@ -41,19 +41,24 @@ struct Harness {
         let simulator = Simulator(
             services: [oauth, revokeTokensBeforeEachSend ? RevokingService(fcm: fcm) : fcm], recorder: recorder,
             logger: logger, clock: clock.closure)
-        return try await SimulatorServer.with(simulator, shutdownGracePeriod: .seconds(1), logger: logger.child("server")) { server in
+        return try await SimulatorServer.with(
+            simulator, shutdownGracePeriod: .seconds(1), logger: logger.child("server")
+        ) { server in
             let base = "https://127.0.0.1:\(server.port)"
             let account = try TestKeys.account(tokenURI: base + "/token")
             let configuration = HTTPClientConfiguration(
                 maxConnectionsPerHost: 1, requestTimeout: .seconds(20),
                 tls: HTTPClientTLSConfiguration(caFile: server.pki.caCertificatePath))
-            return try await HTTPClient.withClient(configuration: configuration, logger: logger.child("client")) { client in
+            return try await HTTPClient.withClient(configuration: configuration, logger: logger.child("client")) {
+                client in
                 let provider = FCMProvider(
                     projectID: projectID, account: account, endpoint: base, httpClient: client, logger: logger,
                     now: clock.closure)
-                return try await body(Harness(
-                    provider: provider, fcm: fcm, oauth: oauth, tokens: tokens, recorder: recorder, clock: clock, logs: logs,
-                    logger: logger, httpClient: client, port: server.port))
+                return try await body(
+                    Harness(
+                        provider: provider, fcm: fcm, oauth: oauth, tokens: tokens, recorder: recorder, clock: clock,
+                        logs: logs,
+                        logger: logger, httpClient: client, port: server.port))
             }
         }
     }
@@ -80,7 +85,8 @@ func fcmEvent(
     _ address: Target.Address = .token("fcm-token-1"), notification: Event.Notification? = nil, data: JSONObject? = nil,
     configure: (inout Event) -> Void = { _ in }
 ) -> Event {
-    var event = Event(id: "evt-1", targets: [Target(provider: .fcm, address: address)], notification: notification, data: data)
+    var event = Event(
+        id: "evt-1", targets: [Target(provider: .fcm, address: address)], notification: notification, data: data)
     configure(&event)
     return event
 }

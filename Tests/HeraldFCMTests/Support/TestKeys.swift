@@ -11,7 +11,9 @@ enum TestKeys {
     static let keyID = "0123456789abcdef0123456789abcdef01234567"
     static let projectID = "herald-test"
 
-    static let key: Result<PrivateKey, CryptoError> = Result { () throws(CryptoError) -> PrivateKey in try PrivateKey.generateRSA() }
+    static let key: Result<PrivateKey, CryptoError> = Result { () throws(CryptoError) -> PrivateKey in
+        try PrivateKey.generateRSA()
+    }
 
     /// A service-account JSON key like the Firebase console's.
     static func serviceAccountJSON(tokenURI: String, key: PrivateKey? = nil) throws -> String {
@@ -29,6 +31,7 @@ enum TestKeys {
     }
 
     static func simulatedAccount() throws -> SimulatedServiceAccount {
-        SimulatedServiceAccount(clientEmail: email, keyID: keyID, publicKey: try key.get().publicKey, projectID: projectID)
+        SimulatedServiceAccount(
+            clientEmail: email, keyID: keyID, publicKey: try key.get().publicKey, projectID: projectID)
     }
 }

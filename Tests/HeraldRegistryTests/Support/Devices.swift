@@ -7,7 +7,8 @@ enum Devices {
     /// A distinct APNs device per number (its number in 64 hex digits).
     static func apns(_ number: Int, app: String = "chat") -> DeviceKey {
         let hex = String(number, radix: 16)
-        return DeviceKey(app: app, provider: .apns, address: .token(String(repeating: "0", count: 64 - hex.count) + hex))
+        return DeviceKey(
+            app: app, provider: .apns, address: .token(String(repeating: "0", count: 64 - hex.count) + hex))
     }
 
     /// A distinct FCM device per number, by registration token.
@@ -23,13 +24,16 @@ enum Devices {
 
 extension RegistryStore {
     /// Every registration on the channel, walking pages of `pageSize`; also returns the page sizes.
-    func walk(app: String, channel: String, providers: Set<Provider>? = nil,
-              pageSize: Int) async throws -> (registrations: [Registration], pages: [Int]) {
+    func walk(
+        app: String, channel: String, providers: Set<Provider>? = nil,
+        pageSize: Int
+    ) async throws -> (registrations: [Registration], pages: [Int]) {
         var all: [Registration] = []
         var pages: [Int] = []
         var cursor: RegistryCursor?
         repeat {
-            let page = try await devices(app: app, channel: channel, providers: providers, after: cursor, limit: pageSize)
+            let page = try await devices(
+                app: app, channel: channel, providers: providers, after: cursor, limit: pageSize)
             all += page.registrations
             pages.append(page.registrations.count)
             cursor = page.next

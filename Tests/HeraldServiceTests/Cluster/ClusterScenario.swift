@@ -26,7 +26,9 @@ final class ClusterScenario: Sendable {
     /// Runs `body` and then, even when it throws, stops the instances it
     /// started, starts again the nodes it stopped (a quorum queue is deleted
     /// on all its members) and deletes the queues.
-    static func run(prefetch: Int = 64, amqpExtra: String = "", _ body: (ClusterScenario) async throws -> Void) async throws {
+    static func run(prefetch: Int = 64, amqpExtra: String = "", _ body: (ClusterScenario) async throws -> Void)
+        async throws
+    {
         let scenario = try await ClusterScenario(prefetch: prefetch, amqpExtra: amqpExtra)
         do {
             try await body(scenario)
@@ -41,8 +43,9 @@ final class ClusterScenario: Sendable {
         simulator = try await SimulatorHarness()
         self.prefetch = prefetch
         self.amqpExtra = amqpExtra
-        names = try ServiceConfig(simulator: simulator, queueType: "quorum", prefetch: prefetch,
-                                  amqpURLs: ClusterBroker.nodes.map(ClusterBroker.url), amqpExtra: amqpExtra)
+        names = try ServiceConfig(
+            simulator: simulator, queueType: "quorum", prefetch: prefetch,
+            amqpURLs: ClusterBroker.nodes.map(ClusterBroker.url), amqpExtra: amqpExtra)
         results = try await ResultsCollector(prefix: names.prefix, url: ClusterBroker.url(Self.steadyNode))
         feed = try await EventFeed(url: ClusterBroker.url(Self.steadyNode), exchange: "\(names.prefix).events")
     }
@@ -51,13 +54,15 @@ final class ClusterScenario: Sendable {
     /// node: `amqp.url`; several: `amqp.urls`, not shuffled), and waits until it is ready.
     func startHerald(nodes: [Int]) async throws -> RunningService {
         let urls = nodes.map(ClusterBroker.url)
-        let config = try ServiceConfig(simulator: simulator, queueType: "quorum", prefetch: prefetch, sharing: names,
-                                       amqpURL: urls[0], amqpURLs: urls.count > 1 ? urls : [], amqpExtra: amqpExtra)
+        let config = try ServiceConfig(
+            simulator: simulator, queueType: "quorum", prefetch: prefetch, sharing: names,
+            amqpURL: urls[0], amqpURLs: urls.count > 1 ? urls : [], amqpExtra: amqpExtra)
         // Info: the log then has "amqp connected" next to "amqp connection lost", to time reconnects.
         let running = RunningService(try config.load(), logLevel: .info)
         services.withLock { $0.append(running) }
         guard await eventually(timeout: .seconds(30), { running.service.health.isReady }) else {
-            throw TestFailure("herald on nodes \(nodes) is not ready: \(running.service.health.report) \(running.logs.lines)")
+            throw TestFailure(
+                "herald on nodes \(nodes) is not ready: \(running.service.health.report) \(running.logs.lines)")
         }
         return running
     }
@@ -95,7 +100,9 @@ final class ClusterScenario: Sendable {
     /// The series of metric `name` as `/metrics` shows them: the labels (`{...}`, or empty) and the value.
     static func metric(_ name: String, of running: RunningService) -> [(labels: String, value: Int)] {
         running.service.metrics.registry.render().split(separator: "\n").compactMap { line in
-            guard line.hasPrefix(name), let space = line.lastIndex(of: " "), let value = Int(line[line.index(after: space)...]) else {
+            guard line.hasPrefix(name), let space = line.lastIndex(of: " "),
+                let value = Int(line[line.index(after: space)...])
+            else {
                 return nil
             }
             let labels = line[line.index(line.startIndex, offsetBy: name.count)..<space]
@@ -161,8 +168,9 @@ final class EventFeed: Sendable {
         let body = #"{"id": "\#(Self.id(index))", "app": "chat", "provider": "fcm", "token": "\#(Self.token(index))"}"#
         for _ in 0..<20 {
             do {
-                try await connection.publish(exchange: exchange, routingKey: "chat.message", body: Array(body.utf8),
-                                             persistent: true, mandatory: true, messageID: Self.id(index))
+                try await connection.publish(
+                    exchange: exchange, routingKey: "chat.message", body: Array(body.utf8),
+                    persistent: true, mandatory: true, messageID: Self.id(index))
                 return
             } catch let error as AMQPError where error.isRetryable {
                 repeats.add(1, ordering: .relaxed)
@@ -210,7 +218,9 @@ final class ReadinessWatch: Sendable {
                 let report = health.report
                 let sample = Sample(at: .now, ready: health.isReady, node: Self.connectedNode(in: report))
                 samples.withLock { list in
-                    if list.last.map({ $0.ready != sample.ready || $0.node != sample.node }) ?? true { list.append(sample) }
+                    if list.last.map({ $0.ready != sample.ready || $0.node != sample.node }) ?? true {
+                        list.append(sample)
+                    }
                 }
                 try? await Task.sleep(for: .milliseconds(10))  // the sampling interval, not a wait for an event
             }
@@ -221,7 +231,9 @@ final class ReadinessWatch: Sendable {
 
     /// The node of `amqp_connected ok host:port` in a `/readyz` report; nil while not connected.
     static func connectedNode(in report: String) -> String? {
-        report.split(separator: "\n").first { $0.hasPrefix("amqp_connected ok ") }.map { String($0.dropFirst("amqp_connected ok ".count)) }
+        report.split(separator: "\n").first { $0.hasPrefix("amqp_connected ok ") }.map {
+            String($0.dropFirst("amqp_connected ok ".count))
+        }
     }
 
     /// The node the instance is connected to now (per the last sample).
@@ -229,8 +241,10 @@ final class ReadinessWatch: Sendable {
 
     /// Waits for the first sample after `since` in which the instance is ready
     /// on a node `accepting` accepts; `sinceMark` counts from `mark` (default `since`).
-    func recovery(since: ContinuousClock.Instant, mark: ContinuousClock.Instant? = nil, timeout: Duration = .seconds(60),
-                  on accepting: @Sendable (String) -> Bool) async throws -> Recovery {
+    func recovery(
+        since: ContinuousClock.Instant, mark: ContinuousClock.Instant? = nil, timeout: Duration = .seconds(60),
+        on accepting: @Sendable (String) -> Bool
+    ) async throws -> Recovery {
         var found: Recovery?
         _ = await eventually(timeout: timeout, every: .milliseconds(20)) {
             found = samples.withLock { Self.recovery(in: $0, since: since, mark: mark ?? since, accepting) }
@@ -248,10 +262,13 @@ final class ReadinessWatch: Sendable {
         }
     }
 
-    private static func recovery(in samples: [Sample], since: ContinuousClock.Instant, mark: ContinuousClock.Instant,
-                                 _ accepting: (String) -> Bool) -> Recovery? {
+    private static func recovery(
+        in samples: [Sample], since: ContinuousClock.Instant, mark: ContinuousClock.Instant,
+        _ accepting: (String) -> Bool
+    ) -> Recovery? {
         guard let back = samples.first(where: { $0.at > since && $0.ready && $0.node.map(accepting) == true }),
-              let node = back.node else { return nil }
+            let node = back.node
+        else { return nil }
         return Recovery(at: back.at, sinceMark: max(.zero, back.at - mark), node: node)
     }
 

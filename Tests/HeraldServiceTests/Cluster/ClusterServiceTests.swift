@@ -19,7 +19,9 @@ struct ClusterServiceTests {
     /// collector's) and waits until it is ready on another node, which must be
     /// within the longest back-off of its `loss`-th loss in a row plus
     /// `reconnectAllowance`, counted from the loss it logged.
-    static func failover(_ herald: RunningService, _ watch: ReadinessWatch, loss: Int) async throws -> (node: Int, recovery: ReadinessWatch.Recovery) {
+    static func failover(_ herald: RunningService, _ watch: ReadinessWatch, loss: Int) async throws -> (
+        node: Int, recovery: ReadinessWatch.Recovery
+    ) {
         let address = try #require(watch.node, "connected before the stop")
         let node = try #require(ClusterBroker.node(at: address))
         try #require(node != ClusterScenario.steadyNode, "the feed and the collector are on node \(node)")
@@ -27,16 +29,18 @@ struct ClusterServiceTests {
         let mark = ContinuousClock.now
         try await ClusterBroker.stop(node)
         let recovery = try await watch.recovery(since: mark) { $0 != address }
-        let lost = try #require(herald.logs.first("amqp connection lost", after: mark), "\(herald.logs.lines.suffix(5))")
+        let lost = try #require(
+            herald.logs.first("amqp connection lost", after: mark), "\(herald.logs.lines.suffix(5))")
         let connected = try #require(herald.logs.first("amqp connected", after: lost.at))
         // The back-off level grows by one per loss of a connection younger than
         // `stableAfter`, so the `loss`-th loss waits at most `delay(attempt: loss)`.
         let bound = try herald.config.amqpConfiguration().reconnect.delay(attempt: loss, unit: 1) + reconnectAllowance
         let toReady = recovery.at - lost.at
-        print("[cluster-service] stopped node \(node) (\(held) events in flight; at the loss \(lost.int("unsettled_deliveries") ?? -1) "
-              + "deliveries unsettled, \(lost.int("unconfirmed") ?? -1) publishes unconfirmed): connected to \(recovery.node) "
-              + "\((connected.at - lost.at).printed) s after the loss, ready \(toReady.printed) s after it "
-              + "(\(recovery.sinceMark.printed) s after the stop command; bound \(bound.printed) s)")
+        print(
+            "[cluster-service] stopped node \(node) (\(held) events in flight; at the loss \(lost.int("unsettled_deliveries") ?? -1) "
+                + "deliveries unsettled, \(lost.int("unconfirmed") ?? -1) publishes unconfirmed): connected to \(recovery.node) "
+                + "\((connected.at - lost.at).printed) s after the loss, ready \(toReady.printed) s after it "
+                + "(\(recovery.sinceMark.printed) s after the stop command; bound \(bound.printed) s)")
         #expect(toReady <= bound, "ready \(toReady) after losing node \(node)")
         #expect(ClusterScenario.metricNode(of: herald) == recovery.node, "herald_amqp_node follows /readyz")
         return (node, recovery)
@@ -47,7 +51,9 @@ struct ClusterServiceTests {
             let herald = try await scenario.startHerald(nodes: [1, 2, 3])
             let watch = ReadinessWatch(herald)
             defer { watch.stop() }
-            #expect(ReadinessWatch.connectedNode(in: herald.service.health.report) == ClusterBroker.address(1), "unshuffled: the first")
+            #expect(
+                ReadinessWatch.connectedNode(in: herald.service.health.report) == ClusterBroker.address(1),
+                "unshuffled: the first")
             let total = 2000
             let half = total / 2
             let started = ContinuousClock.now
@@ -76,12 +82,13 @@ struct ClusterServiceTests {
             // have been enqueued twice.
             let allowed = scenario.prefetch * 2 + scenario.feed.republished
             let repeated = Self.check(scenario, 0..<total, allowed: allowed)
-            print("[cluster-service] failover under load: \(total) events, \(herald.logs.count(Self.skippedRedelivery)) redelivered "
-                  + "events recognised, \(herald.logs.count(Self.unsettledEvent)) events whose outcomes failed, "
-                  + "\(repeated.outcomes) repeated outcomes, "
-                  + "\(repeated.notifications) repeated notifications (allowed \(allowed)), \(scenario.feed.republished) publishes repeated; "
-                  + "each half across one stop: \(firstHalf.printed) s and \(secondHalf.printed) s "
-                  + "(\(Self.rate(half, firstHalf)) and \(Self.rate(half, secondHalf)) events/s)")
+            print(
+                "[cluster-service] failover under load: \(total) events, \(herald.logs.count(Self.skippedRedelivery)) redelivered "
+                    + "events recognised, \(herald.logs.count(Self.unsettledEvent)) events whose outcomes failed, "
+                    + "\(repeated.outcomes) repeated outcomes, "
+                    + "\(repeated.notifications) repeated notifications (allowed \(allowed)), \(scenario.feed.republished) publishes repeated; "
+                    + "each half across one stop: \(firstHalf.printed) s and \(secondHalf.printed) s "
+                    + "(\(Self.rate(half, firstHalf)) and \(Self.rate(half, secondHalf)) events/s)")
             #expect(!herald.hasReturned)
         }
     }
@@ -107,23 +114,30 @@ struct ClusterServiceTests {
 
             try await ClusterBroker.restart(node)
             let restarted = ContinuousClock.now
-            let recovery = try await watch.recovery(since: stopped, mark: restarted) { $0 == ClusterBroker.address(node) }
+            let recovery = try await watch.recovery(since: stopped, mark: restarted) {
+                $0 == ClusterBroker.address(node)
+            }
             // One address: one "connect failed" per attempt. The loss and each
             // failed attempt raised the back-off level by one, so the wait that
             // ran across the restart was at most `delay(attempt: failed)`.
             let failed = herald.logs.count("amqp connect failed")
-            let bound = try herald.config.amqpConfiguration().reconnect.delay(attempt: failed, unit: 1) + Self.reconnectAllowance
-            print("[cluster-service] one address, node \(node) down \((restarted - stopped).printed) s "
-                  + "(\(failed) connect attempts failed): ready \(recovery.sinceMark.printed) s after the restart "
-                  + "(bound \(bound.printed) s)")
+            let bound =
+                try herald.config.amqpConfiguration().reconnect.delay(attempt: failed, unit: 1)
+                + Self.reconnectAllowance
+            print(
+                "[cluster-service] one address, node \(node) down \((restarted - stopped).printed) s "
+                    + "(\(failed) connect attempts failed): ready \(recovery.sinceMark.printed) s after the restart "
+                    + "(bound \(bound.printed) s)")
             #expect(failed > 0, "Herald kept trying while its node was down")
             #expect(recovery.sinceMark <= bound)
             #expect(await scenario.waitUntilFinished(0..<500))
 
             let allowed = scenario.prefetch + scenario.feed.republished
             let repeated = Self.check(scenario, 0..<500, allowed: allowed)
-            print("[cluster-service] one address: 500 events, \(repeated.outcomes) repeated outcomes, "
-                  + "\(repeated.notifications) repeated notifications (allowed \(allowed)), \(scenario.feed.republished) publishes repeated")
+            print(
+                "[cluster-service] one address: 500 events, \(repeated.outcomes) repeated outcomes, "
+                    + "\(repeated.notifications) repeated notifications (allowed \(allowed)), \(scenario.feed.republished) publishes repeated"
+            )
             #expect(!herald.hasReturned)
         }
     }
@@ -152,15 +166,19 @@ struct ClusterServiceTests {
             let elapsed = ContinuousClock.now - started
             #expect(secondWatch.wasReady(from: mark, to: .now), "the instance on node 2 stays ready")
 
-            let consumed = [first, second].map { ClusterScenario.metric("herald_events_consumed_total", of: $0).reduce(0) { $0 + $1.value } }
+            let consumed = [first, second].map {
+                ClusterScenario.metric("herald_events_consumed_total", of: $0).reduce(0) { $0 + $1.value }
+            }
             let allowed = scenario.prefetch + scenario.feed.republished
             let repeated = Self.check(scenario, 0..<total, allowed: allowed)
-            print("[cluster-service] two instances, node 1 lost: \(total) events, "
-                  + "\(first.logs.count(Self.skippedRedelivery) + second.logs.count(Self.skippedRedelivery)) redelivered events recognised, "
-                  + "\(first.logs.count(Self.unsettledEvent) + second.logs.count(Self.unsettledEvent)) events whose outcomes failed, "
-                  + "\(repeated.outcomes) repeated outcomes, "
-                  + "\(repeated.notifications) repeated notifications (allowed \(allowed)), consumed per instance \(consumed), "
-                  + "\(scenario.feed.republished) publishes repeated; \(elapsed.printed) s (\(Self.rate(total, elapsed)) events/s)")
+            print(
+                "[cluster-service] two instances, node 1 lost: \(total) events, "
+                    + "\(first.logs.count(Self.skippedRedelivery) + second.logs.count(Self.skippedRedelivery)) redelivered events recognised, "
+                    + "\(first.logs.count(Self.unsettledEvent) + second.logs.count(Self.unsettledEvent)) events whose outcomes failed, "
+                    + "\(repeated.outcomes) repeated outcomes, "
+                    + "\(repeated.notifications) repeated notifications (allowed \(allowed)), consumed per instance \(consumed), "
+                    + "\(scenario.feed.republished) publishes repeated; \(elapsed.printed) s (\(Self.rate(total, elapsed)) events/s)"
+            )
             #expect(consumed.allSatisfy { $0 > 0 }, "both instances consumed: \(consumed)")
         }
     }
@@ -179,8 +197,9 @@ struct ClusterServiceTests {
             let leader = try await ClusterBroker.leader(of: events, via: ClusterScenario.steadyNode)
             try #require(leader != ClusterScenario.steadyNode, "the consumer's node must stay")
 
-            try await admin.publish(exchange: events, routingKey: "chat.poison", body: Array("poison".utf8), mandatory: true,
-                                    messageID: "p1")
+            try await admin.publish(
+                exchange: events, routingKey: "chat.poison", body: Array("poison".utf8), mandatory: true,
+                messageID: "p1")
             // Deliveries 1 to 3: the limit allows 2 returns; the third dead-letters it.
             for delivery in 1...3 {
                 if delivery == 3 { try await ClusterBroker.stop(leader) }
@@ -188,13 +207,15 @@ struct ClusterServiceTests {
                 let taken = try await Self.next(consumer)
                 #expect(taken.messageID == "p1")
                 #expect(taken.redelivered == (delivery > 1))
-                #expect(taken.headers["x-delivery-count"]?.intValue == (delivery > 1 ? Int64(delivery - 1) : nil),
-                        "delivery \(delivery): \(taken.headers)")
+                #expect(
+                    taken.headers["x-delivery-count"]?.intValue == (delivery > 1 ? Int64(delivery - 1) : nil),
+                    "delivery \(delivery): \(taken.headers)")
                 // Cancel first, so the returned message is not handed straight back to this consumer.
                 try await admin.cancel(consumer)
                 try await admin.reject(taken, requeue: true)
             }
-            #expect(await eventually(timeout: .seconds(30)) { (try? await admin.messageCount(queue: deadLetters)) == 1 })
+            #expect(
+                await eventually(timeout: .seconds(30)) { (try? await admin.messageCount(queue: deadLetters)) == 1 })
             #expect(try await admin.messageCount(queue: events) == 0)
             let dead = try await admin.consume(queue: deadLetters, prefetch: 5)
             let parked = try await Self.next(dead)
@@ -218,7 +239,9 @@ struct ClusterServiceTests {
     /// Checks that every one of the feed's events `indices` was delivered (no
     /// other outcome, none missing) and that outcomes and notifications were
     /// repeated at most `allowed` times; returns the repeats.
-    static func check(_ scenario: ClusterScenario, _ indices: Range<Int>, allowed: Int) -> (outcomes: Int, notifications: Int) {
+    static func check(_ scenario: ClusterScenario, _ indices: Range<Int>, allowed: Int) -> (
+        outcomes: Int, notifications: Int
+    ) {
         let tally = scenario.tally(indices)
         let notifications = scenario.repeatedNotifications(indices)
         #expect(tally.missing.isEmpty, "\(tally.missingSummary)")
@@ -229,7 +252,9 @@ struct ClusterServiceTests {
         return (tally.duplicates, notifications)
     }
 
-    static func rate(_ events: Int, _ elapsed: Duration) -> Int { events * 1000 / max(1, Int(elapsed / .milliseconds(1))) }
+    static func rate(_ events: Int, _ elapsed: Duration) -> Int {
+        events * 1000 / max(1, Int(elapsed / .milliseconds(1)))
+    }
 
     /// The next delivery of `consumer`, or a failure after 20 s.
     static func next(_ consumer: AMQPConsumer) async throws -> AMQPDelivery {

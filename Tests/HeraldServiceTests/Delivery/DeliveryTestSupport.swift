@@ -10,8 +10,10 @@ enum DeliveryFixture {
     static let topology = TopologyOptions(prefix: "unit")
 
     static func delivery(_ body: String, redelivered: Bool = false) -> AMQPDelivery {
-        AMQPDelivery(body: Array(body.utf8), exchange: "unit.events", routingKey: "chat.message",
-                     redelivered: redelivered, tag: DeliveryTag(value: 1, connection: 0), consumerTag: "test", properties: AMQPProperties())
+        AMQPDelivery(
+            body: Array(body.utf8), exchange: "unit.events", routingKey: "chat.message",
+            redelivered: redelivered, tag: DeliveryTag(value: 1, connection: 0), consumerTag: "test",
+            properties: AMQPProperties())
     }
 
     static func plan(_ delivery: AMQPDelivery) -> EventPlan {
@@ -38,16 +40,19 @@ enum DeliveryFixture {
         guard let event = plan.event else { throw FixtureError.noEvent }
         let devices = (0..<count).map { Target(provider: .fcm, address: .token("device-\($0)"), channel: "room") }
         var pagePlan = plan.emptied
-        planner.plan(devices, of: event, EventProcessor.incoming(delivery, topology: topology),
-                     excluded: event.excluded(providers: planner.providers), at: now, into: &pagePlan)
+        planner.plan(
+            devices, of: event, EventProcessor.incoming(delivery, topology: topology),
+            excluded: event.excluded(providers: planner.providers), at: now, into: &pagePlan)
         return work(pagePlan)
     }
 
     enum FixtureError: Error { case noEvent }
 
     /// Records `answer` for `send` as `TargetSender` does, with `policy`.
-    static func record(_ answer: ProviderAnswer, for send: EventPlan.Send, into work: inout DeliveryWork,
-                       policy: RetryPolicy = RetryPolicy(maxAttempts: 3, delays: [.seconds(5), .seconds(30)])) {
+    static func record(
+        _ answer: ProviderAnswer, for send: EventPlan.Send, into work: inout DeliveryWork,
+        policy: RetryPolicy = RetryPolicy(maxAttempts: 3, delays: [.seconds(5), .seconds(30)])
+    ) {
         work.record(answer, for: send, attempt: work.plan.attempt, policy: policy, invalidationGuard: nil, at: now)
     }
 }

@@ -6,8 +6,9 @@ import Testing
 
 /// One piece of work in, exactly the messages it publishes out: no broker.
 @Suite struct MessageBuilderTests {
-    let builder = MessageBuilder(topology: DeliveryFixture.topology, publishStatuses: Set(Outcome.Status.allCases),
-                                 providers: .registered)
+    let builder = MessageBuilder(
+        topology: DeliveryFixture.topology, publishStatuses: Set(Outcome.Status.allCases),
+        providers: .registered)
 
     static let event = #"""
         {"id": "e1", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"},
@@ -23,10 +24,12 @@ import Testing
         #expect(plan.sends.map(\.target.address.value) == ["a", "b", "c"])
         var work = DeliveryFixture.work(plan)
         DeliveryFixture.record(.result(DeliveryResult(.delivered)), for: plan.sends[0], into: &work)
-        DeliveryFixture.record(.failure(DeliveryFailure(reason: "TooManyRequests", providerStatus: 429)),
-                               for: plan.sends[1], into: &work)
-        DeliveryFixture.record(.failure(DeliveryFailure(reason: "Unavailable", providerStatus: 503)),
-                               for: plan.sends[2], into: &work, policy: RetryPolicy(maxAttempts: 1, delays: [.seconds(5)]))
+        DeliveryFixture.record(
+            .failure(DeliveryFailure(reason: "TooManyRequests", providerStatus: 429)),
+            for: plan.sends[1], into: &work)
+        DeliveryFixture.record(
+            .failure(DeliveryFailure(reason: "Unavailable", providerStatus: 503)),
+            for: plan.sends[2], into: &work, policy: RetryPolicy(maxAttempts: 1, delays: [.seconds(5)]))
 
         let messages = builder.messages(for: work, delivery: delivery, at: DeliveryFixture.now)
 
@@ -53,15 +56,20 @@ import Testing
         let deadLetter = messages.tail[1]
         #expect(deadLetter.exchange == "unit.dead")
         #expect(deadLetter.properties.headers[HeraldHeader.error] == .string(refused))
-        #expect(deadLetter.properties.headers[HeraldHeader.deadLetteredAt]
-                    == .int(DeliveryFixture.now.millisecondsSinceEpoch))
-        #expect(deadLetter.body == RetryBody.make(original: delivery.body, eventID: "e1",
-                                                  targets: plan.deadLetterTargets, providers: .registered))
+        #expect(
+            deadLetter.properties.headers[HeraldHeader.deadLetteredAt]
+                == .int(DeliveryFixture.now.millisecondsSinceEpoch))
+        #expect(
+            deadLetter.body
+                == RetryBody.make(
+                    original: delivery.body, eventID: "e1",
+                    targets: plan.deadLetterTargets, providers: .registered))
 
         let exhausted = messages.tail[2]
         #expect(exhausted.exchange == "unit.dead")
-        #expect(exhausted.properties.headers[HeraldHeader.error]
-                    == .string("retries exhausted after 1 attempts: fcm token: Unavailable (HTTP 503)"))
+        #expect(
+            exhausted.properties.headers[HeraldHeader.error]
+                == .string("retries exhausted after 1 attempts: fcm token: Unavailable (HTTP 503)"))
         #expect(exhausted.body == body(for: ["c"], original: delivery))
     }
 
@@ -95,8 +103,9 @@ import Testing
     }
 
     @Test func onlyTheStatusesToPublishBecomeMessages() throws {
-        let failedOnly = MessageBuilder(topology: DeliveryFixture.topology, publishStatuses: [.failed],
-                                        providers: .registered)
+        let failedOnly = MessageBuilder(
+            topology: DeliveryFixture.topology, publishStatuses: [.failed],
+            providers: .registered)
         let delivery = DeliveryFixture.delivery(Self.event)
         let plan = DeliveryFixture.plan(delivery)
         var work = DeliveryFixture.work(plan)
@@ -110,22 +119,25 @@ import Testing
     @Test func anUnpublishableEventIsDeadLetteredWithItsHeadersThenWithout() {
         var properties = AMQPProperties()
         properties.headers = ["custom": .string("kept"), HeraldHeader.replays: .int(2)]
-        let delivery = AMQPDelivery(body: Array("{}".utf8), exchange: "unit.events", routingKey: "chat.message",
-                                    redelivered: false, tag: DeliveryTag(value: 1, connection: 0), consumerTag: "test",
-                                    properties: properties)
+        let delivery = AMQPDelivery(
+            body: Array("{}".utf8), exchange: "unit.events", routingKey: "chat.message",
+            redelivered: false, tag: DeliveryTag(value: 1, connection: 0), consumerTag: "test",
+            properties: properties)
         let candidates = builder.unpublishableDeadLetters(for: delivery, reason: "too long", at: DeliveryFixture.now)
         #expect(candidates.count == 2)
         #expect(candidates[0].properties.headers["custom"] == .string("kept"))
         #expect(candidates[0].properties.headers[HeraldHeader.error] == .string("too long"))
         #expect(candidates[1].properties.headers["custom"] == nil)
         #expect(candidates[1].properties.headers[HeraldHeader.replays] == .int(2))
-        #expect(candidates[1].properties.headers[HeraldHeader.error]
-                    == .string("too long; the event's own headers were dropped to make room"))
+        #expect(
+            candidates[1].properties.headers[HeraldHeader.error]
+                == .string("too long; the event's own headers were dropped to make room"))
         #expect(candidates.allSatisfy { $0.exchange == "unit.dead" && $0.body == delivery.body })
     }
 
     private func body(for tokens: [String], original delivery: AMQPDelivery) -> [UInt8]? {
-        RetryBody.make(original: delivery.body, eventID: "e1",
-                       targets: tokens.map { Target(provider: .fcm, address: .token($0)) }, providers: .registered)
+        RetryBody.make(
+            original: delivery.body, eventID: "e1",
+            targets: tokens.map { Target(provider: .fcm, address: .token($0)) }, providers: .registered)
     }
 }

@@ -19,7 +19,9 @@ final class LosingProvider: PushProvider {
         PreparedNotification(event: event, target: target, request: "request for \(target.address.value)")
     }
 
-    func send(_ notification: PreparedNotification<String>, attempt: Int) async throws(DeliveryFailure) -> DeliveryResult {
+    func send(_ notification: PreparedNotification<String>, attempt: Int) async throws(DeliveryFailure)
+        -> DeliveryResult
+    {
         let count = sends.withLock { sends in
             sends.append(attempt)
             return sends.count
@@ -35,12 +37,14 @@ final class LosingProvider: PushProvider {
     let metrics = HeraldMetrics(version: "test")
 
     func sender(_ provider: LosingProvider, timeoutRetries: Int) -> TargetSender {
-        let providers = ProviderSet(providers: [ProviderSet.Key(app: "chat", provider: .fcm): AppProvider(provider)],
-                                    clients: [], unavailable: [:], timeoutRetries: ["chat": timeoutRetries])
-        return TargetSender(providers: providers, traffic: nil,
-                            retryPolicy: RetryPolicy(maxAttempts: 3, delays: [.seconds(5)]), invalidationGuard: nil,
-                            series: PipelineSeries(metrics: metrics, apps: ["chat"]), metrics: metrics,
-                            clock: { DeliveryFixture.now })
+        let providers = ProviderSet(
+            providers: [ProviderSet.Key(app: "chat", provider: .fcm): AppProvider(provider)],
+            clients: [], unavailable: [:], timeoutRetries: ["chat": timeoutRetries])
+        return TargetSender(
+            providers: providers, traffic: nil,
+            retryPolicy: RetryPolicy(maxAttempts: 3, delays: [.seconds(5)]), invalidationGuard: nil,
+            series: PipelineSeries(metrics: metrics, apps: ["chat"]), metrics: metrics,
+            clock: { DeliveryFixture.now })
     }
 
     func send() throws -> EventPlan.Send {

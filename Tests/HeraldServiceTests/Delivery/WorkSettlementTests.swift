@@ -34,11 +34,13 @@ final class ScriptedPublisher: ConfirmedPublishing {
     let delivered = DeliveredTargets()
 
     func settlement(_ publisher: ScriptedPublisher) -> WorkSettlement {
-        WorkSettlement(publisher: publisher,
-                   builder: MessageBuilder(topology: DeliveryFixture.topology,
-                                           publishStatuses: Set(Outcome.Status.allCases), providers: .registered),
-                   delivered: delivered, series: PipelineSeries(metrics: metrics, apps: ["chat"]), metrics: metrics,
-                   logger: Logger(label: "test", level: .error), clock: { DeliveryFixture.now })
+        WorkSettlement(
+            publisher: publisher,
+            builder: MessageBuilder(
+                topology: DeliveryFixture.topology,
+                publishStatuses: Set(Outcome.Status.allCases), providers: .registered),
+            delivered: delivered, series: PipelineSeries(metrics: metrics, apps: ["chat"]), metrics: metrics,
+            logger: Logger(label: "test", level: .error), clock: { DeliveryFixture.now })
     }
 
     /// An event with two targets: one delivered, one to retry.
@@ -51,8 +53,10 @@ final class ScriptedPublisher: ConfirmedPublishing {
         return (delivery, work)
     }
 
-    func verdict(of work: DeliveryWork, _ delivery: AMQPDelivery,
-                 through settlement: WorkSettlement) async -> DeliveryVerdict {
+    func verdict(
+        of work: DeliveryWork, _ delivery: AMQPDelivery,
+        through settlement: WorkSettlement
+    ) async -> DeliveryVerdict {
         await withCheckedContinuation { continuation in
             Task { await settlement.settle(work, of: delivery) { continuation.resume(returning: $0) } }
         }
@@ -88,8 +92,9 @@ final class ScriptedPublisher: ConfirmedPublishing {
     }
 
     @Test func anEventAMQPCannotCarryIsDeadLetteredThenAcked() async {
-        let invalid = AMQPError(.invalidMessage, operation: "basic.publish", detail: "message-id too long",
-                                isRetryable: false)
+        let invalid = AMQPError(
+            .invalidMessage, operation: "basic.publish", detail: "message-id too long",
+            isRetryable: false)
         let publisher = ScriptedPublisher { index, _ in index == 0 ? invalid : nil }
         let (delivery, work) = work()
         #expect(await verdict(of: work, delivery, through: settlement(publisher)) == .ack)

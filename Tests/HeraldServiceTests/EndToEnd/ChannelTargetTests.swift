@@ -22,15 +22,21 @@ import Testing
         let running: RunningService
         let publisher: TestPublisher
 
-        init(_ database: TestDatabase, deadAPNsTokens: [String] = [], sandboxAPNsTokens: [String] = [], sandboxHost: Bool = false,
-             providerTimeout: String = "5s") async throws {
-            simulator = try await SimulatorHarness(deadAPNsTokens: deadAPNsTokens, sandboxAPNsTokens: sandboxAPNsTokens, sandboxHost: sandboxHost)
-            let registry = switch database.backend {
-            case .sqlite: "{backend: sqlite, path: \(database.location)}"
-            case .postgres: "{backend: postgres, url: \"\(database.location)\"}"
-            }
-            config = try ServiceConfig(simulator: simulator, providerTimeout: providerTimeout, topLevelExtra: "registry: \(registry)",
-                                       chatAllowedTopics: ["com.example.chat.beta"])
+        init(
+            _ database: TestDatabase, deadAPNsTokens: [String] = [], sandboxAPNsTokens: [String] = [],
+            sandboxHost: Bool = false,
+            providerTimeout: String = "5s"
+        ) async throws {
+            simulator = try await SimulatorHarness(
+                deadAPNsTokens: deadAPNsTokens, sandboxAPNsTokens: sandboxAPNsTokens, sandboxHost: sandboxHost)
+            let registry =
+                switch database.backend {
+                case .sqlite: "{backend: sqlite, path: \(database.location)}"
+                case .postgres: "{backend: postgres, url: \"\(database.location)\"}"
+                }
+            config = try ServiceConfig(
+                simulator: simulator, providerTimeout: providerTimeout, topLevelExtra: "registry: \(registry)",
+                chatAllowedTopics: ["com.example.chat.beta"])
             store = try database.makeStore()
             _ = try await store.migrate()
             results = try await ResultsCollector(prefix: config.prefix)
@@ -39,8 +45,9 @@ import Testing
         }
 
         func register(_ provider: Provider, _ token: String, on channels: [String]) async throws {
-            _ = try await store.register(DeviceKey(app: "chat", provider: provider, address: .token(token)), channels: channels,
-                                         environment: nil, topic: nil, at: Timestamp.now())
+            _ = try await store.register(
+                DeviceKey(app: "chat", provider: provider, address: .token(token)), channels: channels,
+                environment: nil, topic: nil, at: Timestamp.now())
         }
 
         func stop() async throws {
@@ -62,15 +69,20 @@ import Testing
         try await f.register(.fcm, "fcm-1", on: ["user:42"])
         #expect(await f.running.waitUntilConsuming())
 
-        try await f.publisher.publish(#"""
+        try await f.publisher.publish(
+            #"""
             {"id": "c1", "app": "chat", "targets": [{"channel": "user:42"}], "notification": {"title": "hi"}}
             """#)
         #expect(await f.results.wait { $0.count == 3 })
         #expect(f.results.all.allSatisfy { $0.outcome.status == .delivered && $0.outcome.channel == "user:42" })
-        #expect(Set(f.results.all.compactMap { $0.outcome.address?.value }) == [ChannelTargetTests.apns1, ChannelTargetTests.apns2, "fcm-1"])
+        #expect(
+            Set(f.results.all.compactMap { $0.outcome.address?.value }) == [
+                ChannelTargetTests.apns1, ChannelTargetTests.apns2, "fcm-1",
+            ])
 
         // The sender excluded; a device on two channels of one event notified once.
-        try await f.publisher.publish(#"""
+        try await f.publisher.publish(
+            #"""
             {"id": "c2", "app": "chat", "exclude_tokens": ["fcm-1"], "targets": [{"channel": "user:42"}, {"channel": "room:general"}],
              "notification": {"title": "hi"}}
             """#)
@@ -84,7 +96,9 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aDeadTokenIsUnregisteredAndTheNextChannelEventSkipsIt(backend: Backend) async throws {
-        try await TestDatabase.with(backend) { try await Self.unregistersTheDeadToken(Fixture($0, deadAPNsTokens: [ChannelTargetTests.dead])) }
+        try await TestDatabase.with(backend) {
+            try await Self.unregistersTheDeadToken(Fixture($0, deadAPNsTokens: [ChannelTargetTests.dead]))
+        }
     }
 
     static func unregistersTheDeadToken(_ f: Fixture) async throws {
@@ -92,17 +106,24 @@ import Testing
         try await f.register(.apns, ChannelTargetTests.dead, on: ["user:7", "room:other"])
         #expect(await f.running.waitUntilConsuming())
 
-        try await f.publisher.publish(#"{"id": "d1", "app": "chat", "targets": [{"channel": "user:7"}], "notification": {"title": "hi"}}"#)
+        try await f.publisher.publish(
+            #"{"id": "d1", "app": "chat", "targets": [{"channel": "user:7"}], "notification": {"title": "hi"}}"#)
         #expect(await f.results.wait { $0.count == 2 })
         let dead = try #require(f.results.all.first { $0.outcome.status == .invalidToken }?.outcome)
         #expect(dead.address == .token(ChannelTargetTests.dead) && dead.unregistered && dead.channel == "user:7")
-        #expect(try await f.store.channels(of: DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.dead))).isEmpty,
-                "removed from every channel of its app")
+        #expect(
+            try await f.store.channels(
+                of: DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.dead))
+            ).isEmpty,
+            "removed from every channel of its app")
 
-        try await f.publisher.publish(#"{"id": "d2", "app": "chat", "targets": [{"channel": "user:7"}], "notification": {"title": "hi"}}"#)
+        try await f.publisher.publish(
+            #"{"id": "d2", "app": "chat", "targets": [{"channel": "user:7"}], "notification": {"title": "hi"}}"#)
         #expect(await f.results.wait { $0.count == 3 })
         #expect(f.results.all.last?.outcome.address == .token(ChannelTargetTests.apns1))
-        #expect(f.running.service.metrics.registry.render().contains(#"herald_registry_prunes_total{provider="apns",app="chat"} 1"#))
+        #expect(
+            f.running.service.metrics.registry.render().contains(
+                #"herald_registry_prunes_total{provider="apns",app="chat"} 1"#))
         try await f.stop()
     }
 
@@ -110,25 +131,32 @@ import Testing
 
     @Test func aRegistrationsTopicIsUsedAndASandboxDeviceIsSentToTheSandbox() async throws {
         try await TestDatabase.with(.sqlite) {
-            try await Self.usesTheRegistrationsOverrides(Fixture($0, sandboxAPNsTokens: [Self.sandboxToken], sandboxHost: true))
+            try await Self.usesTheRegistrationsOverrides(
+                Fixture($0, sandboxAPNsTokens: [Self.sandboxToken], sandboxHost: true))
         }
     }
 
     static func usesTheRegistrationsOverrides(_ f: Fixture) async throws {
         let sandbox = try #require(f.simulator.sandbox)
-        _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.apns1)), channels: ["user:9"],
-                                       environment: nil, topic: "com.example.chat.beta", at: Timestamp.now())
-        _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(Self.sandboxToken)), channels: ["user:9"],
-                                       environment: "sandbox", topic: nil, at: Timestamp.now())
+        _ = try await f.store.register(
+            DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.apns1)), channels: ["user:9"],
+            environment: nil, topic: "com.example.chat.beta", at: Timestamp.now())
+        _ = try await f.store.register(
+            DeviceKey(app: "chat", provider: .apns, address: .token(Self.sandboxToken)), channels: ["user:9"],
+            environment: "sandbox", topic: nil, at: Timestamp.now())
         #expect(await f.running.waitUntilConsuming())
-        try await f.publisher.publish(#"{"id": "o1", "app": "chat", "targets": [{"channel": "user:9"}], "notification": {"title": "hi"}}"#)
+        try await f.publisher.publish(
+            #"{"id": "o1", "app": "chat", "targets": [{"channel": "user:9"}], "notification": {"title": "hi"}}"#)
         #expect(await f.results.wait { $0.count == 2 })
         #expect(f.results.all.allSatisfy { $0.outcome.status == .delivered }, "\(f.results.all.map(\.outcome))")
         #expect(f.simulator.recorder.notifications.map { $0.headers["apns-topic"] } == ["com.example.chat.beta"])
-        #expect(sandbox.recorder.notifications.map { $0.headers["apns-topic"] } == ["com.example.chat"], "the sandbox device, at the sandbox host")
+        #expect(
+            sandbox.recorder.notifications.map { $0.headers["apns-topic"] } == ["com.example.chat"],
+            "the sandbox device, at the sandbox host")
 
         // A publisher may say so of an explicit token too.
-        try await f.publisher.publish(#"""
+        try await f.publisher.publish(
+            #"""
             {"id": "o2", "app": "chat", "targets": [{"provider": "apns", "token": "\#(Self.sandboxToken)", "environment": "sandbox"}],
              "notification": {"title": "hi"}}
             """#)
@@ -143,15 +171,21 @@ import Testing
     @Test func aRegistrationsTopicOutsideTheAppsTopicsIsNotSent() async throws {
         try await TestDatabase.with(.sqlite) { database in
             let f = try await Fixture(database)
-            _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.apns1)), channels: ["user:5"],
-                                           environment: nil, topic: "com.example.bank", at: Timestamp.now())
+            _ = try await f.store.register(
+                DeviceKey(app: "chat", provider: .apns, address: .token(ChannelTargetTests.apns1)),
+                channels: ["user:5"],
+                environment: nil, topic: "com.example.bank", at: Timestamp.now())
             #expect(await f.running.waitUntilConsuming())
-            try await f.publisher.publish(#"{"id": "t1", "app": "chat", "targets": [{"channel": "user:5"}], "notification": {"title": "hi"}}"#)
+            try await f.publisher.publish(
+                #"{"id": "t1", "app": "chat", "targets": [{"channel": "user:5"}], "notification": {"title": "hi"}}"#)
             #expect(await f.results.wait { $0.count == 1 })
             let outcome = try #require(f.results.all.first?.outcome)
             #expect(outcome.status == .failed && !outcome.unregistered)
-            #expect(outcome.reason == #"TopicNotAllowed: apns-topic "com.example.bank" from the device's topic (apns_topic or its registration's topic) "#
-                    + "is not one of the app's allowed topics (apns.topic and apns.allowed_topics, each with its push-type suffixes)")
+            #expect(
+                outcome.reason
+                    == #"TopicNotAllowed: apns-topic "com.example.bank" from the device's topic (apns_topic or its registration's topic) "#
+                    + "is not one of the app's allowed topics (apns.topic and apns.allowed_topics, each with its push-type suffixes)"
+            )
             #expect(f.simulator.recorder.notifications.isEmpty)
             try await f.stop()
         }
@@ -160,14 +194,19 @@ import Testing
     @Test func aSandboxDeviceOfAnAppWithoutASandboxEndpointFailsWithoutBeingSent() async throws {
         try await TestDatabase.with(.sqlite) { f in
             let f = try await Fixture(f)
-            _ = try await f.store.register(DeviceKey(app: "chat", provider: .apns, address: .token(Self.sandboxToken)), channels: ["user:9"],
-                                           environment: "sandbox", topic: nil, at: Timestamp.now())
+            _ = try await f.store.register(
+                DeviceKey(app: "chat", provider: .apns, address: .token(Self.sandboxToken)), channels: ["user:9"],
+                environment: "sandbox", topic: nil, at: Timestamp.now())
             #expect(await f.running.waitUntilConsuming())
-            try await f.publisher.publish(#"{"id": "o3", "app": "chat", "targets": [{"channel": "user:9"}], "notification": {"title": "hi"}}"#)
+            try await f.publisher.publish(
+                #"{"id": "o3", "app": "chat", "targets": [{"channel": "user:9"}], "notification": {"title": "hi"}}"#)
             #expect(await f.results.wait { $0.count == 1 })
             let outcome = try #require(f.results.all.first?.outcome)
             #expect(outcome.status == .failed && !outcome.unregistered)
-            #expect(outcome.reason == "app 'chat' has no endpoint for APNs sandbox devices: apps.chat.apns.endpoint replaces Apple's production host only; set apps.chat.apns.endpoints.sandbox")
+            #expect(
+                outcome.reason
+                    == "app 'chat' has no endpoint for APNs sandbox devices: apps.chat.apns.endpoint replaces Apple's production host only; set apps.chat.apns.endpoints.sandbox"
+            )
             #expect(f.simulator.recorder.notifications.isEmpty)
             try await f.stop()
         }
@@ -187,9 +226,13 @@ import Testing
         let count = 1000 + 100
         for i in 0..<count { try await f.register(.fcm, "fcm-\(i)", on: ["room:big"]) }
         #expect(await f.running.waitUntilConsuming())
-        try await f.publisher.publish(#"{"id": "big", "app": "chat", "targets": [{"channel": "room:big"}], "data": {"k": "v"}}"#)
+        try await f.publisher.publish(
+            #"{"id": "big", "app": "chat", "targets": [{"channel": "room:big"}], "data": {"k": "v"}}"#)
         // A bound for a ThreadSanitizer run on two shared cores, not an expected time.
-        #expect(await f.results.wait(timeout: .seconds(300)) { Set($0.compactMap { $0.outcome.address?.value }).count >= count })
+        #expect(
+            await f.results.wait(timeout: .seconds(300)) {
+                Set($0.compactMap { $0.outcome.address?.value }).count >= count
+            })
         #expect(await f.results.waitUntilSettled([f.running]))
         let tokens = f.results.all.compactMap { $0.outcome.address?.value }
         #expect(Set(tokens).count == count)
@@ -211,7 +254,8 @@ import Testing
         #expect(await running.waitUntilConsuming())
         let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
 
-        try await publisher.publish(#"""
+        try await publisher.publish(
+            #"""
             {"id": "to-channel", "app": "chat", "targets": [{"channel": "user:42"}, {"provider": "fcm", "token": "t-1"}],
              "notification": {"title": "hi"}}
             """#)
@@ -220,7 +264,8 @@ import Testing
         #expect(byStatus[.delivered]?.first?.address == .token("t-1"))
         let failed = try #require(byStatus[.failed]?.first)
         #expect(failed.channel == "user:42")
-        #expect(failed.reason == "no registry: channel targets need a registry: section in the config (docs/registry.md)")
+        #expect(
+            failed.reason == "no registry: channel targets need a registry: section in the config (docs/registry.md)")
         #expect(simulator.recorder.notifications.count == 1)
         try await running.stop()
         await results.close(deleting: config.queues)

@@ -16,7 +16,8 @@ import Testing
         let running = RunningService(try config.load())
         #expect(await running.waitUntilConsuming())
         try await results.watchDeadLetters(queue: "\(config.prefix).dead")
-        try await body(running, results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
+        try await body(
+            running, results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
         try await running.stop()
         await results.close(deleting: config.queues)
     }
@@ -39,7 +40,9 @@ import Testing
             #expect(outcomes.count == 2)
             let rejected = try #require(outcomes.first { $0.outcome.status == .rejected })
             #expect(rejected.outcome.eventID == "fallback-1")
-            #expect(rejected.outcome.reason == "id: is 300 bytes, over the limit of 255 (it is the AMQP message-id of every outcome)")
+            #expect(
+                rejected.outcome.reason
+                    == "id: is 300 bytes, over the limit of 255 (it is the AMQP message-id of every outcome)")
             #expect(outcomes.contains { $0.outcome.eventID == "after" && $0.outcome.status == .delivered })
             #expect(results.dead.count == 1)
         }
@@ -51,10 +54,12 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         try await withService(try ServiceConfig(simulator: simulator)) { running, results, publisher in
-            let body = #"{"id": "forged", "app": "chat", "ttl": 60, "notification": {"title": "Hi"}, "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
+            let body =
+                #"{"id": "forged", "app": "chat", "ttl": 60, "notification": {"title": "Hi"}, "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
             try await results.connection.publish(
                 exchange: publisher.exchange, routingKey: "chat.message",
-                headers: [HeraldHeader.receivedAt: .int(Int64.min), HeraldHeader.attempt: .int(Int64.max)], body: Array(body.utf8),
+                headers: [HeraldHeader.receivedAt: .int(Int64.min), HeraldHeader.attempt: .int(Int64.max)],
+                body: Array(body.utf8),
                 mandatory: true)
             try await publisher.publish(Self.event("after"))
             #expect(await results.wait { $0.count >= 2 })
@@ -72,10 +77,12 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         try await withService(try ServiceConfig(simulator: simulator)) { running, results, publisher in
-            let body = #"{"id": "crowded", "app": "nope", "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
+            let body =
+                #"{"id": "crowded", "app": "nope", "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
             try await results.connection.publish(
                 exchange: publisher.exchange, routingKey: "chat.message",
-                headers: ["x-big": .string(String(repeating: "h", count: 130_960)), HeraldHeader.replays: .int(2)], body: Array(body.utf8),
+                headers: ["x-big": .string(String(repeating: "h", count: 130_960)), HeraldHeader.replays: .int(2)],
+                body: Array(body.utf8),
                 mandatory: true)
             try await publisher.publish(Self.event("after"))
             #expect(await results.wait { $0.count >= 2 })
@@ -85,9 +92,13 @@ import Testing
             #expect(results.dead.count == 1)
             let dead = try #require(results.dead.first)
             #expect(dead.headers["x-big"] == nil)
-            #expect(dead.headers[HeraldHeader.replays] == .int(2), "the replay count stays: it bounds how often the dead letter goes round")
+            #expect(
+                dead.headers[HeraldHeader.replays] == .int(2),
+                "the replay count stays: it bounds how often the dead letter goes round")
             let error = dead.headers[HeraldHeader.error]?.stringValue ?? ""
-            #expect(error.hasPrefix("an outcome or retry of this event could not be published: properties (headers included) are "))
+            #expect(
+                error.hasPrefix(
+                    "an outcome or retry of this event could not be published: properties (headers included) are "))
             #expect(error.hasSuffix("; the event's own headers were dropped to make room"))
             #expect(try JSONValue.parse(dead.body)["id"]?.stringValue == "crowded")
         }
@@ -99,7 +110,9 @@ import Testing
         defer { simulator.stop() }
         let byDefault = try ServiceConfig(simulator: simulator, queueType: "quorum").load()
         #expect(byDefault.topology.eventsQueueArguments["x-delivery-limit"] == .int(20))
-        #expect(byDefault.topology.eventsQueueArguments["x-dead-letter-exchange"] == .string("\(byDefault.configuration.amqp.deadLetterExchange)"))
+        #expect(
+            byDefault.topology.eventsQueueArguments["x-dead-letter-exchange"]
+                == .string("\(byDefault.configuration.amqp.deadLetterExchange)"))
         let three = try ServiceConfig(simulator: simulator, queueType: "quorum", amqpExtra: "delivery_limit: 3").load()
         #expect(three.topology.eventsQueueArguments["x-delivery-limit"] == .int(3))
     }

@@ -17,12 +17,17 @@ struct MetricsDocumentation {
     static func documented(_ markdown: String) -> [String: Family] {
         var families: [String: Family] = [:]
         for line in markdown.split(separator: "\n") where line.hasPrefix("| `") {
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard cells.count >= 5, ["counter", "gauge", "histogram"].contains(cells[2]) else { continue }
             let name = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
-            let labels = cells[3] == "—" ? [] : cells[3].split(separator: ",").map {
-                $0.trimmingCharacters(in: CharacterSet(charactersIn: "` "))
-            }.sorted()
+            let labels =
+                cells[3] == "—"
+                ? []
+                : cells[3].split(separator: ",").map {
+                    $0.trimmingCharacters(in: CharacterSet(charactersIn: "` "))
+                }.sorted()
             var buckets: [Double]?
             if let range = cells[4].range(of: "Buckets: ") {
                 let list = cells[4][range.upperBound...].prefix { $0 != "|" }
@@ -56,7 +61,9 @@ struct MetricsDocumentation {
             if line.hasPrefix("#") { continue }
             guard let brace = line.firstIndex(of: "{") else {
                 // An unlabelled sample: its family has no labels.
-                if let name = line.split(separator: " ").first.map(String.init), families[name] != nil, families[name]?.labels == nil {
+                if let name = line.split(separator: " ").first.map(String.init), families[name] != nil,
+                    families[name]?.labels == nil
+                {
                     families[name]?.labels = []
                 }
                 continue
@@ -75,8 +82,9 @@ struct MetricsDocumentation {
             let key = pairs.filter { $0.first != "le" }.map { $0.joined(separator: "=") }.joined(separator: ",")
             if firstSeries[family] == nil { firstSeries[family] = key }
             guard firstSeries[family] == key,
-                  let le = pairs.first(where: { $0.first == "le" })?.last?.trimmingCharacters(in: CharacterSet(charactersIn: "\"")),
-                  le != "+Inf", let value = Double(le)
+                let le = pairs.first(where: { $0.first == "le" })?.last?.trimmingCharacters(
+                    in: CharacterSet(charactersIn: "\"")),
+                le != "+Inf", let value = Double(le)
             else { continue }
             histogramBuckets[family, default: []].append(value)
         }
@@ -91,17 +99,23 @@ struct MetricsDocumentation {
         #expect(!documented.isEmpty && !served.isEmpty, "no metrics parsed", sourceLocation: sourceLocation)
         for (name, family) in served.sorted(by: { $0.key < $1.key }) {
             guard let doc = documented[name] else {
-                Issue.record("/metrics serves \(name) (\(family.type)), which docs/metrics.md does not list", sourceLocation: sourceLocation)
+                Issue.record(
+                    "/metrics serves \(name) (\(family.type)), which docs/metrics.md does not list",
+                    sourceLocation: sourceLocation)
                 continue
             }
-            #expect(doc.type == family.type, "\(name): docs say \(doc.type), /metrics says \(family.type)", sourceLocation: sourceLocation)
+            #expect(
+                doc.type == family.type, "\(name): docs say \(doc.type), /metrics says \(family.type)",
+                sourceLocation: sourceLocation)
             if let labels = family.labels {
-                #expect(doc.labels == labels, "\(name): docs list labels \(doc.labels ?? []), /metrics has \(labels)",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    doc.labels == labels, "\(name): docs list labels \(doc.labels ?? []), /metrics has \(labels)",
+                    sourceLocation: sourceLocation)
             }
             if family.type == "histogram", let buckets = family.buckets {
-                #expect(doc.buckets == buckets, "\(name): docs list buckets \(doc.buckets ?? []), /metrics has \(buckets)",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    doc.buckets == buckets, "\(name): docs list buckets \(doc.buckets ?? []), /metrics has \(buckets)",
+                    sourceLocation: sourceLocation)
             }
         }
         for name in documented.keys.sorted() where served[name] == nil {

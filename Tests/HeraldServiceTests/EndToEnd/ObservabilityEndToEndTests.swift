@@ -20,7 +20,9 @@ import Testing
         let running = RunningService(try config.load())
         #expect(await running.waitUntilConsuming())
         let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-        try await publisher.publish(#"{"id": "m1", "app": "chat", "targets": [{"provider": "fcm", "token": "f1"}, {"provider": "apns", "token": "\#(dead)"}], "notification": {"title": "x"}, "context": {"k": "v"}}"#)
+        try await publisher.publish(
+            #"{"id": "m1", "app": "chat", "targets": [{"provider": "fcm", "token": "f1"}, {"provider": "apns", "token": "\#(dead)"}], "notification": {"title": "x"}, "context": {"k": "v"}}"#
+        )
         try await publisher.publish(#"{"id": "m2", "app": "chat", "provider": "fcm", "topic": "news", "ttl": 60}"#)
         try await publisher.publish("garbage", messageID: "m3")
         #expect(await results.wait { $0.count == 4 })
@@ -32,7 +34,8 @@ import Testing
         var scraped = ""
         _ = try await eventually(timeout: .seconds(60), every: .milliseconds(50)) {
             scraped = try await runTool("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/metrics"]).output
-            return scraped.contains("herald_event_duration_seconds_count 3\n") && scraped.contains("herald_inflight_events 0\n")
+            return scraped.contains("herald_event_duration_seconds_count 3\n")
+                && scraped.contains("herald_inflight_events 0\n")
                 && scraped.contains("herald_amqp_connected 1\n")
         }
         let parser = """
@@ -85,8 +88,9 @@ import Testing
             sys.exit(1 if errors else 0)
             """
         let lines = results.rawBodies.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n"
-        let validation = try await runTool("/usr/bin/python3", ["-c", validator, Self.repositoryRoot + "/schemas/outcome.schema.json"],
-                                           input: Array(lines.utf8))
+        let validation = try await runTool(
+            "/usr/bin/python3", ["-c", validator, Self.repositoryRoot + "/schemas/outcome.schema.json"],
+            input: Array(lines.utf8))
         let (valid, report) = (validation.status, validation.output)
         #expect(valid == 0, "outcomes do not match the schema: \(report)")
 
@@ -97,7 +101,8 @@ import Testing
         #expect(failure.contains(#""reason":"Unregistered""#))
         #expect(failure.contains(#""token":"dddddddd…""#))
         #expect(running.logs.lines.allSatisfy { !$0.contains(dead) }, "a full device token reached the logs")
-        #expect(running.logs.lines.allSatisfy { !$0.contains("BEGIN PRIVATE KEY") && !$0.lowercased().contains("bearer ") })
+        #expect(
+            running.logs.lines.allSatisfy { !$0.contains("BEGIN PRIVATE KEY") && !$0.lowercased().contains("bearer ") })
 
         try await running.stop()
         await results.close(deleting: config.queues)

@@ -8,7 +8,8 @@ import Testing
 @Suite struct OnlineCheckTests {
     func check(_ file: String) async -> (Int32, String) {
         let console = CapturedConsole()
-        let status = await HeraldCommandLine().run(["check", "--config", file, "--online"], environment: [:], console: console)
+        let status = await HeraldCommandLine().run(
+            ["check", "--config", file, "--online"], environment: [:], console: console)
         return (status, console.stdout + console.stderr)
     }
 
@@ -32,7 +33,8 @@ import Testing
         try PrivateKey.generateP256().pkcs8PEM().write(toFile: simulator.apnsKeyFile, atomically: true, encoding: .utf8)
         let (status, output) = await check(config.file)
         #expect(status == 1)
-        #expect(output.contains("  online: chat/apns: FAILED: credentials refused: 403 InvalidProviderToken"), "\(output)")
+        #expect(
+            output.contains("  online: chat/apns: FAILED: credentials refused: 403 InvalidProviderToken"), "\(output)")
         #expect(output.contains("  online: chat/fcm: ok:"))
     }
 

@@ -11,14 +11,16 @@ import Testing
     @Test func everyStatusIsPublishedWithItsRoutingKey() async throws {
         let simulator = try await SimulatorHarness(deadAPNsTokens: [Self.deadToken], deadFCMTokens: ["fcm-dead"])
         defer { simulator.stop() }
-        let config = try ServiceConfig(simulator: simulator, maxAttempts: 2, routes: """
-            routes:
-              - name: no-sms
-                match: {headers: {x-channel: sms}}
-                drop: "sms is not push"
-              - name: default
-                app: chat
-            """)
+        let config = try ServiceConfig(
+            simulator: simulator, maxAttempts: 2,
+            routes: """
+                routes:
+                  - name: no-sms
+                    match: {headers: {x-channel: sms}}
+                    drop: "sms is not push"
+                  - name: default
+                    app: chat
+                """)
         let results = try await ResultsCollector(prefix: config.prefix)
         let running = RunningService(try config.load())
         #expect(await running.waitUntilConsuming())
@@ -26,12 +28,20 @@ import Testing
         let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
 
         simulator.fcm.update { $0.unavailableRate = 0 }
-        try await publisher.publish(#"{"id": "ok", "app": "chat", "targets": [{"provider": "apns", "token": "\#(Self.liveToken)"}, {"provider": "fcm", "token": "fcm-live"}], "notification": {"title": "Hi"}, "context": {"u": 7}}"#)
-        try await publisher.publish(#"{"id": "dead", "app": "chat", "targets": [{"provider": "apns", "token": "\#(Self.deadToken)"}, {"provider": "fcm", "token": "fcm-dead"}], "notification": {"body": "x"}}"#)
-        try await publisher.publish(#"{"id": "late", "app": "chat", "provider": "fcm", "token": "t", "expires_at": "2020-01-01T00:00:00Z"}"#)
-        try await publisher.publish(#"{"id": "self", "app": "chat", "provider": "fcm", "token": "me", "exclude_tokens": ["me"]}"#)
+        try await publisher.publish(
+            #"{"id": "ok", "app": "chat", "targets": [{"provider": "apns", "token": "\#(Self.liveToken)"}, {"provider": "fcm", "token": "fcm-live"}], "notification": {"title": "Hi"}, "context": {"u": 7}}"#
+        )
+        try await publisher.publish(
+            #"{"id": "dead", "app": "chat", "targets": [{"provider": "apns", "token": "\#(Self.deadToken)"}, {"provider": "fcm", "token": "fcm-dead"}], "notification": {"body": "x"}}"#
+        )
+        try await publisher.publish(
+            #"{"id": "late", "app": "chat", "provider": "fcm", "token": "t", "expires_at": "2020-01-01T00:00:00Z"}"#)
+        try await publisher.publish(
+            #"{"id": "self", "app": "chat", "provider": "fcm", "token": "me", "exclude_tokens": ["me"]}"#)
         try await publisher.publish("not json at all", messageID: "poison-1")
-        try await publisher.publish(#"{"id": "big", "app": "chat", "provider": "apns", "token": "\#(Self.liveToken)", "data": {"blob": "\#(String(repeating: "x", count: 5000))"}}"#)
+        try await publisher.publish(
+            #"{"id": "big", "app": "chat", "provider": "apns", "token": "\#(Self.liveToken)", "data": {"blob": "\#(String(repeating: "x", count: 5000))"}}"#
+        )
 
         let expected: [String: String] = [
             "ok/apns": "delivered.apns.chat", "ok/fcm": "delivered.fcm.chat",

@@ -27,20 +27,23 @@ import Testing
 
         init(_ database: TestDatabase, instances: Int = 1, queueType: String = "classic") async throws {
             simulator = try await SimulatorHarness()
-            let registry = switch database.backend {
-            case .sqlite: "registry: {backend: sqlite, path: \(database.location)}"
-            case .postgres: "registry: {backend: postgres, url: \"\(database.location)\", pool: 4}"
-            }
+            let registry =
+                switch database.backend {
+                case .sqlite: "registry: {backend: sqlite, path: \(database.location)}"
+                case .postgres: "registry: {backend: postgres, url: \"\(database.location)\", pool: 4}"
+                }
             // A channel page is a thousand requests at once: on a loaded machine
             // (ThreadSanitizer beside the cluster suites) 5 s is not enough for all.
-            let first = try ServiceConfig(simulator: simulator, queueType: queueType, providerTimeout: "30s", topLevelExtra: registry)
+            let first = try ServiceConfig(
+                simulator: simulator, queueType: queueType, providerTimeout: "30s", topLevelExtra: registry)
             config = first
             store = try database.makeStore()
             results = try await ResultsCollector(prefix: first.prefix)
             var running = [RunningService(try first.load())]
             for _ in 1..<max(1, instances) {
-                let other = try ServiceConfig(simulator: simulator, queueType: queueType, sharing: first, providerTimeout: "30s",
-                                              topLevelExtra: registry)
+                let other = try ServiceConfig(
+                    simulator: simulator, queueType: queueType, sharing: first, providerTimeout: "30s",
+                    topLevelExtra: registry)
                 running.append(RunningService(try other.load()))
             }
             self.running = running
@@ -75,30 +78,47 @@ import Testing
     @Test func devicesRegisteredByCommandsReceiveAChannelEvent() async throws {
         try await TestDatabase.with(.sqlite) { database in
             let f = try await Fixture(database)
-            try await f.command("register", #"{"id": "r1", "app": "chat", "provider": "apns", "token": "\#(Self.apns1)", "channels": ["user:42"]}"#)
-            try await f.command("register", #"{"app": "chat", "provider": "ios", "token": "\#(Self.apns2)", "channels": ["user:42", "room:1"]}"#,
-                                id: "r2")
-            try await f.command("register", #"{"id": "r3", "app": "chat", "provider": "fcm", "token": "fcm-1", "channels": ["user:42"]}"#)
+            try await f.command(
+                "register",
+                #"{"id": "r1", "app": "chat", "provider": "apns", "token": "\#(Self.apns1)", "channels": ["user:42"]}"#)
+            try await f.command(
+                "register",
+                #"{"app": "chat", "provider": "ios", "token": "\#(Self.apns2)", "channels": ["user:42", "room:1"]}"#,
+                id: "r2")
+            try await f.command(
+                "register",
+                #"{"id": "r3", "app": "chat", "provider": "fcm", "token": "fcm-1", "channels": ["user:42"]}"#)
             #expect(await f.results.waitForRegistryResults { $0.count == 3 })
             let results = f.results.registryResults
-            #expect(results.map(\.routingKey).sorted() == ["registered.apns.chat", "registered.apns.chat", "registered.fcm.chat"])
-            #expect(results.compactMap(\.messageID).sorted() == ["r1", "r2", "r3"], "the result's message-id is the command id")
+            #expect(
+                results.map(\.routingKey).sorted() == [
+                    "registered.apns.chat", "registered.apns.chat", "registered.fcm.chat",
+                ])
+            #expect(
+                results.compactMap(\.messageID).sorted() == ["r1", "r2", "r3"],
+                "the result's message-id is the command id")
             let second = try #require(results.first { $0.result["command_id"] == "r2" }?.result)
             #expect(second["channels"] == ["user:42": "created", "room:1": "created"])
-            #expect(second["change"] == "created" && second["token"] == .string(Self.apns2) && second["provider"] == "apns")
+            #expect(
+                second["change"] == "created" && second["token"] == .string(Self.apns2) && second["provider"] == "apns")
             #expect(try await f.store.count(app: "chat", channel: "user:42") == 3)
             #expect(try await f.store.channels(of: Self.device(.apns, Self.apns2)) == ["room:1", "user:42"])
 
             // Idempotent: the same command again changes nothing, and says so.
-            try await f.command("register", #"{"id": "r1", "app": "chat", "provider": "apns", "token": "\#(Self.apns1)", "channels": ["user:42"]}"#)
+            try await f.command(
+                "register",
+                #"{"id": "r1", "app": "chat", "provider": "apns", "token": "\#(Self.apns1)", "channels": ["user:42"]}"#)
             #expect(await f.results.waitForRegistryResults { $0.count == 4 })
             #expect(f.results.registryResults.last?.result["channels"] == ["user:42": "unchanged"])
 
-            try await f.events.publish(#"{"id": "e1", "app": "chat", "targets": [{"channel": "user:42"}], "notification": {"title": "hi"}}"#)
+            try await f.events.publish(
+                #"{"id": "e1", "app": "chat", "targets": [{"channel": "user:42"}], "notification": {"title": "hi"}}"#)
             #expect(await f.results.wait { $0.count == 3 })
             #expect(f.results.all.allSatisfy { $0.outcome.status == .delivered && $0.outcome.channel == "user:42" })
             #expect(Set(f.results.all.compactMap { $0.outcome.address?.value }) == [Self.apns1, Self.apns2, "fcm-1"])
-            #expect(f.running[0].service.metrics.registry.render().contains(#"herald_registry_commands_total{command="register",result="registered"} 4"#))
+            #expect(
+                f.running[0].service.metrics.registry.render().contains(
+                    #"herald_registry_commands_total{command="register",result="registered"} 4"#))
             try await f.stop()
         }
     }
@@ -107,9 +127,15 @@ import Testing
     @Test(arguments: Backend.allCases) func replaceTokenMovesEveryMembership(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { database in
             let f = try await Fixture(database)
-            try await f.command("register", #"{"app": "chat", "provider": "apns", "token": "\#(Self.apns1)", "channels": ["user:7", "room:a"], "environment": "production"}"#)
+            try await f.command(
+                "register",
+                #"{"app": "chat", "provider": "apns", "token": "\#(Self.apns1)", "channels": ["user:7", "room:a"], "environment": "production"}"#
+            )
             #expect(await f.results.waitForRegistryResults { $0.count == 1 })
-            try await f.command("replace_token", #"{"id": "swap", "app": "chat", "provider": "apns", "token": "\#(Self.apns1)", "new_token": "\#(Self.apns3)"}"#)
+            try await f.command(
+                "replace_token",
+                #"{"id": "swap", "app": "chat", "provider": "apns", "token": "\#(Self.apns1)", "new_token": "\#(Self.apns3)"}"#
+            )
             #expect(await f.results.waitForRegistryResults { $0.count == 2 })
             let replaced = try #require(f.results.registryResults.last)
             #expect(replaced.routingKey == "replaced.apns.chat")
@@ -117,9 +143,12 @@ import Testing
             #expect(try await f.store.channels(of: Self.device(.apns, Self.apns1)).isEmpty)
             #expect(try await f.store.channels(of: Self.device(.apns, Self.apns3)) == ["room:a", "user:7"])
             let moved = try await f.store.devices(app: "chat", channel: "room:a", providers: nil, after: nil, limit: 10)
-            #expect(moved.registrations.map(\.environment) == ["production"], "the overrides moved with the memberships")
+            #expect(
+                moved.registrations.map(\.environment) == ["production"], "the overrides moved with the memberships")
 
-            try await f.events.publish(#"{"id": "e2", "app": "chat", "targets": [{"channel": "user:7"}, {"channel": "room:a"}], "notification": {"title": "hi"}}"#)
+            try await f.events.publish(
+                #"{"id": "e2", "app": "chat", "targets": [{"channel": "user:7"}, {"channel": "room:a"}], "notification": {"title": "hi"}}"#
+            )
             #expect(await f.results.wait { $0.count == 1 })
             #expect(await f.results.waitUntilSettled(f.running))
             #expect(f.results.all.map { $0.outcome.address } == [.token(Self.apns3)], "one device, reached once")
@@ -138,24 +167,38 @@ import Testing
             let tooMany = (0...1000).map { "\"c\($0)\"" }.joined(separator: ",")
             let bad: [(key: String, body: String, reason: String)] = [
                 ("register", "not json", "body: invalid literal at byte 0 (line 1, column 1): expected null"),
-                ("register", #"{"app": "chat", "provider": "fcm", "token": 42, "channels": ["a"]}"#, "token: expected a string, found 42"),
-                ("register", #"{"app": "chta", "provider": "fcm", "token": "t", "channels": ["a"]}"#,
-                 #"app: unknown app "chta" (did you mean "chat"?; apps: chat)"#),
-                ("register", #"{"app": "chat", "provider": "hms", "token": "t", "channels": ["a"]}"#,
-                 #"provider: unknown provider "hms" (expected apns, fcm, webpush, ios or android)"#),
-                ("register", #"{"app": "chat", "provider": "fcm", "condition": "'a' in topics", "channels": ["a"]}"#,
-                 "condition: a condition is not a device; register a device token or FID"),
-                ("unregister", #"{"app": "chat", "provider": "fcm", "token": "t", "channels": ["ok", "bad\u0001"]}"#,
-                 "channels[1]: channel has a control character (U+0001) at byte 3; control characters are not allowed"),
-                ("register", #"{"app": "chat", "provider": "fcm", "token": "t", "channels": [\#(tooMany)]}"#,
-                 "channels: 1001 channels given; a device may be on at most 1000 (RegistryLimits.maxChannelsPerDevice)"),
+                (
+                    "register", #"{"app": "chat", "provider": "fcm", "token": 42, "channels": ["a"]}"#,
+                    "token: expected a string, found 42"
+                ),
+                (
+                    "register", #"{"app": "chta", "provider": "fcm", "token": "t", "channels": ["a"]}"#,
+                    #"app: unknown app "chta" (did you mean "chat"?; apps: chat)"#
+                ),
+                (
+                    "register", #"{"app": "chat", "provider": "hms", "token": "t", "channels": ["a"]}"#,
+                    #"provider: unknown provider "hms" (expected apns, fcm, webpush, ios or android)"#
+                ),
+                (
+                    "register", #"{"app": "chat", "provider": "fcm", "condition": "'a' in topics", "channels": ["a"]}"#,
+                    "condition: a condition is not a device; register a device token or FID"
+                ),
+                (
+                    "unregister", #"{"app": "chat", "provider": "fcm", "token": "t", "channels": ["ok", "bad\u0001"]}"#,
+                    "channels[1]: channel has a control character (U+0001) at byte 3; control characters are not allowed"
+                ),
+                (
+                    "register", #"{"app": "chat", "provider": "fcm", "token": "t", "channels": [\#(tooMany)]}"#,
+                    "channels: 1001 channels given; a device may be on at most 1000 (RegistryLimits.maxChannelsPerDevice)"
+                ),
             ]
             for (index, command) in bad.enumerated() {
                 try await f.command(command.key, command.body, id: "bad-\(index)")
             }
             // A routing key no command has: sent to the queue by name through the default exchange.
-            try await f.results.connection.publish(exchange: "", routingKey: "\(f.config.prefix).registry",
-                                                   body: Array(#"{"app": "chat"}"#.utf8), mandatory: true, messageID: "bad-key")
+            try await f.results.connection.publish(
+                exchange: "", routingKey: "\(f.config.prefix).registry",
+                body: Array(#"{"app": "chat"}"#.utf8), mandatory: true, messageID: "bad-key")
             try await f.command("unregister_device", #"{"id": "good", "app": "chat", "provider": "fcm", "token": "t"}"#)
             let expected = bad.count + 2
             #expect(await f.results.waitForRegistryResults { $0.count == expected })
@@ -172,8 +215,11 @@ import Testing
             }
             let byKey = try #require(results.first { $0.messageID == "bad-key" })
             #expect(byKey.routingKey == "registry_rejected.unknown.chat")
-            #expect(byKey.result["reason"] == .string(
-                "routing_key: unknown command \"\(f.config.prefix).registry\" (expected register, unregister, unregister_device or replace_token)"))
+            #expect(
+                byKey.result["reason"]
+                    == .string(
+                        "routing_key: unknown command \"\(f.config.prefix).registry\" (expected register, unregister, unregister_device or replace_token)"
+                    ))
             #expect(results.first { $0.messageID == "unknown" } == nil)
             let unknownApp = try #require(results.first { $0.messageID == "bad-2" })
             #expect(unknownApp.routingKey == "registry_rejected.fcm.chta")
@@ -184,8 +230,10 @@ import Testing
             #expect(Set(dead.compactMap(\.messageID)) == Set((0..<bad.count).map { "bad-\($0)" } + ["bad-key"]))
             let parked = try #require(dead.first { $0.messageID == "bad-0" })
             #expect(parked.body == Array("not json".utf8))
-            #expect(parked.headers[HeraldHeader.error]
-                == .string("registry command refused: body: invalid literal at byte 0 (line 1, column 1): expected null"))
+            #expect(
+                parked.headers[HeraldHeader.error]
+                    == .string(
+                        "registry command refused: body: invalid literal at byte 0 (line 1, column 1): expected null"))
             #expect(try await f.results.connection.messageCount(queue: "\(f.config.prefix).registry") == 0)
             #expect(try await f.store.count(app: "chat", channel: nil) == 0)
             try await f.stop()
@@ -210,9 +258,12 @@ import Testing
                 for part in 0..<4 {
                     group.addTask {
                         let messages = stride(from: part, to: count, by: 4).map { i in
-                            AMQPMessage(exchange: exchange, routingKey: "register",
-                                        body: Array(#"{"id": "d\#(i)", "app": "chat", "provider": "fcm", "token": "fcm-\#(i)", "channels": ["room:big", "user:\#(i)"]}"#.utf8),
-                                        properties: AMQPProperties(contentType: "application/json", persistent: true))
+                            AMQPMessage(
+                                exchange: exchange, routingKey: "register",
+                                body: Array(
+                                    #"{"id": "d\#(i)", "app": "chat", "provider": "fcm", "token": "fcm-\#(i)", "channels": ["room:big", "user:\#(i)"]}"#
+                                        .utf8),
+                                properties: AMQPProperties(contentType: "application/json", persistent: true))
                         }
                         try await f.results.connection.publish(messages, mandatory: true)
                     }
@@ -234,17 +285,25 @@ import Testing
             #expect(applied.reduce(0, +) == count)
             #expect(applied.allSatisfy { $0 > 0 }, "both instances applied commands: \(applied)")
 
-            try await f.events.publish(#"{"id": "all", "app": "chat", "targets": [{"channel": "room:big"}], "data": {"k": "v"}}"#)
+            try await f.events.publish(
+                #"{"id": "all", "app": "chat", "targets": [{"channel": "room:big"}], "data": {"k": "v"}}"#)
             // Each device delivered once. On a loaded machine (ThreadSanitizer) a
             // request may time out first and be retried: its `retrying` outcome
             // comes before the `delivered` one.
-            #expect(await f.results.wait(timeout: .seconds(180)) { $0.filter { $0.outcome.status == .delivered }.count >= count })
+            #expect(
+                await f.results.wait(timeout: .seconds(180)) {
+                    $0.filter { $0.outcome.status == .delivered }.count >= count
+                })
             #expect(await f.results.waitUntilSettled(f.running))
-            let delivered = f.results.all.filter { $0.outcome.status == .delivered }.compactMap { $0.outcome.address?.value }
+            let delivered = f.results.all.filter { $0.outcome.status == .delivered }.compactMap {
+                $0.outcome.address?.value
+            }
             #expect(delivered.count == count)
             #expect(Set(delivered) == Set((0..<count).map { "fcm-\($0)" }))
             let others = f.results.all.filter { $0.outcome.status != .delivered }
-            #expect(others.allSatisfy { $0.outcome.status == .retrying }, "\(others.map { "\($0.outcome.status): \($0.outcome.reason ?? "")" })")
+            #expect(
+                others.allSatisfy { $0.outcome.status == .retrying },
+                "\(others.map { "\($0.outcome.status): \($0.outcome.reason ?? "")" })")
             try await f.stop()
         }
     }
@@ -262,7 +321,8 @@ import Testing
 
     /// Messages in `queue`, ready and unacked, as the broker counts them (`scripts/rabbitmq ctl`).
     static func messages(in queue: String) async throws -> Int? {
-        let listed = try await ScriptRunner.run(ScriptRunner.rabbitmqScript, ["ctl", "-q", "list_queues", "name", "messages"])
+        let listed = try await ScriptRunner.run(
+            ScriptRunner.rabbitmqScript, ["ctl", "-q", "list_queues", "name", "messages"])
         return listed.split(separator: "\n").lazy.map { $0.split(separator: "\t") }
             .first { $0.first.map(String.init) == queue }.flatMap { $0.last.flatMap { Int($0) } }
     }
@@ -273,18 +333,26 @@ import Testing
         do {
             try await TestDatabase.with(.postgres, server: server) { database in
                 let f = try await RegistryCommandsEndToEndTests.Fixture(database, queueType: "quorum")
-                try await f.command("register", #"{"id": "before", "app": "chat", "provider": "fcm", "token": "fcm-0", "channels": ["c"]}"#)
+                try await f.command(
+                    "register",
+                    #"{"id": "before", "app": "chat", "provider": "fcm", "token": "fcm-0", "channels": ["c"]}"#)
                 #expect(await f.results.waitForRegistryResults { $0.count == 1 })
 
                 try await server.stop()
                 for i in 1...5 {
-                    try await f.command("register", #"{"id": "during-\#(i)", "app": "chat", "provider": "fcm", "token": "fcm-\#(i)", "channels": ["c"]}"#)
+                    try await f.command(
+                        "register",
+                        #"{"id": "during-\#(i)", "app": "chat", "provider": "fcm", "token": "fcm-\#(i)", "channels": ["c"]}"#
+                    )
                 }
                 // Herald has taken a command and found the registry away: until the server is
                 // back, nothing it does can publish a result.
-                #expect(await eventually(timeout: .seconds(60)) {
-                    f.running[0].logs.lines.contains { $0.contains("registry command not settled: the registry cannot take it") }
-                })
+                #expect(
+                    await eventually(timeout: .seconds(60)) {
+                        f.running[0].logs.lines.contains {
+                            $0.contains("registry command not settled: the registry cannot take it")
+                        }
+                    })
                 #expect(f.results.registryResults.count == 1, "no result while the database is down")
                 #expect(f.results.dead.isEmpty)
                 let queue = "\(f.config.prefix).registry"
@@ -294,10 +362,17 @@ import Testing
                     waiting = try await Self.messages(in: queue)
                     return waiting == 5
                 }
-                #expect(waiting == 5, "the commands are still in their queue (ready or unacked): \(String(describing: waiting))")
+                #expect(
+                    waiting == 5,
+                    "the commands are still in their queue (ready or unacked): \(String(describing: waiting))")
                 #expect(f.results.registryResults.count == 1, "still no result")
-                #expect(f.running[0].logs.lines.contains { $0.contains("registry command not settled: the registry cannot take it") })
-                #expect(f.running[0].service.metrics.registry.render().contains(#"herald_registry_operations_total{operation="register",result="error"}"#))
+                #expect(
+                    f.running[0].logs.lines.contains {
+                        $0.contains("registry command not settled: the registry cannot take it")
+                    })
+                #expect(
+                    f.running[0].service.metrics.registry.render().contains(
+                        #"herald_registry_operations_total{operation="register",result="error"}"#))
 
                 try await server.start()
                 #expect(await f.results.waitForRegistryResults(timeout: .seconds(30)) { $0.count == 6 })

@@ -16,18 +16,21 @@ import Testing
         let stop: @Sendable () async -> Void
 
         init(_ loaded: LoadedConfig, topology: TopologyOptions, memory: DeliveredTargets) async throws {
-            let connection = try AMQPConnection(configuration: try loaded.amqpConfiguration(), topology: loaded.topology,
-                                                logger: Logger(label: "test", level: .error))
+            let connection = try AMQPConnection(
+                configuration: try loaded.amqpConfiguration(), topology: loaded.topology,
+                logger: Logger(label: "test", level: .error))
             let runner = Task { try await connection.run() }
             try await connection.waitUntilConnected()
             let providers = ProviderSet.make(config: loaded, logger: Logger(label: "test", level: .error))
             let clients = Task { try await providers.run() }
-            processor = EventProcessor(EventProcessor.Dependencies(
-                planner: EventPlanner(config: loaded), providers: providers,
-                retryPolicy: RetryPolicy(settings: loaded.configuration.retry), publishStatuses: Set(Outcome.Status.allCases),
-                topology: topology, publisher: connection, delivered: memory, invalidationGuard: nil,
-                metrics: HeraldMetrics(version: "test"), logger: Logger(label: "test", level: .error),
-                clock: { Timestamp.now() }, newID: { "generated" }))
+            processor = EventProcessor(
+                EventProcessor.Dependencies(
+                    planner: EventPlanner(config: loaded), providers: providers,
+                    retryPolicy: RetryPolicy(settings: loaded.configuration.retry),
+                    publishStatuses: Set(Outcome.Status.allCases),
+                    topology: topology, publisher: connection, delivered: memory, invalidationGuard: nil,
+                    metrics: HeraldMetrics(version: "test"), logger: Logger(label: "test", level: .error),
+                    clock: { Timestamp.now() }, newID: { "generated" }))
             stop = {
                 providers.shutdown()
                 connection.shutdown()
@@ -38,8 +41,9 @@ import Testing
     }
 
     static func delivery(_ body: String, prefix: String, redelivered: Bool, tag: UInt64) -> AMQPDelivery {
-        AMQPDelivery(body: Array(body.utf8), exchange: "\(prefix).events", routingKey: "chat.message", redelivered: redelivered,
-                     tag: DeliveryTag(value: tag, connection: 0), consumerTag: "test", properties: AMQPProperties())
+        AMQPDelivery(
+            body: Array(body.utf8), exchange: "\(prefix).events", routingKey: "chat.message", redelivered: redelivered,
+            tag: DeliveryTag(value: tag, connection: 0), consumerTag: "test", properties: AMQPProperties())
     }
 
     @Test func aRedeliveredEventDoesNotNotifyTargetsAlreadyHandled() async throws {
@@ -51,7 +55,8 @@ import Testing
         let fixture = try await Processor(loaded, topology: loaded.topology, memory: DeliveredTargets())
         let processor = fixture.processor
 
-        let body = #"{"id": "once", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#
+        let body =
+            #"{"id": "once", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#
         #expect(await processor.process(Self.delivery(body, prefix: config.prefix, redelivered: false, tag: 1)) == .ack)
         #expect(simulator.recorder.notifications.count == 2)
         #expect(await results.wait { $0.count == 2 })
@@ -82,12 +87,15 @@ import Testing
         let loaded = try config.load()
         let results = try await ResultsCollector(prefix: config.prefix)
         let fixture = try await Processor(loaded, topology: loaded.topology, memory: DeliveredTargets())
-        let body = #"{"id": "in-flight", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#
+        let body =
+            #"{"id": "in-flight", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "b"}]}"#
 
-        async let first = fixture.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: false, tag: 1))
+        async let first = fixture.processor.process(
+            Self.delivery(body, prefix: config.prefix, redelivered: false, tag: 1))
         // The first delivery's requests are at the simulator, their answers 400 ms away.
         #expect(await eventually { simulator.recorder.notifications.count == 2 })
-        let again = await fixture.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 2))
+        let again = await fixture.processor.process(
+            Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 2))
         #expect(await first == .ack)
         #expect(again == .ack)
         #expect(simulator.recorder.notifications.count == 2, "each device notified once")
@@ -111,10 +119,13 @@ import Testing
         missing.resultsExchange = "\(config.prefix).missing"
         let failing = try await Processor(loaded, topology: missing, memory: memory)
         let working = try await Processor(loaded, topology: loaded.topology, memory: memory)
-        simulator.faults.replace(with: SimulatorFaults(errorRate: 1, errorStatus: 503, services: ["fcm"], tokens: ["busy"]))
+        simulator.faults.replace(
+            with: SimulatorFaults(errorRate: 1, errorStatus: 503, services: ["fcm"], tokens: ["busy"]))
 
-        let body = #"{"id": "lost-confirms", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "busy"}]}"#
-        let first = await failing.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: false, tag: 1))
+        let body =
+            #"{"id": "lost-confirms", "app": "chat", "targets": [{"provider": "fcm", "token": "a"}, {"provider": "fcm", "token": "busy"}]}"#
+        let first = await failing.processor.process(
+            Self.delivery(body, prefix: config.prefix, redelivered: false, tag: 1))
         guard case .requeue(let reason) = first else {
             Issue.record("expected the event to be requeued, got \(first)")
             return
@@ -127,9 +138,12 @@ import Testing
 
         // The broker redelivers it: both results are published, marked redelivered, and nothing is sent again;
         // the retry of the unavailable target is scheduled once (its retry message is published now).
-        #expect(await working.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 2)) == .ack)
+        #expect(
+            await working.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 2))
+                == .ack)
         #expect(await results.wait { $0.count == 2 })
-        let outcomes = Dictionary(uniqueKeysWithValues: results.all.map { ($0.outcome.address?.value ?? "", $0.outcome) })
+        let outcomes = Dictionary(
+            uniqueKeysWithValues: results.all.map { ($0.outcome.address?.value ?? "", $0.outcome) })
         #expect(outcomes["a"]?.status == .delivered)
         #expect(outcomes["busy"]?.status == .retrying)
         #expect(outcomes.values.allSatisfy { $0.redelivered })
@@ -139,7 +153,9 @@ import Testing
         #expect(try await results.connection.messageCount(queue: retryQueue) == 1)
 
         // Once confirmed, a further redelivery finds nothing to do.
-        #expect(await working.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 3)) == .ack)
+        #expect(
+            await working.processor.process(Self.delivery(body, prefix: config.prefix, redelivered: true, tag: 3))
+                == .ack)
         #expect(await results.waitUntilSettled([]))
         #expect(results.all.count == 2)
         #expect(fcmAnswers() == answered)
@@ -174,37 +190,45 @@ import Testing
         defer { simulator.stop() }
         // A key file that looks like a PEM key but is not one.
         let brokenKey = simulator.directory + "/broken.p8"
-        try "-----BEGIN PRIVATE KEY-----\nAAAAAAAA\n-----END PRIVATE KEY-----\n".write(toFile: brokenKey, atomically: true, encoding: .utf8)
-        let config = try ServiceConfig(simulator: simulator, routes: """
-            routes:
-              - name: broken-app
-                match: {routing_key: "broken.#"}
-                app: broken
-            """, extraAppsYAML: """
-              broken:
-                apns:
-                  team_id: \(SimulatorHarness.teamID)
-                  key_id: \(SimulatorHarness.keyID)
-                  key_file: \(brokenKey)
-                  topic: com.example.broken
-                  endpoint: \(simulator.baseURL)
-                  ca_file: \(simulator.pki.caCertificatePath)
-            """, topLevelExtra: "unusable_credentials: not_ready")
+        try "-----BEGIN PRIVATE KEY-----\nAAAAAAAA\n-----END PRIVATE KEY-----\n".write(
+            toFile: brokenKey, atomically: true, encoding: .utf8)
+        let config = try ServiceConfig(
+            simulator: simulator,
+            routes: """
+                routes:
+                  - name: broken-app
+                    match: {routing_key: "broken.#"}
+                    app: broken
+                """,
+            extraAppsYAML: """
+                  broken:
+                    apns:
+                      team_id: \(SimulatorHarness.teamID)
+                      key_id: \(SimulatorHarness.keyID)
+                      key_file: \(brokenKey)
+                      topic: com.example.broken
+                      endpoint: \(simulator.baseURL)
+                      ca_file: \(simulator.pki.caCertificatePath)
+                """, topLevelExtra: "unusable_credentials: not_ready")
         let results = try await ResultsCollector(prefix: config.prefix)
         let running = RunningService(try config.load())
         #expect(await running.waitUntilConsuming())
-        #expect(running.service.health.report.contains("credentials_broken_apns FAILING"), "\(running.service.health.report)")
+        #expect(
+            running.service.health.report.contains("credentials_broken_apns FAILING"),
+            "\(running.service.health.report)")
         #expect(!running.service.health.isReady)
         let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
         let token = String(repeating: "ab", count: 32)
-        try await publisher.publish(#"{"id": "to-broken", "provider": "apns", "token": "\#(token)"}"#, routingKey: "broken.x")
+        try await publisher.publish(
+            #"{"id": "to-broken", "provider": "apns", "token": "\#(token)"}"#, routingKey: "broken.x")
         try await publisher.publish(#"{"id": "to-chat", "app": "chat", "provider": "apns", "token": "\#(token)"}"#)
         #expect(await results.wait { $0.count == 2 })
         let byID = Dictionary(results.all.map { ($0.outcome.eventID, $0) }, uniquingKeysWith: { a, _ in a })
         #expect(byID["to-chat"]?.outcome.status == .delivered)
         #expect(byID["to-broken"]?.routingKey == "failed.apns.broken")
-        #expect(byID["to-broken"]?.outcome.reason?.hasPrefix("apns credentials of app 'broken' cannot be used: ") == true,
-                "\(byID["to-broken"]?.outcome.reason ?? "")")
+        #expect(
+            byID["to-broken"]?.outcome.reason?.hasPrefix("apns credentials of app 'broken' cannot be used: ") == true,
+            "\(byID["to-broken"]?.outcome.reason ?? "")")
         // Logged once at start-up, naming the app, never the key material.
         let startup = running.logs.lines.filter { $0.contains("provider unavailable") }
         #expect(startup.count == 1)
@@ -226,7 +250,8 @@ import Testing
         let token = String(repeating: "ab", count: 32)
         for index in 0..<40 {
             try await publisher.publish(
-                #"{"id": "e\#(index)", "app": "chat", "targets": [{"provider": "apns", "token": "\#(token)"}, {"provider": "fcm", "token": "f\#(index)"}]}"#)
+                #"{"id": "e\#(index)", "app": "chat", "targets": [{"provider": "apns", "token": "\#(token)"}, {"provider": "fcm", "token": "f\#(index)"}]}"#
+            )
         }
         // A bound for a ThreadSanitizer run sharing two cores with other suites, not an expected time.
         #expect(await results.wait(timeout: .seconds(120)) { $0.count == 80 })

@@ -21,23 +21,35 @@ import Testing
             $0.retryAfter = nil
         }
         for i in 0..<5 {
-            try await publisher.publish(#"{"id": "storm-\#(i)", "app": "chat", "provider": "fcm", "token": "t\#(i)", "ttl": 60}"#)
+            try await publisher.publish(
+                #"{"id": "storm-\#(i)", "app": "chat", "provider": "fcm", "token": "t\#(i)", "ttl": 60}"#)
         }
         // Every event fails and is scheduled again. On a slow machine an early
         // event's retry (300 ms later) can fail again before the last event's
         // first failure arrives, so each event's attempts are counted 1, 2, …
-        #expect(await results.wait { got in Set(got.filter { $0.outcome.status == .retrying }.map(\.outcome.eventID)).count == 5 })
+        #expect(
+            await results.wait { got in
+                Set(got.filter { $0.outcome.status == .retrying }.map(\.outcome.eventID)).count == 5
+            })
         let retrying = results.all.filter { $0.outcome.status == .retrying }
         #expect(retrying.allSatisfy { $0.routingKey == "retrying.fcm.chat" && $0.outcome.reason == "UNAVAILABLE" })
         #expect(retrying.allSatisfy { $0.outcome.nextAttemptAt != nil })
-        let attempts = Dictionary(grouping: retrying, by: \.outcome.eventID).mapValues { $0.map(\.outcome.attempt).sorted() }
-        #expect(attempts.count == 5 && attempts.values.allSatisfy { $0 == Array(1...$0.count) },
-                "each event's retrying outcomes count its attempts from 1: \(attempts)")
+        let attempts = Dictionary(grouping: retrying, by: \.outcome.eventID).mapValues {
+            $0.map(\.outcome.attempt).sorted()
+        }
+        #expect(
+            attempts.count == 5 && attempts.values.allSatisfy { $0 == Array(1...$0.count) },
+            "each event's retrying outcomes count its attempts from 1: \(attempts)")
 
         simulator.fcm.update { $0.unavailableRate = 0 }
-        #expect(await results.wait { got in Set(got.filter { $0.outcome.status == .delivered }.map(\.outcome.eventID)).count == 5 })
+        #expect(
+            await results.wait { got in
+                Set(got.filter { $0.outcome.status == .delivered }.map(\.outcome.eventID)).count == 5
+            })
         let delivered = results.all.filter { $0.outcome.status == .delivered }
-        #expect(delivered.allSatisfy { $0.outcome.attempt >= 2 }, "delivered on a retry: \(delivered.map(\.outcome.attempt))")
+        #expect(
+            delivered.allSatisfy { $0.outcome.attempt >= 2 },
+            "delivered on a retry: \(delivered.map(\.outcome.attempt))")
         #expect(delivered.allSatisfy { $0.outcome.eventID.hasPrefix("storm-") })
 
         try await running.stop()
@@ -56,18 +68,24 @@ import Testing
 
         simulator.fcm.update { $0.internalErrorRate = 1 }
         let apnsToken = String(repeating: "ab", count: 32)
-        try await publisher.publish(#"{"id": "doomed", "app": "chat", "targets": [{"provider": "fcm", "token": "f"}, {"provider": "apns", "token": "\#(apnsToken)"}], "notification": {"title": "x"}}"#)
+        try await publisher.publish(
+            #"{"id": "doomed", "app": "chat", "targets": [{"provider": "fcm", "token": "f"}, {"provider": "apns", "token": "\#(apnsToken)"}], "notification": {"title": "x"}}"#
+        )
 
         #expect(await results.wait { got in got.contains { $0.outcome.status == .failed } })
         #expect(await results.wait { _ in !results.dead.isEmpty })
-        let statuses = results.all.map { "\($0.outcome.provider?.rawValue ?? "")/\($0.outcome.status.rawValue)/\($0.outcome.attempt)" }
+        let statuses = results.all.map {
+            "\($0.outcome.provider?.rawValue ?? "")/\($0.outcome.status.rawValue)/\($0.outcome.attempt)"
+        }
         #expect(statuses.sorted() == ["apns/delivered/1", "fcm/failed/2", "fcm/retrying/1"])
         let failed = try #require(results.all.first { $0.outcome.status == .failed })
         #expect(failed.outcome.reason == "retries exhausted after 2 attempts: INTERNAL")
         #expect(failed.outcome.providerStatus == 500)
         // The dead letter holds the event with only the target that never made it.
         let dead = try #require(results.dead.first)
-        #expect(dead.headers[HeraldHeader.error]?.stringValue == "retries exhausted after 2 attempts: fcm token: INTERNAL (HTTP 500)")
+        #expect(
+            dead.headers[HeraldHeader.error]?.stringValue
+                == "retries exhausted after 2 attempts: fcm token: INTERNAL (HTTP 500)")
         let parked = try Event.decode(dead.body, fallbackID: "", providers: .registered)
         #expect(parked.id == "doomed")
         #expect(parked.targets == [Target(provider: .fcm, address: .token("f"))])
@@ -101,11 +119,14 @@ import Testing
             try await publisher.publish(#"{"id": "good-\#(i)", "app": "chat", "provider": "fcm", "token": "t\#(i)"}"#)
             if i < poison.count { try await publisher.publish(poison[i].1, messageID: poison[i].0) }
         }
-        #expect(await results.wait { got in
-            got.filter { $0.outcome.status == .delivered }.count == 20 && got.filter { $0.outcome.status == .rejected }.count == 5
-        })
-        let rejected = Dictionary(results.all.filter { $0.outcome.status == .rejected }.map { ($0.outcome.eventID, $0.outcome.reason ?? "") },
-                                  uniquingKeysWith: { a, _ in a })
+        #expect(
+            await results.wait { got in
+                got.filter { $0.outcome.status == .delivered }.count == 20
+                    && got.filter { $0.outcome.status == .rejected }.count == 5
+            })
+        let rejected = Dictionary(
+            results.all.filter { $0.outcome.status == .rejected }.map { ($0.outcome.eventID, $0.outcome.reason ?? "") },
+            uniquingKeysWith: { a, _ in a })
         #expect(rejected["not-json"]?.hasPrefix("body: ") == true)
         #expect(rejected["no-targets"] == "targets: is empty; give at least one target")
         #expect(rejected["unknown-app"] == "unknown app 'nope'")

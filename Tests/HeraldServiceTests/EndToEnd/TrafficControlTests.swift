@@ -16,12 +16,14 @@ import Testing
     @Test func aRouteRateSpacesItsTargetsAndDropsNothing() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        let config = try ServiceConfig(simulator: simulator, routes: """
-            routes:
-              - name: paced
-                match: {}
-                rate: {per_second: 50}
-            """)
+        let config = try ServiceConfig(
+            simulator: simulator,
+            routes: """
+                routes:
+                  - name: paced
+                    match: {}
+                    rate: {per_second: 50}
+                """)
         try await RunningService.serving(config) { results, publisher in
             let started = ContinuousClock.now
             let publishedAt = Timestamp.now()
@@ -31,7 +33,8 @@ import Testing
             let statuses = Set(results.all.map(\.outcome.status))
             #expect(statuses == [.delivered], "every target delivered, none dropped: \(statuses)")
             #expect(took >= .milliseconds(3500), "200 targets at 50/s with a burst of 1 take about 4 s, took \(took)")
-            Self.expectNoArrivalAheadOfTheRate(simulator.recorder.notifications.map(\.receivedAt), after: publishedAt, perSecond: 50)
+            Self.expectNoArrivalAheadOfTheRate(
+                simulator.recorder.notifications.map(\.receivedAt), after: publishedAt, perSecond: 50)
         }
     }
 
@@ -41,25 +44,31 @@ import Testing
     /// may be ahead of that schedule. Without the rate every send arrives
     /// within a few tens of milliseconds of the publish.
     private static func expectNoArrivalAheadOfTheRate(
-        _ received: [Timestamp], after publishedAt: Timestamp, perSecond: Int, sourceLocation: SourceLocation = #_sourceLocation
+        _ received: [Timestamp], after publishedAt: Timestamp, perSecond: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let arrivals = received.sorted()
         let early = arrivals.enumerated().first { index, arrival in
             arrival - publishedAt < .milliseconds(index * 1000 / perSecond) - .milliseconds(5)
         }
-        #expect(early == nil, "send \(early?.offset ?? 0) arrived \(early.map { $0.element - publishedAt } ?? .zero) after the publish: ahead of \(perSecond)/s",
-                sourceLocation: sourceLocation)
+        #expect(
+            early == nil,
+            "send \(early?.offset ?? 0) arrived \(early.map { $0.element - publishedAt } ?? .zero) after the publish: ahead of \(perSecond)/s",
+            sourceLocation: sourceLocation)
     }
 
     @Test func anAppsAPNsThrottleSpacesItsSendsAndLeavesOtherAppsAlone() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        let pacedApp = ServiceConfig.apnsApp("paced", topic: "com.example.paced", simulator: simulator) + "\n      max_per_second: 20"
+        let pacedApp =
+            ServiceConfig.apnsApp("paced", topic: "com.example.paced", simulator: simulator)
+            + "\n      max_per_second: 20"
         let config = try ServiceConfig(simulator: simulator, extraAppsYAML: pacedApp)
         try await RunningService.serving(config) { results, publisher in
             func event(_ id: String, app: String) -> String {
                 let targets = (0..<30).map { #"{"provider": "apns", "token": "\#(String(format: "%064x", $0 + 1))"}"# }
-                return #"{"id": "\#(id)", "app": "\#(app)", "targets": [\#(targets.joined(separator: ", "))], "notification": {"title": "x"}}"#
+                return
+                    #"{"id": "\#(id)", "app": "\#(app)", "targets": [\#(targets.joined(separator: ", "))], "notification": {"title": "x"}}"#
             }
             // App chat has no throttle: its 30 sends are delivered (how fast depends on the machine).
             try await publisher.publish(event("free", app: "chat"))
@@ -71,7 +80,8 @@ import Testing
             let throttled = ContinuousClock.now - started
             #expect(results.all.allSatisfy { $0.outcome.status == .delivered })
             #expect(throttled >= .milliseconds(1300), "30 sends at 20/s take about 1.45 s, took \(throttled)")
-            let paced = simulator.recorder.notifications.filter { $0.headers["apns-topic"] == "com.example.paced" }.map(\.receivedAt)
+            let paced = simulator.recorder.notifications.filter { $0.headers["apns-topic"] == "com.example.paced" }.map(
+                \.receivedAt)
             try #require(paced.count == 30)
             Self.expectNoArrivalAheadOfTheRate(paced, after: publishedAt, perSecond: 20)
         }
@@ -80,21 +90,26 @@ import Testing
     @Test func onExceedDropGivesTheTargetsOverTheRateADroppedOutcome() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        let config = try ServiceConfig(simulator: simulator, routes: """
-            routes:
-              - name: capped
-                match: {}
-                rate: {per_second: 1, burst: 5, on_exceed: drop}
-            """)
+        let config = try ServiceConfig(
+            simulator: simulator,
+            routes: """
+                routes:
+                  - name: capped
+                    match: {}
+                    rate: {per_second: 1, burst: 5, on_exceed: drop}
+                """)
         try await RunningService.serving(config) { results, publisher in
             try await publisher.publish(fanOut("capped-1", count: 20, prefix: "capped"))
             #expect(await results.wait { $0.count == 20 })
             let delivered = results.all.filter { $0.outcome.status == .delivered }
             let dropped = results.all.filter { $0.outcome.status == .dropped }
-            #expect((5...6).contains(delivered.count), "the burst of 5 (and at most one refilled token) delivered: \(delivered.count)")
+            #expect(
+                (5...6).contains(delivered.count),
+                "the burst of 5 (and at most one refilled token) delivered: \(delivered.count)")
             #expect(delivered.count + dropped.count == 20)
-            #expect(dropped.allSatisfy { $0.outcome.reason == "over the rate of route 'capped' (1/s, on_exceed: drop)" },
-                    "\(Set(dropped.map { $0.outcome.reason ?? "" }))")
+            #expect(
+                dropped.allSatisfy { $0.outcome.reason == "over the rate of route 'capped' (1/s, on_exceed: drop)" },
+                "\(Set(dropped.map { $0.outcome.reason ?? "" }))")
             #expect(dropped.allSatisfy { $0.routingKey == "dropped.fcm.chat" })
             #expect(simulator.recorder.notifications.count == delivered.count, "nothing over the rate was sent")
         }
@@ -105,15 +120,22 @@ import Testing
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, topLevelExtra: "duplicate_window: 10m")
         try await RunningService.serving(config) { results, publisher in
-            let event = #"{"id": "twice", "app": "chat", "targets": [{"provider": "fcm", "token": "d-1"}, {"provider": "fcm", "token": "d-2"}], "notification": {"title": "x"}}"#
+            let event =
+                #"{"id": "twice", "app": "chat", "targets": [{"provider": "fcm", "token": "d-1"}, {"provider": "fcm", "token": "d-2"}], "notification": {"title": "x"}}"#
             try await publisher.publish(event)
             #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 2 })
             try await publisher.publish(event)
             #expect(await results.wait { $0.filter { $0.outcome.status == .dropped }.count == 2 })
             let dropped = results.all.filter { $0.outcome.status == .dropped }
-            #expect(dropped.allSatisfy { $0.outcome.reason?.hasPrefix("duplicate event: id 'twice' of app 'chat' was first received at ") == true },
-                    "\(dropped.map { $0.outcome.reason ?? "" })")
-            #expect(Set(dropped.compactMap { $0.outcome.address?.value }) == ["d-1", "d-2"], "one dropped outcome per target")
+            #expect(
+                dropped.allSatisfy {
+                    $0.outcome.reason?.hasPrefix("duplicate event: id 'twice' of app 'chat' was first received at ")
+                        == true
+                },
+                "\(dropped.map { $0.outcome.reason ?? "" })")
+            #expect(
+                Set(dropped.compactMap { $0.outcome.address?.value }) == ["d-1", "d-2"],
+                "one dropped outcome per target")
             #expect(simulator.recorder.notifications.count == 2, "each device notified once")
             // Another id is not a duplicate.
             try await publisher.publish(event.replacingOccurrences(of: "\"twice\"", with: "\"once\""))
@@ -130,7 +152,8 @@ import Testing
         defer { simulator.stop() }
         let apps = "  news:\n" + ServiceConfig.fcmSection(simulator: simulator)
         func run(registry: String) async throws {
-            let config = try ServiceConfig(simulator: simulator, extraAppsYAML: apps, topLevelExtra: "duplicate_window: 10m\n" + registry)
+            let config = try ServiceConfig(
+                simulator: simulator, extraAppsYAML: apps, topLevelExtra: "duplicate_window: 10m\n" + registry)
             try await RunningService.serving(config) { results, publisher in
                 func event(_ app: String) -> String {
                     #"{"id": "shared", "app": "\#(app)", "provider": "fcm", "token": "\#(app)-1", "notification": {"title": "x"}}"#
@@ -138,24 +161,28 @@ import Testing
                 try await publisher.publish(event("chat"))
                 #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 1 })
                 try await publisher.publish(event("news"))
-                #expect(await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 2 },
-                        "\(results.all.map { "\($0.outcome.app ?? "") \($0.outcome.status) \($0.outcome.reason ?? "")" })")
+                #expect(
+                    await results.wait { $0.filter { $0.outcome.status == .delivered }.count == 2 },
+                    "\(results.all.map { "\($0.outcome.app ?? "") \($0.outcome.status) \($0.outcome.reason ?? "")" })")
                 #expect(Set(results.all.compactMap(\.outcome.app)) == ["chat", "news"])
                 try await publisher.publish(event("news"))
                 #expect(await results.wait { $0.contains { $0.outcome.status == .dropped } })
                 let dropped = try #require(results.all.first { $0.outcome.status == .dropped })
                 #expect(dropped.outcome.app == "news")
-                #expect(dropped.outcome.reason?.hasPrefix("duplicate event: id 'shared' of app 'news' was first received at ") == true,
-                        "\(dropped.outcome.reason ?? "")")
+                #expect(
+                    dropped.outcome.reason?.hasPrefix(
+                        "duplicate event: id 'shared' of app 'news' was first received at ") == true,
+                    "\(dropped.outcome.reason ?? "")")
                 #expect(simulator.recorder.notifications.count == 2)
             }
         }
         guard let backend else { return try await run(registry: "") }
         try await TestDatabase.with(backend) { database in
-            let registry = switch database.backend {
-            case .sqlite: "registry: {backend: sqlite, path: \(database.location)}"
-            case .postgres: "registry: {backend: postgres, url: \"\(database.location)\"}"
-            }
+            let registry =
+                switch database.backend {
+                case .sqlite: "registry: {backend: sqlite, path: \(database.location)}"
+                case .postgres: "registry: {backend: postgres, url: \"\(database.location)\"}"
+                }
             try await run(registry: registry)
         }
     }
@@ -168,14 +195,18 @@ import Testing
         try await TestDatabase.with(backend) { database in
             let simulator = try await SimulatorHarness()
             defer { simulator.stop() }
-            let registry = switch database.backend {
-            case .sqlite: "{backend: sqlite, path: \(database.location)}"
-            case .postgres: "{backend: postgres, url: \"\(database.location)\"}"
-            }
-            let config = try ServiceConfig(simulator: simulator, topLevelExtra: "duplicate_window: 10m\nregistry: \(registry)")
+            let registry =
+                switch database.backend {
+                case .sqlite: "{backend: sqlite, path: \(database.location)}"
+                case .postgres: "{backend: postgres, url: \"\(database.location)\"}"
+                }
+            let config = try ServiceConfig(
+                simulator: simulator, topLevelExtra: "duplicate_window: 10m\nregistry: \(registry)")
             let results = try await ResultsCollector(prefix: config.prefix)
             let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-            func event(_ id: String) -> String { #"{"id": "\#(id)", "app": "chat", "provider": "fcm", "token": "tok-\#(id)"}"# }
+            func event(_ id: String) -> String {
+                #"{"id": "\#(id)", "app": "chat", "provider": "fcm", "token": "tok-\#(id)"}"#
+            }
 
             let first = RunningService(try config.load())
             #expect(await first.waitUntilConsuming())
@@ -189,8 +220,10 @@ import Testing
             try await publisher.publish(event("before-restart"))
             #expect(await results.wait { $0.contains { $0.outcome.status == .dropped } })
             let dropped = try #require(results.all.first { $0.outcome.status == .dropped })
-            #expect(dropped.outcome.reason?.hasPrefix("duplicate event: id 'before-restart' of app 'chat' was first received at ") == true,
-                    "\(dropped.outcome.reason ?? "")")
+            #expect(
+                dropped.outcome.reason?.hasPrefix(
+                    "duplicate event: id 'before-restart' of app 'chat' was first received at ") == true,
+                "\(dropped.outcome.reason ?? "")")
 
             // The same event twice at once, to two instances consuming one queue: one delivery.
             for _ in 0..<2 { try await publisher.publish(event("both")) }
@@ -224,7 +257,8 @@ import Testing
             // Three messages per 6 s for each project: chat's fourth is refused with QUOTA_EXCEEDED.
             simulator.fcm.update { $0.quota = .init(messages: 3, window: .seconds(6)) }
             for index in 0..<4 {
-                try await publisher.publish(#"{"id": "q-\#(index)", "app": "chat", "provider": "fcm", "token": "q-\#(index)"}"#)
+                try await publisher.publish(
+                    #"{"id": "q-\#(index)", "app": "chat", "provider": "fcm", "token": "q-\#(index)"}"#)
                 #expect(await results.wait { $0.count == index + 1 })
             }
             let refused = try #require(results.all.first { $0.outcome.status == .retrying })
@@ -233,27 +267,42 @@ import Testing
             let token = String(repeating: "ab", count: 32)
             try await publisher.publish(#"{"id": "q-4", "app": "chat", "provider": "fcm", "token": "q-4"}"#)
             try await publisher.publish(#"{"id": "a-1", "app": "chat", "provider": "apns", "token": "\#(token)"}"#)
-            try await publisher.publish(#"{"id": "n-1", "app": "news", "targets": [{"provider": "fcm", "token": "n-1"}, {"provider": "fcm", "token": "n-2"}], "notification": {"title": "x"}}"#)
-            #expect(await results.wait { got in
-                ["q-4", "a-1"].allSatisfy { id in got.contains { $0.outcome.eventID == id } }
-                    && got.filter { $0.outcome.eventID == "n-1" }.count == 2
-            })
+            try await publisher.publish(
+                #"{"id": "n-1", "app": "news", "targets": [{"provider": "fcm", "token": "n-1"}, {"provider": "fcm", "token": "n-2"}], "notification": {"title": "x"}}"#
+            )
+            #expect(
+                await results.wait { got in
+                    ["q-4", "a-1"].allSatisfy { id in got.contains { $0.outcome.eventID == id } }
+                        && got.filter { $0.outcome.eventID == "n-1" }.count == 2
+                })
             let paused = try #require(results.all.first { $0.outcome.eventID == "q-4" })
             #expect(paused.outcome.status == .retrying)
-            #expect(paused.outcome.reason?.hasPrefix("FCM project quota exceeded (QUOTA_EXCEEDED): app 'chat' pauses its FCM sends for ") == true
-                        && paused.outcome.reason?.hasSuffix("more; not sent") == true, "\(paused.outcome.reason ?? "")")
+            #expect(
+                paused.outcome.reason?.hasPrefix(
+                    "FCM project quota exceeded (QUOTA_EXCEEDED): app 'chat' pauses its FCM sends for ") == true
+                    && paused.outcome.reason?.hasSuffix("more; not sent") == true, "\(paused.outcome.reason ?? "")")
             let apns = try #require(results.all.first { $0.outcome.eventID == "a-1" })
-            #expect(apns.outcome.status == .delivered && apns.outcome.attempt == 1, "APNs kept flowing during the pause")
+            #expect(
+                apns.outcome.status == .delivered && apns.outcome.attempt == 1, "APNs kept flowing during the pause")
             let news = results.all.filter { $0.outcome.eventID == "n-1" }.map(\.outcome)
-            #expect(news.allSatisfy { $0.status == .delivered && $0.attempt == 1 },
-                    "app news's FCM project is not chat's: \(news.map { "\($0.status) attempt \($0.attempt) \($0.reason ?? "")" })")
+            #expect(
+                news.allSatisfy { $0.status == .delivered && $0.attempt == 1 },
+                "app news's FCM project is not chat's: \(news.map { "\($0.status) attempt \($0.attempt) \($0.reason ?? "")" })"
+            )
             // After the pause every chat FCM target is delivered, and the paused one was never refused by FCM.
-            #expect(await results.wait(timeout: .seconds(60)) { got in
-                Set(got.filter { $0.outcome.status == .delivered && $0.outcome.app == "chat" && $0.outcome.provider == .fcm }
-                    .map(\.outcome.eventID)).count == 5
-            })
+            #expect(
+                await results.wait(timeout: .seconds(60)) { got in
+                    Set(
+                        got.filter {
+                            $0.outcome.status == .delivered && $0.outcome.app == "chat" && $0.outcome.provider == .fcm
+                        }
+                        .map(\.outcome.eventID)
+                    ).count == 5
+                })
             let quotaRefusals = simulator.recorder.refusals.filter { $0.reason == "QUOTA_EXCEEDED" }
-            #expect(!quotaRefusals.contains { $0.addressee?.target == "q-4" }, "q-4 waited out the pause instead of being sent into it")
+            #expect(
+                !quotaRefusals.contains { $0.addressee?.target == "q-4" },
+                "q-4 waited out the pause instead of being sent into it")
             #expect(quotaRefusals.map { $0.addressee?.target } == ["q-3"], "news's sends fit its own project's quota")
             // news was sent during chat's pause: before chat's paused targets went out.
             let sent = simulator.recorder.notifications
@@ -278,20 +327,31 @@ import Testing
             // Every notification to `busy` is answered 429 TooManyRequests until the fault is lifted: an
             // injected answer, not the simulator's per-token rate, whose window a loaded machine outruns
             // (a second notification sent after the window has closed is delivered, not refused).
-            simulator.faults.replace(with: SimulatorFaults(errorRate: 1, errorStatus: 429, services: ["apns"], tokens: [busy]))
+            simulator.faults.replace(
+                with: SimulatorFaults(errorRate: 1, errorStatus: 429, services: ["apns"], tokens: [busy]))
             try await publisher.publish(#"{"id": "t-1", "app": "chat", "provider": "apns", "token": "\#(busy)"}"#)
             #expect(await results.wait { $0.contains { $0.outcome.eventID == "t-1" } })
             let throttled = try #require(results.all.first { $0.outcome.eventID == "t-1" })
-            #expect(throttled.outcome.status == .retrying && throttled.outcome.reason == "TooManyRequests", "\(throttled.outcome)")
+            #expect(
+                throttled.outcome.status == .retrying && throttled.outcome.reason == "TooManyRequests",
+                "\(throttled.outcome)")
             // While `busy` is refused and paused, another token of the same app goes through at once.
             try await publisher.publish(#"{"id": "t-2", "app": "chat", "provider": "apns", "token": "\#(quiet)"}"#)
             #expect(await results.wait { $0.contains { $0.outcome.eventID == "t-2" } })
             let other = try #require(results.all.first { $0.outcome.eventID == "t-2" })
-            #expect(other.outcome.status == .delivered && other.outcome.attempt == 1, "another token is not held back: \(other.outcome)")
-            #expect(!results.all.contains { $0.outcome.eventID == "t-1" && $0.outcome.status != .retrying }, "t-1 is held back, not given up")
+            #expect(
+                other.outcome.status == .delivered && other.outcome.attempt == 1,
+                "another token is not held back: \(other.outcome)")
+            #expect(
+                !results.all.contains { $0.outcome.eventID == "t-1" && $0.outcome.status != .retrying },
+                "t-1 is held back, not given up")
             simulator.faults.replace(with: .none)
-            #expect(await results.wait(timeout: .seconds(30)) { got in got.contains { $0.outcome.eventID == "t-1" && $0.outcome.status == .delivered } },
-                    "\(results.all.filter { $0.outcome.eventID == "t-1" }.map { "\($0.outcome.status) \($0.outcome.reason ?? "")" })")
+            #expect(
+                await results.wait(timeout: .seconds(30)) { got in
+                    got.contains { $0.outcome.eventID == "t-1" && $0.outcome.status == .delivered }
+                },
+                "\(results.all.filter { $0.outcome.eventID == "t-1" }.map { "\($0.outcome.status) \($0.outcome.reason ?? "")" })"
+            )
         }
     }
 
@@ -311,22 +371,29 @@ import Testing
             try await publisher.publish(#"{"id": "d-1", "app": "chat", "provider": "fcm", "token": "busy-device"}"#)
             #expect(await results.wait { $0.contains { $0.outcome.eventID == "d-1" } })
             let throttled = try #require(results.all.first { $0.outcome.eventID == "d-1" })
-            #expect(throttled.outcome.status == .retrying && throttled.outcome.reason == "QUOTA_EXCEEDED", "\(throttled.outcome)")
+            #expect(
+                throttled.outcome.status == .retrying && throttled.outcome.reason == "QUOTA_EXCEEDED",
+                "\(throttled.outcome)")
             try await publisher.publish(#"{"id": "d-2", "app": "chat", "provider": "fcm", "token": "other-device"}"#)
             #expect(await results.wait { $0.contains { $0.outcome.eventID == "d-2" } })
             let other = try #require(results.all.first { $0.outcome.eventID == "d-2" })
-            #expect(other.outcome.status == .delivered && other.outcome.attempt == 1, "the app's other devices are not paused")
+            #expect(
+                other.outcome.status == .delivered && other.outcome.attempt == 1,
+                "the app's other devices are not paused")
             // While the device is paused its sends wait; once the device takes messages again, it is delivered.
             try await publisher.publish(#"{"id": "d-3", "app": "chat", "provider": "fcm", "token": "busy-device"}"#)
             #expect(await results.wait { $0.contains { $0.outcome.eventID == "d-3" } })
             let paused = try #require(results.all.first { $0.outcome.eventID == "d-3" })
-            #expect(paused.outcome.status == .retrying
-                        && paused.outcome.reason?.hasPrefix("this device's FCM message rate exceeded (QUOTA_EXCEEDED): its sends pause") == true,
-                    "\(paused.outcome.reason ?? "")")
+            #expect(
+                paused.outcome.status == .retrying
+                    && paused.outcome.reason?.hasPrefix(
+                        "this device's FCM message rate exceeded (QUOTA_EXCEEDED): its sends pause") == true,
+                "\(paused.outcome.reason ?? "")")
             simulator.fcm.update { $0.tokenErrors["busy-device"] = nil }
-            #expect(await results.wait(timeout: .seconds(60)) { got in
-                Set(got.filter { $0.outcome.status == .delivered }.map(\.outcome.eventID)) == ["d-1", "d-2", "d-3"]
-            }, "\(results.all.map { "\($0.outcome.eventID) \($0.outcome.status) \($0.outcome.reason ?? "")" })")
+            #expect(
+                await results.wait(timeout: .seconds(60)) { got in
+                    Set(got.filter { $0.outcome.status == .delivered }.map(\.outcome.eventID)) == ["d-1", "d-2", "d-3"]
+                }, "\(results.all.map { "\($0.outcome.eventID) \($0.outcome.status) \($0.outcome.reason ?? "")" })")
         }
     }
 }

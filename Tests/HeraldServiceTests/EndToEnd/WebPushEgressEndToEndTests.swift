@@ -26,17 +26,21 @@ import Testing
         struct Handler: HTTP2Handler {
             let marker: String
             func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
-                responder.respond(HTTP2Response(status: 201, headers: [("x-internal", marker), ("location", "https://internal/\(marker)")],
-                                                body: Array("{\"secret\": \"\(marker)\"}".utf8)))
+                responder.respond(
+                    HTTP2Response(
+                        status: 201, headers: [("x-internal", marker), ("location", "https://internal/\(marker)")],
+                        body: Array("{\"secret\": \"\(marker)\"}".utf8)))
             }
         }
 
         init(pki: TestPKI) throws {
             let configuration = HTTP2ServerConfiguration(
                 host: "127.0.0.1",
-                tls: HTTP2ServerTLSConfiguration(certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath))
-            server = try HTTP2Server(configuration: configuration, handler: Handler(marker: marker),
-                                     logger: Logger(label: "internal", level: .debug, sink: log))
+                tls: HTTP2ServerTLSConfiguration(
+                    certificateChainFile: pki.serverCertificatePath, privateKeyFile: pki.serverKeyPath))
+            server = try HTTP2Server(
+                configuration: configuration, handler: Handler(marker: marker),
+                logger: Logger(label: "internal", level: .debug, sink: log))
         }
 
         var acceptedConnections: Int { log.lines.filter { $0.contains("connection accepted") }.count }
@@ -60,12 +64,14 @@ import Testing
             extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator, egress: "\n      allowed_hosts: [\"*\"]"))
         let endpoints = [
             "https://127.0.0.1:\(port)/push/a", "https://localhost:\(port)/push/b",
-            "https://[::ffff:127.0.0.1]:\(port)/push/c", "https://0.0.0.0:\(port)/push/d", "https://127.1:\(port)/push/e",
+            "https://[::ffff:127.0.0.1]:\(port)/push/c", "https://0.0.0.0:\(port)/push/d",
+            "https://127.1:\(port)/push/e",
         ]
         try await withRunning(service.server) {
             try await RunningService.serving(config) { results, publisher in
                 let targets = try endpoints.map { try target($0, keysOf: subscription) }.joined(separator: ", ")
-                try await publisher.publish("""
+                try await publisher.publish(
+                    """
                     {"id": "ssrf", "app": "chat", "debug": true, "targets": [\(targets)], "notification": {"title": "x"}}
                     """)
                 #expect(await results.wait { $0.count == endpoints.count })
@@ -78,8 +84,12 @@ import Testing
                     #expect(outcome.providerStatus == nil)
                 }
                 let detail = { (endpoint: String) in outcomes.first { $0.address?.value == endpoint }?.detail ?? "" }
-                #expect(detail(endpoints[0]) == "the address 127.0.0.1 is not a public address: 127.0.0.0/8 loopback (RFC 1122)")
-                #expect(detail(endpoints[2]).contains("127.0.0.1 in 127.0.0.0/8 loopback (RFC 1122), carried inside ::ffff:0:0/96"))
+                #expect(
+                    detail(endpoints[0])
+                        == "the address 127.0.0.1 is not a public address: 127.0.0.0/8 loopback (RFC 1122)")
+                #expect(
+                    detail(endpoints[2]).contains(
+                        "127.0.0.1 in 127.0.0.0/8 loopback (RFC 1122), carried inside ::ffff:0:0/96"))
                 #expect(detail(endpoints[3]).contains("0.0.0.0/8"))
                 // localhost passed the pre-check (a name) and was refused on its resolved address.
                 #expect(detail(endpoints[1]).contains("loopback"), "\(detail(endpoints[1]))")
@@ -97,11 +107,13 @@ import Testing
         defer { simulator.stop() }
         let service = try InternalService(pki: simulator.pki)
         let subscription = try simulator.webPushSubscription()
-        let config = try ServiceConfig(simulator: simulator, extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator))
+        let config = try ServiceConfig(
+            simulator: simulator, extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator))
         try await withRunning(service.server) {
             try await RunningService.serving(config) { results, publisher in
                 let endpoint = "https://127.0.0.1:\(service.server.port)/push/a"
-                try await publisher.publish("""
+                try await publisher.publish(
+                    """
                     {"id": "opt-in", "app": "chat", "debug": true, "targets": [\(try target(endpoint, keysOf: subscription))],
                      "notification": {"title": "x"}}
                     """)

@@ -14,10 +14,12 @@ import Testing
 @Suite(.serialized) struct WebPushEndToEndTests {
     /// Runs Herald with the `chat` app given the harness's VAPID key, around `body`.
     private func serving(
-        _ simulator: SimulatorHarness, delays: String = "[1s]", _ body: (ResultsCollector, TestPublisher) async throws -> Void
+        _ simulator: SimulatorHarness, delays: String = "[1s]",
+        _ body: (ResultsCollector, TestPublisher) async throws -> Void
     ) async throws {
-        let config = try ServiceConfig(simulator: simulator, delays: delays,
-                                       extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator))
+        let config = try ServiceConfig(
+            simulator: simulator, delays: delays,
+            extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator))
         try await RunningService.serving(config, body)
     }
 
@@ -35,7 +37,8 @@ import Testing
         defer { simulator.stop() }
         let subscription = try subscribe(simulator)
         try await serving(simulator) { results, publisher in
-            try await publisher.publish("""
+            try await publisher.publish(
+                """
                 {"id": "wp-1", "app": "chat", "targets": [\(try target(subscription))],
                  "notification": {"title": "Hello", "body": "From Herald", "thread_id": "room-7"},
                  "data": {"room": "7"}, "priority": "high", "collapse_id": "room-7", "ttl": 600}
@@ -46,13 +49,17 @@ import Testing
             #expect(outcome.routingKey == "delivered.webpush.chat")
             #expect(outcome.outcome.address == Target.Address(.endpoint, subscription.subscription.endpoint))
             #expect(outcome.outcome.providerStatus == 201)
-            #expect(outcome.outcome.providerMessageID?.hasPrefix(simulator.baseURL + WebPushSimulatorService.messagePathPrefix) == true,
-                    "\(outcome.outcome.providerMessageID ?? "no Location")")
+            #expect(
+                outcome.outcome.providerMessageID?.hasPrefix(
+                    simulator.baseURL + WebPushSimulatorService.messagePathPrefix) == true,
+                "\(outcome.outcome.providerMessageID ?? "no Location")")
             let recorded = try #require(simulator.recorder.notifications.first { $0.provider == "webpush" })
             #expect(recorded.target == subscription.id)
-            #expect(recorded.payload == [
-                "notification": ["title": "Hello", "body": "From Herald", "thread_id": "room-7"], "data": ["room": "7"],
-            ])
+            #expect(
+                recorded.payload == [
+                    "notification": ["title": "Hello", "body": "From Herald", "thread_id": "room-7"],
+                    "data": ["room": "7"],
+                ])
             #expect(recorded.headers["urgency"] == "high")
             #expect(recorded.headers["topic"] == "room-7")
             #expect(recorded.headers["content-encoding"] == "aes128gcm")
@@ -67,7 +74,8 @@ import Testing
         defer { simulator.stop() }
         let subscriptions = try (0..<20).map { _ in try subscribe(simulator) }
         try await serving(simulator) { results, publisher in
-            try await publisher.publish("""
+            try await publisher.publish(
+                """
                 {"id": "wp-h1", "app": "chat", "targets": [\(try subscriptions.map { try target($0) }.joined(separator: ", "))],
                  "notification": {"title": "over HTTP/1.1"}}
                 """)
@@ -87,7 +95,8 @@ import Testing
         defer { simulator.stop() }
         let subscription = try subscribe(simulator)
         try await serving(simulator) { results, publisher in
-            try await publisher.publish("""
+            try await publisher.publish(
+                """
                 {"id": "wp-raw", "app": "chat", "targets": [\(try target(subscription))],
                  "webpush": {"payload": {"kind": "sync", "ids": [1, 2]}}}
                 """)
@@ -107,12 +116,14 @@ import Testing
         let live = try subscribe(simulator)
         simulator.webpush.deleteSubscription(gone.id)
         try await serving(simulator) { results, publisher in
-            try await publisher.publish("""
+            try await publisher.publish(
+                """
                 {"id": "wp-gone", "app": "chat", "targets": [\(try target(gone)), \(try target(live))],
                  "notification": {"title": "x"}}
                 """)
             #expect(await results.wait { $0.count == 2 })
-            let byEndpoint = Dictionary(results.all.map { ($0.outcome.address?.value ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+            let byEndpoint = Dictionary(
+                results.all.map { ($0.outcome.address?.value ?? "", $0) }, uniquingKeysWith: { a, _ in a })
             let dead = try #require(byEndpoint[gone.subscription.endpoint])
             #expect(dead.outcome.status == .invalidToken)
             #expect(dead.routingKey == "invalid_token.webpush.chat")
@@ -126,11 +137,13 @@ import Testing
         defer { simulator.stop() }
         let subscription = try subscribe(simulator)
         simulator.webpush.update { $0.retryAfter = 2 }
-        simulator.faults.replace(with: SimulatorFaults(errorRate: 1, errorStatus: 429, services: ["webpush"], tokens: [subscription.id]))
+        simulator.faults.replace(
+            with: SimulatorFaults(errorRate: 1, errorStatus: 429, services: ["webpush"], tokens: [subscription.id]))
         // The retry waits in the shortest delay tier that covers Retry-After: 3s here, not 1s.
         try await serving(simulator, delays: "[1s, 3s]") { results, publisher in
             let published = ContinuousClock.now
-            try await publisher.publish("""
+            try await publisher.publish(
+                """
                 {"id": "wp-429", "app": "chat", "targets": [\(try target(subscription))], "notification": {"title": "x"}}
                 """)
             #expect(await results.wait { $0.contains { $0.outcome.status == .retrying } })
@@ -151,31 +164,43 @@ import Testing
         let subscription = try subscribe(simulator)
         let offCurve = Base64URL.encode([0x04] + [UInt8](repeating: 1, count: 64))
         let auth = try #require(try subscription.jsonValue()["keys"]?["auth"]?.stringValue)
-        let badKeys = #"{"provider": "webpush", "subscription": {"endpoint": "\#(subscription.subscription.endpoint)", "keys": {"p256dh": "\#(offCurve)", "auth": "\#(auth)"}}}"#
-        let shortAuth = #"{"provider": "webpush", "subscription": {"endpoint": "\#(subscription.subscription.endpoint)", "keys": {"p256dh": "x", "auth": "abc"}}}"#
+        let badKeys =
+            #"{"provider": "webpush", "subscription": {"endpoint": "\#(subscription.subscription.endpoint)", "keys": {"p256dh": "\#(offCurve)", "auth": "\#(auth)"}}}"#
+        let shortAuth =
+            #"{"provider": "webpush", "subscription": {"endpoint": "\#(subscription.subscription.endpoint)", "keys": {"p256dh": "x", "auth": "abc"}}}"#
         let big = String(repeating: "x", count: 4000)
         try await serving(simulator) { results, publisher in
-            try await publisher.publish("""
+            try await publisher.publish(
+                """
                 {"id": "wp-bad", "app": "chat", "targets": [\(badKeys), \(shortAuth), \(try target(subscription))],
                  "notification": {"title": "ok"}}
                 """)
-            try await publisher.publish("""
+            try await publisher.publish(
+                """
                 {"id": "wp-big", "app": "chat", "targets": [\(try target(subscription))], "notification": {"body": "\(big)"}}
                 """)
-            try await publisher.publish("""
+            try await publisher.publish(
+                """
                 {"id": "wp-unknown", "app": "chat", "targets": [{"provider": "webpusher", "token": "abc"}, \(try target(subscription))],
                  "notification": {"title": "ok"}}
                 """)
             #expect(await results.wait { $0.count == 6 })
             let outcomes = results.all.map(\.outcome)
-            let keyProblem = try #require(outcomes.first { $0.eventID == "wp-bad" && $0.reason?.hasPrefix("BadSubscription: ") == true })
+            let keyProblem = try #require(
+                outcomes.first { $0.eventID == "wp-bad" && $0.reason?.hasPrefix("BadSubscription: ") == true })
             #expect(keyProblem.status == .failed)
-            #expect(keyProblem.reason?.hasPrefix("BadSubscription: subscription.keys.p256dh is not a P-256 public key") == true,
-                    "\(keyProblem.reason ?? "")")
+            #expect(
+                keyProblem.reason?.hasPrefix("BadSubscription: subscription.keys.p256dh is not a P-256 public key")
+                    == true,
+                "\(keyProblem.reason ?? "")")
             #expect(keyProblem.address == Target.Address(.endpoint, subscription.subscription.endpoint))
-            let shape = try #require(outcomes.first { $0.eventID == "wp-bad" && $0.reason?.contains("targets[1]") == true })
+            let shape = try #require(
+                outcomes.first { $0.eventID == "wp-bad" && $0.reason?.contains("targets[1]") == true })
             #expect(shape.status == .failed)
-            #expect(shape.reason == "targets[1].subscription.keys.p256dh: expected URL-safe base64 of 65 bytes (the browser's P-256 public key)")
+            #expect(
+                shape.reason
+                    == "targets[1].subscription.keys.p256dh: expected URL-safe base64 of 65 bytes (the browser's P-256 public key)"
+            )
             let tooBig = try #require(outcomes.first { $0.eventID == "wp-big" })
             #expect(tooBig.status == .failed)
             #expect(tooBig.reason?.contains("over the 3993 bytes") == true, "\(tooBig.reason ?? "")")

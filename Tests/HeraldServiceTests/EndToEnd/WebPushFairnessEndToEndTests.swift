@@ -26,7 +26,8 @@ import Testing
     private static func target(endpoint: String, keys: SimulatedWebPushSubscription) -> String {
         let p256dh = Base64URL.encode(keys.subscription.userAgentPublicKeyBytes)
         let auth = Base64URL.encode(keys.subscription.authSecret)
-        return #"{"provider": "webpush", "subscription": {"endpoint": "\#(endpoint)", "keys": {"p256dh": "\#(p256dh)", "auth": "\#(auth)"}}}"#
+        return
+            #"{"provider": "webpush", "subscription": {"endpoint": "\#(endpoint)", "keys": {"p256dh": "\#(p256dh)", "auth": "\#(auth)"}}}"#
     }
 
     @Test func anAppsEndpointsThatNeverAnswerDoNotDelayAnotherAppsMessage() async throws {
@@ -36,9 +37,10 @@ import Testing
         // answers no request, so nothing but the request timeout ends one (an endpoint that never finished its
         // handshake would fail a request at each 5 s connect timeout, before a loaded machine sent the last).
         let hung = try await SimulatorServer(
-            Simulator(services: [WebPushSimulatorService(recorder: NotificationRecorder())], recorder: NotificationRecorder(),
-                      faults: FaultInjector(faults: SimulatorFaults(hangRate: 1, services: ["webpush"])),
-                      logger: Logger(label: "hung-push-service", level: .error)),
+            Simulator(
+                services: [WebPushSimulatorService(recorder: NotificationRecorder())], recorder: NotificationRecorder(),
+                faults: FaultInjector(faults: SimulatorFaults(hangRate: 1, services: ["webpush"])),
+                logger: Logger(label: "hung-push-service", level: .error)),
             pki: simulator.pki, logger: Logger(label: "hung-push-service", level: .error))
         defer { hung.shutdown() }
         let config = try Self.config(simulator)
@@ -55,21 +57,24 @@ import Testing
             let targets = (0..<perEvent).map {
                 Self.target(endpoint: "\(hung.baseURL)/push/\(event)-\($0)", keys: keys)
             }
-            try await publisher.publish("""
+            try await publisher.publish(
+                """
                 {"id": "flood-\(event)", "app": "chat", "targets": [\(targets.joined(separator: ", "))],
                  "notification": {"title": "never answered"}}
                 """)
         }
         // Every one of them is being sent (the gauge counts requests awaiting an answer).
         let inFlight = running.service.metrics.inflightRequests.labels("webpush")
-        #expect(await eventually(timeout: .seconds(300)) { inFlight.current == 2 * perEvent },
-                "chat's requests are all sent: \(inFlight.current)")
+        #expect(
+            await eventually(timeout: .seconds(300)) { inFlight.current == 2 * perEvent },
+            "chat's requests are all sent: \(inFlight.current)")
 
         // shop's message to a push service that answers at once. Served from one queue, it
         // would wait behind chat's requests until their timeouts free slots (ten minutes)
         // and fail after its own 3 s, `retrying`; with its own share it is delivered.
         let subscription = try simulator.webPushSubscription()
-        try await publisher.publish("""
+        try await publisher.publish(
+            """
             {"id": "shop-1", "app": "shop", "targets": [\(Self.target(endpoint: subscription.subscription.endpoint, keys: subscription))],
              "notification": {"title": "on time"}}
             """, routingKey: "shop.message")

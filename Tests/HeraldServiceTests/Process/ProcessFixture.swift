@@ -20,7 +20,9 @@ final class ProcessFixture: @unchecked Sendable {
 
     /// Runs `body` with a fixture whose collector reads the results exchange of `config`
     /// (and of every config sharing its names); tears down after.
-    static func with(simulator: SimulatorHarness, config: ServiceConfig, _ body: (ProcessFixture) async throws -> Void) async throws {
+    static func with(simulator: SimulatorHarness, config: ServiceConfig, _ body: (ProcessFixture) async throws -> Void)
+        async throws
+    {
         let results = try await ResultsCollector(prefix: config.prefix)
         let fixture = ProcessFixture(simulator: simulator, results: results, config: config)
         do {

@@ -42,8 +42,10 @@ import Testing
     /// Push endpoints on loopback (where an opt-in for loopback push
     /// services belongs).
     static func config(_ simulator: SimulatorHarness) throws -> ServiceConfig {
-        try ServiceConfig(simulator: simulator, maxAttempts: 1, extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator, timeout: "60s"),
-                          httpListen: "127.0.0.1:\(try freeLocalPort())", logLevel: "warning")
+        try ServiceConfig(
+            simulator: simulator, maxAttempts: 1,
+            extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator, timeout: "60s"),
+            httpListen: "127.0.0.1:\(try freeLocalPort())", logLevel: "warning")
     }
 
     /// Answers every request 400 with `body`.
@@ -57,12 +59,16 @@ import Testing
 
     /// A push service answering every request with `handler`'s 400, over
     /// HTTP/1.1 as many push services speak it, on the simulator's certificate.
-    static func hostileServer(_ simulator: SimulatorHarness, _ handler: HostilePushService = HostilePushService()) throws -> HTTP2Server {
-        var tls = HTTP2ServerTLSConfiguration(certificateChainFile: simulator.pki.serverCertificatePath,
-                                              privateKeyFile: simulator.pki.serverKeyPath)
+    static func hostileServer(_ simulator: SimulatorHarness, _ handler: HostilePushService = HostilePushService())
+        throws -> HTTP2Server
+    {
+        var tls = HTTP2ServerTLSConfiguration(
+            certificateChainFile: simulator.pki.serverCertificatePath,
+            privateKeyFile: simulator.pki.serverKeyPath)
         tls.offersHTTP2 = false
-        return try HTTP2Server(configuration: HTTP2ServerConfiguration(tls: tls), handler: handler,
-                               logger: Logger(label: "test-hostile-push", level: .error))
+        return try HTTP2Server(
+            configuration: HTTP2ServerConfiguration(tls: tls), handler: handler,
+            logger: Logger(label: "test-hostile-push", level: .error))
     }
 
     /// `count` Web Push targets (as event JSON) whose endpoints are on `server`.
@@ -79,16 +85,18 @@ import Testing
     static func startReady(_ fixture: ProcessFixture, _ config: ServiceConfig) async throws -> ChildProcess {
         let herald = try fixture.start(config)
         let port = try #require(config.httpPort)
-        try #require(await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 },
-                     "herald run never became ready:\n\(herald.tail())")
+        try #require(
+            await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 },
+            "herald run never became ready:\n\(herald.tail())")
         return herald
     }
 
     /// VmHWM (peak resident set) of `pid`, in bytes.
     static func peakRSS(_ pid: pid_t) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
         return kilobytes * 1024
     }
 
@@ -106,7 +114,8 @@ import Testing
                 let targets = try Self.targets(Self.targets, at: server, simulator)
                 let herald = try await Self.startReady(fixture, config)
                 let before = try #require(Self.peakRSS(herald.pid))
-                try await fixture.publisher.publish("""
+                try await fixture.publisher.publish(
+                    """
                     {"id": "hostile-1", "app": "chat", "targets": [\(targets.joined(separator: ", "))], "notification": {"title": "x"}}
                     """)
                 let all = await fixture.results.wait(timeout: .seconds(120)) { $0.count >= Self.targets }
@@ -118,14 +127,19 @@ import Testing
                     #expect(outcome.reason == "BadRequest", "\(outcome.reason?.prefix(80) ?? "no reason")")
                     #expect(outcome.providerStatus == 400)
                     let detail = try #require(outcome.detail)
-                    #expect(detail.utf8.count <= DeliveryDetail.maxBytes && !Self.hasControl(detail), "\(detail.debugDescription)")
+                    #expect(
+                        detail.utf8.count <= DeliveryDetail.maxBytes && !Self.hasControl(detail),
+                        "\(detail.debugDescription)")
                     #expect(detail.hasPrefix("]0;owned"), "\(detail)")
                 }
                 let sizes = fixture.results.rawBodies.map(\.count)
-                #expect(sizes.allSatisfy { $0 <= Self.maxOutcomeBytes }, "outcome sizes up to \(sizes.max() ?? 0) bytes")
+                #expect(
+                    sizes.allSatisfy { $0 <= Self.maxOutcomeBytes }, "outcome sizes up to \(sizes.max() ?? 0) bytes")
                 #expect(sizes.reduce(0, +) <= Self.targets * Self.maxOutcomeBytes)
-                #expect(peak - before <= Self.maxPeakGrowthBytes,
-                        "peak RSS grew \((peak - before) >> 20) MiB (from \(before >> 20) MiB), over \(Self.maxPeakGrowthBytes >> 20) MiB")
+                #expect(
+                    peak - before <= Self.maxPeakGrowthBytes,
+                    "peak RSS grew \((peak - before) >> 20) MiB (from \(before >> 20) MiB), over \(Self.maxPeakGrowthBytes >> 20) MiB"
+                )
                 // The log: one warning a target, each bounded, no control byte. The warnings are
                 // written on the pool after the outcomes are confirmed, so they may still be coming.
                 func warnings() -> [Substring] {
@@ -135,7 +149,9 @@ import Testing
                 let log = herald.output
                 let lines = warnings()
                 #expect(lines.count == Self.targets, "\(lines.count) warnings:\n\(herald.tail(5))")
-                #expect(lines.allSatisfy { $0.utf8.count <= 4096 }, "log lines up to \(lines.map(\.utf8.count).max() ?? 0) bytes")
+                #expect(
+                    lines.allSatisfy { $0.utf8.count <= 4096 },
+                    "log lines up to \(lines.map(\.utf8.count).max() ?? 0) bytes")
                 #expect(!Self.hasControl(log.replacingOccurrences(of: "\n", with: "")))
                 // Settled once: nothing redelivered, nothing left for the queue to hand out again.
                 #expect(!log.contains("event not settled"), "\(herald.tail())")
@@ -153,7 +169,8 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let unit = #"\u001b]0;owned\u0007\u001b[2J\u009b31m"#
-        let megabyte = Array(#"{"reason":""#.utf8) + Array(String(repeating: unit, count: (1 << 20) / unit.utf8.count).utf8)
+        let megabyte =
+            Array(#"{"reason":""#.utf8) + Array(String(repeating: unit, count: (1 << 20) / unit.utf8.count).utf8)
             + Array(#""}"#.utf8)
         let server = try Self.hostileServer(simulator, HostilePushService(body: megabyte))
         let config = try Self.config(simulator)
@@ -162,7 +179,8 @@ import Testing
             try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
                 let targets = try Self.targets(count, at: server, simulator)
                 let herald = try await Self.startReady(fixture, config)
-                try await fixture.publisher.publish("""
+                try await fixture.publisher.publish(
+                    """
                     {"id": "megabyte-1", "app": "chat", "targets": [\(targets.joined(separator: ", "))], "notification": {"title": "x"}}
                     """)
                 let all = await fixture.results.wait(timeout: .seconds(60)) { $0.count >= count }
@@ -170,7 +188,9 @@ import Testing
                 for (_, outcome) in fixture.results.all {
                     #expect(outcome.status == .failed)
                     let reason = outcome.reason ?? ""
-                    #expect(reason.hasPrefix("transport responseTooLarge") && reason.contains("\(WebPushSettings.maxAnswerBytes)"), "\(reason)")
+                    #expect(
+                        reason.hasPrefix("transport responseTooLarge")
+                            && reason.contains("\(WebPushSettings.maxAnswerBytes)"), "\(reason)")
                     #expect(reason.utf8.count <= 256 && !Self.hasControl(reason), "\(reason.debugDescription)")
                 }
                 #expect(fixture.results.rawBodies.allSatisfy { $0.count <= Self.maxOutcomeBytes })
@@ -189,7 +209,8 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let words = String(repeating: "w", count: 600)
-        let server = try Self.hostileServer(simulator, HostilePushService(body: Array(#"{"reason": "\#(words)"}"#.utf8)))
+        let server = try Self.hostileServer(
+            simulator, HostilePushService(body: Array(#"{"reason": "\#(words)"}"#.utf8)))
         let config = try Self.config(simulator)
         let count = 2000
         try await withRunning(server) {
@@ -197,7 +218,8 @@ import Testing
                 let targets = try Self.targets(count, at: server, simulator)
                 let herald = try await Self.startReady(fixture, config)
                 let context = #"{"k": "\#(String(repeating: "c", count: 3990))"}"#
-                try await fixture.publisher.publish("""
+                try await fixture.publisher.publish(
+                    """
                     {"id": "budget-1", "app": "chat", "context": \(context), "targets": [\(targets.joined(separator: ", "))],
                      "notification": {"title": "x"}}
                     """)
@@ -209,7 +231,10 @@ import Testing
                 // 8 388 608 − 2 000 × 4 000 bytes of context leave room for about 740 details of 512 bytes.
                 #expect((1..<count).contains(withDetail), "\(withDetail) outcomes with a detail")
                 #expect(withDetail <= (8 << 20) / 512 - count * 4000 / 512 + 1, "\(withDetail) outcomes with a detail")
-                #expect(outcomes.filter { $0.detail != nil }.allSatisfy { $0.detail?.utf8.count ?? 0 <= DeliveryDetail.maxBytes })
+                #expect(
+                    outcomes.filter { $0.detail != nil }.allSatisfy {
+                        $0.detail?.utf8.count ?? 0 <= DeliveryDetail.maxBytes
+                    })
                 herald.send(SIGTERM)
                 #expect(await herald.waitForExit(timeout: .seconds(30)) == .exited(0), "\(herald.tail())")
                 #expect(!herald.output.contains("event not settled"), "\(herald.tail())")

@@ -16,25 +16,32 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         simulator.fcm.update { $0.latency = .milliseconds(100) }
-        let config = try ServiceConfig(simulator: simulator, prefetch: 16, shutdownDeadline: "20s",
-                                       httpListen: "127.0.0.1:\(try freeLocalPort())", logLevel: "notice")
+        let config = try ServiceConfig(
+            simulator: simulator, prefetch: 16, shutdownDeadline: "20s",
+            httpListen: "127.0.0.1:\(try freeLocalPort())", logLevel: "notice")
         try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
             try await declareTopology(config, fixture)
             let load = LoadEvents(count: 400)
             try await load.publish(with: fixture.publisher)
 
             let first = try fixture.start(config)
-            let busy = await fixture.results.wait(timeout: .seconds(30)) { Tally($0, expected: load.keys).finished.count >= 40 }
+            let busy = await fixture.results.wait(timeout: .seconds(30)) {
+                Tally($0, expected: load.keys).finished.count >= 40
+            }
             try #require(busy, "no outcomes from the first instance:\n\(first.tail())")
             first.send(SIGTERM)
             let exit = await first.waitForExit(timeout: .seconds(40))
-            #expect(exit == .exited(0), "SIGTERM under load: \(exit.map(\.description) ?? "still running after 40 s")\n\(first.tail())")
+            #expect(
+                exit == .exited(0),
+                "SIGTERM under load: \(exit.map(\.description) ?? "still running after 40 s")\n\(first.tail())")
             let afterFirst = Tally(fixture.results.all, expected: load.keys)
             // It stopped consuming: the queue held far more than a prefetch window when the signal came.
-            #expect(afterFirst.finished.count < load.keys.count, "the first instance finished everything despite SIGTERM")
+            #expect(
+                afterFirst.finished.count < load.keys.count, "the first instance finished everything despite SIGTERM")
 
             let (done, tally, tail) = try await restartAndFinish(
-                "sigterm", note: "\(afterFirst.finished.count) finished by the first instance, ", load: load, config: config,
+                "sigterm", note: "\(afterFirst.finished.count) finished by the first instance, ", load: load,
+                config: config,
                 fixture: fixture, timeout: .seconds(60))
             #expect(done, "\(tally.missingSummary)\n\(tail)")
             #expect(tally.unexpected.isEmpty, "outcomes for targets never published: \(tally.unexpected.prefix(5))")
@@ -48,15 +55,18 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         simulator.fcm.update { $0.latency = .milliseconds(100) }
-        let config = try ServiceConfig(simulator: simulator, prefetch: 16, httpListen: "127.0.0.1:\(try freeLocalPort())",
-                                       logLevel: "notice")
+        let config = try ServiceConfig(
+            simulator: simulator, prefetch: 16, httpListen: "127.0.0.1:\(try freeLocalPort())",
+            logLevel: "notice")
         try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
             try await declareTopology(config, fixture)
             let load = LoadEvents(count: 400)
             try await load.publish(with: fixture.publisher)
 
             let first = try fixture.start(config)
-            let busy = await fixture.results.wait(timeout: .seconds(30)) { Tally($0, expected: load.keys).finished.count >= 40 }
+            let busy = await fixture.results.wait(timeout: .seconds(30)) {
+                Tally($0, expected: load.keys).finished.count >= 40
+            }
             try #require(busy, "no outcomes from the first instance:\n\(first.tail())")
             first.send(SIGKILL)
             #expect(await first.waitForExit(timeout: .seconds(20)) == .signaled(SIGKILL))
@@ -77,29 +87,39 @@ import Testing
         defer { simulator.stop() }
         simulator.fcm.update { $0.latency = .milliseconds(50) }
         let portA = try freeLocalPort(), portB = try freeLocalPort()
-        let configA = try ServiceConfig(simulator: simulator, prefetch: 16, httpListen: "127.0.0.1:\(portA)", logLevel: "notice")
-        let configB = try ServiceConfig(simulator: simulator, prefetch: 16, sharing: configA, httpListen: "127.0.0.1:\(portB)",
-                                        logLevel: "notice")
+        let configA = try ServiceConfig(
+            simulator: simulator, prefetch: 16, httpListen: "127.0.0.1:\(portA)", logLevel: "notice")
+        let configB = try ServiceConfig(
+            simulator: simulator, prefetch: 16, sharing: configA, httpListen: "127.0.0.1:\(portB)",
+            logLevel: "notice")
         try await ProcessFixture.with(simulator: simulator, config: configA) { fixture in
             let a = try fixture.start(configA)
             let b = try fixture.start(configB)
             for (child, port) in [(a, portA), (b, portB)] {
-                let ready = await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz")?.status == 200 }
+                let ready = await eventually(timeout: .seconds(30)) {
+                    httpGet(port: port, path: "/readyz")?.status == 200
+                }
                 try #require(ready, "instance on port \(port) never became ready:\n\(child.tail())")
             }
             let load = LoadEvents(count: 400)
             try await load.publish(with: fixture.publisher)
 
-            let done = await fixture.results.wait(timeout: .seconds(60)) { Tally($0, expected: load.keys).missing.isEmpty }
+            let done = await fixture.results.wait(timeout: .seconds(60)) {
+                Tally($0, expected: load.keys).missing.isEmpty
+            }
             let tally = Tally(fixture.results.all, expected: load.keys)
-            let consumedA = metricSum("herald_events_consumed_total", in: httpGet(port: portA, path: "/metrics")?.body ?? "")
-            let consumedB = metricSum("herald_events_consumed_total", in: httpGet(port: portB, path: "/metrics")?.body ?? "")
-            print("[two instances] targets \(load.keys.count): events consumed A \(Int(consumedA)), B \(Int(consumedB)); "
-                  + "duplicates \(tally.duplicates); statuses \(tally.statuses)")
+            let consumedA = metricSum(
+                "herald_events_consumed_total", in: httpGet(port: portA, path: "/metrics")?.body ?? "")
+            let consumedB = metricSum(
+                "herald_events_consumed_total", in: httpGet(port: portB, path: "/metrics")?.body ?? "")
+            print(
+                "[two instances] targets \(load.keys.count): events consumed A \(Int(consumedA)), B \(Int(consumedB)); "
+                    + "duplicates \(tally.duplicates); statuses \(tally.statuses)")
             #expect(done, "\(tally.missingSummary)")
             #expect(tally.unexpected.isEmpty, "outcomes for targets never published: \(tally.unexpected.prefix(5))")
             #expect(consumedA > 0 && consumedB > 0, "both instances consume: A \(consumedA), B \(consumedB)")
-            #expect(consumedA + consumedB >= Double(load.count), "A \(consumedA) + B \(consumedB) < \(load.count) events")
+            #expect(
+                consumedA + consumedB >= Double(load.count), "A \(consumedA) + B \(consumedB) < \(load.count) events")
 
             a.send(SIGTERM)
             b.send(SIGTERM)
@@ -116,8 +136,9 @@ import Testing
         // Answers so slow (10 s, within the 60 s provider timeout) that a drain would take that long.
         simulator.fcm.update { $0.latency = .seconds(10) }
         let port = try freeLocalPort()
-        let config = try ServiceConfig(simulator: simulator, prefetch: 16, shutdownDeadline: "60s",
-                                       httpListen: "127.0.0.1:\(port)", providerTimeout: "60s", logLevel: "notice")
+        let config = try ServiceConfig(
+            simulator: simulator, prefetch: 16, shutdownDeadline: "60s",
+            httpListen: "127.0.0.1:\(port)", providerTimeout: "60s", logLevel: "notice")
         try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
             try await declareTopology(config, fixture)
             let load = LoadEvents(count: 10, fcmOnly: true)
@@ -128,14 +149,17 @@ import Testing
             first.send(SIGTERM)
             // The first signal drains: the slow requests keep it running.
             let draining = await eventually(timeout: .seconds(10)) {
-                httpGet(port: port, path: "/readyz").map { $0.status == 503 && $0.body.contains("consumer_active FAILING") } ?? false
+                httpGet(port: port, path: "/readyz").map {
+                    $0.status == 503 && $0.body.contains("consumer_active FAILING")
+                } ?? false
             }
             #expect(draining, "no drain after the first SIGTERM:\n\(first.tail())")
             #expect(first.isRunning, "exited on the first SIGTERM although requests were in flight:\n\(first.tail())")
             first.send(SIGTERM)
             let exit = await first.waitForExit(timeout: .seconds(30))
-            #expect(exit == .exited(128 + SIGTERM),
-                    "second SIGTERM: \(exit.map(\.description) ?? "still running after 30 s")\n\(first.tail())")
+            #expect(
+                exit == .exited(128 + SIGTERM),
+                "second SIGTERM: \(exit.map(\.description) ?? "still running after 30 s")\n\(first.tail())")
             // It did not wait for the 10 s answers: nothing was finished.
             #expect(fixture.results.all.isEmpty, "outcomes published before the exit: \(fixture.results.all.count)")
 
@@ -155,8 +179,9 @@ import Testing
         defer { simulator.stop() }
         simulator.fcm.update { $0.latency = .seconds(20) }
         let port = try freeLocalPort()
-        let config = try ServiceConfig(simulator: simulator, prefetch: 16, shutdownDeadline: "1s",
-                                       httpListen: "127.0.0.1:\(port)", providerTimeout: "60s", logLevel: "notice")
+        let config = try ServiceConfig(
+            simulator: simulator, prefetch: 16, shutdownDeadline: "1s",
+            httpListen: "127.0.0.1:\(port)", providerTimeout: "60s", logLevel: "notice")
         try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
             try await declareTopology(config, fixture)
             let load = LoadEvents(count: 10, fcmOnly: true)
@@ -168,11 +193,15 @@ import Testing
             first.send(SIGTERM)
             let exit = await first.waitForExit(timeout: .seconds(15))
             print("[deadline] exit \(exit.map(\.description) ?? "none") after \(ContinuousClock.now - signalled)")
-            #expect(exit == .exited(0),
-                    "SIGTERM with a 1 s shutdown_deadline: \(exit.map(\.description) ?? "still running after 15 s")\n\(first.tail())")
+            #expect(
+                exit == .exited(0),
+                "SIGTERM with a 1 s shutdown_deadline: \(exit.map(\.description) ?? "still running after 15 s")\n\(first.tail())"
+            )
             first.kill()
             // Nothing finished, nothing acked: no outcome, not even a `retrying` one.
-            #expect(fixture.results.all.isEmpty, "outcomes published before the exit: \(fixture.results.all.map(\.routingKey))")
+            #expect(
+                fixture.results.all.isEmpty,
+                "outcomes published before the exit: \(fixture.results.all.map(\.routingKey))")
 
             simulator.fcm.update { $0.latency = nil }
             let (done, tally, tail) = try await restartAndFinish(
@@ -188,8 +217,9 @@ import Testing
         defer { simulator.stop() }
         let port = try freeLocalPort()
         let nobody = try freeLocalPort()
-        let config = try ServiceConfig(simulator: simulator, amqpURL: "amqp://guest:guest@127.0.0.1:\(nobody)/%2f",
-                                       httpListen: "127.0.0.1:\(port)", logLevel: "notice")
+        let config = try ServiceConfig(
+            simulator: simulator, amqpURL: "amqp://guest:guest@127.0.0.1:\(nobody)/%2f",
+            httpListen: "127.0.0.1:\(port)", logLevel: "notice")
         let child = try ChildProcess.heraldRun(config: config.file)
         defer { child.kill() }
         let answered = await eventually(timeout: .seconds(30)) { httpGet(port: port, path: "/readyz") != nil }
@@ -204,7 +234,9 @@ import Testing
         #expect(httpGet(port: port, path: "/healthz")?.status == 200)
         child.send(SIGTERM)
         let exit = await child.waitForExit(timeout: .seconds(30))
-        #expect(exit == .exited(0), "SIGTERM without a broker: \(exit.map(\.description) ?? "still running after 30 s")\n\(child.tail())")
+        #expect(
+            exit == .exited(0),
+            "SIGTERM without a broker: \(exit.map(\.description) ?? "still running after 30 s")\n\(child.tail())")
     }
 }
 
@@ -212,14 +244,17 @@ extension RunProcessTests {
     // MARK: 7. Credentials that cannot be used
 
     /// A config whose app `broken` signs APNs with an RSA key (Apple's keys are P-256).
-    private func brokenCredentialsConfig(_ simulator: SimulatorHarness, port: Int, topLevel: String = "") throws -> ServiceConfig {
+    private func brokenCredentialsConfig(_ simulator: SimulatorHarness, port: Int, topLevel: String = "") throws
+        -> ServiceConfig
+    {
         let rsaKey = simulator.directory + "/rsa-\(UInt32.random(in: 0...UInt32.max)).p8"
         try PrivateKey.generateRSA().pkcs8PEM().write(toFile: rsaKey, atomically: true, encoding: .utf8)
         #expect(chmod(rsaKey, 0o600) == 0)
         let broken = ServiceConfig.apnsApp("broken", topic: "com.example.broken", simulator: simulator)
             .replacingOccurrences(of: simulator.apnsKeyFile, with: rsaKey)
-        return try ServiceConfig(simulator: simulator, extraAppsYAML: broken, httpListen: "127.0.0.1:\(port)", logLevel: "notice",
-                                 topLevelExtra: topLevel)
+        return try ServiceConfig(
+            simulator: simulator, extraAppsYAML: broken, httpListen: "127.0.0.1:\(port)", logLevel: "notice",
+            topLevelExtra: topLevel)
     }
 
     @Test func anAppWhoseKeyCannotSignStopsTheStartNamingTheAppAndFile() async throws {
@@ -231,7 +266,9 @@ extension RunProcessTests {
         let exit = await child.waitForExit(timeout: .seconds(30))
         #expect(exit == .exited(1), "\(exit.map(\.description) ?? "still running after 30 s")\n\(child.tail())")
         let log = child.tail()
-        #expect(log.contains("apns credentials of app 'broken' cannot be used: key_file '\(simulator.directory)/rsa-"), "\(log)")
+        #expect(
+            log.contains("apns credentials of app 'broken' cannot be used: key_file '\(simulator.directory)/rsa-"),
+            "\(log)")
         #expect(log.contains("the APNs signing key must be EC P-256 (a .p8 key), found RSA 2048-bit"), "\(log)")
     }
 
@@ -263,13 +300,15 @@ extension RunProcessTests {
 /// reported, not failed on), then stops the instance, which must exit 0.
 /// Returns whether everything finished, the tally, and the instance's log tail.
 private func restartAndFinish(
-    _ label: String, note: String = "", load: LoadEvents, config: ServiceConfig, fixture: ProcessFixture, timeout: Duration
+    _ label: String, note: String = "", load: LoadEvents, config: ServiceConfig, fixture: ProcessFixture,
+    timeout: Duration
 ) async throws -> (done: Bool, tally: Tally, tail: String) {
     let second = try fixture.start(config)
     let done = await fixture.results.wait(timeout: timeout) { Tally($0, expected: load.keys).missing.isEmpty }
     let tally = Tally(fixture.results.all, expected: load.keys)
-    print("[\(label)] targets \(load.keys.count): \(note)\(tally.finished.count) in all; duplicates \(tally.duplicates); "
-          + "statuses \(tally.statuses)")
+    print(
+        "[\(label)] targets \(load.keys.count): \(note)\(tally.finished.count) in all; duplicates \(tally.duplicates); "
+            + "statuses \(tally.statuses)")
     let tail = second.tail()
     second.send(SIGTERM)
     #expect(await second.waitForExit(timeout: .seconds(40)) == .exited(0), "\(second.tail())")
@@ -294,15 +333,17 @@ private func declareTopology(_ config: ServiceConfig, _ fixture: ProcessFixture)
     try #require(ready, "herald run never became ready:\n\(primer.tail())")
     primer.send(SIGTERM)
     let exit = await primer.waitForExit(timeout: .seconds(30))
-    try #require(exit == .exited(0), "idle herald run on SIGTERM: \(exit.map(\.description) ?? "still running")\n\(primer.tail())")
+    try #require(
+        exit == .exited(0),
+        "idle herald run on SIGTERM: \(exit.map(\.description) ?? "still running")\n\(primer.tail())")
 }
 
 extension ServiceConfig {
     /// The fixed port in the config's `http.listen`, if not 0.
     var httpPort: Int? {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("http:") }),
-              let colon = line.lastIndex(of: ":")
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("http:") }),
+            let colon = line.lastIndex(of: ":")
         else { return nil }
         let port = Int(line[line.index(after: colon)...].prefix { $0.isNumber }) ?? 0
         return port > 0 ? port : nil
@@ -332,7 +373,8 @@ private struct LoadEvents {
             default: targets = [("apns", apnsToken), ("fcm", fcmToken)]
             }
             let json = targets.map { #"{"provider": "\#($0.0)", "token": "\#($0.1)"}"# }.joined(separator: ", ")
-            bodies.append((id, #"{"id": "\#(id)", "app": "chat", "targets": [\#(json)], "notification": {"title": "n\#(i)"}}"#))
+            bodies.append(
+                (id, #"{"id": "\#(id)", "app": "chat", "targets": [\#(json)], "notification": {"title": "n\#(i)"}}"#))
             for (provider, token) in targets { keys.insert("\(id)/\(provider)/\(token)") }
         }
         self.bodies = bodies

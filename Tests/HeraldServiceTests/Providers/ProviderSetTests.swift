@@ -12,24 +12,28 @@ import Testing
     @Test func tokenAuthenticatedAPNsAndFCMAppsWithOneTrustRootShareOneClient() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        let config = try ServiceConfig(simulator: simulator, extraAppsYAML: """
-              shop:
-                apns:
-                  team_id: \(SimulatorHarness.teamID)
-                  key_id: \(SimulatorHarness.keyID)
-                  key_file: \(simulator.apnsKeyFile)
-                  topic: com.example.shop
-                  endpoint: \(simulator.baseURL)
-                  ca_file: \(simulator.pki.caCertificatePath)
-                  connections: 4
-                fcm:
-                  service_account_file: \(simulator.serviceAccountFile)
-                  endpoint: \(simulator.baseURL)
-                  ca_file: \(simulator.pki.caCertificatePath)
-            """)
+        let config = try ServiceConfig(
+            simulator: simulator,
+            extraAppsYAML: """
+                  shop:
+                    apns:
+                      team_id: \(SimulatorHarness.teamID)
+                      key_id: \(SimulatorHarness.keyID)
+                      key_file: \(simulator.apnsKeyFile)
+                      topic: com.example.shop
+                      endpoint: \(simulator.baseURL)
+                      ca_file: \(simulator.pki.caCertificatePath)
+                      connections: 4
+                    fcm:
+                      service_account_file: \(simulator.serviceAccountFile)
+                      endpoint: \(simulator.baseURL)
+                      ca_file: \(simulator.pki.caCertificatePath)
+                """)
         let providers = ProviderSet.make(config: try config.load(), logger: Logger(label: "test", level: .error))
         for app in ["chat", "shop"] {
-            #expect(providers.provider(app: app, .apns) != nil && providers.provider(app: app, .fcm) != nil, "\(app) loaded")
+            #expect(
+                providers.provider(app: app, .apns) != nil && providers.provider(app: app, .fcm) != nil, "\(app) loaded"
+            )
         }
         #expect(providers.unavailable.isEmpty)
         #expect(providers.clientCount == 1, "two apps × two providers, one trust root: one client")
@@ -39,19 +43,21 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let client = try await simulator.pki.makeClientCertificate(commonName: "com.example.legacy")
-        let config = try ServiceConfig(simulator: simulator, extraAppsYAML: """
-              legacy:
-                apns:
-                  certificate_file: \(client.pkcs12Path)
-                  certificate_password: \(client.pkcs12Password)
-                  topic: com.example.legacy
-                  endpoint: \(simulator.baseURL)
-                  ca_file: \(simulator.pki.caCertificatePath)
-              system:
-                fcm:
-                  service_account_file: \(simulator.serviceAccountFile)
-                  endpoint: \(simulator.baseURL)
-            """)
+        let config = try ServiceConfig(
+            simulator: simulator,
+            extraAppsYAML: """
+                  legacy:
+                    apns:
+                      certificate_file: \(client.pkcs12Path)
+                      certificate_password: \(client.pkcs12Password)
+                      topic: com.example.legacy
+                      endpoint: \(simulator.baseURL)
+                      ca_file: \(simulator.pki.caCertificatePath)
+                  system:
+                    fcm:
+                      service_account_file: \(simulator.serviceAccountFile)
+                      endpoint: \(simulator.baseURL)
+                """)
         let providers = ProviderSet.make(config: try config.load(), logger: Logger(label: "test", level: .error))
         #expect(providers.provider(app: "legacy", .apns) != nil && providers.provider(app: "system", .fcm) != nil)
         #expect(providers.clientCount == 3, "chat's shared client, legacy's certificate, system's trust store")
@@ -60,24 +66,32 @@ import Testing
     @Test func webPushAppsShareOneClientEachWithItsShareOfTheWindowAndAShortConnectTimeout() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        let config = try ServiceConfig(simulator: simulator, extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator, timeout: "10s")
-            + "\n  shop:\n" + ServiceConfig.webPushSection(simulator: simulator, timeout: "10s"))
+        let config = try ServiceConfig(
+            simulator: simulator,
+            extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator, timeout: "10s")
+                + "\n  shop:\n" + ServiceConfig.webPushSection(simulator: simulator, timeout: "10s"))
         let providers = ProviderSet.make(config: try config.load(), logger: Logger(label: "test", level: .error))
         #expect(providers.unavailable.isEmpty)
         let webPush = providers.clients.filter { $0.configuration.acceptsHTTP1 }
         #expect(webPush.count == 1, "chat's and shop's Web Push share a client")
         let window = HTTPClientConfiguration().maxInFlightRequests
-        #expect(webPush.first?.configuration.fairness
-            == HTTPClientFairness(tenantWindow: window, maxQueuedPerOrigin: WebPushSettings.maxQueuedPerOrigin))
+        #expect(
+            webPush.first?.configuration.fairness
+                == HTTPClientFairness(tenantWindow: window, maxQueuedPerOrigin: WebPushSettings.maxQueuedPerOrigin))
         #expect(webPush.first?.configuration.maxInFlightRequests == 2 * window)
-        #expect(webPush.first?.configuration.connectTimeout == .seconds(5), "a hung connect frees its slot before the 10s timeout")
-        #expect(webPush.first?.configuration.maxResponseBodyBytes == WebPushSettings.maxAnswerBytes, "a push service's answer is short")
+        #expect(
+            webPush.first?.configuration.connectTimeout == .seconds(5),
+            "a hung connect frees its slot before the 10s timeout")
+        #expect(
+            webPush.first?.configuration.maxResponseBodyBytes == WebPushSettings.maxAnswerBytes,
+            "a push service's answer is short")
         for app in ["chat", "shop"] {
             let provider = providers.provider(app: app, .webpush) as? WebPushProvider
             #expect(provider?.configuration.tenant == app, "\(app)'s requests are counted in its own share")
         }
-        #expect(providers.clients.filter { !$0.configuration.acceptsHTTP1 }.allSatisfy { $0.configuration.fairness == nil },
-                "APNs and FCM keep one queue")
+        #expect(
+            providers.clients.filter { !$0.configuration.acceptsHTTP1 }.allSatisfy { $0.configuration.fairness == nil },
+            "APNs and FCM keep one queue")
     }
 
     @Test func aFairClientsSharesFitItsWindowTogether() {
@@ -94,23 +108,33 @@ import Testing
     @Test func theSharedClientTakesTheLargestConnectionCountTheLongestTimeoutAndAWindowPerApp() {
         var shared = SharedHTTPClients()
         let tls = HTTPClientTLSConfiguration(caFile: "/ca.pem")
-        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 2, requestTimeout: .seconds(10), tls: tls), app: "chat")
-        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 4, requestTimeout: .seconds(5), tls: tls), app: "chat")
-        shared.register(HTTPClientConfiguration(maxConnectionsPerHost: 1, requestTimeout: .seconds(30), tls: HTTPClientTLSConfiguration()), app: "chat")
+        shared.register(
+            HTTPClientConfiguration(maxConnectionsPerHost: 2, requestTimeout: .seconds(10), tls: tls), app: "chat")
+        shared.register(
+            HTTPClientConfiguration(maxConnectionsPerHost: 4, requestTimeout: .seconds(5), tls: tls), app: "chat")
+        shared.register(
+            HTTPClientConfiguration(
+                maxConnectionsPerHost: 1, requestTimeout: .seconds(30), tls: HTTPClientTLSConfiguration()), app: "chat")
         let merged = shared.configuration(for: HTTPClientConfiguration(tls: tls))
         let window = HTTPClientConfiguration().maxInFlightRequests
         #expect(merged?.maxConnectionsPerHost == 4)
         #expect(merged?.requestTimeout == .seconds(10))
         #expect(merged?.maxInFlightRequests == window, "one app's APNs and FCM share one window")
         shared.register(HTTPClientConfiguration(tls: tls), app: "shop")
-        #expect(shared.configuration(for: HTTPClientConfiguration(tls: tls))?.maxInFlightRequests == 2 * window, "each sharing app brings its window")
+        #expect(
+            shared.configuration(for: HTTPClientConfiguration(tls: tls))?.maxInFlightRequests == 2 * window,
+            "each sharing app brings its window")
         for index in 0..<20 { shared.register(HTTPClientConfiguration(tls: tls), app: "app\(index)") }
-        #expect(shared.configuration(for: HTTPClientConfiguration(tls: tls))?.maxInFlightRequests == SharedHTTPClients.maxInFlight)
+        #expect(
+            shared.configuration(for: HTTPClientConfiguration(tls: tls))?.maxInFlightRequests
+                == SharedHTTPClients.maxInFlight)
         #expect(shared.configuration(for: HTTPClientConfiguration())?.maxConnectionsPerHost == 1)
         #expect(shared.clients(logger: Logger(label: "test", level: .error)).count == 2)
         shared.register(HTTPClientConfiguration(tls: tls, engine: .libcurl), app: "legacy")
-        #expect(shared.configuration(for: HTTPClientConfiguration(tls: tls, engine: .libcurl))?.maxInFlightRequests == window,
-                "a provider on another engine gets its own client, with its own window")
+        #expect(
+            shared.configuration(for: HTTPClientConfiguration(tls: tls, engine: .libcurl))?.maxInFlightRequests
+                == window,
+            "a provider on another engine gets its own client, with its own window")
         #expect(shared.clients(logger: Logger(label: "test", level: .error)).count == 3)
     }
 
@@ -165,10 +189,12 @@ import Testing
         #expect(quorum.consumerTimeout == .seconds(1800))
         #expect(quorum.eventsQueueArguments["x-consumer-timeout"] == .int(1_800_000))
         #expect(quorum.eventsConsumerArguments == ["x-consumer-timeout": .int(1_800_000)])
-        let classic = try ServiceConfig(simulator: simulator, queueType: "classic", amqpExtra: "consumer_timeout: 1h").load().topology
+        let classic = try ServiceConfig(simulator: simulator, queueType: "classic", amqpExtra: "consumer_timeout: 1h")
+            .load().topology
         #expect(classic.eventsQueueArguments["x-consumer-timeout"] == .int(3_600_000))
         #expect(classic.eventsConsumerArguments == [:], "RabbitMQ 4.3 refuses it on a classic queue's consumer")
-        let off = try ServiceConfig(simulator: simulator, queueType: "quorum", amqpExtra: "consumer_timeout: 0s").load().topology
+        let off = try ServiceConfig(simulator: simulator, queueType: "quorum", amqpExtra: "consumer_timeout: 0s").load()
+            .topology
         #expect(off.consumerTimeout == nil)
         #expect(off.eventsQueueArguments["x-consumer-timeout"] == nil)
         #expect(off.eventsConsumerArguments == [:])
@@ -186,19 +212,24 @@ import Testing
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory + "/" + name)
         }
         let text = try String(contentsOfFile: config.file, encoding: .utf8)
-        try text.replacingOccurrences(of: "  url: \(ServiceConfig.brokerURL)\n", with: """
-              ca_file: ca.pem
-              urls:
-                - amqps://u:p@node1:5671/%2f
-                - {url: "amqps://v:q@node2:5671/%2f", ca_file: node2-ca.pem, cert_file: client.pem, key_file: client.key}
+        try text.replacingOccurrences(
+            of: "  url: \(ServiceConfig.brokerURL)\n",
+            with: """
+                  ca_file: ca.pem
+                  urls:
+                    - amqps://u:p@node1:5671/%2f
+                    - {url: "amqps://v:q@node2:5671/%2f", ca_file: node2-ca.pem, cert_file: client.pem, key_file: client.key}
 
-            """).write(toFile: config.file, atomically: true, encoding: .utf8)
+                """
+        ).write(toFile: config.file, atomically: true, encoding: .utf8)
         let addresses = try config.load().amqpConfiguration().addresses
         #expect(addresses.map(\.url.node) == ["node1:5671", "node2:5671"])
-        #expect(addresses.map(\.tls) == [
-            AMQPTLSOptions(caFile: directory + "/ca.pem"),
-            AMQPTLSOptions(caFile: directory + "/node2-ca.pem", certificateFile: directory + "/client.pem",
-                           keyFile: directory + "/client.key"),
-        ])
+        #expect(
+            addresses.map(\.tls) == [
+                AMQPTLSOptions(caFile: directory + "/ca.pem"),
+                AMQPTLSOptions(
+                    caFile: directory + "/node2-ca.pem", certificateFile: directory + "/client.pem",
+                    keyFile: directory + "/client.key"),
+            ])
     }
 }

@@ -25,8 +25,9 @@ final class ResultsCollector: Sendable {
     /// Reads from the broker at `url`; on a cluster, pick a node the test does
     /// not stop (the collector does not follow a lost node).
     init(prefix: String, url: String = ServiceConfig.brokerURL) async throws {
-        connection = try AMQPConnection(configuration: try AMQPConfiguration(url: url),
-                                        logger: Logger(label: "test-results", level: .error))
+        connection = try AMQPConnection(
+            configuration: try AMQPConfiguration(url: url),
+            logger: Logger(label: "test-results", level: .error))
         queue = "\(prefix).results.all"
         exchange = "\(prefix).results"
         let runner = Task { [connection] in try? await connection.run() }
@@ -77,8 +78,10 @@ final class ResultsCollector: Sendable {
     var registryResults: [(routingKey: String, result: JSONObject, messageID: String?)] { registry.withLock { $0 } }
 
     /// Waits (up to `timeout`) until `condition` holds over the registry results received.
-    func waitForRegistryResults(timeout: Duration = .seconds(20),
-                                until condition: ([(routingKey: String, result: JSONObject, messageID: String?)]) -> Bool) async -> Bool {
+    func waitForRegistryResults(
+        timeout: Duration = .seconds(20),
+        until condition: ([(routingKey: String, result: JSONObject, messageID: String?)]) -> Bool
+    ) async -> Bool {
         await eventually(timeout: timeout) { condition(registryResults) }
     }
     /// The debug trace records (docs/debug-trace.md), with their routing keys and bytes as published.
@@ -89,7 +92,9 @@ final class ResultsCollector: Sendable {
     var dead: [AMQPDelivery] { deadLetters.withLock { $0 } }
 
     /// Waits (up to `timeout`) until `condition` holds over the outcomes received.
-    func wait(timeout: Duration = .seconds(20), until condition: ([(routingKey: String, outcome: Outcome)]) -> Bool) async -> Bool {
+    func wait(timeout: Duration = .seconds(20), until condition: ([(routingKey: String, outcome: Outcome)]) -> Bool)
+        async -> Bool
+    {
         await eventually(timeout: timeout) { condition(all) }
     }
 
@@ -100,15 +105,18 @@ final class ResultsCollector: Sendable {
     /// checked after it is final for what the test published before: "nothing
     /// else came" proven by an event after it, not by waiting a while.
     func waitUntilSettled(_ instances: [RunningService], timeout: Duration = .seconds(60)) async -> Bool {
-        guard await eventually(timeout: timeout, { instances.allSatisfy { $0.metric("herald_inflight_events") == 0 } }) else {
+        guard await eventually(timeout: timeout, { instances.allSatisfy { $0.metric("herald_inflight_events") == 0 } })
+        else {
             return false
         }
         let marker = "settled-\(String(UInt64.random(in: 0 ... .max), radix: 36))"
         let deadLetters = deadLetterQueue.withLock { $0 }
         do {
-            try await connection.publish(exchange: exchange, routingKey: "test.settled", body: [], mandatory: true, messageID: marker)
+            try await connection.publish(
+                exchange: exchange, routingKey: "test.settled", body: [], mandatory: true, messageID: marker)
             if let deadLetters {
-                try await connection.publish(exchange: "", routingKey: deadLetters, body: [], mandatory: true, messageID: marker)
+                try await connection.publish(
+                    exchange: "", routingKey: deadLetters, body: [], mandatory: true, messageID: marker)
             }
         } catch {
             return false

@@ -54,15 +54,18 @@ struct TestPublisher: Sendable {
     }
 
     func publish(_ body: [UInt8], routingKey: String = "chat.message", messageID: String? = nil) async throws {
-        try await connection.publish(exchange: exchange, routingKey: routingKey, body: body, persistent: true,
-                                     mandatory: true, messageID: messageID)
+        try await connection.publish(
+            exchange: exchange, routingKey: routingKey, body: body, persistent: true,
+            mandatory: true, messageID: messageID)
     }
 }
 
 extension RunningService {
     /// Runs Herald on `config` around `body` with a results collector and a
     /// publisher to its events exchange; stops it and deletes the test's queues after.
-    static func serving(_ config: ServiceConfig, _ body: (ResultsCollector, TestPublisher) async throws -> Void) async throws {
+    static func serving(_ config: ServiceConfig, _ body: (ResultsCollector, TestPublisher) async throws -> Void)
+        async throws
+    {
         let results = try await ResultsCollector(prefix: config.prefix)
         let running = RunningService(try config.load())
         #expect(await running.waitUntilConsuming())

@@ -16,48 +16,57 @@ struct ServiceConfig {
     let prefix: String
     let file: String
 
-    init(simulator: SimulatorHarness, queueType: String = "classic", prefetch: Int = 64, concurrency: Int = 512, maxAttempts: Int = 3,
-         delays: String = "[200ms]", publish: String = "[delivered, invalid_token, failed, retrying, expired, dropped, rejected]",
-         shutdownDeadline: String = "10s", routes: String = "", extraAppsYAML: String = "", sharing other: ServiceConfig? = nil,
-         amqpURL: String = ServiceConfig.brokerURL, amqpURLs: [String] = [], httpListen: String = "127.0.0.1:0", providerTimeout: String = "5s",
-         logLevel: String = "warning", outcomesExtra: String = "", amqpExtra: String = "", topLevelExtra: String = "",
-         chatAllowedTopics: [String] = []) throws {
+    init(
+        simulator: SimulatorHarness, queueType: String = "classic", prefetch: Int = 64, concurrency: Int = 512,
+        maxAttempts: Int = 3,
+        delays: String = "[200ms]",
+        publish: String = "[delivered, invalid_token, failed, retrying, expired, dropped, rejected]",
+        shutdownDeadline: String = "10s", routes: String = "", extraAppsYAML: String = "",
+        sharing other: ServiceConfig? = nil,
+        amqpURL: String = ServiceConfig.brokerURL, amqpURLs: [String] = [], httpListen: String = "127.0.0.1:0",
+        providerTimeout: String = "5s",
+        logLevel: String = "warning", outcomesExtra: String = "", amqpExtra: String = "", topLevelExtra: String = "",
+        chatAllowedTopics: [String] = []
+    ) throws {
         prefix = other?.prefix ?? BrokerFixture("service").prefix
         file = simulator.directory + "/\(prefix)-\(UInt32.random(in: 0...UInt32.max)).yaml"
-        let address = amqpURLs.isEmpty ? "url: \(amqpURL)" : "urls: [\(amqpURLs.joined(separator: ", "))]\n  shuffle: false"
+        let address =
+            amqpURLs.isEmpty ? "url: \(amqpURL)" : "urls: [\(amqpURLs.joined(separator: ", "))]\n  shuffle: false"
         try """
-            amqp:
-              \(address)
-              prefetch: \(prefetch)
-              concurrency: \(concurrency)
-              queue_type: \(queueType)
-              queue: \(prefix).events
-              events_exchange: \(prefix).events
-              retry_exchange: \(prefix).retry
-              dead_letter_exchange: \(prefix).dead
-              dead_letter_queue: \(prefix).dead
-              results_exchange: \(prefix).results
-              registry_exchange: \(prefix).registry
-              registry_queue: \(prefix).registry
-              heartbeat: 10s
-            \(amqpExtra.isEmpty ? "" : "  " + amqpExtra)
-            apps:
-            \(Self.apnsApp("chat", topic: "com.example.chat", simulator: simulator, timeout: providerTimeout, allowedTopics: chatAllowedTopics))
-            \(Self.fcmSection(simulator: simulator, timeout: providerTimeout))
-            \(extraAppsYAML)
-            \(routes)
-            retry: {max_attempts: \(maxAttempts), delays: \(delays)}
-            outcomes: {publish: \(publish)\(outcomesExtra)}
-            http: {listen: "\(httpListen)"}
-            log: {level: \(logLevel)}
-            shutdown_deadline: \(shutdownDeadline)
-            \(topLevelExtra)
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        amqp:
+          \(address)
+          prefetch: \(prefetch)
+          concurrency: \(concurrency)
+          queue_type: \(queueType)
+          queue: \(prefix).events
+          events_exchange: \(prefix).events
+          retry_exchange: \(prefix).retry
+          dead_letter_exchange: \(prefix).dead
+          dead_letter_queue: \(prefix).dead
+          results_exchange: \(prefix).results
+          registry_exchange: \(prefix).registry
+          registry_queue: \(prefix).registry
+          heartbeat: 10s
+        \(amqpExtra.isEmpty ? "" : "  " + amqpExtra)
+        apps:
+        \(Self.apnsApp("chat", topic: "com.example.chat", simulator: simulator, timeout: providerTimeout, allowedTopics: chatAllowedTopics))
+        \(Self.fcmSection(simulator: simulator, timeout: providerTimeout))
+        \(extraAppsYAML)
+        \(routes)
+        retry: {max_attempts: \(maxAttempts), delays: \(delays)}
+        outcomes: {publish: \(publish)\(outcomesExtra)}
+        http: {listen: "\(httpListen)"}
+        log: {level: \(logLevel)}
+        shutdown_deadline: \(shutdownDeadline)
+        \(topLevelExtra)
+        """.write(toFile: file, atomically: true, encoding: .utf8)
     }
 
     /// An app with token-auth APNs credentials on the simulator's key (the
     /// `apps:` entry, indented for it; add `fcm:` lines after it if needed).
-    static func apnsApp(_ name: String, topic: String, simulator: SimulatorHarness, timeout: String = "5s", allowedTopics: [String] = []) -> String {
+    static func apnsApp(
+        _ name: String, topic: String, simulator: SimulatorHarness, timeout: String = "5s", allowedTopics: [String] = []
+    ) -> String {
         """
           \(name):
             apns:
@@ -75,7 +84,9 @@ struct ServiceConfig {
     /// An app's `fcm:` section on the simulator, sending for `project` with
     /// that project's service account (indented for an `apps:` entry; after
     /// its name or its `apns:` section).
-    static func fcmSection(simulator: SimulatorHarness, project: String = SimulatorHarness.project, timeout: String = "5s") -> String {
+    static func fcmSection(
+        simulator: SimulatorHarness, project: String = SimulatorHarness.project, timeout: String = "5s"
+    ) -> String {
         """
             fcm:
               service_account_file: \(simulator.serviceAccountFile(project: project))
@@ -107,6 +118,7 @@ struct ServiceConfig {
 
     /// Every queue the topology declares, for clean-up.
     var queues: [String] {
-        ["\(prefix).events", "\(prefix).dead", "\(prefix).registry"] + ["200ms", "300ms", "500ms", "1s", "5s", "30s", "2m", "10m"].map { "\(prefix).retry.\($0)" }
+        ["\(prefix).events", "\(prefix).dead", "\(prefix).registry"]
+            + ["200ms", "300ms", "500ms", "1s", "5s", "30s", "2m", "10m"].map { "\(prefix).retry.\($0)" }
     }
 }

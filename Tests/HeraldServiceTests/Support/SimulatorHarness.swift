@@ -14,7 +14,9 @@ final class SimulatorHarness: Sendable {
     static let project = "herald-test"
     /// The service account's RSA key, shared like the PKI: generating one takes
     /// a core for a noticeable time.
-    static let accountKey: SharedFixture<PrivateKey, CryptoError> = SharedFixture { () throws(CryptoError) -> PrivateKey in try PrivateKey.generateRSA() }
+    static let accountKey: SharedFixture<PrivateKey, CryptoError> = SharedFixture {
+        () throws(CryptoError) -> PrivateKey in try PrivateKey.generateRSA()
+    }
 
     let directory: String
     /// The CA of every simulator of the test process (`SimulatorServer.sharedPKI`); client certificates
@@ -62,9 +64,11 @@ final class SimulatorHarness: Sendable {
     ///   - perTokenLimit: APNs notifications per device token a second; more are answered 429 TooManyRequests.
     ///   - otherFCMProjects: FCM projects served beside `project`, each with a service account of its own
     ///     (``serviceAccountFile(project:)``), for apps on different projects.
-    init(deadAPNsTokens: [String] = [], deadFCMTokens: [String] = [], sandboxAPNsTokens: [String] = [],
-         tokenUpdateInterval: Duration = .zero, sandboxHost: Bool = false, perTokenLimit: Int? = nil,
-         otherFCMProjects: [String] = [], webPushOverHTTP1: Bool = false) async throws {
+    init(
+        deadAPNsTokens: [String] = [], deadFCMTokens: [String] = [], sandboxAPNsTokens: [String] = [],
+        tokenUpdateInterval: Duration = .zero, sandboxHost: Bool = false, perTokenLimit: Int? = nil,
+        otherFCMProjects: [String] = [], webPushOverHTTP1: Bool = false
+    ) async throws {
         directory = NSTemporaryDirectory() + "herald-service-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let pki = try await SimulatorServer.sharedPKI.get()
@@ -85,19 +89,25 @@ final class SimulatorHarness: Sendable {
         // One account per project, all on the shared key: an account's access token sends to its own project only.
         let projects = [Self.project] + otherFCMProjects
         let accounts = projects.map { project in
-            SimulatedServiceAccount(clientEmail: "svc@\(project).iam.gserviceaccount.com", keyID: "key-1",
-                                    publicKey: accountKey.publicKey, projectID: project)
+            SimulatedServiceAccount(
+                clientEmail: "svc@\(project).iam.gserviceaccount.com", keyID: "key-1",
+                publicKey: accountKey.publicKey, projectID: project)
         }
         let oauth = OAuthSimulatorService(settings: OAuthSimulatorSettings(accounts: accounts), tokens: tokens)
-        fcm = FCMSimulatorService(settings: FCMSimulatorSettings(projectIDs: Set(projects), tokenErrors: Dictionary(deadFCMTokens.map { ($0, .unregistered) }, uniquingKeysWith: { first, _ in first })),
-                                  tokens: tokens, recorder: recorder)
+        fcm = FCMSimulatorService(
+            settings: FCMSimulatorSettings(
+                projectIDs: Set(projects),
+                tokenErrors: Dictionary(
+                    deadFCMTokens.map { ($0, .unregistered) }, uniquingKeysWith: { first, _ in first })),
+            tokens: tokens, recorder: recorder)
         webpush = WebPushSimulatorService(recorder: recorder)
         vapidKey = try PrivateKey.generateP256()
         vapidKeyFile = directory + "/vapid.pem"
         try vapidKey.pkcs8PEM().write(toFile: vapidKeyFile, atomically: true, encoding: .utf8)
         let logger = Logger(label: "test-simulator", level: .error)
-        let simulator = Simulator(services: [apns, oauth, fcm] + (webPushOverHTTP1 ? [] : [webpush]), recorder: recorder,
-                                  faults: faults, logger: logger)
+        let simulator = Simulator(
+            services: [apns, oauth, fcm] + (webPushOverHTTP1 ? [] : [webpush]), recorder: recorder,
+            faults: faults, logger: logger)
         main = try await SimulatorServer(simulator, pki: pki, logger: logger)
         if webPushOverHTTP1 {
             let pushSimulator = Simulator(services: [webpush], recorder: recorder, faults: faults, logger: logger)
@@ -113,7 +123,8 @@ final class SimulatorHarness: Sendable {
             let service = APNsSimulatorService(
                 configuration: APNsSimulatorConfiguration(
                     keys: [APNsSimulatorKey(keyID: Self.keyID, teamID: Self.teamID, publicKey: apnsKey.publicKey)],
-                    environment: .sandbox, tokenEnvironments: Dictionary(uniqueKeysWithValues: sandboxAPNsTokens.map { ($0, .sandbox) })),
+                    environment: .sandbox,
+                    tokenEnvironments: Dictionary(uniqueKeysWithValues: sandboxAPNsTokens.map { ($0, .sandbox) })),
                 recorder: sandboxRecorder)
             let sandboxServer = try await SimulatorServer(
                 Simulator(services: [service], recorder: sandboxRecorder, logger: logger), pki: pki, logger: logger)
@@ -129,7 +140,8 @@ final class SimulatorHarness: Sendable {
                 "private_key": .string(privateKey), "client_email": .string(account.clientEmail),
                 "token_uri": .string("\(main.baseURL)/token"),
             ]
-            try accountJSON.jsonString.write(toFile: Self.accountFile(in: directory, project: project), atomically: true, encoding: .utf8)
+            try accountJSON.jsonString.write(
+                toFile: Self.accountFile(in: directory, project: project), atomically: true, encoding: .utf8)
         }
         serviceAccountFile = Self.accountFile(in: directory, project: Self.project)
     }

@@ -47,7 +47,8 @@ import Testing
         }
         // Each grant: how long its asker waited (zero: a token was there) and when it got it.
         let grants = Locked<[(waited: Duration, at: ContinuousClock.Instant)]>([])
-        let (stallEnded, grantedBefore) = await withTaskGroup(of: Void.self) { group -> (ContinuousClock.Instant, Int) in
+        let (stallEnded, grantedBefore) = await withTaskGroup(of: Void.self) {
+            group -> (ContinuousClock.Instant, Int) in
             // Ask one at a time until ten wait and the pacing task is held in its sleep. The
             // burst, and any token that refilled before an asker came, go at once; so may a
             // token the pacing task finds on its first pass, before it first sleeps (a loaded
@@ -133,8 +134,9 @@ import Testing
         // is left behind: it never runs again.
         Task { _ = await bucket.acquire() }
         _ = await eventually(timeout: .seconds(60)) { bucket.scheduledWait != nil }
-        #expect(bucket.scheduledWait.map { $0 > .seconds(86_400 * 11) && $0 <= .seconds(86_400 * 12) } == true,
-                "\(String(describing: bucket.scheduledWait))")
+        #expect(
+            bucket.scheduledWait.map { $0 > .seconds(86_400 * 11) && $0 <= .seconds(86_400 * 12) } == true,
+            "\(String(describing: bucket.scheduledWait))")
     }
 }
 
@@ -143,7 +145,9 @@ import Testing
         let received = ReceivedEventIDs(window: .seconds(600))
         let at = Timestamp(seconds: 1_796_032_800)
         #expect(received.claim(key("e-1"), at: at) == nil, "the first event with an id claims it")
-        #expect(received.claim(key("e-1"), at: at + .seconds(599)) == at, "a second within the window is a duplicate of the first")
+        #expect(
+            received.claim(key("e-1"), at: at + .seconds(599)) == at,
+            "a second within the window is a duplicate of the first")
         #expect(received.claim(key("e-1"), at: at + .seconds(600)) == nil, "the window is over: claimed again")
         #expect(received.claim(key("e-1"), at: at + .seconds(601)) == at + .seconds(600))
         #expect(received.claim(key("e-2"), at: at + .seconds(1201)) == nil)
@@ -165,17 +169,22 @@ import Testing
         #expect(received.claim(key("e"), at: at) == nil)
         #expect(received.claim(key("e"), at: at + .seconds(10)) == nil)
         #expect(received.claim(key("other"), at: at + .seconds(11)) == nil)
-        #expect(received.claim(key("e"), at: at + .seconds(12)) == at + .seconds(10), "the first claim's expiry does not forget the second")
+        #expect(
+            received.claim(key("e"), at: at + .seconds(12)) == at + .seconds(10),
+            "the first claim's expiry does not forget the second")
     }
 
     @Test func anIDIsClaimedPerApp() {
         let received = ReceivedEventIDs(window: .seconds(600))
         let at = Timestamp(seconds: 1_796_032_800)
         #expect(received.claim(EventKey(app: "chat", id: "e"), at: at) == nil)
-        #expect(received.claim(EventKey(app: "news", id: "e"), at: at) == nil, "another app's event with the id is not a duplicate")
+        #expect(
+            received.claim(EventKey(app: "news", id: "e"), at: at) == nil,
+            "another app's event with the id is not a duplicate")
         #expect(received.claim(EventKey(app: nil, id: "e"), at: at) == nil, "nor is one that names no app")
         #expect(received.claim(EventKey(app: "chat", id: "e"), at: at + .seconds(1)) == at)
-        #expect(received.claim(EventKey(app: "", id: "e"), at: at + .seconds(1)) == at, "no app and an empty app are one")
+        #expect(
+            received.claim(EventKey(app: "", id: "e"), at: at + .seconds(1)) == at, "no app and an empty app are one")
     }
 
     /// A key of app `chat`.

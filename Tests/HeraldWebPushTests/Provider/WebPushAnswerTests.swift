@@ -8,8 +8,10 @@ import Testing
     let now = Timestamp(rfc3339: "2026-12-06T10:00:00Z")!
 
     @Test func createdIsDeliveredWithTheLocation() {
-        guard case .delivered(let location) = WebPushAnswer.classify(
-            status: 201, location: "https://push.example/m/1", retryAfter: nil, body: [], now: now) else {
+        guard
+            case .delivered(let location) = WebPushAnswer.classify(
+                status: 201, location: "https://push.example/m/1", retryAfter: nil, body: [], now: now)
+        else {
             Issue.record("201 is delivered")
             return
         }
@@ -18,8 +20,13 @@ import Testing
 
     @Test(arguments: [404, 410])
     func aGoneSubscriptionIsInvalidToken(status: Int) {
-        let body = Array(#"{"code": 410, "errno": 106, "error": "Gone", "message": "Request did not validate: expired subscription"}"#.utf8)
-        guard case .definitive(let result) = WebPushAnswer.classify(status: status, location: nil, retryAfter: nil, body: body, now: now) else {
+        let body = Array(
+            #"{"code": 410, "errno": 106, "error": "Gone", "message": "Request did not validate: expired subscription"}"#
+                .utf8)
+        guard
+            case .definitive(let result) = WebPushAnswer.classify(
+                status: status, location: nil, retryAfter: nil, body: body, now: now)
+        else {
             Issue.record("\(status) is definitive")
             return
         }
@@ -31,7 +38,10 @@ import Testing
     }
 
     @Test func tooManyRequestsIsRetriedAfterTheRetryAfter() {
-        guard case .transient(let failure) = WebPushAnswer.classify(status: 429, location: nil, retryAfter: "30", body: [], now: now) else {
+        guard
+            case .transient(let failure) = WebPushAnswer.classify(
+                status: 429, location: nil, retryAfter: "30", body: [], now: now)
+        else {
             Issue.record("429 is transient")
             return
         }
@@ -41,8 +51,11 @@ import Testing
     }
 
     @Test func anHTTPDateRetryAfterIsCountedFromNow() {
-        guard case .transient(let failure) = WebPushAnswer.classify(
-            status: 503, location: nil, retryAfter: "Sun, 06 Dec 2026 10:01:00 GMT", body: Array("busy".utf8), now: now) else {
+        guard
+            case .transient(let failure) = WebPushAnswer.classify(
+                status: 503, location: nil, retryAfter: "Sun, 06 Dec 2026 10:01:00 GMT", body: Array("busy".utf8),
+                now: now)
+        else {
             Issue.record("503 is transient")
             return
         }
@@ -54,7 +67,10 @@ import Testing
     @Test(arguments: [(400, "BadRequest"), (403, "BadJwtToken"), (413, "PayloadTooLarge"), (401, "Unauthorized")])
     func otherRefusalsFailWithThePushServicesWords(status: Int, reason: String) {
         let body = status == 403 ? Array(#"{"reason": "BadJwtToken"}"#.utf8) : []
-        guard case .definitive(let result) = WebPushAnswer.classify(status: status, location: nil, retryAfter: nil, body: body, now: now) else {
+        guard
+            case .definitive(let result) = WebPushAnswer.classify(
+                status: status, location: nil, retryAfter: nil, body: body, now: now)
+        else {
             Issue.record("\(status) is definitive")
             return
         }
@@ -63,19 +79,27 @@ import Testing
     }
 
     @Test func theDefaultPlaintextIsTheNotificationAndData() throws {
-        let event = try Event.decode(Array(#"""
-            {"id": "e", "provider": "fcm", "token": "t", "notification": {"title": "Hi", "badge": 2, "sound": {"name": "a.caf", "critical": true}},
-             "data": {"k": "v"}}
-            """#.utf8), fallbackID: "e", providers: .registered)
+        let event = try Event.decode(
+            Array(
+                #"""
+                {"id": "e", "provider": "fcm", "token": "t", "notification": {"title": "Hi", "badge": 2, "sound": {"name": "a.caf", "critical": true}},
+                 "data": {"k": "v"}}
+                """#.utf8), fallbackID: "e", providers: .registered)
         let plaintext = try JSONValue.parse(WebPushPayload.plaintext(of: event))
-        #expect(plaintext == ["notification": ["title": "Hi", "badge": 2, "sound": ["name": "a.caf", "critical": true]], "data": ["k": "v"]])
+        #expect(
+            plaintext == [
+                "notification": ["title": "Hi", "badge": 2, "sound": ["name": "a.caf", "critical": true]],
+                "data": ["k": "v"],
+            ])
     }
 
     @Test func aTopicIsAtMost32URLSafeCharacters() {
         #expect(WebPushMessage.problem(withTopic: String(repeating: "a", count: 32)) == nil)
         #expect(WebPushMessage.problem(withTopic: "room_7-b") == nil)
         #expect(WebPushMessage.problem(withTopic: String(repeating: "a", count: 33)) != nil)
-        #expect(WebPushMessage.problem(withTopic: "room 7")?.contains("at most 32 characters of letters, digits, '-' and '_'") == true)
+        #expect(
+            WebPushMessage.problem(withTopic: "room 7")?.contains(
+                "at most 32 characters of letters, digits, '-' and '_'") == true)
     }
 }
 
@@ -106,8 +130,9 @@ import Testing
             #expect((detail?.utf8.count ?? 0) <= DeliveryDetail.maxBytes)
             #expect(detail?.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } == false)
         }
-        let plain = WebPushAnswer.classify(status: 400, location: nil, retryAfter: nil,
-                                           body: Array("\u{1B}]0;x\u{07}oops".utf8), now: now)
+        let plain = WebPushAnswer.classify(
+            status: 400, location: nil, retryAfter: nil,
+            body: Array("\u{1B}]0;x\u{07}oops".utf8), now: now)
         guard case .definitive(let result) = plain else {
             Issue.record("400 is definitive")
             return
@@ -116,7 +141,10 @@ import Testing
     }
 
     @Test func aLocationThatIsNotPrintableIsDropped() {
-        #expect(DeliveryResult(.delivered, providerMessageID: "https://push.example/m/\u{1B}[2J").providerMessageID == nil)
-        #expect(DeliveryResult(.delivered, providerMessageID: "https://push.example/m/1").providerMessageID == "https://push.example/m/1")
+        #expect(
+            DeliveryResult(.delivered, providerMessageID: "https://push.example/m/\u{1B}[2J").providerMessageID == nil)
+        #expect(
+            DeliveryResult(.delivered, providerMessageID: "https://push.example/m/1").providerMessageID
+                == "https://push.example/m/1")
     }
 }

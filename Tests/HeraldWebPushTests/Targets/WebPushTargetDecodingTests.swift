@@ -16,7 +16,9 @@ import HeraldCore
     }
 
     private func decode(_ targets: String) throws -> Event {
-        try Event.decode(Array(#"{"id": "e", "app": "chat", "targets": [\#(targets)], "notification": {"title": "x"}}"#.utf8), fallbackID: "e", providers: .registered)
+        try Event.decode(
+            Array(#"{"id": "e", "app": "chat", "targets": [\#(targets)], "notification": {"title": "x"}}"#.utf8),
+            fallbackID: "e", providers: .registered)
     }
 
     @Test func aSubscriptionBecomesAnEndpointWithItsKeys() throws {
@@ -29,19 +31,34 @@ import HeraldCore
     }
 
     @Test(arguments: [
-        (#"{"provider": "webpush", "token": "abc"}"#,
-         #"targets[0].token: Web Push has no tokens; a Web Push target needs the browser's "subscription" (endpoint and keys)"#),
-        (#"{"provider": "fcm", "subscription": \#(subscription())}"#, "targets[0].subscription: is for Web Push targets only, not fcm targets"),
-        (#"{"provider": "webpush", "subscription": {"keys": {}}}"#,
-         "targets[0].subscription.endpoint: missing; the push service's URL for this browser"),
-        (#"{"provider": "webpush", "subscription": \#(subscription(endpoint: "http://push.example.net/x"))}"#,
-         #"targets[0].subscription.endpoint: expected an https:// URL of at most 4096 bytes without spaces, found "http://push.example.net/x""#),
-        (#"{"provider": "webpush", "subscription": {"endpoint": "https://p.example/x"}}"#,
-         #"targets[0].subscription.keys: missing; give "p256dh" and "auth""#),
-        (#"{"provider": "webpush", "subscription": \#(subscription(auth: "c2hvcnQ"))}"#,
-         "targets[0].subscription.keys.auth: expected URL-safe base64 of 16 bytes (the subscription's authentication secret)"),
-        (#"{"provider": "webpush", "subscription": \#(subscription(p256dh: "!!"))}"#,
-         "targets[0].subscription.keys.p256dh: expected URL-safe base64 of 65 bytes (the browser's P-256 public key)"),
+        (
+            #"{"provider": "webpush", "token": "abc"}"#,
+            #"targets[0].token: Web Push has no tokens; a Web Push target needs the browser's "subscription" (endpoint and keys)"#
+        ),
+        (
+            #"{"provider": "fcm", "subscription": \#(subscription())}"#,
+            "targets[0].subscription: is for Web Push targets only, not fcm targets"
+        ),
+        (
+            #"{"provider": "webpush", "subscription": {"keys": {}}}"#,
+            "targets[0].subscription.endpoint: missing; the push service's URL for this browser"
+        ),
+        (
+            #"{"provider": "webpush", "subscription": \#(subscription(endpoint: "http://push.example.net/x"))}"#,
+            #"targets[0].subscription.endpoint: expected an https:// URL of at most 4096 bytes without spaces, found "http://push.example.net/x""#
+        ),
+        (
+            #"{"provider": "webpush", "subscription": {"endpoint": "https://p.example/x"}}"#,
+            #"targets[0].subscription.keys: missing; give "p256dh" and "auth""#
+        ),
+        (
+            #"{"provider": "webpush", "subscription": \#(subscription(auth: "c2hvcnQ"))}"#,
+            "targets[0].subscription.keys.auth: expected URL-safe base64 of 16 bytes (the subscription's authentication secret)"
+        ),
+        (
+            #"{"provider": "webpush", "subscription": \#(subscription(p256dh: "!!"))}"#,
+            "targets[0].subscription.keys.p256dh: expected URL-safe base64 of 65 bytes (the browser's P-256 public key)"
+        ),
         (#"{"provider": "webpusher", "token": "abc"}"#, "targets[0].provider: unknown provider \"webpusher\""),
     ])
     func aBadTargetFailsAloneNamingTheField(target: String, message: String) throws {
@@ -61,7 +78,10 @@ import HeraldCore
     }
 
     @Test func theShorthandTakesASubscriptionToo() throws {
-        let event = try Event.decode(Array(#"{"id": "e", "provider": "webpush", "subscription": \#(Self.subscription()), "data": {"a": "b"}}"#.utf8), fallbackID: "e", providers: .registered)
+        let event = try Event.decode(
+            Array(
+                #"{"id": "e", "provider": "webpush", "subscription": \#(Self.subscription()), "data": {"a": "b"}}"#.utf8
+            ), fallbackID: "e", providers: .registered)
         #expect(event.targets.first?.address == Target.Address(.endpoint, Self.endpoint))
     }
 
@@ -74,15 +94,23 @@ import HeraldCore
 
     @Test func aRawPayloadIsAStringOrAnObject() throws {
         let body = { (payload: String) in
-            Array(#"{"id": "e", "provider": "webpush", "subscription": \#(Self.subscription()), "webpush": {"payload": \#(payload)}}"#.utf8)
+            Array(
+                #"{"id": "e", "provider": "webpush", "subscription": \#(Self.subscription()), "webpush": {"payload": \#(payload)}}"#
+                    .utf8)
         }
-        #expect(try Event.decode(body(#""ping""#), fallbackID: "e", providers: .registered).providerSections["webpush"]?["payload"] == "ping")
-        #expect(try Event.decode(body(#"{"a": 1}"#), fallbackID: "e", providers: .registered).providerSections["webpush"]?["payload"] == ["a": 1])
+        #expect(
+            try Event.decode(body(#""ping""#), fallbackID: "e", providers: .registered).providerSections["webpush"]?[
+                "payload"] == "ping")
+        #expect(
+            try Event.decode(body(#"{"a": 1}"#), fallbackID: "e", providers: .registered).providerSections["webpush"]?[
+                "payload"] == ["a": 1])
         #expect(throws: EventError.self) { try Event.decode(body("[1]"), fallbackID: "e", providers: .registered) }
     }
 
     @Test func logsKeepThePushServiceAndCutTheSubscription() {
-        #expect(LogValue.mask(token: "https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91bH") == "https://fcm.googleapis.com/fcm/send/dQw4w9Wg…")
+        #expect(
+            LogValue.mask(token: "https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91bH")
+                == "https://fcm.googleapis.com/fcm/send/dQw4w9Wg…")
         #expect(LogValue.mask(token: "0123456789abcdef") == "01234567…")
     }
 }

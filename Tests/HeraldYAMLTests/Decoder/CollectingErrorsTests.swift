@@ -33,34 +33,41 @@ import HeraldYAML
 
     @Test func everyUnknownKeyIsReportedSortedByPosition() throws {
         let errors = try collectedErrors(Config.self, "extra: 1\namqp: {url: x, queeu: q, b: 1}\nzzz: 2\n")
-        #expect(errors == [
-            "config.yaml:1:1: extra: unknown key 'extra' (expected one of: retry, amqp)",
-            "config.yaml:2:16: amqp.queeu: unknown key 'queeu' (did you mean 'queue'?)",
-            "config.yaml:2:26: amqp.b: unknown key 'b' (expected one of: url, prefetch, queue)",
-            "config.yaml:3:1: zzz: unknown key 'zzz' (expected one of: retry, amqp)",
-        ])
+        #expect(
+            errors == [
+                "config.yaml:1:1: extra: unknown key 'extra' (expected one of: retry, amqp)",
+                "config.yaml:2:16: amqp.queeu: unknown key 'queeu' (did you mean 'queue'?)",
+                "config.yaml:2:26: amqp.b: unknown key 'b' (expected one of: url, prefetch, queue)",
+                "config.yaml:3:1: zzz: unknown key 'zzz' (expected one of: retry, amqp)",
+            ])
     }
 
     @Test func aFailingOptionalValueIsNilAndDecodingGoesOn() throws {
         let result = try load("amqp: {url: x, prefetch: lots, queue: q}\n").decodeCollectingErrors(Config.self)
         #expect(result.value.amqp.prefetch == nil)
         #expect(result.value.amqp.queue == "q")
-        #expect(result.errors.map(\.description) == ["config.yaml:1:26: amqp.prefetch: expected an integer, found 'lots'"])
+        #expect(
+            result.errors.map(\.description) == ["config.yaml:1:26: amqp.prefetch: expected an integer, found 'lots'"])
     }
 
     @Test func decodeStopsAtTheFirstErrorThatCollectingGoesOnAfter() throws {
         let text = "amqp: {url: x, prefetch: lots, queu: q}\n"
         #expect(errorText(Config.self, text) == "config.yaml:1:26: amqp.prefetch: expected an integer, found 'lots'")
-        #expect(try collectedErrors(Config.self, text) == [
-            "config.yaml:1:26: amqp.prefetch: expected an integer, found 'lots'",
-            "config.yaml:1:32: amqp.queu: unknown key 'queu' (did you mean 'queue'?)",
-        ])
+        #expect(
+            try collectedErrors(Config.self, text) == [
+                "config.yaml:1:26: amqp.prefetch: expected an integer, found 'lots'",
+                "config.yaml:1:32: amqp.queu: unknown key 'queu' (did you mean 'queue'?)",
+            ])
     }
 
     @Test func anOptionalWhoseRequiredValueFailsIsLeftOutWhole() throws {
-        let result = try load("retry: {max_attempts: [5], delays: [5s]}\namqp: {url: x}\n").decodeCollectingErrors(Config.self)
+        let result = try load("retry: {max_attempts: [5], delays: [5s]}\namqp: {url: x}\n").decodeCollectingErrors(
+            Config.self)
         #expect(result.value.retry == nil)
-        #expect(result.errors.map(\.description) == ["config.yaml:1:23: retry.max_attempts: expected an integer, found a sequence"])
+        #expect(
+            result.errors.map(\.description) == [
+                "config.yaml:1:23: retry.max_attempts: expected an integer, found a sequence"
+            ])
         #expect(result.leftOut([YAMLCodingKey("retry")]))
         #expect(result.leftOut([YAMLCodingKey("retry"), YAMLCodingKey("delays"), YAMLCodingKey(index: 0)]))
         #expect(!result.leftOut([YAMLCodingKey("amqp")]))
@@ -76,16 +83,22 @@ import HeraldYAML
     }
 
     @Test func aMissingRequiredKeyEndsDecodingWithTheErrorsFoundBefore() throws {
-        #expect(try collectedErrors(Config.self, "retry: {max_attempts: lots}\namqp: {zzz: 1}\n") == [
-            "config.yaml:1:23: retry.max_attempts: expected an integer, found 'lots'",
-            "config.yaml:2:7: amqp: missing required key 'url'",
-        ])
+        #expect(
+            try collectedErrors(Config.self, "retry: {max_attempts: lots}\namqp: {zzz: 1}\n") == [
+                "config.yaml:1:23: retry.max_attempts: expected an integer, found 'lots'",
+                "config.yaml:2:7: amqp: missing required key 'url'",
+            ])
     }
 
     @Test func aMissingRequiredKeyIsNotRecoveredByAnOptionalAboveIt() throws {
         struct Loose: Decodable { var amqp: AMQP? }
-        #expect(throws: YAMLDecodingErrors.self) { try load("amqp: {prefetch: 1}\n").decodeCollectingErrors(Loose.self) }
-        #expect(try collectedErrors(Loose.self, "amqp: {ulr: x}\n") == ["config.yaml:1:8: amqp.ulr: unknown key 'ulr' (did you mean 'url'?)"])
+        #expect(throws: YAMLDecodingErrors.self) {
+            try load("amqp: {prefetch: 1}\n").decodeCollectingErrors(Loose.self)
+        }
+        #expect(
+            try collectedErrors(Loose.self, "amqp: {ulr: x}\n") == [
+                "config.yaml:1:8: amqp.ulr: unknown key 'ulr' (did you mean 'url'?)"
+            ])
     }
 
     @Test func aCleanDocumentHasNoErrors() throws {

@@ -14,7 +14,9 @@ import HeraldYAML
     }
 
     @Test func arraysDictionariesAndOptionalsDecode() throws {
-        let config = try decode(Config.self, """
+        let config = try decode(
+            Config.self,
+            """
             routes:
               - name: quiet
                 match: {routing_key: "marketing.#"}
@@ -23,29 +25,35 @@ import HeraldYAML
                 match: {}
             limits: {chat: 10, news: 0x20}
             """)
-        #expect(config.routes == [
-            Route(name: "quiet", match: ["routing_key": "marketing.#"], tags: ["a", "b"]),
-            Route(name: "default", match: [:], tags: nil),
-        ])
+        #expect(
+            config.routes == [
+                Route(name: "quiet", match: ["routing_key": "marketing.#"], tags: ["a", "b"]),
+                Route(name: "default", match: [:], tags: nil),
+            ])
         #expect(config.limits == ["chat": 10, "news": 32])
     }
 
     @Test func wrongCollectionKindIsATypeError() {
-        #expect(errorText(Config.self, "routes: {a: 1}\nlimits: {}")
-            == "config.yaml:1:9: routes: expected a sequence, found a mapping")
-        #expect(errorText(Config.self, "routes: []\nlimits: [1]")
-            == "config.yaml:2:9: limits: expected a mapping, found a sequence")
+        #expect(
+            errorText(Config.self, "routes: {a: 1}\nlimits: {}")
+                == "config.yaml:1:9: routes: expected a sequence, found a mapping")
+        #expect(
+            errorText(Config.self, "routes: []\nlimits: [1]")
+                == "config.yaml:2:9: limits: expected a mapping, found a sequence")
         #expect(errorText(Config.self, "just text") == "config.yaml:1:1: expected a mapping, found 'just text'")
     }
 
     @Test func missingRequiredKeyIsReportedAtTheMapping() {
-        #expect(errorText(Config.self, """
-            routes:
-              - name: a
-                match: {}
-              - match: {}
-            limits: {}
-            """) == "config.yaml:4:5: routes[1]: missing required key 'name'")
+        #expect(
+            errorText(
+                Config.self,
+                """
+                routes:
+                  - name: a
+                    match: {}
+                  - match: {}
+                limits: {}
+                """) == "config.yaml:4:5: routes[1]: missing required key 'name'")
     }
 
     @Test func nestedContainersAndSuperDecoderWork() throws {
@@ -71,7 +79,9 @@ import HeraldYAML
                 base = try Base(from: container.superDecoder())
             }
         }
-        let value = try decode(Custom.self, """
+        let value = try decode(
+            Custom.self,
+            """
             endpoint: {host: example.org, port: 443}
             items: [1, 2, 3]
             super: {id: 7}
@@ -88,11 +98,13 @@ import HeraldYAML
             enum EndpointKeys: String, CodingKey { case host }
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: Keys.self)
-                _ = try container.nestedContainer(keyedBy: EndpointKeys.self, forKey: .endpoint).decode(String.self, forKey: .host)
+                _ = try container.nestedContainer(keyedBy: EndpointKeys.self, forKey: .endpoint).decode(
+                    String.self, forKey: .host)
             }
         }
-        #expect(errorText(Custom.self, "endpoint:\n  host: a\n  hots: b")
-            == "config.yaml:3:3: endpoint.hots: unknown key 'hots' (did you mean 'host'?)")
+        #expect(
+            errorText(Custom.self, "endpoint:\n  host: a\n  hots: b")
+                == "config.yaml:3:3: endpoint.hots: unknown key 'hots' (did you mean 'host'?)")
     }
 
     @Test func unkeyedContainerReportsRunningOutOfItems() {

@@ -26,11 +26,16 @@ struct Seconds: Decodable, Equatable {
     }
 
     @Test func dataCorruptedFromACustomTypeIsPositioned() {
-        #expect(errorText(Config.self, """
-            retry:
-              max_attempts: 5
-              delays: [5s, 30x, 2m]
-            """) == "config.yaml:3:16: retry.delays[1]: invalid duration '30x' (expected a number followed by s, m or h)")
+        #expect(
+            errorText(
+                Config.self,
+                """
+                retry:
+                  max_attempts: 5
+                  delays: [5s, 30x, 2m]
+                """)
+                == "config.yaml:3:16: retry.delays[1]: invalid duration '30x' (expected a number followed by s, m or h)"
+        )
     }
 
     @Test func keyedDataCorruptedPointsAtTheKeyItNames() {
@@ -40,36 +45,44 @@ struct Seconds: Decodable, Equatable {
                 let container = try decoder.container(keyedBy: Keys.self)
                 let port = try container.decode(Int.self, forKey: .port)
                 guard port < 65536 else {
-                    throw DecodingError.dataCorruptedError(forKey: .port, in: container, debugDescription: "port \(port) is above 65535")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .port, in: container, debugDescription: "port \(port) is above 65535")
                 }
             }
         }
-        #expect(errorText([String: Port].self, "http:\n  port: 70000")
-            == "config.yaml:2:9: http.port: port 70000 is above 65535")
+        #expect(
+            errorText([String: Port].self, "http:\n  port: 70000")
+                == "config.yaml:2:9: http.port: port 70000 is above 65535")
     }
 
     @Test func anyOtherErrorShowsItsDescription() {
-        struct Failure: Error, CustomStringConvertible { var description: String { "listen address must be host:port" } }
+        struct Failure: Error, CustomStringConvertible {
+            var description: String { "listen address must be host:port" }
+        }
         struct Listen: Decodable {
             init(from decoder: any Decoder) throws { throw Failure() }
         }
-        #expect(errorText([String: Listen].self, "http: 9464") == "config.yaml:1:7: http: listen address must be host:port")
+        #expect(
+            errorText([String: Listen].self, "http: 9464") == "config.yaml:1:7: http: listen address must be host:port")
     }
 
     enum Environment: String, Decodable, CaseIterable { case production, sandbox }
     struct APNS: Decodable { var environment: Environment }
 
     @Test func caseIterableEnumListsItsValues() {
-        #expect(errorText(APNS.self, "environment: prodution")
-            == "config.yaml:1:14: environment: unknown value 'prodution' (did you mean 'production'?)")
-        #expect(errorText(APNS.self, "environment: staging")
-            == "config.yaml:1:14: environment: unknown value 'staging' (expected one of: production, sandbox)")
+        #expect(
+            errorText(APNS.self, "environment: prodution")
+                == "config.yaml:1:14: environment: unknown value 'prodution' (did you mean 'production'?)")
+        #expect(
+            errorText(APNS.self, "environment: staging")
+                == "config.yaml:1:14: environment: unknown value 'staging' (expected one of: production, sandbox)")
     }
 
     @Test func plainRawValueEnumKeepsTheStandardLibraryMessage() {
         enum Level: String, Decodable { case info, debug }
-        #expect(errorText([String: Level].self, "level: loud")
-            == "config.yaml:1:8: level: Cannot initialize Level from invalid String value loud")
+        #expect(
+            errorText([String: Level].self, "level: loud")
+                == "config.yaml:1:8: level: Cannot initialize Level from invalid String value loud")
     }
 
     @Test func errorsFromTheDocumentAPIPassThroughUnchanged() throws {

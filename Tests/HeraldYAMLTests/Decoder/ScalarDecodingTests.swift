@@ -18,13 +18,16 @@ import HeraldYAML
 
     @Test(arguments: ["yes", "no", "on", "Off"])
     func yamlOneOneBooleansAreRejectedWithAHint(_ text: String) {
-        #expect(errorText(Flag.self, "enabled: \(text)")
-            == "config.yaml:1:10: enabled: expected a boolean, found '\(text)' (write true or false; yes/no/on/off are not booleans here)")
+        #expect(
+            errorText(Flag.self, "enabled: \(text)")
+                == "config.yaml:1:10: enabled: expected a boolean, found '\(text)' (write true or false; yes/no/on/off are not booleans here)"
+        )
     }
 
     @Test func otherWordsAreNotBooleans() {
-        #expect(errorText(Flag.self, "enabled: maybe")
-            == "config.yaml:1:10: enabled: expected a boolean (true or false), found 'maybe'")
+        #expect(
+            errorText(Flag.self, "enabled: maybe")
+                == "config.yaml:1:10: enabled: expected a boolean (true or false), found 'maybe'")
     }
 
     @Test func integersAcceptSignsHexOctalAndSeparators() throws {
@@ -40,14 +43,19 @@ import HeraldYAML
     }
 
     @Test func integerOverflowIsAnError() {
-        #expect(errorText(Number<UInt8>.self, "value: 256")
-            == "config.yaml:1:8: value: expected an integer in 0...255, found '256' (out of range)")
-        #expect(errorText(Number<Int8>.self, "value: -129")
-            == "config.yaml:1:8: value: expected an integer in -128...127, found '-129' (out of range)")
-        #expect(errorText(Number<UInt32>.self, "value: -1")
-            == "config.yaml:1:8: value: expected an integer in 0...4294967295, found '-1' (out of range)")
-        #expect(errorText(Number<Int>.self, "value: 9223372036854775808")
-            == "config.yaml:1:8: value: expected an integer in -9223372036854775808...9223372036854775807, found '9223372036854775808' (out of range)")
+        #expect(
+            errorText(Number<UInt8>.self, "value: 256")
+                == "config.yaml:1:8: value: expected an integer in 0...255, found '256' (out of range)")
+        #expect(
+            errorText(Number<Int8>.self, "value: -129")
+                == "config.yaml:1:8: value: expected an integer in -128...127, found '-129' (out of range)")
+        #expect(
+            errorText(Number<UInt32>.self, "value: -1")
+                == "config.yaml:1:8: value: expected an integer in 0...4294967295, found '-1' (out of range)")
+        #expect(
+            errorText(Number<Int>.self, "value: 9223372036854775808")
+                == "config.yaml:1:8: value: expected an integer in -9223372036854775808...9223372036854775807, found '9223372036854775808' (out of range)"
+        )
     }
 
     @Test func malformedIntegersAreErrors() {
@@ -55,7 +63,9 @@ import HeraldYAML
         #expect(errorText(Number<Int>.self, "value: 1.5") == "config.yaml:1:8: value: expected an integer, found '1.5'")
         #expect(errorText(Number<Int>.self, "value: _1") == "config.yaml:1:8: value: expected an integer, found '_1'")
         #expect(errorText(Number<Int>.self, "value: 0o9") == "config.yaml:1:8: value: expected an integer, found '0o9'")
-        #expect(errorText(Number<Int>.self, "value:") == "config.yaml:1:7: value: expected an integer, found an empty value")
+        #expect(
+            errorText(Number<Int>.self, "value:") == "config.yaml:1:7: value: expected an integer, found an empty value"
+        )
     }
 
     @Test func floatsAcceptDecimalsExponentsInfinityAndNaN() throws {
@@ -69,10 +79,13 @@ import HeraldYAML
     }
 
     @Test func malformedOrHugeFloatsAreErrors() {
-        #expect(errorText(Number<Double>.self, "value: fast") == "config.yaml:1:8: value: expected a number, found 'fast'")
-        #expect(errorText(Number<Double>.self, "value: inf") == "config.yaml:1:8: value: expected a number, found 'inf'")
-        #expect(errorText(Number<Float>.self, "value: 1e39")
-            == "config.yaml:1:8: value: expected a number within the range of Float, found '1e39' (out of range)")
+        #expect(
+            errorText(Number<Double>.self, "value: fast") == "config.yaml:1:8: value: expected a number, found 'fast'")
+        #expect(
+            errorText(Number<Double>.self, "value: inf") == "config.yaml:1:8: value: expected a number, found 'inf'")
+        #expect(
+            errorText(Number<Float>.self, "value: 1e39")
+                == "config.yaml:1:8: value: expected a number within the range of Float, found '1e39' (out of range)")
     }
 
     @Test func stringsTakeAnyScalarAsWritten() throws {
@@ -84,7 +97,9 @@ import HeraldYAML
 
     @Test func collectionWhereAScalarIsExpectedIsATypeError() {
         #expect(errorText(Text.self, "value: [a]") == "config.yaml:1:8: value: expected a string, found a sequence")
-        #expect(errorText(Number<Int>.self, "value: {a: 1}") == "config.yaml:1:8: value: expected an integer, found a mapping")
+        #expect(
+            errorText(Number<Int>.self, "value: {a: 1}")
+                == "config.yaml:1:8: value: expected an integer, found a mapping")
     }
 
     @Test(arguments: ["value: ~", "value: null", "value: Null", "value: NULL", "value:", "{}"])
@@ -98,7 +113,8 @@ import HeraldYAML
 
     @Test func oneHundredTwentyEightBitIntegersDecode() throws {
         struct Wide: Decodable { var a: Int128; var b: UInt128 }
-        let wide = try decode(Wide.self, "a: -170141183460469231731687303715884105728\nb: 0xffff_ffff_ffff_ffff_ffff_ffff_ffff_ffff")
+        let wide = try decode(
+            Wide.self, "a: -170141183460469231731687303715884105728\nb: 0xffff_ffff_ffff_ffff_ffff_ffff_ffff_ffff")
         #expect(wide.a == .min)
         #expect(wide.b == .max)
     }

@@ -21,7 +21,10 @@ import HeraldYAML
     @Test func fileIsLoadedWithItsPathAsTheName() throws {
         let path = try temporaryFile(Array("a: [1\n".utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(loadError(path) == "\(path):2:1: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 4)")
+        #expect(
+            loadError(path)
+                == "\(path):2:1: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 4)"
+        )
     }
 
     @Test func validFileLoads() throws {
@@ -37,7 +40,8 @@ import HeraldYAML
     }
 
     @Test func directoryIsAnError() {
-        #expect(loadError(NSTemporaryDirectory()) == "\(NSTemporaryDirectory()): the file is a directory, expected a file")
+        #expect(
+            loadError(NSTemporaryDirectory()) == "\(NSTemporaryDirectory()): the file is a directory, expected a file")
     }
 
     @Test func invalidUTF8IsAnErrorWithLineZero() throws {

@@ -20,7 +20,9 @@ import HeraldYAML
 
     @Test func markFallsBackToTheNearestExistingAncestor() throws {
         let doc = try load(text)
-        #expect(doc.mark(at: [YAMLCodingKey("routes"), YAMLCodingKey(index: 1), YAMLCodingKey("rate")]) == YAMLMark(line: 4, column: 5))
+        #expect(
+            doc.mark(at: [YAMLCodingKey("routes"), YAMLCodingKey(index: 1), YAMLCodingKey("rate")])
+                == YAMLMark(line: 4, column: 5))
         #expect(doc.mark(at: [YAMLCodingKey("routes"), YAMLCodingKey(index: 9)]) == YAMLMark(line: 2, column: 3))
     }
 
@@ -28,8 +30,9 @@ import HeraldYAML
         let doc = try load(text)
         let path: [any CodingKey] = [YAMLCodingKey("routes"), YAMLCodingKey(index: 1), YAMLCodingKey("app")]
         let hint = Suggestions.closest(to: "chatt", among: ["chat", "news"]).map { " (did you mean '\($0)'?)" } ?? ""
-        #expect(doc.error(at: path, "unknown app 'chatt'" + hint).description
-            == "config.yaml:5:10: routes[1].app: unknown app 'chatt' (did you mean 'chat'?)")
+        #expect(
+            doc.error(at: path, "unknown app 'chatt'" + hint).description
+                == "config.yaml:5:10: routes[1].app: unknown app 'chatt' (did you mean 'chat'?)")
     }
 
     @Test func codingPathsCapturedDuringDecodingWorkWithMarks() throws {
@@ -53,13 +56,18 @@ import HeraldYAML
         #expect(Suggestions.closest(to: "Prefetch", among: ["prefetch"]) == "prefetch")
         #expect(Suggestions.closest(to: "ab", among: ["cd"]) == nil)
         #expect(Suggestions.closest(to: "colour", among: ["url", "queue"]) == nil)
-        #expect(Suggestions.closest(to: "service_acount_file", among: ["service_account_json", "service_account_file"]) == "service_account_file")
+        #expect(
+            Suggestions.closest(to: "service_acount_file", among: ["service_account_json", "service_account_file"])
+                == "service_account_file")
     }
 
     @Test func descriptionOmitsEmptyPartsAndRendersOddKeys() throws {
-        #expect(YAMLError(file: "c.yaml", line: 0, column: 0, message: "file not found").description == "c.yaml: file not found")
+        #expect(
+            YAMLError(file: "c.yaml", line: 0, column: 0, message: "file not found").description
+                == "c.yaml: file not found")
         let doc = try load("headers:\n  x.priority: 1")
-        #expect(doc.error(at: [YAMLCodingKey("headers"), YAMLCodingKey("x.priority")], "bad").description
-            == #"config.yaml:2:15: headers["x.priority"]: bad"#)
+        #expect(
+            doc.error(at: [YAMLCodingKey("headers"), YAMLCodingKey("x.priority")], "bad").description
+                == #"config.yaml:2:15: headers["x.priority"]: bad"#)
     }
 }

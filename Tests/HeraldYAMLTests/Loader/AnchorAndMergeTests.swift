@@ -3,7 +3,8 @@ import HeraldYAML
 
 @Suite struct AnchorAndMergeTests {
     @Test func aliasResolvesToTheAnchoredNode() throws {
-        let doc = try load("""
+        let doc = try load(
+            """
             base: &endpoint https://127.0.0.1:2197
             apns: {endpoint: *endpoint}
             list: &items [a, b]
@@ -14,10 +15,12 @@ import HeraldYAML
     }
 
     @Test func unknownAliasIsAnError() {
-        #expect(loadErrorText("""
-            a: 1
-            b: *nope
-            """) == "config.yaml:2:4: b: unknown alias '*nope' (no anchor '&nope' is defined before it)")
+        #expect(
+            loadErrorText(
+                """
+                a: 1
+                b: *nope
+                """) == "config.yaml:2:4: b: unknown alias '*nope' (no anchor '&nope' is defined before it)")
     }
 
     @Test func aliasesOfAliasesPastTheNodeLimitAreAnErrorAtTheAliasThatCrossesIt() {
@@ -34,12 +37,15 @@ import HeraldYAML
             i: [\(tens("h"))]
             """
         // 12 348 nodes up to d; each *d then adds 11 111, so the 8th one in e crosses 100 000.
-        #expect(loadErrorText(text) == "config.yaml:5:36: e[7]: the document grows past 100000 nodes at the alias '*d' "
-            + "(11111 nodes each time it is used), counting every alias as the nodes it repeats; aliases of aliases multiply (an alias bomb?)")
+        #expect(
+            loadErrorText(text) == "config.yaml:5:36: e[7]: the document grows past 100000 nodes at the alias '*d' "
+                + "(11111 nodes each time it is used), counting every alias as the nodes it repeats; aliases of aliases multiply (an alias bomb?)"
+        )
     }
 
     @Test func mergeKeyCopiesEntriesAndExplicitKeysWin() throws {
-        let doc = try load("""
+        let doc = try load(
+            """
             defaults: &defaults
               priority: normal
               ttl: 60
@@ -54,7 +60,8 @@ import HeraldYAML
     }
 
     @Test func mergeOfAListGivesEarlierMappingsPriority() throws {
-        let doc = try load("""
+        let doc = try load(
+            """
             a: &a {x: 1, y: 1}
             b: &b {y: 2, z: 2}
             c:
@@ -67,10 +74,14 @@ import HeraldYAML
     }
 
     @Test func mergeOfAScalarIsAnError() {
-        #expect(loadErrorText("""
-            a:
-              <<: oops
-            """) == #"config.yaml:2:7: a["<<"]: the merge key '<<' expects a mapping or a sequence of mappings, found 'oops'"#)
+        #expect(
+            loadErrorText(
+                """
+                a:
+                  <<: oops
+                """)
+                == #"config.yaml:2:7: a["<<"]: the merge key '<<' expects a mapping or a sequence of mappings, found 'oops'"#
+        )
     }
 
     @Test func quotedMergeKeyIsAnOrdinaryKey() throws {

@@ -27,15 +27,20 @@ import HeraldYAML
     }
 
     @Test func unsetVariableWithoutDefaultIsAnErrorAtTheReference() {
-        #expect(loadErrorText("""
-            apps:
-              chat:
-                apns:
-                  team_id: ${APNS_TEAM}
-            """, environment: environment)
-            == "config.yaml:4:16: apps.chat.apns.team_id: environment variable APNS_TEAM is not set (use ${APNS_TEAM:-default} for a default)")
-        #expect(loadErrorText("key: \"prefix-${MISSING}\"")
-            == "config.yaml:1:14: key: environment variable MISSING is not set (use ${MISSING:-default} for a default)")
+        #expect(
+            loadErrorText(
+                """
+                apps:
+                  chat:
+                    apns:
+                      team_id: ${APNS_TEAM}
+                """, environment: environment)
+                == "config.yaml:4:16: apps.chat.apns.team_id: environment variable APNS_TEAM is not set (use ${APNS_TEAM:-default} for a default)"
+        )
+        #expect(
+            loadErrorText("key: \"prefix-${MISSING}\"")
+                == "config.yaml:1:14: key: environment variable MISSING is not set (use ${MISSING:-default} for a default)"
+        )
     }
 
     @Test func doubleDollarBraceIsALiteral() throws {
@@ -48,8 +53,9 @@ import HeraldYAML
     }
 
     @Test func invalidReferenceIsAnError() {
-        #expect(loadErrorText("a: ${1BAD}")
-            == "config.yaml:1:4: a: invalid environment reference '${1BAD}' (expected ${NAME} or ${NAME:-default})")
+        #expect(
+            loadErrorText("a: ${1BAD}")
+                == "config.yaml:1:4: a: invalid environment reference '${1BAD}' (expected ${NAME} or ${NAME:-default})")
     }
 
     @Test func keysAreNotExpanded() throws {
@@ -59,16 +65,19 @@ import HeraldYAML
 
     @Test func expansionHappensBeforeTypeConversion() throws {
         struct AMQP: Decodable { var prefetch: Int; var heartbeat: Int }
-        let amqp = try decode(AMQP.self, "prefetch: ${PREFETCH:-256}\nheartbeat: ${HEARTBEAT:-30}", environment: environment)
+        let amqp = try decode(
+            AMQP.self, "prefetch: ${PREFETCH:-256}\nheartbeat: ${HEARTBEAT:-30}", environment: environment)
         #expect(amqp.prefetch == 64)
         #expect(amqp.heartbeat == 30)
     }
 
     @Test func positionFallsBackToTheScalarWhenTextIsFolded() {
-        #expect(loadErrorText("""
-            a: >
-              first line
-              then ${GONE}
-            """) == "config.yaml:1:4: a: environment variable GONE is not set (use ${GONE:-default} for a default)")
+        #expect(
+            loadErrorText(
+                """
+                a: >
+                  first line
+                  then ${GONE}
+                """) == "config.yaml:1:4: a: environment variable GONE is not set (use ${GONE:-default} for a default)")
     }
 }

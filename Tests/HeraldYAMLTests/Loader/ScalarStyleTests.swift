@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct ScalarStyleTests {
     @Test func everyScalarStyleIsRecordedWithItsValue() throws {
-        let doc = try load("""
+        let doc = try load(
+            """
             plain: hello world
             single: 'it''s'
             double: "tab\\there \\u00e9"
@@ -24,7 +25,8 @@ import Testing
     }
 
     @Test func chompingIndicatorsStripOrKeepTrailingNewlines() throws {
-        let doc = try load("""
+        let doc = try load(
+            """
             strip: |-
               text
 
@@ -43,7 +45,8 @@ import Testing
     }
 
     @Test func commentsAreIgnoredAndHashInsideValuesIsKept() throws {
-        let doc = try load("""
+        let doc = try load(
+            """
             # leading comment
             url: http://host/#anchor   # trailing comment
             quoted: "# not a comment"
@@ -54,7 +57,8 @@ import Testing
     }
 
     @Test func blockAndFlowCollectionsLoadAlike() throws {
-        let block = try load("""
+        let block = try load(
+            """
             bindings:
               - "#"
               - a.b
@@ -69,7 +73,8 @@ import Testing
     }
 
     @Test func everyNodeCarriesItsOneBasedStartMark() throws {
-        let doc = try load("""
+        let doc = try load(
+            """
             amqp:
               url: "amqp://x"
               bindings: [a, b]

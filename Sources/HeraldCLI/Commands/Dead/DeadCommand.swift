@@ -97,23 +97,30 @@ public struct DeadCommand: Command {
         var maxReplays = DeadLetterReplay.defaultMaxReplays
         let timeout: Duration
         do {
-            guard let first = arguments.first else { throw UsageError("give a subcommand: list, show, replay or purge") }
+            guard let first = arguments.first else {
+                throw UsageError("give a subcommand: list, show, replay or purge")
+            }
             if first == "-h" || first == "--help" { console.out(help); return ExitStatus.success }
             guard let named = Subcommand(rawValue: first) else {
-                throw UsageError("unknown subcommand '\(first)'" + Suggestions.hint(for: first, among: Subcommand.allCases.map(\.rawValue)))
+                throw UsageError(
+                    "unknown subcommand '\(first)'"
+                        + Suggestions.hint(for: first, among: Subcommand.allCases.map(\.rawValue)))
             }
             subcommand = named
-            parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), options: subcommand.options, flags: subcommand.flags)
+            parsed = try ParsedArguments.parse(
+                Array(arguments.dropFirst()), options: subcommand.options, flags: subcommand.flags)
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             if let text = parsed.options["limit"] {
                 guard let value = Int(text), (1...DeadLetterReader.maxLimit).contains(value) else {
-                    throw UsageError("--limit: expected an integer from 1 to \(DeadLetterReader.maxLimit), found '\(text)'")
+                    throw UsageError(
+                        "--limit: expected an integer from 1 to \(DeadLetterReader.maxLimit), found '\(text)'")
                 }
                 limit = value
             }
             if let text = parsed.options["max-replays"] {
                 guard let value = Int(text), (1...Self.maxReplaysLimit).contains(value) else {
-                    throw UsageError("--max-replays: expected an integer from 1 to \(Self.maxReplaysLimit), found '\(text)'")
+                    throw UsageError(
+                        "--max-replays: expected an integer from 1 to \(Self.maxReplaysLimit), found '\(text)'")
                 }
                 maxReplays = value
             }
@@ -122,10 +129,13 @@ public struct DeadCommand: Command {
             case .list, .purge:
                 if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
             case .show:
-                guard parsed.positionals.count == 1 else { throw UsageError("give exactly one ID (as herald dead list prints it)") }
+                guard parsed.positionals.count == 1 else {
+                    throw UsageError("give exactly one ID (as herald dead list prints it)")
+                }
             case .replay:
                 if parsed.flags.contains("all") != parsed.positionals.isEmpty {
-                    throw UsageError(parsed.positionals.isEmpty ? "give the IDs to replay, or --all" : "give IDs or --all, not both")
+                    throw UsageError(
+                        parsed.positionals.isEmpty ? "give the IDs to replay, or --all" : "give IDs or --all, not both")
                 }
             }
         } catch {
@@ -133,12 +143,16 @@ public struct DeadCommand: Command {
             return ExitStatus.usage
         }
         let prefix = "herald dead \(subcommand.rawValue)"
-        guard var target = BrokerTarget.resolve(parsed, connectionName: prefix, environment: environment, console: console,
-                                                command: self) else { return ExitStatus.failure }
+        guard
+            var target = BrokerTarget.resolve(
+                parsed, connectionName: prefix, environment: environment, console: console,
+                command: self)
+        else { return ExitStatus.failure }
         // Which queue, in the broker's list of connections (the management UI, rabbitmqctl list_connections).
         target.configuration.connectionName = "\(prefix) \(target.topology.deadLetterQueue)"
-        let session = DeadLetterSession(topology: target.topology, parsed: parsed, limit: limit, maxReplays: maxReplays,
-                                        console: console)
+        let session = DeadLetterSession(
+            topology: target.topology, parsed: parsed, limit: limit, maxReplays: maxReplays,
+            console: console)
         do {
             let status = try await target.withConnection(timeout: timeout) { connection in
                 try await session.run(subcommand, on: connection)

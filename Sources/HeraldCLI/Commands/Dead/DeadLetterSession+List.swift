@@ -11,8 +11,11 @@ extension DeadLetterSession {
         } else {
             var table = Table("ID", "EVENT", "ROUTING KEY", "DEAD-LETTERED", "REASON")
             for letter in letters {
-                table.add(letter.id, TerminalText.field(letter.eventID ?? "-"), TerminalText.field(letter.delivery.routingKey),
-                          letter.deadLetteredAt?.rfc3339(fractionDigits: 0) ?? "-", TerminalText.field(Self.oneLine(letter.reason)))
+                table.add(
+                    letter.id, TerminalText.field(letter.eventID ?? "-"),
+                    TerminalText.field(letter.delivery.routingKey),
+                    letter.deadLetteredAt?.rfc3339(fractionDigits: 0) ?? "-",
+                    TerminalText.field(Self.oneLine(letter.reason)))
             }
             console.out(table.text)
         }

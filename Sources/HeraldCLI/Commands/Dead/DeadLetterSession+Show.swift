@@ -9,10 +9,11 @@ extension DeadLetterSession {
         let properties = delivery.properties
         // Everything but the id and times is the publisher's (or the broker's): printed through TerminalText.
         let field = TerminalText.field
-        let replaysTo = switch DeadLetterReplay.origin(of: delivery, topology: topology) {
-        case .success(let origin): "exchange \(field(origin.exchange)), routing key \(field(origin.routingKey))"
-        case .failure(let refusal): "nowhere: \(field(String(describing: refusal)))"
-        }
+        let replaysTo =
+            switch DeadLetterReplay.origin(of: delivery, topology: topology) {
+            case .success(let origin): "exchange \(field(origin.exchange)), routing key \(field(origin.routingKey))"
+            case .failure(let refusal): "nowhere: \(field(String(describing: refusal)))"
+            }
         var lines = [
             "id:             \(letter.id)",
             "event:          \(field(letter.eventID ?? "-"))",

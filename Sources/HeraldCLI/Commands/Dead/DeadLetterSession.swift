@@ -40,8 +40,9 @@ struct DeadLetterSession: Sendable {
     private func purge(_ reader: DeadLetterReader) async throws -> Int32 {
         let count = try await reader.count()
         guard parsed.flags.contains("yes") else {
-            console.err("herald dead purge: would delete \(count) dead letter\(count == 1 ? "" : "s") from"
-                        + " \(topology.deadLetterQueue); run it with --yes to delete them")
+            console.err(
+                "herald dead purge: would delete \(count) dead letter\(count == 1 ? "" : "s") from"
+                    + " \(topology.deadLetterQueue); run it with --yes to delete them")
             return ExitStatus.failure
         }
         let deleted = try await reader.connection.purgeQueue(topology.deadLetterQueue)
@@ -61,7 +62,9 @@ struct DeadLetterSession: Sendable {
             if id.isEmpty || matches.isEmpty {
                 problems.append("no dead letter \(id.isEmpty ? "''" : id) among the \(letters.count) read")
             } else if distinct.count > 1 {
-                problems.append("\(id) is the start of \(distinct.count) IDs (\(distinct.sorted().joined(separator: ", "))); give more of it")
+                problems.append(
+                    "\(id) is the start of \(distinct.count) IDs (\(distinct.sorted().joined(separator: ", "))); give more of it"
+                )
             } else {
                 chosen += matches.filter { match in !chosen.contains { $0.delivery.tag == match.delivery.tag } }
             }
@@ -73,9 +76,10 @@ struct DeadLetterSession: Sendable {
     private func warnAboutDeliveryCounts(_ letters: [DeadLetter]) {
         let often = letters.filter { $0.deliveryCount >= DeadCommand.deliveryCountWarning }.count
         guard often > 0 else { return }
-        console.err("herald dead: \(often) dead letter\(often == 1 ? " was" : "s were") read \(DeadCommand.deliveryCountWarning)"
-                    + " or more times; a quorum queue's delivery limit (20 by default on RabbitMQ 4.0 to 4.2) drops"
-                    + " a message read that often: see docs/operations.md, \"Delivery limit\"")
+        console.err(
+            "herald dead: \(often) dead letter\(often == 1 ? " was" : "s were") read \(DeadCommand.deliveryCountWarning)"
+                + " or more times; a quorum queue's delivery limit (20 by default on RabbitMQ 4.0 to 4.2) drops"
+                + " a message read that often: see docs/operations.md, \"Delivery limit\"")
     }
 
     static func oneLine(_ text: String) -> String {

@@ -94,11 +94,14 @@ public struct RegistryAdminCommand: Command {
             guard let first = arguments.first else { throw UsageError("give a subcommand") }
             if first == "-h" || first == "--help" { console.out(help); return ExitStatus.success }
             guard let named = Subcommand(rawValue: first) else {
-                throw UsageError("unknown subcommand '\(first)'" + Suggestions.hint(for: first, among: Subcommand.allCases.map(\.rawValue)))
+                throw UsageError(
+                    "unknown subcommand '\(first)'"
+                        + Suggestions.hint(for: first, among: Subcommand.allCases.map(\.rawValue)))
             }
             subcommand = named
-            parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), options: subcommand.options.union(["config"]),
-                                               flags: ["json"], repeatable: ["channel"])
+            parsed = try ParsedArguments.parse(
+                Array(arguments.dropFirst()), options: subcommand.options.union(["config"]),
+                flags: ["json"], repeatable: ["channel"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
         } catch {
@@ -106,14 +109,18 @@ public struct RegistryAdminCommand: Command {
             return ExitStatus.usage
         }
         let prefix = "herald registry \(subcommand.rawValue)"
-        guard let config = loadConfig(parsed.configFile(environment: environment), environment: environment, console: console) else {
+        guard
+            let config = loadConfig(
+                parsed.configFile(environment: environment), environment: environment, console: console)
+        else {
             return ExitStatus.failure
         }
         let store: any RegistryStore
         do {
             guard let configured = try config.registryStore() else {
-                console.err("\(prefix): \(config.file) has no registry: section; add one to use the device registry "
-                            + "(docs/configuration.md, \"registry\")")
+                console.err(
+                    "\(prefix): \(config.file) has no registry: section; add one to use the device registry "
+                        + "(docs/configuration.md, \"registry\")")
                 return ExitStatus.failure
             }
             store = configured
@@ -122,8 +129,9 @@ public struct RegistryAdminCommand: Command {
             return ExitStatus.failure
         }
         defer { store.close() }
-        let session = RegistryAdminSession(config: config, store: store, parsed: parsed, json: parsed.flags.contains("json"), console: console,
-                              clock: clock)
+        let session = RegistryAdminSession(
+            config: config, store: store, parsed: parsed, json: parsed.flags.contains("json"), console: console,
+            clock: clock)
         do {
             try await session.run(subcommand)
             return ExitStatus.success

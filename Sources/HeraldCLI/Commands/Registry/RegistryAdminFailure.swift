@@ -14,7 +14,8 @@ struct RegistryAdminFailure: Error, CustomStringConvertible {
 
     /// A store's failure; a missing schema says how to create it.
     init(_ error: RegistryError, config: LoadedConfig) {
-        description = error.kind == .migration
+        description =
+            error.kind == .migration
             ? "\(error) (run 'herald registry migrate --config \(config.file)' first)" : "\(error)"
     }
 

@@ -16,7 +16,7 @@ extension RegistryAdminSession {
         let result: RegistryResult
         do {
             result = try await command.apply(to: store, at: clock())
-        } catch where error.kind == .limitExceeded || error.kind == .invalidInput {
+        } catch  where error.kind == .limitExceeded || error.kind == .invalidInput {
             throw RegistryAdminFailure(command.refusal(error))
         } catch {
             throw RegistryAdminFailure(error, config: config)

@@ -8,7 +8,9 @@ extension RegistryAdminSession {
     func count() async throws(RegistryAdminFailure) {
         let (app, channel) = try appAndChannel()
         let count: Int
-        do { count = try await store.count(app: app, channel: channel) } catch { throw RegistryAdminFailure(error, config: config) }
+        do { count = try await store.count(app: app, channel: channel) } catch {
+            throw RegistryAdminFailure(error, config: config)
+        }
         if json {
             var object: JSONObject = ["app": .string(app)]
             if let channel { object["channel"] = .string(channel) }

@@ -9,7 +9,9 @@ extension RegistryAdminSession {
         let device: DeviceKey
         do { device = try rules.device(in: body()) } catch { throw RegistryAdminFailure(error) }
         let channels: [String]
-        do { channels = try await store.channels(of: device) } catch { throw RegistryAdminFailure(error, config: config) }
+        do { channels = try await store.channels(of: device) } catch {
+            throw RegistryAdminFailure(error, config: config)
+        }
         if json { return channels.forEach { console.out(JSONValue.object(["channel": .string($0)]).jsonString) } }
         var table = Table("CHANNEL")
         for channel in channels { table.add(channel) }
@@ -22,7 +24,9 @@ extension RegistryAdminSession {
         var providers: Set<Provider>?
         if let name = parsed.options["provider"] {
             do {
-                providers = try FieldReader(object: ["provider": .string(name)], path: "").provider("provider", among: rules.providers).map { [$0] }
+                providers = try FieldReader(object: ["provider": .string(name)], path: "").provider(
+                    "provider", among: rules.providers
+                ).map { [$0] }
             } catch {
                 throw RegistryAdminFailure(error)
             }
@@ -30,20 +34,24 @@ extension RegistryAdminSession {
         var limit = RegistryAdminCommand.defaultPageSize
         if let text = parsed.options["limit"] {
             guard let number = Int(text), (1...rules.limits.maxPageSize).contains(number) else {
-                throw RegistryAdminFailure("--limit: expected a whole number from 1 to \(rules.limits.maxPageSize), found '\(text.truncatedForMessage)'")
+                throw RegistryAdminFailure(
+                    "--limit: expected a whole number from 1 to \(rules.limits.maxPageSize), found '\(text.truncatedForMessage)'"
+                )
             }
             limit = number
         }
         var cursor: RegistryCursor?
         if let text = parsed.options["after"] {
             guard let after = RegistryCursor(text) else {
-                throw RegistryAdminFailure("--after: '\(text.truncatedForMessage)' is not a cursor; give the one a previous page printed")
+                throw RegistryAdminFailure(
+                    "--after: '\(text.truncatedForMessage)' is not a cursor; give the one a previous page printed")
             }
             cursor = after
         }
         let page: RegistryPage
         do {
-            page = try await store.devices(app: app, channel: channel, providers: providers, after: cursor, limit: limit)
+            page = try await store.devices(
+                app: app, channel: channel, providers: providers, after: cursor, limit: limit)
         } catch {
             throw RegistryAdminFailure(error, config: config)
         }
@@ -52,8 +60,10 @@ extension RegistryAdminSession {
         } else {
             var table = Table("PROVIDER", "KIND", "ADDRESS", "ENVIRONMENT", "TOPIC", "CREATED_AT", "UPDATED_AT")
             for r in page.registrations {
-                table.add(r.device.provider.rawValue, r.device.address.field, r.device.address.value, r.environment ?? "-", r.topic ?? "-",
-                          r.createdAt.rfc3339(fractionDigits: 3), r.updatedAt.rfc3339(fractionDigits: 3))
+                table.add(
+                    r.device.provider.rawValue, r.device.address.field, r.device.address.value, r.environment ?? "-",
+                    r.topic ?? "-",
+                    r.createdAt.rfc3339(fractionDigits: 3), r.updatedAt.rfc3339(fractionDigits: 3))
             }
             console.out(table.text)
         }

@@ -29,15 +29,20 @@ struct RegistryAdminSession {
     func migrate() async throws(RegistryAdminFailure) {
         let applied: [Int]
         do { applied = try await store.migrate() } catch { throw RegistryAdminFailure(error, config: config) }
-        if json { return console.out(JSONValue.object(["applied": .array(applied.map { .number(JSONNumber($0)) })]).jsonString) }
+        if json {
+            return console.out(
+                JSONValue.object(["applied": .array(applied.map { .number(JSONNumber($0)) })]).jsonString)
+        }
         console.out(applied.isEmpty ? "up to date" : applied.map { "applied version \($0)" }.joined(separator: "\n"))
     }
 
     /// The body of the command the options describe, in the AMQP command's field names.
     func body() -> JSONObject {
         var object = JSONObject()
-        for (option, field) in [("app", "app"), ("provider", "provider"), ("token", "token"), ("fid", "fid"),
-                                ("environment", "environment"), ("topic", "topic"), ("new-token", "new_token")] {
+        for (option, field) in [
+            ("app", "app"), ("provider", "provider"), ("token", "token"), ("fid", "fid"),
+            ("environment", "environment"), ("topic", "topic"), ("new-token", "new_token"),
+        ] {
             if let value = parsed.options[option] { object[field] = .string(value) }
         }
         if let channels = parsed.repeated["channel"] { object["channels"] = .array(channels.map { .string($0) }) }
@@ -46,10 +51,17 @@ struct RegistryAdminSession {
 
     /// `--app`, one of the config's, and `--channel`, a channel name, when given.
     func appAndChannel() throws(RegistryAdminFailure) -> (String, String?) {
-        guard let app = parsed.options["app"] else { throw RegistryAdminFailure("--app: missing; give one of \(EventError.list(rules.apps.keys.sorted()))") }
+        guard let app = parsed.options["app"] else {
+            throw RegistryAdminFailure("--app: missing; give one of \(EventError.list(rules.apps.keys.sorted()))")
+        }
         do {
             try rules.app(app)
-            return (app, try parsed.options["channel"].map { name throws(RegistryCommandError) in try rules.channel(name, field: "channel") })
+            return (
+                app,
+                try parsed.options["channel"].map { name throws(RegistryCommandError) in
+                    try rules.channel(name, field: "channel")
+                }
+            )
         } catch {
             throw RegistryAdminFailure(error)
         }
