@@ -1,4 +1,5 @@
 #include "CHeraldShim.h"
+#include <pthread.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/prctl.h>
@@ -162,3 +163,9 @@ const char *herald_version(void) { return HERALD_VERSION; }
 __attribute__((constructor)) static void herald_openssl_without_exit_cleanup(void) {
     OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
 }
+
+static pthread_mutex_t herald_amqp_encoder_warmup_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void herald_amqp_encoder_warmup_lock(void) { pthread_mutex_lock(&herald_amqp_encoder_warmup_mutex); }
+
+void herald_amqp_encoder_warmup_unlock(void) { pthread_mutex_unlock(&herald_amqp_encoder_warmup_mutex); }

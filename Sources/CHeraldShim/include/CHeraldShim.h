@@ -113,4 +113,12 @@ int herald_gettid(void);
 /// Herald's release version (the repository's VERSION file, defined by Package.swift as HERALD_VERSION).
 const char *herald_version(void);
 
+/// A process-wide mutex, statically initialised (no Swift lazy global, whose
+/// first use goes through the runtime's `swift_once`), that AMQP connection
+/// threads hold while they run the batch encoder for the first time: the
+/// runtime's first-time generic metadata work then never runs on two threads
+/// at once (docs/amqp.md, "The batch encoder and the Swift runtime").
+void herald_amqp_encoder_warmup_lock(void);
+void herald_amqp_encoder_warmup_unlock(void);
+
 #endif

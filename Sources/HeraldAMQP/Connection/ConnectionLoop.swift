@@ -1,3 +1,4 @@
+import CHeraldShim
 import HeraldCore
 
 /// The body of the connection thread: owns the `RabbitConnection`, follows the
@@ -153,8 +154,12 @@ final class ConnectionLoop {
     /// re-subscribes the consumers that survived the previous connection.
     private func connect() throws(AMQPError) {
         let (candidate, url) = try openFirstAnswering()
-        // The encoder's first-time runtime work, before anything is published (`warmUpBatchEncoder`).
+        // The encoder's first-time runtime work, before anything is published (`warmUpBatchEncoder`), one
+        // connection thread at a time: under ThreadSanitizer, connection threads entering the runtime's
+        // first-time generic metadata work together were seen to spin in `once_slow` for good.
+        herald_amqp_encoder_warmup_lock()
         candidate.warmUpBatchEncoder()
+        herald_amqp_encoder_warmup_unlock()
         try candidate.openChannel(Self.publishChannel)
         try candidate.confirmSelect(Self.publishChannel)
         try candidate.openChannel(Self.consumeChannel)
