@@ -148,9 +148,10 @@ import Testing
 
 /// A connected pair of non-blocking TCP sockets on 127.0.0.1: `writer` (the
 /// connecting end) and `reader` (the accepted end).
+///
+/// `@unchecked Sendable`: the descriptors are set once in `init`; `reader` is
+/// closed at most once, by the one thread of the test that uses the pair at a time.
 final class SocketPair: @unchecked Sendable {
-    // Sendable: the descriptors are set once in init; `reader` is closed at
-    // most once, by the test's one thread that uses the pair at a time.
     let writer: Int32
     private(set) var reader: Int32
 

@@ -71,7 +71,7 @@ import Testing
             }
             #expect(bucket.waiting == 10, "ten wait for the stalled pacing task")
             let grantedBefore = grants.withLock { $0.count }
-            try? await Task.sleep(for: .milliseconds(200))
+            try? await Task.sleep(for: .milliseconds(200))  // the stall itself: its length is the input
             let ended = ContinuousClock.now
             stall.open()
             await group.waitForAll()
