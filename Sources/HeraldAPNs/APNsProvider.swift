@@ -41,49 +41,79 @@ public final class APNsProvider: PushProvider {
     public func send(_ notification: PreparedNotification<APNsRequest>, attempt: Int) async throws(DeliveryFailure)
         -> DeliveryResult
     {
-        let request = notification.request
-        let event = notification.event
+        // Every synchronous step is out of line: this frame is held for as
+        // long as the request is in flight, once per target.
         var bearer = try providerToken()
         var refreshed = false
         while true {
             let response: HTTPClientResponse
             let latency: Duration
-            switch try await send(request, bearer: bearer, trace: notification.trace) {
+            switch try await send(notification.request, bearer: bearer, trace: notification.trace) {
             case .response(let answered, let took):
                 (response, latency) = (answered, took)
             case .refused(let result):
                 return result
             }
-            let verdict = APNsResponseVerdict(
-                status: response.status, body: response.body, apnsID: response.header(APNsHeaderName.id),
-                retryAfter: response.header("retry-after").flatMap { RetryAfter.parse($0, now: Timestamp.now()) },
-                latency: latency)
-            logger.debug(
-                "apns answered",
-                [
-                    "event_id": .string(event.id), "token": .token(request.deviceToken),
-                    "status": .int(response.status),
-                    "attempt": .int(attempt),
-                ])
-            switch verdict {
+            switch verdict(response, latency: latency, of: notification, attempt: attempt) {
             case .result(let result):
                 return result
             case .failure(let failure):
                 throw failure
             case .refreshProviderToken(let reason):
-                guard !refreshed, case .token(let manager) = configuration.authentication, let current = bearer,
-                    let next = try renewedToken(manager, rejecting: current)
-                else {
-                    return DeliveryResult(
-                        .failed, reason: reason.rawValue, providerStatus: response.status,
-                        providerMessageID: response.header(APNsHeaderName.id), latency: latency)
+                switch try renewal(after: reason, of: bearer, refreshed: refreshed, response, latency) {
+                case .renewed(let next):
+                    refreshed = true
+                    bearer = next
+                case .refused(let result):
+                    return result
                 }
-                logger.notice(
-                    "apns refused the provider token; retrying with a new one", ["reason": .string(reason.rawValue)])
-                refreshed = true
-                bearer = next
             }
         }
+    }
+
+    /// Apple's answer classified, logged at debug level.
+    @inline(never)
+    private func verdict(
+        _ response: HTTPClientResponse, latency: Duration, of notification: PreparedNotification<APNsRequest>,
+        attempt: Int
+    ) -> APNsResponseVerdict {
+        let verdict = APNsResponseVerdict(
+            status: response.status, body: response.body, apnsID: response.header(APNsHeaderName.id),
+            retryAfter: response.header("retry-after").flatMap { RetryAfter.parse($0, now: Timestamp.now()) },
+            latency: latency)
+        logger.debug(
+            "apns answered",
+            [
+                "event_id": .string(notification.event.id), "token": .token(notification.request.deviceToken),
+                "status": .int(response.status),
+                "attempt": .int(attempt),
+            ])
+        return verdict
+    }
+
+    /// After a refused provider token: a new one to send again with, or, once
+    /// already renewed (or without token auth), the `failed` result.
+    private enum Renewal {
+        case renewed(String?)
+        case refused(DeliveryResult)
+    }
+
+    @inline(never)
+    private func renewal(
+        after reason: APNsReason, of bearer: String?, refreshed: Bool, _ response: HTTPClientResponse,
+        _ latency: Duration
+    ) throws(DeliveryFailure) -> Renewal {
+        guard !refreshed, case .token(let manager) = configuration.authentication, let current = bearer,
+            let next = try renewedToken(manager, rejecting: current)
+        else {
+            return .refused(
+                DeliveryResult(
+                    .failed, reason: reason.rawValue, providerStatus: response.status,
+                    providerMessageID: response.header(APNsHeaderName.id), latency: latency))
+        }
+        logger.notice(
+            "apns refused the provider token; retrying with a new one", ["reason": .string(reason.rawValue)])
+        return .renewed(next)
     }
 
     private func providerToken() throws(DeliveryFailure) -> String? {
@@ -115,12 +145,7 @@ public final class APNsProvider: PushProvider {
     private func send(_ request: APNsRequest, bearer: String?, trace: DeliveryTraceRecorder?)
         async throws(DeliveryFailure) -> Sent
     {
-        var headers = request.headers.fields
-        if let bearer { headers.insert((name: APNsHeaderName.authorization, value: "bearer " + bearer), at: 0) }
-        let http = HTTPClientRequest(
-            method: "POST", url: configuration.baseURL + request.path, headers: headers, body: request.body,
-            timeout: configuration.requestTimeout)
-        let traced = trace?.sent(http)
+        let (http, traced) = httpRequest(request, bearer: bearer, trace: trace)
         let start = ContinuousClock.now
         do {
             let response = try await client.send(http)
@@ -128,15 +153,35 @@ public final class APNsProvider: PushProvider {
             if let trace, let traced { trace.answered(traced, response) }
             return .response(response, latency)
         } catch {
-            let latency = ContinuousClock.now - start
-            if let trace, let traced { trace.failed(traced, error: TransportNaming.kind.reason(error)) }
-            let refused = try DeliveryResult.unanswered(error, latency: latency, naming: .kind)
-            if let error = error as? HTTPClientError {
-                logger.error(
-                    "apns request cannot be sent",
-                    ["kind": .string(error.kind.rawValue), "host": .string(error.host)])
-            }
-            return .refused(refused)
+            return try unanswered(error, since: start, traced: traced, trace: trace)
         }
+    }
+
+    /// The HTTP request of `request` with the provider token, and its record when the target is traced.
+    @inline(never)
+    private func httpRequest(_ request: APNsRequest, bearer: String?, trace: DeliveryTraceRecorder?)
+        -> (HTTPClientRequest, Int?)
+    {
+        var headers = request.headers.fields
+        if let bearer { headers.insert((name: APNsHeaderName.authorization, value: "bearer " + bearer), at: 0) }
+        let http = HTTPClientRequest(
+            method: "POST", url: configuration.baseURL + request.path, headers: headers, body: request.body,
+            timeout: configuration.requestTimeout)
+        return (http, trace?.sent(http))
+    }
+
+    @inline(never)
+    private func unanswered(
+        _ error: any Error, since start: ContinuousClock.Instant, traced: Int?, trace: DeliveryTraceRecorder?
+    ) throws(DeliveryFailure) -> Sent {
+        let latency = ContinuousClock.now - start
+        if let trace, let traced { trace.failed(traced, error: TransportNaming.kind.reason(error)) }
+        let refused = try DeliveryResult.unanswered(error, latency: latency, naming: .kind)
+        if let error = error as? HTTPClientError {
+            logger.error(
+                "apns request cannot be sent",
+                ["kind": .string(error.kind.rawValue), "host": .string(error.host)])
+        }
+        return .refused(refused)
     }
 }

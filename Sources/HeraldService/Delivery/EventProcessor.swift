@@ -91,18 +91,34 @@ final class EventProcessor: Sendable {
             finish(verdict)
         }
         var work = await deliver(plan, of: delivery)
-        if let expander {
-            if !work.plan.expansions.isEmpty, let stopped = await expander.expand(work, of: delivery) {
-                dependencies.logger.warning(
-                    "event not settled: expanding its channels stopped; the broker will redeliver it",
-                    ["event_id": .string(work.plan.event?.id ?? ""), "error": .string(stopped.reason)])
-                // Not at once: a registry that is down would be asked again in a loop.
-                try? await Task.sleep(for: ChannelExpander.retryPause)
-                return finish(.requeue(reason: stopped.reason))
-            }
-            await expander.pruner.prune(&work)
+        if let expander, let stopped = await expandAndPrune(&work, with: expander, of: delivery) {
+            return finish(.requeue(reason: stopped))
         }
         await settlement.settle(work, of: delivery, finish: finish)
+    }
+
+    /// Expands `work`'s channels and prunes its dead devices: nil, or why
+    /// the expansion stopped (after a pause). A function of its own, out of
+    /// line, so the frame of an event without a registry does not carry it.
+    @inline(never)
+    private func expandAndPrune(
+        _ work: inout DeliveryWork, with expander: ChannelExpander, of delivery: AMQPDelivery
+    ) async -> String? {
+        if !work.plan.expansions.isEmpty, let stopped = await expander.expand(work, of: delivery) {
+            logStoppedExpanding(work, stopped)
+            // Not at once: a registry that is down would be asked again in a loop.
+            try? await Task.sleep(for: ChannelExpander.retryPause)
+            return stopped.reason
+        }
+        await expander.pruner.prune(&work)
+        return nil
+    }
+
+    @inline(never)
+    private func logStoppedExpanding(_ work: DeliveryWork, _ stopped: ChannelExpander.Stopped) {
+        dependencies.logger.warning(
+            "event not settled: expanding its channels stopped; the broker will redeliver it",
+            ["event_id": .string(work.plan.event?.id ?? ""), "error": .string(stopped.reason)])
     }
 
     /// `process(_:finish:)` for a caller that waits for the verdict.
@@ -113,7 +129,8 @@ final class EventProcessor: Sendable {
     }
 
     /// Decodes and plans `delivery`. Synchronous and kept out of line, so its
-    /// locals need not live in the event task's async frame (one per event in flight).
+    /// locals need not live in the event task's async frame (one per event in
+    /// flight; docs/architecture.md, "What an event in flight costs").
     @inline(never)
     private func plan(_ delivery: AMQPDelivery) -> EventPlan {
         dependencies.metrics.eventsConsumed.labels(routingKeyClasses.label(for: delivery.routingKey)).increment()
@@ -133,9 +150,25 @@ final class EventProcessor: Sendable {
 
     /// Every target of `plan` but its channels sent (or refused), as the work to publish.
     private func deliver(_ plan: EventPlan, of delivery: AMQPDelivery) async -> DeliveryWork {
-        if !delivery.redelivered, DeadLetterReplay.replays(of: delivery) == 0, let duplicate = await duplicate(plan) {
+        if Self.isFirstDelivery(delivery), let duplicate = await duplicate(plan) {
             return duplicate
         }
+        var (work, sends) = start(plan, of: delivery)
+        await sender.deliver(sends, into: &work)
+        return work
+    }
+
+    /// Neither a redelivery nor a replayed dead letter: a delivery the duplicate window may claim.
+    @inline(never)
+    private static func isFirstDelivery(_ delivery: AMQPDelivery) -> Bool {
+        !delivery.redelivered && DeadLetterReplay.replays(of: delivery) == 0
+    }
+
+    /// The work of `plan` before any target is sent — its decided outcomes,
+    /// the results a redelivery remembers — and the targets still to send.
+    /// Synchronous and out of line, like `plan(_:)`.
+    @inline(never)
+    private func start(_ plan: EventPlan, of delivery: AMQPDelivery) -> (DeliveryWork, [EventPlan.Send]) {
         let (sends, remembered) = dependencies.delivered.unhandled(
             plan.sends, of: plan, redelivered: delivery.redelivered, logger: dependencies.logger)
         var work = DeliveryWork(
@@ -147,8 +180,7 @@ final class EventProcessor: Sendable {
                 work.add(decided: Self.unexpanded(expansion, of: plan, at: dependencies.clock()))
             }
         }
-        await sender.deliver(sends, into: &work)
-        return work
+        return (work, sends)
     }
 
     /// The work of an event whose app and id were received within
@@ -162,6 +194,12 @@ final class EventProcessor: Sendable {
         guard let duplicates = dependencies.duplicates, plan.attempt == 1, let event = plan.event else { return nil }
         let key = EventKey(app: event.app, id: event.id)
         guard let at = await duplicates.claim(key, at: dependencies.clock()) else { return nil }
+        return duplicateWork(plan, key: key, firstReceived: at)
+    }
+
+    /// The work of a duplicate event (`duplicate(_:)`); out of line, like `plan(_:)`.
+    @inline(never)
+    private func duplicateWork(_ plan: EventPlan, key: EventKey, firstReceived at: Timestamp) -> DeliveryWork {
         dependencies.metrics.duplicateEvents.labels().increment()
         var plan = plan
         let expansions = plan.expansions

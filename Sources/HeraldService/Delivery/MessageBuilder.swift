@@ -44,6 +44,8 @@ struct MessageBuilder: Sendable {
         let builder: MessageBuilder
 
         /// The messages of the next at most ``MessageBuilder/outcomeBatchSize`` published outcomes; nil after the last.
+        /// Out of line: it is called from an async function, whose frame would otherwise hold its locals.
+        @inline(never)
         mutating func next() -> [AMQPMessage]? {
             var batch: [AMQPMessage] = []
             while batch.count < MessageBuilder.outcomeBatchSize, let outcome = outcomes.next() {

@@ -8,7 +8,11 @@ import HeraldPipeline
 /// whose answer was lost sent again (`timeout_retries`) before the retry
 /// policy takes over. The same for an event's own targets and for each page
 /// of a channel's devices.
-struct TargetSender: Sendable {
+///
+/// Its async functions' frames are held once per target in flight, so its
+/// synchronous steps (preparing, recording an answer) are out of line and
+/// it is a class (docs/architecture.md, "What an event in flight costs").
+final class TargetSender: Sendable {
     let providers: ProviderSet
     /// Rates, throttles and provider pauses (docs/traffic.md); nil: none.
     let traffic: TrafficControl?
@@ -17,6 +21,20 @@ struct TargetSender: Sendable {
     let series: PipelineSeries
     let metrics: HeraldMetrics
     let clock: @Sendable () -> Timestamp
+
+    init(
+        providers: ProviderSet, traffic: TrafficControl?, retryPolicy: RetryPolicy,
+        invalidationGuard: InvalidationGuard?, series: PipelineSeries, metrics: HeraldMetrics,
+        clock: @escaping @Sendable () -> Timestamp
+    ) {
+        self.providers = providers
+        self.traffic = traffic
+        self.retryPolicy = retryPolicy
+        self.invalidationGuard = invalidationGuard
+        self.series = series
+        self.metrics = metrics
+        self.clock = clock
+    }
 
     /// Sends `sends` (concurrently) and records each answer in `work`.
     func deliver(_ sends: [EventPlan.Send], into work: inout DeliveryWork) async {
@@ -31,7 +49,7 @@ struct TargetSender: Sendable {
             // The first target is delivered by this task itself, the others
             // by child tasks meanwhile: one task fewer to create and schedule.
             for send in sends.dropFirst() {
-                group.addTask {
+                group.addTask { [self] in
                     let trace = Self.recorder(for: send)
                     return (send, await answer(send, attempt: attempt, trace: trace), trace)
                 }
@@ -42,6 +60,7 @@ struct TargetSender: Sendable {
         }
     }
 
+    @inline(never)
     private func record(
         _ answer: ProviderAnswer, for send: EventPlan.Send, trace: DeliveryTraceRecorder?,
         into work: inout DeliveryWork
@@ -61,22 +80,39 @@ struct TargetSender: Sendable {
     /// dropped or paused by the traffic rules).
     func answer(_ send: EventPlan.Send, attempt: Int, trace: DeliveryTraceRecorder?) async -> ProviderAnswer {
         let provider: AnyPushProvider
+        let notification: PreparedNotification<AnyPushProvider.Request>
+        switch prepare(send, trace: trace) {
+        case .ready(let found, let prepared): (provider, notification) = (found, prepared)
+        case .refused(let answer): return answer
+        }
+        if let traffic, let answer = await traffic.admit(send) { return answer }
+        let answer = await self.send(notification, through: provider, of: send, attempt: attempt)
+        traffic?.observe(answer, of: send)
+        return answer
+    }
+
+    /// A target's provider and the request it prepared, or the answer of a target that cannot be sent.
+    private enum Prepared {
+        case ready(AnyPushProvider, PreparedNotification<AnyPushProvider.Request>)
+        case refused(ProviderAnswer)
+    }
+
+    /// `send`'s provider and its prepared request: none for the target's
+    /// app, or refused by `prepare`, the answer that says so.
+    @inline(never)
+    private func prepare(_ send: EventPlan.Send, trace: DeliveryTraceRecorder?) -> Prepared {
+        let provider: AnyPushProvider
         switch providers.provider(app: send.app, for: send.target) {
         case .success(let found): provider = found
-        case .failure(let unavailable): return .unavailable(unavailable.reason)
+        case .failure(let unavailable): return .refused(.unavailable(unavailable.reason))
         }
-        var notification: PreparedNotification<AnyPushProvider.Request>
         do {
-            notification = try provider.prepare(send.event, for: send.target)
+            var notification = try provider.prepare(send.event, for: send.target)
+            notification.trace = trace
+            return .ready(provider, notification)
         } catch {
-            return .rejected(error)
+            return .refused(.rejected(error))
         }
-        notification.trace = trace
-        guard let traffic else { return await self.send(notification, through: provider, of: send, attempt: attempt) }
-        if let answer = await traffic.admit(send) { return answer }
-        let answer = await self.send(notification, through: provider, of: send, attempt: attempt)
-        traffic.observe(answer, of: send)
-        return answer
     }
 
     /// Sends a prepared notification: the answer, after sending again (at most
@@ -98,12 +134,20 @@ struct TargetSender: Sendable {
                 return .result(result)
             } catch {
                 if let latency = error.latency { providerSeries.requestDuration.observe(latency) }
-                guard error.answerLost else { return .failure(error) }
-                let left = resendsLeft ?? providers.timeoutRetries(app: send.app)
-                guard left > 0 else { return .failure(error) }
-                resendsLeft = left - 1
-                metrics.timeoutRetries.labels(send.target.provider.rawValue, send.app).increment()
+                guard resends(after: error, of: send, left: &resendsLeft) else { return .failure(error) }
             }
         }
+    }
+
+    /// Whether a request that failed with `error` is sent again: its answer
+    /// was lost and `left` (looked up on the first loss) allows one more; counted.
+    @inline(never)
+    private func resends(after error: DeliveryFailure, of send: EventPlan.Send, left: inout Int?) -> Bool {
+        guard error.answerLost else { return false }
+        let resends = left ?? providers.timeoutRetries(app: send.app)
+        guard resends > 0 else { return false }
+        left = resends - 1
+        metrics.timeoutRetries.labels(send.target.provider.rawValue, send.app).increment()
+        return true
     }
 }

@@ -34,7 +34,10 @@ extension AMQPConnection: ConfirmedPublishing {}
 /// The outcomes go in batches of ``MessageBuilder/outcomeBatchSize``, each
 /// confirmed before the next is encoded; the last carries the retries and
 /// dead letters. The debug-trace records go first, as a batch of their own.
-struct WorkSettlement: Sendable {
+///
+/// A class: the event task's frames and the settle callbacks hold a
+/// reference to it, not a copy of its settings (docs/architecture.md, "What an event in flight costs").
+final class WorkSettlement: Sendable {
     let publisher: any ConfirmedPublishing
     let builder: MessageBuilder
     let delivered: DeliveredTargets
@@ -42,6 +45,19 @@ struct WorkSettlement: Sendable {
     let metrics: HeraldMetrics
     let logger: Logger
     let clock: @Sendable () -> Timestamp
+
+    init(
+        publisher: any ConfirmedPublishing, builder: MessageBuilder, delivered: DeliveredTargets,
+        series: PipelineSeries, metrics: HeraldMetrics, logger: Logger, clock: @escaping @Sendable () -> Timestamp
+    ) {
+        self.publisher = publisher
+        self.builder = builder
+        self.delivered = delivered
+        self.series = series
+        self.metrics = metrics
+        self.logger = logger
+        self.clock = clock
+    }
 
     /// Settles an event's own work, then calls `finish` with the verdict — on
     /// the connection's thread: no task waits for the confirms, and the ack
@@ -102,8 +118,7 @@ struct WorkSettlement: Sendable {
         of work: DeliveryWork,
         delivery: AMQPDelivery
     ) async -> Result<[AMQPMessage], AMQPError> {
-        let messages = builder.messages(for: work, delivery: delivery, at: clock())
-        publishTraces(messages.traces, eventID: work.plan.event?.id ?? delivery.messageID ?? "")
+        let messages = startPublishing(work, of: delivery)
         var batches = messages.outcomes
         var batch = batches.next() ?? []
         while let next = batches.next() {
@@ -111,6 +126,16 @@ struct WorkSettlement: Sendable {
             batch = next
         }
         return .success(batch + messages.tail)
+    }
+
+    /// `work`'s messages, its debug-trace records already handed to the
+    /// connection. Synchronous and out of line: its locals stay off the
+    /// event task's async frame (docs/architecture.md, "What an event in flight costs").
+    @inline(never)
+    private func startPublishing(_ work: DeliveryWork, of delivery: AMQPDelivery) -> MessageBuilder.Messages {
+        let messages = builder.messages(for: work, delivery: delivery, at: clock())
+        publishTraces(messages.traces, eventID: work.plan.event?.id ?? delivery.messageID ?? "")
+        return messages
     }
 
     /// `batch` published and settled: nil, or its first failure.
