@@ -13,30 +13,33 @@ enum IPv4Literal {
     /// The dotted quad for `host`, or nil when `host` is not an IPv4 literal.
     static func canonical(_ host: some Collection<UInt8>) -> String? {
         guard let address = value(host) else { return nil }
-        return [24, 16, 8, 0].map { String((address >> UInt32($0)) & 0xFF) }.joined(separator: ".")
+        return "\(address >> 24).\((address >> 16) & 0xFF).\((address >> 8) & 0xFF).\(address & 0xFF)"
     }
 
     /// The address `host` names (in host byte order), or nil when `host` is not an IPv4 literal.
+    /// Called for every request's URL: it reads the parts as it goes, with no array.
     static func value(_ host: some Collection<UInt8>) -> UInt32? {
-        var parts: [UInt64] = []
-        parts.reserveCapacity(4)
+        var count = 0
+        // The parts before the last, each in its byte; the last fills the bytes they leave.
+        var leading: UInt64 = 0
+        var last: UInt64 = 0
         var index = host.startIndex
         while true {
-            guard parts.count < 4, let (value, next) = number(in: host, from: index) else { return nil }
-            parts.append(value)
+            guard count < 4, let (value, next) = number(in: host, from: index) else { return nil }
+            if count > 0 {
+                guard last <= 0xFF else { return nil }
+                leading |= last << UInt64(24 - 8 * (count - 1))
+            }
+            last = value
+            count += 1
             index = next
             if index == host.endIndex { break }
-            guard host[index] == UInt8(ascii: "."), parts.count < 4 else { return nil }
+            guard host[index] == UInt8(ascii: "."), count < 4 else { return nil }
             index = host.index(after: index)
         }
-        let lastBits = UInt64(8 * (5 - parts.count))
-        guard parts.dropLast().allSatisfy({ $0 <= 0xFF }), let last = parts.last, last < (1 << lastBits) else {
-            return nil
-        }
-        var address: UInt64 = 0
-        for (position, part) in parts.dropLast().enumerated() { address |= part << UInt64(24 - 8 * position) }
-        address |= last
-        return UInt32(truncatingIfNeeded: address)
+        let lastBits = UInt64(8 * (5 - count))
+        guard last < (1 << lastBits) else { return nil }
+        return UInt32(truncatingIfNeeded: leading | last)
     }
 
     /// One part: its value and the index after it; nil when it is not a

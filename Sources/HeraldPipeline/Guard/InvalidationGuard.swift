@@ -91,6 +91,20 @@ public final class InvalidationGuard: Sendable {
             }
             return totals
         }
+
+        /// Adds one answer of `key` in time slice `index`: the judgement, and the change of state to report.
+        mutating func judge(_ key: Key, suspect: Bool, slice index: Int64, policy: Policy) -> (Judgement, Report?) {
+            let totals = add(suspect: suspect, slice: index)
+            let trips =
+                totals.answers >= policy.minAnswers
+                && Double(totals.suspect) >= policy.share * Double(totals.answers)
+            var change: Report?
+            if trips != tripped {
+                tripped = trips
+                change = trips ? .tripped(key, suspect: totals.suspect, answers: totals.answers) : .cleared(key)
+            }
+            return (trips && suspect ? .holdBack(suspect: totals.suspect, answers: totals.answers) : .report, change)
+        }
     }
 
     public let policy: Policy
@@ -111,19 +125,10 @@ public final class InvalidationGuard: Sendable {
         guard policy.enabled else { return .report }
         let sliceMilliseconds = max(1, policy.window.milliseconds / Int64(Window.buckets))
         let index = now.millisecondsSinceEpoch / sliceMilliseconds
+        // The window is changed in place: a copy taken out of the dictionary
+        // would share its buckets and copy them on every answer.
         let (judgement, change) = windows.withLock { windows -> (Judgement, Report?) in
-            var window = windows[key] ?? Window()
-            let totals = window.add(suspect: suspect, slice: index)
-            let trips =
-                totals.answers >= policy.minAnswers
-                && Double(totals.suspect) >= policy.share * Double(totals.answers)
-            var change: Report?
-            if trips != window.tripped {
-                window.tripped = trips
-                change = trips ? .tripped(key, suspect: totals.suspect, answers: totals.answers) : .cleared(key)
-            }
-            windows[key] = window
-            return (trips && suspect ? .holdBack(suspect: totals.suspect, answers: totals.answers) : .report, change)
+            windows[key, default: Window()].judge(key, suspect: suspect, slice: index, policy: policy)
         }
         if let change { observer(change) }
         if judgement != .report { observer(.heldBack(key)) }

@@ -127,14 +127,18 @@ final class TrafficControl: Sendable {
         let now = ContinuousClock.now
         return pauses.withLock { pauses -> DeliveryFailure? in
             guard !pauses.isEmpty else { return nil }
-            for pauseKey in [PauseKey.app(key), .token(key, token)] {
-                guard let pause = pauses[pauseKey], pause.until > now else { continue }
-                let left = pause.until - now
-                return DeliveryFailure(
-                    reason: "\(pause.reason) for \(Self.spelled(left)) more; not sent", retryAfter: left)
-            }
-            return nil
+            // The app's pause first, then the token's (no array of the two keys built per send).
+            return Self.failure(pauses[.app(key)], now: now) ?? Self.failure(pauses[.token(key, token)], now: now)
         }
+    }
+
+    /// The failure of a send `pause` holds back at `now`; nil when there is none or it is over.
+    private static func failure(
+        _ pause: (until: ContinuousClock.Instant, reason: String)?, now: ContinuousClock.Instant
+    ) -> DeliveryFailure? {
+        guard let pause, pause.until > now else { return nil }
+        let left = pause.until - now
+        return DeliveryFailure(reason: "\(pause.reason) for \(Self.spelled(left)) more; not sent", retryAfter: left)
     }
 
     private func waited(_ delay: Duration, limit: String) {
