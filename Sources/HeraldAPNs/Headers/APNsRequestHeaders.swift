@@ -40,11 +40,13 @@ public struct APNsRequestHeaders: Sendable, Hashable {
     /// Name/value pairs, each name once: push type, topic, priority,
     /// expiration, collapse id, id, then override-only names sorted.
     public var fields: [(name: String, value: String)] {
-        var built: [(name: String, value: String)] = [
-            (APNsHeaderName.pushType, pushType.rawValue),
-            (APNsHeaderName.topic, topic),
-            (APNsHeaderName.priority, String(priority.rawValue)),
-        ]
+        // One allocation: room for the six fields and the provider token
+        // `APNsProvider` puts first.
+        var built: [(name: String, value: String)] = []
+        built.reserveCapacity(7)
+        built.append((APNsHeaderName.pushType, pushType.rawValue))
+        built.append((APNsHeaderName.topic, topic))
+        built.append((APNsHeaderName.priority, String(priority.rawValue)))
         if let value = expiration.headerValue { built.append((APNsHeaderName.expiration, value)) }
         if let collapseID { built.append((APNsHeaderName.collapseID, collapseID)) }
         built.append((APNsHeaderName.id, apnsID))
