@@ -14,10 +14,14 @@ import Glibc
 /// The value is reached only through `withLock`; it is given at `init` as
 /// `sending`, so no other reference to it stays behind.
 ///
+/// A struct around that one allocation: its copies share the value and the
+/// mutex, as references to one object would, and making one costs a single
+/// allocation (a lock is made per HTTP request and per publish).
+///
 /// `@unchecked Sendable`: every read and write of the value holds the mutex
 /// (the compiler cannot see a pthread lock), and the mutex itself lives at a
-/// fixed address from `init` to `deinit`.
-public final class Locked<Value>: @unchecked Sendable {
+/// fixed address from `init` until the storage's `deinit`.
+public struct Locked<Value>: @unchecked Sendable {
     private let buffer: Storage
 
     public init(_ initialValue: sending Value) {
