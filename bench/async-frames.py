@@ -10,6 +10,7 @@ An async function pointer ($s...Tu) is {int32 offset of the function, uint32 siz
 Needs readelf, nm and `swift demangle`.
 """
 import re
+import signal
 import subprocess
 import sys
 
@@ -23,6 +24,7 @@ def sections(binary):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the listing quietly
     binary = sys.argv[1]
     pattern = re.compile(sys.argv[2] if len(sys.argv) > 2 else ".")
     data = open(binary, "rb").read()
