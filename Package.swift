@@ -154,6 +154,7 @@ let package = Package(
             // Cross-check vectors, read from the source tree (see WebPushCrossCheckTests).
             exclude: ["Fixtures"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
+        .testTarget(name: "HeraldTestSupportTests", dependencies: ["HeraldTestSupport", "HeraldSystem"]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldYAML", "HeraldProviders"]),
         .testTarget(
             name: "HeraldHTTPClientTests",

@@ -89,11 +89,11 @@ struct BrokerCommandFixture {
             try await connection.waitUntilConnected()
             let result = try await body(connection)
             connection.shutdown()
-            try await runner.value
+            try await awaitEnd(of: runner, "the connection's run() after shutdown()")
             return result
         } catch {
             connection.shutdown()
-            _ = try? await runner.value
+            _ = try? await awaitEnd(of: runner, "the connection's run() after shutdown()")
             throw error
         }
     }

@@ -40,7 +40,7 @@ final class RunningService: Sendable {
     /// Graceful shutdown; returns once `run()` has returned.
     func stop() async throws {
         service.shutdown()
-        try await task.value
+        try await awaitEnd(of: task, "DeliveryService.run() after shutdown()")
     }
 }
 
