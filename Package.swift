@@ -166,7 +166,7 @@ let package = Package(
             dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldSystem"]),
         .testTarget(
             name: "HeraldFCMTests",
-            dependencies: ["HeraldFCM", "HeraldSimulator", "HeraldSimulatorTestSupport", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldSystem"]),
+            dependencies: ["HeraldFCM", "HeraldAPNs", "HeraldSimulator", "HeraldSimulatorTestSupport", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldSystem"]),
         .testTarget(
             name: "HeraldSimulatorTests",
             dependencies: ["HeraldSimulator", "HeraldSimulatorTestSupport", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore", "HeraldSystem"]),
