@@ -46,7 +46,7 @@ public struct StandInProviderRules: ProviderTargetRules {
         registrableKinds: [.token, .fid])
 
     public var addressFields: [String] { addressKinds.map(\.field) }
-    public var targetRule: String { "a \(displayName) target needs one of \(addressFields)" }
+    public var targetRule: String { "a \(displayName) target needs one of \(addressFields.joined(separator: ", "))" }
 
     public func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target {
         guard let kind = addressKinds.first(where: { $0.field == field }) else {
