@@ -5,8 +5,9 @@ import HeraldCore
 /// here — `-h`/`--help` before or after the subcommand, an unknown
 /// subcommand with a did-you-mean, the subcommand's own options, and every
 /// usage error printed as `herald <command>: <error>` above the help, exit
-/// status 64 — and each group supplies only its subcommands, their options
-/// and its own checks.
+/// status 64 — and each group supplies only its subcommands, their options,
+/// its own checks and what a subcommand does. Its `Command.run` is
+/// ``runSubcommand(_:environment:console:)``.
 protocol SubcommandGroup: Command {
     /// The subcommands, by name.
     associatedtype Subcommand: RawRepresentable<String>, CaseIterable
@@ -21,33 +22,33 @@ protocol SubcommandGroup: Command {
 
     /// The group's own checks of a parsed command line (values, positionals).
     func read(_ parsed: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> Line
-}
 
-/// A subcommand group's command line: the subcommand to run and what the
-/// group read, or the exit status when nothing is left to run (the help was
-/// printed, or a usage error with it).
-enum SubcommandLine<Subcommand, Line> {
-    case run(Subcommand, Line)
-    case exit(Int32)
+    /// Runs `subcommand` on what the group read; returns the exit status.
+    func run(_ subcommand: Subcommand, _ line: Line, environment: [String: String], console: any Console) async
+        -> Int32
 }
 
 extension SubcommandGroup {
-    /// Reads `herald <name> <subcommand> [options]` (the arguments after the command's name).
-    func readLine(_ arguments: [String], console: any Console) -> SubcommandLine<Subcommand, Line> {
+    /// Runs `herald <name> <subcommand> [options]` (the arguments after the
+    /// command's name): the help, a usage error, or the subcommand.
+    func runSubcommand(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
+        let subcommand: Subcommand
+        let line: Line
         do {
             guard let first = arguments.first else { throw UsageError(missingSubcommand) }
-            if first == "-h" || first == "--help" { console.out(help); return .exit(ExitStatus.success) }
-            guard let subcommand = Subcommand(rawValue: first) else {
+            if first == "-h" || first == "--help" { console.out(help); return ExitStatus.success }
+            guard let named = Subcommand(rawValue: first) else {
                 throw UsageError(
                     "unknown subcommand '\(first)'"
                         + Suggestions.hint(for: first, among: Subcommand.allCases.map(\.rawValue)))
             }
-            let parsed = try parse(Array(arguments.dropFirst()), for: subcommand)
-            if parsed.flags.contains("help") { console.out(help); return .exit(ExitStatus.success) }
-            return .run(subcommand, try read(parsed, for: subcommand))
+            let parsed = try parse(Array(arguments.dropFirst()), for: named)
+            if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
+            (subcommand, line) = (named, try read(parsed, for: named))
         } catch {
-            return .exit(usageFailure(error, console: console))
+            return usageFailure(error, console: console)
         }
+        return await run(subcommand, line, environment: environment, console: console)
     }
 
     /// `herald <name> <subcommand>`: how the subcommand's failures begin.

@@ -126,12 +126,12 @@ public struct DeadCommand: SubcommandGroup {
     }
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
-        let subcommand: Subcommand
-        let line: Line
-        switch readLine(arguments, console: console) {
-        case .exit(let status): return status
-        case .run(let named, let read): (subcommand, line) = (named, read)
-        }
+        await runSubcommand(arguments, environment: environment, console: console)
+    }
+
+    func run(_ subcommand: Subcommand, _ line: Line, environment: [String: String], console: any Console) async
+        -> Int32
+    {
         let prefix = prefix(subcommand)
         guard
             var target = BrokerTarget.resolve(

@@ -100,12 +100,12 @@ public struct RegistryAdminCommand: SubcommandGroup {
     }
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
-        let subcommand: Subcommand
-        let parsed: ParsedArguments
-        switch readLine(arguments, console: console) {
-        case .exit(let status): return status
-        case .run(let named, let read): (subcommand, parsed) = (named, read)
-        }
+        await runSubcommand(arguments, environment: environment, console: console)
+    }
+
+    func run(
+        _ subcommand: Subcommand, _ parsed: ParsedArguments, environment: [String: String], console: any Console
+    ) async -> Int32 {
         let prefix = prefix(subcommand)
         guard
             let config = loadConfig(
