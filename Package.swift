@@ -61,7 +61,7 @@ let heraldVersion: String = {
 ///   RabbitMQ cluster, registry test databases) on `HeraldHTTP2Server`, `HeraldRegistry`, `HeraldProviders`,
 ///   libpq; `HeraldSimulatorTestSupport` (the simulator served on a free port for tests) on `HeraldSimulator` and
 ///   `HeraldTestSupport`, which stays free of the simulator; `HeraldBrokerTestSupport` (a test's own names on the
-///   shared broker, and their clean-up) on `HeraldAMQP`; `herald-bench` and `herald-bench-amqp` (benchmarks)
+///   shared broker, and their clean-up) on `HeraldAMQP` and `HeraldTestSupport`; `herald-bench` and `herald-bench-amqp` (benchmarks)
 ///   on the modules they measure.
 let package = Package(
     name: "Herald",
@@ -137,7 +137,7 @@ let package = Package(
         .target(name: "HeraldCoreTestSupport", dependencies: ["HeraldCore"]),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldSystem", "HeraldCore", "HeraldHTTP2Server", "HeraldRegistry", "HeraldProviders", "CPostgres"]),
         .target(name: "HeraldSimulatorTestSupport", dependencies: ["HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore"]),
-        .target(name: "HeraldBrokerTestSupport", dependencies: ["HeraldAMQP"]),
+        .target(name: "HeraldBrokerTestSupport", dependencies: ["HeraldAMQP", "HeraldTestSupport"]),
         .executableTarget(
             name: "herald-bench",
             dependencies: [
