@@ -61,8 +61,8 @@ let heraldVersion: String = {
 ///   RabbitMQ cluster, registry test databases) on `HeraldHTTP2Server`, `HeraldRegistry`, `HeraldProviders`,
 ///   libpq; `HeraldSimulatorTestSupport` (the simulator served on a free port for tests) on `HeraldSimulator` and
 ///   `HeraldTestSupport`, which stays free of the simulator; `HeraldBrokerTestSupport` (a test's own names on the
-///   shared broker, and their clean-up) on `HeraldAMQP` and `HeraldTestSupport`; `herald-bench` and `herald-bench-amqp` (benchmarks)
-///   on the modules they measure.
+///   shared broker, and their clean-up) on `HeraldAMQP` and `HeraldTestSupport`; `herald-bench` and
+///   `herald-bench-amqp` (benchmarks) on the modules they measure.
 let package = Package(
     name: "Herald",
     products: [
