@@ -55,12 +55,14 @@ let heraldVersion: String = {
 ///   file reads, loop pacing, standard error) on Glibc alone
 /// - `C*` system-library targets, one per C library (Debian packages, scripts/bootstrap), and `CHeraldShim`
 ///   for what Swift cannot call (variadic functions, macros) on libcurl, OpenSSL and libmicrohttpd
+/// - `HeraldCoreTestSupport` (stand-in providers, so HeraldCore's and HeraldPipeline's tests run without the real
+///   ones) on `HeraldCore` alone
 /// - `HeraldTestSupport` (throwaway CA and certificates, the scripts that run test brokers, turns at the local
 ///   RabbitMQ cluster, registry test databases) on `HeraldHTTP2Server`, `HeraldRegistry`, `HeraldProviders`,
 ///   libpq; `HeraldSimulatorTestSupport` (the simulator served on a free port for tests) on `HeraldSimulator` and
 ///   `HeraldTestSupport`, which stays free of the simulator; `HeraldBrokerTestSupport` (a test's own names on the
-///   shared broker, and their clean-up) on `HeraldAMQP`; `herald-bench` and `herald-bench-amqp` (benchmarks)
-///   on the modules they measure.
+///   shared broker, and their clean-up) on `HeraldAMQP` and `HeraldTestSupport`; `herald-bench` and
+///   `herald-bench-amqp` (benchmarks) on the modules they measure.
 let package = Package(
     name: "Herald",
     products: [
@@ -132,9 +134,10 @@ let package = Package(
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
 
         // MARK: Test and benchmark support
+        .target(name: "HeraldCoreTestSupport", dependencies: ["HeraldCore"]),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldSystem", "HeraldCore", "HeraldHTTP2Server", "HeraldRegistry", "HeraldProviders", "CPostgres"]),
         .target(name: "HeraldSimulatorTestSupport", dependencies: ["HeraldSimulator", "HeraldHTTP2Server", "HeraldTestSupport", "HeraldCore"]),
-        .target(name: "HeraldBrokerTestSupport", dependencies: ["HeraldAMQP"]),
+        .target(name: "HeraldBrokerTestSupport", dependencies: ["HeraldAMQP", "HeraldTestSupport"]),
         .executableTarget(
             name: "herald-bench",
             dependencies: [
@@ -147,13 +150,17 @@ let package = Package(
         .testTarget(
             name: "CLibrariesTests",
             dependencies: ["CYAML", "CCurl", "COpenSSL", "CRabbitMQ", "CNGHTTP2", "CHeraldShim", "CSQLite", "CPostgres"]),
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldSystem"]),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldCoreTestSupport", "HeraldSystem"]),
+        .testTarget(
+            name: "HeraldProvidersTests",
+            dependencies: ["HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldCore", "HeraldPipeline"]),
         .testTarget(name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldCore", "HeraldTestSupport"]),
         .testTarget(
             name: "HeraldWebPushTests", dependencies: ["HeraldWebPush", "HeraldHTTPClient", "HeraldCrypto", "HeraldCore", "HeraldProviders", "HeraldSystem"],
             // Cross-check vectors, read from the source tree (see WebPushCrossCheckTests).
             exclude: ["Fixtures"]),
         .testTarget(name: "HeraldYAMLTests", dependencies: ["HeraldYAML", "HeraldCore"]),
+        .testTarget(name: "HeraldTestSupportTests", dependencies: ["HeraldTestSupport", "HeraldSystem"]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldAPNs", "HeraldFCM", "HeraldYAML", "HeraldProviders"]),
         .testTarget(
             name: "HeraldHTTPClientTests",
@@ -166,13 +173,13 @@ let package = Package(
             dependencies: ["HeraldAPNs", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldHTTPClient", "HeraldPipeline", "HeraldService", "HeraldTestSupport", "HeraldProviders", "HeraldSystem"]),
         .testTarget(
             name: "HeraldFCMTests",
-            dependencies: ["HeraldFCM", "HeraldSimulator", "HeraldSimulatorTestSupport", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldSystem"]),
+            dependencies: ["HeraldFCM", "HeraldAPNs", "HeraldProviders", "HeraldSimulator", "HeraldSimulatorTestSupport", "HeraldHTTPClient", "HeraldTestSupport", "HeraldCore", "HeraldCrypto", "HeraldConfig", "HeraldYAML", "HeraldService", "HeraldSystem"]),
         .testTarget(
             name: "HeraldSimulatorTests",
             dependencies: ["HeraldSimulator", "HeraldSimulatorTestSupport", "HeraldAPNs", "HeraldFCM", "HeraldCLI", "HeraldConfig", "HeraldHTTPClient", "HeraldHTTP2Server", "HeraldPipeline", "HeraldTestSupport", "HeraldCrypto", "HeraldWebPush", "HeraldCore", "HeraldSystem"]),
         .testTarget(name: "HeraldAMQPTests", dependencies: ["HeraldAMQP", "HeraldBrokerTestSupport", "HeraldCore", "CRabbitMQ", "HeraldTestSupport", "HeraldSystem"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldTestSupport"]),
-        .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore", "HeraldProviders", "HeraldAPNs", "HeraldFCM", "HeraldSystem"]),
+        .testTarget(name: "HeraldPipelineTests", dependencies: ["HeraldPipeline", "HeraldCore", "HeraldCoreTestSupport", "HeraldSystem"]),
         .testTarget(name: "HeraldRegistryTests", dependencies: ["HeraldRegistry", "HeraldCore", "HeraldTestSupport", "HeraldProviders", "HeraldAPNs", "HeraldFCM"]),
         .testTarget(
             name: "HeraldServiceTests",

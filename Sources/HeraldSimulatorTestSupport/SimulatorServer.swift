@@ -17,12 +17,7 @@ public final class SimulatorServer: Sendable {
     /// One throwaway CA and server certificate (for `localhost` and
     /// 127.0.0.1) for every simulator of the test process; the directory goes
     /// when the process exits.
-    public static let sharedPKI: SharedFixture<TestPKI, TestPKIError> = SharedFixture {
-        () throws(TestPKIError) -> TestPKI in
-        let pki = try TestPKI.makeNow(name: "Herald Simulator Tests CA")
-        atexit { SimulatorServer.sharedPKI.made?.remove() }
-        return pki
-    }
+    public static let sharedPKI = TestPKI.shared(name: "Herald Simulator Tests CA")
 
     public let simulator: Simulator
     public let server: HTTP2Server

@@ -159,7 +159,15 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Blocks the calling thread until the child ends (use it off the cooperative pool).
+    /// The wait itself holds no lock (`WNOWAIT`), so `send` and `kill` stay usable meanwhile.
     public func waitForExitBlocking() -> ChildExit {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        return waitForReap()
+    }
+
+    /// Reaps the child, which has ended (or is being killed).
+    private func waitForReap() -> ChildExit {
         lock.withLock {
             if let ended { return ended }
             var status: Int32 = 0
@@ -168,6 +176,22 @@ public final class ChildProcess: @unchecked Sendable {
             ended = exit
             return exit
         }
+    }
+
+    /// Blocks the calling thread until the child ends or `timeout` passes; on
+    /// the timeout the child is killed and nil returned.
+    public func waitForExitBlocking(timeout: Duration) -> ChildExit? {
+        let deadline = ContinuousClock.now + timeout
+        var pause: UInt32 = 500  // µs, doubling to 20 ms: a short tool is reaped at once
+        while poll() == nil {
+            if ContinuousClock.now >= deadline {
+                kill()
+                return nil
+            }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+        return poll()
     }
 
     /// SIGKILL and reap, unless already reaped. Safe to call repeatedly.
@@ -200,12 +224,18 @@ public final class ChildProcess: @unchecked Sendable {
 
 /// Runs `path` to its end on the calling thread and returns what it wrote and
 /// its status. Blocks: call it off the cooperative pool (`runTool` does).
+///
+/// `timeout` is a bound only a tool that hangs reaches: it is then killed
+/// and the test fails naming it, instead of the run waiting forever.
 public func runToolNow(
     _ path: String, _ arguments: [String], environment: [String: String?] = [:],
-    input: [UInt8]? = nil, errors: ChildProcess.Errors = .merged
+    input: [UInt8]? = nil, errors: ChildProcess.Errors = .merged, timeout: Duration = .seconds(300)
 ) throws(TestFailure) -> ToolRun {
     let child = try ChildProcess(path, arguments, environment: environment, input: input, errors: errors)
-    let exit = child.waitForExitBlocking()
+    guard let exit = child.waitForExitBlocking(timeout: timeout) else {
+        throw TestFailure(
+            "\(path) \(arguments) did not end within \(timeout) and was killed; it wrote: \(child.tail(20))")
+    }
     return ToolRun(status: exit.status, bytes: child.bytes)
 }
 
@@ -213,11 +243,12 @@ public func runToolNow(
 /// cooperative pool) and returns what it wrote and its status.
 public func runTool(
     _ path: String, _ arguments: [String], environment: [String: String?] = [:],
-    input: [UInt8]? = nil, errors: ChildProcess.Errors = .merged
+    input: [UInt8]? = nil, errors: ChildProcess.Errors = .merged, timeout: Duration = .seconds(300)
 ) async throws(TestFailure) -> ToolRun {
     try await onOwnThread {
         Result { () throws(TestFailure) -> ToolRun in
-            try runToolNow(path, arguments, environment: environment, input: input, errors: errors)
+            try runToolNow(
+                path, arguments, environment: environment, input: input, errors: errors, timeout: timeout)
         }
     }.get()
 }

@@ -12,7 +12,6 @@ import HeraldSystem
 public final class SharedFixture<Value: Sendable, Failure: Error>: Sendable {
     private let make: @Sendable () throws(Failure) -> Value
     private let task = Locked<Task<Result<Value, Failure>, Never>?>(nil)
-    private let value = Locked<Value?>(nil)
 
     public init(_ make: @escaping @Sendable () throws(Failure) -> Value) {
         self.make = make
@@ -21,22 +20,14 @@ public final class SharedFixture<Value: Sendable, Failure: Error>: Sendable {
     /// The value, made on the first call; a failure to make it is every caller's.
     public func get() async throws(Failure) -> Value {
         let make = self.make
-        let value = self.value
         let task = self.task.withLock { task in
             if let task { return task }
             let started = Task {
-                await onOwnThread {
-                    let result = Result { () throws(Failure) -> Value in try make() }
-                    if case .success(let made) = result { value.withLock { $0 = made } }
-                    return result
-                }
+                await onOwnThread { Result { () throws(Failure) -> Value in try make() } }
             }
             task = started
             return started
         }
         return try await task.value.get()
     }
-
-    /// The value if it has been made, for clean-up when the process exits.
-    public var made: Value? { value.withLock { $0 } }
 }

@@ -31,6 +31,17 @@ public struct TestDatabase: Sendable {
         }
     }
 
+    /// The `registry:` section of a Herald config on this database, with
+    /// the `extra` settings (`max_registrations_per_app: 3`) after its own.
+    public func configSection(_ extra: [String] = []) -> String {
+        let own =
+            switch backend {
+            case .sqlite: ["backend: sqlite", "path: \(location)"]
+            case .postgres: ["backend: postgres", "url: \"\(location)\""]
+            }
+        return "registry: {\((own + extra).joined(separator: ", "))}"
+    }
+
     /// Runs `body` with a database of its own, removed afterwards.
     public static func with<T>(
         _ backend: Backend, server: TestServer = .shared,

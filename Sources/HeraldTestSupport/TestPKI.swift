@@ -1,4 +1,5 @@
 import Foundation
+import HeraldSystem
 
 /// A throwaway certificate authority with a server certificate for
 /// `localhost`/`127.0.0.1`, made in a temporary directory for one test run.
@@ -155,3 +156,23 @@ public struct TestPKI: Sendable {
             ])
     }
 }
+
+extension TestPKI {
+    /// A PKI every test of the process shares: made on first use (a
+    /// ``SharedFixture``, off the cooperative pool), its directory removed
+    /// when the process exits.
+    public static func shared(name: String) -> SharedFixture<TestPKI, TestPKIError> {
+        SharedFixture { () throws(TestPKIError) -> TestPKI in
+            let pki = try makeNow(name: name)
+            let first = sharedPKIs.withLock { made in
+                made.append(pki)
+                return made.count == 1
+            }
+            if first { atexit { for pki in sharedPKIs.withLock({ $0 }) { pki.remove() } } }
+            return pki
+        }
+    }
+}
+
+/// The shared PKIs made so far, for the one `atexit` handler that removes them.
+private let sharedPKIs = Locked<[TestPKI]>([])

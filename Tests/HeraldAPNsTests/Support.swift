@@ -1,3 +1,4 @@
+import HeraldAPNs
 import HeraldCore
 
 /// A 64-hex device token.
@@ -11,10 +12,12 @@ func event(
     expiry: Event.Expiry? = nil, collapseID: String? = nil, contentAvailable: Bool = false, mutableContent: Bool? = nil,
     apns: APNsOverrides? = nil
 ) -> Event {
-    Event(
+    var event = Event(
         id: "evt-1", app: "chat", targets: [Target(provider: .apns, address: .token(deviceToken))],
         notification: notification, data: data, pushType: pushType, priority: priority, expiry: expiry,
-        collapseID: collapseID, contentAvailable: contentAvailable, mutableContent: mutableContent, apns: apns)
+        collapseID: collapseID, contentAvailable: contentAvailable, mutableContent: mutableContent)
+    event.apns = apns
+    return event
 }
 
 func json(_ text: String) -> JSONObject {

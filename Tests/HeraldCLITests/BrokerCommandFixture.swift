@@ -41,17 +41,7 @@ struct BrokerCommandFixture {
         prefix: String, url: String = BrokerCommandFixture.url, queueType: QueueType = .classic, to file: String
     ) throws {
         try """
-        amqp:
-          url: \(url)
-          queue_type: \(queueType.rawValue)
-          queue: \(prefix).events
-          events_exchange: \(prefix).events
-          retry_exchange: \(prefix).retry
-          dead_letter_exchange: \(prefix).dead
-          dead_letter_queue: \(prefix).dead
-          results_exchange: \(prefix).results
-          registry_exchange: \(prefix).registry
-          registry_queue: \(prefix).registry
+        \(BrokerFixture.amqpSection(prefix: prefix, address: ["url: \(url)"], queueType: queueType.rawValue))
         apps:
           chat:
             fcm:
@@ -80,22 +70,10 @@ struct BrokerCommandFixture {
     func withConnection<T: Sendable>(_ body: @Sendable (AMQPConnection) async throws -> T) async throws -> T {
         var configuration = try AMQPConfiguration(url: Self.url)
         configuration.connectionName = "test \(prefix)"
-        let topology = self.topology
         let connection = try AMQPConnection(
             configuration: configuration, topology: topology,
             logger: Logger(label: "test", level: .error, sink: MemoryLogSink()))
-        let runner = Task { try await connection.run() }
-        do {
-            try await connection.waitUntilConnected()
-            let result = try await body(connection)
-            connection.shutdown()
-            try await runner.value
-            return result
-        } catch {
-            connection.shutdown()
-            _ = try? await runner.value
-            throw error
-        }
+        return try await BrokerFixture.using(connection, body)
     }
 
     /// Takes every message of `queue` out (acked), in order.

@@ -36,10 +36,7 @@ import Testing
     }
 
     static func config(for database: TestDatabase) throws -> String {
-        switch database.backend {
-        case .sqlite: try config(registry: "registry: {backend: sqlite, path: \(database.location)}")
-        case .postgres: try config(registry: "registry: {backend: postgres, url: \"\(database.location)\"}")
-        }
+        try config(registry: database.configSection())
     }
 
     /// Runs `herald registry <arguments> --config <file>`: the exit status, stdout and stderr.

@@ -7,11 +7,7 @@ import HeraldTestSupport
 /// a way to run the server around a test body, and external clients.
 enum Fixtures {
     /// Made on first use; its directory is removed when the test process exits.
-    static let pki: SharedFixture<TestPKI, TestPKIError> = SharedFixture { () throws(TestPKIError) -> TestPKI in
-        let pki = try TestPKI.makeNow(name: "Herald Server Tests CA")
-        atexit { Fixtures.pki.made?.remove() }
-        return pki
-    }
+    static let pki = TestPKI.shared(name: "Herald Server Tests CA")
 
     static let logger = Logger(label: "test", level: .warning, sink: MemoryLogSink())
 

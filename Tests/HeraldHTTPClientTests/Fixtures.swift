@@ -9,11 +9,7 @@ import HeraldTestSupport
 /// a quiet logger, and helpers that run a server or client around a test body.
 enum Fixtures {
     /// Made on first use; its directory is removed when the test process exits.
-    static let pki: SharedFixture<TestPKI, TestPKIError> = SharedFixture { () throws(TestPKIError) -> TestPKI in
-        let pki = try TestPKI.makeNow(name: "Herald Client Tests CA")
-        atexit { Fixtures.pki.made?.remove() }
-        return pki
-    }
+    static let pki = TestPKI.shared(name: "Herald Client Tests CA")
 
     static let logger = Logger(label: "test", level: .warning, sink: MemoryLogSink())
 

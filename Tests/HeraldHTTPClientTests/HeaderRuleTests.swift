@@ -142,10 +142,11 @@ enum APNsEvents {
     static let token = String(repeating: "ab", count: 32)
 
     static func event(collapseID: String? = nil, overrides: [String: String] = [:]) -> Event {
-        Event(
+        var event = Event(
             id: "evt-1", app: "chat", targets: [Target(provider: .apns, address: .token(token))],
-            notification: Event.Notification(title: "Hi", body: "Hello"), collapseID: collapseID,
-            apns: overrides.isEmpty ? nil : APNsOverrides(headers: overrides))
+            notification: Event.Notification(title: "Hi", body: "Hello"), collapseID: collapseID)
+        event.apns = overrides.isEmpty ? nil : APNsOverrides(headers: overrides)
+        return event
     }
 
     /// A provider with certificate authentication (the server does not ask

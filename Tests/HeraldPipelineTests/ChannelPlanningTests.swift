@@ -1,8 +1,6 @@
-import HeraldAPNs
 import HeraldCore
-import HeraldFCM
+import HeraldCoreTestSupport
 import HeraldPipeline
-import HeraldProviders
 import Testing
 
 /// Channel targets in planning: each becomes an expansion for the service
@@ -10,7 +8,7 @@ import Testing
 /// the event's own targets are.
 @Suite struct ChannelPlanningTests {
     let now = Timestamp(seconds: 1_796_032_800)
-    let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.apns, .fcm]], providers: .registered)
+    let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.apns, .fcm]], providers: .standIns)
 
     func incoming(_ json: String) -> IncomingEvent { IncomingEvent(body: Array(json.utf8), routingKey: "chat.message") }
 
@@ -53,7 +51,7 @@ import Testing
             Target(provider: .fcm, address: .token("f-1"), channel: "user:42"),
         ]
         planner.plan(
-            devices, of: event, incoming("{}"), excluded: event.excluded(providers: .registered), at: now, into: &plan)
+            devices, of: event, incoming("{}"), excluded: event.excluded(providers: .standIns), at: now, into: &plan)
         #expect(plan.sends.map(\.target) == [devices[1]])
         #expect(plan.outcomes.map(\.status) == [.dropped])
         #expect(plan.outcomes.first?.channel == "user:42")
@@ -63,8 +61,8 @@ import Testing
         let original = Array(#"{"id": "e", "app": "chat", "targets": [{"channel": "user:42"}]}"#.utf8)
         let device = Target(provider: .fcm, address: .token("f-1"), channel: "user:42")
         let body = try #require(
-            RetryBody.make(original: original, eventID: "e", targets: [device], providers: .registered))
-        let retried = try Event.decode(body, fallbackID: "m", providers: .registered)
+            RetryBody.make(original: original, eventID: "e", targets: [device], providers: .standIns))
+        let retried = try Event.decode(body, fallbackID: "m", providers: .standIns)
         #expect(retried.channels.isEmpty)
         #expect(retried.targets == [device])
     }

@@ -1,8 +1,6 @@
-import HeraldAPNs
 import HeraldCore
-import HeraldFCM
+import HeraldCoreTestSupport
 import HeraldPipeline
-import HeraldProviders
 import Testing
 
 /// The debug trace at planning and in its records: kept only when the event
@@ -14,7 +12,7 @@ import Testing
 
     func plan(_ json: String, rules: [RoutingRule] = [], key: String = "chat.message") -> EventPlan {
         EventPlanner(
-            router: Router(rules: rules), apps: ["chat": [.apns, .fcm], "news": [.fcm]], providers: .registered
+            router: Router(rules: rules), apps: ["chat": [.apns, .fcm], "news": [.fcm]], providers: .standIns
         )
         .plan(IncomingEvent(body: Array(json.utf8), routingKey: key), now: now, newID: { "gen" })
     }

@@ -1,7 +1,6 @@
 import HeraldCore
-import HeraldFCM
+import HeraldCoreTestSupport
 import HeraldPipeline
-import HeraldProviders
 import HeraldSystem
 import Testing
 
@@ -9,7 +8,7 @@ import Testing
     let at = Timestamp(seconds: 1_796_032_800)
 
     func send() throws -> EventPlan.Send {
-        let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.fcm]], providers: .registered)
+        let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.fcm]], providers: .standIns)
         let plan = planner.plan(
             IncomingEvent(
                 body: Array(#"{"id": "e", "app": "chat", "provider": "fcm", "token": "t", "context": {"u": 1}}"#.utf8),

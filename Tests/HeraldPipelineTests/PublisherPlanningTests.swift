@@ -1,8 +1,6 @@
-import HeraldAPNs
 import HeraldCore
-import HeraldFCM
+import HeraldCoreTestSupport
 import HeraldPipeline
-import HeraldProviders
 import Testing
 
 /// An app that lists its events publishers takes events from those AMQP
@@ -14,7 +12,7 @@ import Testing
         router: Router(rules: [
             RoutingRule(name: "news", match: RouteMatch(routingKeys: [TopicPattern("news.#")]), app: "news")
         ]),
-        apps: ["chat": [.fcm], "news": [.fcm]], providers: .registered,
+        apps: ["chat": [.fcm], "news": [.fcm]], providers: .standIns,
         publishers: ["chat": ["orders-svc", "herald"]])
 
     func plan(_ json: String, key: String = "chat.message", userID: String?) -> EventPlan {

@@ -1,8 +1,6 @@
-import HeraldAPNs
 import HeraldCore
-import HeraldFCM
+import HeraldCoreTestSupport
 import HeraldPipeline
-import HeraldProviders
 import Testing
 
 @Suite struct RetryTests {
@@ -39,8 +37,8 @@ import Testing
         let body = try #require(
             RetryBody.make(
                 original: original, eventID: "amqp-7",
-                targets: [Target(provider: .fcm, address: .token("a"))], providers: .registered))
-        let event = try Event.decode(body, fallbackID: "other", providers: .registered)
+                targets: [Target(provider: .fcm, address: .token("a"))], providers: .standIns))
+        let event = try Event.decode(body, fallbackID: "other", providers: .standIns)
         #expect(event.id == "amqp-7")
         #expect(event.targets == [Target(provider: .fcm, address: .token("a"))])
         #expect(event.notification?.title == "Hi")
@@ -59,32 +57,14 @@ import Testing
         let original = Array(#"{"provider": "android", "fid": "\#(fid)", "app": "chat"}"#.utf8)
         let targets = [Target(provider: .fcm, address: .fid(fid))]
         let body = try #require(
-            RetryBody.make(original: original, eventID: "e", targets: targets, providers: .registered))
+            RetryBody.make(original: original, eventID: "e", targets: targets, providers: .standIns))
         #expect(
             String(decoding: body, as: UTF8.self)
                 == #"{"app":"chat","id":"e","targets":[{"provider":"fcm","fid":"\#(fid)"}]}"#)
-        #expect(try Event.decode(body, fallbackID: "other", providers: .registered).targets == targets)
-    }
-
-    /// A registered device's channel, APNs environment and topic stay with its retry.
-    @Test func aRetryKeepsADevicesChannelEnvironmentAndTopic() throws {
-        let targets = [
-            Target(
-                provider: .apns, address: .token("ab"), channel: "user:42",
-                apns: APNsDeviceOverrides(environment: .sandbox, topic: "com.example.beta"))
-        ]
-        let body = try #require(
-            RetryBody.make(
-                original: Array(#"{"app":"chat","targets":[{"channel":"user:42"}]}"#.utf8),
-                eventID: "e", targets: targets, providers: .registered))
-        #expect(
-            String(decoding: body, as: UTF8.self)
-                == #"{"app":"chat","targets":[{"provider":"apns","token":"ab","channel":"user:42","environment":"sandbox","apns_topic":"com.example.beta"}],"id":"e"}"#
-        )
-        #expect(try Event.decode(body, fallbackID: "other", providers: .registered).targets == targets)
+        #expect(try Event.decode(body, fallbackID: "other", providers: .standIns).targets == targets)
     }
 
     @Test func retryBodyOfGarbageIsNil() {
-        #expect(RetryBody.make(original: Array("[1]".utf8), eventID: "x", targets: [], providers: .registered) == nil)
+        #expect(RetryBody.make(original: Array("[1]".utf8), eventID: "x", targets: [], providers: .standIns) == nil)
     }
 }

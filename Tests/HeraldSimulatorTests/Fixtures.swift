@@ -102,10 +102,12 @@ func event(
     token: String = Fixtures.token, notification: Event.Notification? = .init(title: "Hi", body: "Hello"),
     data: JSONObject? = nil, pushType: PushType? = nil, contentAvailable: Bool = false, apns: APNsOverrides? = nil
 ) -> Event {
-    Event(
+    var event = Event(
         id: "evt-1", app: "chat", targets: [Target(provider: .apns, address: .token(token))],
         notification: notification,
-        data: data, pushType: pushType, contentAvailable: contentAvailable, apns: apns)
+        data: data, pushType: pushType, contentAvailable: contentAvailable)
+    event.apns = apns
+    return event
 }
 
 func json(_ text: String) -> JSONObject {

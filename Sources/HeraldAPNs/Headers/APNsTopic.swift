@@ -25,3 +25,37 @@ public enum APNsTopic {
         return topics
     }
 }
+
+extension PushType {
+    /// What APNs requires of this push type's requests: `apns-push-type` is
+    /// its name (Apple requires it on watchOS and for newer features; Herald
+    /// always sends it), and `apns-topic` is the app's bundle ID plus this
+    /// suffix. A wrong suffix is answered with 400 `DeviceTokenNotForTopic` or
+    /// `TopicDisallowed`.
+    ///
+    /// - `alert`: the bundle ID; priority 10 or 5.
+    /// - `background`: the bundle ID; priority 5 only (APNs refuses 10), and
+    ///   Apple throttles them (a few per hour per device).
+    /// - `voip`: `.voip`; payloads up to 5120 bytes (``APNsPayloadLimit``); priority 10.
+    /// - `liveactivity`: `.push-type.liveactivity`; token authentication only;
+    ///   priority 10 is budgeted by the system, 5 is not.
+    /// - `complication`: `.complication`.
+    /// - `fileprovider`: `.pushkit.fileprovider`.
+    /// - `mdm`: no suffix: the topic is the UID in the subject of the MDM push
+    ///   certificate (certificate authentication).
+    /// - `location`: `.location-query`; priority 10 when the answer is needed now, else 5.
+    /// - `pushtotalk`: `.voip-ptt`; Apple asks for priority 10 and `apns-expiration: 0`.
+    /// - `widgets`: `.push-type.widgets`.
+    public var topicSuffix: String {
+        switch self {
+        case .alert, .background, .mdm: ""
+        case .voip: ".voip"
+        case .liveactivity: ".push-type.liveactivity"
+        case .complication: ".complication"
+        case .fileprovider: ".pushkit.fileprovider"
+        case .location: ".location-query"
+        case .pushtotalk: ".voip-ptt"
+        case .widgets: ".push-type.widgets"
+        }
+    }
+}

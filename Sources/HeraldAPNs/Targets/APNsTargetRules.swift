@@ -9,7 +9,8 @@ extension Provider {
 /// How APNs targets are written: `{"provider": "apns", "token": "<hex>"}`
 /// (`ios` is accepted for `apns`), optionally with the device's own
 /// `environment` and `apns_topic`. Tokens are hexadecimal, so case does not
-/// tell two devices apart. Devices may be registered on channels.
+/// tell two devices apart. Devices may be registered on channels. The
+/// event's `apns` section gives raw headers and payload (``APNsOverrides``).
 public struct APNsTargetRules: ProviderTargetRules {
     public init() {}
 
@@ -25,6 +26,11 @@ public struct APNsTargetRules: ProviderTargetRules {
     public var registrationFields: [String] { ["environment", "topic"] }
     public var devicesIgnoreCase: Bool { true }
     public var registrableKinds: [Target.Address.Kind] { [.token] }
+    public var eventSection: String? { APNsOverrides.section }
+
+    public func decodeEventSection(_ section: FieldReader) throws(EventError) -> ProviderExtras {
+        ProviderExtras(try APNsOverrides.decode(section))
+    }
 
     /// The longest APNs device token accepted, in hexadecimal digits: 200
     /// bytes. Tokens are 32 bytes (64 digits) today; Apple says their size may

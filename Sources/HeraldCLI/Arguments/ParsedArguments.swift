@@ -63,6 +63,23 @@ public struct ParsedArguments: Sendable, Equatable {
     }
 }
 
+extension ParsedArguments {
+    /// Refuses positional arguments, for a command that takes none.
+    func refusePositionals() throws(UsageError) {
+        if let extra = positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+    }
+
+    /// The value of `--name` as an integer in `range`; nil when not given.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = options[name] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(
+                "--\(name): expected an integer from \(range.lowerBound) to \(range.upperBound), found '\(text)'")
+        }
+        return value
+    }
+}
+
 /// A command line that cannot be understood: printed with the command's usage, exit status 64 (EX_USAGE).
 public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String

@@ -45,12 +45,11 @@ public struct CheckCommand: Command {
         do {
             let parsed = try ParsedArguments.parse(arguments, options: ["config"], flags: ["online"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
-            if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+            try parsed.refusePositionals()
             file = parsed.configFile(environment: environment)
             online = parsed.flags.contains("online")
         } catch {
-            console.err("herald check: \(error)\n\n\(help)")
-            return ExitStatus.usage
+            return usageFailure(error, console: console)
         }
         // loadConfig has parsed the AMQP addresses already and reported any it refuses.
         guard let loaded = loadConfig(file, environment: environment, console: console),

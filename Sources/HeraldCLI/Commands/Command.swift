@@ -9,6 +9,15 @@ public protocol Command: Sendable {
     func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32
 }
 
+extension Command {
+    /// A command line that cannot be understood: `herald <name>: <error>`
+    /// and the help on standard error; returns ``ExitStatus/usage``.
+    func usageFailure(_ error: any Error, console: any Console) -> Int32 {
+        console.err("herald \(name): \(error)\n\n\(help)")
+        return ExitStatus.usage
+    }
+}
+
 /// Process exit statuses Herald uses, after BSD's sysexits.
 public enum ExitStatus {
     public static let success: Int32 = 0

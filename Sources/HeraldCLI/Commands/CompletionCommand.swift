@@ -33,8 +33,7 @@ public struct CompletionCommand: Command {
             }
             shell = given
         } catch {
-            console.err("herald completion: \(error)\n\n\(help)")
-            return ExitStatus.usage
+            return usageFailure(error, console: console)
         }
         let words = HeraldCommandLine.standardCommands.map { CompletionWords(command: $0) }
         console.out(shell == "bash" ? Self.bash(words) : Self.zsh(words))

@@ -81,8 +81,7 @@ public struct InitCommand: Command {
                 config: parsed.configFile(environment: environment), places: places, flags: parsed.flags,
                 values: parsed.options)
         } catch {
-            console.err("herald init: \(error)\n\n\(help)")
-            return ExitStatus.usage
+            return usageFailure(error, console: console)
         }
         do {
             let plan = try gather(options, console: console)

@@ -54,8 +54,7 @@ public struct PublishCommand: Command {
             validate = !parsed.flags.contains("no-validate")
             configFile = parsed.configFile(environment: environment)
         } catch {
-            console.err("herald publish: \(error)\n\n\(help)")
-            return ExitStatus.usage
+            return usageFailure(error, console: console)
         }
         guard let config = loadConfig(configFile, environment: environment, console: console) else {
             return ExitStatus.failure

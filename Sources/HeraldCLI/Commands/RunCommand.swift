@@ -40,11 +40,10 @@ public struct RunCommand: Command {
         do {
             let parsed = try ParsedArguments.parse(arguments, options: ["config"], flags: [])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
-            if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+            try parsed.refusePositionals()
             file = parsed.configFile(environment: environment)
         } catch {
-            console.err("herald run: \(error)\n\n\(help)")
-            return ExitStatus.usage
+            return usageFailure(error, console: console)
         }
         guard let config = loadConfig(file, environment: environment, console: console) else {
             return ExitStatus.failure

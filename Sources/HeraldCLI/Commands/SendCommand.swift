@@ -79,7 +79,7 @@ public struct SendCommand: Command {
             parsed = try ParsedArguments.parse(
                 arguments, options: Self.options, flags: ["content-available", "mutable-content"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
-            if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+            try parsed.refusePositionals()
             for required in ["app", "provider"] where parsed.options[required] == nil {
                 throw UsageError("--\(required) is required")
             }
@@ -104,8 +104,7 @@ public struct SendCommand: Command {
             event = try SendEventBuilder.event(
                 from: parsed, id: "send-" + String(UInt64.random(in: 1...UInt64.max), radix: 16))
         } catch {
-            console.err("herald send: \(error)\n\n\(help)")
-            return ExitStatus.usage
+            return usageFailure(error, console: console)
         }
         if let invalid = event.invalidTargets.first {
             // A token or FID that can never work (or another refused target) gets the

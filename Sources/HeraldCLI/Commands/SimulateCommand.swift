@@ -69,7 +69,7 @@ public struct SimulateCommand: Command {
         do {
             let parsed = try ParsedArguments.parse(arguments, options: Self.options, flags: [])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
-            if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+            try parsed.refusePositionals()
             var base = SimulatorSettings()
             if let file = parsed.options["config"] {
                 do { base = try SimulatorSettings.load(file: file, environment: environment) } catch {
@@ -79,8 +79,7 @@ public struct SimulateCommand: Command {
             }
             settings = try SimulateOptions.apply(parsed.options, to: base)
         } catch {
-            console.err("herald simulate: \(error)\n\n\(help)")
-            return ExitStatus.usage
+            return usageFailure(error, console: console)
         }
         do {
             try await serve(settings, console: console)

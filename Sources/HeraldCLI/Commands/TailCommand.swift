@@ -131,7 +131,7 @@ public struct TailCommand: Command {
                 arguments, options: ["status", "provider", "app", "count", "config", "amqp", "amqp-file", "timeout"],
                 flags: ["json", "debug"], repeatable: ["status"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
-            if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+            try parsed.refusePositionals()
             filter = try Filter(parsed)
             if let text = parsed.options["count"] {
                 guard let value = Int(text), value > 0 else {
@@ -141,8 +141,7 @@ public struct TailCommand: Command {
             }
             timeout = try parsed.brokerTimeout()
         } catch {
-            console.err("herald tail: \(error)\n\n\(help)")
-            return ExitStatus.usage
+            return usageFailure(error, console: console)
         }
         guard
             var target = BrokerTarget.resolve(

@@ -28,10 +28,9 @@ public struct VersionCommand: Command {
         do {
             let parsed = try ParsedArguments.parse(arguments, options: [], flags: [])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
-            if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+            try parsed.refusePositionals()
         } catch {
-            console.err("herald version: \(error)\n\n\(help)")
-            return ExitStatus.usage
+            return usageFailure(error, console: console)
         }
         console.out("herald \(Self.version)")
         for (name, version) in Self.libraries() {

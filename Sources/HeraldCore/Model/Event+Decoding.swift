@@ -3,12 +3,13 @@
 
 extension Event {
     /// The top-level fields of every event, around the catalog's target
-    /// fields (after `targets`) and its providers' sections (after `fcm`):
+    /// fields (after `targets`) and its providers' sections (after
+    /// `exclude_tokens`: `apns`, `fcm`, `webpush`):
     /// `ProviderCatalog.eventFieldNames`.
     static func fieldNames(targetFields: [String], sections: [String]) -> [String] {
         ["id", "app", "targets"] + targetFields + [
             "notification", "data", "push_type", "priority", "ttl", "expires_at", "collapse_id", "content_available",
-            "mutable_content", "exclude_tokens", "apns", "fcm",
+            "mutable_content", "exclude_tokens",
         ] + sections + ["context", "debug"]
     }
 
@@ -80,16 +81,9 @@ extension Event {
         event.mutableContent = try fields.bool("mutable_content")
         event.debug = try fields.bool("debug") ?? false
         event.excludeTokens = Set(try fields.stringArray("exclude_tokens") ?? [])
-        if let apns = try fields.object("apns") {
-            event.apns = try decodeAPNsOverrides(FieldReader(object: apns, path: "apns"))
-        }
-        if let fcm = try fields.object("fcm") {
-            event.fcm = try decodeFCMOverrides(FieldReader(object: fcm, path: "fcm"))
-        }
         for rules in providers.rules {
             guard let name = rules.eventSection, let section = try fields.object(name) else { continue }
-            try rules.checkEventSection(FieldReader(object: section, path: name))
-            event.providerSections[name] = section
+            event.providerSections[name] = try rules.decodeEventSection(FieldReader(object: section, path: name))
         }
         // A channel counts once here: how many devices it reaches is known only when it is expanded.
         event.context = try decodeContext(
@@ -184,7 +178,9 @@ extension Event {
         return pushType
     }
 
-    /// `"high"`, `"normal"`, `"low"`, or APNs' numbers 10, 5, 1.
+    /// `"high"`, `"normal"`, `"low"`, or the numbers 10, 5, 1 (Apple's, which
+    /// people copy from APNs examples: the event contract accepts them as
+    /// another spelling; how APNs sends a priority is HeraldAPNs' `APNsPriority`).
     private static func decodePriority(_ fields: FieldReader) throws(EventError) -> Priority? {
         guard let value = fields.value("priority") else { return nil }
         let expected = "high, normal, low, 10, 5 or 1"
@@ -196,7 +192,12 @@ extension Event {
             throw EventError(
                 field: "priority", message: "unknown priority \(JSONText.quoted(name)) (expected \(expected)\(hint))")
         case .number:
-            if let number = value.intValue, let priority = Priority(apnsValue: number) { return priority }
+            switch value.intValue {
+            case 10: return .high
+            case 5: return .normal
+            case 1: return .low
+            default: break
+            }
             throw .mismatch("priority", expected: expected, found: value)
         default:
             throw .mismatch("priority", expected: expected, found: value)

@@ -125,27 +125,12 @@ public struct Event: Sendable, Hashable {
             yield &storage.fields.excludeTokens
         }
     }
-    /// Raw APNs headers and payload merged over what Herald builds.
-    public var apns: APNsOverrides? {
-        _read { yield storage.fields.apns }
-        _modify {
-            makeUnique()
-            yield &storage.fields.apns
-        }
-    }
-    /// Raw FCM `message` members (`android`, `apns`, `webpush`,
-    /// `fcm_options`) merged, RFC 7396, over the message Herald builds.
-    public var fcm: JSONObject? {
-        _read { yield storage.fields.fcm }
-        _modify {
-            makeUnique()
-            yield &storage.fields.fcm
-        }
-    }
     /// The event's sections for providers that read one of their own
-    /// (`webpush`), by name, as given; each was checked by its provider's
-    /// rules when the event was decoded.
-    public var providerSections: [String: JSONObject] {
+    /// (`apns`, `fcm`, `webpush`), by name: each is the value its provider's
+    /// rules decoded it into (``ProviderTargetRules/decodeEventSection(_:)``),
+    /// of the provider's own type, which the provider reads through an
+    /// accessor of its module (`event.apns`, `event.fcm`, `event.webPushPayload`).
+    public var providerSections: [String: ProviderExtras] {
         _read { yield storage.fields.providerSections }
         _modify {
             makeUnique()
@@ -187,9 +172,7 @@ public struct Event: Sendable, Hashable {
         contentAvailable: Bool = false,
         mutableContent: Bool? = nil,
         excludeTokens: Set<String> = [],
-        apns: APNsOverrides? = nil,
-        fcm: JSONObject? = nil,
-        providerSections: [String: JSONObject] = [:],
+        providerSections: [String: ProviderExtras] = [:],
         context: JSONObject? = nil,
         debug: Bool = false
     ) {
@@ -198,7 +181,7 @@ public struct Event: Sendable, Hashable {
                 id: id, app: app, targets: targets, channels: channels, invalidTargets: invalidTargets,
                 notification: notification, data: data, pushType: pushType,
                 priority: priority, expiry: expiry, collapseID: collapseID, contentAvailable: contentAvailable,
-                mutableContent: mutableContent, excludeTokens: excludeTokens, apns: apns, fcm: fcm,
+                mutableContent: mutableContent, excludeTokens: excludeTokens,
                 providerSections: providerSections, context: context,
                 debug: debug))
     }
@@ -250,9 +233,7 @@ public struct Event: Sendable, Hashable {
         var contentAvailable: Bool
         var mutableContent: Bool?
         var excludeTokens: Set<String>
-        var apns: APNsOverrides?
-        var fcm: JSONObject?
-        var providerSections: [String: JSONObject]
+        var providerSections: [String: ProviderExtras]
         var context: JSONObject?
         var debug: Bool
     }

@@ -1,12 +1,16 @@
-/// What one target carries for its provider beyond its address: an APNs
-/// device's own environment and topic, a Web Push subscription's keys.
+/// What a target or an event carries for one provider beyond Herald's own
+/// fields: an APNs device's own environment and topic, a Web Push
+/// subscription's keys (``Target/extras``); an event's `apns`, `fcm` or
+/// `webpush` section (``Event/providerSections``).
 ///
 /// The value is of the provider's own type, which Herald's event model holds
 /// without reading: the provider's rules make it when they decode a target
 /// (``ProviderTargetRules/decodeTarget(field:of:)``,
 /// ``ProviderTargetRules/decodeExtras(of:)``,
-/// ``ProviderTargetRules/registeredExtras(_:)``) and write it back into a
-/// retry, and the provider reads it as its type with ``as(_:)``.
+/// ``ProviderTargetRules/registeredExtras(_:)``) or an event's section
+/// (``ProviderTargetRules/decodeEventSection(_:)``), and the provider reads it
+/// as its type with ``as(_:)``, through an accessor of its module
+/// (`target.apns`, `event.apns`).
 public struct ProviderExtras: Sendable, Hashable {
     private let value: (any Hashable & Sendable)?
 

@@ -1,60 +1,37 @@
-/// What kind of push an event is: sets APNs' `apns-push-type` header, the
-/// suffix of `apns-topic`, and which priorities are legal.
+/// What kind of push an event is, in Herald's own words: the event's
+/// `push_type`, a route's `push_type` match and override, and what sets the
+/// default priority (``defaultPriority``) every provider sends.
 ///
-/// - Important: Apple requires `apns-push-type` on watchOS and for newer
-///   features; Herald always sends it. The topic is the app's bundle ID plus
-///   ``topicSuffix``; a wrong suffix is answered with 400
-///   `DeviceTokenNotForTopic` or `TopicDisallowed`.
+/// The names are Apple's `apns-push-type` values, since APNs is the provider
+/// that distinguishes them; what each one requires of an APNs request (its
+/// topic suffix, payload limit, priority) is HeraldAPNs' (`APNsTopic`,
+/// `APNsPayloadLimit`, `APNsPriority`), and FCM's `apns` block reads them
+/// through HeraldAPNs too.
 public enum PushType: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// Visible to the user: alert, sound or badge. Topic: the bundle ID.
-    /// Priority 10 (immediate) or 5.
+    /// Visible to the user: alert, sound or badge.
     case alert
-    /// Wakes the app silently (`content-available: 1`, no alert, sound or
-    /// badge). Topic: the bundle ID.
-    /// - Important: priority must be 5; APNs refuses 10. Apple throttles
-    ///   background pushes (a few per hour per device).
+    /// Wakes the app silently (`content-available`, no alert, sound or badge).
     case background
-    /// An incoming VoIP call for PushKit. Topic: bundle ID + `.voip`.
-    /// Payloads may be 5120 bytes (others 4096). Use priority 10.
+    /// An incoming VoIP call (PushKit).
     case voip
-    /// Starts, updates or ends a Live Activity. Topic: bundle ID +
-    /// `.push-type.liveactivity`. Token authentication only.
-    /// Priority 10 is budgeted by the system; 5 is not.
+    /// Starts, updates or ends a Live Activity.
     case liveactivity
-    /// Updates a watchOS complication. Topic: bundle ID + `.complication`.
+    /// Updates a watchOS complication.
     case complication
-    /// Signals a File Provider extension. Topic: bundle ID + `.pushkit.fileprovider`.
+    /// Signals a File Provider extension.
     case fileprovider
-    /// Tells a managed device to contact its MDM server. Topic: the UID in
-    /// the subject of the MDM push certificate (no suffix; certificate auth).
+    /// Tells a managed device to contact its MDM server.
     case mdm
     /// Asks a Location Push Service Extension for the device's location.
-    /// Topic: bundle ID + `.location-query`. Priority 10 when the answer is
-    /// needed now, else 5.
     case location
-    /// Push to Talk (PushToTalk framework). Topic: bundle ID + `.voip-ptt`.
-    /// - Important: Apple asks for priority 10 and `apns-expiration: 0`.
+    /// Push to Talk (PushToTalk framework).
     case pushtotalk
-    /// Reloads WidgetKit widgets. Topic: bundle ID + `.push-type.widgets`.
+    /// Reloads WidgetKit widgets.
     case widgets
 
-    /// What is appended to the bundle ID to form `apns-topic` (empty for
-    /// alert, background and mdm).
-    public var topicSuffix: String {
-        switch self {
-        case .alert, .background, .mdm: ""
-        case .voip: ".voip"
-        case .liveactivity: ".push-type.liveactivity"
-        case .complication: ".complication"
-        case .fileprovider: ".pushkit.fileprovider"
-        case .location: ".location-query"
-        case .pushtotalk: ".voip-ptt"
-        case .widgets: ".push-type.widgets"
-        }
-    }
-
     /// The priority used when the event names none: ``Priority/normal``
-    /// for background pushes (the only legal one), ``Priority/high`` otherwise.
+    /// for background pushes (the only one APNs accepts for them),
+    /// ``Priority/high`` otherwise.
     public var defaultPriority: Priority {
         self == .background ? .normal : .high
     }

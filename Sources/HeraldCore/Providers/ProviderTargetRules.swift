@@ -69,11 +69,13 @@ public protocol ProviderTargetRules: Sendable {
     /// ``registrationFields``, which `column` reads by name.
     func registeredExtras(_ column: (String) -> String?) -> ProviderExtras
 
-    /// A top-level section of the event this provider reads (`webpush`)
-    /// that Herald's event model does not decode itself; nil for none.
+    /// A top-level section of the event this provider reads (`apns`, `fcm`,
+    /// `webpush`) that Herald's event model does not decode itself; nil for none.
     var eventSection: String? { get }
-    /// Checks the event's ``eventSection``, naming the field of a problem.
-    func checkEventSection(_ section: FieldReader) throws(EventError)
+    /// The event's ``eventSection``, checked and read into a value of the
+    /// provider's own type, kept in ``Event/providerSections``; a problem
+    /// names its field.
+    func decodeEventSection(_ section: FieldReader) throws(EventError) -> ProviderExtras
 }
 
 extension ProviderTargetRules {
@@ -91,7 +93,7 @@ extension ProviderTargetRules {
     public func registrationProblem(field: String, value: String) -> String? { nil }
     public func registeredExtras(_ column: (String) -> String?) -> ProviderExtras { ProviderExtras() }
     public var eventSection: String? { nil }
-    public func checkEventSection(_ section: FieldReader) throws(EventError) {}
+    public func decodeEventSection(_ section: FieldReader) throws(EventError) -> ProviderExtras { ProviderExtras() }
 
     public func addressGiven(in fields: FieldReader) -> Target.Address? {
         addressKinds.lazy.compactMap { kind in fields.value(kind.field)?.stringValue.map { Target.Address(kind, $0) } }

@@ -37,3 +37,11 @@ extension FCMMessageBuilder {
         return object.isEmpty ? nil : object
     }
 }
+
+extension Priority {
+    /// The FCM `android.priority` value: FCM has two levels, so `high` is
+    /// HIGH and `normal` and `low` are NORMAL.
+    public var fcmAndroidValue: String {
+        self == .high ? "HIGH" : "NORMAL"
+    }
+}

@@ -9,7 +9,8 @@ extension Provider {
 /// How FCM targets are written: `{"provider": "fcm"}` (`android` is accepted
 /// for `fcm`) with one of `token` (a registration token), `fid` (a Firebase
 /// installation ID), `topic` (a name, without `/topics/`) or `condition`.
-/// Tokens and FIDs are devices and may be registered on channels.
+/// Tokens and FIDs are devices and may be registered on channels. The
+/// event's `fcm` section gives raw `message` members (``Event/fcm``).
 public struct FCMTargetRules: ProviderTargetRules {
     public init() {}
 
@@ -22,6 +23,20 @@ public struct FCMTargetRules: ProviderTargetRules {
     public var targetRule: String { "an FCM target needs a \"token\", \"fid\", \"topic\" or \"condition\"" }
     public var addressKinds: [Target.Address.Kind] { [.token, .fid, .topic, .condition] }
     public var registrableKinds: [Target.Address.Kind] { [.token, .fid] }
+
+    /// The event's section for FCM, and the `message` members it may give.
+    static let eventSection = "fcm"
+    static let eventSectionFields = ["android", "apns", "webpush", "fcm_options"]
+    public var eventSection: String? { Self.eventSection }
+
+    /// `fcm`: only the documented `message` members, each an object, kept as given.
+    public func decodeEventSection(_ section: FieldReader) throws(EventError) -> ProviderExtras {
+        try section.rejectUnknownKeys(allowed: Self.eventSectionFields)
+        for name in Self.eventSectionFields {
+            _ = try section.object(name)
+        }
+        return ProviderExtras(section.object)
+    }
 
     public func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target {
         switch field {
@@ -89,6 +104,16 @@ public struct FCMTargetRules: ProviderTargetRules {
                 default: false
                 }
             }
+    }
+}
+
+extension Event {
+    /// The event's `fcm` section: raw FCM `message` members (`android`,
+    /// `apns`, `webpush`, `fcm_options`) merged, RFC 7396, over the message
+    /// Herald builds; nil when the event has none.
+    public var fcm: JSONObject? {
+        get { providerSections[FCMTargetRules.eventSection]?.as(JSONObject.self) }
+        set { providerSections[FCMTargetRules.eventSection] = newValue.map { ProviderExtras($0) } }
     }
 }
 

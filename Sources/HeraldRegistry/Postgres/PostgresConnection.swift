@@ -10,14 +10,14 @@ final class PostgresConnection: SQLConnection {
     static let connectTimeoutSeconds = 5
 
     private var connection: OpaquePointer?
-    /// `PostgreSQL (postgres://user:***@host/db)`, for messages.
-    private let label: String
+    /// Its errors, naming `PostgreSQL (postgres://user:***@host/db)`.
+    private let errors: ConnectionErrors
     /// What every libpq message passes through on its way to an error.
     private let scrubber: PostgresMessageScrubber
 
-    private init(connection: OpaquePointer, label: String, scrubber: PostgresMessageScrubber) {
+    private init(connection: OpaquePointer, errors: ConnectionErrors, scrubber: PostgresMessageScrubber) {
         self.connection = connection
-        self.label = label
+        self.errors = errors
         self.scrubber = scrubber
     }
 
@@ -31,7 +31,7 @@ final class PostgresConnection: SQLConnection {
 
     /// Connects to `url` (`postgres://user:password@host:port/database?…`).
     static func open(url: String, operation: String) throws(RegistryError) -> PostgresConnection {
-        let label = label(for: url)
+        let errors = ConnectionErrors(label: label(for: url))
         let scrubber = PostgresMessageScrubber(url: url)
         // The URL comes last, so what it says wins over these defaults.
         // NULL-terminated, as libpq reads them.
@@ -40,26 +40,21 @@ final class PostgresConnection: SQLConnection {
         let handle = withCStrings(keywords) { keywords in
             withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }
-        guard let handle else {
-            throw RegistryError(
-                .unavailable, operation: operation, message: "cannot connect to \(label): out of memory")
-        }
+        guard let handle else { throw errors.unreachable("connect to", "out of memory", operation) }
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = scrubber.scrub(oneLine(PQerrorMessage(handle)))
             PQfinish(handle)
-            throw RegistryError(.unavailable, operation: operation, message: "cannot connect to \(label): \(message)")
+            throw errors.unreachable("connect to", message, operation)
         }
         // Notices ("relation already exists, skipping") would go to stderr.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
-        return PostgresConnection(connection: handle, label: label, scrubber: scrubber)
+        return PostgresConnection(connection: handle, errors: errors, scrubber: scrubber)
     }
 
     func run(_ statement: SQLStatement, _ parameters: [SQLParameter], operation: String) throws(RegistryError)
         -> [[String?]]
     {
-        guard let connection else {
-            throw RegistryError(.internal, operation: operation, message: "\(label) is closed")
-        }
+        guard let connection else { throw errors.closed(operation) }
         let texts: [String?] = parameters.map { parameter in
             switch parameter {
             case .text(let value): value
@@ -72,10 +67,8 @@ final class PostgresConnection: SQLConnection {
         }
         defer { PQclear(result) }
         guard let result else {
-            throw RegistryError(
-                .unavailable, operation: operation,
-                message:
-                    "\(label) \(statement.table): \(scrubber.scrub(Self.oneLine(PQerrorMessage(connection))))")
+            throw errors.statement(
+                .unavailable, statement, scrubber.scrub(Self.oneLine(PQerrorMessage(connection))), operation)
         }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK:
@@ -119,11 +112,10 @@ final class PostgresConnection: SQLConnection {
         let state = field(result, "C") ?? ""
         var message = field(result, "M") ?? Self.oneLine(PQresultErrorMessage(result))
         if let detail = field(result, "D") { message += " (\(detail))" }
-        let context = "\(label) \(statement.table): \(scrubber.scrub(message))"
         if PQstatus(connection) != CONNECTION_OK {
-            return RegistryError(
-                .unavailable, operation: operation,
-                message: "\(context); the connection is lost and is opened again on next use")
+            return errors.statement(
+                .unavailable, statement, scrubber.scrub(message),
+                detail: "; the connection is lost and is opened again on next use", operation)
         }
         let kind: RegistryError.Kind =
             switch state {
@@ -135,8 +127,7 @@ final class PostgresConnection: SQLConnection {
             case _ where state.hasPrefix("22"): .invalidInput  // data exception
             default: .internal
             }
-        let hint = kind == .migration ? "; the schema is missing, run migrate() first" : ""
-        return RegistryError(kind, operation: operation, message: "\(context) [SQLSTATE \(state)]\(hint)")
+        return errors.statement(kind, statement, scrubber.scrub(message), detail: " [SQLSTATE \(state)]", operation)
     }
 
     /// A field of an error result (`PQresultErrorField`; `code` is the

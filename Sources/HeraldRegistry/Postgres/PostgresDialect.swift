@@ -8,13 +8,7 @@ import HeraldCore
 /// the advisory locks (`lockMigrations`, `lockDevice`) and the row lock an
 /// upsert takes on a channel's count (see `RegistryOperations`). Channel
 /// order is byte order (`COLLATE "C"`), as on SQLite.
-enum PostgresDialect {
-    static let registrations = "herald_registrations"
-    static let channels = "herald_channels"
-    static let versions = "herald_schema_migrations"
-    static let events = "herald_event_ids"
-    static let apps = "herald_apps"
-
+enum PostgresDialect: RegistryTables {
     /// The key of the migrations' advisory lock: two 32-bit keys ("HRLD", 1),
     /// a key space apart from the devices' single 64-bit keys.
     static let migrationLock = "1213353028, 1"
@@ -238,20 +232,13 @@ extension RegistryDialect {
     public static func postgres(url: String, poolSize: Int = 4) throws(RegistryError) -> RegistryDialect {
         let server = PostgresConnection.label(for: url)
         guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
-            throw RegistryError(
-                .invalidInput, operation: "open",
-                message:
-                    "expected a postgres:// or postgresql:// URL, found \"\(String(url.prefix { $0 != ":" }).truncatedForMessage)…\""
+            throw unusable(
+                "expected a postgres:// or postgresql:// URL, found \"\(String(url.prefix { $0 != ":" }).truncatedForMessage)…\""
             )
         }
         // libpq's own message for a URL it cannot read quotes the token, password included.
-        do { _ = try PostgresURL(parsing: url) } catch {
-            throw RegistryError(.invalidInput, operation: "open", message: "\(server) cannot be used: \(error)")
-        }
-        guard (1...64).contains(poolSize) else {
-            throw RegistryError(
-                .invalidInput, operation: "open", message: "pool size \(poolSize) is out of range (1-64)")
-        }
+        do { _ = try PostgresURL(parsing: url) } catch { throw unusable("\(server) cannot be used: \(error)") }
+        guard (1...64).contains(poolSize) else { throw unusable("pool size \(poolSize) is out of range (1-64)") }
         let open: @Sendable (String) throws(RegistryError) -> any SQLConnection = { operation throws(RegistryError) in
             try PostgresConnection.open(url: url, operation: operation)
         }

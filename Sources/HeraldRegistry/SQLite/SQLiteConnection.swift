@@ -11,28 +11,28 @@ final class SQLiteConnection: SQLConnection {
 
     private var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
-    /// `SQLite (path)`, for messages.
-    private let label: String
+    /// Its errors, naming `SQLite (path)`.
+    private let errors: ConnectionErrors
 
-    private init(db: OpaquePointer, label: String) {
+    private init(db: OpaquePointer, errors: ConnectionErrors) {
         self.db = db
-        self.label = label
+        self.errors = errors
     }
 
     deinit { close() }
 
     /// Opens (creating if need be) the database at `path` and sets it up.
     static func open(path: String, operation: String) throws(RegistryError) -> SQLiteConnection {
-        let label = "SQLite (\(path))"
+        let errors = ConnectionErrors(label: "SQLite (\(path))")
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close_v2(handle)
-            throw RegistryError(.unavailable, operation: operation, message: "cannot open \(label): \(message)")
+            throw errors.unreachable("open", message, operation)
         }
-        let connection = SQLiteConnection(db: handle, label: label)
+        let connection = SQLiteConnection(db: handle, errors: errors)
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         let mode = try connection.useWriteAheadLogging(operation: operation)
@@ -40,7 +40,7 @@ final class SQLiteConnection: SQLConnection {
             throw RegistryError(
                 .unavailable, operation: operation,
                 message:
-                    "\(label) cannot use write-ahead logging (journal mode \(mode ?? "unknown"))")
+                    "\(errors.label) cannot use write-ahead logging (journal mode \(mode ?? "unknown"))")
         }
         // In WAL mode NORMAL keeps the database consistent; a power loss may
         // drop the last transactions, which devices register again.
@@ -71,7 +71,7 @@ final class SQLiteConnection: SQLConnection {
     func run(_ statement: SQLStatement, _ parameters: [SQLParameter], operation: String) throws(RegistryError)
         -> [[String?]]
     {
-        guard let db else { throw RegistryError(.internal, operation: operation, message: "\(label) is closed") }
+        guard let db else { throw errors.closed(operation) }
         let prepared = try prepare(statement, db, operation)
         // Bound with SQLITE_STATIC: the copies live until the statement is reset below.
         var copies: [UnsafeMutablePointer<CChar>] = []
@@ -131,19 +131,14 @@ final class SQLiteConnection: SQLConnection {
     /// The error for a failed call: its kind from the result code, and SQLite's own message.
     private func failure(_ status: Int32, _ statement: SQLStatement, _ operation: String) -> RegistryError {
         let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
-        let kind: RegistryError.Kind
-        switch status & 0xFF {
-        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PROTOCOL,
-            SQLITE_NOMEM:
-            kind = .unavailable
-        case SQLITE_ERROR where message.hasPrefix("no such table"):
-            return RegistryError(
-                .migration, operation: operation,
-                message:
-                    "\(label) \(statement.table): \(message); the schema is missing, run migrate() first")
-        default:
-            kind = .internal
-        }
-        return RegistryError(kind, operation: operation, message: "\(label) \(statement.table): \(message)")
+        let kind: RegistryError.Kind =
+            switch status & 0xFF {
+            case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY,
+                SQLITE_PROTOCOL, SQLITE_NOMEM:
+                .unavailable
+            case SQLITE_ERROR where message.hasPrefix("no such table"): .migration
+            default: .internal
+            }
+        return errors.statement(kind, statement, message, operation)
     }
 }

@@ -6,13 +6,7 @@ import HeraldCore
 /// the database's one write lock at the start of every write transaction,
 /// which serializes writers (of every process using the file), so no
 /// statement needs a lock of its own. Text compares byte for byte (BINARY).
-enum SQLiteDialect {
-    static let registrations = "herald_registrations"
-    static let channels = "herald_channels"
-    static let versions = "herald_schema_migrations"
-    static let events = "herald_event_ids"
-    static let apps = "herald_apps"
-
+enum SQLiteDialect: RegistryTables {
     /// The device columns and their placeholders, parameters 1-4.
     private static let device = "app = ?1 AND provider = ?2 AND address_kind = ?3 AND address = ?4"
 
@@ -226,9 +220,7 @@ extension RegistryDialect {
     /// `path` is the database file (created on first use, with its `-wal` and
     /// `-shm` files beside it); nothing is opened until the store's first call.
     public static func sqlite(path: String) throws(RegistryError) -> RegistryDialect {
-        guard !path.isEmpty else {
-            throw RegistryError(.invalidInput, operation: "open", message: "the SQLite path is empty")
-        }
+        guard !path.isEmpty else { throw unusable("the SQLite path is empty") }
         return RegistryDialect(sql: SQLiteDialect.sql, location: path, poolSize: 1) { operation throws(RegistryError) in
             try SQLiteConnection.open(path: path, operation: operation)
         }

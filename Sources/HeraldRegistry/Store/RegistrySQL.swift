@@ -75,3 +75,16 @@ struct RegistrySQL: Sendable {
         count == 0 ? "" : " AND provider IN (" + (5..<5 + count).map(placeholder).joined(separator: ", ") + ")"
     }
 }
+
+/// The registry's tables, named alike on both backends: each dialect's
+/// statements name the table they work on (``SQLStatement/table``), for
+/// error messages.
+protocol RegistryTables {}
+
+extension RegistryTables {
+    static var registrations: String { "herald_registrations" }
+    static var channels: String { "herald_channels" }
+    static var versions: String { "herald_schema_migrations" }
+    static var events: String { "herald_event_ids" }
+    static var apps: String { "herald_apps" }
+}

@@ -42,6 +42,36 @@ protocol SQLConnection: AnyObject {
     func close()
 }
 
+/// The errors a connection reports, shaped alike on both backends: each
+/// names the database by its label (`SQLite (path)`,
+/// `PostgreSQL (postgres://user:***@host/db)`), and the backend supplies
+/// only its own words (the kind, the database's message, a detail).
+struct ConnectionErrors: Sendable {
+    /// The database as messages name it.
+    let label: String
+
+    /// The database cannot be opened: `.unavailable`, "cannot `verb` `label`: `message`".
+    func unreachable(_ verb: String, _ message: String, _ operation: String) -> RegistryError {
+        RegistryError(.unavailable, operation: operation, message: "cannot \(verb) \(label): \(message)")
+    }
+
+    /// A statement on a connection already closed.
+    func closed(_ operation: String) -> RegistryError {
+        RegistryError(.internal, operation: operation, message: "\(label) is closed")
+    }
+
+    /// A statement failed: "`label` `table`: `message``detail`", and for
+    /// `.migration` (a table is missing) the advice to migrate.
+    func statement(
+        _ kind: RegistryError.Kind, _ statement: SQLStatement, _ message: String, detail: String = "",
+        _ operation: String
+    ) -> RegistryError {
+        let hint = kind == .migration ? "; the schema is missing, run migrate() first" : ""
+        return RegistryError(
+            kind, operation: operation, message: "\(label) \(statement.table): \(message)\(detail)\(hint)")
+    }
+}
+
 extension Timestamp {
     /// Microseconds since the epoch, rounded down (saturating): the precision
     /// both backends keep.

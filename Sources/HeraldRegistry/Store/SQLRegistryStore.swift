@@ -11,6 +11,12 @@ public struct RegistryDialect: Sendable {
     public let location: String
     let poolSize: Int
     let open: @Sendable (String) throws(RegistryError) -> any SQLConnection
+
+    /// A dialect's setting that cannot be used (an empty path, a URL that is
+    /// not PostgreSQL's, a pool size out of range): `.invalidInput` for `open`.
+    static func unusable(_ message: String) -> RegistryError {
+        RegistryError(.invalidInput, operation: "open", message: message)
+    }
 }
 
 /// The registry on SQLite or PostgreSQL (its ``RegistryDialect``):

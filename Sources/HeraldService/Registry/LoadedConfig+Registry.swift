@@ -8,15 +8,13 @@ extension LoadedConfig {
     /// opened until its first call); nil without the section.
     public func registryStore() throws(RegistryError) -> (any RegistryStore)? {
         guard let settings = configuration.registry else { return nil }
-        switch settings.backend {
-        case .sqlite:
-            let dialect = try RegistryDialect.sqlite(path: resolve(settings.path ?? ""))
-            return try SQLRegistryStore(dialect, providers: .registered, limits: registryLimits)
-        case .postgres:
-            let pool = settings.pool ?? RegistrySettings.defaultPool
-            let dialect = try RegistryDialect.postgres(url: settings.url ?? "", poolSize: pool)
-            return try SQLRegistryStore(dialect, providers: .registered, limits: registryLimits)
-        }
+        let dialect: RegistryDialect =
+            switch settings.backend {
+            case .sqlite: try .sqlite(path: resolve(settings.path ?? ""))
+            case .postgres:
+                try .postgres(url: settings.url ?? "", poolSize: settings.pool ?? RegistrySettings.defaultPool)
+            }
+        return try SQLRegistryStore(dialect, providers: .registered, limits: registryLimits)
     }
 
     /// The store's limits: the defaults, with the `registry:` section's

@@ -10,7 +10,7 @@ import HeraldCore
 /// it with `event.data.json()` (docs/webpush.md).
 enum WebPushPayload {
     static func plaintext(of event: Event) -> [UInt8] {
-        switch event.providerSections[WebPushTargetRules.eventSection]?["payload"] {
+        switch event.webPushPayload {
         case .string(let text)?: return Array(text.utf8)
         case let payload?: return payload.serialized
         case nil: break

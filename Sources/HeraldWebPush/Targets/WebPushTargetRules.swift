@@ -57,12 +57,13 @@ public struct WebPushTargetRules: ProviderTargetRules {
     static let eventSection = "webpush"
     public var eventSection: String? { Self.eventSection }
 
-    /// `webpush.payload`: a string (sent as its UTF-8 bytes) or an object (sent as its JSON).
-    public func checkEventSection(_ section: FieldReader) throws(EventError) {
+    /// `webpush.payload`: a string (sent as its UTF-8 bytes) or an object
+    /// (sent as its JSON), kept as ``Event/webPushPayload``.
+    public func decodeEventSection(_ section: FieldReader) throws(EventError) -> ProviderExtras {
         try section.rejectUnknownKeys(allowed: ["payload"])
-        guard let payload = section.value("payload") else { return }
+        guard let payload = section.value("payload") else { return ProviderExtras() }
         switch payload {
-        case .string, .object: return
+        case .string, .object: return ProviderExtras(payload)
         default: throw .mismatch(section.path("payload"), expected: "a string or an object", found: payload)
         }
     }
@@ -109,6 +110,16 @@ public struct WebPushTargetRules: ProviderTargetRules {
         let p256dh = try key("p256dh", bytes: WebPushKeys.publicKeyBytes, what: "the browser's P-256 public key")
         let auth = try key("auth", bytes: WebPushKeys.authSecretBytes, what: "the subscription's authentication secret")
         return (endpoint, WebPushKeys(p256dh: p256dh, auth: auth))
+    }
+}
+
+extension Event {
+    /// The event's `webpush.payload`, sent instead of the message Herald
+    /// builds (a string as its UTF-8 bytes, an object as its JSON); nil when
+    /// the event gives none.
+    public var webPushPayload: JSONValue? {
+        get { providerSections[WebPushTargetRules.eventSection]?.as(JSONValue.self) }
+        set { providerSections[WebPushTargetRules.eventSection] = newValue.map { ProviderExtras($0) } }
     }
 }
 

@@ -141,11 +141,14 @@ struct BrokerDisruptionTests {
             try await connection.declareQueue(queue, arguments: ["x-queue-type": "classic"])
             let ended = Counter()
             let calls = Counter()
+            // Set when the test ends, whatever happened: a caller never outlives it.
+            let over = Locked(false)
+            defer { over.withLock { $0 = true } }
             for _ in 0..<callers {
                 Task {
                     // Until the connection after the restart is up, and once more on it.
                     var last = false
-                    while !last {
+                    while !last, !over.withLock({ $0 }) {
                         last = connection.connectionsOpened >= 2
                         let answered = (try? await connection.messageCount(queue: queue)) != nil
                         calls.increment()
@@ -188,6 +191,8 @@ struct BrokerDisruptionTests {
                         var sequence = 0
                         var afterRestart = 0
                         while afterRestart < 20 {
+                            // A restart that failed ends the group: the workers stop with it.
+                            try Task.checkCancellation()
                             let id = "p-\(worker)-\(sequence)"
                             sequence += 1
                             if restarted.value > 0 { afterRestart += 1 }
@@ -223,14 +228,22 @@ struct BrokerDisruptionTests {
 
             let expected = confirmedIDs.values
             let consumer = try await connection.consume(queue: queue, prefetch: 200)
-            var seen = Set<String>()
-            var iterator = consumer.deliveries.makeAsyncIterator()
-            while !expected.isSubset(of: seen) {
-                guard let delivery = try await iterator.next() else { throw TestFailure("consumer ended early") }
-                seen.insert(delivery.messageID ?? "?")
-                try await connection.ack(delivery)
+            let missing = Locked(expected.count)
+            // A confirmed publish missing from the queue would leave the consumer waiting: bounded.
+            let allSeen = try? await within(.seconds(120), "every confirmed publish consumed") {
+                var remaining = expected
+                var iterator = consumer.deliveries.makeAsyncIterator()
+                while !remaining.isEmpty {
+                    guard let delivery = try await iterator.next() else { throw TestFailure("consumer ended early") }
+                    remaining.remove(delivery.messageID ?? "?")
+                    missing.withLock { $0 = remaining.count }
+                    try await connection.ack(delivery)
+                }
+                return true
             }
-            #expect(expected.isSubset(of: seen), "every confirmed publish is in the queue")
+            #expect(
+                allSeen == true,
+                "every confirmed publish is in the queue: \(missing.withLock { $0 }) of \(expected.count) missing")
             try await connection.deleteQueue(queue)
         }
     }

@@ -42,6 +42,8 @@ struct PublishStressTests {
                             // Each task keeps publishing until the cuts are done, so every cut lands under load.
                             var batch = 0
                             while batch < Self.batchesPerTask || cutsDone.value < Self.cuts {
+                                // A cut that failed (or the bound) ends the group: the tasks stop with it.
+                                try Task.checkCancellation()
                                 let messages = Self.batch(task: task, number: batch, queue: queue)
                                 try await Self.publishUntilConfirmed(
                                     messages, mandatory: task % 2 == 0,
@@ -108,6 +110,7 @@ struct PublishStressTests {
         on connection: AMQPConnection, retried: Counter
     ) async throws {
         while true {
+            try Task.checkCancellation()
             do {
                 if callback {
                     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

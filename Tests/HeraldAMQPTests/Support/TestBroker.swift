@@ -36,18 +36,7 @@ enum TestBroker {
         let connection = try AMQPConnection(
             configuration: configuration ?? self.configuration(), topology: topology,
             logger: logger)
-        let runner = Task { try await connection.run() }
-        do {
-            try await connection.waitUntilConnected()
-            let result = try await body(connection)
-            connection.shutdown()
-            try await runner.value
-            return result
-        } catch {
-            connection.shutdown()
-            _ = try? await runner.value
-            throw error
-        }
+        return try await BrokerFixture.using(connection, body)
     }
 
     /// Receives the next delivery or fails after `timeout`.

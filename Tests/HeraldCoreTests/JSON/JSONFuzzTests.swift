@@ -1,4 +1,3 @@
-import HeraldProviders
 import Testing
 @testable import HeraldCore
 
@@ -27,28 +26,4 @@ struct JSONFuzzTests {
         }
     }
 
-    @Test func mutatedEventsEitherDecodeOrAreRejected() throws {
-        var random = SeededGenerator(seed: 7)
-        let original = Array(EventDecodingTests.everyFieldExample.utf8)
-        var decoded = 0
-        for _ in 0..<5_000 {
-            var bytes = original
-            for _ in 0..<Int.random(in: 1...4, using: &random) {
-                let position = Int.random(in: 0..<bytes.count, using: &random)
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0: bytes[position] = UInt8.random(in: 0...255, using: &random)
-                case 1: bytes.remove(at: position)
-                default: bytes.insert(contentsOf: Self.fragments.randomElement(using: &random) ?? [], at: position)
-                }
-            }
-            do {
-                _ = try Event.decode(bytes, fallbackID: "m", providers: .registered)
-                decoded += 1
-            } catch {
-                #expect(!error.field.isEmpty)
-                #expect(!error.message.isEmpty)
-            }
-        }
-        #expect(decoded > 0)
-    }
 }

@@ -63,21 +63,7 @@ struct EventSemanticsTests {
         #expect(try self.event(#""push_type":"background","priority":"high""#).resolvedPriority == .high)
     }
 
-    @Test func pushTypesCarryApplesTopicSuffixes() {
-        let suffixes = Dictionary(uniqueKeysWithValues: PushType.allCases.map { ($0, $0.topicSuffix) })
-        #expect(
-            suffixes == [
-                .alert: "", .background: "", .mdm: "", .voip: ".voip", .liveactivity: ".push-type.liveactivity",
-                .complication: ".complication", .fileprovider: ".pushkit.fileprovider", .location: ".location-query",
-                .pushtotalk: ".voip-ptt", .widgets: ".push-type.widgets",
-            ])
+    @Test func backgroundPushesDefaultToNormalPriority() {
         #expect(PushType.allCases.filter { $0.defaultPriority == .normal } == [.background])
-    }
-
-    @Test func prioritiesMapToEachProvidersScale() {
-        #expect(Priority.allCases.map(\.apnsValue) == [10, 5, 1])
-        #expect(Priority.allCases.map(\.fcmAndroidValue) == ["HIGH", "NORMAL", "NORMAL"])
-        #expect(Priority(apnsValue: 5) == .normal)
-        #expect(Priority(apnsValue: 7) == nil)
     }
 }

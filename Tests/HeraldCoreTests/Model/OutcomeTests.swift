@@ -1,6 +1,4 @@
-import HeraldAPNs
-import HeraldFCM
-import HeraldProviders
+import HeraldCoreTestSupport
 import Testing
 @testable import HeraldCore
 
@@ -62,7 +60,7 @@ struct OutcomeTests {
         #expect(String(decoding: outcome.encoded, as: UTF8.self) == expected)
         #expect(outcome.jsonValue.jsonString == expected)
         #expect(outcome.routingKey == "invalid_token.fcm.chat")
-        let decoded = try Outcome.decode(Array(expected.utf8), providers: .registered)
+        let decoded = try Outcome.decode(Array(expected.utf8), providers: .standIns)
         #expect(decoded == outcome)
         #expect(decoded.address == .fid("cR1Zm2QmSSmvP3bqAbcDef"))
     }
@@ -93,9 +91,9 @@ struct OutcomeTests {
     }
 
     @Test func encodedOutcomesDecodeBackToTheSameValue() throws {
-        #expect(try Outcome.decode(documentedExample.encoded, providers: .registered) == documentedExample)
+        #expect(try Outcome.decode(documentedExample.encoded, providers: .standIns) == documentedExample)
         let minimal = Outcome(status: .expired, eventID: "e", at: Timestamp(seconds: 5, nanoseconds: 7_000_000))
-        #expect(try Outcome.decode(minimal.encoded, providers: .registered) == minimal)
+        #expect(try Outcome.decode(minimal.encoded, providers: .standIns) == minimal)
     }
 
     @Test func theWrittenBytesAreTheTextOfTheJSONValue() {
@@ -108,7 +106,7 @@ struct OutcomeTests {
     @Test func decodingIgnoresUnknownFieldsAndDefaultsTheAttempt() throws {
         let outcome = try Outcome.decode(
             Array(#"{"event_id":"e","status":"dropped","at":"2026-11-30T10:00:00Z","future_field":1}"#.utf8),
-            providers: .registered)
+            providers: .standIns)
         #expect(outcome == Outcome(status: .dropped, eventID: "e", attempt: 1, at: novemberThirtieth))
     }
 
@@ -143,7 +141,7 @@ struct OutcomeTests {
     ])
     func malformedOutcomesAreRefused(text: String, message: String) {
         do {
-            _ = try Outcome.decode(Array(text.utf8), providers: .registered)
+            _ = try Outcome.decode(Array(text.utf8), providers: .standIns)
             Issue.record("expected an error")
         } catch {
             #expect(error.description == message)

@@ -1,7 +1,5 @@
-import HeraldAPNs
 import HeraldCore
-import HeraldFCM
-import HeraldProviders
+import HeraldCoreTestSupport
 import Testing
 
 @Suite struct RouterTests {
@@ -124,7 +122,7 @@ import Testing
                 """
                 {"id": "e1", "app": "news", "targets": [{"provider": "ios", "token": "abcd"}, {"provider": "android", "token": "t2"}],
                  "notification": {"title": "Hi"}, "data": {"kind": "promo", "n": 3, "flag": true}, "ttl": 60}
-                """.utf8), fallbackID: "x", providers: .registered)
+                """.utf8), fallbackID: "x", providers: .standIns)
         let rules = [
             RoutingRule(
                 name: "promo-numbers",

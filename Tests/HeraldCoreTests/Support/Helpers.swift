@@ -1,4 +1,4 @@
-import HeraldProviders
+import HeraldCoreTestSupport
 @testable import HeraldCore
 
 /// The message of the error parsing `text` throws, or `nil` if it parses.
@@ -28,7 +28,7 @@ func eventError(_ text: String, limits: EventLimits = .default) -> String? {
 
 func eventError(_ bytes: [UInt8], limits: EventLimits = .default) -> String? {
     do {
-        _ = try Event.decode(bytes, fallbackID: "msg-1", providers: .registered, limits: limits)
+        _ = try Event.decode(bytes, fallbackID: "msg-1", providers: .standIns, limits: limits)
         return nil
     } catch {
         return error.description
@@ -37,7 +37,7 @@ func eventError(_ bytes: [UInt8], limits: EventLimits = .default) -> String? {
 
 /// Decodes `text` as an event, with `msg-1` as the fallback id.
 func decodeEvent(_ text: String) throws -> Event {
-    try Event.decode(Array(text.utf8), fallbackID: "msg-1", providers: .registered)
+    try Event.decode(Array(text.utf8), fallbackID: "msg-1", providers: .standIns)
 }
 
 /// 64 hex digits: a well-formed APNs device token.

@@ -1,17 +1,17 @@
-import HeraldProviders
+import HeraldCoreTestSupport
 import Testing
 @testable import HeraldCore
 
 @Suite("Did you mean")
 struct SuggestionThresholdTests {
     @Test(arguments: [
-        ("colapse_id", ProviderCatalog.registered.eventFieldNames, "collapse_id"),
-        ("expire_at", ProviderCatalog.registered.eventFieldNames, "expires_at"),
-        ("targets_", ProviderCatalog.registered.eventFieldNames, "targets"),
-        ("pirority", ProviderCatalog.registered.eventFieldNames, "priority"),
-        ("apn", ProviderCatalog.registered.acceptedNames, "apns"),
-        ("APNS", ProviderCatalog.registered.acceptedNames, "apns"),
-        ("andriod", ProviderCatalog.registered.acceptedNames, "android"),
+        ("colapse_id", ProviderCatalog.standIns.eventFieldNames, "collapse_id"),
+        ("expire_at", ProviderCatalog.standIns.eventFieldNames, "expires_at"),
+        ("targets_", ProviderCatalog.standIns.eventFieldNames, "targets"),
+        ("pirority", ProviderCatalog.standIns.eventFieldNames, "priority"),
+        ("apn", ProviderCatalog.standIns.acceptedNames, "apns"),
+        ("APNS", ProviderCatalog.standIns.acceptedNames, "apns"),
+        ("andriod", ProviderCatalog.standIns.acceptedNames, "android"),
         ("alrt", PushType.allCases.map(\.rawValue), "alert"),
         ("backgroud", PushType.allCases.map(\.rawValue), "background"),
     ])
@@ -24,10 +24,10 @@ struct SuggestionThresholdTests {
     }
 
     @Test func unrelatedWordsGetNone() {
-        #expect(Suggestions.closest(to: "zzzzzz", among: ProviderCatalog.registered.eventFieldNames) == nil)
+        #expect(Suggestions.closest(to: "zzzzzz", among: ProviderCatalog.standIns.eventFieldNames) == nil)
         #expect(Suggestions.closest(to: "x", among: ["apns", "fcm"]) == nil)
         #expect(
             Suggestions.closest(
-                to: String(repeating: "a", count: 100_000), among: ProviderCatalog.registered.eventFieldNames) == nil)
+                to: String(repeating: "a", count: 100_000), among: ProviderCatalog.standIns.eventFieldNames) == nil)
     }
 }

@@ -1,3 +1,4 @@
+import HeraldAPNs
 import HeraldCore
 import HeraldFCM
 import Testing
@@ -10,6 +11,10 @@ import Testing
         title: "New message", subtitle: "in #general", body: "Alice: hi", badge: 3, sound: Event.Sound(name: "default"),
         image: "https://cdn.example.com/a.jpg", category: "MESSAGE", threadID: "t-42", locKey: "MSG_BODY",
         locArgs: ["Alice"])
+
+    @Test func prioritiesMapToFCMsScale() {
+        #expect(Priority.allCases.map(\.fcmAndroidValue) == ["HIGH", "NORMAL", "NORMAL"])
+    }
 
     @Test func fullEventMapsEveryFieldInFCMOrder() throws {
         let event = fcmEvent(

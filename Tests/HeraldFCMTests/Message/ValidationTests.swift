@@ -1,3 +1,4 @@
+import HeraldAPNs
 import HeraldCore
 import HeraldFCM
 import Testing

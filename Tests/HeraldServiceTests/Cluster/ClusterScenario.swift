@@ -184,7 +184,7 @@ final class EventFeed: Sendable {
 
     func close() async {
         connection.shutdown()
-        await runner.value
+        _ = try? await awaitEnd(of: runner, "the feed's connection")
     }
 }
 

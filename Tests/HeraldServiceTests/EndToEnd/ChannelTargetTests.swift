@@ -29,13 +29,8 @@ import Testing
         ) async throws {
             simulator = try await SimulatorHarness(
                 deadAPNsTokens: deadAPNsTokens, sandboxAPNsTokens: sandboxAPNsTokens, sandboxHost: sandboxHost)
-            let registry =
-                switch database.backend {
-                case .sqlite: "{backend: sqlite, path: \(database.location)}"
-                case .postgres: "{backend: postgres, url: \"\(database.location)\"}"
-                }
             config = try ServiceConfig(
-                simulator: simulator, providerTimeout: providerTimeout, topLevelExtra: "registry: \(registry)",
+                simulator: simulator, providerTimeout: providerTimeout, topLevelExtra: database.configSection(),
                 chatAllowedTopics: ["com.example.chat.beta"])
             store = try database.makeStore()
             _ = try await store.migrate()

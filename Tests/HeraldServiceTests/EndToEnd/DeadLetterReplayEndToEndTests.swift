@@ -26,7 +26,7 @@ import Testing
             let simulator = try await SimulatorHarness()
             defer { simulator.stop() }
             let config = try ServiceConfig(
-                simulator: simulator, topLevelExtra: "registry: {backend: sqlite, path: \(database.location)}")
+                simulator: simulator, topLevelExtra: database.configSection())
             let results = try await ResultsCollector(prefix: config.prefix)
             // One run declares the topology (and migrates the registry); then no one consumes the events queue.
             let declaring = RunningService(try config.load())

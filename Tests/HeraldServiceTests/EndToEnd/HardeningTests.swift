@@ -9,19 +9,6 @@ import Testing
 @Suite(.serialized) struct HardeningTests {
     static let token = String(repeating: "a1", count: 32)
 
-    func withService(
-        _ config: ServiceConfig, _ body: (RunningService, ResultsCollector, TestPublisher) async throws -> Void
-    ) async throws {
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        try await results.watchDeadLetters(queue: "\(config.prefix).dead")
-        try await body(
-            running, results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
-        try await running.stop()
-        await results.close(deleting: config.queues)
-    }
-
     static func event(_ id: String) -> String {
         #"{"id": "\#(id)", "app": "chat", "notification": {"title": "Hi"}, "targets": [{"provider": "apns", "token": "\#(token)"}]}"#
     }
@@ -31,7 +18,8 @@ import Testing
     @Test func anOverlongIDIsRejectedOnceAndTheInstanceGoesOn() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        try await withService(try ServiceConfig(simulator: simulator)) { running, results, publisher in
+        try await RunningService.serving(try ServiceConfig(simulator: simulator), watchingDeadLetters: true) {
+            running, results, publisher in
             try await publisher.publish(Self.event(String(repeating: "x", count: 300)), messageID: "fallback-1")
             try await publisher.publish(Self.event("after"))
             #expect(await results.wait { $0.count >= 2 })
@@ -53,7 +41,8 @@ import Testing
     @Test func forgedRetryHeadersNeitherCrashNorExpire() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        try await withService(try ServiceConfig(simulator: simulator)) { running, results, publisher in
+        try await RunningService.serving(try ServiceConfig(simulator: simulator), watchingDeadLetters: true) {
+            running, results, publisher in
             let body =
                 #"{"id": "forged", "app": "chat", "ttl": 60, "notification": {"title": "Hi"}, "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
             try await results.connection.publish(
@@ -76,7 +65,8 @@ import Testing
     @Test func anEventWhoseDeadLetterCannotCarryItsHeadersStillLeavesOnce() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
-        try await withService(try ServiceConfig(simulator: simulator)) { running, results, publisher in
+        try await RunningService.serving(try ServiceConfig(simulator: simulator), watchingDeadLetters: true) {
+            running, results, publisher in
             let body =
                 #"{"id": "crowded", "app": "nope", "targets": [{"provider": "apns", "token": "\#(Self.token)"}]}"#
             try await results.connection.publish(

@@ -8,22 +8,6 @@ import Testing
 @Suite(.serialized) struct PerTargetVerdictTests {
     static let live = [String(repeating: "a1", count: 32), String(repeating: "b2", count: 32)]
 
-    /// A running service on `config`, its results and dead letters collected,
-    /// and a publisher; everything is stopped and deleted after `body`.
-    func withService(
-        _ simulator: SimulatorHarness, _ config: ServiceConfig,
-        _ body: (RunningService, ResultsCollector, TestPublisher) async throws -> Void
-    ) async throws {
-        let results = try await ResultsCollector(prefix: config.prefix)
-        let running = RunningService(try config.load())
-        #expect(await running.waitUntilConsuming())
-        try await results.watchDeadLetters(queue: "\(config.prefix).dead")
-        try await body(
-            running, results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
-        try await running.stop()
-        await results.close(deleting: config.queues)
-    }
-
     /// One malformed token, one bad topic and one `/topics/` prefix among good
     /// targets: the good ones are delivered, each bad one gets its own
     /// terminal outcome, nothing is dead-lettered and the bad ones are never sent.
@@ -31,7 +15,7 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
-        try await withService(simulator, config) { running, results, publisher in
+        try await RunningService.serving(config, watchingDeadLetters: true) { running, results, publisher in
             try await publisher.publish(
                 #"""
                 {"id": "fan", "app": "chat", "notification": {"title": "Hi", "image": "https://example.com/cat.png"},
@@ -90,7 +74,7 @@ import Testing
         let simulator = try await SimulatorHarness(deadFCMTokens: [dead])
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
-        try await withService(simulator, config) { running, results, publisher in
+        try await RunningService.serving(config, watchingDeadLetters: true) { running, results, publisher in
             try await publisher.publish(
                 #"""
                 {"id": "fids", "app": "chat", "notification": {"title": "Hi"},
@@ -136,7 +120,7 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
-        try await withService(simulator, config) { running, results, publisher in
+        try await RunningService.serving(config, watchingDeadLetters: true) { running, results, publisher in
             try await publisher.publish(
                 #"{"id": "evt-readable", "app": "chat", "targets": [], "notification": {"title": "x"}}"#)
             #expect(await results.wait { !$0.isEmpty })
@@ -157,7 +141,7 @@ import Testing
         let config = try ServiceConfig(
             simulator: simulator,
             extraAppsYAML: ServiceConfig.apnsApp("ios-only", topic: "com.example.chat", simulator: simulator))
-        try await withService(simulator, config) { running, results, publisher in
+        try await RunningService.serving(config, watchingDeadLetters: true) { running, results, publisher in
             try await publisher.publish(
                 #"""
                 {"id": "part", "app": "ios-only", "notification": {"title": "Hi"},
@@ -184,7 +168,7 @@ import Testing
             simulator: simulator,
             extraAppsYAML: ServiceConfig.apnsApp("mail", topic: "com.example.mail", simulator: simulator) + "\n"
                 + ServiceConfig.apnsApp("maps", topic: "com.example.maps", simulator: simulator))
-        try await withService(simulator, config) { running, results, publisher in
+        try await RunningService.serving(config, watchingDeadLetters: true) { running, results, publisher in
             for (index, app) in ["chat", "mail", "maps"].enumerated() {
                 try await publisher.publish(
                     #"{"id": "k\#(index)", "app": "\#(app)", "provider": "apns", "token": "\#(Self.live[0])", "notification": {"title": "x"}}"#
@@ -214,7 +198,7 @@ import Testing
         let simulator = try await SimulatorHarness(sandboxAPNsTokens: sandbox)
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator, outcomesExtra: ", invalidation_guard: {window: 24h}")
-        try await withService(simulator, config) { running, results, publisher in
+        try await RunningService.serving(config, watchingDeadLetters: true) { running, results, publisher in
             for (index, token) in sandbox.prefix(40).enumerated() {
                 try await publisher.publish(
                     #"{"id": "sb\#(index)", "app": "chat", "provider": "apns", "token": "\#(token)", "notification": {"title": "x"}}"#
@@ -262,7 +246,7 @@ import Testing
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }
         let config = try ServiceConfig(simulator: simulator)
-        try await withService(simulator, config) { running, results, publisher in
+        try await RunningService.serving(config, watchingDeadLetters: true) { running, results, publisher in
             try await publisher.publish(
                 #"{"id": "typo", "app": "chat", "provider": "fcm", "token": "fcm-1", "notification": {"title": "x"}, "fcm": {"android": {"notification": {"chanel_id": "news"}}}}"#
             )

@@ -74,7 +74,7 @@ import Testing
             defer { simulator.stop() }
             let config = try ServiceConfig(
                 simulator: simulator, extraAppsYAML: "    publishers: {events: [nobody], registry: [\(accounts.name)]}",
-                topLevelExtra: "registry: {backend: sqlite, path: \(database.location), max_registrations_per_app: 3}")
+                topLevelExtra: database.configSection(["max_registrations_per_app: 3"]))
             let results = try await ResultsCollector(prefix: config.prefix)
             let running = RunningService(try config.load())
             #expect(await running.waitUntilConsuming())

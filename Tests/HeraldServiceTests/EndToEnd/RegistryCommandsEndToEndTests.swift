@@ -27,11 +27,7 @@ import Testing
 
         init(_ database: TestDatabase, instances: Int = 1, queueType: String = "classic") async throws {
             simulator = try await SimulatorHarness()
-            let registry =
-                switch database.backend {
-                case .sqlite: "registry: {backend: sqlite, path: \(database.location)}"
-                case .postgres: "registry: {backend: postgres, url: \"\(database.location)\", pool: 4}"
-                }
+            let registry = database.configSection(database.backend == .postgres ? ["pool: 4"] : [])
             // A channel page is a thousand requests at once: on a loaded machine
             // (ThreadSanitizer beside the cluster suites) 5 s is not enough for all.
             let first = try ServiceConfig(

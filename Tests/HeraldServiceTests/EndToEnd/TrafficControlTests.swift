@@ -178,12 +178,7 @@ import Testing
         }
         guard let backend else { return try await run(registry: "") }
         try await TestDatabase.with(backend) { database in
-            let registry =
-                switch database.backend {
-                case .sqlite: "registry: {backend: sqlite, path: \(database.location)}"
-                case .postgres: "registry: {backend: postgres, url: \"\(database.location)\"}"
-                }
-            try await run(registry: registry)
+            try await run(registry: database.configSection())
         }
     }
 
@@ -195,13 +190,8 @@ import Testing
         try await TestDatabase.with(backend) { database in
             let simulator = try await SimulatorHarness()
             defer { simulator.stop() }
-            let registry =
-                switch database.backend {
-                case .sqlite: "{backend: sqlite, path: \(database.location)}"
-                case .postgres: "{backend: postgres, url: \"\(database.location)\"}"
-                }
             let config = try ServiceConfig(
-                simulator: simulator, topLevelExtra: "duplicate_window: 10m\nregistry: \(registry)")
+                simulator: simulator, topLevelExtra: "duplicate_window: 10m\n\(database.configSection())")
             let results = try await ResultsCollector(prefix: config.prefix)
             let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
             func event(_ id: String) -> String {

@@ -40,7 +40,7 @@ final class RunningService: Sendable {
     /// Graceful shutdown; returns once `run()` has returned.
     func stop() async throws {
         service.shutdown()
-        try await task.value
+        try await awaitEnd(of: task, "DeliveryService.run() after shutdown()")
     }
 }
 
@@ -61,16 +61,28 @@ struct TestPublisher: Sendable {
 }
 
 extension RunningService {
-    /// Runs Herald on `config` around `body` with a results collector and a
-    /// publisher to its events exchange; stops it and deletes the test's queues after.
-    static func serving(_ config: ServiceConfig, _ body: (ResultsCollector, TestPublisher) async throws -> Void)
-        async throws
-    {
+    /// Runs Herald on `config` around `body` with the running service, a
+    /// results collector (collecting the dead letters too when
+    /// `watchingDeadLetters`) and a publisher to its events exchange; stops
+    /// it and deletes the test's queues after.
+    static func serving(
+        _ config: ServiceConfig, watchingDeadLetters: Bool = false,
+        _ body: (RunningService, ResultsCollector, TestPublisher) async throws -> Void
+    ) async throws {
         let results = try await ResultsCollector(prefix: config.prefix)
         let running = RunningService(try config.load())
         #expect(await running.waitUntilConsuming())
-        try await body(results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
+        if watchingDeadLetters { try await results.watchDeadLetters(queue: "\(config.prefix).dead") }
+        try await body(
+            running, results, TestPublisher(connection: results.connection, exchange: "\(config.prefix).events"))
         try await running.stop()
         await results.close(deleting: config.queues)
+    }
+
+    /// ``serving(_:watchingDeadLetters:_:)`` for a body that needs only the results and the publisher.
+    static func serving(_ config: ServiceConfig, _ body: (ResultsCollector, TestPublisher) async throws -> Void)
+        async throws
+    {
+        try await serving(config) { _, results, publisher in try await body(results, publisher) }
     }
 }

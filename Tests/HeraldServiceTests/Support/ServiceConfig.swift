@@ -31,23 +31,13 @@ struct ServiceConfig {
         prefix = other?.prefix ?? BrokerFixture("service").prefix
         file = simulator.directory + "/\(prefix)-\(UInt32.random(in: 0...UInt32.max)).yaml"
         let address =
-            amqpURLs.isEmpty ? "url: \(amqpURL)" : "urls: [\(amqpURLs.joined(separator: ", "))]\n  shuffle: false"
+            amqpURLs.isEmpty ? ["url: \(amqpURL)"] : ["urls: [\(amqpURLs.joined(separator: ", "))]", "shuffle: false"]
+        let amqp = BrokerFixture.amqpSection(
+            prefix: prefix, address: address, queueType: queueType,
+            extra: ["prefetch: \(prefetch)", "concurrency: \(concurrency)", "heartbeat: 10s"]
+                + (amqpExtra.isEmpty ? [] : [amqpExtra]))
         try """
-        amqp:
-          \(address)
-          prefetch: \(prefetch)
-          concurrency: \(concurrency)
-          queue_type: \(queueType)
-          queue: \(prefix).events
-          events_exchange: \(prefix).events
-          retry_exchange: \(prefix).retry
-          dead_letter_exchange: \(prefix).dead
-          dead_letter_queue: \(prefix).dead
-          results_exchange: \(prefix).results
-          registry_exchange: \(prefix).registry
-          registry_queue: \(prefix).registry
-          heartbeat: 10s
-        \(amqpExtra.isEmpty ? "" : "  " + amqpExtra)
+        \(amqp)
         apps:
         \(Self.apnsApp("chat", topic: "com.example.chat", simulator: simulator, timeout: providerTimeout, allowedTopics: chatAllowedTopics))
         \(Self.fcmSection(simulator: simulator, timeout: providerTimeout))

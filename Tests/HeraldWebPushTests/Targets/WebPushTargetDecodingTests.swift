@@ -99,11 +99,9 @@ import HeraldCore
                     .utf8)
         }
         #expect(
-            try Event.decode(body(#""ping""#), fallbackID: "e", providers: .registered).providerSections["webpush"]?[
-                "payload"] == "ping")
+            try Event.decode(body(#""ping""#), fallbackID: "e", providers: .registered).webPushPayload == "ping")
         #expect(
-            try Event.decode(body(#"{"a": 1}"#), fallbackID: "e", providers: .registered).providerSections["webpush"]?[
-                "payload"] == ["a": 1])
+            try Event.decode(body(#"{"a": 1}"#), fallbackID: "e", providers: .registered).webPushPayload == ["a": 1])
         #expect(throws: EventError.self) { try Event.decode(body("[1]"), fallbackID: "e", providers: .registered) }
     }
 

@@ -6,7 +6,7 @@ import HeraldCore
 /// emptying it — without a hand-written consumer, and without ever losing a
 /// message: reading returns everything to the queue, and a replayed message
 /// leaves the queue only once the broker confirmed its copy.
-public struct DeadCommand: Command {
+public struct DeadCommand: SubcommandGroup {
     public init() {}
 
     public let name = "dead"
@@ -90,71 +90,61 @@ public struct DeadCommand: Command {
         }
     }
 
-    public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
-        let subcommand: Subcommand
+    let missingSubcommand = "give a subcommand: list, show, replay or purge"
+
+    /// A command line read: the parsed arguments and the values checked.
+    struct Line {
         let parsed: ParsedArguments
-        var limit = Self.defaultLimit
-        var maxReplays = DeadLetterReplay.defaultMaxReplays
+        let limit: Int
+        let maxReplays: Int
         let timeout: Duration
-        do {
-            guard let first = arguments.first else {
-                throw UsageError("give a subcommand: list, show, replay or purge")
+    }
+
+    func parse(_ arguments: [String], for subcommand: Subcommand) throws(UsageError) -> ParsedArguments {
+        try ParsedArguments.parse(arguments, options: subcommand.options, flags: subcommand.flags)
+    }
+
+    func read(_ parsed: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> Line {
+        let limit = try parsed.integer("limit", in: 1...DeadLetterReader.maxLimit) ?? Self.defaultLimit
+        let maxReplays =
+            try parsed.integer("max-replays", in: 1...Self.maxReplaysLimit) ?? DeadLetterReplay.defaultMaxReplays
+        let timeout = try parsed.brokerTimeout()
+        switch subcommand {
+        case .list, .purge:
+            try parsed.refusePositionals()
+        case .show:
+            guard parsed.positionals.count == 1 else {
+                throw UsageError("give exactly one ID (as herald dead list prints it)")
             }
-            if first == "-h" || first == "--help" { console.out(help); return ExitStatus.success }
-            guard let named = Subcommand(rawValue: first) else {
+        case .replay:
+            if parsed.flags.contains("all") != parsed.positionals.isEmpty {
                 throw UsageError(
-                    "unknown subcommand '\(first)'"
-                        + Suggestions.hint(for: first, among: Subcommand.allCases.map(\.rawValue)))
+                    parsed.positionals.isEmpty ? "give the IDs to replay, or --all" : "give IDs or --all, not both")
             }
-            subcommand = named
-            parsed = try ParsedArguments.parse(
-                Array(arguments.dropFirst()), options: subcommand.options, flags: subcommand.flags)
-            if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
-            if let text = parsed.options["limit"] {
-                guard let value = Int(text), (1...DeadLetterReader.maxLimit).contains(value) else {
-                    throw UsageError(
-                        "--limit: expected an integer from 1 to \(DeadLetterReader.maxLimit), found '\(text)'")
-                }
-                limit = value
-            }
-            if let text = parsed.options["max-replays"] {
-                guard let value = Int(text), (1...Self.maxReplaysLimit).contains(value) else {
-                    throw UsageError(
-                        "--max-replays: expected an integer from 1 to \(Self.maxReplaysLimit), found '\(text)'")
-                }
-                maxReplays = value
-            }
-            timeout = try parsed.brokerTimeout()
-            switch subcommand {
-            case .list, .purge:
-                if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-            case .show:
-                guard parsed.positionals.count == 1 else {
-                    throw UsageError("give exactly one ID (as herald dead list prints it)")
-                }
-            case .replay:
-                if parsed.flags.contains("all") != parsed.positionals.isEmpty {
-                    throw UsageError(
-                        parsed.positionals.isEmpty ? "give the IDs to replay, or --all" : "give IDs or --all, not both")
-                }
-            }
-        } catch {
-            console.err("herald dead: \(error)\n\n\(help)")
-            return ExitStatus.usage
         }
-        let prefix = "herald dead \(subcommand.rawValue)"
+        return Line(parsed: parsed, limit: limit, maxReplays: maxReplays, timeout: timeout)
+    }
+
+    public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
+        await runSubcommand(arguments, environment: environment, console: console)
+    }
+
+    func run(_ subcommand: Subcommand, _ line: Line, environment: [String: String], console: any Console) async
+        -> Int32
+    {
+        let prefix = prefix(subcommand)
         guard
             var target = BrokerTarget.resolve(
-                parsed, connectionName: prefix, environment: environment, console: console,
+                line.parsed, connectionName: prefix, environment: environment, console: console,
                 command: self)
         else { return ExitStatus.failure }
         // Which queue, in the broker's list of connections (the management UI, rabbitmqctl list_connections).
         target.configuration.connectionName = "\(prefix) \(target.topology.deadLetterQueue)"
         let session = DeadLetterSession(
-            topology: target.topology, parsed: parsed, limit: limit, maxReplays: maxReplays,
+            topology: target.topology, parsed: line.parsed, limit: line.limit, maxReplays: line.maxReplays,
             console: console)
         do {
-            let status = try await target.withConnection(timeout: timeout) { connection in
+            let status = try await target.withConnection(timeout: line.timeout) { connection in
                 try await session.run(subcommand, on: connection)
             }
             return status

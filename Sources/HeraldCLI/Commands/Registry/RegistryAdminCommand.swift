@@ -8,7 +8,7 @@ import HeraldService
 /// count — for operators and scripts. Changes go through the same checks
 /// (`RegistryCommand`) and store calls as the registry commands `herald run`
 /// consumes, so a command line and an AMQP message mean the same thing.
-public struct RegistryAdminCommand: Command {
+public struct RegistryAdminCommand: SubcommandGroup {
     private let clock: @Sendable () -> Timestamp
 
     public init(clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }) {
@@ -87,28 +87,26 @@ public struct RegistryAdminCommand: Command {
 
     static let defaultPageSize = 100
 
+    let missingSubcommand = "give a subcommand"
+
+    func parse(_ arguments: [String], for subcommand: Subcommand) throws(UsageError) -> ParsedArguments {
+        try ParsedArguments.parse(
+            arguments, options: subcommand.options.union(["config"]), flags: ["json"], repeatable: ["channel"])
+    }
+
+    func read(_ parsed: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> ParsedArguments {
+        try parsed.refusePositionals()
+        return parsed
+    }
+
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
-        let subcommand: Subcommand
-        let parsed: ParsedArguments
-        do {
-            guard let first = arguments.first else { throw UsageError("give a subcommand") }
-            if first == "-h" || first == "--help" { console.out(help); return ExitStatus.success }
-            guard let named = Subcommand(rawValue: first) else {
-                throw UsageError(
-                    "unknown subcommand '\(first)'"
-                        + Suggestions.hint(for: first, among: Subcommand.allCases.map(\.rawValue)))
-            }
-            subcommand = named
-            parsed = try ParsedArguments.parse(
-                Array(arguments.dropFirst()), options: subcommand.options.union(["config"]),
-                flags: ["json"], repeatable: ["channel"])
-            if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
-            if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-        } catch {
-            console.err("herald registry: \(error)\n\n\(help)")
-            return ExitStatus.usage
-        }
-        let prefix = "herald registry \(subcommand.rawValue)"
+        await runSubcommand(arguments, environment: environment, console: console)
+    }
+
+    func run(
+        _ subcommand: Subcommand, _ parsed: ParsedArguments, environment: [String: String], console: any Console
+    ) async -> Int32 {
+        let prefix = prefix(subcommand)
         guard
             let config = loadConfig(
                 parsed.configFile(environment: environment), environment: environment, console: console)

@@ -1,11 +1,32 @@
-// Decoding the raw `apns`, `fcm` and `webpush` escape hatches.
+import HeraldCore
 
-extension Event {
-    static let apnsFieldNames = ["headers", "payload"]
-    static let fcmFieldNames = ["android", "apns", "webpush", "fcm_options"]
+/// An event's escape hatch to APNs, its `apns` section: raw headers and a
+/// raw payload laid over what Herald builds, so any APNs feature (Wallet
+/// passes, Safari `url-args`, `interruption-level`, ...) is expressible
+/// before Herald models it. FCM lays it over the `apns` block it forwards.
+public struct APNsOverrides: Sendable, Hashable {
+    /// Extra or replacing request headers, names lower-cased (HTTP/2).
+    /// Decoding refuses `authorization`, names that are not HTTP tokens and
+    /// values with control characters (no header injection).
+    public var headers: [String: String]
+    /// Merged over the built payload with RFC 7396 merge-patch semantics
+    /// (`null` deletes a key).
+    public var payload: JSONObject?
 
-    static func decodeAPNsOverrides(_ fields: FieldReader) throws(EventError) -> APNsOverrides {
-        try fields.rejectUnknownKeys(allowed: apnsFieldNames)
+    public init(headers: [String: String] = [:], payload: JSONObject? = nil) {
+        self.headers = headers
+        self.payload = payload
+    }
+
+    /// The event's section these overrides are written in.
+    static let section = "apns"
+    static let fieldNames = ["headers", "payload"]
+
+    /// Reads the event's `apns` section: only `headers` (each a string,
+    /// named by an HTTP token, not `authorization`, one per name whatever its
+    /// letter case) and `payload` (an object).
+    static func decode(_ fields: FieldReader) throws(EventError) -> APNsOverrides {
+        try fields.rejectUnknownKeys(allowed: fieldNames)
         var overrides = APNsOverrides(payload: try fields.object("payload"))
         guard let headers = try fields.object("headers") else { return overrides }
         let headerFields = FieldReader(object: headers, path: fields.path("headers"))
@@ -36,15 +57,6 @@ extension Event {
         return overrides
     }
 
-    /// The FCM object keeps only the documented `message` members, each an object.
-    static func decodeFCMOverrides(_ fields: FieldReader) throws(EventError) -> JSONObject {
-        try fields.rejectUnknownKeys(allowed: fcmFieldNames)
-        for name in fcmFieldNames {
-            _ = try fields.object(name)
-        }
-        return fields.object
-    }
-
     /// An RFC 9110 token.
     private static func isHeaderName(_ name: String) -> Bool {
         !name.isEmpty
@@ -57,5 +69,14 @@ extension Event {
                     "!#$%&'*+-.^_`|~".utf8.contains(byte)
                 }
             }
+    }
+}
+
+extension Event {
+    /// The event's `apns` section: raw APNs headers and payload merged over
+    /// what Herald builds; nil when the event has none.
+    public var apns: APNsOverrides? {
+        get { providerSections[APNsOverrides.section]?.as(APNsOverrides.self) }
+        set { providerSections[APNsOverrides.section] = newValue.map { ProviderExtras($0) } }
     }
 }
