@@ -16,13 +16,15 @@ public enum ScriptRunner {
     }
 
     /// Runs a command off the cooperative pool, with `environment` on top of
-    /// this process's; returns its output, or throws with it when it fails.
+    /// this process's; returns its output, or throws with it when it fails or
+    /// outlives `timeout` (15 minutes: starting three broker nodes on two
+    /// loaded cores may take several).
     @discardableResult
     public static func run(
         _ executable: String, _ arguments: [String],
-        environment: [String: String?] = [:]
+        environment: [String: String?] = [:], timeout: Duration = .seconds(900)
     ) async throws -> String {
-        let run = try await runTool(executable, arguments, environment: environment)
+        let run = try await runTool(executable, arguments, environment: environment, timeout: timeout)
         guard run.status == 0 else {
             throw TestFailure("\(executable) \(arguments) failed (\(run.status)): \(run.output)")
         }

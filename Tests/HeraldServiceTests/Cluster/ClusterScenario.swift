@@ -148,8 +148,17 @@ final class EventFeed: Sendable {
     static func token(_ index: Int) -> String { "tok-\(index)" }
     static func id(_ index: Int) -> String { "ev-\(index)" }
 
-    /// Publishes events `indices`, `window` of them awaiting their confirm at once.
+    /// Publishes events `indices`, `window` of them awaiting their confirm at
+    /// once; fails if they are not all confirmed within a bound only a broker
+    /// that never answers again reaches (a publish waits through reconnects).
     func publish(_ indices: Range<Int>, window: Int = 64) async throws {
+        _ = try await within(.seconds(600), "confirms of events \(indices)") {
+            try await self.publishAll(indices, window: window)
+            return true
+        }
+    }
+
+    private func publishAll(_ indices: Range<Int>, window: Int) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             var inFlight = 0
             for index in indices {
