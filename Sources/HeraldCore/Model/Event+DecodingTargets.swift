@@ -208,8 +208,12 @@ extension Event {
                     field: fields.path("provider"), message: "unknown provider \(JSONText.quoted(provider.rawValue))"))
         }
 
-        let present = providers.addressFields.filter { fields.value($0) != nil }
-        guard present.count <= 1 else {
+        // The one address field given; the list of all is made only for the message when there are several.
+        let first = providers.addressFields.firstIndex { fields.value($0) != nil }
+        if let first,
+            providers.addressFields[(first + 1)...].contains(where: { fields.value($0) != nil })
+        {
+            let present = providers.addressFields[first...].filter { fields.value($0) != nil }
             let quoted = present.map { JSONText.quoted($0) }
             let listed =
                 present.count == 2
@@ -217,12 +221,13 @@ extension Event {
                 : quoted.dropLast().joined(separator: ", ") + " and " + (quoted.last ?? "")
             return failed(EventError(field: name, message: "has \(listed); give exactly one"))
         }
-        guard let field = present.first else {
+        guard let first else {
             return failed(
                 EventError(
                     field: name,
                     message: "has none of \(EventError.list(providers.addressFields, quoted: true)); give exactly one"))
         }
+        let field = providers.addressFields[first]
         guard rules.addressFields.contains(field) else {
             // Another provider's only address field (a Web Push subscription) is that provider's alone.
             let owners = providers.rules.filter { $0.addressFields.contains(field) }
