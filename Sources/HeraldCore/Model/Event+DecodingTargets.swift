@@ -74,19 +74,25 @@ extension Event {
                 }
                 continue
             }
-            let decoded: DecodedTarget
+            // The target (or its refusal) gets the channel it was reached through and, when
+            // valid, the device's own values, set in place: one copy of it, into its list.
             do throws(EventError) {
                 try targetFields.rejectUnknownKeys(allowed: providers.deviceTargetFieldNames)
-                decoded = try decodeTarget(targetFields, index: index, name: path, providers: providers)
-                    .reachedThrough(decodeChannelName(targetFields))
-                    .with(decodeExtras(targetFields, providers: providers))
+                let decoded = decodeTarget(targetFields, index: index, name: path, providers: providers)
+                let channel = try decodeChannelName(targetFields)
+                let extras = try decodeExtras(targetFields, providers: providers)
+                switch decoded {
+                case .valid(var target):
+                    if let channel { target.channel = channel }
+                    if !extras.isEmpty { target.extras = extras }
+                    targets.append(target)
+                case .invalid(var problem):
+                    if let channel { problem.channel = channel }
+                    invalid.append(problem)
+                }
             } catch {
-                decoded = .invalid(
+                invalid.append(
                     invalidTarget(targetFields, index: index, error: error, verdict: .failed, providers: providers))
-            }
-            switch decoded {
-            case .valid(let target): targets.append(target)
-            case .invalid(let problem): invalid.append(problem)
             }
         }
         return (targets, channels, invalid)
@@ -160,26 +166,6 @@ extension Event {
     private enum DecodedTarget {
         case valid(Target)
         case invalid(InvalidTarget)
-
-        /// The same, remembering the channel the device was reached through.
-        func reachedThrough(_ channel: String?) -> DecodedTarget {
-            guard let channel else { return self }
-            switch self {
-            case .valid(var target):
-                target.channel = channel
-                return .valid(target)
-            case .invalid(var problem):
-                problem.channel = channel
-                return .invalid(problem)
-            }
-        }
-
-        /// The same, with the device's own values for its provider.
-        func with(_ extras: ProviderExtras) -> DecodedTarget {
-            guard !extras.isEmpty, case .valid(var target) = self else { return self }
-            target.extras = extras
-            return .valid(target)
-        }
     }
 
     /// One target from `provider` and exactly one address field, read by the
