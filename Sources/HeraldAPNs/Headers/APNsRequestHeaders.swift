@@ -65,11 +65,19 @@ public struct APNsRequestHeaders: Sendable, Hashable {
     /// invalid header is this target's `InvalidHeader` rejection naming the
     /// event field, before anything is signed or sent.
     public func checkFields() throws(DeliveryRejection) {
-        for field in fields {
-            guard let problem = HTTPFieldRule.problem(name: field.name, value: field.value) else { continue }
-            throw DeliveryRejection(
-                reason: "InvalidHeader", message: "\(source(of: field.name)) cannot be sent: \(problem)")
+        func check(_ name: String, _ value: String) throws(DeliveryRejection) {
+            guard let problem = HTTPFieldRule.problem(name: name, value: value) else { return }
+            throw DeliveryRejection(reason: "InvalidHeader", message: "\(source(of: name)) cannot be sent: \(problem)")
         }
+        guard overrides.isEmpty else {
+            for field in fields { try check(field.name, field.value) }
+            return
+        }
+        // Without raw headers only these can break the rule, in `fields`' order: the other names are
+        // constants and the other values Herald's own words and digits (every request passes here).
+        try check(APNsHeaderName.topic, topic)
+        if let collapseID { try check(APNsHeaderName.collapseID, collapseID) }
+        try check(APNsHeaderName.id, apnsID)
     }
 
     /// Where the value of header `name` comes from, for messages.

@@ -74,19 +74,25 @@ extension Event {
                 }
                 continue
             }
-            let decoded: DecodedTarget
+            // The target (or its refusal) gets the channel it was reached through and, when
+            // valid, the device's own values, set in place: one copy of it, into its list.
             do throws(EventError) {
                 try targetFields.rejectUnknownKeys(allowed: providers.deviceTargetFieldNames)
-                decoded = try decodeTarget(targetFields, index: index, name: path, providers: providers)
-                    .reachedThrough(decodeChannelName(targetFields))
-                    .with(decodeExtras(targetFields, providers: providers))
+                let decoded = decodeTarget(targetFields, index: index, name: path, providers: providers)
+                let channel = try decodeChannelName(targetFields)
+                let extras = try decodeExtras(targetFields, providers: providers)
+                switch decoded {
+                case .valid(var target):
+                    if let channel { target.channel = channel }
+                    if !extras.isEmpty { target.extras = extras }
+                    targets.append(target)
+                case .invalid(var problem):
+                    if let channel { problem.channel = channel }
+                    invalid.append(problem)
+                }
             } catch {
-                decoded = .invalid(
+                invalid.append(
                     invalidTarget(targetFields, index: index, error: error, verdict: .failed, providers: providers))
-            }
-            switch decoded {
-            case .valid(let target): targets.append(target)
-            case .invalid(let problem): invalid.append(problem)
             }
         }
         return (targets, channels, invalid)
@@ -160,26 +166,6 @@ extension Event {
     private enum DecodedTarget {
         case valid(Target)
         case invalid(InvalidTarget)
-
-        /// The same, remembering the channel the device was reached through.
-        func reachedThrough(_ channel: String?) -> DecodedTarget {
-            guard let channel else { return self }
-            switch self {
-            case .valid(var target):
-                target.channel = channel
-                return .valid(target)
-            case .invalid(var problem):
-                problem.channel = channel
-                return .invalid(problem)
-            }
-        }
-
-        /// The same, with the device's own values for its provider.
-        func with(_ extras: ProviderExtras) -> DecodedTarget {
-            guard !extras.isEmpty, case .valid(var target) = self else { return self }
-            target.extras = extras
-            return .valid(target)
-        }
     }
 
     /// One target from `provider` and exactly one address field, read by the
@@ -208,8 +194,12 @@ extension Event {
                     field: fields.path("provider"), message: "unknown provider \(JSONText.quoted(provider.rawValue))"))
         }
 
-        let present = providers.addressFields.filter { fields.value($0) != nil }
-        guard present.count <= 1 else {
+        // The one address field given; the list of all is made only for the message when there are several.
+        let first = providers.addressFields.firstIndex { fields.value($0) != nil }
+        if let first,
+            providers.addressFields[(first + 1)...].contains(where: { fields.value($0) != nil })
+        {
+            let present = providers.addressFields[first...].filter { fields.value($0) != nil }
             let quoted = present.map { JSONText.quoted($0) }
             let listed =
                 present.count == 2
@@ -217,12 +207,13 @@ extension Event {
                 : quoted.dropLast().joined(separator: ", ") + " and " + (quoted.last ?? "")
             return failed(EventError(field: name, message: "has \(listed); give exactly one"))
         }
-        guard let field = present.first else {
+        guard let first else {
             return failed(
                 EventError(
                     field: name,
                     message: "has none of \(EventError.list(providers.addressFields, quoted: true)); give exactly one"))
         }
+        let field = providers.addressFields[first]
         guard rules.addressFields.contains(field) else {
             // Another provider's only address field (a Web Push subscription) is that provider's alone.
             let owners = providers.rules.filter { $0.addressFields.contains(field) }

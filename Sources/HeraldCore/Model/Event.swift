@@ -178,12 +178,11 @@ public struct Event: Sendable, Hashable {
     ) {
         storage = Storage(
             Fields(
-                id: id, app: app, targets: targets, channels: channels, invalidTargets: invalidTargets,
-                notification: notification, data: data, pushType: pushType,
-                priority: priority, expiry: expiry, collapseID: collapseID, contentAvailable: contentAvailable,
-                mutableContent: mutableContent, excludeTokens: excludeTokens,
-                providerSections: providerSections, context: context,
-                debug: debug))
+                id: id, app: app, context: context, targets: targets, pushType: pushType, priority: priority,
+                expiry: expiry, collapseID: collapseID, contentAvailable: contentAvailable,
+                mutableContent: mutableContent, debug: debug, channels: channels, invalidTargets: invalidTargets,
+                notification: notification, data: data, excludeTokens: excludeTokens,
+                providerSections: providerSections))
     }
 
     /// The members, shared between copies until one of them changes. An
@@ -218,24 +217,27 @@ public struct Event: Sendable, Hashable {
     }
 
     /// The members side by side, so equality and hashing stay synthesized.
+    /// What every target's outcome reads (id, app, context) comes first, then
+    /// the small members every request reads, so those share the box's first
+    /// cache lines; the ~200 bytes of `notification` come after them.
     private struct Fields: Hashable {
         var id: String
         var app: String?
+        var context: JSONObject?
         var targets: [Target]
-        var channels: [ChannelTarget]
-        var invalidTargets: [InvalidTarget]
-        var notification: Notification?
-        var data: JSONObject?
         var pushType: PushType?
         var priority: Priority?
         var expiry: Expiry?
         var collapseID: String?
         var contentAvailable: Bool
         var mutableContent: Bool?
+        var debug: Bool
+        var channels: [ChannelTarget]
+        var invalidTargets: [InvalidTarget]
+        var notification: Notification?
+        var data: JSONObject?
         var excludeTokens: Set<String>
         var providerSections: [String: ProviderExtras]
-        var context: JSONObject?
-        var debug: Bool
     }
 }
 

@@ -88,12 +88,19 @@ public struct Outcome: Sendable, Hashable {
     }
 
     /// An outcome for `target` of `event`, copying the event's id, app and context.
+    /// Sets each member itself: going through the memberwise init and setting
+    /// `channel` after it copies the whole outcome (~280 bytes) once more, and
+    /// this runs per notification.
     public init(_ status: Status, event: Event, target: Target, attempt: Int = 1, at: Timestamp) {
-        self.init(
-            status: status, eventID: event.id, app: event.app, provider: target.provider, address: target.address,
-            attempt: attempt, at: at, context: event.context.map { .object($0) }
-        )
+        self.status = status
+        eventID = event.id
+        app = event.app
+        provider = target.provider
+        address = target.address
         channel = target.channel
+        self.attempt = attempt
+        self.at = at
+        context = event.context.map { .object($0) }
     }
 
     /// `<status>.<provider>.<app>`, e.g. `invalid_token.apns.chat`; upstream
