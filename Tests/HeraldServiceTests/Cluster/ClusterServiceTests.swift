@@ -10,10 +10,14 @@ import Testing
 /// `[cluster-service]` is what docs/scaling.md "What a node loss costs" quotes.
 @Suite("Herald on a three-node cluster", .serialized, .cluster)
 struct ClusterServiceTests {
-    /// What a reconnect takes beyond its back-off on this machine: TCP and AMQP
-    /// handshakes, declaring the topology again (its quorum queues may first
-    /// elect a leader, their old one having gone with the node) and consuming.
-    static let reconnectAllowance: Duration = .seconds(5)
+    /// What a reconnect may take beyond its back-off: TCP and AMQP handshakes,
+    /// declaring the topology again (its quorum queues may first elect a
+    /// leader, their old one having gone with the node) and consuming. Well
+    /// under a second here when the machine is quiet (the figures printed are
+    /// what docs/scaling.md quotes); the bound is one only an instance that
+    /// does not fail over reaches, since a loaded run (ThreadSanitizer beside
+    /// a fuzzer) stretches every step.
+    static let reconnectAllowance: Duration = .seconds(30)
 
     /// Stops the node `herald` is connected to (never the feed's and the
     /// collector's) and waits until it is ready on another node, which must be
