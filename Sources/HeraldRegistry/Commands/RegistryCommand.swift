@@ -438,7 +438,7 @@ extension RegistryChange {
 
     /// What registering on several channels did as a whole: `created` when
     /// any membership was created, else `updated` when any changed, else `unchanged`.
-    static func summary(of changes: some Sequence<RegistryChange>) -> RegistryChange {
+    public static func summary(of changes: some Sequence<RegistryChange>) -> RegistryChange {
         var summary = RegistryChange.unchanged
         for change in changes {
             if change == .created { return .created }

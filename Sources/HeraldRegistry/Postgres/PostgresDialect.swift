@@ -217,7 +217,52 @@ enum PostgresDialect: RegistryTables {
             SELECT app, event_id, \(micros("received_at")) FROM herald_event_ids
             WHERE (app, event_id) IN (SELECT key ->> 0, key ->> 1 FROM json_array_elements($1::json) AS keys (key))
             """),
-        forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < \(time("$1"))"))
+        forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < \(time("$1"))"),
+        // One row, the locks taken in array order (a function scan yields it in order).
+        lockDevices: SQLStatement(
+            registrations,
+            "SELECT count(pg_advisory_xact_lock(key::bigint)) FROM json_array_elements_text($1::json) AS keys (key)"),
+        devicesMemberships: SQLStatement(
+            registrations,
+            """
+            SELECT r.app, r.provider, r.address_kind, r.address, r.channel, r.environment, r.topic
+            FROM json_array_elements($1::json) AS d (device)
+            JOIN herald_registrations AS r ON r.app = d.device ->> 0 AND r.provider = d.device ->> 1
+                AND r.address_kind = d.device ->> 2 AND r.address = d.device ->> 3
+            """),
+        insertMemberships: SQLStatement(
+            registrations,
+            """
+            INSERT INTO herald_registrations
+                (app, provider, address_kind, address, channel, environment, topic, created_at, updated_at)
+            SELECT m ->> 0, m ->> 1, m ->> 2, m ->> 3, m ->> 4, m ->> 5, m ->> 6, \(time("$2")), \(time("$2"))
+            FROM json_array_elements($1::json) WITH ORDINALITY AS rows (m, n) ORDER BY n
+            """),
+        addToChannels: SQLStatement(
+            channels,
+            """
+            INSERT INTO herald_channels AS c (app, channel, devices)
+            SELECT e ->> 0, e ->> 1, (e ->> 2)::bigint
+            FROM json_array_elements($1::json) WITH ORDINALITY AS counts (e, n)
+            WHERE (e ->> 2)::bigint <= $2::bigint ORDER BY n
+            ON CONFLICT (app, channel) DO UPDATE SET devices = c.devices + EXCLUDED.devices
+                WHERE c.devices + EXCLUDED.devices <= $2::bigint
+            RETURNING app, channel
+            """),
+        nextDevices: SQLStatement(
+            registrations,
+            """
+            SELECT DISTINCT app, provider, address_kind, address FROM herald_registrations
+            WHERE (app, provider, address_kind, address) > ($1, $2, $3, $4)
+            ORDER BY app, provider, address_kind, address LIMIT $5
+            """),
+        nextDevicesOfApp: SQLStatement(
+            registrations,
+            """
+            SELECT DISTINCT app, provider, address_kind, address FROM herald_registrations
+            WHERE app = $1 AND (provider, address_kind, address) > ($2, $3, $4)
+            ORDER BY app, provider, address_kind, address LIMIT $5
+            """))
 }
 
 extension RegistryDialect {

@@ -208,7 +208,51 @@ enum SQLiteDialect: RegistryTables {
             SELECT app, event_id, received_at FROM herald_event_ids
             WHERE (app, event_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))
             """),
-        forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < ?1"))
+        forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < ?1"),
+        lockDevices: nil,
+        // CROSS JOIN: the JSON array outside, each device's rows through herald_registrations_device.
+        devicesMemberships: SQLStatement(
+            registrations,
+            """
+            SELECT r.app, r.provider, r.address_kind, r.address, r.channel, r.environment, r.topic
+            FROM json_each(?1) AS d CROSS JOIN herald_registrations AS r INDEXED BY herald_registrations_device
+            WHERE r.app = json_extract(d.value, '$[0]') AND r.provider = json_extract(d.value, '$[1]')
+                AND r.address_kind = json_extract(d.value, '$[2]') AND r.address = json_extract(d.value, '$[3]')
+            """),
+        insertMemberships: SQLStatement(
+            registrations,
+            """
+            INSERT INTO herald_registrations
+                (app, provider, address_kind, address, channel, environment, topic, created_at, updated_at)
+            SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+                json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'),
+                json_extract(value, '$[6]'), ?2, ?2
+            FROM json_each(?1) ORDER BY key
+            """),
+        addToChannels: SQLStatement(
+            channels,
+            """
+            INSERT INTO herald_channels (app, channel, devices)
+            SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+            FROM json_each(?1) WHERE json_extract(value, '$[2]') <= ?2 ORDER BY key
+            ON CONFLICT (app, channel) DO UPDATE SET devices = devices + excluded.devices
+                WHERE devices + excluded.devices <= ?2
+            RETURNING app, channel
+            """),
+        nextDevices: SQLStatement(
+            registrations,
+            """
+            SELECT DISTINCT app, provider, address_kind, address FROM herald_registrations INDEXED BY herald_registrations_device
+            WHERE (app, provider, address_kind, address) > (?1, ?2, ?3, ?4)
+            ORDER BY app, provider, address_kind, address LIMIT ?5
+            """),
+        nextDevicesOfApp: SQLStatement(
+            registrations,
+            """
+            SELECT DISTINCT app, provider, address_kind, address FROM herald_registrations INDEXED BY herald_registrations_device
+            WHERE app = ?1 AND (provider, address_kind, address) > (?2, ?3, ?4)
+            ORDER BY app, provider, address_kind, address LIMIT ?5
+            """))
 }
 
 extension RegistryDialect {

@@ -210,7 +210,7 @@ struct RegistryOperations: Sendable {
     // MARK: Steps
 
     /// A device's APNs overrides on one channel.
-    private struct Overrides: Equatable {
+    struct Overrides: Hashable {
         var environment: String?
         var topic: String?
     }
@@ -297,7 +297,7 @@ struct RegistryOperations: Sendable {
     }
 
     /// Takes the devices' locks, in key order.
-    private func lock(_ devices: [DeviceKey], _ db: any SQLConnection, _ operation: String) throws(RegistryError) {
+    func lock(_ devices: [DeviceKey], _ db: any SQLConnection, _ operation: String) throws(RegistryError) {
         guard let statement = sql.lockDevice else { return }
         for key in Set(devices.map(\.lockKey)).sorted() {
             _ = try db.run(statement, [.integer(key)], operation: operation)
@@ -320,7 +320,7 @@ struct RegistryOperations: Sendable {
     /// Counts `count` more registrations of the device's app, or fails when
     /// the app would hold more than ``RegistryLimits/maxRegistrationsPerApp``.
     /// The app's row is taken before any channel's, in every transaction.
-    private func addToApp(_ count: Int, _ device: DeviceKey, _ db: any SQLConnection, _ operation: String)
+    func addToApp(_ count: Int, _ device: DeviceKey, _ db: any SQLConnection, _ operation: String)
         throws(RegistryError)
     {
         guard count > 0 else { return }
@@ -378,13 +378,13 @@ struct RegistryOperations: Sendable {
     }
 
     /// The strings once each (by their bytes), in byte order: the order channel rows are locked in.
-    private static func distinctInByteOrder(_ strings: [String]) -> [String] {
+    static func distinctInByteOrder(_ strings: [String]) -> [String] {
         var seen = Set<[UInt8]>()
         return strings.filter { seen.insert(Array($0.utf8)).inserted }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    private func text(
+    func text(
         _ row: [String?], _ column: Int, _ statement: SQLStatement,
         _ operation: String
     ) throws(RegistryError) -> String {
@@ -396,7 +396,7 @@ struct RegistryOperations: Sendable {
         return value
     }
 
-    private func integer(
+    func integer(
         _ row: [String?], _ column: Int, _ statement: SQLStatement,
         _ operation: String
     ) throws(RegistryError) -> Int64 {

@@ -69,6 +69,31 @@ struct RegistrySQL: Sendable {
     /// (before): forgets the ids received before that time.
     let forgetEvents: SQLStatement
 
+    // Batches (`register(batch:)`, `exportPage`): many devices per statement,
+    // each list one JSON array parameter.
+
+    /// (JSON array of lock keys, ascending): takes each device's lock in that
+    /// order, as `lockDevice` does one; nil where `begin` already serializes
+    /// all writers (SQLite).
+    let lockDevices: SQLStatement?
+    /// (JSON array of [app, provider, address kind, address]) → app,
+    /// provider, address kind, address, channel, environment, topic of every
+    /// membership of those devices, in no particular order.
+    let devicesMemberships: SQLStatement
+    /// (JSON array of [app, provider, address kind, address, channel,
+    /// environment, topic], time): adds those memberships, in array order.
+    let insertMemberships: SQLStatement
+    /// (JSON array of [app, channel, count] in byte order, limit) → app and
+    /// channel of each channel whose count rose by `count`; a channel that
+    /// would then hold more than `limit` gives no row.
+    let addToChannels: SQLStatement
+    /// (app, provider, address kind, address, limit) → app, provider, address
+    /// kind, address of the next `limit` devices after that one, of every
+    /// app, in the device index's order (`exportPage`).
+    let nextDevices: SQLStatement
+    /// (app, provider, address kind, address, limit): likewise, of that app only.
+    let nextDevicesOfApp: SQLStatement
+
     /// ` AND provider IN (…)` with `count` placeholders from parameter 5 on
     /// (`placeholder` spells one in the backend's syntax); empty for none.
     static func providerFilter(_ count: Int, placeholder: (Int) -> String) -> String {

@@ -26,6 +26,24 @@ public protocol RegistryStore: Sendable {
         at: Timestamp
     ) async throws(RegistryError) -> [String: RegistryChange]
 
+    /// Registers many devices at once (`herald registry import`): each as
+    /// ``register(_:channels:environment:topic:at:)`` would, in order, with
+    /// its answer or its refusal (a bad argument, a limit) in the same place
+    /// in the result. One transaction for the batch, a few statements for all
+    /// of it; past a limit, one `register` per device. Throws only what
+    /// fails the batch as a whole (the database unavailable): then nothing
+    /// of it was written.
+    func register(batch: [DeviceRegistration], at: Timestamp) async throws(RegistryError)
+        -> [Result<[String: RegistryChange], RegistryError>]
+
+    /// Up to `limit` devices after `after` (nil: from the first), of `app`
+    /// (nil: of every app), each with its channels and overrides, in a
+    /// stable order (the device index's): `herald registry export`, a page
+    /// at a time. A device that stays registered during a walk is in it
+    /// once; one that joins or leaves may or may not be.
+    func exportPage(app: String?, after: DeviceKey?, limit: Int) async throws(RegistryError)
+        -> DeviceRegistrationPage
+
     /// Takes the device off those of `channels` it is on: `.removed(count:)`, or `.notFound` for none.
     func unregister(_ device: DeviceKey, channels: [String]) async throws(RegistryError) -> RegistryChange
 

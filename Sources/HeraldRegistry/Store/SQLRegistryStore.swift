@@ -69,6 +69,67 @@ public final class SQLRegistryStore: RegistryStore {
         }
     }
 
+    public func register(batch: [DeviceRegistration], at time: Timestamp) async throws(RegistryError)
+        -> [Result<[String: RegistryChange], RegistryError>]
+    {
+        let operation = "register"
+        var results = [Result<[String: RegistryChange], RegistryError>?](repeating: nil, count: batch.count)
+        var valid: [(index: Int, registration: DeviceRegistration)] = []
+        for (index, registration) in batch.enumerated() {
+            do throws(RegistryError) {
+                try validation.device(registration.device, operation)
+                try validation.channels(registration.channels, operation)
+                try validation.overrides(
+                    environment: registration.environment, topic: registration.topic,
+                    provider: registration.device.provider, operation)
+                valid.append((index, registration))
+            } catch {
+                results[index] = .failure(error)
+            }
+        }
+        if !valid.isEmpty {
+            let operations = operations
+            let registrations = valid.map(\.registration)
+            let applied = try await pool.run(operation) { db throws(RegistryError) in
+                do throws(RegistryError) {
+                    return try operations.register(db, batch: registrations, at: time).map {
+                        Result<[String: RegistryChange], RegistryError>.success($0)
+                    }
+                } catch  where error.kind == .limitExceeded {
+                    // A limit is crossed somewhere in the batch: one `register` each, as commands would go.
+                    var one: [Result<[String: RegistryChange], RegistryError>] = []
+                    for r in registrations {
+                        do throws(RegistryError) {
+                            one.append(
+                                .success(
+                                    try operations.register(
+                                        db, r.device, channels: r.channels, environment: r.environment,
+                                        topic: r.topic, at: time)))
+                        } catch  where error.kind == .limitExceeded || error.kind == .invalidInput {
+                            one.append(.failure(error))
+                        }
+                    }
+                    return one
+                }
+            }
+            for (entry, result) in zip(valid, applied) { results[entry.index] = result }
+        }
+        return results.map { $0 ?? .failure(RegistryError(.internal, operation: operation, message: "no result")) }
+    }
+
+    public func exportPage(app: String?, after: DeviceKey?, limit: Int) async throws(RegistryError)
+        -> DeviceRegistrationPage
+    {
+        let operation = "exportPage"
+        if let app { try validation.app(app, operation) }
+        if let after { try validation.device(after, operation) }
+        try validation.pageSize(limit, operation)
+        let operations = operations
+        return try await pool.run(operation) { db throws(RegistryError) in
+            try operations.exportPage(db, app: app, after: after, limit: limit)
+        }
+    }
+
     public func unregister(_ device: DeviceKey, channels: [String]) async throws(RegistryError) -> RegistryChange {
         let operation = "unregister"
         try validation.device(device, operation)

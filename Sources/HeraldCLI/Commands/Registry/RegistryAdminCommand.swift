@@ -16,7 +16,7 @@ public struct RegistryAdminCommand: SubcommandGroup {
     }
 
     public let name = "registry"
-    public let summary = "Manage the device registry: migrate, add, remove, replace, list, count"
+    public let summary = "Manage the device registry: migrate, add, remove, replace, list, count, import, export"
     public var help: String {
         """
         Usage: herald registry <subcommand> --config FILE [options] [--json]
@@ -35,6 +35,8 @@ public struct RegistryAdminCommand: SubcommandGroup {
           list-channels --app A --provider P (--token T | --fid F)
           list-devices --app A --channel C [--provider P] [--limit N] [--after CURSOR]
           count --app A [--channel C]                   devices on a channel, or the app's registrations
+          import FILE|- [--batch-size N]                register the devices of JSON lines (register commands)
+          export [--app A [--channel C]]                write devices as JSON lines import reads back
 
         Output is an aligned table, or with --json one JSON object per line:
         per channel or per device for the lists, the result (as published on
@@ -42,6 +44,16 @@ public struct RegistryAdminCommand: SubcommandGroup {
         (default \(Self.defaultPageSize)) and, when there are more, prints the
         --after CURSOR of the next page on standard error. Errors go to
         standard error, naming the option, and exit 1.
+
+        import reads one register command body per line ({"app": ..., "provider":
+        ..., "token": ..., "channels": [...]}), checked as the AMQP command is, and
+        registers them --batch-size (default \(Self.defaultBatchSize)) per
+        transaction. A refused line is printed as FILE:LINE: reason and skipped;
+        the summary counts lines imported (a membership created), updated,
+        unchanged and refused, and the exit status is 1 when any was refused.
+        Registering is idempotent: an import stopped halfway is finished by
+        running it again. export writes every device with its channels, one
+        line per device, in the same format (docs/registry.md).
 
         Options:
           --config FILE   the config file (default: config.yaml, or $HERALD_CONFIG)
@@ -58,6 +70,8 @@ public struct RegistryAdminCommand: SubcommandGroup {
         case listChannels = "list-channels"
         case listDevices = "list-devices"
         case count
+        case importFile = "import"
+        case export
 
         /// The options it takes besides `--config`.
         var options: Set<String> {
@@ -70,6 +84,8 @@ public struct RegistryAdminCommand: SubcommandGroup {
             case .replace: return device.union(["new-token"])
             case .listDevices: return ["app", "channel", "provider", "limit", "after"]
             case .count: return ["app", "channel"]
+            case .importFile: return ["batch-size"]
+            case .export: return ["app", "channel"]
             }
         }
 
@@ -80,12 +96,15 @@ public struct RegistryAdminCommand: SubcommandGroup {
             case .remove: .unregister
             case .removeDevice: .unregisterDevice
             case .replace: .replaceToken
-            case .migrate, .listChannels, .listDevices, .count: nil
+            case .migrate, .listChannels, .listDevices, .count, .importFile, .export: nil
             }
         }
     }
 
     static let defaultPageSize = 100
+    /// Registrations per transaction of `import` (`--batch-size`): the default, and what may be asked.
+    static let defaultBatchSize = 2000
+    static let batchSizes = 1...10_000
 
     let missingSubcommand = "give a subcommand"
 
@@ -95,7 +114,14 @@ public struct RegistryAdminCommand: SubcommandGroup {
     }
 
     func read(_ parsed: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> ParsedArguments {
-        try parsed.refusePositionals()
+        if subcommand == .importFile {
+            guard parsed.positionals.count == 1 else {
+                throw UsageError("give exactly one file of JSON lines, or - for standard input")
+            }
+            _ = try parsed.integer("batch-size", in: Self.batchSizes)
+        } else {
+            try parsed.refusePositionals()
+        }
         return parsed
     }
 

@@ -21,6 +21,10 @@ struct RegistryAdminSession {
         case .listChannels: try await listChannels()
         case .listDevices: try await listDevices()
         case .count: try await count()
+        case .importFile:
+            let batchSize = Int(parsed.options["batch-size"] ?? "") ?? RegistryAdminCommand.defaultBatchSize
+            try await importRegistrations(from: parsed.positionals.first ?? "-", batchSize: batchSize)
+        case .export: try await export()
         case .add, .remove, .removeDevice, .replace: break
         }
     }
