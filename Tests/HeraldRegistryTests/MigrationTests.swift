@@ -9,7 +9,7 @@ import Testing
         try await TestDatabase.with(backend) { database in
             let store = try database.makeStore()
             defer { store.close() }
-            #expect(try await store.migrate() == [1, 2, 3, 4])
+            #expect(try await store.migrate() == [1, 2, 3, 4, 6])
             #expect(try await store.migrate() == [])
             let second = try database.makeStore()
             defer { second.close() }
@@ -30,7 +30,7 @@ import Testing
         try await TestDatabase.with(backend) { database in
             let stores = try (0..<2).map { _ in try database.makeStore() }
             defer { stores.forEach { $0.close() } }
-            #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4]])
+            #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4, 6]])
             _ = try await stores[0].register(
                 Devices.fcm(1), channels: ["c"], environment: nil, topic: nil, at: Devices.time())
             #expect(try await stores[1].count(app: "chat", channel: "c") == 1)
@@ -45,7 +45,7 @@ import Testing
             try await TestDatabase.with(.sqlite) { database in
                 let stores = try (0..<2).map { _ in try database.makeStore() }
                 defer { stores.forEach { $0.close() } }
-                #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4]])
+                #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4, 6]])
             }
         }
     }
@@ -86,6 +86,52 @@ import Testing
                     Devices.apns(4), channels: ["x"], environment: nil, topic: nil, at: Devices.time()) == [
                         "x": .created
                     ])
+        }
+    }
+
+    /// Version 6 (channel pages in device order) on a registry an older
+    /// Herald left at version 4, or at 3: every registration is kept, and
+    /// pages come in device order from then on.
+    @Test(arguments: Backend.allCases, [3, 4]) func version6KeepsEveryRegistration(
+        _ backend: Backend, from version: Int
+    )
+        async throws
+    {
+        try await TestDatabase.with(backend) { database in
+            let store = try database.makeStore()
+            defer { store.close() }
+            _ = try await store.migrate()
+            let registered = (0..<300).map { $0 % 2 == 0 ? Devices.fcm($0) : Devices.apns(1000 - $0) }
+            for device in registered {
+                _ = try await store.register(
+                    device, channels: ["room:all", "user:\(device.address.value.suffix(1))"], environment: nil,
+                    topic: nil, at: Devices.time())
+            }
+            // Back to `version`, as an older Herald left it.
+            var downgrade = "CREATE INDEX herald_registrations_channel ON herald_registrations (app, channel, id);"
+            if backend == .postgres {
+                downgrade += """
+                    ALTER TABLE herald_registrations ALTER COLUMN provider TYPE text COLLATE "default",
+                        ALTER COLUMN address_kind TYPE text COLLATE "default", ALTER COLUMN address TYPE text COLLATE "default";
+                    """
+            }
+            downgrade += "DELETE FROM herald_schema_migrations WHERE version = 6;"
+            if version == 3 {
+                downgrade += "DROP TABLE herald_apps; DELETE FROM herald_schema_migrations WHERE version = 4;"
+            }
+            switch backend {
+            case .sqlite: try await ScriptRunner.run("/usr/bin/sqlite3", [database.location, downgrade])
+            case .postgres: try await PostgresAdmin.execute(database.location, downgrade)
+            }
+            let again = try database.makeStore()
+            defer { again.close() }
+            #expect(try await again.migrate() == (version == 3 ? [4, 6] : [6]))
+            let all = try await again.walk(app: "chat", channel: "room:all", pageSize: 7).registrations.map(\.device)
+            #expect(all == PagingTests.inDeviceOrder(registered))
+            #expect(try await again.count(app: "chat", channel: nil) == 600)
+            for device in registered.prefix(20) {
+                #expect(try await again.channels(of: device).count == 2)
+            }
         }
     }
 

@@ -53,7 +53,8 @@ import Testing
                     "c": .created
                 ])
             let page = try await store.devices(app: "chat", channel: "c", providers: nil, after: nil, limit: 10)
-            #expect(page.registrations.map(\.device) == [token, fid])
+            // Device order: provider, then address kind ("fid" before "token"), then address.
+            #expect(page.registrations.map(\.device) == [fid, token])
         }
     }
 

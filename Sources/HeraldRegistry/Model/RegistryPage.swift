@@ -2,22 +2,34 @@
 /// after it. Opaque to callers; its text form (``description``,
 /// ``init(_:)``) carries it through an API and back.
 ///
-/// It holds the internal id of the last registration returned: registrations
-/// are listed in id order, which neither moving a membership to a new token
-/// nor removing others changes, so a walk returns each registration that
-/// stays on the channel exactly once.
+/// It holds the last device returned (provider, address kind, address):
+/// a channel's devices are listed in that order, byte for byte on both
+/// backends, the same order on every channel of an app — so several
+/// channels walked side by side can be merged device by device, and one
+/// position (a device) says where each of their walks stands.
 public struct RegistryCursor: Sendable, Hashable, CustomStringConvertible {
-    let lastID: Int64
+    let provider: String
+    let kind: String
+    let address: String
 
-    init(lastID: Int64) { self.lastID = lastID }
-
-    /// A cursor from its text form; nil for text no cursor has.
-    public init?(_ description: String) {
-        guard let id = Int64(description), id >= 0 else { return nil }
-        lastID = id
+    init(provider: String, kind: String, address: String) {
+        (self.provider, self.kind, self.address) = (provider, kind, address)
     }
 
-    public var description: String { String(lastID) }
+    /// The position just after `device` on any channel of its app: the walk goes on with the device that follows it.
+    public init(after device: DeviceKey) {
+        self.init(provider: device.provider.rawValue, kind: device.address.field, address: device.address.value)
+    }
+
+    /// A cursor from its text form, `provider:kind:address`; nil for text no cursor has.
+    public init?(_ description: String) {
+        let parts = description.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+        guard parts.allSatisfy({ $0.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } }) else { return nil }
+        (provider, kind, address) = (String(parts[0]), String(parts[1]), String(parts[2]))
+    }
+
+    public var description: String { "\(provider):\(kind):\(address)" }
 }
 
 /// One page of a channel's devices, and where the next one starts (nil when

@@ -132,6 +132,21 @@ enum PostgresDialect: RegistryTables {
                         INSERT INTO herald_apps (app, registrations) SELECT app, sum(devices) FROM herald_channels GROUP BY app
                         """),
                 ]),
+            // Channel pages in device order, byte for byte as on SQLite: the
+            // device's columns compare in "C" (their indexes are rebuilt, the
+            // table is not rewritten), herald_registrations_member serves the
+            // pages, and the id index has no reader left.
+            Migration(
+                version: 6,
+                statements: [
+                    SQLStatement(
+                        registrations,
+                        """
+                        ALTER TABLE herald_registrations ALTER COLUMN provider TYPE text COLLATE "C",
+                            ALTER COLUMN address_kind TYPE text COLLATE "C", ALTER COLUMN address TYPE text COLLATE "C"
+                        """),
+                    SQLStatement(registrations, "DROP INDEX herald_registrations_channel"),
+                ]),
         ],
         lockDevice: SQLStatement(registrations, "SELECT pg_advisory_xact_lock($1::bigint)"),
         deviceChannels: SQLStatement(
@@ -194,13 +209,15 @@ enum PostgresDialect: RegistryTables {
         appRegistrations: SQLStatement(apps, "SELECT registrations FROM herald_apps WHERE app = $1"),
         page: { providers in
             let filter = RegistrySQL.providerFilter(providers) { "$\($0)" }
+            // The channel in the row too: then the planner walks herald_registrations_member;
+            // with the device's columns alone it may walk the device index, filtering on channel.
             return SQLStatement(
                 registrations,
                 """
-                SELECT id, provider, address_kind, address, environment, topic, \(micros("created_at")), \(micros("updated_at"))
+                SELECT provider, address_kind, address, environment, topic, \(micros("created_at")), \(micros("updated_at"))
                 FROM herald_registrations
-                WHERE app = $1 AND channel = $2 AND id > $3\(filter)
-                ORDER BY id LIMIT $4
+                WHERE app = $1 AND channel = $2 AND (channel, provider, address_kind, address) > ($2, $3, $4, $5)\(filter)
+                ORDER BY provider, address_kind, address LIMIT $6
                 """)
         },
         claimEvents: SQLStatement(

@@ -119,6 +119,11 @@ enum SQLiteDialect: RegistryTables {
                         INSERT INTO herald_apps (app, registrations) SELECT app, sum(devices) FROM herald_channels GROUP BY app
                         """),
                 ]),
+            // Channel pages in device order, through herald_registrations_member
+            // (app, channel, provider, address_kind, address): the id index has no reader left.
+            Migration(
+                version: 6,
+                statements: [SQLStatement(registrations, "DROP INDEX herald_registrations_channel")]),
         ],
         lockDevice: nil,
         // INDEXED BY: the device's few rows through herald_registrations_device.
@@ -187,10 +192,10 @@ enum SQLiteDialect: RegistryTables {
             return SQLStatement(
                 registrations,
                 """
-                SELECT id, provider, address_kind, address, environment, topic, created_at, updated_at
+                SELECT provider, address_kind, address, environment, topic, created_at, updated_at
                 FROM herald_registrations
-                WHERE app = ?1 AND channel = ?2 AND id > ?3\(filter)
-                ORDER BY id LIMIT ?4
+                WHERE app = ?1 AND channel = ?2 AND (provider, address_kind, address) > (?3, ?4, ?5)\(filter)
+                ORDER BY provider, address_kind, address LIMIT ?6
                 """)
         },
         // `WHERE true`: an upsert's SELECT needs a WHERE, or SQLite reads ON as a join's.

@@ -161,38 +161,29 @@ struct RegistryOperations: Sendable {
     ) throws(RegistryError) -> RegistryPage {
         let operation = "devices"
         let statement = sql.page(providers?.count ?? 0)
+        // Empty texts sort before every provider and address (none is empty): the first page.
+        let start = cursor ?? RegistryCursor(provider: "", kind: "", address: "")
         // One more than asked tells whether another page follows.
         var parameters: [SQLParameter] = [
-            .text(app), .text(channel), .integer(cursor?.lastID ?? 0), .integer(Int64(limit) + 1),
+            .text(app), .text(channel), .text(start.provider), .text(start.kind), .text(start.address),
+            .integer(Int64(limit) + 1),
         ]
         parameters += (providers ?? []).map { .text($0.rawValue) }
         let rows = try db.run(statement, parameters, operation: operation)
         var registrations: [Registration] = []
-        var lastID: Int64 = 0
         for row in rows.prefix(limit) {
-            lastID = try integer(row, 0, statement, operation)
-            let providerName = try text(row, 1, statement, operation)
-            let kind = try text(row, 2, statement, operation)
-            let provider = Provider(rawValue: providerName)
-            guard catalog.rules(for: provider) != nil, let addressKind = catalog.addressKind(field: kind),
-                addressKind.isDevice
-            else {
-                throw RegistryError(
-                    .internal, operation: operation,
-                    message:
-                        "\(statement.table) row \(lastID) has provider \"\(providerName)\" and address kind \"\(kind)\", "
-                        + "which this Herald does not know")
-            }
-            let address = Target.Address(addressKind, try text(row, 3, statement, operation))
+            let device = try deviceKey(
+                app: app, provider: try text(row, 0, statement, operation),
+                kind: try text(row, 1, statement, operation), address: try text(row, 2, statement, operation),
+                statement, operation)
             registrations.append(
                 Registration(
-                    device: DeviceKey(app: app, provider: provider, address: address), channel: channel,
-                    environment: row[4], topic: row[5],
-                    createdAt: Timestamp(microsecondsSinceEpoch: try integer(row, 6, statement, operation)),
-                    updatedAt: Timestamp(microsecondsSinceEpoch: try integer(row, 7, statement, operation))))
+                    device: device, channel: channel, environment: row[3], topic: row[4],
+                    createdAt: Timestamp(microsecondsSinceEpoch: try integer(row, 5, statement, operation)),
+                    updatedAt: Timestamp(microsecondsSinceEpoch: try integer(row, 6, statement, operation))))
         }
-        return RegistryPage(
-            registrations: registrations, next: rows.count > limit ? RegistryCursor(lastID: lastID) : nil)
+        let next = rows.count > limit ? registrations.last.map { RegistryCursor(after: $0.device) } : nil
+        return RegistryPage(registrations: registrations, next: next)
     }
 
     func count(_ db: any SQLConnection, app: String, channel: String?) throws(RegistryError) -> Int {

@@ -55,8 +55,10 @@ struct RegistrySQL: Sendable {
     let channelDevices: SQLStatement
     /// (app) → registrations of the app (its `herald_apps` row); no row for an app without any.
     let appRegistrations: SQLStatement
-    /// (app, channel, after id, limit, then one provider name per `providers` count)
-    /// → id, provider, address kind, address, environment, topic, created, updated; ascending id.
+    /// (app, channel, after provider, address kind, address, limit, then one
+    /// provider name per `providers` count) → provider, address kind,
+    /// address, environment, topic, created, updated; in device order
+    /// (provider, address kind, address; byte order) after the one given.
     let page: @Sendable (_ providers: Int) -> SQLStatement
 
     /// (JSON array of distinct [app, event id] pairs, time, since) → app and
@@ -94,10 +96,10 @@ struct RegistrySQL: Sendable {
     /// (app, provider, address kind, address, limit): likewise, of that app only.
     let nextDevicesOfApp: SQLStatement
 
-    /// ` AND provider IN (…)` with `count` placeholders from parameter 5 on
+    /// ` AND provider IN (…)` with `count` placeholders from parameter 7 on
     /// (`placeholder` spells one in the backend's syntax); empty for none.
     static func providerFilter(_ count: Int, placeholder: (Int) -> String) -> String {
-        count == 0 ? "" : " AND provider IN (" + (5..<5 + count).map(placeholder).joined(separator: ", ") + ")"
+        count == 0 ? "" : " AND provider IN (" + (7..<7 + count).map(placeholder).joined(separator: ", ") + ")"
     }
 }
 

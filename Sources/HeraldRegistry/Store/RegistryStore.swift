@@ -60,7 +60,9 @@ public protocol RegistryStore: Sendable {
     /// The device's channels, in byte order.
     func channels(of device: DeviceKey) async throws(RegistryError) -> [String]
 
-    /// One page of a channel's devices in a stable order (keyset pagination on an internal id), `providers` nil = all.
+    /// One page of a channel's devices in device order (provider, address
+    /// kind, address; byte order), the same on every channel of the app, so
+    /// walks of several channels merge device by device; `providers` nil = all.
     /// A device that joins during a walk may or may not be in it; one that
     /// stays on the channel is returned exactly once.
     func devices(
