@@ -22,6 +22,11 @@ import Testing
             DeviceRegistration(device: Devices.fcm(offset, app: "shop"), channels: ["room:a", "caf\u{E9}"]),
             DeviceRegistration(device: Devices.apns(offset + 3), channels: ["room:\u{7}"]),
             DeviceRegistration(device: Devices.apns(2), channels: ["user:2"], topic: "com.example.chat.beta"),
+            // A profile: its values set, then kept by a registration without them.
+            DeviceRegistration(
+                device: Devices.fcm(offset + 5), channels: ["user:1"],
+                profile: DeviceProfile(timezone: "Europe/Paris", locale: "fr-FR", attributes: ["plan": "pro"])),
+            DeviceRegistration(device: Devices.fcm(offset + 5), channels: ["user:2"]),
         ]
     }
 
@@ -33,8 +38,8 @@ import Testing
                 answers.append(
                     .success(
                         try await store.register(
-                            r.device, channels: r.channels, environment: r.environment, topic: r.topic,
-                            at: Devices.time(7))))
+                            r.device, profile: r.profile, channels: r.channels, environment: r.environment,
+                            topic: r.topic, at: Devices.time(7))))
             } catch {
                 answers.append(.failure(error))
             }
@@ -104,6 +109,10 @@ import Testing
                     #expect(Self.same(batched, single), "batch \(offset): \(batched) against \(single)")
                     #expect(try await Self.exported(batchStore) == Self.exported(oneStore))
                     #expect(try await Self.counts(batchStore) == Self.counts(oneStore))
+                    // The device rows too: created, refreshed, their profiles set or kept alike.
+                    for device in Set(batch.map(\.device)) {
+                        #expect(try await batchStore.device(device) == oneStore.device(device), "\(device)")
+                    }
                 }
                 // The batches did reach the limits, and the bad channel was refused by name.
                 let last = try await batchStore.register(batch: Self.registrations(40), at: Devices.time(8))

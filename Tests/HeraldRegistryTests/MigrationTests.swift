@@ -9,7 +9,7 @@ import Testing
         try await TestDatabase.with(backend) { database in
             let store = try database.makeStore()
             defer { store.close() }
-            #expect(try await store.migrate() == [1, 2, 3, 4, 6])
+            #expect(try await store.migrate() == [1, 2, 3, 4, 5, 6])
             #expect(try await store.migrate() == [])
             let second = try database.makeStore()
             defer { second.close() }
@@ -30,7 +30,7 @@ import Testing
         try await TestDatabase.with(backend) { database in
             let stores = try (0..<2).map { _ in try database.makeStore() }
             defer { stores.forEach { $0.close() } }
-            #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4, 6]])
+            #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4, 5, 6]])
             _ = try await stores[0].register(
                 Devices.fcm(1), channels: ["c"], environment: nil, topic: nil, at: Devices.time())
             #expect(try await stores[1].count(app: "chat", channel: "c") == 1)
@@ -45,7 +45,7 @@ import Testing
             try await TestDatabase.with(.sqlite) { database in
                 let stores = try (0..<2).map { _ in try database.makeStore() }
                 defer { stores.forEach { $0.close() } }
-                #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4, 6]])
+                #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4, 5, 6]])
             }
         }
     }
@@ -115,7 +115,7 @@ import Testing
                         ALTER COLUMN address_kind TYPE text COLLATE "default", ALTER COLUMN address TYPE text COLLATE "default";
                     """
             }
-            downgrade += "DELETE FROM herald_schema_migrations WHERE version = 6;"
+            downgrade += "DROP TABLE herald_devices; DELETE FROM herald_schema_migrations WHERE version IN (5, 6);"
             if version == 3 {
                 downgrade += "DROP TABLE herald_apps; DELETE FROM herald_schema_migrations WHERE version = 4;"
             }
@@ -125,12 +125,13 @@ import Testing
             }
             let again = try database.makeStore()
             defer { again.close() }
-            #expect(try await again.migrate() == (version == 3 ? [4, 6] : [6]))
+            #expect(try await again.migrate() == (version == 3 ? [4, 5, 6] : [5, 6]))
             let all = try await again.walk(app: "chat", channel: "room:all", pageSize: 7).registrations.map(\.device)
             #expect(all == PagingTests.inDeviceOrder(registered))
             #expect(try await again.count(app: "chat", channel: nil) == 600)
             for device in registered.prefix(20) {
                 #expect(try await again.channels(of: device).count == 2)
+                #expect(try await again.device(device) != nil)
             }
         }
     }

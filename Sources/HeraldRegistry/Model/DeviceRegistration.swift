@@ -12,12 +12,18 @@ public struct DeviceRegistration: Sendable, Equatable {
     /// The APNs overrides on these channels (nil: the app's).
     public var environment: String?
     public var topic: String?
+    /// What the device's row gets (values nil keep what it holds).
+    public var profile: DeviceProfile
 
-    public init(device: DeviceKey, channels: [String], environment: String? = nil, topic: String? = nil) {
+    public init(
+        device: DeviceKey, channels: [String], environment: String? = nil, topic: String? = nil,
+        profile: DeviceProfile = DeviceProfile()
+    ) {
         self.device = device
         self.channels = channels
         self.environment = environment
         self.topic = topic
+        self.profile = profile
     }
 }
 

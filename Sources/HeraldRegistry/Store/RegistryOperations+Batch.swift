@@ -18,9 +18,8 @@ import HeraldCore
 ///    as `register` decides it;
 /// 4. the apps' counts, then the channels' counts (one upsert for all of
 ///    them, in byte order), each checked against its limit;
-/// 5. overrides that changed, then the new memberships in one insert.
-///
-/// A per-device table's upsert belongs in step 5, beside the memberships.
+/// 5. overrides that changed, then the new memberships in one insert, then
+///    the devices' rows (`herald_devices`) in one upsert.
 ///
 /// Any limit the batch would cross (a device's channels, an app's
 /// registrations, a channel's devices) rolls the batch back, and the store
@@ -156,7 +155,30 @@ extension RegistryOperations {
                 sql.insertMemberships, [.text(Self.json(inserts)), .integer(time.microsecondsSinceEpoch)],
                 operation: operation)
         }
+        try upsertDevices(run, at: time, db, operation)
         return changes
+    }
+
+    /// Creates or refreshes the run's device rows as `register` does its one
+    /// (`upsertDevice`): those that set attributes, then those that keep them.
+    private func upsertDevices(
+        _ run: ArraySlice<DeviceRegistration>, at time: Timestamp, _ db: any SQLConnection, _ operation: String
+    ) throws(RegistryError) {
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        for setsAttributes in [true, false] {
+            let rows = run.filter { ($0.profile.attributes != nil) == setsAttributes }.map { registration in
+                let profile = registration.profile
+                return JSONValue.array(
+                    DeviceColumns(registration.device).fields + [
+                        text(profile.subscriptionKeys?.p256dh), text(profile.subscriptionKeys?.auth),
+                        text(profile.timezone), text(profile.locale), text(profile.attributes.map(Self.attributesJSON)),
+                    ])
+            }
+            guard !rows.isEmpty else { continue }
+            _ = try db.run(
+                sql.upsertDevices(setsAttributes), [.text(Self.json(rows)), .integer(time.microsecondsSinceEpoch)],
+                operation: operation)
+        }
     }
 
     /// Every membership of `devices` (channels as UTF-8 bytes, as the databases compare them) and its overrides.

@@ -40,6 +40,19 @@ struct RegistrySQL: Sendable {
     let deleteMembership: SQLStatement
     /// (device) → channel of each removed row.
     let deleteDevice: SQLStatement
+    /// (device, p256dh, auth, timezone, locale, attributes JSON, time): creates
+    /// the device's row, or refreshes its `last_seen` and sets the values
+    /// given (a NULL keeps the stored one).
+    let upsertDevice: SQLStatement
+    /// (device) → p256dh, auth, timezone, locale, attributes JSON, last seen, created; no row for an unknown device.
+    let deviceRow: SQLStatement
+    /// (device): forgets the device's row when it is on no channel any more.
+    let deleteUnusedDevice: SQLStatement
+    /// (device): forgets the device's row.
+    let deleteDeviceRow: SQLStatement
+    /// (device, new address kind, new address, time): the row now belongs to
+    /// the new address, unless that address has a row of its own.
+    let moveDevice: SQLStatement
     /// (app, channel, limit) → the channel's new device count; no row when it already holds `limit`.
     let addToChannel: SQLStatement
     /// (app, channel) → the channel's new device count.
@@ -57,7 +70,8 @@ struct RegistrySQL: Sendable {
     let appRegistrations: SQLStatement
     /// (app, channel, after provider, address kind, address, limit, then one
     /// provider name per `providers` count) → provider, address kind,
-    /// address, environment, topic, created, updated; in device order
+    /// address, environment, topic, created, updated, then the device's
+    /// p256dh, auth, timezone, locale, attributes JSON; in device order
     /// (provider, address kind, address; byte order) after the one given.
     let page: @Sendable (_ providers: Int) -> SQLStatement
 
@@ -85,6 +99,11 @@ struct RegistrySQL: Sendable {
     /// (JSON array of [app, provider, address kind, address, channel,
     /// environment, topic], time): adds those memberships, in array order.
     let insertMemberships: SQLStatement
+    /// (JSON array of [app, provider, address kind, address, p256dh, auth,
+    /// timezone, locale, attributes JSON], time): `upsertDevice` for each
+    /// device of the array, in array order; with `setsAttributes` false the
+    /// stored attributes are kept (as `upsertDevice` keeps them for NULL).
+    let upsertDevices: @Sendable (_ setsAttributes: Bool) -> SQLStatement
     /// (JSON array of [app, channel, count] in byte order, limit) → app and
     /// channel of each channel whose count rose by `count`; a channel that
     /// would then hold more than `limit` gives no row.
@@ -96,10 +115,10 @@ struct RegistrySQL: Sendable {
     /// (app, provider, address kind, address, limit): likewise, of that app only.
     let nextDevicesOfApp: SQLStatement
 
-    /// ` AND provider IN (…)` with `count` placeholders from parameter 7 on
+    /// ` AND column IN (…)` with `count` placeholders from parameter 7 on
     /// (`placeholder` spells one in the backend's syntax); empty for none.
-    static func providerFilter(_ count: Int, placeholder: (Int) -> String) -> String {
-        count == 0 ? "" : " AND provider IN (" + (7..<7 + count).map(placeholder).joined(separator: ", ") + ")"
+    static func providerFilter(_ count: Int, column: String, placeholder: (Int) -> String) -> String {
+        count == 0 ? "" : " AND \(column) IN (" + (7..<7 + count).map(placeholder).joined(separator: ", ") + ")"
     }
 }
 
@@ -114,4 +133,5 @@ extension RegistryTables {
     static var versions: String { "herald_schema_migrations" }
     static var events: String { "herald_event_ids" }
     static var apps: String { "herald_apps" }
+    static var devices: String { "herald_devices" }
 }

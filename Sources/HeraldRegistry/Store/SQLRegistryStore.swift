@@ -56,7 +56,7 @@ public final class SQLRegistryStore: RegistryStore {
     }
 
     public func register(
-        _ device: DeviceKey, channels: [String], environment: String?, topic: String?,
+        _ device: DeviceKey, profile: DeviceProfile, channels: [String], environment: String?, topic: String?,
         at time: Timestamp
     ) async throws(RegistryError) -> [String: RegistryChange] {
         let operation = "register"
@@ -65,7 +65,8 @@ public final class SQLRegistryStore: RegistryStore {
         try validation.overrides(environment: environment, topic: topic, provider: device.provider, operation)
         let operations = operations
         return try await pool.run(operation) { db throws(RegistryError) in
-            try operations.register(db, device, channels: channels, environment: environment, topic: topic, at: time)
+            try operations.register(
+                db, device, profile: profile, channels: channels, environment: environment, topic: topic, at: time)
         }
     }
 
@@ -103,8 +104,8 @@ public final class SQLRegistryStore: RegistryStore {
                             one.append(
                                 .success(
                                     try operations.register(
-                                        db, r.device, channels: r.channels, environment: r.environment,
-                                        topic: r.topic, at: time)))
+                                        db, r.device, profile: r.profile, channels: r.channels,
+                                        environment: r.environment, topic: r.topic, at: time)))
                         } catch  where error.kind == .limitExceeded || error.kind == .invalidInput {
                             one.append(.failure(error))
                         }
@@ -128,6 +129,13 @@ public final class SQLRegistryStore: RegistryStore {
         return try await pool.run(operation) { db throws(RegistryError) in
             try operations.exportPage(db, app: app, after: after, limit: limit)
         }
+    }
+
+    public func device(_ device: DeviceKey) async throws(RegistryError) -> RegisteredDevice? {
+        let operation = "device"
+        try validation.device(device, operation)
+        let operations = operations
+        return try await pool.run(operation) { db throws(RegistryError) in try operations.device(db, device) }
     }
 
     public func unregister(_ device: DeviceKey, channels: [String]) async throws(RegistryError) -> RegistryChange {
