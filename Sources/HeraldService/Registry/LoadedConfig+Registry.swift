@@ -30,17 +30,23 @@ extension LoadedConfig {
 
     /// What registry commands (AMQP and `herald registry`) are checked
     /// against: the config's apps, each with the providers it has credentials
-    /// for, its registry publishers and its devices' allowed topics, and the
-    /// limits the store above enforces.
+    /// for, its registry publishers, its devices' allowed topics and the
+    /// destinations its providers would send to (Web Push's egress rules),
+    /// and the limits the store above enforces.
     public var registryRules: RegistryCommand.Rules {
         var topics: [String: Set<String>] = [:]
+        var destinations: [String: [Provider: RegistryCommand.Rules.DestinationCheck]] = [:]
         for (name, app) in configuration.apps {
             let allowed = app.orderedSections.compactMap(\.deviceTopics)
             if !allowed.isEmpty { topics[name] = allowed.reduce(into: Set()) { $0.formUnion($1) } }
+            for provider in app.configuredProviders {
+                guard let section = app.sections[provider] else { continue }
+                destinations[name, default: [:]][provider] = { address in section.registrationRefusal(address) }
+            }
         }
         return RegistryCommand.Rules(
             apps: configuration.apps.mapValues { Set($0.configuredProviders) }, providers: .registered,
             limits: registryLimits, publishers: configuration.publishers(\.registry, ownUsers: amqpUsers),
-            topics: topics)
+            topics: topics, destinations: destinations)
     }
 }
