@@ -2,6 +2,7 @@ import HeraldConfig
 import HeraldCore
 import HeraldProviders
 import HeraldRegistry
+import HeraldSystem
 
 extension LoadedConfig {
     /// The device registry the `registry:` section describes (nothing is
@@ -14,7 +15,33 @@ extension LoadedConfig {
             case .postgres:
                 try .postgres(url: settings.url ?? "", poolSize: settings.pool ?? RegistrySettings.defaultPool)
             }
-        return try SQLRegistryStore(dialect, providers: .registered, limits: registryLimits)
+        return try SQLRegistryStore(
+            dialect, providers: .registered, limits: registryLimits, secretKey: try registrySecretKey(settings))
+    }
+
+    /// The key of `registry.encryption_key` (base64) or
+    /// `registry.encryption_key_file` (32 bytes, or their base64); nil for neither.
+    func registrySecretKey(_ settings: RegistrySettings) throws(RegistryError) -> RegistrySecretKey? {
+        if let text = settings.encryptionKey {
+            do { return try RegistrySecretKey(base64: text) } catch {
+                throw RegistryError(
+                    .invalidInput, operation: "open", message: "registry.encryption_key: \(error.message)")
+            }
+        }
+        guard let file = settings.encryptionKeyFile else { return nil }
+        let path = resolve(file)
+        let contents: BoundedFile
+        do { contents = try BoundedFile(path: path, limit: .key) } catch {
+            throw RegistryError(
+                .invalidInput, operation: "open", message: "registry.encryption_key_file: \(error.description)")
+        }
+        do {
+            if contents.bytes.count == RegistrySecretKey.size { return try RegistrySecretKey(bytes: contents.bytes) }
+            return try RegistrySecretKey(base64: String(decoding: contents.bytes, as: UTF8.self))
+        } catch {
+            throw RegistryError(
+                .invalidInput, operation: "open", message: "registry.encryption_key_file ('\(path)'): \(error.message)")
+        }
     }
 
     /// The store's limits: the defaults, with the `registry:` section's
