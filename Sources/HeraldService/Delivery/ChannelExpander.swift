@@ -69,6 +69,11 @@ struct ChannelExpander: Sendable {
                 }
                 var devices: [Target] = []
                 for registration in page.registrations {
+                    // Its target goes without keys and fails alone; the message names the device masked.
+                    if let problem = registration.unreadableKeys {
+                        logger.warning(
+                            "a registered device's subscription keys cannot be read", ["error": .string(problem)])
+                    }
                     let device = Device(provider: registration.device.provider, address: registration.device.address)
                     guard seen.insert(device).inserted else { continue }
                     devices.append(
