@@ -62,7 +62,8 @@ import Testing
                 unmigrated.err.hasSuffix("(run 'herald registry migrate --config \(file)' first)"), "\(unmigrated.err)")
             #expect(
                 await run(["migrate"]) == (
-                    0, "applied version 1\napplied version 2\napplied version 3\napplied version 4", ""
+                    0, "applied version 1\napplied version 2\napplied version 3\napplied version 4\napplied version 5",
+                    ""
                 ))
             #expect(await run(["migrate"]) == (0, "up to date", ""))
             #expect(await run(["migrate", "--json"]) == (0, #"{"applied":[]}"#, ""))

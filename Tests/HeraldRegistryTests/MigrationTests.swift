@@ -9,7 +9,7 @@ import Testing
         try await TestDatabase.with(backend) { database in
             let store = try database.makeStore()
             defer { store.close() }
-            #expect(try await store.migrate() == [1, 2, 3, 4])
+            #expect(try await store.migrate() == [1, 2, 3, 4, 5])
             #expect(try await store.migrate() == [])
             let second = try database.makeStore()
             defer { second.close() }
@@ -30,7 +30,7 @@ import Testing
         try await TestDatabase.with(backend) { database in
             let stores = try (0..<2).map { _ in try database.makeStore() }
             defer { stores.forEach { $0.close() } }
-            #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4]])
+            #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4, 5]])
             _ = try await stores[0].register(
                 Devices.fcm(1), channels: ["c"], environment: nil, topic: nil, at: Devices.time())
             #expect(try await stores[1].count(app: "chat", channel: "c") == 1)
@@ -45,7 +45,7 @@ import Testing
             try await TestDatabase.with(.sqlite) { database in
                 let stores = try (0..<2).map { _ in try database.makeStore() }
                 defer { stores.forEach { $0.close() } }
-                #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4]])
+                #expect(try await Self.migrateTogether(stores) == [[], [1, 2, 3, 4, 5]])
             }
         }
     }

@@ -1,7 +1,8 @@
 import HeraldCore
 
 /// One device on one channel, as the store keeps it: what publishing to the
-/// channel expands to, with the APNs overrides the device registered with.
+/// channel expands to, with the APNs overrides the device registered with
+/// and the device's own row.
 ///
 /// Times are kept to the microsecond (PostgreSQL's precision, and the
 /// SQLite backend's too), so a registration read back has its times
@@ -17,10 +18,18 @@ public struct Registration: Sendable, Equatable {
     public var createdAt: Timestamp
     /// When the overrides last changed, or the membership moved to a new token.
     public var updatedAt: Timestamp
+    /// The device's own values (its ``RegisteredDevice`` row), the same on
+    /// every channel: a Web Push subscription's keys, which a message to it
+    /// is encrypted for.
+    public var subscriptionKeys: SubscriptionKeys?
+    public var timezone: String?
+    public var locale: String?
+    public var attributes: [String: String]
 
     public init(
         device: DeviceKey, channel: String, environment: String?, topic: String?, createdAt: Timestamp,
-        updatedAt: Timestamp
+        updatedAt: Timestamp, subscriptionKeys: SubscriptionKeys? = nil, timezone: String? = nil,
+        locale: String? = nil, attributes: [String: String] = [:]
     ) {
         self.device = device
         self.channel = channel
@@ -28,5 +37,9 @@ public struct Registration: Sendable, Equatable {
         self.topic = topic
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.subscriptionKeys = subscriptionKeys
+        self.timezone = timezone
+        self.locale = locale
+        self.attributes = attributes
     }
 }

@@ -132,6 +132,38 @@ enum PostgresDialect: RegistryTables {
                         INSERT INTO herald_apps (app, registrations) SELECT app, sum(devices) FROM herald_channels GROUP BY app
                         """),
                 ]),
+            // One row per device, the same on every channel of its app (docs/registry.md,
+            // "Schema"); the devices already registered get theirs from their memberships.
+            Migration(
+                version: 5,
+                statements: [
+                    SQLStatement(
+                        devices,
+                        """
+                        CREATE TABLE herald_devices (
+                            app text NOT NULL,
+                            provider text NOT NULL,
+                            address_kind text NOT NULL,
+                            address text NOT NULL,
+                            webpush_p256dh text,
+                            webpush_auth text,
+                            timezone text,
+                            locale text,
+                            attributes text NOT NULL DEFAULT '{}',
+                            last_seen timestamptz NOT NULL,
+                            created_at timestamptz NOT NULL,
+                            PRIMARY KEY (app, provider, address_kind, address)
+                        )
+                        """),
+                    SQLStatement(devices, "CREATE INDEX herald_devices_last_seen ON herald_devices (last_seen)"),
+                    SQLStatement(
+                        devices,
+                        """
+                        INSERT INTO herald_devices (app, provider, address_kind, address, last_seen, created_at)
+                        SELECT app, provider, address_kind, address, max(updated_at), min(created_at) FROM herald_registrations
+                        GROUP BY app, provider, address_kind, address
+                        """),
+                ]),
         ],
         lockDevice: SQLStatement(registrations, "SELECT pg_advisory_xact_lock($1::bigint)"),
         deviceChannels: SQLStatement(
@@ -163,6 +195,38 @@ enum PostgresDialect: RegistryTables {
         deleteMembership: SQLStatement(
             registrations, "DELETE FROM herald_registrations WHERE \(device) AND channel = $5 RETURNING id"),
         deleteDevice: SQLStatement(registrations, "DELETE FROM herald_registrations WHERE \(device) RETURNING channel"),
+        upsertDevice: SQLStatement(
+            devices,
+            """
+            INSERT INTO herald_devices AS d
+                (app, provider, address_kind, address, webpush_p256dh, webpush_auth, timezone, locale, attributes,
+                 last_seen, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, '{}'), \(time("$10")), \(time("$10")))
+            ON CONFLICT (app, provider, address_kind, address) DO UPDATE SET
+                webpush_p256dh = coalesce(EXCLUDED.webpush_p256dh, d.webpush_p256dh),
+                webpush_auth = coalesce(EXCLUDED.webpush_auth, d.webpush_auth),
+                timezone = coalesce(EXCLUDED.timezone, d.timezone), locale = coalesce(EXCLUDED.locale, d.locale),
+                attributes = coalesce($9, d.attributes), last_seen = greatest(d.last_seen, EXCLUDED.last_seen)
+            """),
+        deviceRow: SQLStatement(
+            devices,
+            """
+            SELECT webpush_p256dh, webpush_auth, timezone, locale, attributes, \(micros("last_seen")), \(micros("created_at"))
+            FROM herald_devices WHERE \(device)
+            """),
+        deleteUnusedDevice: SQLStatement(
+            devices,
+            """
+            DELETE FROM herald_devices WHERE \(device) AND NOT EXISTS (SELECT 1 FROM herald_registrations WHERE \(device))
+            """),
+        deleteDeviceRow: SQLStatement(devices, "DELETE FROM herald_devices WHERE \(device)"),
+        moveDevice: SQLStatement(
+            devices,
+            """
+            UPDATE herald_devices SET address_kind = $5, address = $6, last_seen = greatest(last_seen, \(time("$7")))
+            WHERE \(device) AND NOT EXISTS (SELECT 1 FROM herald_devices
+                WHERE app = $1 AND provider = $2 AND address_kind = $5 AND address = $6)
+            """),
         addToChannel: SQLStatement(
             channels,
             """
@@ -193,14 +257,16 @@ enum PostgresDialect: RegistryTables {
         channelDevices: SQLStatement(channels, "SELECT devices FROM herald_channels WHERE app = $1 AND channel = $2"),
         appRegistrations: SQLStatement(apps, "SELECT registrations FROM herald_apps WHERE app = $1"),
         page: { providers in
-            let filter = RegistrySQL.providerFilter(providers) { "$\($0)" }
+            let filter = RegistrySQL.providerFilter(providers, column: "r.provider") { "$\($0)" }
             return SQLStatement(
                 registrations,
                 """
-                SELECT id, provider, address_kind, address, environment, topic, \(micros("created_at")), \(micros("updated_at"))
-                FROM herald_registrations
-                WHERE app = $1 AND channel = $2 AND id > $3\(filter)
-                ORDER BY id LIMIT $4
+                SELECT r.id, r.provider, r.address_kind, r.address, r.environment, r.topic, \(micros("r.created_at")),
+                    \(micros("r.updated_at")), d.webpush_p256dh, d.webpush_auth, d.timezone, d.locale, d.attributes
+                FROM herald_registrations AS r LEFT JOIN herald_devices AS d
+                    ON d.app = r.app AND d.provider = r.provider AND d.address_kind = r.address_kind AND d.address = r.address
+                WHERE r.app = $1 AND r.channel = $2 AND r.id > $3\(filter)
+                ORDER BY r.id LIMIT $4
                 """)
         },
         claimEvents: SQLStatement(

@@ -28,8 +28,8 @@ struct RegistryOperations: Sendable {
     let catalog: ProviderCatalog
 
     func register(
-        _ db: any SQLConnection, _ device: DeviceKey, channels: [String], environment: String?, topic: String?,
-        at time: Timestamp
+        _ db: any SQLConnection, _ device: DeviceKey, profile: DeviceProfile, channels: [String], environment: String?,
+        topic: String?, at time: Timestamp
     ) throws(RegistryError) -> [String: RegistryChange] {
         let operation = "register"
         return try transaction(db, operation) { () throws(RegistryError) in
@@ -72,6 +72,7 @@ struct RegistryOperations: Sendable {
                     ], operation: operation)
                 changes[channel] = .created
             }
+            _ = try db.run(sql.upsertDevice, device.parameters + deviceValues(profile, at: time), operation: operation)
             return changes
         }
     }
@@ -89,6 +90,7 @@ struct RegistryOperations: Sendable {
             }
             try removeFromApp(removed.count, app: device.app, db, operation)
             for channel in removed { try leave(channel, app: device.app, db, operation) }
+            if !removed.isEmpty { _ = try db.run(sql.deleteUnusedDevice, device.parameters, operation: operation) }
             return removed.isEmpty ? .notFound : .removed(count: removed.count)
         }
     }
@@ -101,6 +103,7 @@ struct RegistryOperations: Sendable {
             let channels = try rows.map { row throws(RegistryError) in try text(row, 0, sql.deleteDevice, operation) }
             try removeFromApp(rows.count, app: device.app, db, operation)
             for channel in Self.distinctInByteOrder(channels) { try leave(channel, app: device.app, db, operation) }
+            _ = try db.run(sql.deleteDeviceRow, device.parameters, operation: operation)
             return rows.isEmpty ? .notFound : .removed(count: rows.count)
         }
     }
@@ -143,6 +146,14 @@ struct RegistryOperations: Sendable {
                         ], operation: operation)
                 }
             }
+            // The device's row goes with its memberships, unless the new address has its own.
+            _ = try db.run(
+                sql.moveDevice,
+                device.parameters + [
+                    .text(newDevice.address.field), .text(newDevice.address.value),
+                    .integer(time.microsecondsSinceEpoch),
+                ], operation: operation)
+            _ = try db.run(sql.deleteDeviceRow, device.parameters, operation: operation)
             return .updated
         }
     }
@@ -153,6 +164,19 @@ struct RegistryOperations: Sendable {
             row throws(RegistryError) in
             try text(row, 0, sql.deviceChannels, operation)
         }
+    }
+
+    /// The device's row; nil for a device the registry does not hold.
+    func device(_ db: any SQLConnection, _ device: DeviceKey) throws(RegistryError) -> RegisteredDevice? {
+        let operation = "device"
+        let statement = sql.deviceRow
+        guard let row = try db.run(statement, device.parameters, operation: operation).first else { return nil }
+        let profile = try profile(row, from: 0, statement, operation)
+        return RegisteredDevice(
+            key: device, subscriptionKeys: profile.subscriptionKeys, timezone: profile.timezone,
+            locale: profile.locale, attributes: profile.attributes ?? [:],
+            lastSeen: Timestamp(microsecondsSinceEpoch: try integer(row, 5, statement, operation)),
+            createdAt: Timestamp(microsecondsSinceEpoch: try integer(row, 6, statement, operation)))
     }
 
     func devices(
@@ -184,12 +208,15 @@ struct RegistryOperations: Sendable {
                         + "which this Herald does not know")
             }
             let address = Target.Address(addressKind, try text(row, 3, statement, operation))
+            let profile = try profile(row, from: 8, statement, operation)
             registrations.append(
                 Registration(
                     device: DeviceKey(app: app, provider: provider, address: address), channel: channel,
                     environment: row[4], topic: row[5],
                     createdAt: Timestamp(microsecondsSinceEpoch: try integer(row, 6, statement, operation)),
-                    updatedAt: Timestamp(microsecondsSinceEpoch: try integer(row, 7, statement, operation))))
+                    updatedAt: Timestamp(microsecondsSinceEpoch: try integer(row, 7, statement, operation)),
+                    subscriptionKeys: profile.subscriptionKeys, timezone: profile.timezone, locale: profile.locale,
+                    attributes: profile.attributes ?? [:]))
         }
         return RegistryPage(
             registrations: registrations, next: rows.count > limit ? RegistryCursor(lastID: lastID) : nil)
@@ -294,6 +321,54 @@ struct RegistryOperations: Sendable {
                 attempt += 1
             }
         }
+    }
+
+    /// Parameters 5-10 of `upsertDevice`: the profile's values (NULL for
+    /// those not given) and the time.
+    private func deviceValues(_ profile: DeviceProfile, at time: Timestamp) -> [SQLParameter] {
+        [
+            .optional(profile.subscriptionKeys?.p256dh), .optional(profile.subscriptionKeys?.auth),
+            .optional(profile.timezone), .optional(profile.locale),
+            .optional(profile.attributes.map(Self.attributesJSON)), .integer(time.microsecondsSinceEpoch),
+        ]
+    }
+
+    /// A device row's p256dh, auth, timezone, locale and attributes, from column `first` on.
+    private func profile(
+        _ row: [String?], from first: Int, _ statement: SQLStatement, _ operation: String
+    ) throws(RegistryError) -> DeviceProfile {
+        guard row.count >= first + 5 else {
+            throw RegistryError(
+                .internal, operation: operation, message: "\(statement.table): a row has \(row.count) columns")
+        }
+        var keys: SubscriptionKeys?
+        if let p256dh = row[first], let auth = row[first + 1] { keys = SubscriptionKeys(p256dh: p256dh, auth: auth) }
+        var attributes: [String: String] = [:]
+        if let json = row[first + 4] {
+            guard let object = try? JSONValue.parse(json).objectValue else {
+                throw RegistryError(
+                    .internal, operation: operation,
+                    message: "\(statement.table): attributes are not a JSON object")
+            }
+            for (key, value) in object {
+                guard let text = value.stringValue else {
+                    throw RegistryError(
+                        .internal, operation: operation,
+                        message: "\(statement.table): attribute \(JSONText.quoted(key)) is not a string")
+                }
+                attributes[key] = text
+            }
+        }
+        return DeviceProfile(
+            subscriptionKeys: keys, timezone: row[first + 2], locale: row[first + 3], attributes: attributes)
+    }
+
+    /// Attributes as stored: a JSON object of strings, keys in byte order.
+    static func attributesJSON(_ attributes: [String: String]) -> String {
+        let members = attributes.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        return String(
+            decoding: JSONValue.object(JSONObject(members.map { ($0.key, JSONValue.string($0.value)) })).serialized,
+            as: UTF8.self)
     }
 
     /// Takes the devices' locks, in key order.

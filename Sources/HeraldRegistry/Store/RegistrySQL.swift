@@ -40,6 +40,19 @@ struct RegistrySQL: Sendable {
     let deleteMembership: SQLStatement
     /// (device) → channel of each removed row.
     let deleteDevice: SQLStatement
+    /// (device, p256dh, auth, timezone, locale, attributes JSON, time): creates
+    /// the device's row, or refreshes its `last_seen` and sets the values
+    /// given (a NULL keeps the stored one).
+    let upsertDevice: SQLStatement
+    /// (device) → p256dh, auth, timezone, locale, attributes JSON, last seen, created; no row for an unknown device.
+    let deviceRow: SQLStatement
+    /// (device): forgets the device's row when it is on no channel any more.
+    let deleteUnusedDevice: SQLStatement
+    /// (device): forgets the device's row.
+    let deleteDeviceRow: SQLStatement
+    /// (device, new address kind, new address, time): the row now belongs to
+    /// the new address, unless that address has a row of its own.
+    let moveDevice: SQLStatement
     /// (app, channel, limit) → the channel's new device count; no row when it already holds `limit`.
     let addToChannel: SQLStatement
     /// (app, channel) → the channel's new device count.
@@ -56,7 +69,8 @@ struct RegistrySQL: Sendable {
     /// (app) → registrations of the app (its `herald_apps` row); no row for an app without any.
     let appRegistrations: SQLStatement
     /// (app, channel, after id, limit, then one provider name per `providers` count)
-    /// → id, provider, address kind, address, environment, topic, created, updated; ascending id.
+    /// → id, provider, address kind, address, environment, topic, created, updated,
+    /// then the device's p256dh, auth, timezone, locale, attributes JSON; ascending id.
     let page: @Sendable (_ providers: Int) -> SQLStatement
 
     /// (JSON array of distinct [app, event id] pairs, time, since) → app and
@@ -69,10 +83,10 @@ struct RegistrySQL: Sendable {
     /// (before): forgets the ids received before that time.
     let forgetEvents: SQLStatement
 
-    /// ` AND provider IN (…)` with `count` placeholders from parameter 5 on
+    /// ` AND column IN (…)` with `count` placeholders from parameter 5 on
     /// (`placeholder` spells one in the backend's syntax); empty for none.
-    static func providerFilter(_ count: Int, placeholder: (Int) -> String) -> String {
-        count == 0 ? "" : " AND provider IN (" + (5..<5 + count).map(placeholder).joined(separator: ", ") + ")"
+    static func providerFilter(_ count: Int, column: String, placeholder: (Int) -> String) -> String {
+        count == 0 ? "" : " AND \(column) IN (" + (5..<5 + count).map(placeholder).joined(separator: ", ") + ")"
     }
 }
 
@@ -87,4 +101,5 @@ extension RegistryTables {
     static var versions: String { "herald_schema_migrations" }
     static var events: String { "herald_event_ids" }
     static var apps: String { "herald_apps" }
+    static var devices: String { "herald_devices" }
 }

@@ -18,22 +18,31 @@ public protocol RegistryStore: Sendable {
     func migrate() async throws(RegistryError) -> [Int]
 
     /// Puts the device on each of `channels` with these APNs overrides (nil:
-    /// the app's settings); per channel, whether that created the membership,
+    /// the app's settings), and creates its row with `profile` or refreshes
+    /// it (`last_seen` becomes `at`, the profile's values given replace the
+    /// stored ones); per channel, whether that created the membership,
     /// changed its overrides, or found it as asked. Fails as a whole (nothing
     /// written) past a limit.
     func register(
-        _ device: DeviceKey, channels: [String], environment: String?, topic: String?,
+        _ device: DeviceKey, profile: DeviceProfile, channels: [String], environment: String?, topic: String?,
         at: Timestamp
     ) async throws(RegistryError) -> [String: RegistryChange]
 
-    /// Takes the device off those of `channels` it is on: `.removed(count:)`, or `.notFound` for none.
+    /// The device's row (its profile, first and last registration); nil for a
+    /// device on no channel.
+    func device(_ device: DeviceKey) async throws(RegistryError) -> RegisteredDevice?
+
+    /// Takes the device off those of `channels` it is on: `.removed(count:)`,
+    /// or `.notFound` for none. A device left on no channel loses its row.
     func unregister(_ device: DeviceKey, channels: [String]) async throws(RegistryError) -> RegistryChange
 
-    /// Takes the device off every channel of its app (an uninstalled app, a dead token).
+    /// Takes the device off every channel of its app and forgets its row (an
+    /// uninstalled app, a dead token, a gone subscription).
     func unregisterDevice(_ device: DeviceKey) async throws(RegistryError) -> RegistryChange
 
     /// Moves every membership of the device to `new` (a refreshed token of the
-    /// same app and provider), keeping ids and overrides; where `new` is
+    /// same app and provider), keeping ids and overrides, and its row with
+    /// them unless `new` has its own; where `new` is
     /// already on a channel, its own membership stays. `.updated`, `.unchanged`
     /// when `new` is the device's address, `.notFound` when it is on no channel.
     func replaceToken(_ device: DeviceKey, with new: Target.Address, at: Timestamp) async throws(RegistryError)
@@ -65,4 +74,15 @@ public protocol RegistryStore: Sendable {
 
     /// Refuses further calls; calls already made finish, then the connections are closed.
     func close()
+}
+
+extension RegistryStore {
+    /// Registers a device with no profile values (its row is created or its
+    /// `last_seen` refreshed): an APNs or FCM device without attributes.
+    public func register(
+        _ device: DeviceKey, channels: [String], environment: String?, topic: String?, at time: Timestamp
+    ) async throws(RegistryError) -> [String: RegistryChange] {
+        try await register(
+            device, profile: DeviceProfile(), channels: channels, environment: environment, topic: topic, at: time)
+    }
 }

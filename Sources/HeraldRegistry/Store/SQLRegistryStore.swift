@@ -56,7 +56,7 @@ public final class SQLRegistryStore: RegistryStore {
     }
 
     public func register(
-        _ device: DeviceKey, channels: [String], environment: String?, topic: String?,
+        _ device: DeviceKey, profile: DeviceProfile, channels: [String], environment: String?, topic: String?,
         at time: Timestamp
     ) async throws(RegistryError) -> [String: RegistryChange] {
         let operation = "register"
@@ -65,8 +65,16 @@ public final class SQLRegistryStore: RegistryStore {
         try validation.overrides(environment: environment, topic: topic, provider: device.provider, operation)
         let operations = operations
         return try await pool.run(operation) { db throws(RegistryError) in
-            try operations.register(db, device, channels: channels, environment: environment, topic: topic, at: time)
+            try operations.register(
+                db, device, profile: profile, channels: channels, environment: environment, topic: topic, at: time)
         }
+    }
+
+    public func device(_ device: DeviceKey) async throws(RegistryError) -> RegisteredDevice? {
+        let operation = "device"
+        try validation.device(device, operation)
+        let operations = operations
+        return try await pool.run(operation) { db throws(RegistryError) in try operations.device(db, device) }
     }
 
     public func unregister(_ device: DeviceKey, channels: [String]) async throws(RegistryError) -> RegistryChange {
