@@ -28,8 +28,10 @@ public struct TimeZoneDatabase: Sendable {
 
     /// Why `name` is not a time zone of this database, or nil when it is one.
     public func problem(with name: String, maxBytes: Int) -> String? {
-        guard !name.isEmpty else { return "is empty" }
-        guard name.utf8.count <= maxBytes else { return "is \(name.utf8.count) bytes, over the limit of \(maxBytes)" }
+        guard !name.isEmpty else { return "the time zone is empty" }
+        guard name.utf8.count <= maxBytes else {
+            return "the time zone is \(name.utf8.count) bytes, over the limit of \(maxBytes)"
+        }
         let components = name.split(separator: "/", omittingEmptySubsequences: false)
         let wellFormed =
             components.allSatisfy { component in

@@ -24,7 +24,7 @@ public struct RegistryCommand: Sendable, Equatable {
         /// The body fields of this kind besides `id` and the device's.
         var ownFields: [String] {
             switch self {
-            case .register: ["channels", "environment", "topic"]
+            case .register: ["channels", "environment", "topic"] + Rules.profileFields
             case .unregister: ["channels"]
             case .unregisterDevice: []
             case .replaceToken: ["new_token"]
@@ -49,13 +49,18 @@ public struct RegistryCommand: Sendable, Equatable {
     public var id: String?
     public var device: DeviceKey
     public var action: Action
+    /// register: what the device says about itself (time zone, locale,
+    /// attributes), kept once per device of the app; nil fields keep the
+    /// stored values. Empty for the other kinds, which refuse those fields.
+    public var profile: DeviceProfile
 
     /// A command as given; ``decode(json:kind:fallbackID:rules:)`` checks
     /// what senders send, code building a command itself is trusted to.
-    public init(id: String? = nil, device: DeviceKey, action: Action) {
+    public init(id: String? = nil, device: DeviceKey, action: Action, profile: DeviceProfile = DeviceProfile()) {
         self.id = id
         self.device = device
         self.action = action
+        self.profile = profile
     }
 
     public var kind: Kind {
@@ -68,7 +73,8 @@ public struct RegistryCommand: Sendable, Equatable {
     }
 
     /// Every field a command body may have (each kind takes some of them).
-    public static let fieldNames = ["id"] + Rules.deviceFields + ["channels", "environment", "topic", "new_token"]
+    public static let fieldNames =
+        ["id"] + Rules.deviceFields + ["channels", "environment", "topic"] + Rules.profileFields + ["new_token"]
     /// The largest body, in bytes: a device's 1000 channels of 255 bytes fit with room to spare.
     public static let maxBytes = 1 << 20
     /// The deepest nesting a body needs is 2 (an array in the object); a little room beyond.
@@ -158,7 +164,8 @@ public struct RegistryCommand: Sendable, Equatable {
             }
             if let topic { try rules.topic(topic, app: device.app) }
             return RegistryCommand(
-                id: id, device: device, action: .register(channels: channels, environment: environment, topic: topic))
+                id: id, device: device, action: .register(channels: channels, environment: environment, topic: topic),
+                profile: try rules.profile(fields))
         case .unregister:
             let channels = try rules.channels(try channelList(fields), operation)
             return RegistryCommand(id: id, device: device, action: .unregister(channels: channels))
@@ -186,7 +193,7 @@ public struct RegistryCommand: Sendable, Equatable {
         switch action {
         case .register(let channels, let environment, let topic):
             let changes = try await store.register(
-                device, channels: channels, environment: environment, topic: topic, at: time)
+                device, profile: profile, channels: channels, environment: environment, topic: topic, at: time)
             result.channels = channels.map { RegistryResult.ChannelChange(channel: $0, change: changes[$0]) }
             result.change = RegistryChange.summary(of: changes.values)
         case .unregister(let channels):
@@ -327,6 +334,40 @@ extension RegistryCommand {
 
         /// The fields naming the device.
         static let deviceFields = ["app", "provider", "token", "fid"]
+        /// The fields of a register that describe the device (``DeviceProfile``).
+        static let profileFields = ["timezone", "locale", "attributes"]
+
+        /// A register's `timezone`, `locale` and `attributes`: each absent or
+        /// `null` keeps the stored value, `""` (time zone, locale) or `{}`
+        /// (attributes) clears it, anything else is checked — an IANA time
+        /// zone of the system's tz database, a well-formed BCP 47 tag, a map
+        /// of strings within ``RegistryLimits``'s attribute bounds.
+        public func profile(_ fields: FieldReader) throws(RegistryCommandError) -> DeviceProfile {
+            var profile = DeviceProfile()
+            profile.timezone = try fields.string("timezone")
+            if let timezone = profile.timezone, !timezone.isEmpty {
+                try checked("timezone") { () throws(RegistryError) in try validation.timezone(timezone, "register") }
+            }
+            profile.locale = try fields.string("locale")
+            if let locale = profile.locale, !locale.isEmpty {
+                try checked("locale") { () throws(RegistryError) in try validation.locale(locale, "register") }
+            }
+            if let object = try fields.object("attributes") {
+                var attributes: [String: String] = [:]
+                let path = fields.path("attributes")
+                for (key, value) in object {
+                    guard case .string(let text) = value else {
+                        throw .mismatch("\(path).\(FieldReader.displayName(key))", expected: "a string", found: value)
+                    }
+                    attributes[key] = text
+                }
+                try checked("attributes") { () throws(RegistryError) in
+                    try validation.attributes(attributes, "register")
+                }
+                profile.attributes = attributes
+            }
+            return profile
+        }
 
         var validation: RegistryValidation { RegistryValidation(limits: limits, providers: providers) }
 

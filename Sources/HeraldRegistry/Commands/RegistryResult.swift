@@ -105,6 +105,19 @@ public struct RegistryResult: Sendable, Equatable {
     /// The body published to the results exchange.
     public var encoded: [UInt8] { jsonValue.serialized }
 
+    /// The `registry_expired` result of a retired device: no command, the
+    /// device, the channels it was taken off, when it was last seen.
+    public static func expired(_ retired: RetiredDevice, at time: Timestamp) -> RegistryResult {
+        var result = RegistryResult(status: .expired, command: nil, commandID: nil, at: time)
+        result.app = retired.device.app
+        result.provider = retired.device.provider
+        result.address = retired.device.address
+        result.channels = retired.channels.map { ChannelChange(channel: $0, change: nil) }
+        result.change = .removed(count: retired.channels.count)
+        result.lastSeen = retired.lastSeen
+        return result
+    }
+
     /// The result of a refused command, naming it as far as its body can be
     /// read (`id`, a valid app name, a known provider, the device's address,
     /// the new token, channel names), so a sender bound to

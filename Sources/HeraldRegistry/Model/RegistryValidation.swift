@@ -88,10 +88,19 @@ struct RegistryValidation: Sendable {
         }
     }
 
+    /// A register's time zone, locale and attributes, each checked when
+    /// given (``timezone(_:_:)``, ``locale(_:_:)``, ``attributes(_:_:)``);
+    /// `""` clears a time zone or locale, so it is not checked.
+    func profile(_ profile: DeviceProfile, _ operation: String) throws(RegistryError) {
+        if let timezone = profile.timezone, !timezone.isEmpty { try self.timezone(timezone, operation) }
+        if let locale = profile.locale, !locale.isEmpty { try self.locale(locale, operation) }
+        if let attributes = profile.attributes { try self.attributes(attributes, operation) }
+    }
+
     /// An IANA time zone name the system's tz database has (``TimeZoneDatabase``).
     func timezone(_ name: String, _ operation: String) throws(RegistryError) {
         if let problem = timeZones.problem(with: name, maxBytes: limits.maxTimezoneBytes) {
-            throw invalid("timezone \(problem)", operation)
+            throw invalid(problem, operation)
         }
     }
 
