@@ -15,7 +15,19 @@ Mix.install([{:amqp, "~> 3.3"}, {:jason, "~> 1.4"}])
 
 url = System.get_env("HERALD_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2f")
 id = "reg-" <> Base.encode16(:crypto.strong_rand_bytes(8), case: :lower)
-command = %{id: id, app: "chat", provider: "apns", token: token, channels: channels}
+# The device's time zone (an IANA name Herald checks against its tz database),
+# locale (BCP 47) and the app's own attributes: kept once per device, the same
+# on every channel; a register without them keeps the stored ones ("" clears).
+command = %{
+  id: id,
+  app: "chat",
+  provider: "apns",
+  token: token,
+  channels: channels,
+  timezone: System.get_env("DEVICE_TIMEZONE", "Europe/Paris"),
+  locale: System.get_env("DEVICE_LOCALE", "fr-FR"),
+  attributes: %{app_version: "5.2.0"}
+}
 
 {:ok, conn} = AMQP.Connection.open(url)
 {:ok, chan} = AMQP.Channel.open(conn)

@@ -16,7 +16,15 @@ if (!token || channels.length === 0) {
   process.exit(2);
 }
 
-const command = { id: `reg-${randomUUID()}`, app: "chat", provider: "apns", token, channels };
+// The device's time zone (an IANA name Herald checks against its tz database),
+// locale (BCP 47) and the app's own attributes: kept once per device, the same
+// on every channel; a register without them keeps the stored ones ("" clears).
+const device = {
+  timezone: process.env.DEVICE_TIMEZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+  locale: process.env.DEVICE_LOCALE ?? "en-US",
+  attributes: { app_version: "5.2.0" },
+};
+const command = { id: `reg-${randomUUID()}`, app: "chat", provider: "apns", token, channels, ...device };
 
 const connection = await amqp.connect(url);
 try {

@@ -13,7 +13,12 @@ require "securerandom"
 token, *channels = ARGV
 abort("usage: ruby register.rb <device-token> <channel> [channel ...]") if token.nil? || channels.empty?
 
-command = { id: "reg-#{SecureRandom.uuid}", app: "chat", provider: "apns", token: token, channels: channels }
+# The device's time zone (an IANA name Herald checks against its tz database),
+# locale (BCP 47) and the app's own attributes: kept once per device, the same
+# on every channel; a register without them keeps the stored ones ("" clears).
+command = { id: "reg-#{SecureRandom.uuid}", app: "chat", provider: "apns", token: token, channels: channels,
+            timezone: ENV.fetch("DEVICE_TIMEZONE", "Europe/Paris"), locale: ENV.fetch("DEVICE_LOCALE", "fr-FR"),
+            attributes: { app_version: "5.2.0" } }
 
 connection = Bunny.new(ENV.fetch("HERALD_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2f"))
 connection.start

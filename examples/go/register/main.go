@@ -27,6 +27,14 @@ type command struct {
 	Provider string   `json:"provider"`
 	Token    string   `json:"token"`
 	Channels []string `json:"channels"`
+
+	// The device's time zone (an IANA name Herald checks against its tz
+	// database), locale (BCP 47) and the app's own attributes: kept once per
+	// device, the same on every channel. Empty ones are left out (omitempty), so
+	// the stored values stay; send "timezone": "" to clear one.
+	Timezone   string            `json:"timezone,omitempty"`
+	Locale     string            `json:"locale,omitempty"`
+	Attributes map[string]string `json:"attributes,omitempty"`
 }
 
 func main() {
@@ -42,7 +50,14 @@ func main() {
 		log.Fatal(err)
 	}
 	id := "reg-" + hex.EncodeToString(raw)
-	body, err := json.Marshal(command{ID: id, App: "chat", Provider: "apns", Token: os.Args[1], Channels: os.Args[2:]})
+	timezone := os.Getenv("DEVICE_TIMEZONE")
+	if timezone == "" {
+		timezone = "Europe/Paris"
+	}
+	body, err := json.Marshal(command{
+		ID: id, App: "chat", Provider: "apns", Token: os.Args[1], Channels: os.Args[2:],
+		Timezone: timezone, Locale: "fr-FR", Attributes: map[string]string{"app_version": "5.2.0"},
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
