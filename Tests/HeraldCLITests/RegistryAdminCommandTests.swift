@@ -47,6 +47,38 @@ import Testing
         return (status, console.stdout, console.stderr)
     }
 
+    /// A Web Push subscription's `auth` is listed masked, in the table and
+    /// in `--json`; the CLI reads it with `registry.encryption_key_file`.
+    @Test(arguments: Backend.allCases) func listDevicesMasksTheAuthSecret(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { database in
+            let keyBytes = (0..<32).map { UInt8($0 * 7 % 256) }
+            let file = try Self.config(registry: database.configSection(["encryption_key_file: registry.key"]))
+            let keyFile = (file as NSString).deletingLastPathComponent + "/registry.key"
+            try Data(keyBytes).write(to: URL(fileURLWithPath: keyFile))
+            let store = try database.makeStore(secretKey: try RegistrySecretKey(bytes: keyBytes))
+            defer { store.close() }
+            _ = try await store.migrate()
+            let p256dh = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
+            let auth = "BTBZMqHH6r4Tts7J_aSIgg"
+            let endpoint = "https://fcm.googleapis.com/fcm/send/abc"
+            _ = try await store.register(
+                DeviceKey(
+                    app: "chat", provider: Provider(rawValue: "webpush"),
+                    address: Target.Address(.init(field: "endpoint", isDevice: true), endpoint)),
+                profile: DeviceProfile(subscriptionKeys: SubscriptionKeys(p256dh: p256dh, auth: auth)),
+                channels: ["user:42"], environment: nil, topic: nil, at: Self.at)
+            let table = await Self.herald(file, ["list-devices", "--app", "chat", "--channel", "user:42"])
+            #expect(table.status == 0 && table.err.isEmpty, "\(table)")
+            #expect(table.out.contains("p256dh=\(p256dh) auth=********"), "\(table.out)")
+            let json = await Self.herald(file, ["list-devices", "--app", "chat", "--channel", "user:42", "--json"])
+            #expect(
+                json.out
+                    == #"{"app":"chat","channel":"user:42","provider":"webpush","endpoint":"\#(endpoint)","keys":{"p256dh":"\#(p256dh)","auth":"********"},"created_at":"2025-12-02T18:26:40.000Z","updated_at":"2025-12-02T18:26:40.000Z"}"#
+            )
+            #expect(!(table.out + table.err + json.out + json.err).contains(auth))
+        }
+    }
+
     @Test(arguments: Backend.allCases) func changesAndListsAsTheStoreDoes(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { database in
             let file = try Self.config(for: database)

@@ -73,6 +73,19 @@ import Testing
         }
     }
 
+    @Test(arguments: Backend.allCases) func subscriptionKeysAreKeptAndPaged(_ backend: Backend) async throws {
+        try await TestDatabase.withStore(backend) { store in
+            let device = WebPushRegistrationTests.device("https://push.example.net/s/1")
+            _ = try await store.register(
+                device, profile: DeviceProfile(subscriptionKeys: WebPushRegistrationTests.keys), channels: ["user:42"],
+                environment: nil,
+                topic: nil, at: Devices.time())
+            #expect(try await store.device(device)?.subscriptionKeys == WebPushRegistrationTests.keys)
+            let page = try await store.devices(app: "chat", channel: "user:42", providers: nil, after: nil, limit: 10)
+            #expect(page.registrations.map(\.subscriptionKeys) == [WebPushRegistrationTests.keys])
+        }
+    }
+
     /// A registry of schema version 4 (memberships, no device rows) keeps
     /// every registration, and each device gets one row: created at its
     /// first membership, last seen at its latest change.

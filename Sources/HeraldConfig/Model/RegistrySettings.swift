@@ -26,6 +26,12 @@ public struct RegistrySettings: Sendable, Equatable, Decodable {
     /// retired (taken off every channel, with a `registry_expired` result);
     /// nil, the default: devices stay until unregistered or found dead.
     public var expireAfter: ConfigDuration?
+    /// The key the registry's secrets (Web Push `auth`) are encrypted at rest
+    /// with: base64 of 32 bytes, usually `${VAR}` (`encryption_key`).
+    public var encryptionKey: String?
+    /// The same key in a file: 32 bytes, or their base64 (`encryption_key_file`),
+    /// relative to the config file's directory.
+    public var encryptionKeyFile: String?
 
     public static let defaultPool = 4
     /// Ten million rows: a few million devices on a few channels each.
@@ -41,6 +47,8 @@ public struct RegistrySettings: Sendable, Equatable, Decodable {
         case maxRegistrationsPerApp = "max_registrations_per_app"
         case maxDevicesPerChannel = "max_devices_per_channel"
         case expireAfter = "expire_after"
+        case encryptionKey = "encryption_key"
+        case encryptionKeyFile = "encryption_key_file"
     }
 
     public init(backend: Backend, path: String? = nil, url: String? = nil, pool: Int? = nil) {
@@ -63,5 +71,10 @@ public struct RegistrySettings: Sendable, Equatable, Decodable {
         maxDevicesPerChannel =
             try c.decodeIfPresent(Int.self, forKey: .maxDevicesPerChannel) ?? Self.defaultMaxDevicesPerChannel
         expireAfter = try c.decodeIfPresent(ConfigDuration.self, forKey: .expireAfter)
+        encryptionKey = try c.decodeIfPresent(String.self, forKey: .encryptionKey)
+        encryptionKeyFile = try c.decodeIfPresent(String.self, forKey: .encryptionKeyFile)
     }
+
+    /// The encryption key's size in bytes (AES-256).
+    public static let encryptionKeyBytes = 32
 }

@@ -68,7 +68,7 @@ public struct RegistryResult: Sendable, Equatable {
     }
 
     /// Keys in the schema's order: `command`, `command_id`, `result`, `app`,
-    /// `provider`, `token`|`fid`, `new_token`, `channels` (register: an object
+    /// `provider`, `token`|`fid`|`endpoint`, `new_token`, `channels` (register: an object
     /// of each channel's change; unregister: the names), `change`, `removed`
     /// (unregister, unregister_device, registry_expired), `reason`,
     /// `redelivered` (only when true), `last_seen` (registry_expired), `at`
@@ -141,6 +141,11 @@ public struct RegistryResult: Sendable, Equatable {
             result.address = .token(token)
         } else if let fid = root["fid"]?.stringValue.flatMap(address) {
             result.address = .fid(fid)
+        } else if let provider = result.provider, let rules = providers.rules(for: provider),
+            rules.registrationTargetField != nil,
+            let given = rules.addressGiven(in: FieldReader(object: root, path: "")), address(given.value) != nil
+        {
+            result.address = given
         }
         result.newAddress = root["new_token"]?.stringValue.flatMap(address).map { .token($0) }
         if let elements = root["channels"]?.arrayValue, elements.count <= RegistryLimits.default.maxChannelsPerDevice {

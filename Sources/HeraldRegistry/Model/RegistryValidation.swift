@@ -50,7 +50,7 @@ struct RegistryValidation: Sendable {
         guard let rules = providers.rules(for: provider), held.contains(provider) else {
             let names = held.compactMap { providers.rules(for: $0)?.displayName }
             throw invalid(
-                "the registry holds \(names.joined(separator: " and ")) devices; send \(provider) subscriptions as event targets",
+                "the registry holds \(names.joined(separator: ", ")) devices, not \(provider) ones",
                 operation)
         }
         if let problem = rules.registrationProblem(kind: address.kind) { throw invalid(problem, operation) }
@@ -78,7 +78,8 @@ struct RegistryValidation: Sendable {
         guard let rules = providers.rules(for: provider),
             given.allSatisfy({ rules.registrationFields.contains($0.0) })
         else {
-            let owners = providers.rules.filter { !$0.registrationFields.isEmpty }.map(\.displayName)
+            let owners = providers.rules.filter { !Set($0.registrationFields).isDisjoint(with: given.map(\.0)) }
+                .map(\.displayName)
             throw invalid(
                 "environment and topic override \(owners.joined(separator: " and ")) settings; "
                     + "an \(provider) device has neither", operation)

@@ -289,7 +289,7 @@ enum PostgresDialect: RegistryTables {
             devices,
             """
             SELECT app, provider, address_kind, address, \(micros("last_seen")), \(micros("created_at")),
-                webpush_p256dh, webpush_auth, timezone, locale, attributes
+                NULL::text, NULL::text, timezone, locale, attributes
             FROM herald_devices WHERE last_seen < \(time("$1")) AND ($3::text IS NULL OR app = $3)
             ORDER BY last_seen, app, provider, address_kind, address LIMIT $2
             """),

@@ -280,8 +280,7 @@ enum SQLiteDialect: RegistryTables {
         staleDevices: SQLStatement(
             devices,
             """
-            SELECT app, provider, address_kind, address, last_seen, created_at,
-                webpush_p256dh, webpush_auth, timezone, locale, attributes
+            SELECT app, provider, address_kind, address, last_seen, created_at, NULL, NULL, timezone, locale, attributes
             FROM herald_devices WHERE last_seen < ?1 AND (?3 IS NULL OR app = ?3)
             ORDER BY last_seen, app, provider, address_kind, address LIMIT ?2
             """),

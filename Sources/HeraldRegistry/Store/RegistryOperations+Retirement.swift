@@ -23,10 +23,11 @@ extension RegistryOperations {
             operation: operation)
         var devices: [RegisteredDevice] = []
         for row in rows {
-            let profile = try profile(row, from: 6, statement, operation)
+            let key = try deviceKey(row, statement, operation)
+            let profile = try profile(row, from: 6, of: key, statement, operation)
             devices.append(
                 RegisteredDevice(
-                    key: try deviceKey(row, statement, operation), subscriptionKeys: profile.subscriptionKeys,
+                    key: key,
                     timezone: profile.timezone, locale: profile.locale, attributes: profile.attributes ?? [:],
                     lastSeen: Timestamp(microsecondsSinceEpoch: try integer(row, 4, statement, operation)),
                     createdAt: Timestamp(microsecondsSinceEpoch: try integer(row, 5, statement, operation))))

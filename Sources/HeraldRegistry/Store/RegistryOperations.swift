@@ -26,6 +26,8 @@ struct RegistryOperations: Sendable {
     let limits: RegistryLimits
     /// Which providers and address kinds a row may name.
     let catalog: ProviderCatalog
+    /// Seals the secrets the store writes and opens those it reads.
+    let sealer: SecretSealer
 
     func register(
         _ db: any SQLConnection, _ device: DeviceKey, profile: DeviceProfile, channels: [String], environment: String?,
@@ -72,7 +74,8 @@ struct RegistryOperations: Sendable {
                     ], operation: operation)
                 changes[channel] = .created
             }
-            _ = try db.run(sql.upsertDevice, device.parameters + deviceValues(profile, at: time), operation: operation)
+            _ = try db.run(
+                sql.upsertDevice, device.parameters + deviceValues(profile, at: time, operation), operation: operation)
             return changes
         }
     }
@@ -171,7 +174,7 @@ struct RegistryOperations: Sendable {
         let operation = "device"
         let statement = sql.deviceRow
         guard let row = try db.run(statement, device.parameters, operation: operation).first else { return nil }
-        let profile = try profile(row, from: 0, statement, operation)
+        let profile = try profile(row, from: 0, of: device, statement, operation)
         return RegisteredDevice(
             key: device, subscriptionKeys: profile.subscriptionKeys, timezone: profile.timezone,
             locale: profile.locale, attributes: profile.attributes ?? [:],
@@ -208,15 +211,25 @@ struct RegistryOperations: Sendable {
                         + "which this Herald does not know")
             }
             let address = Target.Address(addressKind, try text(row, 3, statement, operation))
-            let profile = try profile(row, from: 8, statement, operation)
+            let device = DeviceKey(app: app, provider: provider, address: address)
+            // A secret that cannot be read fails its own device, never the page: the channel's other devices are delivered.
+            var unreadable: String?
+            var profile = DeviceProfile()
+            do { profile = try self.profile(row, from: 8, of: device, statement, operation) } catch {
+                guard error.kind == .internal, row.count > 9, row[9] != nil else { throw error }
+                unreadable = error.message
+                var readable = row
+                readable[8] = nil
+                readable[9] = nil
+                profile = try self.profile(readable, from: 8, of: device, statement, operation)
+            }
             registrations.append(
                 Registration(
-                    device: DeviceKey(app: app, provider: provider, address: address), channel: channel,
-                    environment: row[4], topic: row[5],
+                    device: device, channel: channel, environment: row[4], topic: row[5],
                     createdAt: Timestamp(microsecondsSinceEpoch: try integer(row, 6, statement, operation)),
                     updatedAt: Timestamp(microsecondsSinceEpoch: try integer(row, 7, statement, operation)),
                     subscriptionKeys: profile.subscriptionKeys, timezone: profile.timezone, locale: profile.locale,
-                    attributes: profile.attributes ?? [:]))
+                    attributes: profile.attributes ?? [:], unreadableKeys: unreadable))
         }
         return RegistryPage(
             registrations: registrations, next: rows.count > limit ? RegistryCursor(lastID: lastID) : nil)
@@ -325,24 +338,30 @@ struct RegistryOperations: Sendable {
 
     /// Parameters 5-10 of `upsertDevice`: the profile's values (NULL for
     /// those not given) and the time.
-    private func deviceValues(_ profile: DeviceProfile, at time: Timestamp) -> [SQLParameter] {
-        [
-            .optional(profile.subscriptionKeys?.p256dh), .optional(profile.subscriptionKeys?.auth),
+    private func deviceValues(_ profile: DeviceProfile, at time: Timestamp, _ operation: String)
+        throws(RegistryError) -> [SQLParameter]
+    {
+        var auth: String?
+        if let secret = profile.subscriptionKeys?.auth { auth = try sealer.seal(secret, operation: operation) }
+        return [
+            .optional(profile.subscriptionKeys?.p256dh), .optional(auth),
             .optional(profile.timezone), .optional(profile.locale),
             .optional(profile.attributes.map(Self.attributesJSON)), .integer(time.microsecondsSinceEpoch),
         ]
     }
 
-    /// A device row's p256dh, auth, timezone, locale and attributes, from column `first` on.
+    /// A device row's p256dh, auth (opened), timezone, locale and attributes, from column `first` on.
     func profile(
-        _ row: [String?], from first: Int, _ statement: SQLStatement, _ operation: String
+        _ row: [String?], from first: Int, of device: DeviceKey, _ statement: SQLStatement, _ operation: String
     ) throws(RegistryError) -> DeviceProfile {
         guard row.count >= first + 5 else {
             throw RegistryError(
                 .internal, operation: operation, message: "\(statement.table): a row has \(row.count) columns")
         }
         var keys: SubscriptionKeys?
-        if let p256dh = row[first], let auth = row[first + 1] { keys = SubscriptionKeys(p256dh: p256dh, auth: auth) }
+        if let p256dh = row[first], let auth = row[first + 1] {
+            keys = SubscriptionKeys(p256dh: p256dh, auth: try sealer.open(auth, device: device, operation: operation))
+        }
         var attributes: [String: String] = [:]
         if let json = row[first + 4] {
             guard let object = try? JSONValue.parse(json).objectValue else {

@@ -84,9 +84,9 @@ struct RegistrySQL: Sendable {
     let forgetEvents: SQLStatement
 
     /// (before, limit, app or NULL) → app, provider, address kind, address,
-    /// last seen, created, then p256dh, auth, timezone, locale, attributes
-    /// JSON: the devices last registered before `before` (of one app, or of
-    /// every app), longest unseen first.
+    /// last seen, created, then NULL, NULL (a subscription's keys, not read),
+    /// timezone, locale, attributes JSON: the devices last registered before
+    /// `before` (of one app, or of every app), longest unseen first.
     let staleDevices: SQLStatement
     /// (device, before) → last seen: forgets the device's row when it was last
     /// registered before `before`; no row when it was registered since, or is gone.

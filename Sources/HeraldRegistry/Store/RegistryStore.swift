@@ -74,7 +74,8 @@ public protocol RegistryStore: Sendable {
 
     /// The devices last registered before `seenBefore` (of `app`, or of every
     /// app), longest unseen first, at most `limit` (1 to ``RegistryLimits/maxPageSize``):
-    /// those ``retireDevices(seenBefore:limit:)`` would retire.
+    /// those ``retireDevices(seenBefore:limit:)`` would retire. A Web Push
+    /// subscription's keys are not read (`subscriptionKeys` is nil).
     func staleDevices(app: String?, seenBefore: Timestamp, limit: Int) async throws(RegistryError)
         -> [RegisteredDevice]
 

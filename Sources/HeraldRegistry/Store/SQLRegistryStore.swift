@@ -35,14 +35,17 @@ public final class SQLRegistryStore: RegistryStore {
     public let providers: ProviderCatalog
 
     /// A store in `dialect`'s database holding `providers`' devices; nothing
-    /// is opened until the first call.
+    /// is opened until the first call. With `secretKey`, the secrets it
+    /// writes (a Web Push subscription's `auth`) are encrypted at rest.
     public init(
-        _ dialect: RegistryDialect, providers: ProviderCatalog, limits: RegistryLimits = .default
+        _ dialect: RegistryDialect, providers: ProviderCatalog, limits: RegistryLimits = .default,
+        secretKey: RegistrySecretKey? = nil
     ) throws(RegistryError) {
         self.dialect = dialect
         self.limits = limits
         self.providers = providers
-        operations = RegistryOperations(sql: dialect.sql, limits: limits, catalog: providers)
+        operations = RegistryOperations(
+            sql: dialect.sql, limits: limits, catalog: providers, sealer: SecretSealer(key: secretKey))
         migrator = Migrator(sql: dialect.sql, operations: operations)
         validation = RegistryValidation(limits: limits, providers: providers)
         pool = try ConnectionPool(size: dialect.poolSize, open: dialect.open)

@@ -71,6 +71,11 @@ struct ChannelExpander: Sendable {
                 }
                 var devices: [Target] = []
                 for registration in page.registrations {
+                    // Its target goes without keys and fails alone; the message names the device masked.
+                    if let problem = registration.unreadableKeys {
+                        logger.warning(
+                            "a registered device's subscription keys cannot be read", ["error": .string(problem)])
+                    }
                     let device = Device(provider: registration.device.provider, address: registration.device.address)
                     guard seen.insert(device).inserted else { continue }
                     var target = Self.target(
@@ -94,16 +99,19 @@ struct ChannelExpander: Sendable {
 
     /// The target of a registered device: reached through `channel`, with
     /// the extras its provider's rules make of its registration's environment
-    /// and topic (APNs), which its retries keep.
+    /// and topic (APNs) or its row's subscription keys (Web Push), which its
+    /// retries keep.
     static func target(_ device: Device, _ registration: Registration, channel: String, providers: ProviderCatalog)
         -> Target
     {
         var target = Target(provider: device.provider, address: device.address, channel: channel)
-        if let rules = providers.rules(for: device.provider), !rules.registrationFields.isEmpty {
+        if let rules = providers.rules(for: device.provider) {
             target.extras = rules.registeredExtras { column in
                 switch column {
                 case "environment": registration.environment
                 case "topic": registration.topic
+                case RegisteredDeviceField.p256dh: registration.subscriptionKeys?.p256dh
+                case RegisteredDeviceField.auth: registration.subscriptionKeys?.auth
                 default: nil
                 }
             }
