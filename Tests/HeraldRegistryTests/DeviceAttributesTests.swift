@@ -38,6 +38,7 @@ import Testing
                 == #"timezone: unknown time zone "Mars/Olympus_Mons" (not in the tz database at \#(zones))"#)
         for name in [
             "../../etc/passwd", "/etc/localtime", "Europe/../Europe/Paris", "Europe//Paris", "posix/Europe/Paris",
+            "localtime", "posixrules",
             "Europe/Paris ", "zone.tab",
         ] {
             let refusal = Self.refusal(#""timezone": "\#(name)""#)

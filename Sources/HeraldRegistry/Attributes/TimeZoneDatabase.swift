@@ -12,7 +12,7 @@ import HeraldCore
 /// is checked before any file is opened: components of `A-Z a-z 0-9 _ + - .`
 /// separated by `/`, none `.` or `..` or empty, no leading `/` — so no name
 /// reaches outside the directory. The `posix/` and `right/` copies of the
-/// zones are not names of their own and are refused.
+/// zones, `localtime` and `posixrules` are not names of their own and are refused.
 public struct TimeZoneDatabase: Sendable {
     /// The directory the zones are read from.
     public let directory: String
@@ -37,7 +37,7 @@ public struct TimeZoneDatabase: Sendable {
             components.allSatisfy { component in
                 !component.isEmpty && component != "." && component != ".."
                     && component.utf8.allSatisfy(Self.isNameByte)
-            } && components.first.map { $0 != "posix" && $0 != "right" } == true
+            } && components.first.map { !Self.notZones.contains(String($0)) } == true
         guard wellFormed else {
             return
                 "\(JSONText.quoted(name, limit: 40)) is not an IANA time zone name (such as \"Europe/Paris\" or \"America/Sao_Paulo\")"
@@ -59,6 +59,11 @@ public struct TimeZoneDatabase: Sendable {
         let read = magic.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, 4) }
         return read == 4 && magic == Array("TZif".utf8)
     }
+
+    /// Entries of the directory that are not zone names of their own: the
+    /// `posix/` and `right/` copies of the zones, and the links to the
+    /// machine's own zone and to the POSIX rules' default.
+    private static let notZones: Set<String> = ["posix", "right", "localtime", "posixrules"]
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
