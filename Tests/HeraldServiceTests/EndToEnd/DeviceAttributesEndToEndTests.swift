@@ -69,11 +69,20 @@ import Testing
             try await f.commands.publish(
                 #"{"id": "r4", "app": "chat", "provider": "fcm", "token": "fcm-2", "channels": ["room:1"], "timezone": "Mars/Olympus_Mons"}"#,
                 routingKey: "register")
-            #expect(await f.results.waitForRegistryResults { $0.count == 4 })
+            try await f.commands.publish(
+                #"{"id": "r5", "app": "chat", "provider": "fcm", "token": "fcm-3", "channels": ["room:1"], "locale": "en_US"}"#,
+                routingKey: "register")
+            #expect(await f.results.waitForRegistryResults { $0.count == 5 })
             let refused = try #require(f.results.registryResults.first { $0.result["command_id"] == "r4" })
             #expect(refused.routingKey == "registry_rejected.fcm.chat")
             #expect(
                 refused.result["reason"]?.stringValue?.hasPrefix(#"timezone: unknown time zone "Mars/Olympus_Mons""#)
+                    == true)
+            let badLocale = try #require(f.results.registryResults.first { $0.result["command_id"] == "r5" })
+            #expect(badLocale.routingKey == "registry_rejected.fcm.chat")
+            #expect(
+                badLocale.result["reason"]?.stringValue?.hasPrefix(
+                    #"locale: locale "en_US" is not a BCP 47 language tag"#)
                     == true)
 
             try await f.events.publish(
