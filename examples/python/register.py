@@ -3,6 +3,7 @@
 
     register.py --token 0a1b... --channel user:42 [--channel room:general]
     register.py --token 0a1b... --channel user:42 --timezone Europe/Paris --locale fr-FR --attribute plan=pro
+    register.py --provider webpush --subscription subscription.json --channel user:42 --timezone Europe/Paris
     register.py --command unregister --token 0a1b... --channel room:general
     register.py --command unregister_device --token 0a1b...
     register.py --command replace_token --token 0a1b... --new-token 0c0d...
@@ -28,7 +29,7 @@ import uuid
 
 import pika
 
-CANONICAL = {"apns": "apns", "ios": "apns", "fcm": "fcm", "android": "fcm"}
+CANONICAL = {"apns": "apns", "ios": "apns", "fcm": "fcm", "android": "fcm", "webpush": "webpush"}
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--url", default=os.environ.get("HERALD_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2f"))
@@ -40,6 +41,7 @@ parser.add_argument("--provider", default="apns", choices=sorted(CANONICAL))
 device = parser.add_mutually_exclusive_group(required=True)
 device.add_argument("--token", help="the device token (APNs: hexadecimal)")
 device.add_argument("--fid", help="FCM only: the device's Firebase installation ID")
+device.add_argument("--subscription", metavar="FILE", help="Web Push: a browser's PushSubscription.toJSON(), as a file")
 parser.add_argument("--channel", action="append", default=[], help="register, unregister: a channel (repeat for more)")
 parser.add_argument("--environment", choices=["production", "sandbox"], help="register, APNs: the token's environment")
 parser.add_argument("--topic", help="register, APNs: the bundle ID, when it is not the app's")
@@ -53,7 +55,12 @@ args = parser.parse_args()
 
 command_id = f"reg-{uuid.uuid4()}"  # echoed as command_id in the result, and its message-id
 command = {"id": command_id, "app": args.app, "provider": args.provider}
-command["token" if args.token else "fid"] = args.token or args.fid
+if args.subscription:
+    # Web Push: the browser's subscription as it gave it (endpoint and keys).
+    with open(args.subscription, encoding="utf-8") as file:
+        command["subscription"] = json.load(file)
+else:
+    command["token" if args.token else "fid"] = args.token or args.fid
 if args.command in ("register", "unregister"):
     if not args.channel:
         parser.error(f"{args.command} needs at least one --channel")
