@@ -248,6 +248,10 @@ import Testing
                 try await store.device(DeviceKey(app: "chat", provider: .apns, address: .token(Self.token))))
             #expect(added.timezone == "Europe/Paris" && added.locale == "fr-FR")
             #expect(added.attributes == ["plan": "pro", "formula": "a=b"])
+            #expect(
+                await run(["list-devices", "--app", "chat", "--channel", "user:42", "--json"]).out.hasSuffix(
+                    #""created_at":"2025-12-02T18:26:40.000Z","updated_at":"2025-12-02T18:26:40.000Z","timezone":"Europe/Paris","locale":"fr-FR","attributes":{"formula":"a=b","plan":"pro"}}"#
+                ))
             #expect(await run(["stale", "--older-than", "1s", "--app", "chat", "--json"]).out.contains("fcm-older"))
             #expect(
                 await run(["stale", "--older-than", "soon"]) == (
