@@ -88,6 +88,7 @@ import Testing
         #expect(
             words.subcommands == [
                 "migrate", "add", "remove", "remove-device", "replace", "list-channels", "list-devices", "count",
+                "stale",
             ])
         #expect(words.options.contains("--new-token") && words.options.contains("--after"))
     }

@@ -24,7 +24,22 @@ device =
     %{provider: "apns", token: token}
   end
 
-command = Map.merge(%{id: id, app: "chat", channels: channels}, device)
+# The device's time zone (an IANA name Herald checks against its tz database),
+# locale (BCP 47) and the app's own attributes, a browser's as a phone's: kept
+# once per device, the same on every channel; a register without them keeps
+# the stored ones ("" clears).
+command =
+  Map.merge(
+    %{
+      id: id,
+      app: "chat",
+      channels: channels,
+      timezone: System.get_env("DEVICE_TIMEZONE", "Europe/Paris"),
+      locale: System.get_env("DEVICE_LOCALE", "fr-FR"),
+      attributes: %{app_version: "5.2.0"}
+    },
+    device
+  )
 
 {:ok, conn} = AMQP.Connection.open(url)
 {:ok, chan} = AMQP.Channel.open(conn)

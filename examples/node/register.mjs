@@ -23,7 +23,16 @@ let device = { provider: "apns", token };
 if (token.endsWith(".json")) {
   device = { provider: "webpush", subscription: JSON.parse(readFileSync(token, "utf8")) };
 }
-const command = { id: `reg-${randomUUID()}`, app: "chat", ...device, channels };
+// The device's time zone (an IANA name Herald checks against its tz database),
+// locale (BCP 47) and the app's own attributes, a browser's as a phone's: kept
+// once per device, the same on every channel; a register without them keeps
+// the stored ones ("" clears).
+const attributes = {
+  timezone: process.env.DEVICE_TIMEZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+  locale: process.env.DEVICE_LOCALE ?? "en-US",
+  attributes: { app_version: "5.2.0" },
+};
+const command = { id: `reg-${randomUUID()}`, app: "chat", ...device, channels, ...attributes };
 
 const connection = await amqp.connect(url);
 try {

@@ -19,7 +19,13 @@ device = { provider: "apns", token: token }
 if token.end_with?(".json")
   device = { provider: "webpush", subscription: JSON.parse(File.read(token)) }
 end
-command = { id: "reg-#{SecureRandom.uuid}", app: "chat", **device, channels: channels }
+# The device's time zone (an IANA name Herald checks against its tz database),
+# locale (BCP 47) and the app's own attributes, a browser's as a phone's: kept
+# once per device, the same on every channel; a register without them keeps
+# the stored ones ("" clears).
+command = { id: "reg-#{SecureRandom.uuid}", app: "chat", **device, channels: channels,
+            timezone: ENV.fetch("DEVICE_TIMEZONE", "Europe/Paris"), locale: ENV.fetch("DEVICE_LOCALE", "fr-FR"),
+            attributes: { app_version: "5.2.0" } }
 
 connection = Bunny.new(ENV.fetch("HERALD_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2f"))
 connection.start

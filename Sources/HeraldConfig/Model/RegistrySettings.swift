@@ -22,6 +22,10 @@ public struct RegistrySettings: Sendable, Equatable, Decodable {
     public var maxRegistrationsPerApp: Int
     /// The most devices one channel of one app may hold (`max_devices_per_channel`), 1 to ``maxLimit``.
     public var maxDevicesPerChannel: Int
+    /// `expire_after`: a device not registered again for this long is
+    /// retired (taken off every channel, with a `registry_expired` result);
+    /// nil, the default: devices stay until unregistered or found dead.
+    public var expireAfter: ConfigDuration?
     /// The key the registry's secrets (Web Push `auth`) are encrypted at rest
     /// with: base64 of 32 bytes, usually `${VAR}` (`encryption_key`).
     public var encryptionKey: String?
@@ -35,11 +39,14 @@ public struct RegistrySettings: Sendable, Equatable, Decodable {
     public static let defaultMaxDevicesPerChannel = 1_000_000
     /// The largest value either limit takes.
     public static let maxLimit = 1_000_000_000
+    /// The shortest `expire_after`: a second (tests); a real one is months (`270d`).
+    public static let minExpireAfter = ConfigDuration.seconds(1)
 
     enum CodingKeys: String, CodingKey {
         case backend, path, url, pool
         case maxRegistrationsPerApp = "max_registrations_per_app"
         case maxDevicesPerChannel = "max_devices_per_channel"
+        case expireAfter = "expire_after"
         case encryptionKey = "encryption_key"
         case encryptionKeyFile = "encryption_key_file"
     }
@@ -63,6 +70,7 @@ public struct RegistrySettings: Sendable, Equatable, Decodable {
             try c.decodeIfPresent(Int.self, forKey: .maxRegistrationsPerApp) ?? Self.defaultMaxRegistrationsPerApp
         maxDevicesPerChannel =
             try c.decodeIfPresent(Int.self, forKey: .maxDevicesPerChannel) ?? Self.defaultMaxDevicesPerChannel
+        expireAfter = try c.decodeIfPresent(ConfigDuration.self, forKey: .expireAfter)
         encryptionKey = try c.decodeIfPresent(String.self, forKey: .encryptionKey)
         encryptionKeyFile = try c.decodeIfPresent(String.self, forKey: .encryptionKeyFile)
     }

@@ -54,6 +54,14 @@ extension ConfigValidator {
         checks.checkRange(
             registry.maxDevicesPerChannel, 1...RegistrySettings.maxLimit, at: path.key("max_devices_per_channel"),
             into: &issues)
+        if let expireAfter = registry.expireAfter, expireAfter < RegistrySettings.minExpireAfter {
+            issues.append(
+                .init(
+                    .error, at: path.key("expire_after"),
+                    "must be at least \(RegistrySettings.minExpireAfter), found \(expireAfter); "
+                        + "leave it out to keep devices until they are unregistered (e.g. 270d retires those not seen for 270 days)"
+                ))
+        }
         if registry.encryptionKey != nil, registry.encryptionKeyFile != nil {
             issues.append(
                 .init(

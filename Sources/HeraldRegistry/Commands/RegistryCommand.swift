@@ -24,7 +24,7 @@ public struct RegistryCommand: Sendable, Equatable {
         /// The body fields of this kind besides `id` and the device's.
         var ownFields: [String] {
             switch self {
-            case .register: ["channels", "environment", "topic"]
+            case .register: ["channels", "environment", "topic"] + Rules.profileFields
             case .unregister: ["channels"]
             case .unregisterDevice: []
             case .replaceToken: ["new_token"]
@@ -49,8 +49,10 @@ public struct RegistryCommand: Sendable, Equatable {
     public var id: String?
     public var device: DeviceKey
     public var action: Action
-    /// What a `register` says of the device itself (a Web Push
-    /// subscription's keys), kept in its row; empty for the other kinds.
+    /// What a `register` says of the device itself — its time zone, locale
+    /// and attributes, a Web Push subscription's keys — kept once per device
+    /// of the app (nil fields keep the stored values); empty for the other
+    /// kinds, which refuse those fields.
     public var profile: DeviceProfile
 
     /// A command as given; ``decode(json:kind:fallbackID:rules:)`` checks
@@ -72,7 +74,7 @@ public struct RegistryCommand: Sendable, Equatable {
     }
 
     /// Every field a command body may have besides the device's (each kind takes some of them).
-    static let ownFieldNames = ["id", "channels", "environment", "topic", "new_token"]
+    static let ownFieldNames = ["id", "channels", "environment", "topic"] + Rules.profileFields + ["new_token"]
     /// The largest body, in bytes: a device's 1000 channels of 255 bytes fit with room to spare.
     public static let maxBytes = 1 << 20
     /// The deepest nesting a body needs is 2 (an array in the object); a little room beyond.
@@ -164,7 +166,7 @@ public struct RegistryCommand: Sendable, Equatable {
             try rules.destination(device)
             return RegistryCommand(
                 id: id, device: device, action: .register(channels: channels, environment: environment, topic: topic),
-                profile: DeviceProfile(subscriptionKeys: keys))
+                profile: try rules.profile(fields, subscriptionKeys: keys))
         case .unregister:
             let channels = try rules.channels(try channelList(fields), operation)
             return RegistryCommand(id: id, device: device, action: .unregister(channels: channels))
@@ -354,6 +356,43 @@ extension RegistryCommand {
                 field: "topic",
                 message: "\(JSONText.quoted(topic)) is not one of the APNs topics app \(JSONText.quoted(app)) "
                     + "may use (its own topic and allowed topics, each with its push-type suffixes)")
+        }
+
+        /// The fields of a register that describe the device (``DeviceProfile``).
+        static let profileFields = ["timezone", "locale", "attributes"]
+
+        /// A register's `timezone`, `locale` and `attributes`: each absent or
+        /// `null` keeps the stored value, `""` (time zone, locale) or `{}`
+        /// (attributes) clears it, anything else is checked — an IANA time
+        /// zone of the system's tz database, a well-formed BCP 47 tag, a map
+        /// of strings within ``RegistryLimits``'s attribute bounds.
+        public func profile(_ fields: FieldReader, subscriptionKeys: SubscriptionKeys? = nil)
+            throws(RegistryCommandError) -> DeviceProfile
+        {
+            var profile = DeviceProfile(subscriptionKeys: subscriptionKeys)
+            profile.timezone = try fields.string("timezone")
+            if let timezone = profile.timezone, !timezone.isEmpty {
+                try checked("timezone") { () throws(RegistryError) in try validation.timezone(timezone, "register") }
+            }
+            profile.locale = try fields.string("locale")
+            if let locale = profile.locale, !locale.isEmpty {
+                try checked("locale") { () throws(RegistryError) in try validation.locale(locale, "register") }
+            }
+            if let object = try fields.object("attributes") {
+                var attributes: [String: String] = [:]
+                let path = fields.path("attributes")
+                for (key, value) in object {
+                    guard case .string(let text) = value else {
+                        throw .mismatch("\(path).\(FieldReader.displayName(key))", expected: "a string", found: value)
+                    }
+                    attributes[key] = text
+                }
+                try checked("attributes") { () throws(RegistryError) in
+                    try validation.attributes(attributes, "register")
+                }
+                profile.attributes = attributes
+            }
+            return profile
         }
 
         /// The fields naming the device: its app, provider and address, or a

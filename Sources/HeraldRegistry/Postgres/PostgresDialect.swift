@@ -201,11 +201,12 @@ enum PostgresDialect: RegistryTables {
             INSERT INTO herald_devices AS d
                 (app, provider, address_kind, address, webpush_p256dh, webpush_auth, timezone, locale, attributes,
                  last_seen, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, '{}'), \(time("$10")), \(time("$10")))
+            VALUES ($1, $2, $3, $4, $5, $6, nullif($7, ''), nullif($8, ''), coalesce($9, '{}'), \(time("$10")), \(time("$10")))
             ON CONFLICT (app, provider, address_kind, address) DO UPDATE SET
                 webpush_p256dh = coalesce(EXCLUDED.webpush_p256dh, d.webpush_p256dh),
                 webpush_auth = coalesce(EXCLUDED.webpush_auth, d.webpush_auth),
-                timezone = coalesce(EXCLUDED.timezone, d.timezone), locale = coalesce(EXCLUDED.locale, d.locale),
+                timezone = CASE WHEN $7::text IS NULL THEN d.timezone ELSE EXCLUDED.timezone END,
+                locale = CASE WHEN $8::text IS NULL THEN d.locale ELSE EXCLUDED.locale END,
                 attributes = coalesce($9, d.attributes), last_seen = greatest(d.last_seen, EXCLUDED.last_seen)
             """),
         deviceRow: SQLStatement(
@@ -283,7 +284,21 @@ enum PostgresDialect: RegistryTables {
             SELECT app, event_id, \(micros("received_at")) FROM herald_event_ids
             WHERE (app, event_id) IN (SELECT key ->> 0, key ->> 1 FROM json_array_elements($1::json) AS keys (key))
             """),
-        forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < \(time("$1"))"))
+        forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < \(time("$1"))"),
+        staleDevices: SQLStatement(
+            devices,
+            """
+            SELECT app, provider, address_kind, address, \(micros("last_seen")), \(micros("created_at")),
+                NULL::text, NULL::text, timezone, locale, attributes
+            FROM herald_devices WHERE last_seen < \(time("$1")) AND ($3::text IS NULL OR app = $3)
+            ORDER BY last_seen, app, provider, address_kind, address LIMIT $2
+            """),
+        retireDevice: SQLStatement(
+            devices,
+            """
+            DELETE FROM herald_devices WHERE \(device) AND last_seen < \(time("$5")) RETURNING \(micros("last_seen"))
+            """),
+        tryLockDevice: SQLStatement(devices, "SELECT pg_try_advisory_xact_lock($1::bigint)"))
 }
 
 extension RegistryDialect {

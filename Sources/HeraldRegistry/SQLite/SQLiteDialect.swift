@@ -194,11 +194,12 @@ enum SQLiteDialect: RegistryTables {
             INSERT INTO herald_devices
                 (app, provider, address_kind, address, webpush_p256dh, webpush_auth, timezone, locale, attributes,
                  last_seen, created_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, coalesce(?9, '{}'), ?10, ?10)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, nullif(?7, ''), nullif(?8, ''), coalesce(?9, '{}'), ?10, ?10)
             ON CONFLICT (app, provider, address_kind, address) DO UPDATE SET
                 webpush_p256dh = coalesce(excluded.webpush_p256dh, webpush_p256dh),
                 webpush_auth = coalesce(excluded.webpush_auth, webpush_auth),
-                timezone = coalesce(excluded.timezone, timezone), locale = coalesce(excluded.locale, locale),
+                timezone = CASE WHEN ?7 IS NULL THEN timezone ELSE excluded.timezone END,
+                locale = CASE WHEN ?8 IS NULL THEN locale ELSE excluded.locale END,
                 attributes = coalesce(?9, attributes), last_seen = max(last_seen, excluded.last_seen)
             """),
         deviceRow: SQLStatement(
@@ -275,7 +276,17 @@ enum SQLiteDialect: RegistryTables {
             SELECT app, event_id, received_at FROM herald_event_ids
             WHERE (app, event_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))
             """),
-        forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < ?1"))
+        forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < ?1"),
+        staleDevices: SQLStatement(
+            devices,
+            """
+            SELECT app, provider, address_kind, address, last_seen, created_at, NULL, NULL, timezone, locale, attributes
+            FROM herald_devices WHERE last_seen < ?1 AND (?3 IS NULL OR app = ?3)
+            ORDER BY last_seen, app, provider, address_kind, address LIMIT ?2
+            """),
+        retireDevice: SQLStatement(
+            devices, "DELETE FROM herald_devices WHERE \(device) AND last_seen < ?5 RETURNING last_seen"),
+        tryLockDevice: nil)
 }
 
 extension RegistryDialect {

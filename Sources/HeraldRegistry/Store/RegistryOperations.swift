@@ -351,7 +351,7 @@ struct RegistryOperations: Sendable {
     }
 
     /// A device row's p256dh, auth (opened), timezone, locale and attributes, from column `first` on.
-    private func profile(
+    func profile(
         _ row: [String?], from first: Int, of device: DeviceKey, _ statement: SQLStatement, _ operation: String
     ) throws(RegistryError) -> DeviceProfile {
         guard row.count >= first + 5 else {
@@ -431,7 +431,7 @@ struct RegistryOperations: Sendable {
     }
 
     /// Counts `count` registrations of `app` fewer.
-    private func removeFromApp(_ count: Int, app: String, _ db: any SQLConnection, _ operation: String)
+    func removeFromApp(_ count: Int, app: String, _ db: any SQLConnection, _ operation: String)
         throws(RegistryError)
     {
         guard count > 0 else { return }
@@ -455,7 +455,7 @@ struct RegistryOperations: Sendable {
     }
 
     /// Counts one device fewer on the channel, forgetting it at zero.
-    private func leave(_ channel: String, app: String, _ db: any SQLConnection, _ operation: String)
+    func leave(_ channel: String, app: String, _ db: any SQLConnection, _ operation: String)
         throws(RegistryError)
     {
         let rows = try db.run(sql.removeFromChannel, [.text(app), .text(channel)], operation: operation)
@@ -478,7 +478,7 @@ struct RegistryOperations: Sendable {
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    private func text(
+    func text(
         _ row: [String?], _ column: Int, _ statement: SQLStatement,
         _ operation: String
     ) throws(RegistryError) -> String {
@@ -490,7 +490,7 @@ struct RegistryOperations: Sendable {
         return value
     }
 
-    private func integer(
+    func integer(
         _ row: [String?], _ column: Int, _ statement: SQLStatement,
         _ operation: String
     ) throws(RegistryError) -> Int64 {

@@ -42,7 +42,7 @@ struct RegistrySQL: Sendable {
     let deleteDevice: SQLStatement
     /// (device, p256dh, auth, timezone, locale, attributes JSON, time): creates
     /// the device's row, or refreshes its `last_seen` and sets the values
-    /// given (a NULL keeps the stored one).
+    /// given (a NULL keeps the stored one; `''` clears a time zone or locale).
     let upsertDevice: SQLStatement
     /// (device) → p256dh, auth, timezone, locale, attributes JSON, last seen, created; no row for an unknown device.
     let deviceRow: SQLStatement
@@ -82,6 +82,18 @@ struct RegistrySQL: Sendable {
     let eventsReceivedAt: SQLStatement
     /// (before): forgets the ids received before that time.
     let forgetEvents: SQLStatement
+
+    /// (before, limit, app or NULL) → app, provider, address kind, address,
+    /// last seen, created, then NULL, NULL (a subscription's keys, not read),
+    /// timezone, locale, attributes JSON: the devices last registered before
+    /// `before` (of one app, or of every app), longest unseen first.
+    let staleDevices: SQLStatement
+    /// (device, before) → last seen: forgets the device's row when it was last
+    /// registered before `before`; no row when it was registered since, or is gone.
+    let retireDevice: SQLStatement
+    /// (lock key) → whether this transaction took the device's lock (`t`),
+    /// without waiting for it; nil where `begin` already serializes all writers (SQLite).
+    let tryLockDevice: SQLStatement?
 
     /// ` AND column IN (…)` with `count` placeholders from parameter 5 on
     /// (`placeholder` spells one in the backend's syntax); empty for none.

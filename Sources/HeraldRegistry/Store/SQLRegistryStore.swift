@@ -66,6 +66,7 @@ public final class SQLRegistryStore: RegistryStore {
         try validation.device(device, operation)
         try validation.channels(channels, operation)
         try validation.overrides(environment: environment, topic: topic, provider: device.provider, operation)
+        try validation.profile(profile, operation)
         let operations = operations
         return try await pool.run(operation) { db throws(RegistryError) in
             try operations.register(
@@ -161,6 +162,27 @@ public final class SQLRegistryStore: RegistryStore {
     public func forgetEvents(before time: Timestamp) async throws(RegistryError) {
         let operations = operations
         try await pool.run("forgetEvents") { db throws(RegistryError) in try operations.forgetEvents(db, before: time) }
+    }
+
+    public func staleDevices(app: String?, seenBefore: Timestamp, limit: Int) async throws(RegistryError)
+        -> [RegisteredDevice]
+    {
+        let operation = "staleDevices"
+        if let app { try validation.app(app, operation) }
+        try validation.pageSize(limit, operation)
+        let operations = operations
+        return try await pool.run(operation) { db throws(RegistryError) in
+            try operations.staleDevices(db, app: app, seenBefore: seenBefore, limit: limit)
+        }
+    }
+
+    public func retireDevices(seenBefore: Timestamp, limit: Int) async throws(RegistryError) -> [RetiredDevice] {
+        let operation = "retireDevices"
+        try validation.pageSize(limit, operation)
+        let operations = operations
+        return try await pool.run(operation) { db throws(RegistryError) in
+            try operations.retireDevices(db, seenBefore: seenBefore, limit: limit)
+        }
     }
 
     public func close() { pool.close() }

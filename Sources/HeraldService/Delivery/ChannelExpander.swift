@@ -10,7 +10,9 @@ import HeraldRegistry
 /// retries and dead letters) published and confirmed (`WorkSettlement`) before
 /// the next page is read, so a channel of 100 000 devices is delivered in
 /// bounded memory. A device reached through several channels of one event,
-/// or also named as a target, is notified once.
+/// or also named as a target, is notified once. When the event asks
+/// (`include_device_attributes`), each device's target carries the time
+/// zone, locale and attributes it registered with, which its outcome echoes.
 ///
 /// The event is acked only after every page (and the event's own batch) is
 /// confirmed; a page that cannot be read or published stops the expansion
@@ -76,10 +78,10 @@ struct ChannelExpander: Sendable {
                     }
                     let device = Device(provider: registration.device.provider, address: registration.device.address)
                     guard seen.insert(device).inserted else { continue }
-                    devices.append(
-                        Self.target(
-                            device, registration, channel: expansion.target.channel,
-                            providers: planner.providers))
+                    var target = Self.target(
+                        device, registration, channel: expansion.target.channel, providers: planner.providers)
+                    if event.includeDeviceAttributes { target.deviceAttributes = registration.attributesObject }
+                    devices.append(target)
                 }
                 reached += devices.count
                 if let stopped = await deliver(

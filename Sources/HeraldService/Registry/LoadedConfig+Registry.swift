@@ -55,6 +55,12 @@ extension LoadedConfig {
         return limits
     }
 
+    /// `registry.expire_after`: how long a device may go without a register
+    /// before `herald run` retires it; nil (the default, or no registry) keeps devices.
+    public var registryExpireAfter: Duration? {
+        configuration.registry?.expireAfter?.duration
+    }
+
     /// What registry commands (AMQP and `herald registry`) are checked
     /// against: the config's apps, each with the providers it has credentials
     /// for, its registry publishers, its devices' allowed topics and the

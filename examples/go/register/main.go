@@ -29,6 +29,15 @@ type command struct {
 	Token        string          `json:"token,omitempty"`
 	Subscription json.RawMessage `json:"subscription,omitempty"` // Web Push: a browser's PushSubscription.toJSON()
 	Channels     []string        `json:"channels"`
+
+	// The device's time zone (an IANA name Herald checks against its tz
+	// database), locale (BCP 47) and the app's own attributes, a browser's as
+	// a phone's: kept once per device, the same on every channel. Empty ones
+	// are left out (omitempty), so the stored values stay; send
+	// "timezone": "" to clear one.
+	Timezone   string            `json:"timezone,omitempty"`
+	Locale     string            `json:"locale,omitempty"`
+	Attributes map[string]string `json:"attributes,omitempty"`
 }
 
 func main() {
@@ -44,7 +53,14 @@ func main() {
 		log.Fatal(err)
 	}
 	id := "reg-" + hex.EncodeToString(raw)
-	cmd := command{ID: id, App: "chat", Provider: "apns", Token: os.Args[1], Channels: os.Args[2:]}
+	timezone := os.Getenv("DEVICE_TIMEZONE")
+	if timezone == "" {
+		timezone = "Europe/Paris"
+	}
+	cmd := command{
+		ID: id, App: "chat", Provider: "apns", Token: os.Args[1], Channels: os.Args[2:],
+		Timezone: timezone, Locale: "fr-FR", Attributes: map[string]string{"app_version": "5.2.0"},
+	}
 	// Web Push: a browser's subscription, saved as a .json file.
 	if strings.HasSuffix(os.Args[1], ".json") {
 		subscription, err := os.ReadFile(os.Args[1])

@@ -95,6 +95,8 @@ extension RegistryAdminSession {
         }
         object["created_at"] = .string(registration.createdAt.rfc3339(fractionDigits: 3))
         object["updated_at"] = .string(registration.updatedAt.rfc3339(fractionDigits: 3))
+        // The device's time zone, locale and attributes, when it has them (the same on every channel).
+        for (key, value) in registration.attributesObject { object[key] = value }
         return .object(object)
     }
 }
