@@ -160,7 +160,7 @@ enum PostgresDialect: RegistryTables {
                         devices,
                         """
                         INSERT INTO herald_devices (app, provider, address_kind, address, last_seen, created_at)
-                        SELECT app, provider, address_kind, address, max(updated_at), min(created_at) FROM herald_registrations
+                        SELECT app, provider, address_kind, address, now(), min(created_at) FROM herald_registrations
                         GROUP BY app, provider, address_kind, address
                         """),
                 ]),
