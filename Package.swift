@@ -42,7 +42,7 @@ let heraldVersion: String = {
 /// - `HeraldAMQP` (consumer, confirmed publisher, topology, reconnect) on rabbitmq-c and OpenSSL
 /// - `HeraldHTTPClient` (HTTP/2 client: its own on nghttp2 + OpenSSL, or libcurl), `HeraldHTTP2Server` (on
 ///   nghttp2 + OpenSSL), `HeraldObservability` (metrics, health on libmicrohttpd), `HeraldRegistry` (devices on
-///   channels, on SQLite or PostgreSQL), `HeraldCrypto` (keys, ES256/RS256, JWT, ECDH, HKDF, AES-GCM on
+///   channels, on SQLite or PostgreSQL; its secrets at rest through `HeraldCrypto`), `HeraldCrypto` (keys, ES256/RS256, JWT, ECDH, HKDF, AES-GCM on
 ///   OpenSSL), `HeraldYAML` (libyaml and a Decoder with positioned errors): each on `HeraldCore` and its C
 ///   library; the HTTP/2 client and server and the crypto also on `HeraldTLS`
 /// - `HeraldTLS` (the C plumbing the HTTP/2 client and server, the crypto and the simulator share: OpenSSL's
@@ -118,7 +118,7 @@ let package = Package(
             ]),
         .target(name: "HeraldObservability", dependencies: ["HeraldSystem", "HeraldCore", "CMicroHTTPD", "CHeraldShim"]),
         .target(name: "HeraldPipeline", dependencies: ["HeraldSystem", "HeraldCore"]),
-        .target(name: "HeraldRegistry", dependencies: ["HeraldSystem", "HeraldCore", "CSQLite", "CPostgres"]),
+        .target(name: "HeraldRegistry", dependencies: ["HeraldSystem", "HeraldCore", "HeraldCrypto", "CSQLite", "CPostgres"]),
         .target(
             name: "HeraldService",
             dependencies: [

@@ -23,11 +23,17 @@ public struct TestDatabase: Sendable {
     private let cleanup: @Sendable () async -> Void
 
     /// A store on this database; several stores may share it (several instances).
-    public func makeStore(limits: RegistryLimits = .default, poolSize: Int = 4) throws -> any RegistryStore {
+    public func makeStore(
+        limits: RegistryLimits = .default, poolSize: Int = 4, secretKey: RegistrySecretKey? = nil
+    ) throws -> any RegistryStore {
         switch backend {
-        case .sqlite: try SQLRegistryStore(.sqlite(path: location), providers: .registered, limits: limits)
+        case .sqlite:
+            try SQLRegistryStore(
+                .sqlite(path: location), providers: .registered, limits: limits, secretKey: secretKey)
         case .postgres:
-            try SQLRegistryStore(.postgres(url: location, poolSize: poolSize), providers: .registered, limits: limits)
+            try SQLRegistryStore(
+                .postgres(url: location, poolSize: poolSize), providers: .registered, limits: limits,
+                secretKey: secretKey)
         }
     }
 

@@ -88,7 +88,7 @@ import Testing
         #expect(
             words.subcommands == [
                 "migrate", "add", "remove", "remove-device", "replace", "list-channels", "list-devices", "count",
-                "import", "export",
+                "stale", "import", "export",
             ])
         #expect(words.options.contains("--new-token") && words.options.contains("--after"))
         #expect(words.options.contains("--batch-size"))

@@ -47,6 +47,38 @@ import Testing
         return (status, console.stdout, console.stderr)
     }
 
+    /// A Web Push subscription's `auth` is listed masked, in the table and
+    /// in `--json`; the CLI reads it with `registry.encryption_key_file`.
+    @Test(arguments: Backend.allCases) func listDevicesMasksTheAuthSecret(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { database in
+            let keyBytes = (0..<32).map { UInt8($0 * 7 % 256) }
+            let file = try Self.config(registry: database.configSection(["encryption_key_file: registry.key"]))
+            let keyFile = (file as NSString).deletingLastPathComponent + "/registry.key"
+            try Data(keyBytes).write(to: URL(fileURLWithPath: keyFile))
+            let store = try database.makeStore(secretKey: try RegistrySecretKey(bytes: keyBytes))
+            defer { store.close() }
+            _ = try await store.migrate()
+            let p256dh = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
+            let auth = "BTBZMqHH6r4Tts7J_aSIgg"
+            let endpoint = "https://fcm.googleapis.com/fcm/send/abc"
+            _ = try await store.register(
+                DeviceKey(
+                    app: "chat", provider: Provider(rawValue: "webpush"),
+                    address: Target.Address(.init(field: "endpoint", isDevice: true), endpoint)),
+                profile: DeviceProfile(subscriptionKeys: SubscriptionKeys(p256dh: p256dh, auth: auth)),
+                channels: ["user:42"], environment: nil, topic: nil, at: Self.at)
+            let table = await Self.herald(file, ["list-devices", "--app", "chat", "--channel", "user:42"])
+            #expect(table.status == 0 && table.err.isEmpty, "\(table)")
+            #expect(table.out.contains("p256dh=\(p256dh) auth=********"), "\(table.out)")
+            let json = await Self.herald(file, ["list-devices", "--app", "chat", "--channel", "user:42", "--json"])
+            #expect(
+                json.out
+                    == #"{"app":"chat","channel":"user:42","provider":"webpush","endpoint":"\#(endpoint)","keys":{"p256dh":"\#(p256dh)","auth":"********"},"created_at":"2025-12-02T18:26:40.000Z","updated_at":"2025-12-02T18:26:40.000Z"}"#
+            )
+            #expect(!(table.out + table.err + json.out + json.err).contains(auth))
+        }
+    }
+
     @Test(arguments: Backend.allCases) func changesAndListsAsTheStoreDoes(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { database in
             let file = try Self.config(for: database)
@@ -151,6 +183,85 @@ import Testing
     }
 
     /// The refusals of the AMQP commands, with the option in place of the field; exit 1.
+    /// `add` with the device's attributes; `stale` lists the devices not
+    /// registered for `--older-than`, longest unseen first.
+    @Test(arguments: Backend.allCases) func addTakesAttributesAndStaleListsUnseenDevices(_ backend: Backend)
+        async throws
+    {
+        try await TestDatabase.with(backend) { database in
+            let file = try Self.config(for: database)
+            func run(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
+                await Self.herald(file, arguments)
+            }
+            #expect(await run(["migrate"]).status == 0)
+            let device = ["--app", "chat", "--provider", "apns", "--token", Self.token]
+            #expect(
+                await run(
+                    ["add"] + device + [
+                        "--channel", "user:42", "--timezone", "Europe/Paris", "--locale", "fr-FR", "--attribute",
+                        "plan=pro", "--attribute", "formula=a=b",
+                    ]
+                ).status == 0)
+            #expect(
+                await run(["add"] + device + ["--channel", "user:42", "--timezone", "Mars/Olympus_Mons"]) == (
+                    1, "",
+                    #"herald registry add: --timezone: unknown time zone "Mars/Olympus_Mons" (not in the tz database at \#(TimeZoneDatabase.system.directory))"#
+                ))
+            #expect(
+                await run(["add"] + device + ["--channel", "user:42", "--attribute", "plan tier=pro"]).err
+                    == #"herald registry add: --attribute: attribute key "plan tier" is not 1 to 64 bytes of A-Z, a-z, 0-9, "_", "." and "-""#
+            )
+            let store = try database.makeStore()
+            defer { store.close() }
+            let old = Self.at + .seconds(-100 * 86_400)
+            _ = try await store.register(
+                DeviceKey(app: "shop", provider: .fcm, address: .token("fcm-old")),
+                profile: DeviceProfile(timezone: "Asia/Tokyo", attributes: ["tier": "1"]), channels: ["c"],
+                environment: nil, topic: nil, at: old)
+            _ = try await store.register(
+                DeviceKey(app: "chat", provider: .fcm, address: .token("fcm-older")), channels: ["c"],
+                environment: nil, topic: nil, at: old + .seconds(-1))
+
+            let stamp = old.rfc3339(fractionDigits: 3)
+            let earlier = (old + .seconds(-1)).rfc3339(fractionDigits: 3)
+            #expect(
+                await run(["stale", "--older-than", "90d"]) == (
+                    0,
+                    """
+                    APP   PROVIDER  KIND   ADDRESS    LAST_SEEN                 CREATED_AT
+                    chat  fcm       token  fcm-older  \(earlier)  \(earlier)
+                    shop  fcm       token  fcm-old    \(stamp)  \(stamp)
+                    """, ""
+                ))
+            #expect(
+                await run(["stale", "--older-than", "90d", "--app", "shop", "--json"]) == (
+                    0,
+                    #"{"app":"shop","provider":"fcm","token":"fcm-old","last_seen":"\#(stamp)","created_at":"\#(stamp)","timezone":"Asia/Tokyo","attributes":{"tier":"1"}}"#,
+                    ""
+                ))
+            let limited = await run(["stale", "--older-than", "90d", "--limit", "1", "--json"])
+            #expect(limited.out.contains("fcm-older") && !limited.out.contains("fcm-old\""))
+            #expect(limited.err == "more stale devices: raise --limit (at most 9999)")
+            #expect(
+                await run(["stale", "--older-than", "101d"]).out
+                    == "APP  PROVIDER  KIND  ADDRESS  LAST_SEEN  CREATED_AT")
+            let added = try #require(
+                try await store.device(DeviceKey(app: "chat", provider: .apns, address: .token(Self.token))))
+            #expect(added.timezone == "Europe/Paris" && added.locale == "fr-FR")
+            #expect(added.attributes == ["plan": "pro", "formula": "a=b"])
+            #expect(
+                await run(["list-devices", "--app", "chat", "--channel", "user:42", "--json"]).out.hasSuffix(
+                    #""created_at":"2025-12-02T18:26:40.000Z","updated_at":"2025-12-02T18:26:40.000Z","timezone":"Europe/Paris","locale":"fr-FR","attributes":{"formula":"a=b","plan":"pro"}}"#
+                ))
+            #expect(await run(["stale", "--older-than", "1s", "--app", "chat", "--json"]).out.contains("fcm-older"))
+            #expect(
+                await run(["stale", "--older-than", "soon"]) == (
+                    1, "", "herald registry stale: --older-than: expected a duration like 90d, 12h or 30m, found 'soon'"
+                ))
+            #expect(await run(["stale"]).err.hasPrefix("herald registry stale: --older-than: missing"))
+        }
+    }
+
     @Test func refusalsNameTheOption() async throws {
         try await TestDatabase.with(.sqlite) { database in
             let file = try Self.config(for: database)
@@ -252,6 +363,6 @@ import Testing
         _ = await HeraldCommandLine().run(["--help"], environment: [:], console: overview)
         #expect(
             overview.stdout.contains(
-                "  registry    Manage the device registry: migrate, add, remove, replace, list, count"))
+                "  registry    Manage the device registry: migrate, add, remove, replace, list, count, stale"))
     }
 }

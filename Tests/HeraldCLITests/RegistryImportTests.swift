@@ -145,7 +145,7 @@ import Testing
                     (1...2500).map(Self.line) + [
                         #"{"app":"chat","provider":"apns","token":"\#(token)","channels":["beta"],"environment":"sandbox","topic":"com.example.chat"}"#,
                         #"{"app":"chat","provider":"apns","token":"\#(token)","channels":["user:1","caf\u00e9"]}"#,
-                        #"{"app":"chat","provider":"android","fid":"cAbC-1_x","channels":["room:1"]}"#,
+                        #"{"app":"chat","provider":"android","fid":"cAbC-1_x","channels":["room:1"],"timezone":"Europe/Paris","locale":"fr-FR","attributes":{"plan":"pro","a":"1"}}"#,
                         #"{"app":"shop","provider":"fcm","token":"t-1","channels":["room:1","sale"]}"#,
                     ]
                 let file = try Self.file(lines: lines)
@@ -169,7 +169,11 @@ import Testing
                     "registry", "export", "--app", "chat", "--channel", "room:1", "--config", targetConfig,
                 ])
                 #expect(room.out.split(separator: "\n").count == 51)
-                #expect(room.out.contains(#"{"app":"chat","provider":"fcm","fid":"cAbC-1_x","channels":["room:1"]}"#))
+                // The device's profile comes with it, attributes in byte order.
+                let profiled =
+                    #"{"app":"chat","provider":"fcm","fid":"cAbC-1_x","channels":["room:1"],"timezone":"Europe/Paris","locale":"fr-FR","attributes":{"a":"1","plan":"pro"}}"#
+                #expect(exported.out.contains(profiled))
+                #expect(room.out.contains(profiled))
                 let shop = try await Self.herald(["registry", "export", "--app", "shop", "--config", targetConfig])
                 #expect(shop.out == #"{"app":"shop","provider":"fcm","token":"t-1","channels":["room:1","sale"]}"#)
             }

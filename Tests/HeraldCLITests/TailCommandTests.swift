@@ -145,6 +145,15 @@ import Testing
                     .utf8),
             routingKey: "invalid_token.webpush.chat")
         #expect(webPush.text == "w                     webpush   127.0.0.1:2197/…/Zk3aB9xQ…  invalid_token      Gone")
+        let expired = ResultLine(
+            body: Array(
+                #"{"result": "registry_expired", "app": "chat", "provider": "fcm", "token": "fcm-token-1", "channels": ["user:42"], "change": "removed", "removed": 1, "last_seen": "2026-03-05T09:12:44.120Z", "at": "2026-11-30T10:00:01.234Z"}"#
+                    .utf8),
+            routingKey: "registry_expired.fcm.chat")
+        #expect(
+            expired.text
+                == "-                     fcm       fcm-toke…                   registry_expired   not registered since 2026-03-05T09:12:44.120Z"
+        )
         let junk = ResultLine(body: Array("not json".utf8), routingKey: "debug.apns.chat")
         #expect(
             junk.text

@@ -111,8 +111,23 @@ import Testing
         #expect(
             fixture.errors(registry.replacingOccurrences(of: "%@", with: "max_devices_per_app: 5")) == [
                 "DIR/config.yaml:4:41: registry.max_devices_per_app: unknown key 'max_devices_per_app' "
-                    + "(expected one of: backend, path, url, pool, max_registrations_per_app, max_devices_per_channel)"
+                    + "(expected one of: backend, path, url, pool, max_registrations_per_app, max_devices_per_channel, "
+                    + "expire_after, encryption_key, encryption_key_file)"
             ])
+        // The key is a secret: its problem is said, never its value.
+        #expect(
+            fixture.errors(registry.replacingOccurrences(of: "%@", with: "encryption_key: c2VjcmV0")) == [
+                "DIR/config.yaml:4:57: registry.encryption_key: expected base64 of 32 bytes (found 6 bytes); "
+                    + "make one with: openssl rand -base64 32"
+            ])
+        #expect(
+            fixture.errors(
+                registry.replacingOccurrences(
+                    of: "%@",
+                    with: "encryption_key: AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=, encryption_key_file: k"))
+                == [
+                    "DIR/config.yaml:4:57: registry.encryption_key: give encryption_key or encryption_key_file, not both"
+                ])
         let set = try fixture.load(
             registry.replacingOccurrences(of: "%@", with: "max_registrations_per_app: 500, max_devices_per_channel: 50")
         )
@@ -121,5 +136,13 @@ import Testing
         let defaults = try fixture.load(registry.replacingOccurrences(of: ", %@", with: ""))
         #expect(defaults.configuration.registry?.maxRegistrationsPerApp == 10_000_000)
         #expect(defaults.configuration.registry?.maxDevicesPerChannel == 1_000_000)
+        #expect(defaults.configuration.registry?.expireAfter == nil)
+        let expiring = try fixture.load(registry.replacingOccurrences(of: "%@", with: "expire_after: 270d"))
+        #expect(expiring.configuration.registry?.expireAfter == ConfigDuration(milliseconds: 270 * 86_400_000))
+        #expect(
+            fixture.errors(registry.replacingOccurrences(of: "%@", with: "expire_after: 0s")) == [
+                "DIR/config.yaml:4:55: registry.expire_after: must be at least 1s, found 0s; leave it out to keep "
+                    + "devices until they are unregistered (e.g. 270d retires those not seen for 270 days)"
+            ])
     }
 }

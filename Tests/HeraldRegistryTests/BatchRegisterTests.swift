@@ -143,9 +143,14 @@ import Testing
             let chat = try await Self.exported(store, app: "chat")
             #expect(chat.count == 12)
             #expect(chat.map(\.device.address.value) == chat.map(\.device.address.value).sorted())
+            // Each with the device's row: no attributes stored is an empty map.
+            let none = DeviceProfile(attributes: [:])
             #expect(
-                chat[3] == DeviceRegistration(device: Devices.apns(3), channels: ["beta"], environment: "sandbox"))
-            #expect(chat[4] == DeviceRegistration(device: Devices.apns(3), channels: ["room:all", "user:3"]))
+                chat[3]
+                    == DeviceRegistration(
+                        device: Devices.apns(3), channels: ["beta"], environment: "sandbox", profile: none))
+            #expect(
+                chat[4] == DeviceRegistration(device: Devices.apns(3), channels: ["room:all", "user:3"], profile: none))
             let shop = try await Self.exported(store, app: "shop", pageSize: 10_000)
             #expect(shop.count == 11)
             #expect(shop.allSatisfy { $0.channels == ["room:all"] })

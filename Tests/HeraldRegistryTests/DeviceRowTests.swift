@@ -73,6 +73,19 @@ import Testing
         }
     }
 
+    @Test(arguments: Backend.allCases) func subscriptionKeysAreKeptAndPaged(_ backend: Backend) async throws {
+        try await TestDatabase.withStore(backend) { store in
+            let device = WebPushRegistrationTests.device("https://push.example.net/s/1")
+            _ = try await store.register(
+                device, profile: DeviceProfile(subscriptionKeys: WebPushRegistrationTests.keys), channels: ["user:42"],
+                environment: nil,
+                topic: nil, at: Devices.time())
+            #expect(try await store.device(device)?.subscriptionKeys == WebPushRegistrationTests.keys)
+            let page = try await store.devices(app: "chat", channel: "user:42", providers: nil, after: nil, limit: 10)
+            #expect(page.registrations.map(\.subscriptionKeys) == [WebPushRegistrationTests.keys])
+        }
+    }
+
     /// A registry of schema version 4 (memberships, no device rows) keeps
     /// every registration, and each device gets one row: created at its
     /// first membership, last seen at its latest change.
@@ -100,16 +113,21 @@ import Testing
             }
             let again = try database.makeStore()
             defer { again.close() }
+            // A device registered before version 5 counts as seen at the
+            // upgrade (to the second): turning `expire_after` on then retires no live device.
+            let upgrade = Timestamp(seconds: Timestamp.now().millisecondsSinceEpoch / 1000)
             #expect(try await again.migrate() == [5])
             #expect(try await Self.everything(again) == before)
             #expect(before.count == 6)
+            let migrated = try #require(try await again.device(Devices.apns(1)))
+            #expect(!(migrated.lastSeen < upgrade) && !(Timestamp.now() < migrated.lastSeen))
             #expect(
-                try await again.device(Devices.apns(1))
-                    == RegisteredDevice(key: Devices.apns(1), lastSeen: Devices.time(4), createdAt: Devices.time()))
+                migrated
+                    == RegisteredDevice(key: Devices.apns(1), lastSeen: migrated.lastSeen, createdAt: Devices.time()))
             #expect(
                 try await again.device(Devices.fcm(2))
-                    == RegisteredDevice(key: Devices.fcm(2), lastSeen: Devices.time(2), createdAt: Devices.time(2)))
-            #expect(try await again.device(Devices.fcm(2, app: "shop"))?.lastSeen == Devices.time(3))
+                    == RegisteredDevice(key: Devices.fcm(2), lastSeen: migrated.lastSeen, createdAt: Devices.time(2)))
+            #expect(try await again.device(Devices.fcm(2, app: "shop"))?.lastSeen == migrated.lastSeen)
             #expect(try await again.count(app: "chat", channel: nil) == 5)
             // The rows behave as rows made by `register`.
             _ = try await again.unregisterDevice(Devices.apns(1))

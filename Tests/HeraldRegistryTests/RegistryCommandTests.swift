@@ -10,7 +10,8 @@ import Testing
 /// `RegistryCommand`: what a command body decodes to, every refusal with its
 /// exact reason, and what applying it to a store says (the result's JSON).
 @Suite struct RegistryCommandTests {
-    static let rules = RegistryCommand.Rules(apps: ["chat": [.apns, .fcm], "shop": [.fcm]], providers: .registered)
+    static let rules = RegistryCommand.Rules(
+        apps: ["chat": [.apns, .fcm, Provider(rawValue: "webpush")], "shop": [.fcm]], providers: .registered)
     static let token = String(repeating: "a1", count: 32)
 
     func decode(

@@ -1,6 +1,7 @@
 # Register one device on channels in Herald's registry (the `amqp` Hex package).
 #
 #   elixir register.exs <device-token> <channel> [channel ...]
+#   elixir register.exs <subscription.json> <channel> [channel ...]
 #
 # Persistent command plus publisher confirms: Herald applies it, publishes a
 # registered.* result on herald.results, and only then acks it. Then an event
@@ -15,7 +16,30 @@ Mix.install([{:amqp, "~> 3.3"}, {:jason, "~> 1.4"}])
 
 url = System.get_env("HERALD_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2f")
 id = "reg-" <> Base.encode16(:crypto.strong_rand_bytes(8), case: :lower)
-command = %{id: id, app: "chat", provider: "apns", token: token, channels: channels}
+device =
+  if String.ends_with?(token, ".json") do
+    # Web Push: a browser's subscription (its PushSubscription.toJSON(), saved as a .json file).
+    %{provider: "webpush", subscription: Jason.decode!(File.read!(token))}
+  else
+    %{provider: "apns", token: token}
+  end
+
+# The device's time zone (an IANA name Herald checks against its tz database),
+# locale (BCP 47) and the app's own attributes, a browser's as a phone's: kept
+# once per device, the same on every channel; a register without them keeps
+# the stored ones ("" clears).
+command =
+  Map.merge(
+    %{
+      id: id,
+      app: "chat",
+      channels: channels,
+      timezone: System.get_env("DEVICE_TIMEZONE", "Europe/Paris"),
+      locale: System.get_env("DEVICE_LOCALE", "fr-FR"),
+      attributes: %{app_version: "5.2.0"}
+    },
+    device
+  )
 
 {:ok, conn} = AMQP.Connection.open(url)
 {:ok, chan} = AMQP.Channel.open(conn)

@@ -1,6 +1,7 @@
 // Register one device on channels in Herald's registry (amqplib).
 //
 //   npm install && node register.mjs <device-token> <channel> [channel ...]
+//   npm install && node register.mjs <subscription.json> <channel> [channel ...]
 //
 // A persistent register command on a confirm channel: once `waitForConfirms`
 // resolves the broker has it; Herald applies it, publishes a `registered.*`
@@ -8,6 +9,7 @@
 // `"targets": [{"channel": "user:42"}]` reaches the device (docs/registry.md).
 import amqp from "amqplib";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 
 const url = process.env.HERALD_AMQP_URL ?? "amqp://guest:guest@127.0.0.1:5672/%2f";
 const [token, ...channels] = process.argv.slice(2);
@@ -16,7 +18,21 @@ if (!token || channels.length === 0) {
   process.exit(2);
 }
 
-const command = { id: `reg-${randomUUID()}`, app: "chat", provider: "apns", token, channels };
+let device = { provider: "apns", token };
+// Web Push: a browser's subscription (its PushSubscription.toJSON(), saved as a .json file).
+if (token.endsWith(".json")) {
+  device = { provider: "webpush", subscription: JSON.parse(readFileSync(token, "utf8")) };
+}
+// The device's time zone (an IANA name Herald checks against its tz database),
+// locale (BCP 47) and the app's own attributes, a browser's as a phone's: kept
+// once per device, the same on every channel; a register without them keeps
+// the stored ones ("" clears).
+const attributes = {
+  timezone: process.env.DEVICE_TIMEZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+  locale: process.env.DEVICE_LOCALE ?? "en-US",
+  attributes: { app_version: "5.2.0" },
+};
+const command = { id: `reg-${randomUUID()}`, app: "chat", ...device, channels, ...attributes };
 
 const connection = await amqp.connect(url);
 try {

@@ -2,6 +2,8 @@
 """Register a device on channels in Herald's registry, or change its registration (pika).
 
     register.py --token 0a1b... --channel user:42 [--channel room:general]
+    register.py --token 0a1b... --channel user:42 --timezone Europe/Paris --locale fr-FR --attribute plan=pro
+    register.py --provider webpush --subscription subscription.json --channel user:42 --timezone Europe/Paris
     register.py --command unregister --token 0a1b... --channel room:general
     register.py --command unregister_device --token 0a1b...
     register.py --command replace_token --token 0a1b... --new-token 0c0d...
@@ -27,7 +29,7 @@ import uuid
 
 import pika
 
-CANONICAL = {"apns": "apns", "ios": "apns", "fcm": "fcm", "android": "fcm"}
+CANONICAL = {"apns": "apns", "ios": "apns", "fcm": "fcm", "android": "fcm", "webpush": "webpush"}
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--url", default=os.environ.get("HERALD_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2f"))
@@ -39,16 +41,26 @@ parser.add_argument("--provider", default="apns", choices=sorted(CANONICAL))
 device = parser.add_mutually_exclusive_group(required=True)
 device.add_argument("--token", help="the device token (APNs: hexadecimal)")
 device.add_argument("--fid", help="FCM only: the device's Firebase installation ID")
+device.add_argument("--subscription", metavar="FILE", help="Web Push: a browser's PushSubscription.toJSON(), as a file")
 parser.add_argument("--channel", action="append", default=[], help="register, unregister: a channel (repeat for more)")
 parser.add_argument("--environment", choices=["production", "sandbox"], help="register, APNs: the token's environment")
 parser.add_argument("--topic", help="register, APNs: the bundle ID, when it is not the app's")
+parser.add_argument("--timezone", help="register: the device's IANA time zone (Europe/Paris); \"\" clears it")
+parser.add_argument("--locale", help="register: the device's BCP 47 locale (pt-BR); \"\" clears it")
+parser.add_argument("--attribute", action="append", default=[], metavar="KEY=VALUE",
+                    help="register: one of the app's own attributes of the device (repeat; they replace the stored map)")
 parser.add_argument("--new-token", help="replace_token: the device's new token")
 parser.add_argument("--wait", type=float, metavar="SECONDS", help="wait this long for Herald's result and print it")
 args = parser.parse_args()
 
 command_id = f"reg-{uuid.uuid4()}"  # echoed as command_id in the result, and its message-id
 command = {"id": command_id, "app": args.app, "provider": args.provider}
-command["token" if args.token else "fid"] = args.token or args.fid
+if args.subscription:
+    # Web Push: the browser's subscription as it gave it (endpoint and keys).
+    with open(args.subscription, encoding="utf-8") as file:
+        command["subscription"] = json.load(file)
+else:
+    command["token" if args.token else "fid"] = args.token or args.fid
 if args.command in ("register", "unregister"):
     if not args.channel:
         parser.error(f"{args.command} needs at least one --channel")
@@ -58,6 +70,17 @@ if args.command == "register":
         command["environment"] = args.environment
     if args.topic:
         command["topic"] = args.topic
+    # Kept once per device, the same on every channel; a register without
+    # them keeps the stored ones. Herald checks the time zone against its tz
+    # database and the locale's BCP 47 syntax (registry_rejected naming the field).
+    if args.timezone is not None:
+        command["timezone"] = args.timezone
+    if args.locale is not None:
+        command["locale"] = args.locale
+    if args.attribute:
+        if any("=" not in pair for pair in args.attribute):
+            parser.error("--attribute takes KEY=VALUE")
+        command["attributes"] = dict(pair.split("=", 1) for pair in args.attribute)
 if args.command == "replace_token":
     if not args.new_token:
         parser.error("replace_token needs --new-token")

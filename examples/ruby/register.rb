@@ -2,6 +2,7 @@
 # Register one device on channels in Herald's registry (Bunny).
 #
 #   bundle install && ruby register.rb <device-token> <channel> [channel ...]
+#   bundle install && ruby register.rb <subscription.json> <channel> [channel ...]
 #
 # Persistent command plus publisher confirms: Herald applies it, publishes a
 # registered.* result on herald.results, and only then acks it. Then an event
@@ -13,7 +14,18 @@ require "securerandom"
 token, *channels = ARGV
 abort("usage: ruby register.rb <device-token> <channel> [channel ...]") if token.nil? || channels.empty?
 
-command = { id: "reg-#{SecureRandom.uuid}", app: "chat", provider: "apns", token: token, channels: channels }
+device = { provider: "apns", token: token }
+# Web Push: a browser's subscription (its PushSubscription.toJSON(), saved as a .json file).
+if token.end_with?(".json")
+  device = { provider: "webpush", subscription: JSON.parse(File.read(token)) }
+end
+# The device's time zone (an IANA name Herald checks against its tz database),
+# locale (BCP 47) and the app's own attributes, a browser's as a phone's: kept
+# once per device, the same on every channel; a register without them keeps
+# the stored ones ("" clears).
+command = { id: "reg-#{SecureRandom.uuid}", app: "chat", **device, channels: channels,
+            timezone: ENV.fetch("DEVICE_TIMEZONE", "Europe/Paris"), locale: ENV.fetch("DEVICE_LOCALE", "fr-FR"),
+            attributes: { app_version: "5.2.0" } }
 
 connection = Bunny.new(ENV.fetch("HERALD_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2f"))
 connection.start

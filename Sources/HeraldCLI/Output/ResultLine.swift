@@ -47,6 +47,8 @@ struct ResultLine {
         if let channel = text("channel") { target = target == "-" ? channel : "\(target) (\(channel))" }
         var reason = text("reason") ?? ""
         if let detail = text("detail"), !detail.isEmpty { reason += reason.isEmpty ? detail : ": \(detail)" }
+        // A registry_expired result: why the device went.
+        if reason.isEmpty, let lastSeen = text("last_seen") { reason = "not registered since \(lastSeen)" }
         self.init(
             id: text("event_id") ?? text("command_id") ?? "-", provider: text("provider") ?? "-",
             target: target, status: text("status") ?? text("result") ?? routingKey, reason: reason)

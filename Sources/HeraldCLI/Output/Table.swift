@@ -6,8 +6,10 @@ struct Table {
     var rows: [[String]] = []
 
     init(_ header: String...) { self.header = header }
+    init(header: [String]) { self.header = header }
 
     mutating func add(_ row: String...) { rows.append(row) }
+    mutating func add(_ row: [String]) { rows.append(row) }
 
     /// The header and rows, each column as wide as its widest cell (counted
     /// in characters); the last column is not padded.

@@ -54,6 +54,32 @@ extension ConfigValidator {
         checks.checkRange(
             registry.maxDevicesPerChannel, 1...RegistrySettings.maxLimit, at: path.key("max_devices_per_channel"),
             into: &issues)
+        if let expireAfter = registry.expireAfter, expireAfter < RegistrySettings.minExpireAfter {
+            issues.append(
+                .init(
+                    .error, at: path.key("expire_after"),
+                    "must be at least \(RegistrySettings.minExpireAfter), found \(expireAfter); "
+                        + "leave it out to keep devices until they are unregistered (e.g. 270d retires those not seen for 270 days)"
+                ))
+        }
+        if registry.encryptionKey != nil, registry.encryptionKeyFile != nil {
+            issues.append(
+                .init(
+                    .error, at: path.key("encryption_key"),
+                    "give encryption_key or encryption_key_file, not both"))
+        }
+        // The value is a secret: the message says what is wrong with it, never what it is.
+        if let key = registry.encryptionKey {
+            let urlSafe = String(key.filter { !$0.isWhitespace }.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+            let size = Base64URL.decode(urlSafe)?.count
+            if size != RegistrySettings.encryptionKeyBytes {
+                issues.append(
+                    .init(
+                        .error, at: path.key("encryption_key"),
+                        "expected base64 of \(RegistrySettings.encryptionKeyBytes) bytes (\(size.map { "found \($0) bytes" } ?? "not base64")); "
+                            + "make one with: openssl rand -base64 32"))
+            }
+        }
     }
 
     /// `registry.url`: a URL libpq can read (`PostgresURL`), and a warning

@@ -10,7 +10,7 @@ extension Event {
         ["id", "app", "targets"] + targetFields + [
             "notification", "data", "push_type", "priority", "ttl", "expires_at", "collapse_id", "content_available",
             "mutable_content", "exclude_tokens",
-        ] + sections + ["context", "debug"]
+        ] + sections + ["context", "debug", "include_device_attributes"]
     }
 
     /// Decodes and validates an event body.
@@ -80,6 +80,7 @@ extension Event {
         event.contentAvailable = try fields.bool("content_available") ?? false
         event.mutableContent = try fields.bool("mutable_content")
         event.debug = try fields.bool("debug") ?? false
+        event.includeDeviceAttributes = try fields.bool("include_device_attributes") ?? false
         event.excludeTokens = Set(try fields.stringArray("exclude_tokens") ?? [])
         for rules in providers.rules {
             guard let name = rules.eventSection, let section = try fields.object(name) else { continue }

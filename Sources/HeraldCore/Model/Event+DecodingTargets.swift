@@ -1,7 +1,8 @@
 // Decoding `targets`, or the top-level shorthand `provider` + one address.
 // An element of `targets` is a device (`provider` + one address — for Web
 // Push the `subscription` with its endpoint and keys — with the
-// `channel` it was reached through when a retry carries it, and the fields of
+// `channel` it was reached through and the registered attributes (`device`)
+// when a retry carries them, and the fields of
 // its provider's extras, for APNs the token's own `environment` and
 // `apns_topic`) or a registry channel
 // (`channel`, optionally `providers`).
@@ -11,8 +12,8 @@
 // makes only that target an `InvalidTarget`: the others are still delivered.
 
 extension Event {
-    /// The field a device element of `targets` may have beside `provider`, its address and its provider's extras.
-    static let deviceTargetOnlyFieldNames = ["channel"]
+    /// The fields a device element of `targets` may have beside `provider`, its address and its provider's extras.
+    static let deviceTargetOnlyFieldNames = ["channel", "device"]
     /// The fields of a channel element of `targets`.
     static let channelTargetFieldNames = ["channel", "providers"]
 
@@ -80,10 +81,12 @@ extension Event {
                 try targetFields.rejectUnknownKeys(allowed: providers.deviceTargetFieldNames)
                 let decoded = decodeTarget(targetFields, index: index, name: path, providers: providers)
                 let channel = try decodeChannelName(targetFields)
+                let device = try decodeDeviceAttributes(targetFields)
                 let extras = try decodeExtras(targetFields, providers: providers)
                 switch decoded {
                 case .valid(var target):
                     if let channel { target.channel = channel }
+                    if let device { target.deviceAttributes = device }
                     if !extras.isEmpty { target.extras = extras }
                     targets.append(target)
                 case .invalid(var problem):
@@ -120,6 +123,25 @@ extension Event {
             providers.insert(provider)
         }
         return ChannelTarget(channel: channel, providers: providers)
+    }
+
+    /// The element's `device`: the attributes a channel device registered
+    /// with, which a retry carries so its outcome echoes them too; at most
+    /// ``Target/maxDeviceAttributesBytes`` serialized, and only beside `channel`.
+    private static func decodeDeviceAttributes(_ fields: FieldReader) throws(EventError) -> JSONObject? {
+        guard let device = try fields.object("device") else { return nil }
+        guard fields.value("channel") != nil else {
+            throw EventError(
+                field: fields.path("device"),
+                message: "is the registered attributes of a device a channel reached; give it only with \"channel\"")
+        }
+        let size = device.serializedCount(excluding: [])
+        guard size <= Target.maxDeviceAttributesBytes else {
+            throw EventError(
+                field: fields.path("device"),
+                message: "is \(size) bytes serialized, over the limit of \(Target.maxDeviceAttributesBytes)")
+        }
+        return device
     }
 
     /// The element's `channel` as the channel it names (``ChannelName``: NFC, checked); nil when absent.
@@ -261,6 +283,7 @@ extension Target {
             providers.rules(for: provider)?.eventMembers(of: self)
             ?? [("provider", .string(provider.rawValue)), (address.field, .string(address.value))]
         if let channel { members.append(("channel", .string(channel))) }
+        if let deviceAttributes { members.append(("device", .object(deviceAttributes))) }
         if !extras.isEmpty, let rules = providers.rules(for: provider) { members += rules.extrasMembers(of: self) }
         return .object(JSONObject(members))
     }

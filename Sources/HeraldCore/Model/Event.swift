@@ -148,6 +148,18 @@ public struct Event: Sendable, Hashable {
             yield &storage.fields.debug
         }
     }
+    /// Echo, in the outcome of each device a channel target reached, the
+    /// attributes that device registered with (its time zone, locale and
+    /// attribute map: `device` in the outcome). Off unless the event's
+    /// `include_device_attributes` turns it on, so outcomes stay small;
+    /// targets the event names itself have no registered attributes.
+    public var includeDeviceAttributes: Bool {
+        _read { yield storage.fields.includeDeviceAttributes }
+        _modify {
+            makeUnique()
+            yield &storage.fields.includeDeviceAttributes
+        }
+    }
     /// Opaque to Herald; echoed in every outcome.
     public var context: JSONObject? {
         _read { yield storage.fields.context }
@@ -174,7 +186,8 @@ public struct Event: Sendable, Hashable {
         excludeTokens: Set<String> = [],
         providerSections: [String: ProviderExtras] = [:],
         context: JSONObject? = nil,
-        debug: Bool = false
+        debug: Bool = false,
+        includeDeviceAttributes: Bool = false
     ) {
         storage = Storage(
             Fields(
@@ -182,7 +195,7 @@ public struct Event: Sendable, Hashable {
                 expiry: expiry, collapseID: collapseID, contentAvailable: contentAvailable,
                 mutableContent: mutableContent, debug: debug, channels: channels, invalidTargets: invalidTargets,
                 notification: notification, data: data, excludeTokens: excludeTokens,
-                providerSections: providerSections))
+                providerSections: providerSections, includeDeviceAttributes: includeDeviceAttributes))
     }
 
     /// The members, shared between copies until one of them changes. An
@@ -238,6 +251,7 @@ public struct Event: Sendable, Hashable {
         var data: JSONObject?
         var excludeTokens: Set<String>
         var providerSections: [String: ProviderExtras]
+        var includeDeviceAttributes: Bool
     }
 }
 

@@ -3,7 +3,7 @@
 
 extension Outcome {
     /// The outcome as a JSON object, keys in the schema's order: `event_id`,
-    /// `app`, `provider`, `token`|`fid`|`topic`|`condition`, `channel`, `status`, `reason`, `detail`,
+    /// `app`, `provider`, `token`|`fid`|`topic`|`condition`, `channel`, `device`, `status`, `reason`, `detail`,
     /// `provider_status`, `invalidated_at`, `unregistered`, `next_attempt_at`,
     /// `provider_message_id`, `attempt`, `uncertain`, `redelivered`, `latency_ms`, `at`, `context`
     /// (`unregistered`, `uncertain` and `redelivered` only when true).
@@ -32,6 +32,7 @@ extension Outcome {
         if let provider { sink.string("provider", provider.rawValue) }
         if let address { sink.string(address.field, address.value) }
         if let channel { sink.string("channel", channel) }
+        if let deviceAttributes { sink.value("device", .object(deviceAttributes)) }
         sink.string("status", status.rawValue)
         if let reason { sink.string("reason", reason) }
         if let detail { sink.string("detail", detail) }
@@ -115,6 +116,7 @@ extension Outcome {
         outcome.providerMessageID = try fields.string("provider_message_id")
         outcome.attempt = try fields.nonNegativeInt("attempt") ?? 1
         outcome.channel = try fields.string("channel")
+        outcome.deviceAttributes = try fields.object("device")
         outcome.unregistered = try fields.bool("unregistered") ?? false
         outcome.uncertain = try fields.bool("uncertain") ?? false
         outcome.redelivered = try fields.bool("redelivered") ?? false

@@ -14,6 +14,9 @@ public struct Outcome: Sendable, Hashable {
     public var address: Target.Address?
     /// The registry channel the device was reached through, when a channel target reached it.
     public var channel: String?
+    /// The attributes the channel device registered with, when the event
+    /// asked for them (``Target/deviceAttributes``).
+    public var deviceAttributes: JSONObject?
     /// The provider's reason (`Unregistered`, `UNREGISTERED`), or Herald's
     /// (the validation error of a rejected event, the dropping rule's reason).
     public var reason: String?
@@ -98,6 +101,7 @@ public struct Outcome: Sendable, Hashable {
         provider = target.provider
         address = target.address
         channel = target.channel
+        deviceAttributes = target.deviceAttributes
         self.attempt = attempt
         self.at = at
         context = event.context.map { .object($0) }

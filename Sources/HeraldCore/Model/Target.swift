@@ -60,6 +60,11 @@ public struct Target: Sendable, Hashable {
     /// The registry channel this device was reached through (a channel
     /// target's expansion), echoed in its outcome and kept in its retry.
     public var channel: String?
+    /// The attributes the device registered with (`timezone`, `locale`,
+    /// `attributes`), when a channel reached it and the event asked for them
+    /// (``Event/includeDeviceAttributes``): echoed in its outcome as `device`
+    /// and kept in its retry. Opaque here: the registry writes and bounds it.
+    public var deviceAttributes: JSONObject?
     /// What the device carries for its provider beyond its address (an APNs
     /// device's own environment and topic, a Web Push subscription's keys),
     /// of the provider's own type; empty for most targets.
@@ -77,6 +82,11 @@ public struct Target: Sendable, Hashable {
         self.channel = channel
         self.extras = extras
     }
+
+    /// The largest ``deviceAttributes`` a target may carry, serialized: room
+    /// for the registry's bounds (32 attributes of 64-byte keys and 256-byte
+    /// values, a locale and a time zone).
+    public static let maxDeviceAttributesBytes = 16 << 10
 
     /// The device token, if the target is addressed by one (not by a FID).
     public var token: String? {

@@ -50,8 +50,18 @@ public protocol ProviderTargetRules: Sendable {
     var devicesIgnoreCase: Bool { get }
 
     /// The address kinds a registry registration may give; empty when its
-    /// devices are not registered (Web Push subscriptions are event targets).
+    /// devices are not registered.
     var registrableKinds: [Target.Address.Kind] { get }
+    /// The field of a registry command that gives one of its devices whole,
+    /// read by ``decodeTarget(field:of:)`` as an event's target is (Web Push:
+    /// `subscription`, endpoint and keys); nil when commands give the
+    /// address in its kind's own field (`token`, `fid`).
+    var registrationTargetField: String? { get }
+    /// What the registry keeps of a target decoded from
+    /// ``registrationTargetField`` beside its address, by
+    /// ``RegisteredDeviceField`` name (Web Push: the subscription's keys); a
+    /// registered device's ``registeredExtras(_:)`` reads them back.
+    func registeredDeviceValues(of target: Target) -> [String: String]
     /// Why a registration cannot give an address of `kind` (a topic is not a
     /// device); nil when it can. Asked before the address is looked at.
     func registrationProblem(kind: Target.Address.Kind) -> String?
@@ -66,7 +76,8 @@ public protocol ProviderTargetRules: Sendable {
     /// ``registrationFields``, as the registry's message says it; nil when it can.
     func registrationProblem(field: String, value: String) -> String?
     /// A registered device's ``Target/extras`` from its registration's
-    /// ``registrationFields``, which `column` reads by name.
+    /// ``registrationFields`` and its ``registeredDeviceValues(of:)``, which
+    /// `column` reads by name.
     func registeredExtras(_ column: (String) -> String?) -> ProviderExtras
 
     /// A top-level section of the event this provider reads (`apns`, `fcm`,
@@ -85,6 +96,8 @@ extension ProviderTargetRules {
     public func extrasMembers(of target: Target) -> [(String, JSONValue)] { [] }
     public var devicesIgnoreCase: Bool { false }
     public var registrableKinds: [Target.Address.Kind] { [] }
+    public var registrationTargetField: String? { nil }
+    public func registeredDeviceValues(of target: Target) -> [String: String] { [:] }
     public func registrationProblem(kind: Target.Address.Kind) -> String? {
         registrableKinds.contains(kind) ? nil : "the registry holds no \(displayName) devices"
     }
@@ -103,6 +116,16 @@ extension ProviderTargetRules {
     public func eventMembers(of target: Target) -> [(String, JSONValue)] {
         [("provider", .string(provider.rawValue)), (target.address.field, .string(target.address.value))]
     }
+}
+
+/// The names of the values a registered device's row keeps for its provider
+/// (``ProviderTargetRules/registeredDeviceValues(of:)``): one spelling for the
+/// provider that gives them and the registry that stores them.
+public enum RegisteredDeviceField {
+    /// A Web Push subscription's public key (`keys.p256dh`).
+    public static let p256dh = "p256dh"
+    /// A Web Push subscription's authentication secret (`keys.auth`).
+    public static let auth = "auth"
 }
 
 /// Why one target of an event cannot be sent to, and what its outcome is:

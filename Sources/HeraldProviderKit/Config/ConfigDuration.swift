@@ -1,6 +1,6 @@
 import HeraldCore
 /// A duration written the way operators write them in config: `250ms`, `5s`,
-/// `2m`, `1h`, or combined like `1h30m`.
+/// `2m`, `1h`, `270d` (days of 24 hours), or combined like `1h30m`.
 ///
 /// A bare number is refused: `5` could mean seconds or milliseconds, and the
 /// error says to write `5s`.
@@ -16,7 +16,9 @@ public struct ConfigDuration: Sendable, Hashable, Comparable, CustomStringConver
 
     public static func < (lhs: ConfigDuration, rhs: ConfigDuration) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
-    /// The shortest exact spelling, e.g. `90s` → `1m30s`, as used in queue names (`herald.retry.30s`).
+    /// The shortest exact spelling in hours at most, e.g. `90s` → `1m30s`, as
+    /// used in queue names (`herald.retry.30s`, so `d` is read, never written:
+    /// `1d` is `24h`).
     public var description: String {
         var rest = milliseconds
         guard rest > 0 else { return "0s" }
@@ -30,7 +32,7 @@ public struct ConfigDuration: Sendable, Hashable, Comparable, CustomStringConver
 
     /// Parses `text`; `nil` when it is not a duration (the caller reports where).
     public init?(parsing text: String) {
-        let units: [(String, Int)] = [("ms", 1), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+        let units: [(String, Int)] = [("ms", 1), ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
         var rest = Substring(text)
         var total = 0
         guard !rest.isEmpty else { return nil }

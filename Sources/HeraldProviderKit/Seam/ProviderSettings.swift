@@ -35,6 +35,11 @@ public protocol ProviderSettings: Decodable, Sendable, Equatable {
     /// registration's `topic`); nil when the provider's devices have none.
     var deviceTopics: Set<String>? { get }
 
+    /// Why a device of this app at `address` may not be registered: the rule
+    /// that would refuse to send to it (Web Push: an endpoint the egress
+    /// policy or `allowed_hosts` refuses), in words; nil when it may.
+    func registrationRefusal(_ address: Target.Address) -> String?
+
     /// Why a route's override of an event field (`collapse_id`) cannot be
     /// sent through this provider, as `herald check` says it; nil when it can.
     static func routeOverrideProblem(field: String, value: String) -> String?
@@ -42,6 +47,7 @@ public protocol ProviderSettings: Decodable, Sendable, Equatable {
 
 extension ProviderSettings {
     public var deviceTopics: Set<String>? { nil }
+    public func registrationRefusal(_ address: Target.Address) -> String? { nil }
     public static func routeOverrideProblem(field: String, value: String) -> String? { nil }
 
     /// Whether `other` is a section of the same provider with the same values.

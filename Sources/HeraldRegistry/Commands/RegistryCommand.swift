@@ -24,7 +24,7 @@ public struct RegistryCommand: Sendable, Equatable {
         /// The body fields of this kind besides `id` and the device's.
         var ownFields: [String] {
             switch self {
-            case .register: ["channels", "environment", "topic"]
+            case .register: ["channels", "environment", "topic"] + Rules.profileFields
             case .unregister: ["channels"]
             case .unregisterDevice: []
             case .replaceToken: ["new_token"]
@@ -49,13 +49,19 @@ public struct RegistryCommand: Sendable, Equatable {
     public var id: String?
     public var device: DeviceKey
     public var action: Action
+    /// What a `register` says of the device itself — its time zone, locale
+    /// and attributes, a Web Push subscription's keys — kept once per device
+    /// of the app (nil fields keep the stored values); empty for the other
+    /// kinds, which refuse those fields.
+    public var profile: DeviceProfile
 
     /// A command as given; ``decode(json:kind:fallbackID:rules:)`` checks
     /// what senders send, code building a command itself is trusted to.
-    public init(id: String? = nil, device: DeviceKey, action: Action) {
+    public init(id: String? = nil, device: DeviceKey, action: Action, profile: DeviceProfile = DeviceProfile()) {
         self.id = id
         self.device = device
         self.action = action
+        self.profile = profile
     }
 
     public var kind: Kind {
@@ -67,8 +73,8 @@ public struct RegistryCommand: Sendable, Equatable {
         }
     }
 
-    /// Every field a command body may have (each kind takes some of them).
-    public static let fieldNames = ["id"] + Rules.deviceFields + ["channels", "environment", "topic", "new_token"]
+    /// Every field a command body may have besides the device's (each kind takes some of them).
+    static let ownFieldNames = ["id", "channels", "environment", "topic"] + Rules.profileFields + ["new_token"]
     /// The largest body, in bytes: a device's 1000 channels of 255 bytes fit with room to spare.
     public static let maxBytes = 1 << 20
     /// The deepest nesting a body needs is 2 (an array in the object); a little room beyond.
@@ -131,9 +137,9 @@ public struct RegistryCommand: Sendable, Equatable {
             try rules.publisher(userID, app: app)
         }
         let fields = FieldReader(object: root, path: "")
-        try refuseForeignFields(fields, kind: kind)
+        try refuseForeignFields(fields, kind: kind, deviceFields: rules.deviceFields)
         let id = try decodeID(fields) ?? fallbackID.flatMap(usableID)
-        let device = try rules.device(in: root)
+        let (device, keys) = try rules.registeredDevice(in: root)
         let operation = kind.rawValue
         switch kind {
         case .register:
@@ -157,8 +163,10 @@ public struct RegistryCommand: Sendable, Equatable {
                 try rules.validation.overrides(environment: nil, topic: topic, provider: device.provider, operation)
             }
             if let topic { try rules.topic(topic, app: device.app) }
+            try rules.destination(device)
             return RegistryCommand(
-                id: id, device: device, action: .register(channels: channels, environment: environment, topic: topic))
+                id: id, device: device, action: .register(channels: channels, environment: environment, topic: topic),
+                profile: try rules.profile(fields, subscriptionKeys: keys))
         case .unregister:
             let channels = try rules.channels(try channelList(fields), operation)
             return RegistryCommand(id: id, device: device, action: .unregister(channels: channels))
@@ -186,7 +194,7 @@ public struct RegistryCommand: Sendable, Equatable {
         switch action {
         case .register(let channels, let environment, let topic):
             let changes = try await store.register(
-                device, channels: channels, environment: environment, topic: topic, at: time)
+                device, profile: profile, channels: channels, environment: environment, topic: topic, at: time)
             result.channels = channels.map { RegistryResult.ChannelChange(channel: $0, change: changes[$0]) }
             result.change = RegistryChange.summary(of: changes.values)
         case .unregister(let channels):
@@ -233,13 +241,15 @@ public struct RegistryCommand: Sendable, Equatable {
     }
 
     /// Refuses an unknown field (with a suggestion), and a field of another kind.
-    private static func refuseForeignFields(_ fields: FieldReader, kind: Kind) throws(RegistryCommandError) {
+    private static func refuseForeignFields(_ fields: FieldReader, kind: Kind, deviceFields: [String])
+        throws(RegistryCommandError)
+    {
         if fields.value("condition") != nil {
             throw RegistryCommandError(
                 field: "condition", message: "a condition is not a device; register a device token or FID")
         }
-        try fields.rejectUnknownKeys(allowed: fieldNames)
-        let allowed = ["id"] + Rules.deviceFields + kind.ownFields
+        try fields.rejectUnknownKeys(allowed: ownFieldNames + deviceFields)
+        let allowed = ["id"] + deviceFields + kind.ownFields
         // `null` is absent, as in events: a serializer's `"new_token": null` on a register is harmless.
         guard let key = fields.object.keys.first(where: { !allowed.contains($0) && fields.value($0) != nil }) else {
             return
@@ -287,16 +297,39 @@ extension RegistryCommand {
         /// Per app, the APNs topics a registration's `topic` may be; an app
         /// absent here takes any topic.
         public var topics: [String: Set<String>]
+        /// Per app and provider, why a device's address may not be
+        /// registered: the rule that would refuse to send to it (Web Push: the
+        /// app's egress policy and `allowed_hosts`), nil when it may. A
+        /// provider absent here takes any address.
+        public var destinations: [String: [Provider: DestinationCheck]]
+
+        /// The rule that refuses to send to an address, in words; nil when it may be sent to.
+        public typealias DestinationCheck = @Sendable (Target.Address) -> String?
 
         public init(
             apps: [String: Set<Provider>], providers: ProviderCatalog, limits: RegistryLimits = .default,
-            publishers: [String: Set<String>] = [:], topics: [String: Set<String>] = [:]
+            publishers: [String: Set<String>] = [:], topics: [String: Set<String>] = [:],
+            destinations: [String: [Provider: DestinationCheck]] = [:]
         ) {
             self.apps = apps
             self.providers = providers
             self.limits = limits
             self.publishers = publishers
             self.topics = topics
+            self.destinations = destinations
+        }
+
+        /// A registered device's address: one its app would send to, else
+        /// refused naming the rule (as the device's field gives it:
+        /// `subscription.endpoint`).
+        public func destination(_ device: DeviceKey) throws(RegistryCommandError) {
+            guard let check = destinations[device.app]?[device.provider], let rule = check(device.address) else {
+                return
+            }
+            let field = providers.rules(for: device.provider)?.registrationTargetField
+            throw RegistryCommandError(
+                field: field.map { "\($0).\(device.address.field)" } ?? device.address.field,
+                message: "is refused: app \(JSONText.quoted(device.app)) would not send to it, \(rule)")
         }
 
         /// A command naming `app` from the AMQP user `userID` (nil: the
@@ -325,8 +358,48 @@ extension RegistryCommand {
                     + "may use (its own topic and allowed topics, each with its push-type suffixes)")
         }
 
-        /// The fields naming the device.
-        static let deviceFields = ["app", "provider", "token", "fid"]
+        /// The fields of a register that describe the device (``DeviceProfile``).
+        static let profileFields = ["timezone", "locale", "attributes"]
+
+        /// A register's `timezone`, `locale` and `attributes`: each absent or
+        /// `null` keeps the stored value, `""` (time zone, locale) or `{}`
+        /// (attributes) clears it, anything else is checked — an IANA time
+        /// zone of the system's tz database, a well-formed BCP 47 tag, a map
+        /// of strings within ``RegistryLimits``'s attribute bounds.
+        public func profile(_ fields: FieldReader, subscriptionKeys: SubscriptionKeys? = nil)
+            throws(RegistryCommandError) -> DeviceProfile
+        {
+            var profile = DeviceProfile(subscriptionKeys: subscriptionKeys)
+            profile.timezone = try fields.string("timezone")
+            if let timezone = profile.timezone, !timezone.isEmpty {
+                try checked("timezone") { () throws(RegistryError) in try validation.timezone(timezone, "register") }
+            }
+            profile.locale = try fields.string("locale")
+            if let locale = profile.locale, !locale.isEmpty {
+                try checked("locale") { () throws(RegistryError) in try validation.locale(locale, "register") }
+            }
+            if let object = try fields.object("attributes") {
+                var attributes: [String: String] = [:]
+                let path = fields.path("attributes")
+                for (key, value) in object {
+                    guard case .string(let text) = value else {
+                        throw .mismatch("\(path).\(FieldReader.displayName(key))", expected: "a string", found: value)
+                    }
+                    attributes[key] = text
+                }
+                try checked("attributes") { () throws(RegistryError) in
+                    try validation.attributes(attributes, "register")
+                }
+                profile.attributes = attributes
+            }
+            return profile
+        }
+
+        /// The fields naming the device: its app, provider and address, or a
+        /// provider's whole target (``ProviderTargetRules/registrationTargetField``).
+        var deviceFields: [String] {
+            ["app", "provider", "token", "fid"] + providers.rules.compactMap(\.registrationTargetField)
+        }
 
         var validation: RegistryValidation { RegistryValidation(limits: limits, providers: providers) }
 
@@ -343,6 +416,15 @@ extension RegistryCommand {
         /// The device `object`'s `app`, `provider` and `token` or `fid` name:
         /// an app Herald has, a provider it has credentials for, a device address.
         public func device(in object: JSONObject) throws(RegistryCommandError) -> DeviceKey {
+            try registeredDevice(in: object).key
+        }
+
+        /// The device `object` names, and the subscription keys its target
+        /// gives when its provider's devices are given whole (Web Push's
+        /// `subscription`, decoded as an event's target is).
+        func registeredDevice(in object: JSONObject) throws(RegistryCommandError)
+            -> (key: DeviceKey, keys: SubscriptionKeys?)
+        {
             let fields = FieldReader(object: object, path: "")
             guard let app = try fields.string("app") else {
                 throw RegistryCommandError(
@@ -359,6 +441,15 @@ extension RegistryCommand {
                     field: "provider",
                     message: "app \(JSONText.quoted(app)) has no \(provider) credentials "
                         + "(it has \(configured.isEmpty ? "none" : EventError.list(configured)))")
+            }
+            let rules = self.providers.rules(for: provider)
+            for field in self.providers.rules.compactMap(\.registrationTargetField)
+            where field != rules?.registrationTargetField && fields.value(field) != nil {
+                throw RegistryCommandError(
+                    field: field, message: "is not a field of \(rules?.displayName ?? provider.rawValue) devices")
+            }
+            if let rules, let field = rules.registrationTargetField {
+                return try wholeTarget(field, of: fields, rules: rules, app: app)
             }
             let present = ["token", "fid"].filter { fields.value($0) != nil }
             guard present.count < 2 else {
@@ -377,7 +468,36 @@ extension RegistryCommand {
             try checked(field) { () throws(RegistryError) in
                 try validation.address(address, provider: provider, "device")
             }
-            return DeviceKey(app: app, provider: provider, address: address)
+            return (DeviceKey(app: app, provider: provider, address: address), nil)
+        }
+
+        /// A device its provider's rules decode from `field` as an event's
+        /// target (Web Push: `subscription`), with what the registry keeps of it.
+        private func wholeTarget(
+            _ field: String, of fields: FieldReader, rules: any ProviderTargetRules, app: String
+        ) throws(RegistryCommandError) -> (key: DeviceKey, keys: SubscriptionKeys?) {
+            if let other = ["token", "fid"].first(where: { fields.value($0) != nil }) {
+                throw RegistryCommandError(
+                    field: other, message: "is not a field of \(rules.displayName) devices; give the \"\(field)\"")
+            }
+            guard fields.value(field) != nil else {
+                throw RegistryCommandError(
+                    field: field, message: "missing; a \(rules.displayName) device is given by its \"\(field)\"")
+            }
+            let target: Target
+            do {
+                target = try rules.decodeTarget(field: field, of: fields)
+            } catch {
+                throw RegistryCommandError(field: error.error.field, message: error.error.message)
+            }
+            try checked("\(field).\(target.address.field)") { () throws(RegistryError) in
+                try validation.address(target.address, provider: rules.provider, "device")
+            }
+            let values = rules.registeredDeviceValues(of: target)
+            let keys = values[RegisteredDeviceField.p256dh].flatMap { p256dh in
+                values[RegisteredDeviceField.auth].map { SubscriptionKeys(p256dh: p256dh, auth: $0) }
+            }
+            return (DeviceKey(app: app, provider: rules.provider, address: target.address), keys)
         }
 
         /// `names` as the channels they name (each in NFC and checked,

@@ -1,9 +1,11 @@
 import HeraldCore
 
-/// What came of one registry command, published to the results exchange with
-/// routing key `<result>.<provider>.<app>` (``routingKey``), so the sender
-/// learns that its registration is stored (or why it was refused) without
-/// reading the database. Shaped like an outcome: keys in a fixed order,
+/// What came of one registry command — or of a device's retirement after
+/// `registry.expire_after` without a register (``Status/expired``) —
+/// published to the results exchange with routing key
+/// `<result>.<provider>.<app>` (``routingKey``), so the sender learns that
+/// its registration is stored (or why it was refused, or that it is gone)
+/// without reading the database. Shaped like an outcome: keys in a fixed order,
 /// absent values omitted (schemas/registry-result.schema.json).
 public struct RegistryResult: Sendable, Equatable {
     /// The `result` field and the routing key's first word.
@@ -16,6 +18,9 @@ public struct RegistryResult: Sendable, Equatable {
         /// The command was refused (``RegistryCommandError``, or a limit the
         /// store enforces) and dead-lettered; `reason` says why.
         case rejected = "registry_rejected"
+        /// No command: the device was not registered again for
+        /// `registry.expire_after` and was taken off every channel.
+        case expired = "registry_expired"
     }
 
     /// One channel a command named, with what registering did on it (nil for unregister).
@@ -44,6 +49,8 @@ public struct RegistryResult: Sendable, Equatable {
     public var reason: String?
     /// The command reached Herald again: this result may repeat one already published.
     public var redelivered: Bool
+    /// `registry_expired`: when the device was last registered.
+    public var lastSeen: Timestamp?
     public var at: Timestamp
 
     public init(status: Status, command: String?, commandID: String?, at: Timestamp) {
@@ -61,10 +68,11 @@ public struct RegistryResult: Sendable, Equatable {
     }
 
     /// Keys in the schema's order: `command`, `command_id`, `result`, `app`,
-    /// `provider`, `token`|`fid`, `new_token`, `channels` (register: an object
+    /// `provider`, `token`|`fid`|`endpoint`, `new_token`, `channels` (register: an object
     /// of each channel's change; unregister: the names), `change`, `removed`
-    /// (unregister, unregister_device), `reason`, `redelivered` (only when
-    /// true), `at` (with milliseconds).
+    /// (unregister, unregister_device, registry_expired), `reason`,
+    /// `redelivered` (only when true), `last_seen` (registry_expired), `at`
+    /// (both with milliseconds).
     public var jsonValue: JSONValue {
         var object = JSONObject()
         if let command { object["command"] = .string(command) }
@@ -83,18 +91,32 @@ public struct RegistryResult: Sendable, Equatable {
             }
         }
         if let change { object["change"] = .string(change.name) }
-        if status == .unregistered {
+        if status == .unregistered || status == .expired {
             if case .removed(let count) = change { object["removed"] = .number(JSONNumber(count)) }
             if change == .notFound { object["removed"] = .number(JSONNumber(0)) }
         }
         if let reason { object["reason"] = .string(reason) }
         if redelivered { object["redelivered"] = .bool(true) }
+        if let lastSeen { object["last_seen"] = .string(lastSeen.rfc3339(fractionDigits: 3)) }
         object["at"] = .string(at.rfc3339(fractionDigits: 3))
         return .object(object)
     }
 
     /// The body published to the results exchange.
     public var encoded: [UInt8] { jsonValue.serialized }
+
+    /// The `registry_expired` result of a retired device: no command, the
+    /// device, the channels it was taken off, when it was last seen.
+    public static func expired(_ retired: RetiredDevice, at time: Timestamp) -> RegistryResult {
+        var result = RegistryResult(status: .expired, command: nil, commandID: nil, at: time)
+        result.app = retired.device.app
+        result.provider = retired.device.provider
+        result.address = retired.device.address
+        result.channels = retired.channels.map { ChannelChange(channel: $0, change: nil) }
+        result.change = .removed(count: retired.channels.count)
+        result.lastSeen = retired.lastSeen
+        return result
+    }
 
     /// The result of a refused command, naming it as far as its body can be
     /// read (`id`, a valid app name, a known provider, the device's address,
@@ -119,6 +141,11 @@ public struct RegistryResult: Sendable, Equatable {
             result.address = .token(token)
         } else if let fid = root["fid"]?.stringValue.flatMap(address) {
             result.address = .fid(fid)
+        } else if let provider = result.provider, let rules = providers.rules(for: provider),
+            rules.registrationTargetField != nil,
+            let given = rules.addressGiven(in: FieldReader(object: root, path: "")), address(given.value) != nil
+        {
+            result.address = given
         }
         result.newAddress = root["new_token"]?.stringValue.flatMap(address).map { .token($0) }
         if let elements = root["channels"]?.arrayValue, elements.count <= RegistryLimits.default.maxChannelsPerDevice {

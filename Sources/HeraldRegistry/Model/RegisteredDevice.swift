@@ -6,7 +6,8 @@ import HeraldCore
 /// locale and free attributes.
 ///
 /// A `register` carries one; fields left nil are not changed on a device
-/// already registered.
+/// already registered, an empty time zone or locale (`""`) or attribute map
+/// (`[:]`) clears the stored one.
 public struct DeviceProfile: Sendable, Equatable {
     /// A Web Push subscription's keys; nil for a device of another provider.
     public var subscriptionKeys: SubscriptionKeys?

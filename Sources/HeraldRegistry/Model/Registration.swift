@@ -25,11 +25,15 @@ public struct Registration: Sendable, Equatable {
     public var timezone: String?
     public var locale: String?
     public var attributes: [String: String]
+    /// Why the subscription keys could not be read (its secret is encrypted
+    /// under another key than the store's), naming the device; nil when
+    /// they were. The device is in its page without keys, and fails alone.
+    public var unreadableKeys: String?
 
     public init(
         device: DeviceKey, channel: String, environment: String?, topic: String?, createdAt: Timestamp,
         updatedAt: Timestamp, subscriptionKeys: SubscriptionKeys? = nil, timezone: String? = nil,
-        locale: String? = nil, attributes: [String: String] = [:]
+        locale: String? = nil, attributes: [String: String] = [:], unreadableKeys: String? = nil
     ) {
         self.device = device
         self.channel = channel
@@ -41,5 +45,6 @@ public struct Registration: Sendable, Equatable {
         self.timezone = timezone
         self.locale = locale
         self.attributes = attributes
+        self.unreadableKeys = unreadableKeys
     }
 }

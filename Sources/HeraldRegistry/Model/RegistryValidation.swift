@@ -7,6 +7,8 @@ struct RegistryValidation: Sendable {
     let limits: RegistryLimits
     /// The providers' own rules for their devices.
     let providers: ProviderCatalog
+    /// What a device's `timezone` is checked against.
+    var timeZones = TimeZoneDatabase.system
 
     func app(_ app: String, _ operation: String) throws(RegistryError) {
         try name(app, what: "app", maxBytes: limits.maxNameBytes, operation)
@@ -48,7 +50,7 @@ struct RegistryValidation: Sendable {
         guard let rules = providers.rules(for: provider), held.contains(provider) else {
             let names = held.compactMap { providers.rules(for: $0)?.displayName }
             throw invalid(
-                "the registry holds \(names.joined(separator: " and ")) devices; send \(provider) subscriptions as event targets",
+                "the registry holds \(names.joined(separator: ", ")) devices, not \(provider) ones",
                 operation)
         }
         if let problem = rules.registrationProblem(kind: address.kind) { throw invalid(problem, operation) }
@@ -76,13 +78,84 @@ struct RegistryValidation: Sendable {
         guard let rules = providers.rules(for: provider),
             given.allSatisfy({ rules.registrationFields.contains($0.0) })
         else {
-            let owners = providers.rules.filter { !$0.registrationFields.isEmpty }.map(\.displayName)
+            let owners = providers.rules.filter { !Set($0.registrationFields).isDisjoint(with: given.map(\.0)) }
+                .map(\.displayName)
             throw invalid(
                 "environment and topic override \(owners.joined(separator: " and ")) settings; "
                     + "an \(provider) device has neither", operation)
         }
         for (field, value) in given {
             if let problem = rules.registrationProblem(field: field, value: value) { throw invalid(problem, operation) }
+        }
+    }
+
+    /// A register's time zone, locale and attributes, each checked when
+    /// given (``timezone(_:_:)``, ``locale(_:_:)``, ``attributes(_:_:)``);
+    /// `""` clears a time zone or locale, so it is not checked.
+    func profile(_ profile: DeviceProfile, _ operation: String) throws(RegistryError) {
+        if let timezone = profile.timezone, !timezone.isEmpty { try self.timezone(timezone, operation) }
+        if let locale = profile.locale, !locale.isEmpty { try self.locale(locale, operation) }
+        if let attributes = profile.attributes { try self.attributes(attributes, operation) }
+    }
+
+    /// An IANA time zone name the system's tz database has (``TimeZoneDatabase``).
+    func timezone(_ name: String, _ operation: String) throws(RegistryError) {
+        if let problem = timeZones.problem(with: name, maxBytes: limits.maxTimezoneBytes) {
+            throw invalid(problem, operation)
+        }
+    }
+
+    /// A well-formed BCP 47 language tag (``LanguageTag``), within ``RegistryLimits/maxLocaleBytes``.
+    func locale(_ tag: String, _ operation: String) throws(RegistryError) {
+        guard tag.utf8.count <= limits.maxLocaleBytes else {
+            throw invalid("locale is \(tag.utf8.count) bytes, over the limit of \(limits.maxLocaleBytes)", operation)
+        }
+        if let problem = LanguageTag.problem(with: tag) {
+            throw invalid(
+                "locale \(JSONText.quoted(tag, limit: 40)) is not a BCP 47 language tag: \(problem)", operation)
+        }
+    }
+
+    /// A device's attribute map within the bounds of ``RegistryLimits``:
+    /// at most `maxAttributes` keys, each 1-`maxAttributeKeyBytes` bytes of
+    /// `A-Z a-z 0-9 _ . -`, each value at most `maxAttributeValueBytes` bytes
+    /// without control characters.
+    func attributes(_ attributes: [String: String], _ operation: String) throws(RegistryError) {
+        guard attributes.count <= limits.maxAttributes else {
+            throw RegistryError(
+                .limitExceeded, operation: operation,
+                message:
+                    "attributes has \(attributes.count) keys, over the limit of \(limits.maxAttributes) (RegistryLimits.maxAttributes)"
+            )
+        }
+        for (key, value) in attributes.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            guard !key.isEmpty, key.utf8.count <= limits.maxAttributeKeyBytes,
+                key.utf8.allSatisfy(Self.isAttributeKeyByte)
+            else {
+                throw invalid(
+                    "attribute key \(JSONText.quoted(key, limit: 40)) is not 1 to \(limits.maxAttributeKeyBytes) bytes "
+                        + "of A-Z, a-z, 0-9, \"_\", \".\" and \"-\"", operation)
+            }
+            guard value.utf8.count <= limits.maxAttributeValueBytes else {
+                throw invalid(
+                    "attribute \(JSONText.quoted(key)) is \(value.utf8.count) bytes, over the limit of \(limits.maxAttributeValueBytes)",
+                    operation)
+            }
+            if let index = value.unicodeScalars.firstIndex(where: { $0.properties.generalCategory == .control }) {
+                let offset = value.utf8.distance(from: value.utf8.startIndex, to: index)
+                throw invalid(
+                    "attribute \(JSONText.quoted(key)) has a control character at byte \(offset); control characters are not allowed",
+                    operation)
+            }
+        }
+    }
+
+    private static func isAttributeKeyByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+            true
+        default: false
         }
     }
 

@@ -160,7 +160,7 @@ enum PostgresDialect: RegistryTables {
                         devices,
                         """
                         INSERT INTO herald_devices (app, provider, address_kind, address, last_seen, created_at)
-                        SELECT app, provider, address_kind, address, max(updated_at), min(created_at) FROM herald_registrations
+                        SELECT app, provider, address_kind, address, now(), min(created_at) FROM herald_registrations
                         GROUP BY app, provider, address_kind, address
                         """),
                 ]),
@@ -223,11 +223,12 @@ enum PostgresDialect: RegistryTables {
             INSERT INTO herald_devices AS d
                 (app, provider, address_kind, address, webpush_p256dh, webpush_auth, timezone, locale, attributes,
                  last_seen, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, '{}'), \(time("$10")), \(time("$10")))
+            VALUES ($1, $2, $3, $4, $5, $6, nullif($7, ''), nullif($8, ''), coalesce($9, '{}'), \(time("$10")), \(time("$10")))
             ON CONFLICT (app, provider, address_kind, address) DO UPDATE SET
                 webpush_p256dh = coalesce(EXCLUDED.webpush_p256dh, d.webpush_p256dh),
                 webpush_auth = coalesce(EXCLUDED.webpush_auth, d.webpush_auth),
-                timezone = coalesce(EXCLUDED.timezone, d.timezone), locale = coalesce(EXCLUDED.locale, d.locale),
+                timezone = CASE WHEN $7::text IS NULL THEN d.timezone ELSE EXCLUDED.timezone END,
+                locale = CASE WHEN $8::text IS NULL THEN d.locale ELSE EXCLUDED.locale END,
                 attributes = coalesce($9, d.attributes), last_seen = greatest(d.last_seen, EXCLUDED.last_seen)
             """),
         deviceRow: SQLStatement(
@@ -309,6 +310,20 @@ enum PostgresDialect: RegistryTables {
             WHERE (app, event_id) IN (SELECT key ->> 0, key ->> 1 FROM json_array_elements($1::json) AS keys (key))
             """),
         forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < \(time("$1"))"),
+        staleDevices: SQLStatement(
+            devices,
+            """
+            SELECT app, provider, address_kind, address, \(micros("last_seen")), \(micros("created_at")),
+                NULL::text, NULL::text, timezone, locale, attributes
+            FROM herald_devices WHERE last_seen < \(time("$1")) AND ($3::text IS NULL OR app = $3)
+            ORDER BY last_seen, app, provider, address_kind, address LIMIT $2
+            """),
+        retireDevice: SQLStatement(
+            devices,
+            """
+            DELETE FROM herald_devices WHERE \(device) AND last_seen < \(time("$5")) RETURNING \(micros("last_seen"))
+            """),
+        tryLockDevice: SQLStatement(devices, "SELECT pg_try_advisory_xact_lock($1::bigint)"),
         // One row, the locks taken in array order (a function scan yields it in order).
         lockDevices: SQLStatement(
             registrations,
@@ -329,21 +344,22 @@ enum PostgresDialect: RegistryTables {
             SELECT m ->> 0, m ->> 1, m ->> 2, m ->> 3, m ->> 4, m ->> 5, m ->> 6, \(time("$2")), \(time("$2"))
             FROM json_array_elements($1::json) WITH ORDINALITY AS rows (m, n) ORDER BY n
             """),
-        upsertDevices: { setsAttributes in
+        upsertDevices: { given in
             SQLStatement(
                 devices,
                 """
                 INSERT INTO herald_devices AS d
                     (app, provider, address_kind, address, webpush_p256dh, webpush_auth, timezone, locale, attributes,
                      last_seen, created_at)
-                SELECT e ->> 0, e ->> 1, e ->> 2, e ->> 3, e ->> 4, e ->> 5, e ->> 6, e ->> 7, coalesce(e ->> 8, '{}'),
-                    \(time("$2")), \(time("$2"))
+                SELECT e ->> 0, e ->> 1, e ->> 2, e ->> 3, e ->> 4, e ->> 5, nullif(e ->> 6, ''), nullif(e ->> 7, ''),
+                    coalesce(e ->> 8, '{}'), \(time("$2")), \(time("$2"))
                 FROM json_array_elements($1::json) WITH ORDINALITY AS rows (e, n) ORDER BY n
                 ON CONFLICT (app, provider, address_kind, address) DO UPDATE SET
                     webpush_p256dh = coalesce(EXCLUDED.webpush_p256dh, d.webpush_p256dh),
                     webpush_auth = coalesce(EXCLUDED.webpush_auth, d.webpush_auth),
-                    timezone = coalesce(EXCLUDED.timezone, d.timezone), locale = coalesce(EXCLUDED.locale, d.locale),
-                    attributes = \(setsAttributes ? "EXCLUDED.attributes" : "d.attributes"),
+                    timezone = \(given.timezone ? "EXCLUDED.timezone" : "d.timezone"),
+                    locale = \(given.locale ? "EXCLUDED.locale" : "d.locale"),
+                    attributes = \(given.attributes ? "EXCLUDED.attributes" : "d.attributes"),
                     last_seen = greatest(d.last_seen, EXCLUDED.last_seen)
                 """)
         },
@@ -357,6 +373,15 @@ enum PostgresDialect: RegistryTables {
             ON CONFLICT (app, channel) DO UPDATE SET devices = c.devices + EXCLUDED.devices
                 WHERE c.devices + EXCLUDED.devices <= $2::bigint
             RETURNING app, channel
+            """),
+        devicesProfiles: SQLStatement(
+            devices,
+            """
+            SELECT d.app, d.provider, d.address_kind, d.address, d.webpush_p256dh, d.webpush_auth, d.timezone, d.locale,
+                d.attributes
+            FROM json_array_elements($1::json) AS k (device)
+            JOIN herald_devices AS d ON d.app = k.device ->> 0 AND d.provider = k.device ->> 1
+                AND d.address_kind = k.device ->> 2 AND d.address = k.device ->> 3
             """),
         nextDevices: SQLStatement(
             registrations,

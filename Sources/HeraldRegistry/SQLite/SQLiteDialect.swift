@@ -147,7 +147,7 @@ enum SQLiteDialect: RegistryTables {
                         devices,
                         """
                         INSERT INTO herald_devices (app, provider, address_kind, address, last_seen, created_at)
-                        SELECT app, provider, address_kind, address, max(updated_at), min(created_at) FROM herald_registrations
+                        SELECT app, provider, address_kind, address, CAST(strftime('%s', 'now') AS INTEGER) * 1000000, min(created_at) FROM herald_registrations
                         GROUP BY app, provider, address_kind, address
                         """),
                 ]),
@@ -199,11 +199,12 @@ enum SQLiteDialect: RegistryTables {
             INSERT INTO herald_devices
                 (app, provider, address_kind, address, webpush_p256dh, webpush_auth, timezone, locale, attributes,
                  last_seen, created_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, coalesce(?9, '{}'), ?10, ?10)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, nullif(?7, ''), nullif(?8, ''), coalesce(?9, '{}'), ?10, ?10)
             ON CONFLICT (app, provider, address_kind, address) DO UPDATE SET
                 webpush_p256dh = coalesce(excluded.webpush_p256dh, webpush_p256dh),
                 webpush_auth = coalesce(excluded.webpush_auth, webpush_auth),
-                timezone = coalesce(excluded.timezone, timezone), locale = coalesce(excluded.locale, locale),
+                timezone = CASE WHEN ?7 IS NULL THEN timezone ELSE excluded.timezone END,
+                locale = CASE WHEN ?8 IS NULL THEN locale ELSE excluded.locale END,
                 attributes = coalesce(?9, attributes), last_seen = max(last_seen, excluded.last_seen)
             """),
         deviceRow: SQLStatement(
@@ -281,6 +282,16 @@ enum SQLiteDialect: RegistryTables {
             WHERE (app, event_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))
             """),
         forgetEvents: SQLStatement(events, "DELETE FROM herald_event_ids WHERE received_at < ?1"),
+        staleDevices: SQLStatement(
+            devices,
+            """
+            SELECT app, provider, address_kind, address, last_seen, created_at, NULL, NULL, timezone, locale, attributes
+            FROM herald_devices WHERE last_seen < ?1 AND (?3 IS NULL OR app = ?3)
+            ORDER BY last_seen, app, provider, address_kind, address LIMIT ?2
+            """),
+        retireDevice: SQLStatement(
+            devices, "DELETE FROM herald_devices WHERE \(device) AND last_seen < ?5 RETURNING last_seen"),
+        tryLockDevice: nil,
         lockDevices: nil,
         // CROSS JOIN: the JSON array outside, each device's rows through herald_registrations_device.
         devicesMemberships: SQLStatement(
@@ -301,7 +312,7 @@ enum SQLiteDialect: RegistryTables {
                 json_extract(value, '$[6]'), ?2, ?2
             FROM json_each(?1) ORDER BY key
             """),
-        upsertDevices: { setsAttributes in
+        upsertDevices: { given in
             SQLStatement(
                 devices,
                 """
@@ -310,14 +321,15 @@ enum SQLiteDialect: RegistryTables {
                      last_seen, created_at)
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
                     json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'),
-                    json_extract(value, '$[6]'), json_extract(value, '$[7]'), coalesce(json_extract(value, '$[8]'), '{}'),
-                    ?2, ?2
+                    nullif(json_extract(value, '$[6]'), ''), nullif(json_extract(value, '$[7]'), ''),
+                    coalesce(json_extract(value, '$[8]'), '{}'), ?2, ?2
                 FROM json_each(?1) WHERE true ORDER BY key
                 ON CONFLICT (app, provider, address_kind, address) DO UPDATE SET
                     webpush_p256dh = coalesce(excluded.webpush_p256dh, webpush_p256dh),
                     webpush_auth = coalesce(excluded.webpush_auth, webpush_auth),
-                    timezone = coalesce(excluded.timezone, timezone), locale = coalesce(excluded.locale, locale),
-                    attributes = \(setsAttributes ? "excluded.attributes" : "attributes"),
+                    timezone = \(given.timezone ? "excluded.timezone" : "timezone"),
+                    locale = \(given.locale ? "excluded.locale" : "locale"),
+                    attributes = \(given.attributes ? "excluded.attributes" : "attributes"),
                     last_seen = max(last_seen, excluded.last_seen)
                 """)
         },
@@ -330,6 +342,15 @@ enum SQLiteDialect: RegistryTables {
             ON CONFLICT (app, channel) DO UPDATE SET devices = devices + excluded.devices
                 WHERE devices + excluded.devices <= ?2
             RETURNING app, channel
+            """),
+        devicesProfiles: SQLStatement(
+            devices,
+            """
+            SELECT d.app, d.provider, d.address_kind, d.address, d.webpush_p256dh, d.webpush_auth, d.timezone, d.locale,
+                d.attributes
+            FROM json_each(?1) AS k CROSS JOIN herald_devices AS d
+            WHERE d.app = json_extract(k.value, '$[0]') AND d.provider = json_extract(k.value, '$[1]')
+                AND d.address_kind = json_extract(k.value, '$[2]') AND d.address = json_extract(k.value, '$[3]')
             """),
         nextDevices: SQLStatement(
             registrations,

@@ -160,23 +160,32 @@ extension RegistryOperations {
     }
 
     /// Creates or refreshes the run's device rows as `register` does its one
-    /// (`upsertDevice`): those that set attributes, then those that keep them.
+    /// (`upsertDevice`), one statement per set of fields given (usually one).
     private func upsertDevices(
         _ run: ArraySlice<DeviceRegistration>, at time: Timestamp, _ db: any SQLConnection, _ operation: String
     ) throws(RegistryError) {
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        for setsAttributes in [true, false] {
-            let rows = run.filter { ($0.profile.attributes != nil) == setsAttributes }.map { registration in
-                let profile = registration.profile
-                return JSONValue.array(
-                    DeviceColumns(registration.device).fields + [
-                        text(profile.subscriptionKeys?.p256dh), text(profile.subscriptionKeys?.auth),
-                        text(profile.timezone), text(profile.locale), text(profile.attributes.map(Self.attributesJSON)),
-                    ])
+        var groups: [DeviceFieldsGiven: [JSONValue]] = [:]
+        var order: [DeviceFieldsGiven] = []
+        for registration in run {
+            let profile = registration.profile
+            // Sealed as `register` seals it (`registry.encryption_key`).
+            let auth = try profile.subscriptionKeys.map { keys throws(RegistryError) in
+                try sealer.seal(keys.auth, operation: operation)
             }
-            guard !rows.isEmpty else { continue }
+            let given = DeviceFieldsGiven(profile)
+            if groups[given] == nil { order.append(given) }
+            groups[given, default: []].append(
+                .array(
+                    DeviceColumns(registration.device).fields + [
+                        text(profile.subscriptionKeys?.p256dh), text(auth), text(profile.timezone),
+                        text(profile.locale), text(profile.attributes.map(Self.attributesJSON)),
+                    ]))
+        }
+        for given in order {
             _ = try db.run(
-                sql.upsertDevices(setsAttributes), [.text(Self.json(rows)), .integer(time.microsecondsSinceEpoch)],
+                sql.upsertDevices(given),
+                [.text(Self.json(groups[given] ?? [])), .integer(time.microsecondsSinceEpoch)],
                 operation: operation)
         }
     }
@@ -224,8 +233,20 @@ extension RegistryOperations {
                     statement, operation))
         }
         let current = try memberships(of: devices, db, operation)
+        var profiles: [DeviceColumns: DeviceProfile] = [:]
+        let profileRows = try db.run(
+            sql.devicesProfiles, [.text(Self.json(devices.map { DeviceColumns($0).json }))], operation: operation)
+        for row in profileRows {
+            let device = try deviceKey(
+                app: try text(row, 0, sql.devicesProfiles, operation),
+                provider: try text(row, 1, sql.devicesProfiles, operation),
+                kind: try text(row, 2, sql.devicesProfiles, operation),
+                address: try text(row, 3, sql.devicesProfiles, operation), sql.devicesProfiles, operation)
+            profiles[DeviceColumns(device)] = try profile(row, from: 4, of: device, sql.devicesProfiles, operation)
+        }
         var registrations: [DeviceRegistration] = []
         for device in devices {
+            let profile = profiles[DeviceColumns(device)] ?? DeviceProfile()
             let channels = (current[DeviceColumns(device)] ?? [:]).sorted { $0.key.lexicographicallyPrecedes($1.key) }
             // One entry per set of overrides, in the order of its first channel.
             var entries: [Overrides: Int] = [:]
@@ -239,7 +260,7 @@ extension RegistryOperations {
                     registrations.append(
                         DeviceRegistration(
                             device: device, channels: [name], environment: overrides.environment,
-                            topic: overrides.topic))
+                            topic: overrides.topic, profile: profile))
                 }
             }
         }

@@ -26,6 +26,8 @@ struct RegistryOperations: Sendable {
     let limits: RegistryLimits
     /// Which providers and address kinds a row may name.
     let catalog: ProviderCatalog
+    /// Seals the secrets the store writes and opens those it reads.
+    let sealer: SecretSealer
 
     func register(
         _ db: any SQLConnection, _ device: DeviceKey, profile: DeviceProfile, channels: [String], environment: String?,
@@ -72,7 +74,8 @@ struct RegistryOperations: Sendable {
                     ], operation: operation)
                 changes[channel] = .created
             }
-            _ = try db.run(sql.upsertDevice, device.parameters + deviceValues(profile, at: time), operation: operation)
+            _ = try db.run(
+                sql.upsertDevice, device.parameters + deviceValues(profile, at: time, operation), operation: operation)
             return changes
         }
     }
@@ -171,7 +174,7 @@ struct RegistryOperations: Sendable {
         let operation = "device"
         let statement = sql.deviceRow
         guard let row = try db.run(statement, device.parameters, operation: operation).first else { return nil }
-        let profile = try profile(row, from: 0, statement, operation)
+        let profile = try profile(row, from: 0, of: device, statement, operation)
         return RegisteredDevice(
             key: device, subscriptionKeys: profile.subscriptionKeys, timezone: profile.timezone,
             locale: profile.locale, attributes: profile.attributes ?? [:],
@@ -200,14 +203,24 @@ struct RegistryOperations: Sendable {
                 app: app, provider: try text(row, 0, statement, operation),
                 kind: try text(row, 1, statement, operation), address: try text(row, 2, statement, operation),
                 statement, operation)
-            let profile = try profile(row, from: 7, statement, operation)
+            // A secret that cannot be read fails its own device, never the page: the channel's other devices are delivered.
+            var unreadable: String?
+            var profile = DeviceProfile()
+            do { profile = try self.profile(row, from: 7, of: device, statement, operation) } catch {
+                guard error.kind == .internal, row.count > 8, row[8] != nil else { throw error }
+                unreadable = error.message
+                var readable = row
+                readable[7] = nil
+                readable[8] = nil
+                profile = try self.profile(readable, from: 7, of: device, statement, operation)
+            }
             registrations.append(
                 Registration(
                     device: device, channel: channel, environment: row[3], topic: row[4],
                     createdAt: Timestamp(microsecondsSinceEpoch: try integer(row, 5, statement, operation)),
                     updatedAt: Timestamp(microsecondsSinceEpoch: try integer(row, 6, statement, operation)),
                     subscriptionKeys: profile.subscriptionKeys, timezone: profile.timezone, locale: profile.locale,
-                    attributes: profile.attributes ?? [:]))
+                    attributes: profile.attributes ?? [:], unreadableKeys: unreadable))
         }
         let next = rows.count > limit ? registrations.last.map { RegistryCursor(after: $0.device) } : nil
         return RegistryPage(registrations: registrations, next: next)
@@ -316,24 +329,30 @@ struct RegistryOperations: Sendable {
 
     /// Parameters 5-10 of `upsertDevice`: the profile's values (NULL for
     /// those not given) and the time.
-    private func deviceValues(_ profile: DeviceProfile, at time: Timestamp) -> [SQLParameter] {
-        [
-            .optional(profile.subscriptionKeys?.p256dh), .optional(profile.subscriptionKeys?.auth),
+    private func deviceValues(_ profile: DeviceProfile, at time: Timestamp, _ operation: String)
+        throws(RegistryError) -> [SQLParameter]
+    {
+        var auth: String?
+        if let secret = profile.subscriptionKeys?.auth { auth = try sealer.seal(secret, operation: operation) }
+        return [
+            .optional(profile.subscriptionKeys?.p256dh), .optional(auth),
             .optional(profile.timezone), .optional(profile.locale),
             .optional(profile.attributes.map(Self.attributesJSON)), .integer(time.microsecondsSinceEpoch),
         ]
     }
 
-    /// A device row's p256dh, auth, timezone, locale and attributes, from column `first` on.
-    private func profile(
-        _ row: [String?], from first: Int, _ statement: SQLStatement, _ operation: String
+    /// A device row's p256dh, auth (opened), timezone, locale and attributes, from column `first` on.
+    func profile(
+        _ row: [String?], from first: Int, of device: DeviceKey, _ statement: SQLStatement, _ operation: String
     ) throws(RegistryError) -> DeviceProfile {
         guard row.count >= first + 5 else {
             throw RegistryError(
                 .internal, operation: operation, message: "\(statement.table): a row has \(row.count) columns")
         }
         var keys: SubscriptionKeys?
-        if let p256dh = row[first], let auth = row[first + 1] { keys = SubscriptionKeys(p256dh: p256dh, auth: auth) }
+        if let p256dh = row[first], let auth = row[first + 1] {
+            keys = SubscriptionKeys(p256dh: p256dh, auth: try sealer.open(auth, device: device, operation: operation))
+        }
         var attributes: [String: String] = [:]
         if let json = row[first + 4] {
             guard let object = try? JSONValue.parse(json).objectValue else {
@@ -403,7 +422,7 @@ struct RegistryOperations: Sendable {
     }
 
     /// Counts `count` registrations of `app` fewer.
-    private func removeFromApp(_ count: Int, app: String, _ db: any SQLConnection, _ operation: String)
+    func removeFromApp(_ count: Int, app: String, _ db: any SQLConnection, _ operation: String)
         throws(RegistryError)
     {
         guard count > 0 else { return }
@@ -427,7 +446,7 @@ struct RegistryOperations: Sendable {
     }
 
     /// Counts one device fewer on the channel, forgetting it at zero.
-    private func leave(_ channel: String, app: String, _ db: any SQLConnection, _ operation: String)
+    func leave(_ channel: String, app: String, _ db: any SQLConnection, _ operation: String)
         throws(RegistryError)
     {
         let rows = try db.run(sql.removeFromChannel, [.text(app), .text(channel)], operation: operation)

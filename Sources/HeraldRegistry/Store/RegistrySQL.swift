@@ -42,7 +42,7 @@ struct RegistrySQL: Sendable {
     let deleteDevice: SQLStatement
     /// (device, p256dh, auth, timezone, locale, attributes JSON, time): creates
     /// the device's row, or refreshes its `last_seen` and sets the values
-    /// given (a NULL keeps the stored one).
+    /// given (a NULL keeps the stored one; `''` clears a time zone or locale).
     let upsertDevice: SQLStatement
     /// (device) → p256dh, auth, timezone, locale, attributes JSON, last seen, created; no row for an unknown device.
     let deviceRow: SQLStatement
@@ -85,6 +85,18 @@ struct RegistrySQL: Sendable {
     /// (before): forgets the ids received before that time.
     let forgetEvents: SQLStatement
 
+    /// (before, limit, app or NULL) → app, provider, address kind, address,
+    /// last seen, created, then NULL, NULL (a subscription's keys, not read),
+    /// timezone, locale, attributes JSON: the devices last registered before
+    /// `before` (of one app, or of every app), longest unseen first.
+    let staleDevices: SQLStatement
+    /// (device, before) → last seen: forgets the device's row when it was last
+    /// registered before `before`; no row when it was registered since, or is gone.
+    let retireDevice: SQLStatement
+    /// (lock key) → whether this transaction took the device's lock (`t`),
+    /// without waiting for it; nil where `begin` already serializes all writers (SQLite).
+    let tryLockDevice: SQLStatement?
+
     // Batches (`register(batch:)`, `exportPage`): many devices per statement,
     // each list one JSON array parameter.
 
@@ -101,13 +113,18 @@ struct RegistrySQL: Sendable {
     let insertMemberships: SQLStatement
     /// (JSON array of [app, provider, address kind, address, p256dh, auth,
     /// timezone, locale, attributes JSON], time): `upsertDevice` for each
-    /// device of the array, in array order; with `setsAttributes` false the
-    /// stored attributes are kept (as `upsertDevice` keeps them for NULL).
-    let upsertDevices: @Sendable (_ setsAttributes: Bool) -> SQLStatement
+    /// device of the array, in array order, for devices that all give (or
+    /// all leave out) each of the time zone, locale and attributes: a field
+    /// given replaces the stored one (`""` clears it), one left out is kept.
+    let upsertDevices: @Sendable (_ given: DeviceFieldsGiven) -> SQLStatement
     /// (JSON array of [app, channel, count] in byte order, limit) → app and
     /// channel of each channel whose count rose by `count`; a channel that
     /// would then hold more than `limit` gives no row.
     let addToChannels: SQLStatement
+    /// (JSON array of [app, provider, address kind, address]) → app,
+    /// provider, address kind, address, p256dh, auth (sealed), timezone,
+    /// locale, attributes JSON of each of those devices that has a row.
+    let devicesProfiles: SQLStatement
     /// (app, provider, address kind, address, limit) → app, provider, address
     /// kind, address of the next `limit` devices after that one, of every
     /// app, in the device index's order (`exportPage`).
@@ -119,6 +136,18 @@ struct RegistrySQL: Sendable {
     /// (`placeholder` spells one in the backend's syntax); empty for none.
     static func providerFilter(_ count: Int, column: String, placeholder: (Int) -> String) -> String {
         count == 0 ? "" : " AND \(column) IN (" + (7..<7 + count).map(placeholder).joined(separator: ", ") + ")"
+    }
+}
+
+/// Which of a device row's replaceable fields a batch of registrations
+/// gives (`RegistrySQL.upsertDevices`): those given are set, the others kept.
+struct DeviceFieldsGiven: Hashable, Sendable {
+    var timezone: Bool
+    var locale: Bool
+    var attributes: Bool
+
+    init(_ profile: DeviceProfile) {
+        (timezone, locale, attributes) = (profile.timezone != nil, profile.locale != nil, profile.attributes != nil)
     }
 }
 

@@ -92,6 +92,20 @@ public protocol RegistryStore: Sendable {
     /// Forgets the event ids received before `time` (their window is over).
     func forgetEvents(before time: Timestamp) async throws(RegistryError)
 
+    /// The devices last registered before `seenBefore` (of `app`, or of every
+    /// app), longest unseen first, at most `limit` (1 to ``RegistryLimits/maxPageSize``):
+    /// those ``retireDevices(seenBefore:limit:)`` would retire. A Web Push
+    /// subscription's keys are not read (`subscriptionKeys` is nil).
+    func staleDevices(app: String?, seenBefore: Timestamp, limit: Int) async throws(RegistryError)
+        -> [RegisteredDevice]
+
+    /// Retires at most `limit` of the devices last registered before
+    /// `seenBefore`, longest unseen first, in one transaction: each is taken
+    /// off every channel of its app and its row forgotten. The devices
+    /// retired; of several instances retiring at once, exactly one retires
+    /// (and returns) each device, and a device registered meanwhile stays.
+    func retireDevices(seenBefore: Timestamp, limit: Int) async throws(RegistryError) -> [RetiredDevice]
+
     /// Refuses further calls; calls already made finish, then the connections are closed.
     func close()
 }

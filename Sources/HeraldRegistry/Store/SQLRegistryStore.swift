@@ -35,14 +35,17 @@ public final class SQLRegistryStore: RegistryStore {
     public let providers: ProviderCatalog
 
     /// A store in `dialect`'s database holding `providers`' devices; nothing
-    /// is opened until the first call.
+    /// is opened until the first call. With `secretKey`, the secrets it
+    /// writes (a Web Push subscription's `auth`) are encrypted at rest.
     public init(
-        _ dialect: RegistryDialect, providers: ProviderCatalog, limits: RegistryLimits = .default
+        _ dialect: RegistryDialect, providers: ProviderCatalog, limits: RegistryLimits = .default,
+        secretKey: RegistrySecretKey? = nil
     ) throws(RegistryError) {
         self.dialect = dialect
         self.limits = limits
         self.providers = providers
-        operations = RegistryOperations(sql: dialect.sql, limits: limits, catalog: providers)
+        operations = RegistryOperations(
+            sql: dialect.sql, limits: limits, catalog: providers, sealer: SecretSealer(key: secretKey))
         migrator = Migrator(sql: dialect.sql, operations: operations)
         validation = RegistryValidation(limits: limits, providers: providers)
         pool = try ConnectionPool(size: dialect.poolSize, open: dialect.open)
@@ -63,6 +66,7 @@ public final class SQLRegistryStore: RegistryStore {
         try validation.device(device, operation)
         try validation.channels(channels, operation)
         try validation.overrides(environment: environment, topic: topic, provider: device.provider, operation)
+        try validation.profile(profile, operation)
         let operations = operations
         return try await pool.run(operation) { db throws(RegistryError) in
             try operations.register(
@@ -219,6 +223,27 @@ public final class SQLRegistryStore: RegistryStore {
     public func forgetEvents(before time: Timestamp) async throws(RegistryError) {
         let operations = operations
         try await pool.run("forgetEvents") { db throws(RegistryError) in try operations.forgetEvents(db, before: time) }
+    }
+
+    public func staleDevices(app: String?, seenBefore: Timestamp, limit: Int) async throws(RegistryError)
+        -> [RegisteredDevice]
+    {
+        let operation = "staleDevices"
+        if let app { try validation.app(app, operation) }
+        try validation.pageSize(limit, operation)
+        let operations = operations
+        return try await pool.run(operation) { db throws(RegistryError) in
+            try operations.staleDevices(db, app: app, seenBefore: seenBefore, limit: limit)
+        }
+    }
+
+    public func retireDevices(seenBefore: Timestamp, limit: Int) async throws(RegistryError) -> [RetiredDevice] {
+        let operation = "retireDevices"
+        try validation.pageSize(limit, operation)
+        let operations = operations
+        return try await pool.run(operation) { db throws(RegistryError) in
+            try operations.retireDevices(db, seenBefore: seenBefore, limit: limit)
+        }
     }
 
     public func close() { pool.close() }

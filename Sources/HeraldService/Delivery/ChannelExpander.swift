@@ -10,7 +10,9 @@ import HeraldRegistry
 /// retries and dead letters) published and confirmed (`WorkSettlement`) before
 /// the next page is read, so a channel of 100 000 devices is delivered in
 /// bounded memory. A device reached through several channels of one event,
-/// or also named as a target, is notified once.
+/// or also named as a target, is notified once. When the event asks
+/// (`include_device_attributes`), each device's target carries the time
+/// zone, locale and attributes it registered with, which its outcome echoes.
 ///
 /// The event is acked only after every page (and the event's own batch) is
 /// confirmed; a page that cannot be read or published stops the expansion
@@ -69,12 +71,17 @@ struct ChannelExpander: Sendable {
                 }
                 var devices: [Target] = []
                 for registration in page.registrations {
+                    // Its target goes without keys and fails alone; the message names the device masked.
+                    if let problem = registration.unreadableKeys {
+                        logger.warning(
+                            "a registered device's subscription keys cannot be read", ["error": .string(problem)])
+                    }
                     let device = Device(provider: registration.device.provider, address: registration.device.address)
                     guard seen.insert(device).inserted else { continue }
-                    devices.append(
-                        Self.target(
-                            device, registration, channel: expansion.target.channel,
-                            providers: planner.providers))
+                    var target = Self.target(
+                        device, registration, channel: expansion.target.channel, providers: planner.providers)
+                    if event.includeDeviceAttributes { target.deviceAttributes = registration.attributesObject }
+                    devices.append(target)
                 }
                 reached += devices.count
                 if let stopped = await deliver(
@@ -92,16 +99,19 @@ struct ChannelExpander: Sendable {
 
     /// The target of a registered device: reached through `channel`, with
     /// the extras its provider's rules make of its registration's environment
-    /// and topic (APNs), which its retries keep.
+    /// and topic (APNs) or its row's subscription keys (Web Push), which its
+    /// retries keep.
     static func target(_ device: Device, _ registration: Registration, channel: String, providers: ProviderCatalog)
         -> Target
     {
         var target = Target(provider: device.provider, address: device.address, channel: channel)
-        if let rules = providers.rules(for: device.provider), !rules.registrationFields.isEmpty {
+        if let rules = providers.rules(for: device.provider) {
             target.extras = rules.registeredExtras { column in
                 switch column {
                 case "environment": registration.environment
                 case "topic": registration.topic
+                case RegisteredDeviceField.p256dh: registration.subscriptionKeys?.p256dh
+                case RegisteredDeviceField.auth: registration.subscriptionKeys?.auth
                 default: nil
                 }
             }

@@ -122,6 +122,12 @@ public final class DeliveryService: Sendable {
             group.addTask { try await connection.run() }
             group.addTask { await self.watchConnection(connection) }
             if let registry { group.addTask { await self.sampleRegistrations(registry) } }
+            if let registry, let expireAfter = config.registryExpireAfter {
+                let retirement = DeviceRetirement(
+                    store: registry, expireAfter: expireAfter, connection: connection, topology: config.topology,
+                    metrics: metrics, logger: logger, clock: clock)
+                group.addTask { await self.retireUnseenDevices(retirement) }
+            }
             if let duplicates = processor.dependencies.duplicates, duplicates.isShared {
                 group.addTask { await self.forgetExpiredEventIDs(duplicates) }
             }
@@ -203,6 +209,15 @@ public final class DeliveryService: Sendable {
                 }
             }
             health.set("registry", reachable)
+        }
+    }
+
+    /// Retires the devices not registered for `registry.expire_after`, every
+    /// ``DeviceRetirement/period`` until shutdown (the first run once the broker is connected).
+    private func retireUnseenDevices(_ retirement: DeviceRetirement) async {
+        guard await brokerConnected(retirement.connection) else { return }
+        await stop.repeatUntilTriggered(every: retirement.period) {
+            await retirement.run(stopping: { [stop] in stop.isTriggered })
         }
     }
 

@@ -34,9 +34,15 @@ public struct WebPushProviderConfiguration: Sendable {
     /// `allowed_hosts`. Nil when it may be sent (its resolved addresses are
     /// still checked at connect time).
     public func refusal(for subscription: WebPushSubscription) -> EgressRefusal? {
-        if let refusal = egress.refusal(forHost: subscription.host) { return refusal }
-        guard allowedHosts.allows(subscription.host) else {
-            return EgressRefusal(rule: "the host \(subscription.host) is not in allowed_hosts (\(allowedHosts))")
+        Self.refusal(host: subscription.host, allowedHosts: allowedHosts, egress: egress)
+    }
+
+    /// Why a message may not go to an endpoint on `host`: the one rule, for
+    /// sending and for registering a subscription.
+    static func refusal(host: String, allowedHosts: AllowedHosts, egress: EgressPolicy) -> EgressRefusal? {
+        if let refusal = egress.refusal(forHost: host) { return refusal }
+        guard allowedHosts.allows(host) else {
+            return EgressRefusal(rule: "the host \(host) is not in allowed_hosts (\(allowedHosts))")
         }
         return nil
     }

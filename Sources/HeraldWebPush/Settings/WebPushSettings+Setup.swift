@@ -142,4 +142,16 @@ extension WebPushSettings {
     /// Where the section's requests may connect: public addresses only,
     /// unless `unsafe_allow_internal_addresses` says otherwise.
     public var egress: EgressPolicy { unsafeAllowInternalAddresses ? .unrestricted : .publicAddressesOnly }
+
+    /// A subscription is registered only when its endpoint is one this app
+    /// would send to (``WebPushProviderConfiguration/refusal(for:)``'s rule).
+    public func registrationRefusal(_ address: Target.Address) -> String? {
+        let url: HTTPSURL
+        do { url = try HTTPSURL(parsing: address.value) } catch { return "the endpoint \(error.reason)" }
+        return WebPushProviderConfiguration.refusal(
+            host: url.host,
+            allowedHosts: AllowedHosts(allowedHosts ?? WebPushProviderConfiguration.browserPushServices),
+            egress: egress
+        )?.description
+    }
 }

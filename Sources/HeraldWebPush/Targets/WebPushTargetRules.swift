@@ -16,8 +16,9 @@ extension Target.Address.Kind {
 /// How Web Push targets are written: `{"provider": "webpush", "subscription":
 /// {"endpoint": "https://…", "keys": {"p256dh": …, "auth": …}}}`, as a
 /// browser's `PushSubscription.toJSON()` writes it. The event's `webpush`
-/// section may give the message's `payload`. Subscriptions are event
-/// targets, never registered.
+/// section may give the message's `payload`. A registry `register` command
+/// gives a subscription the same way; the registry keeps its keys and
+/// channels expand to it.
 public struct WebPushTargetRules: ProviderTargetRules {
     public init() {}
 
@@ -28,6 +29,20 @@ public struct WebPushTargetRules: ProviderTargetRules {
     public var addressFields: [String] { Self.fields }
     public var targetRule: String { "a Web Push target needs the browser's \"subscription\" (endpoint and keys)" }
     public var addressKinds: [Target.Address.Kind] { [.endpoint] }
+    public var registrableKinds: [Target.Address.Kind] { [.endpoint] }
+    public var registrationTargetField: String? { WebPushKeys.subscriptionField }
+
+    public func registeredDeviceValues(of target: Target) -> [String: String] {
+        guard let keys = target.webPushKeys else { return [:] }
+        return [RegisteredDeviceField.p256dh: keys.p256dh, RegisteredDeviceField.auth: keys.auth]
+    }
+
+    public func registeredExtras(_ column: (String) -> String?) -> ProviderExtras {
+        guard let p256dh = column(RegisteredDeviceField.p256dh), let auth = column(RegisteredDeviceField.auth) else {
+            return ProviderExtras()
+        }
+        return ProviderExtras(WebPushKeys(p256dh: p256dh, auth: auth))
+    }
 
     public func decodeTarget(field: String, of fields: FieldReader) throws(TargetProblem) -> Target {
         do throws(EventError) {

@@ -41,6 +41,51 @@ import Testing
         #expect(decoded.channel == "user:42" && decoded.unregistered)
     }
 
+    /// `include_device_attributes` is the event's; `device` is a channel
+    /// device's registered attributes, which a retry carries beside its
+    /// channel and its outcome echoes after the channel.
+    @Test func deviceAttributesRideWithAChannelDeviceIntoItsOutcome() throws {
+        let event = try Event.decode(
+            Array(
+                #"""
+                {"id": "e", "app": "chat", "include_device_attributes": true, "targets": [
+                 {"provider": "apns", "token": "ab", "channel": "user:42",
+                  "device": {"timezone": "Europe/Paris", "locale": "fr-FR", "attributes": {"plan": "pro"}}}]}
+                """#.utf8), fallbackID: "m", providers: .standIns)
+        #expect(event.includeDeviceAttributes)
+        let target = try #require(event.targets.first)
+        let device: JSONObject = [
+            "timezone": "Europe/Paris", "locale": "fr-FR", "attributes": .object(["plan": "pro"]),
+        ]
+        #expect(target.deviceAttributes == device)
+        #expect(target.eventJSON(providers: .standIns).objectValue?["device"] == .object(device))
+        let outcome = Outcome(.delivered, event: event, target: target, at: Timestamp(seconds: 1_796_032_800))
+        let text = String(decoding: outcome.encoded, as: UTF8.self)
+        #expect(
+            text.contains(
+                #""channel":"user:42","device":{"timezone":"Europe/Paris","locale":"fr-FR","attributes":{"plan":"pro"}},"status""#
+            ), "\(text)")
+        #expect(try Outcome.decode(outcome.encoded, providers: .standIns).deviceAttributes == device)
+        let plain = try decode(#"[{"channel": "user:42"}]"#)
+        #expect(!plain.includeDeviceAttributes)
+    }
+
+    @Test func aTargetsDeviceAttributesNeedItsChannelAndFitTheirLimit() throws {
+        let event = try decode(
+            #"""
+            [{"provider": "fcm", "token": "t-1", "device": {"locale": "en"}},
+             {"provider": "fcm", "token": "t-2", "channel": "user:42", "device": {"locale": "\#(String(repeating: "x", count: 16 << 10))"}},
+             {"provider": "fcm", "token": "t-3", "channel": "user:42", "device": "en"}]
+            """#)
+        #expect(event.targets.isEmpty)
+        #expect(
+            event.invalidTargets.map(\.error.description) == [
+                #"targets[0].device: is the registered attributes of a device a channel reached; give it only with "channel""#,
+                "targets[1].device: is 16397 bytes serialized, over the limit of 16384",
+                "targets[2].device: expected an object, found \"en\"",
+            ])
+    }
+
     /// Bidi controls and zero-width characters (Unicode format characters)
     /// make a channel that looks like `user:42` but is another: refused.
     @Test func formatCharactersAreRefusedInAChannelTarget() throws {

@@ -24,11 +24,11 @@ struct RegisteredEventErrorTests {
         #expect(eventError(event(#""expire_at":"x""#)) == #"expire_at: unknown field (did you mean "expires_at"?)"#)
         #expect(
             eventError(event(#""zzzzzz":1"#))
-                == "zzzzzz: unknown field (expected id, app, targets, provider, token, fid, topic, condition, subscription, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, webpush, context or debug)"
+                == "zzzzzz: unknown field (expected id, app, targets, provider, token, fid, topic, condition, subscription, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, webpush, context, debug or include_device_attributes)"
         )
         #expect(
             eventError(event(#""a.b\n":1"#))
-                == #""a.b\n": unknown field (expected id, app, targets, provider, token, fid, topic, condition, subscription, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, webpush, context or debug)"#
+                == #""a.b\n": unknown field (expected id, app, targets, provider, token, fid, topic, condition, subscription, notification, data, push_type, priority, ttl, expires_at, collapse_id, content_available, mutable_content, exclude_tokens, apns, fcm, webpush, context, debug or include_device_attributes)"#
         )
     }
 

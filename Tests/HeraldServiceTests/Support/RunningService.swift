@@ -15,9 +15,14 @@ final class RunningService: Sendable {
     private let task: Task<Void, any Error>
     private let returned = Locked(false)
 
-    init(_ config: LoadedConfig, logLevel: LogLevel = .warning) {
+    /// - Parameter clock: the service's time (`TestClock.read`); the real one by default.
+    init(
+        _ config: LoadedConfig, logLevel: LogLevel = .warning,
+        clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }
+    ) {
         self.config = config
-        service = DeliveryService(config: config, logger: Logger(label: "herald-test", level: logLevel, sink: logs))
+        service = DeliveryService(
+            config: config, logger: Logger(label: "herald-test", level: logLevel, sink: logs), clock: clock)
         let service = service
         task = Task { [returned] in
             defer { returned.withLock { $0 = true } }

@@ -1,6 +1,7 @@
 // Command register puts one device on channels in Herald's registry (amqp091-go).
 //
 //	go run ./register <device-token> <channel> [channel ...]
+//	go run ./register <subscription.json> <channel> [channel ...]
 //
 // A persistent command on a confirm channel: Herald applies it, publishes a
 // registered.* result on herald.results, and only then acks it. Then an event
@@ -22,11 +23,21 @@ import (
 )
 
 type command struct {
-	ID       string   `json:"id"` // echoed as command_id in the result
-	App      string   `json:"app"`
-	Provider string   `json:"provider"`
-	Token    string   `json:"token"`
-	Channels []string `json:"channels"`
+	ID           string          `json:"id"` // echoed as command_id in the result
+	App          string          `json:"app"`
+	Provider     string          `json:"provider"`
+	Token        string          `json:"token,omitempty"`
+	Subscription json.RawMessage `json:"subscription,omitempty"` // Web Push: a browser's PushSubscription.toJSON()
+	Channels     []string        `json:"channels"`
+
+	// The device's time zone (an IANA name Herald checks against its tz
+	// database), locale (BCP 47) and the app's own attributes, a browser's as
+	// a phone's: kept once per device, the same on every channel. Empty ones
+	// are left out (omitempty), so the stored values stay; send
+	// "timezone": "" to clear one.
+	Timezone   string            `json:"timezone,omitempty"`
+	Locale     string            `json:"locale,omitempty"`
+	Attributes map[string]string `json:"attributes,omitempty"`
 }
 
 func main() {
@@ -42,7 +53,23 @@ func main() {
 		log.Fatal(err)
 	}
 	id := "reg-" + hex.EncodeToString(raw)
-	body, err := json.Marshal(command{ID: id, App: "chat", Provider: "apns", Token: os.Args[1], Channels: os.Args[2:]})
+	timezone := os.Getenv("DEVICE_TIMEZONE")
+	if timezone == "" {
+		timezone = "Europe/Paris"
+	}
+	cmd := command{
+		ID: id, App: "chat", Provider: "apns", Token: os.Args[1], Channels: os.Args[2:],
+		Timezone: timezone, Locale: "fr-FR", Attributes: map[string]string{"app_version": "5.2.0"},
+	}
+	// Web Push: a browser's subscription, saved as a .json file.
+	if strings.HasSuffix(os.Args[1], ".json") {
+		subscription, err := os.ReadFile(os.Args[1])
+		if err != nil {
+			log.Fatal(err)
+		}
+		cmd.Provider, cmd.Token, cmd.Subscription = "webpush", "", subscription
+	}
+	body, err := json.Marshal(cmd)
 	if err != nil {
 		log.Fatal(err)
 	}

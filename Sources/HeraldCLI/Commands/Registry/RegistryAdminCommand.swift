@@ -16,7 +16,7 @@ public struct RegistryAdminCommand: SubcommandGroup {
     }
 
     public let name = "registry"
-    public let summary = "Manage the device registry: migrate, add, remove, replace, list, count, import, export"
+    public let summary = "Manage the device registry: migrate, add, remove, replace, list, count, stale, import, export"
     public var help: String {
         """
         Usage: herald registry <subcommand> --config FILE [options] [--json]
@@ -29,12 +29,14 @@ public struct RegistryAdminCommand: SubcommandGroup {
         Subcommands:
           migrate                                       bring the schema up to date; prints the versions applied
           add --app A --provider P (--token T | --fid F) --channel C [--channel C2 ...] [--environment E] [--topic T]
+              [--timezone Z] [--locale L] [--attribute KEY=VALUE ...]   the device's attributes ("" clears one)
           remove --app A --provider P (--token T | --fid F) --channel C [--channel C2 ...]
           remove-device --app A --provider P (--token T | --fid F)     off every channel of its app
           replace --app A --provider P (--token T | --fid F) --new-token N   move its channels to a new token
           list-channels --app A --provider P (--token T | --fid F)
           list-devices --app A --channel C [--provider P] [--limit N] [--after CURSOR]
           count --app A [--channel C]                   devices on a channel, or the app's registrations
+          stale --older-than D [--app A] [--limit N]    devices not registered for D (90d, 12h), longest unseen first
           import FILE|- [--batch-size N]                register the devices of JSON lines (register commands)
           export [--app A [--channel C]]                write devices as JSON lines import reads back
 
@@ -70,6 +72,7 @@ public struct RegistryAdminCommand: SubcommandGroup {
         case listChannels = "list-channels"
         case listDevices = "list-devices"
         case count
+        case stale
         case importFile = "import"
         case export
 
@@ -78,12 +81,13 @@ public struct RegistryAdminCommand: SubcommandGroup {
             let device: Set<String> = ["app", "provider", "token", "fid"]
             switch self {
             case .migrate: return []
-            case .add: return device.union(["channel", "environment", "topic"])
+            case .add: return device.union(["channel", "environment", "topic", "timezone", "locale", "attribute"])
             case .remove: return device.union(["channel"])
             case .removeDevice, .listChannels: return device
             case .replace: return device.union(["new-token"])
             case .listDevices: return ["app", "channel", "provider", "limit", "after"]
             case .count: return ["app", "channel"]
+            case .stale: return ["older-than", "app", "limit"]
             case .importFile: return ["batch-size"]
             case .export: return ["app", "channel"]
             }
@@ -96,7 +100,7 @@ public struct RegistryAdminCommand: SubcommandGroup {
             case .remove: .unregister
             case .removeDevice: .unregisterDevice
             case .replace: .replaceToken
-            case .migrate, .listChannels, .listDevices, .count, .importFile, .export: nil
+            case .migrate, .listChannels, .listDevices, .count, .stale, .importFile, .export: nil
             }
         }
     }
@@ -110,7 +114,8 @@ public struct RegistryAdminCommand: SubcommandGroup {
 
     func parse(_ arguments: [String], for subcommand: Subcommand) throws(UsageError) -> ParsedArguments {
         try ParsedArguments.parse(
-            arguments, options: subcommand.options.union(["config"]), flags: ["json"], repeatable: ["channel"])
+            arguments, options: subcommand.options.union(["config"]), flags: ["json"],
+            repeatable: ["channel", "attribute"])
     }
 
     func read(_ parsed: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> ParsedArguments {

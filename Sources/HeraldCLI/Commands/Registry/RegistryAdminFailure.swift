@@ -26,10 +26,12 @@ struct RegistryAdminFailure: Error, CustomStringConvertible {
         if field.hasPrefix("channels["), let index = Int(field.dropFirst("channels[".count).dropLast()) {
             return "--channel #\(index + 1)"
         }
+        if field.hasPrefix("attributes.") { return "--attribute " + field.dropFirst("attributes.".count) }
         switch field {
         case "channels", "channel": return "--channel"
         case "new_token": return "--new-token"
         case "command": return "--token/--fid"
+        case "attributes": return "--attribute"
         default: return "--" + field
         }
     }

@@ -48,7 +48,10 @@ extension RegistryAdminSession {
             write(
                 page.registrations.map {
                     DeviceRegistration(
-                        device: $0.device, channels: [channel], environment: $0.environment, topic: $0.topic)
+                        device: $0.device, channels: [channel], environment: $0.environment, topic: $0.topic,
+                        profile: DeviceProfile(
+                            subscriptionKeys: $0.subscriptionKeys, timezone: $0.timezone, locale: $0.locale,
+                            attributes: $0.attributes))
                 })
             cursor = page.next
         } while cursor != nil
@@ -56,6 +59,7 @@ extension RegistryAdminSession {
 
     private func write(_ registrations: [DeviceRegistration]) {
         guard !registrations.isEmpty else { return }
-        console.out(registrations.map(\.commandBody.jsonString).joined(separator: "\n"))
+        let providers = rules.providers
+        console.out(registrations.map { $0.commandBody(providers: providers).jsonString }.joined(separator: "\n"))
     }
 }

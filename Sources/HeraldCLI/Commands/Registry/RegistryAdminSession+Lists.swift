@@ -58,15 +58,25 @@ extension RegistryAdminSession {
         if json {
             for registration in page.registrations { console.out(Self.json(registration).jsonString) }
         } else {
-            var table = Table("PROVIDER", "KIND", "ADDRESS", "ENVIRONMENT", "TOPIC", "CREATED_AT", "UPDATED_AT")
+            // A KEYS column (p256dh, `auth` masked) when the page has a Web Push subscription.
+            let keys = page.registrations.contains { $0.subscriptionKeys != nil || $0.unreadableKeys != nil }
+            var table = Table(
+                header: ["PROVIDER", "KIND", "ADDRESS", "ENVIRONMENT", "TOPIC", "CREATED_AT", "UPDATED_AT"]
+                    + (keys ? ["KEYS"] : []))
             for r in page.registrations {
-                table.add(
+                var row = [
                     r.device.provider.rawValue, r.device.address.field, r.device.address.value, r.environment ?? "-",
                     r.topic ?? "-",
-                    r.createdAt.rfc3339(fractionDigits: 3), r.updatedAt.rfc3339(fractionDigits: 3))
+                    r.createdAt.rfc3339(fractionDigits: 3), r.updatedAt.rfc3339(fractionDigits: 3),
+                ]
+                if keys {
+                    row.append(r.subscriptionKeys.map(\.description) ?? (r.unreadableKeys != nil ? "unreadable" : "-"))
+                }
+                table.add(row)
             }
             console.out(table.text)
         }
+        for problem in page.registrations.compactMap(\.unreadableKeys) { console.err(problem) }
         if let next = page.next { console.err("more devices: --after \(next)") }
     }
 
@@ -79,8 +89,14 @@ extension RegistryAdminSession {
         object[registration.device.address.field] = .string(registration.device.address.value)
         if let environment = registration.environment { object["environment"] = .string(environment) }
         if let topic = registration.topic { object["topic"] = .string(topic) }
+        // `auth` is a secret: listed masked, never as stored.
+        if let keys = registration.subscriptionKeys {
+            object["keys"] = ["p256dh": .string(keys.p256dh), "auth": .string(SubscriptionKeys.maskedAuth)]
+        }
         object["created_at"] = .string(registration.createdAt.rfc3339(fractionDigits: 3))
         object["updated_at"] = .string(registration.updatedAt.rfc3339(fractionDigits: 3))
+        // The device's time zone, locale and attributes, when it has them (the same on every channel).
+        for (key, value) in registration.attributesObject { object[key] = value }
         return .object(object)
     }
 }

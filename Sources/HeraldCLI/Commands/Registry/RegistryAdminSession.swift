@@ -21,6 +21,7 @@ struct RegistryAdminSession {
         case .listChannels: try await listChannels()
         case .listDevices: try await listDevices()
         case .count: try await count()
+        case .stale: try await stale()
         case .importFile:
             let batchSize = Int(parsed.options["batch-size"] ?? "") ?? RegistryAdminCommand.defaultBatchSize
             try await importRegistrations(from: parsed.positionals.first ?? "-", batchSize: batchSize)
@@ -46,10 +47,20 @@ struct RegistryAdminSession {
         for (option, field) in [
             ("app", "app"), ("provider", "provider"), ("token", "token"), ("fid", "fid"),
             ("environment", "environment"), ("topic", "topic"), ("new-token", "new_token"),
+            ("timezone", "timezone"), ("locale", "locale"),
         ] {
             if let value = parsed.options[option] { object[field] = .string(value) }
         }
         if let channels = parsed.repeated["channel"] { object["channels"] = .array(channels.map { .string($0) }) }
+        if let pairs = parsed.repeated["attribute"] {
+            // KEY=VALUE, split at the first "=": the key's rule has no "=", a value may.
+            object["attributes"] = .object(
+                JSONObject(
+                    pairs.map { pair in
+                        let key = pair.prefix { $0 != "=" }
+                        return (String(key), .string(String(pair.dropFirst(key.count + 1))))
+                    }))
+        }
         return object
     }
 

@@ -1,29 +1,46 @@
 import COpenSSL
 
-/// AES-128 in Galois/Counter Mode: authenticated encryption with a 16-byte
-/// key, a 12-byte nonce and a 16-byte tag appended to the ciphertext.
-///
-/// It is the cipher of the `aes128gcm` content coding (RFC 8188) that Web
-/// Push messages are encrypted with (RFC 8291). OpenSSL's EVP cipher does the
-/// work; each call has its own context, freed before it returns.
+/// AES in Galois/Counter Mode: authenticated encryption with a 16- or
+/// 32-byte key (``aes128``, ``aes256``), a 12-byte nonce and a 16-byte tag
+/// appended to the ciphertext. OpenSSL's EVP cipher does the work; each call
+/// has its own context, freed before it returns.
 ///
 /// - Important: a key must never encrypt two messages with one nonce.
-public enum AES128GCM {
-    public static let keySize = 16
+public struct AESGCM: Sendable {
+    /// `AES-128-GCM`, `AES-256-GCM`: for messages.
+    public let name: String
+    public let keySize: Int
+    private let cipher: @Sendable () -> OpaquePointer?
+
     public static let nonceSize = 12
     public static let tagSize = 16
+
+    /// AES-128-GCM: the cipher of the `aes128gcm` content coding (RFC 8188)
+    /// that Web Push messages are encrypted with (RFC 8291).
+    public static let aes128 = AESGCM(name: "AES-128-GCM", keySize: 16) { EVP_aes_128_gcm() }
+    /// AES-256-GCM: what the registry encrypts its secrets at rest with.
+    public static let aes256 = AESGCM(name: "AES-256-GCM", keySize: 32) { EVP_aes_256_gcm() }
+
+    private init(name: String, keySize: Int, cipher: @escaping @Sendable () -> OpaquePointer?) {
+        self.name = name
+        self.keySize = keySize
+        self.cipher = cipher
+    }
 
     /// What `decrypt` throws when the tag does not match: the only answer an
     /// authenticated cipher gives for a wrong key or nonce and for altered
     /// bytes alike.
-    public static let authenticationFailed = CryptoError(
-        "decrypt AES-128-GCM",
-        "the authentication tag does not match (wrong key or nonce, or the ciphertext or tag was altered)")
+    public var authenticationFailed: CryptoError {
+        CryptoError(
+            "decrypt \(name)",
+            "the authentication tag does not match (wrong key or nonce, or the ciphertext or tag was altered)")
+    }
 
     /// `plaintext` encrypted, with the tag appended (`plaintext.count + tagSize` bytes).
     /// - Throws: `CryptoError` for a key or nonce of the wrong size, or when OpenSSL fails.
-    public static func encrypt(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
-        let operation = "encrypt AES-128-GCM"
+    public func encrypt(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
+        let operation = "encrypt \(name)"
+        let tagSize = Self.tagSize
         let ctx = try context(operation, key: key, nonce: nonce, encrypting: true)
         defer { EVP_CIPHER_CTX_free(ctx) }
         guard let inputLength = Int32(exactly: plaintext.count) else {
@@ -47,8 +64,9 @@ public enum AES128GCM {
     /// - Throws: `authenticationFailed` when the tag does not match; another
     ///   `CryptoError` for input too short to hold a tag, a key or nonce of
     ///   the wrong size, or when OpenSSL fails.
-    public static func decrypt(_ sealed: [UInt8], key: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
-        let operation = "decrypt AES-128-GCM"
+    public func decrypt(_ sealed: [UInt8], key: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
+        let operation = "decrypt \(name)"
+        let tagSize = Self.tagSize
         guard sealed.count >= tagSize else {
             throw CryptoError(operation, "\(sealed.count) bytes cannot hold the \(tagSize)-byte tag")
         }
@@ -79,25 +97,43 @@ public enum AES128GCM {
     }
 
     /// A cipher context set up with `key` and `nonce`; the caller frees it.
-    private static func context(_ operation: String, key: [UInt8], nonce: [UInt8], encrypting: Bool) throws(CryptoError)
+    private func context(_ operation: String, key: [UInt8], nonce: [UInt8], encrypting: Bool) throws(CryptoError)
         -> OpaquePointer
     {
         guard key.count == keySize else {
             throw CryptoError(operation, "the key has \(key.count) bytes, expected \(keySize)")
         }
-        guard nonce.count == nonceSize else {
-            throw CryptoError(operation, "the nonce has \(nonce.count) bytes, expected \(nonceSize)")
+        guard nonce.count == Self.nonceSize else {
+            throw CryptoError(operation, "the nonce has \(nonce.count) bytes, expected \(Self.nonceSize)")
         }
         ERR_clear_error()
         guard let ctx = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSL(operation) }
         let initialized =
             encrypting
-            ? EVP_EncryptInit_ex(ctx, EVP_aes_128_gcm(), nil, key, nonce)
-            : EVP_DecryptInit_ex(ctx, EVP_aes_128_gcm(), nil, key, nonce)
+            ? EVP_EncryptInit_ex(ctx, cipher(), nil, key, nonce)
+            : EVP_DecryptInit_ex(ctx, cipher(), nil, key, nonce)
         guard initialized == 1 else {
             EVP_CIPHER_CTX_free(ctx)
             throw CryptoError.openSSL(operation)
         }
         return ctx
+    }
+}
+
+/// AES-128-GCM (``AESGCM/aes128``) under the names Web Push's encryption uses.
+public enum AES128GCM {
+    public static let keySize = AESGCM.aes128.keySize
+    public static let nonceSize = AESGCM.nonceSize
+    public static let tagSize = AESGCM.tagSize
+    public static let authenticationFailed = AESGCM.aes128.authenticationFailed
+
+    /// `plaintext` encrypted, with the tag appended (`plaintext.count + tagSize` bytes).
+    public static func encrypt(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try AESGCM.aes128.encrypt(plaintext, key: key, nonce: nonce)
+    }
+
+    /// The plaintext of `sealed` (ciphertext followed by its tag).
+    public static func decrypt(_ sealed: [UInt8], key: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try AESGCM.aes128.decrypt(sealed, key: key, nonce: nonce)
     }
 }
