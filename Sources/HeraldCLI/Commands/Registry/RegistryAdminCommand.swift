@@ -107,8 +107,11 @@ public struct RegistryAdminCommand: SubcommandGroup {
 
     static let defaultPageSize = 100
     /// Registrations per transaction of `import` (`--batch-size`): the default, and what may be asked.
+    /// On PostgreSQL a batch holds one advisory lock per device until it
+    /// commits: 5000 stays within the lock table of a default server
+    /// (`max_locks_per_transaction` 64 × `max_connections` 100).
     static let defaultBatchSize = 2000
-    static let batchSizes = 1...10_000
+    static let batchSizes = 1...5000
 
     let missingSubcommand = "give a subcommand"
 
