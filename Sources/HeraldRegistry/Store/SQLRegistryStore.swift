@@ -63,15 +63,25 @@ public final class SQLRegistryStore: RegistryStore {
         at time: Timestamp
     ) async throws(RegistryError) -> [String: RegistryChange] {
         let operation = "register"
-        try validation.device(device, operation)
-        try validation.channels(channels, operation)
-        try validation.overrides(environment: environment, topic: topic, provider: device.provider, operation)
-        try validation.profile(profile, operation)
+        try check(
+            DeviceRegistration(
+                device: device, channels: channels, environment: environment, topic: topic, profile: profile),
+            operation)
         let operations = operations
         return try await pool.run(operation) { db throws(RegistryError) in
             try operations.register(
                 db, device, profile: profile, channels: channels, environment: environment, topic: topic, at: time)
         }
+    }
+
+    /// A registration's arguments, as `register` and `register(batch:)` check them.
+    private func check(_ registration: DeviceRegistration, _ operation: String) throws(RegistryError) {
+        try validation.device(registration.device, operation)
+        try validation.channels(registration.channels, operation)
+        try validation.overrides(
+            environment: registration.environment, topic: registration.topic, provider: registration.device.provider,
+            operation)
+        try validation.profile(registration.profile, operation)
     }
 
     public func register(batch: [DeviceRegistration], at time: Timestamp) async throws(RegistryError)
@@ -82,11 +92,7 @@ public final class SQLRegistryStore: RegistryStore {
         var valid: [(index: Int, registration: DeviceRegistration)] = []
         for (index, registration) in batch.enumerated() {
             do throws(RegistryError) {
-                try validation.device(registration.device, operation)
-                try validation.channels(registration.channels, operation)
-                try validation.overrides(
-                    environment: registration.environment, topic: registration.topic,
-                    provider: registration.device.provider, operation)
+                try check(registration, operation)
                 valid.append((index, registration))
             } catch {
                 results[index] = .failure(error)
