@@ -105,6 +105,14 @@ import Testing
             try await bashCompletes(["herald", "run", "--config", "\(directory)/staging-c"]) == [
                 "\(directory)/staging-config.yaml"
             ])
+        #expect(
+            try await bashCompletes(["herald", "registry", "import", "\(directory)/staging-c"]) == [
+                "\(directory)/staging-config.yaml"
+            ], "import reads a file")
+        #expect(
+            try await bashCompletes(["herald", "publish", "\(directory)/"]) == ["\(directory)/staging-config.yaml"],
+            "publish reads a file")
+        #expect(try await bashCompletes(["herald", "dead", "show", "\(directory)/"]) == [], "an ID is no file")
     }
 
     @Test func zshScriptParsesAndOffersTheSameWords() async throws {

@@ -89,7 +89,11 @@ public struct CompletionCommand: SimpleCommand {
               case " $files " in *" $prev "*) COMPREPLY=($(compgen -f -- "$cur")); return ;; esac
               case " $values " in *" $prev "*) compopt +o default 2>/dev/null; COMPREPLY=(); return ;; esac
               COMPREPLY=($(compgen -W "$words" -- "$cur"))
-              if [ "$fileArguments" -eq 0 ]; then compopt +o default 2>/dev/null; fi
+              if [ "$fileArguments" -eq 1 ]; then
+                COMPREPLY+=($(compgen -f -- "$cur"))
+              else
+                compopt +o default 2>/dev/null
+              fi
             }
             complete -o default -F _herald herald
             """
