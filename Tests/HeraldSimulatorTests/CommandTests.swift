@@ -63,6 +63,46 @@ import Testing
         }
     }
 
+    /// A notification with nothing for the device (no text, sound, badge,
+    /// data or wake-up) is refused before anything is sent, unless --silent
+    /// says it is meant; an app the config lacks is named with the closest one.
+    @Test func sendRefusesAnEmptyNotificationUnlessSilentAndSuggestsTheApp() async throws {
+        let (key, simulatorKey) = try Fixtures.key()
+        try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey])) { sim in
+            let directory = try writeConfig(port: sim.server.port, caFile: sim.pki.caCertificatePath)
+            try key.pkcs8PEM().write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
+            let base = [
+                "send", "--config", directory + "/config.yaml", "--provider", "apns", "--token", Fixtures.token,
+            ]
+
+            let empty = CapturedConsole()
+            #expect(await HeraldCommandLine().run(base + ["--app", "chat"], environment: [:], console: empty) == 64)
+            let lines = empty.stderr.split(separator: "\n")
+            #expect(lines.count == 2, "\(empty.stderr)")
+            #expect(lines.first?.hasPrefix("herald send: the notification has no content") == true)
+            #expect(lines.first?.contains("--silent") == true)
+            #expect(lines.last == "Run 'herald send --help' for usage.")
+            #expect(empty.stdout == "")
+
+            let unknown = CapturedConsole()
+            #expect(
+                await HeraldCommandLine().run(
+                    base + ["--app", "chta", "--title", "Hi"], environment: [:], console: unknown) == 64)
+            #expect(
+                unknown.stderr.hasPrefix(
+                    "herald send: --app: \(directory)/config.yaml has no app 'chta' (did you mean 'chat'?)"),
+                "\(unknown.stderr)")
+            #expect(sim.recorder.notifications.isEmpty, "nothing was sent for the refused command lines")
+
+            let silent = CapturedConsole()
+            #expect(
+                await HeraldCommandLine().run(base + ["--app", "chat", "--silent"], environment: [:], console: silent)
+                    == 0, "\(silent.stderr)")
+            #expect(try JSONValue.parse(silent.stdout)["status"] == "delivered")
+            #expect(sim.recorder.notifications.count == 1)
+        }
+    }
+
     @Test func sendDeliversThroughFCMAfterTheOAuthExchange() async throws {
         let key = try PrivateKey.generateRSA()
         let directory = try makeTemporaryDirectory("sim")

@@ -14,8 +14,17 @@ enum SimulateOptions {
     ]
 
     /// Every flag `herald simulate` takes.
-    static var options: Set<String> {
-        Set(sharedOptions + SimulatedProviders.all.flatMap { $0.flags.flatMap(\.names) })
+    static var options: [String] {
+        sharedOptions + SimulatedProviders.all.flatMap { $0.flags.flatMap(\.names) }
+    }
+
+    /// The flags whose value is a file or folder: the shared ones, and each
+    /// provider flag whose usage names a FILE or DIR.
+    static var files: Set<String> {
+        let provided = SimulatedProviders.all.flatMap { $0.flags }.filter {
+            $0.usage.hasSuffix(" FILE") || $0.usage.hasSuffix(" DIR")
+        }
+        return Set(["config", "record", "tls-dir", "tls-cert", "tls-key", "client-ca"] + provided.flatMap(\.names))
     }
 
     static func apply(_ options: [String: String], to base: SimulatorSettings) throws(UsageError) -> SimulatorSettings {

@@ -5,7 +5,7 @@ import HeraldService
 
 /// `herald check`: validates a config without starting anything, so a typo is
 /// found at deploy time, not at the first notification.
-public struct CheckCommand: Command {
+public struct CheckCommand: SimpleCommand {
     public init() {}
 
     public let name = "check"
@@ -39,11 +39,15 @@ public struct CheckCommand: Command {
         """
     }
 
+    var argumentSyntax: ArgumentSyntax {
+        ArgumentSyntax(options: ["config"], flags: ["online"], files: ["config"])
+    }
+
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         let file: String
         var online = false
         do {
-            let parsed = try ParsedArguments.parse(arguments, options: ["config"], flags: ["online"])
+            let parsed = try argumentSyntax.parse(arguments)
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             try parsed.refusePositionals()
             file = parsed.configFile(environment: environment)
@@ -56,7 +60,8 @@ public struct CheckCommand: Command {
             let broker = try? loaded.amqpConfiguration()
         else { return ExitStatus.failure }
         // The credentials are loaded and proven as `herald run` loads them.
-        let providers = ProviderSet.make(config: loaded, logger: Logger(label: "herald.check", level: .critical))
+        let providers = ProviderSet.make(
+            config: loaded, logger: Logger.commandLine(label: "herald.check", level: .critical))
         guard providers.unavailable.isEmpty else {
             for (key, reason) in ProviderSet.inOrder(providers.unavailable) {
                 console.err("\(loaded.file): \(key.configPath): \(reason)")
@@ -65,7 +70,8 @@ public struct CheckCommand: Command {
         }
         console.out(ConfigSummary(loaded, broker: broker).text)
         guard online else { return ExitStatus.success }
-        let results = await CredentialProbe.run(config: loaded, logger: Logger(label: "herald.check", level: .critical))
+        let results = await CredentialProbe.run(
+            config: loaded, logger: Logger.commandLine(label: "herald.check", level: .critical))
         for result in results { console.out("  online: \(result)") }
         return results.allSatisfy(\.ok) ? ExitStatus.success : ExitStatus.failure
     }

@@ -9,9 +9,13 @@ import HeraldSystem
 /// the connection, and the names of Herald's exchanges and queues on it
 /// (with `topology.userID`, the user the connection publishes as).
 struct BrokerTarget: Sendable {
+    /// The options of every command that talks to the broker: where it is
+    /// (`--config`, `BrokerURL`'s) and how long to wait for it (`--timeout`).
+    static let syntax = ArgumentSyntax(
+        options: ["config", "amqp", "amqp-file", "timeout"], files: ["config", "amqp-file"])
+
     var configuration: AMQPConfiguration
     var topology: TopologyOptions
-    var logFormat: LogFormat
 
     /// The broker from outside the config (`BrokerURL`: `--amqp`,
     /// `--amqp-file`, `$HERALD_AMQP_URL`) with the documented names
@@ -39,7 +43,7 @@ struct BrokerTarget: Sendable {
                 configuration.connectionName = connectionName
                 var topology = TopologyOptions()
                 topology.userID = configuration.addresses.first?.url.user
-                target = BrokerTarget(configuration: configuration, topology: topology, logFormat: .logfmt)
+                target = BrokerTarget(configuration: configuration, topology: topology)
             } catch {
                 console.err(
                     "herald \(command.name): \(outside.source): '\(URLSecrets.redacted(outside.url))' is not a usable AMQP URL: \(error.detail)"
@@ -56,7 +60,7 @@ struct BrokerTarget: Sendable {
         do {
             target = BrokerTarget(
                 configuration: try config.amqpConfiguration(connectionName: connectionName),
-                topology: config.topology, logFormat: config.configuration.log.format)
+                topology: config.topology)
         } catch {
             console.err("herald \(command.name): \(error)")
             return nil
@@ -76,43 +80,63 @@ struct BrokerTarget: Sendable {
     }
 
     /// Connects (waiting at most `timeout` for the broker to answer), runs
-    /// `body`, and closes the connection, whatever `body` did. The
-    /// connection's own log stays out of the operator's terminal but for
-    /// critical lines: the command reports every failure itself.
+    /// `body`, and closes the connection, whatever `body` did; with
+    /// `topology`, declares it on connecting. The connection's own log stays
+    /// out of the operator's terminal but for critical lines: the command
+    /// reports every failure itself. A broker that cannot be reached — none
+    /// answered within `timeout`, or connecting failed before a connection
+    /// ever opened — is a ``BrokerUnavailable``.
     func withConnection<T: Sendable>(
-        timeout: Duration,
+        timeout: Duration, topology: TopologyOptions? = nil,
         _ body: @escaping @Sendable (AMQPConnection) async throws -> T
     ) async throws -> T {
         var configuration = configuration
         // An operator command does not wait out a broker that is down: it says so.
         configuration.reconnect.maxAttempts = configuration.reconnect.maxAttempts ?? 3
-        let logger = Logger(label: "herald", level: .critical, format: logFormat)
-        let connection = try AMQPConnection(configuration: configuration, logger: logger)
+        // A broker that accepts the connection and never answers holds the handshake up to
+        // `connectTimeout`, and the connection ends only after it: no longer than the command waits.
+        configuration.connectTimeout = min(configuration.connectTimeout, timeout)
+        let logger = Logger.commandLine(label: "herald", level: .critical)
+        let connection = try AMQPConnection(configuration: configuration, topology: topology, logger: logger)
         let addresses = configuration.addresses.map(\.url)
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await connection.run()
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                if connection.isConnected || connection.connectionsOpened > 0 { return nil }
-                throw BrokerTimeout(addresses: addresses, timeout: timeout)
-            }
-            group.addTask {
-                try await connection.waitUntilConnected()
-                return try await body(connection)
-            }
-            defer { connection.shutdown() }
-            while let result = try await group.next() {
-                if let value = result {
-                    connection.shutdown()
-                    group.cancelAll()
-                    return value
+        let unavailable = { @Sendable (reason: String) in BrokerUnavailable(addresses: addresses, reason: reason) }
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await connection.run()
+                    return nil
                 }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    if connection.isConnected || connection.connectionsOpened > 0 { return nil }
+                    throw unavailable("no answer within \(timeout)")
+                }
+                group.addTask {
+                    try await connection.waitUntilConnected()
+                    return try await body(connection)
+                }
+                defer { connection.shutdown() }
+                while let result = try await group.next() {
+                    if let value = result {
+                        connection.shutdown()
+                        group.cancelAll()
+                        return value
+                    }
+                }
+                throw unavailable("no answer within \(timeout)")
             }
-            throw BrokerTimeout(addresses: addresses, timeout: timeout)
+        } catch let error as AMQPError where connection.connectionsOpened == 0 {
+            throw unavailable(error.detail.isEmpty ? error.code.description : error.detail)
         }
+    }
+
+    /// Reports a failure of a command that talks to the broker, one line on
+    /// standard error (`prefix: what failed`); returns the exit status:
+    /// ``ExitStatus/unavailable`` when the broker could not be reached, else
+    /// ``ExitStatus/failure``.
+    static func report(_ error: any Error, prefix: String, console: any Console) -> Int32 {
+        console.err("\(prefix): \(ErrorText.forTerminal(error))")
+        return error is BrokerUnavailable ? ExitStatus.unavailable : ExitStatus.failure
     }
 }
 
@@ -188,11 +212,18 @@ struct BrokerURL {
         """
 }
 
-/// No broker answered within a command's `--timeout`.
-struct BrokerTimeout: Error, CustomStringConvertible {
+/// The broker a command needs could not be reached: no address answered
+/// within the command's `--timeout`, or connecting failed (refused, no such
+/// host, refused credentials) before a connection ever opened. Every
+/// command that needs the broker reports it the same way: one line naming
+/// the broker's URLs with their passwords masked, exit status
+/// ``ExitStatus/unavailable``.
+struct BrokerUnavailable: Error, CustomStringConvertible {
     let addresses: [AMQPURL]
-    let timeout: Duration
+    /// Why: the connection's last failure, or that nothing answered in time.
+    let reason: String
+
     var description: String {
-        "no broker answered at \(addresses.map(\.description).joined(separator: ", ")) within \(timeout)"
+        "cannot reach the broker at \(addresses.map(\.description).joined(separator: ", ")): \(reason)"
     }
 }

@@ -51,8 +51,8 @@ public struct HeraldCommandLine: Sendable {
         default:
             guard let command = commands.first(where: { $0.name == first }) else {
                 console.err(
-                    "herald: unknown command '\(first)'\(Suggestions.didYouMean(first, among: commands.map(\.name)))\n\n\(overview)"
-                )
+                    "herald: unknown command '\(first)'\(Suggestions.didYouMean(first, among: commands.map(\.name)))\n"
+                        + "Run 'herald --help' for the commands.")
                 return ExitStatus.usage
             }
             return await command.run(Array(arguments.dropFirst()), environment: environment, console: console)

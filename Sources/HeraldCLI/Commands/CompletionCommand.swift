@@ -1,7 +1,8 @@
 /// `herald completion bash|zsh`: a shell completion script for the commands,
-/// their subcommands and options, generated from the commands' own help texts
-/// so it cannot drift from what the commands accept.
-public struct CompletionCommand: Command {
+/// their subcommands and options, generated from each command's
+/// ``CommandSyntax`` — what its parser reads with — so it offers exactly
+/// what the commands accept.
+public struct CompletionCommand: SimpleCommand {
     public init() {}
 
     public let name = "completion"
@@ -20,62 +21,117 @@ public struct CompletionCommand: Command {
         """
     }
 
+    var argumentSyntax: ArgumentSyntax { ArgumentSyntax(words: Self.shells) }
+
+    /// The shells it writes a script for.
+    static let shells = ["bash", "zsh"]
+
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         let shell: String
         do {
-            let parsed = try ParsedArguments.parse(arguments, options: [], flags: [])
+            let parsed = try argumentSyntax.parse(arguments)
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             guard parsed.positionals.count == 1, let given = parsed.positionals.first else {
                 throw UsageError("name the shell: bash or zsh")
             }
-            guard given == "bash" || given == "zsh" else {
+            guard Self.shells.contains(given) else {
                 throw UsageError("unknown shell '\(given)'; bash and zsh are supported")
             }
             shell = given
         } catch {
             return usageFailure(error, console: console)
         }
-        let words = HeraldCommandLine.standardCommands.map { CompletionWords(command: $0) }
-        console.out(shell == "bash" ? Self.bash(words) : Self.zsh(words))
+        let commands = HeraldCommandLine.standardCommands
+        console.out(shell == "bash" ? Self.bash(commands) : Self.zsh(commands))
         return ExitStatus.success
     }
 
-    static func bash(_ commands: [CompletionWords]) -> String {
-        let cases = commands.map {
-            "    \($0.name)) words=\"\(($0.subcommands + $0.options).joined(separator: " "))\" ;;"
+    /// The bash script: after the command, its options (or, first, its
+    /// subcommands; after a subcommand, the subcommand's options); after an
+    /// option that takes a file, file names; after one that takes another
+    /// value, nothing of herald's.
+    static func bash(_ commands: [any Command]) -> String {
+        func assign(_ syntax: ArgumentSyntax) -> String {
+            let words = syntax.optionWords + syntax.words
+            return "words=\"\(words.joined(separator: " "))\"; files=\"\(syntax.fileWords)\"; "
+                + "values=\"\(syntax.valueWords)\"; fileArguments=\(syntax.fileArguments ? 1 : 0)"
+        }
+        let cases = commands.map { command -> String in
+            switch command.syntax {
+            case .arguments(let syntax):
+                return "    \(command.name)) \(assign(syntax)) ;;"
+            case .subcommands(let subcommands):
+                let inner = subcommands.map { "          \($0.name)) \(assign($0.syntax)) ;;" }
+                return """
+                        \(command.name))
+                          if [ "$COMP_CWORD" -eq 2 ]; then
+                            COMPREPLY=($(compgen -W "\(subcommands.map(\.name).joined(separator: " "))" -- "$cur"))
+                            return
+                          fi
+                          case "${COMP_WORDS[2]}" in
+                    \(inner.joined(separator: "\n"))
+                          esac ;;
+                    """
+            }
         }
         return """
             # bash completion for herald (herald completion bash)
             _herald() {
-              local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} words=""
+              local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+              local words="" files="" values="" fileArguments=0
               if [ "$COMP_CWORD" -eq 1 ]; then
                 COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " ")) --help --version" -- "$cur"))
                 return
               fi
-              case "$prev" in
-                \(Self.fileOptions)) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-              esac
               case "${COMP_WORDS[1]}" in
             \(cases.joined(separator: "\n"))
               esac
+              case " $files " in *" $prev "*) COMPREPLY=($(compgen -f -- "$cur")); return ;; esac
+              case " $values " in *" $prev "*) compopt +o default 2>/dev/null; COMPREPLY=(); return ;; esac
               COMPREPLY=($(compgen -W "$words" -- "$cur"))
+              if [ "$fileArguments" -eq 1 ]; then
+                COMPREPLY+=($(compgen -f -- "$cur"))
+              else
+                compopt +o default 2>/dev/null
+              fi
             }
             complete -o default -F _herald herald
             """
     }
 
-    static func zsh(_ commands: [CompletionWords]) -> String {
+    /// The zsh script: the same words as ``bash(_:)``, the commands described by their summaries.
+    static func zsh(_ commands: [any Command]) -> String {
         let described = commands.map {
             "    '\($0.name):\($0.summary.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''"))'"
         }
-        let cases = commands.map {
-            "    \($0.name)) compadd -- \(($0.subcommands + $0.options).joined(separator: " ")) ;;"
+        func assign(_ syntax: ArgumentSyntax) -> String {
+            "offered=(\((syntax.optionWords + syntax.words).joined(separator: " "))); files=(\(syntax.fileWords)); "
+                + "values=(\(syntax.valueWords)); fileArguments=\(syntax.fileArguments ? 1 : 0)"
+        }
+        let cases = commands.map { command -> String in
+            switch command.syntax {
+            case .arguments(let syntax):
+                return "    \(command.name)) \(assign(syntax)) ;;"
+            case .subcommands(let subcommands):
+                let inner = subcommands.map { "          \($0.name)) \(assign($0.syntax)) ;;" }
+                return """
+                        \(command.name))
+                          if (( CURRENT == 3 )); then
+                            compadd -- \(subcommands.map(\.name).joined(separator: " "))
+                            return
+                          fi
+                          case $words[3] in
+                    \(inner.joined(separator: "\n"))
+                          esac ;;
+                    """
+            }
         }
         return """
             #compdef herald
             # zsh completion for herald (herald completion zsh)
             _herald() {
-              local -a commands
+              local -a commands offered files values
+              local fileArguments=0
               commands=(
             \(described.joined(separator: "\n"))
               )
@@ -83,60 +139,27 @@ public struct CompletionCommand: Command {
                 _describe 'herald command' commands
                 return
               fi
-              case $words[CURRENT-1] in
-                \(Self.fileOptions)) _files; return ;;
-              esac
               case $words[2] in
             \(cases.joined(separator: "\n"))
               esac
-              _files
+              if (( ${files[(Ie)$words[CURRENT-1]]} )); then _files; return; fi
+              if (( ${values[(Ie)$words[CURRENT-1]]} )); then return; fi
+              compadd -- $offered
+              if (( fileArguments )); then _files; fi
             }
             if (( $+functions[compdef] )); then compdef _herald herald; fi
             """
     }
-
-    /// The options whose value is a file, as a shell `case` pattern: the
-    /// fixed ones and every provider's device option that reads one (`--subscription`).
-    static var fileOptions: String {
-        let addresses = SendCommand.addresses.filter(\.option.readsJSONFile).map { "--" + $0.option.field }
-        return (["--config", "--*-file", "--*-key"] + addresses + ["--record", "--tls-dir", "--ca-file"]).joined(
-            separator: "|")
-    }
 }
 
-/// The words one command completes: its subcommands (the first word of each
-/// line under `Subcommands:` in its help) and its options (every `--option`
-/// its help names).
-struct CompletionWords: Equatable {
-    let name: String
-    let summary: String
-    let subcommands: [String]
-    let options: [String]
+extension ArgumentSyntax {
+    /// Its options that take a file, as shell words (`--config --amqp-file`).
+    fileprivate var fileWords: String {
+        options.filter(files.contains).map { "--" + $0 }.joined(separator: " ")
+    }
 
-    init(command: any Command) {
-        name = command.name
-        summary = command.summary
-        var subcommands: [String] = []
-        var inSubcommands = false
-        for line in command.help.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("Subcommands:") { inSubcommands = true; continue }
-            guard inSubcommands else { continue }
-            guard line.hasPrefix("  "), let word = line.split(separator: " ").first else {
-                inSubcommands = false; continue
-            }
-            if word.first?.isLetter == true, !subcommands.contains(String(word)) { subcommands.append(String(word)) }
-        }
-        self.subcommands = subcommands
-        var options: [String] = []
-        var rest = Substring(command.help)
-        while let start = rest.range(of: "--") {
-            let tail = rest[start.upperBound...]
-            let word = tail.prefix { $0.isLetter || $0.isNumber || $0 == "-" }
-            if let first = word.first, first.isLetter, !options.contains("--" + word) {
-                options.append("--" + String(word))
-            }
-            rest = tail[word.endIndex...]
-        }
-        self.options = options
+    /// Its options that take another value, as shell words (`--limit --timeout`).
+    fileprivate var valueWords: String {
+        options.filter { !files.contains($0) }.map { "--" + $0 }.joined(separator: " ")
     }
 }

@@ -8,7 +8,7 @@ import HeraldProviders
 /// `AuthKey_<KEY ID>.p8` and a Firebase service-account JSON — to a config
 /// that `herald check --online` has proven, asking only for what the files do
 /// not carry (team id, bundle id, environment).
-public struct InitCommand: Command {
+public struct InitCommand: SimpleCommand {
     /// One line typed at a prompt; nil at end of input.
     private let input: @Sendable () -> String?
 
@@ -52,6 +52,16 @@ public struct InitCommand: Command {
         """
     }
 
+    var argumentSyntax: ArgumentSyntax {
+        ArgumentSyntax(
+            options: [
+                "config", "app", "p8", "key-id", "team-id", "bundle-id", "environment", "service-account",
+                "endpoint", "ca-file",
+            ],
+            flags: ["no-apns", "no-fcm", "non-interactive", "dry-run", "offline"],
+            files: ["config", "p8", "service-account", "ca-file"], fileArguments: true)
+    }
+
     struct Options {
         var config: String
         var places: [String]
@@ -64,13 +74,7 @@ public struct InitCommand: Command {
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         let options: Options
         do {
-            let parsed = try ParsedArguments.parse(
-                arguments,
-                options: [
-                    "config", "app", "p8", "key-id", "team-id", "bundle-id", "environment", "service-account",
-                    "endpoint", "ca-file",
-                ],
-                flags: ["no-apns", "no-fcm", "non-interactive", "dry-run", "offline"])
+            let parsed = try argumentSyntax.parse(arguments)
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             var places = parsed.positionals
             if places.isEmpty {

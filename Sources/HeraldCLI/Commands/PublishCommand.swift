@@ -7,7 +7,7 @@ import HeraldService
 /// `herald publish`: puts event files on the events exchange, confirmed by the
 /// broker — how an operator injects a test event (dead letters go back with
 /// `herald dead replay`, which knows where each came from).
-public struct PublishCommand: Command {
+public struct PublishCommand: SimpleCommand {
     public init() {}
 
     public let name = "publish"
@@ -36,14 +36,18 @@ public struct PublishCommand: Command {
         """
     }
 
+    var argumentSyntax: ArgumentSyntax {
+        ArgumentSyntax(
+            options: ["config", "routing-key", "exchange", "timeout"], flags: ["no-validate"], files: ["config"],
+            fileArguments: true)
+    }
+
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         let file: String, routingKey: String, exchange: String?, configFile: String
         let timeout: Duration
         var validate = true
         do {
-            let parsed = try ParsedArguments.parse(
-                arguments, options: ["config", "routing-key", "exchange", "timeout"],
-                flags: ["no-validate"])
+            let parsed = try argumentSyntax.parse(arguments)
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             guard let key = parsed.options["routing-key"] else { throw UsageError("--routing-key is required") }
             guard parsed.positionals.count == 1, let input = parsed.positionals.first else {
@@ -68,8 +72,7 @@ public struct PublishCommand: Command {
             )
             return ExitStatus.success
         } catch {
-            console.err("herald publish: \(error)")
-            return ExitStatus.failure
+            return BrokerTarget.report(error, prefix: "herald publish", console: console)
         }
     }
 
@@ -83,34 +86,11 @@ public struct PublishCommand: Command {
             // Published with the connection's user as user-id (`publishEvents`), so checked as that user.
             try batch.check { planner.problems(in: $0, routingKey: routingKey, userID: config.amqpUsers.first) }
         }
-        let logger = Logger(label: "herald", level: .warning, format: config.configuration.log.format)
-        let broker = try config.amqpConfiguration(connectionName: "herald publish")
-        let connection = try AMQPConnection(configuration: broker, topology: config.topology, logger: logger)
-        return try await withThrowingTaskGroup(of: Int?.self) { group in
-            group.addTask {
-                try await connection.run()
-                return nil
-            }
-            group.addTask {
-                // Bounds only the wait for the broker; publishing a large file may take longer.
-                try await Task.sleep(for: timeout)
-                if connection.isConnected { return nil }
-                throw BrokerTimeout(addresses: broker.addresses.map(\.url), timeout: timeout)
-            }
-            group.addTask {
-                try await connection.waitUntilConnected()
-                return try await publishEvents(
-                    batch, routingKey: routingKey, connection: connection, exchange: exchange)
-            }
-            defer { connection.shutdown() }
-            while let result = try await group.next() {
-                if let count = result {
-                    group.cancelAll()
-                    connection.shutdown()
-                    return count
-                }
-            }
-            throw BrokerTimeout(addresses: broker.addresses.map(\.url), timeout: timeout)
+        let target = BrokerTarget(
+            configuration: try config.amqpConfiguration(connectionName: "herald publish"), topology: config.topology)
+        // The timeout bounds only the wait for the broker; publishing a large file may take longer.
+        return try await target.withConnection(timeout: timeout, topology: config.topology) { connection in
+            try await publishEvents(batch, routingKey: routingKey, connection: connection, exchange: exchange)
         }
     }
 }

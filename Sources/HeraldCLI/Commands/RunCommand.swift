@@ -6,7 +6,7 @@ import HeraldService
 import Synchronization
 
 /// `herald run`: the service. Consumes events, delivers them, publishes outcomes.
-public struct RunCommand: Command {
+public struct RunCommand: SimpleCommand {
     public init() {}
 
     public let name = "run"
@@ -35,10 +35,12 @@ public struct RunCommand: Command {
         """
     }
 
+    var argumentSyntax: ArgumentSyntax { ArgumentSyntax(options: ["config"], files: ["config"]) }
+
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         let file: String
         do {
-            let parsed = try ParsedArguments.parse(arguments, options: ["config"], flags: [])
+            let parsed = try argumentSyntax.parse(arguments)
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             try parsed.refusePositionals()
             file = parsed.configFile(environment: environment)

@@ -5,7 +5,7 @@ import HeraldPipeline
 
 /// `herald send`: delivers one notification without a broker and prints its
 /// outcome as JSON — the credential smoke test.
-public struct SendCommand: Command {
+public struct SendCommand: SimpleCommand {
     public let providers: [any SendProviderFactory]
     private let clock: @Sendable () -> Timestamp
 
@@ -48,6 +48,8 @@ public struct SendCommand: Command {
           --apns-payload JSON    raw APNs payload merged last (e.g. {"aps":{"interruption-level":"time-sensitive"}})
           --content-available    wake the app in the background
           --mutable-content      let a notification service extension modify it
+          --silent               send it without content (no text, sound, badge, data or
+                                 --content-available); refused without this flag
           -h, --help             show this help
         """
     }
@@ -55,10 +57,14 @@ public struct SendCommand: Command {
     static let stringOptions = ["title", "subtitle", "body", "sound", "category", "thread-id"]
     /// The device options of the registered providers: `--token`, `--fid`, `--subscription`.
     static let addresses = SendAddressOptions.all
-    static let options: Set<String> = Set(
-        stringOptions + addresses.map(\.option.field) + [
-            "config", "app", "provider", "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
-        ])
+    var argumentSyntax: ArgumentSyntax {
+        ArgumentSyntax(
+            options: ["config", "app", "provider"] + Self.addresses.map(\.option.field) + Self.stringOptions + [
+                "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
+            ],
+            flags: ["content-available", "mutable-content", "silent"],
+            files: Set(["config"] + Self.addresses.filter(\.option.readsJSONFile).map(\.option.field)))
+    }
 
     /// The device options' help lines; one only some provider takes says which.
     static var addressHelp: String {
@@ -76,8 +82,7 @@ public struct SendCommand: Command {
         let event: Event
         let factory: any SendProviderFactory
         do {
-            parsed = try ParsedArguments.parse(
-                arguments, options: Self.options, flags: ["content-available", "mutable-content"])
+            parsed = try argumentSyntax.parse(arguments)
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             try parsed.refusePositionals()
             for required in ["app", "provider"] where parsed.options[required] == nil {
@@ -114,13 +119,19 @@ public struct SendCommand: Command {
             console.out(outcome.jsonValue.jsonString)
             return ExitStatus.failure
         }
+        if !event.hasContent, !parsed.flags.contains("silent") {
+            return usageFailure(UsageError(Event.noContent), console: console)
+        }
         guard
             let config = loadConfig(
                 parsed.configFile(environment: environment), environment: environment, console: console)
         else {
             return ExitStatus.failure
         }
-        let logger = Logger(label: "herald.send", level: .warning)
+        if let unknown = config.unknownApp(parsed.options["app"] ?? "") {
+            return usageFailure(unknown, console: console)
+        }
+        let logger = Logger.commandLine(label: "herald.send")
         guard let target = event.targets.first else { return ExitStatus.failure }
         let report: DeliveryReport
         do {
@@ -145,7 +156,7 @@ public struct SendCommand: Command {
                 }
             }
         } catch {
-            console.err("herald send: \(error)")
+            console.err("herald send: \(ErrorText.forTerminal(error))")
             return ExitStatus.failure
         }
         let send = EventPlan.Send(target: target, event: event, app: parsed.options["app"] ?? "")

@@ -8,7 +8,7 @@ import HeraldSimulator
 /// `herald simulate`: runs the local APNs, FCM and Web Push simulator (HTTP/2 over TLS) until
 /// SIGINT or SIGTERM — the target of the repository's config, of the tests,
 /// and of users' acceptance tests.
-public struct SimulateCommand: Command {
+public struct SimulateCommand: SimpleCommand {
     public init() {}
 
     public let name = "simulate"
@@ -62,12 +62,14 @@ public struct SimulateCommand: Command {
         SimulatedProviders.all.flatMap { $0.flags.flatMap(\.helpLines) }.joined(separator: "\n")
     }
 
-    static var options: Set<String> { SimulateOptions.options }
+    var argumentSyntax: ArgumentSyntax {
+        ArgumentSyntax(options: SimulateOptions.options, files: SimulateOptions.files)
+    }
 
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         let settings: SimulatorSettings
         do {
-            let parsed = try ParsedArguments.parse(arguments, options: Self.options, flags: [])
+            let parsed = try argumentSyntax.parse(arguments)
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             try parsed.refusePositionals()
             var base = SimulatorSettings()

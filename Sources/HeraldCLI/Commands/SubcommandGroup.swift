@@ -4,7 +4,7 @@ import HeraldCore
 /// `herald registry add`): how such a command line is read is written once
 /// here — `-h`/`--help` before or after the subcommand, an unknown
 /// subcommand with a did-you-mean, the subcommand's own options, and every
-/// usage error printed as `herald <command>: <error>` above the help, exit
+/// usage error printed as `herald <command>: <error>` and a `--help` hint, exit
 /// status 64 — and each group supplies only its subcommands, their options,
 /// its own checks and what a subcommand does. Its `Command.run` is
 /// ``runSubcommand(_:environment:console:)``.
@@ -17,8 +17,8 @@ protocol SubcommandGroup: Command {
     /// The usage error for a command line without a subcommand.
     var missingSubcommand: String { get }
 
-    /// Parses the arguments after the subcommand's name (its options and flags).
-    func parse(_ arguments: [String], for subcommand: Subcommand) throws(UsageError) -> ParsedArguments
+    /// What follows the subcommand's name (its options and flags).
+    func syntax(for subcommand: Subcommand) -> ArgumentSyntax
 
     /// The group's own checks of a parsed command line (values, positionals).
     func read(_ parsed: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> Line
@@ -29,6 +29,11 @@ protocol SubcommandGroup: Command {
 }
 
 extension SubcommandGroup {
+    /// Each subcommand with its own arguments.
+    public var syntax: CommandSyntax {
+        .subcommands(Subcommand.allCases.map { CommandSyntax.Subcommand($0.rawValue, syntax(for: $0)) })
+    }
+
     /// Runs `herald <name> <subcommand> [options]` (the arguments after the
     /// command's name): the help, a usage error, or the subcommand.
     func runSubcommand(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
@@ -42,7 +47,7 @@ extension SubcommandGroup {
                     "unknown subcommand '\(first)'"
                         + Suggestions.hint(for: first, among: Subcommand.allCases.map(\.rawValue)))
             }
-            let parsed = try parse(Array(arguments.dropFirst()), for: named)
+            let parsed = try syntax(for: named).parse(Array(arguments.dropFirst()))
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             (subcommand, line) = (named, try read(parsed, for: named))
         } catch {

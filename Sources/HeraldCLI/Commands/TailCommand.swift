@@ -9,7 +9,7 @@ import HeraldSystem
 /// `herald tail`: the outcomes Herald publishes, live, for an operator
 /// watching a deployment — without writing a consumer or leaving a durable
 /// queue behind to collect outcomes nobody reads.
-public struct TailCommand: Command {
+public struct TailCommand: SimpleCommand {
     public init() {}
 
     public let name = "tail"
@@ -53,6 +53,12 @@ public struct TailCommand: Command {
           --timeout D      how long to wait for the broker to answer (default 10s)
           -h, --help       show this help
         """
+    }
+
+    var argumentSyntax: ArgumentSyntax {
+        ArgumentSyntax(
+            options: ["status", "provider", "app", "count"] + BrokerTarget.syntax.options,
+            flags: ["json", "debug"], repeatable: ["status"], files: BrokerTarget.syntax.files)
     }
 
     /// Every status of a delivery outcome, as in its routing key.
@@ -127,9 +133,7 @@ public struct TailCommand: Command {
         var count: Int?
         let timeout: Duration
         do {
-            parsed = try ParsedArguments.parse(
-                arguments, options: ["status", "provider", "app", "count", "config", "amqp", "amqp-file", "timeout"],
-                flags: ["json", "debug"], repeatable: ["status"])
+            parsed = try argumentSyntax.parse(arguments)
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             try parsed.refusePositionals()
             filter = try Filter(parsed)
@@ -187,8 +191,7 @@ public struct TailCommand: Command {
             return ExitStatus.success
         } catch {
             if stopper.stopped { return ExitStatus.success }
-            console.err("herald tail: \(error)")
-            return ExitStatus.failure
+            return BrokerTarget.report(error, prefix: "herald tail", console: console)
         }
     }
 }

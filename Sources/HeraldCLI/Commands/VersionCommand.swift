@@ -8,7 +8,7 @@ import HeraldService
 
 /// `herald version`: Herald's version and the versions of the C libraries it
 /// runs on, the first thing to paste into a bug report.
-public struct VersionCommand: Command {
+public struct VersionCommand: SimpleCommand {
     public static let version = HeraldVersion.current
 
     public init() {}
@@ -24,9 +24,11 @@ public struct VersionCommand: Command {
         """
     }
 
+    var argumentSyntax: ArgumentSyntax { ArgumentSyntax() }
+
     public func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
         do {
-            let parsed = try ParsedArguments.parse(arguments, options: [], flags: [])
+            let parsed = try argumentSyntax.parse(arguments)
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             try parsed.refusePositionals()
         } catch {

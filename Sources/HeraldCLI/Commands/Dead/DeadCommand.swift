@@ -70,24 +70,6 @@ public struct DeadCommand: SubcommandGroup {
 
     enum Subcommand: String, CaseIterable {
         case list, show, replay, purge
-
-        var flags: Set<String> {
-            switch self {
-            case .list: ["json"]
-            case .show: []
-            case .replay: ["all"]
-            case .purge: ["yes"]
-            }
-        }
-
-        var options: Set<String> {
-            let common: Set<String> = ["config", "amqp", "amqp-file", "timeout"]
-            switch self {
-            case .purge: return common
-            case .list, .show: return common.union(["limit"])
-            case .replay: return common.union(["limit", "max-replays"])
-            }
-        }
     }
 
     let missingSubcommand = "give a subcommand: list, show, replay or purge"
@@ -100,8 +82,15 @@ public struct DeadCommand: SubcommandGroup {
         let timeout: Duration
     }
 
-    func parse(_ arguments: [String], for subcommand: Subcommand) throws(UsageError) -> ParsedArguments {
-        try ParsedArguments.parse(arguments, options: subcommand.options, flags: subcommand.flags)
+    func syntax(for subcommand: Subcommand) -> ArgumentSyntax {
+        let broker = BrokerTarget.syntax
+        return switch subcommand {
+        case .list: ArgumentSyntax(options: broker.options + ["limit"], flags: ["json"], files: broker.files)
+        case .show: ArgumentSyntax(options: broker.options + ["limit"], files: broker.files)
+        case .replay:
+            ArgumentSyntax(options: broker.options + ["limit", "max-replays"], flags: ["all"], files: broker.files)
+        case .purge: ArgumentSyntax(options: broker.options, flags: ["yes"], files: broker.files)
+        }
     }
 
     func read(_ parsed: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> Line {
@@ -149,8 +138,7 @@ public struct DeadCommand: SubcommandGroup {
             }
             return status
         } catch {
-            console.err("\(prefix): \(error)")
-            return ExitStatus.failure
+            return BrokerTarget.report(error, prefix: prefix, console: console)
         }
     }
 }

@@ -30,7 +30,9 @@ extension DeadLetterSession {
             } catch let error as AMQPError where !error.isRetryable {
                 // This copy will never be accepted (no such exchange, no queue bound): the letter stays.
                 failed += 1
-                console.err("herald dead replay: \(letter.id) stays in \(topology.deadLetterQueue): \(error)")
+                console.err(
+                    "herald dead replay: \(letter.id) stays in \(topology.deadLetterQueue): \(ErrorText.forTerminal(error))"
+                )
                 continue
             } catch {
                 throw DeadLetterFailure(

@@ -77,14 +77,14 @@ public struct RegistryAdminCommand: SubcommandGroup {
         case export
 
         /// The options it takes besides `--config`.
-        var options: Set<String> {
-            let device: Set<String> = ["app", "provider", "token", "fid"]
+        var options: [String] {
+            let device = ["app", "provider", "token", "fid"]
             switch self {
             case .migrate: return []
-            case .add: return device.union(["channel", "environment", "topic", "timezone", "locale", "attribute"])
-            case .remove: return device.union(["channel"])
+            case .add: return device + ["channel", "environment", "topic", "timezone", "locale", "attribute"]
+            case .remove: return device + ["channel"]
             case .removeDevice, .listChannels: return device
-            case .replace: return device.union(["new-token"])
+            case .replace: return device + ["new-token"]
             case .listDevices: return ["app", "channel", "provider", "limit", "after"]
             case .count: return ["app", "channel"]
             case .stale: return ["older-than", "app", "limit"]
@@ -115,10 +115,11 @@ public struct RegistryAdminCommand: SubcommandGroup {
 
     let missingSubcommand = "give a subcommand"
 
-    func parse(_ arguments: [String], for subcommand: Subcommand) throws(UsageError) -> ParsedArguments {
-        try ParsedArguments.parse(
-            arguments, options: subcommand.options.union(["config"]), flags: ["json"],
-            repeatable: ["channel", "attribute"])
+    func syntax(for subcommand: Subcommand) -> ArgumentSyntax {
+        ArgumentSyntax(
+            options: ["config"] + subcommand.options, flags: ["json"],
+            repeatable: Set(["channel", "attribute"].filter(subcommand.options.contains)), files: ["config"],
+            fileArguments: subcommand == .importFile)
     }
 
     func read(_ parsed: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> ParsedArguments {
@@ -157,7 +158,7 @@ public struct RegistryAdminCommand: SubcommandGroup {
             }
             store = configured
         } catch {
-            console.err("\(prefix): \(error)")
+            console.err("\(prefix): \(ErrorText.forTerminal(error))")
             return ExitStatus.failure
         }
         defer { store.close() }
@@ -168,7 +169,7 @@ public struct RegistryAdminCommand: SubcommandGroup {
             try await session.run(subcommand)
             return ExitStatus.success
         } catch {
-            console.err("\(prefix): \(error)")
+            console.err("\(prefix): \(ErrorText.forTerminal(error))")
             return ExitStatus.failure
         }
     }
