@@ -137,6 +137,20 @@ import Testing
             ])
     }
 
+    /// With `unusable_credentials: not_ready` a missing key file does not stop
+    /// the config from loading: only its app will not be ready.
+    @Test func missingKeyFileWithNotReadyIsAWarning() throws {
+        let fixture = try ConfigFixture()
+        let yaml =
+            ConfigFixture.minimal.replacingOccurrences(
+                of: "key_file: apns.p8", with: "key_file: keys/missing.p8") + "\nunusable_credentials: not_ready\n"
+        let loaded = try fixture.load(yaml)
+        #expect(
+            loaded.otherWarnings.map { $0.message.replacingOccurrences(of: fixture.directory, with: "DIR") } == [
+                "warning: APNs key file 'DIR/keys/missing.p8' does not exist; this app will not be ready (unusable_credentials: not_ready)"
+            ])
+    }
+
     @Test func keyFileThatIsNotAPEMKey() throws {
         let fixture = try ConfigFixture()
         try fixture.write("apns.p8", "not a key")
