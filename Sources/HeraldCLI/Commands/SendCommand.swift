@@ -7,7 +7,7 @@ import HeraldPipeline
 /// outcome as JSON — the credential smoke test.
 public struct SendCommand: Command {
     public let providers: [any SendProviderFactory]
-    private let clock: @Sendable () -> Timestamp
+    let clock: @Sendable () -> Timestamp
 
     public init(
         providers: [any SendProviderFactory] = SendCommand.standardProviders,
@@ -32,7 +32,8 @@ public struct SendCommand: Command {
         delivered, 1 otherwise.
 
         Options:
-          --config FILE          the config file (default: config.yaml, or $HERALD_CONFIG)
+          --config FILE          the config file (default: config.yaml, or $HERALD_CONFIG; no broker is used)
+          --event FILE           send every device target of the event in FILE (JSON), one outcome line each
           --app APP              the app whose credentials to use
           --provider NAME        \(providers.map(\.name).joined(separator: ", "))
         \(Self.addressHelp)
@@ -58,6 +59,7 @@ public struct SendCommand: Command {
     static let options: Set<String> = Set(
         stringOptions + addresses.map(\.option.field) + [
             "config", "app", "provider", "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
+            "event",
         ])
 
     /// The device options' help lines; one only some provider takes says which.
@@ -80,6 +82,9 @@ public struct SendCommand: Command {
                 arguments, options: Self.options, flags: ["content-available", "mutable-content"])
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             try parsed.refusePositionals()
+            if let file = parsed.options["event"] {
+                return await sendEvent(file: file, parsed: parsed, environment: environment, console: console)
+            }
             for required in ["app", "provider"] where parsed.options[required] == nil {
                 throw UsageError("--\(required) is required")
             }
@@ -116,40 +121,20 @@ public struct SendCommand: Command {
         }
         guard
             let config = loadConfig(
-                parsed.configFile(environment: environment), environment: environment, console: console)
+                parsed.configFile(environment: environment), environment: environment, console: console,
+                broker: false)
         else {
             return ExitStatus.failure
         }
-        let logger = Logger(label: "herald.send", level: .warning)
         guard let target = event.targets.first else { return ExitStatus.failure }
-        let report: DeliveryReport
+        let outcome: Outcome
         do {
-            report = try await factory.withProvider(
-                app: parsed.options["app"] ?? "", for: target, config: config, logger: logger
-            ) { provider in
-                // A transient failure (connection lost, 5xx, 429) is tried once more, as the
-                // providers' own SDKs do; a second one is reported as the outcome.
-                let sent: SentNotification
-                do throws(DeliveryRejection) {
-                    sent = try await provider.prepareAndSend(event, to: target, attempt: 1) { failure, attempt in
-                        guard attempt == 1 else { return nil }
-                        try? await Task.sleep(for: min(failure.retryAfter ?? .milliseconds(200), .seconds(5)))
-                        return attempt + 1
-                    }
-                } catch {
-                    return DeliveryReport(.rejected(error))
-                }
-                switch sent.answer {
-                case .success(let result): return DeliveryReport(.result(result), attempt: sent.attempt)
-                case .failure(let failure): return DeliveryReport(.failure(failure), attempt: sent.attempt)
-                }
-            }
+            outcome = try await deliver(
+                event, to: target, app: parsed.options["app"] ?? "", with: factory, config: config)
         } catch {
             console.err("herald send: \(error)")
             return ExitStatus.failure
         }
-        let send = EventPlan.Send(target: target, event: event, app: parsed.options["app"] ?? "")
-        let outcome = OutcomeBuilder.outcome(for: report.answer, of: send, attempt: report.attempt, at: clock())
         console.out(outcome.jsonValue.jsonString)
         return outcome.status == .delivered ? ExitStatus.success : ExitStatus.failure
     }
