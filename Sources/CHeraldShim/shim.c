@@ -149,6 +149,10 @@ int herald_gettid(void) {
     return (int)syscall(SYS_gettid);
 }
 
+int herald_memfd_create(const char *name) {
+    return (int)syscall(SYS_memfd_create, name, 1u /* MFD_CLOEXEC */);
+}
+
 // MARK: build
 
 const char *herald_version(void) { return HERALD_VERSION; }

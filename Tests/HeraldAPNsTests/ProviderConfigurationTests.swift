@@ -146,6 +146,41 @@ import Testing
                 == "apns: key_pem: load private key: not a PEM key (expected -----BEGIN PRIVATE KEY-----)")
     }
 
+    /// `certificate_pem` (typically `${ENV}`) is loaded as the PEM file would
+    /// be, from memory: both engines read it at `/proc/self/fd/<n>`, and the
+    /// start-up check loads certificate and key through the TLS library.
+    @Test func certificatePEMFromTheEnvironmentIsLoadedFromMemory() async throws {
+        let pki = try await TestPKI.make()
+        defer { pki.remove() }
+        let client = try await pki.makeClientCertificate(commonName: "push")
+        let bundle =
+            try String(contentsOfFile: client.certificatePath, encoding: .utf8)
+            + String(contentsOfFile: client.keyPath, encoding: .utf8)
+        let settings = try YAMLDocument(
+            text: "{certificate_pem: '${APNS_CERT}', topic: com.example.chat}", file: "config.yaml",
+            environment: ["APNS_CERT": bundle]
+        ).decode(APNsSettings.self)
+        #expect(settings.auth == .certificatePEM(pem: bundle, password: nil))
+        #expect(settings.summary.hasPrefix("apns (certificate auth, topic com.example.chat"))
+        let configuration = try APNsProviderConfiguration(settings: settings)
+        guard case .certificate(.pem(let certificate, let key, let keyPassword)) = configuration.authentication else {
+            Issue.record("expected a PEM identity")
+            return
+        }
+        #expect(certificate == key && certificate.hasPrefix("/proc/self/fd/"), "\(certificate)")
+        #expect(try String(contentsOfFile: certificate, encoding: .utf8) == bundle)
+        #expect(keyPassword == nil)
+
+        // A certificate without its key fails at start-up like such a file, naming no secret.
+        var certificateOnly = settings
+        certificateOnly.certificatePEM = try String(contentsOfFile: client.certificatePath, encoding: .utf8)
+        let error = #expect(throws: APNsConfigurationError.self) {
+            try APNsProviderConfiguration(settings: certificateOnly)
+        }
+        let certificateBody = certificateOnly.certificatePEM?.split(separator: "\n").dropFirst().first ?? "?"
+        #expect(error?.description.contains(certificateBody) == false, "\(String(describing: error))")
+    }
+
     @Test func certificateAuthUsesPKCS12ForP12FilesAndPEMOtherwiseWithNoJWT() async throws {
         let pki = try await TestPKI.make()
         defer { pki.remove() }

@@ -32,6 +32,7 @@ import Testing
                 "  app chat: apns (token auth, team HERALDTEAM, key HERALDKEY1, topic com.example.chat, production, https://127.0.0.1:2197), fcm (project herald-dev, https://127.0.0.1:2197), webpush (VAPID subject mailto:push-team@example.com, default TTL 672h, allowed_hosts 127.0.0.1, unsafe_allow_internal_addresses (loopback and private addresses reachable))"
             ))
         #expect(out.contains("  routes: quiet-marketing, default"))
+        #expect(out.contains("\n  registry: none (channel targets fail)\n  duplicate_window: 10m\n"), "\(out)")
         #expect(!out.contains("s3cret"))
         // The demo's publishers share Herald's user, so it lists none, and check says what that means.
         #expect(
@@ -39,6 +40,35 @@ import Testing
                 "apps.chat: warning: app 'chat' has no publishers list: any AMQP user that can write to the events or "
                     + "registry exchange can send for it; list who may (publishers: {events: [orders-svc], registry: [accounts-svc]}, "
                     + "docs/security.md)"), "\(out)")
+    }
+
+    /// The summary names the registry (a URL's password masked) and the duplicate window.
+    @Test func summaryShowsTheRegistryAndTheDuplicateWindow() async throws {
+        let keys = try await devKeys()
+        defer { try? FileManager.default.removeItem(atPath: keys) }
+        let repository = try String(contentsOfFile: repositoryRoot + "/config.yaml", encoding: .utf8)
+        let dir = try configDirectory(
+            repository + """
+
+                registry:
+                  backend: postgres
+                  url: postgres://herald:pg-s3cret@db.example.com/herald?sslmode=verify-full
+                duplicate_window: 0s
+                """)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (status, console) = await herald(
+            ["check", "--config", dir + "/config.yaml"],
+            environment: [
+                "APNS_KEY_FILE": keys + "/apns-AuthKey.p8",
+                "FCM_SERVICE_ACCOUNT_FILE": keys + "/fcm-service-account.json", "HERALD_CA_FILE": keys + "/ca.pem",
+                "VAPID_KEY_FILE": keys + "/vapid.pem",
+            ])
+        #expect(status == 0, "\(console.stderr)")
+        #expect(
+            console.stdout.contains(
+                "\n  registry: postgres postgres://herald:***@db.example.com/herald?sslmode=verify-full\n  duplicate_window: off\n"
+            ), "\(console.stdout)")
+        #expect(!console.stdout.contains("pg-s3cret"))
     }
 
     /// A fresh directory holding `yaml` as config.yaml; the caller removes it.

@@ -60,6 +60,9 @@ import Testing
             "      project_id: ${CHAT_FCM_PROJECT_ID:-herald-dev}",
             "      service_account_file: ${CHAT_FCM_SERVICE_ACCOUNT_FILE:-\(folder)/Downloads/herald-dev-firebase-adminsdk-x1y2z.json}",
             "    app: chat",
+            "    # webpush:",
+            "    #   vapid:",
+            "    #     private_key_file: ${CHAT_WEBPUSH_VAPID_KEY_FILE:-vapid.pem}",
         ] {
             #expect(text.contains(line + "\n"), "no line '\(line)' in\n\(text)")
         }
@@ -103,7 +106,8 @@ import Testing
         #expect(console.stdout.hasPrefix("herald init: added app 'chat' to \(config): apns sandbox com.example.chat"))
         let text = try String(contentsOfFile: config, encoding: .utf8)
         let added = text.components(separatedBy: "\n").filter { !original.components(separatedBy: "\n").contains($0) }
-        #expect(added.first == "  chat:" && added.count == 7, "\(added)")
+        // The app: its apns section (6 lines) and the commented-out webpush section (7).
+        #expect(added.first == "  chat:" && added.count == 14, "\(added)")
         #expect(text.replacingOccurrences(of: added.joined(separator: "\n") + "\n", with: "") == original)
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: config)[.posixPermissions] as? Int)
         #expect(mode == 0o640)

@@ -102,11 +102,11 @@ import Testing
                       certificate_file: cert.p12
                       topic: com.example.chat
                 """) == [
-                    "DIR/config.yaml:4:7: apps.chat.apns: give exactly one of key_file, key_pem (token auth) or certificate_file (certificate auth); found key_file and certificate_file"
+                    "DIR/config.yaml:4:7: apps.chat.apns: give exactly one of key_file, key_pem (token auth), certificate_file or certificate_pem (certificate auth); found key_file and certificate_file"
                 ])
         #expect(
             fixture.errors("apps:\n  chat:\n    apns:\n      topic: com.example.chat\n") == [
-                "DIR/config.yaml:4:7: apps.chat.apns: give exactly one of key_file, key_pem (token auth) or certificate_file (certificate auth); found none"
+                "DIR/config.yaml:4:7: apps.chat.apns: give exactly one of key_file, key_pem (token auth), certificate_file or certificate_pem (certificate auth); found none"
             ])
     }
 
@@ -127,6 +127,32 @@ import Testing
                 ])
     }
 
+    /// `certificate_pem` is exclusive with `certificate_file`, and text that is
+    /// no certificate is refused without being echoed.
+    @Test func certificatePEMIsExclusiveAndCheckedWithoutEchoingIt() throws {
+        let fixture = try ConfigFixture()
+        func errors(_ apns: String) -> [String] {
+            fixture.errors(
+                """
+                apps:
+                  chat:
+                    apns:
+                \(apns)
+                      topic: com.example.chat
+                """, environment: ["APNS_CERT": "SECRET-MATERIAL"])
+        }
+        #expect(
+            errors("      certificate_file: cert.p12\n      certificate_pem: ${APNS_CERT}").contains {
+                $0.hasSuffix("found certificate_file and certificate_pem")
+            })
+        let refused = errors("      certificate_pem: ${APNS_CERT}")
+        #expect(
+            refused == [
+                "DIR/config.yaml:4:24: apps.chat.apns.certificate_pem: expected the PEM of the APNs certificate and its key (starting with -----BEGIN CERTIFICATE-----)"
+            ], "\(refused)")
+        #expect(refused.allSatisfy { !$0.contains("SECRET") })
+    }
+
     @Test func missingKeyFileIsNamedWithItsPath() throws {
         let fixture = try ConfigFixture()
         let yaml = ConfigFixture.minimal.replacingOccurrences(
@@ -134,6 +160,20 @@ import Testing
         #expect(
             fixture.errors(yaml) == [
                 "DIR/config.yaml:6:17: apps.chat.apns.key_file: APNs key file 'DIR/keys/missing.p8' does not exist"
+            ])
+    }
+
+    /// With `unusable_credentials: not_ready` a missing key file does not stop
+    /// the config from loading: only its app will not be ready.
+    @Test func missingKeyFileWithNotReadyIsAWarning() throws {
+        let fixture = try ConfigFixture()
+        let yaml =
+            ConfigFixture.minimal.replacingOccurrences(
+                of: "key_file: apns.p8", with: "key_file: keys/missing.p8") + "\nunusable_credentials: not_ready\n"
+        let loaded = try fixture.load(yaml)
+        #expect(
+            loaded.otherWarnings.map { $0.message.replacingOccurrences(of: fixture.directory, with: "DIR") } == [
+                "warning: APNs key file 'DIR/keys/missing.p8' does not exist; this app will not be ready (unusable_credentials: not_ready)"
             ])
     }
 

@@ -1,4 +1,5 @@
 import HeraldAPNs
+import HeraldCLI
 import HeraldCore
 import HeraldCrypto
 import HeraldSimulator
@@ -133,6 +134,44 @@ import Testing
             }
         }
         #expect(try result.get().status == .delivered)
+    }
+
+    /// `certificate_pem` from the environment, through the config: `herald
+    /// send` authenticates with it, and it shows in no output.
+    @Test func certificatePEMFromTheEnvironmentAuthenticates() async throws {
+        let pki = try await Fixtures.pki.get()
+        let identity = try await pki.makeClientCertificate(commonName: "com.example.chat")
+        let pem =
+            try String(contentsOfFile: identity.certificatePath, encoding: .utf8)
+            + String(contentsOfFile: identity.keyPath, encoding: .utf8)
+        try await withSimulator(APNsSimulatorConfiguration(), acceptClientCertificates: true) { sim in
+            let directory = try makeTemporaryDirectory("sim")
+            try """
+            apps:
+              chat:
+                apns:
+                  certificate_pem: ${APNS_CERTIFICATE_PEM}
+                  topic: com.example.chat
+                  endpoint: \(sim.baseURL)
+                  ca_file: \(sim.pki.caCertificatePath)
+            """.write(toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
+            let console = CapturedConsole()
+            let status = await HeraldCommandLine().run(
+                [
+                    "send", "--config", directory + "/config.yaml", "--app", "chat", "--provider", "apns", "--token",
+                    Fixtures.token, "--body", "x",
+                ], environment: ["APNS_CERTIFICATE_PEM": pem], console: console)
+            #expect(status == 0, "\(console.stdout) \(console.stderr)")
+            #expect(try JSONValue.parse(console.stdout)["status"] == "delivered")
+            let check = CapturedConsole()
+            #expect(
+                await HeraldCommandLine().run(
+                    ["check", "--config", directory + "/config.yaml"], environment: ["APNS_CERTIFICATE_PEM": pem],
+                    console: check) == 0, "\(check.stderr)")
+            #expect(check.stdout.contains("apns (certificate auth, topic com.example.chat"), "\(check.stdout)")
+            let body = pem.split(separator: "\n").dropFirst().first.map(String.init) ?? "?"
+            #expect(!(console.stdout + console.stderr + check.stdout + check.stderr).contains(body))
+        }
     }
 
     @Test func pemClientCertificateAuthenticatesAndAnotherAppsTopicIsDisallowed() async throws {

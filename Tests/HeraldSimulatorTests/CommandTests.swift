@@ -103,6 +103,90 @@ import Testing
         }
     }
 
+    /// `herald send` uses no broker: an `amqp.url` no broker could be reached at does not stop it.
+    @Test func sendNeedsNoBrokerURL() async throws {
+        let (key, simulatorKey) = try Fixtures.key()
+        try await withSimulator(APNsSimulatorConfiguration(keys: [simulatorKey])) { sim in
+            let directory = try writeConfig(port: sim.server.port, caFile: sim.pki.caCertificatePath)
+            try key.pkcs8PEM().write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
+            let config = try String(contentsOfFile: directory + "/config.yaml", encoding: .utf8)
+            try (config + "\namqp:\n  url: not-a-broker-url\n").write(
+                toFile: directory + "/config.yaml", atomically: true, encoding: .utf8)
+            let console = CapturedConsole()
+            let status = await HeraldCommandLine().run(
+                [
+                    "send", "--config", directory + "/config.yaml", "--app", "chat", "--provider", "apns", "--token",
+                    Fixtures.token, "--body", "x",
+                ], environment: [:], console: console)
+            #expect(console.stderr == "")
+            #expect(status == 0)
+            #expect(try JSONValue.parse(console.stdout)["status"] == "delivered")
+            // herald check still refuses it: herald run needs the broker.
+            let check = CapturedConsole()
+            #expect(
+                await HeraldCommandLine().run(
+                    ["check", "--config", directory + "/config.yaml"], environment: [:], console: check) == 1)
+            #expect(check.stderr.contains("not-a-broker-url"), "\(check.stderr)")
+        }
+    }
+
+    /// `--event FILE` sends every device target of the event, one outcome line each.
+    @Test func sendEventFileSendsEveryTargetOfTheEvent() async throws {
+        let (key, simulatorKey) = try Fixtures.key()
+        let dead = String(repeating: "dd", count: 32)
+        let configuration = APNsSimulatorConfiguration(
+            keys: [simulatorKey], deadTokens: [dead: Timestamp(seconds: 1_796_032_800)])
+        try await withSimulator(configuration) { sim in
+            let directory = try writeConfig(port: sim.server.port, caFile: sim.pki.caCertificatePath)
+            try key.pkcs8PEM().write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
+            let config = directory + "/config.yaml"
+            let good = directory + "/good.json"
+            try #"""
+            {"id": "e-1", "app": "chat", "notification": {"title": "Hi"},
+             "targets": [{"provider": "apns", "token": "\#(Fixtures.token)"}, {"provider": "ios", "token": "\#(Fixtures.token)"}]}
+            """#.write(toFile: good, atomically: true, encoding: .utf8)
+            let console = CapturedConsole()
+            #expect(
+                await HeraldCommandLine().run(
+                    ["send", "--config", config, "--event", good], environment: [:], console: console) == 0,
+                "\(console.stderr)")
+            let lines = console.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2, "\(console.stdout)")
+            for line in lines {
+                let outcome = try JSONValue.parse(line)
+                #expect(outcome["status"] == "delivered")
+                #expect(outcome["event_id"] == "e-1")
+                #expect(outcome["app"] == "chat")
+            }
+            #expect(sim.recorder.notifications.count == 2)
+
+            // A dead token and a token that can never work: every target still gets its outcome, exit 1.
+            let mixed = directory + "/mixed.json"
+            try #"""
+            {"id": "e-2", "notification": {"body": "x"},
+             "targets": [{"provider": "apns", "token": "\#(dead)"}, {"provider": "apns", "token": "not-hex"}, {"provider": "apns", "token": "\#(Fixtures.token)"}]}
+            """#.write(toFile: mixed, atomically: true, encoding: .utf8)
+            let second = CapturedConsole()
+            #expect(
+                await HeraldCommandLine().run(
+                    ["send", "--config", config, "--event", mixed, "--app", "chat"], environment: [:], console: second)
+                    == 1)
+            let statuses = try second.stdout.split(separator: "\n").map {
+                try JSONValue.parse(String($0))["status"]?.stringValue ?? ""
+            }
+            #expect(statuses.sorted() == ["delivered", "invalid_token", "invalid_token"], "\(second.stdout)")
+
+            // --event gives the targets: a device option alongside is refused before anything is sent.
+            let both = CapturedConsole()
+            #expect(
+                await HeraldCommandLine().run(
+                    ["send", "--config", config, "--event", good, "--token", Fixtures.token], environment: [:],
+                    console: both) == 64)
+            #expect(both.stderr.contains("--event cannot be combined with --token"), "\(both.stderr)")
+            #expect(sim.recorder.notifications.count == 3)
+        }
+    }
+
     @Test func sendDeliversThroughFCMAfterTheOAuthExchange() async throws {
         let key = try PrivateKey.generateRSA()
         let directory = try makeTemporaryDirectory("sim")
@@ -172,13 +256,31 @@ import Testing
             #expect(sent.target == fid)
             #expect(sent.payload["fid"]?.stringValue == fid)
             #expect(sent.payload["token"] == nil)
+
+            // --topic and --condition address FCM's topic and condition targets.
+            for (option, value) in [("topic", "news"), ("condition", "'news' in topics && 'eu' in topics")] {
+                let console = CapturedConsole()
+                #expect(
+                    await HeraldCommandLine().run(
+                        base + ["--\(option)", value, "--title", "Hi"], environment: [:], console: console) == 0,
+                    "\(console.stdout) \(console.stderr)")
+                let outcome = try JSONValue.parse(console.stdout)
+                #expect(outcome["status"] == "delivered")
+                #expect(outcome[option]?.stringValue == value)
+                let message = try #require(recorder.notifications.last { $0.provider == "fcm" })
+                #expect(message.payload[option]?.stringValue == value)
+            }
         }
     }
 
-    /// `--token`, `--fid` or `--subscription`: exactly one device.
+    /// `--token`, `--fid`, `--topic`, `--condition` or `--subscription`: exactly one device.
     @Test func sendTakesATokenOrAFIDButNotBoth() async {
         for (devices, message) in [
-            ([String](), "herald send: --token, --fid or --subscription is required"),
+            ([String](), "herald send: --token, --fid, --topic, --condition or --subscription is required"),
+            (
+                ["--topic", "news", "--condition", "'a' in topics"],
+                "herald send: --topic and --condition cannot be combined; give one device"
+            ),
             (
                 ["--token", "t", "--fid", "cR1Zm2QmSSmvP3bqAbcDef"],
                 "herald send: --token and --fid cannot be combined; give one device"

@@ -108,6 +108,11 @@ void herald_set_thread_name(const char *name);
 /// The calling thread's kernel thread id (gettid(2), which Swift's Glibc does not import): its /proc/self/task/<id>.
 int herald_gettid(void);
 
+// MARK: Files
+
+/// An anonymous memory file (memfd_create(2) with MFD_CLOEXEC, which Swift's Glibc does not import); -1 with errno on failure.
+int herald_memfd_create(const char *name);
+
 // MARK: build
 
 /// Herald's release version (the repository's VERSION file, defined by Package.swift as HERALD_VERSION).

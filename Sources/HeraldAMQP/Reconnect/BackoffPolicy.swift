@@ -1,5 +1,7 @@
+import HeraldCore
+
 /// How long to wait between reconnect attempts: exponential growth from
-/// `initial` to `maximum`, with "equal jitter" (half fixed, half random) so a
+/// `initial` to `maximum`, with `EqualJitter` (half fixed, half random) so a
 /// fleet of consumers does not reconnect in lock-step after a broker restart.
 public struct BackoffPolicy: Sendable, Equatable {
     public var initial: Duration
@@ -32,8 +34,7 @@ public struct BackoffPolicy: Sendable, Equatable {
             step += 1
         }
         base = min(base, ceiling)
-        let jittered = base / 2 + base / 2 * min(max(unit, 0), 1)
-        return .nanoseconds(Int64(jittered * 1e9))
+        return EqualJitter.delay(.nanoseconds(Int64(base * 1e9)), unit: unit)
     }
 
     private func seconds(_ d: Duration) -> Double {

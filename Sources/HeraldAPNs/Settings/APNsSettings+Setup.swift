@@ -11,7 +11,7 @@ extension APNsSettings {
         switch auth {
         case .keyFile(_, let team, let key), .keyPEM(_, let team, let key):
             authentication = "token auth, team \(team), key \(key)"
-        case .certificate: authentication = "certificate auth"
+        case .certificate, .certificatePEM: authentication = "certificate auth"
         case nil: authentication = "no auth"
         }
         return "apns (\(authentication), topic \(topic), \(environment.rawValue), \(baseURL))"
@@ -93,8 +93,15 @@ extension APNsProviderConfiguration {
                     tokens: tokens))
         case .certificate(let path, let password)?:
             authentication = .certificate(path: resolvePath(path), password: password)
+        case .certificatePEM(let pem, let password)?:
+            let path: String
+            do { path = try MemoryPEMFile.path(holding: pem, name: "apns-certificate") } catch {
+                throw APNsConfigurationError("certificate_pem: \(error)")
+            }
+            authentication = .certificate(.pem(certificateFile: path, keyFile: path, keyPassword: password))
         case nil:
-            throw APNsConfigurationError("give exactly one of key_file, key_pem or certificate_file")
+            throw APNsConfigurationError(
+                "give exactly one of key_file, key_pem, certificate_file or certificate_pem")
         }
         let engine = HTTPClientConfiguration.Engine(rawValue: settings.httpEngine.rawValue) ?? .nghttp2
         self.init(

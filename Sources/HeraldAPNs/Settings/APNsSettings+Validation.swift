@@ -8,14 +8,16 @@ extension APNsSettings {
     }
 
     public func validate(at path: ConfigPath, with checks: ConfigChecks, into issues: inout [ConfigIssue]) {
-        let modes = [("key_file", keyFile), ("key_pem", keyPEM), ("certificate_file", certificateFile)]
-            .filter { $0.1 != nil }.map(\.0)
+        let modes = [
+            ("key_file", keyFile), ("key_pem", keyPEM), ("certificate_file", certificateFile),
+            ("certificate_pem", certificatePEM),
+        ].filter { $0.1 != nil }.map(\.0)
         if modes.count != 1 {
             let found = modes.isEmpty ? "none" : modes.joined(separator: " and ")
             issues.append(
                 .init(
                     .error, at: path,
-                    "give exactly one of key_file, key_pem (token auth) or certificate_file (certificate auth); found \(found)"
+                    "give exactly one of key_file, key_pem (token auth), certificate_file or certificate_pem (certificate auth); found \(found)"
                 ))
         }
         if keyFile != nil || keyPEM != nil {
@@ -34,7 +36,7 @@ extension APNsSettings {
                             "expected 10 upper-case letters or digits, found '\(value.truncatedForMessage)'"))
                 }
             }
-        } else if certificateFile != nil {
+        } else if certificateFile != nil || certificatePEM != nil {
             for (key, value) in [("team_id", teamID), ("key_id", keyID)] where value != nil {
                 issues.append(
                     .init(
@@ -42,11 +44,19 @@ extension APNsSettings {
                 )
             }
         }
-        if certificatePassword != nil && certificateFile == nil {
+        if certificatePassword != nil && certificateFile == nil && certificatePEM == nil {
             issues.append(
                 .init(
                     .warning, at: path.key("certificate_password"),
-                    "certificate_password is set without certificate_file"))
+                    "certificate_password is set without certificate_file or certificate_pem"))
+        }
+        // The text is a secret: the message says what is missing, never what is there.
+        if let certificatePEM, !certificatePEM.contains(PEMArmor.begin("CERTIFICATE")) {
+            issues.append(
+                .init(
+                    .error, at: path.key("certificate_pem"),
+                    "expected the PEM of the APNs certificate and its key (starting with \(PEMArmor.begin("CERTIFICATE")))"
+                ))
         }
         let keyWhat = "the .p8 file from Apple"
         if let keyFile,

@@ -5,7 +5,8 @@ import HeraldProviderKit
 ///
 /// - Important: Exactly one authentication mode: token auth (`key_file` or
 ///   `key_pem`, with `team_id` and `key_id`) or certificate auth
-///   (`certificate_file`, optionally `certificate_password`). Validation reports both-or-neither.
+///   (`certificate_file` or `certificate_pem`, optionally
+///   `certificate_password`). Validation reports several or none.
 public struct APNsSettings: ProviderSettings {
     public static let provider = Provider.apns
 
@@ -18,6 +19,9 @@ public struct APNsSettings: ProviderSettings {
     public var keyFile: String?
     public var keyPEM: String?
     public var certificateFile: String?
+    /// The certificate and its key as PEM text (`certificate_pem`, typically
+    /// `${ENV}`), instead of `certificate_file`: a secret, never logged.
+    public var certificatePEM: String?
     public var certificatePassword: String?
     /// The app's bundle id; push types that need a suffix (`.voip`, ...) get it added per request.
     public var topic: String
@@ -47,6 +51,7 @@ public struct APNsSettings: ProviderSettings {
         case keyFile = "key_file"
         case keyPEM = "key_pem"
         case certificateFile = "certificate_file"
+        case certificatePEM = "certificate_pem"
         case certificatePassword = "certificate_password"
         case caFile = "ca_file"
         case httpEngine = "http_engine"
@@ -62,6 +67,7 @@ public struct APNsSettings: ProviderSettings {
         keyFile = try c.decodeIfPresent(String.self, forKey: .keyFile)
         keyPEM = try c.decodeIfPresent(String.self, forKey: .keyPEM)
         certificateFile = try c.decodeIfPresent(String.self, forKey: .certificateFile)
+        certificatePEM = try c.decodeIfPresent(String.self, forKey: .certificatePEM)
         certificatePassword = try c.decodeIfPresent(String.self, forKey: .certificatePassword)
         topic = try c.decode(String.self, forKey: .topic)
         allowedTopics = try c.decodeIfPresent([String].self, forKey: .allowedTopics) ?? []
@@ -81,14 +87,16 @@ public struct APNsSettings: ProviderSettings {
         case keyFile(path: String, teamID: String, keyID: String)
         case keyPEM(pem: String, teamID: String, keyID: String)
         case certificate(path: String, password: String?)
+        case certificatePEM(pem: String, password: String?)
     }
 
     /// The authentication mode, or nil when the section gives none or several (a validation error).
     public var auth: Auth? {
-        switch (keyFile, keyPEM, certificateFile) {
-        case (let path?, nil, nil): .keyFile(path: path, teamID: teamID ?? "", keyID: keyID ?? "")
-        case (nil, let pem?, nil): .keyPEM(pem: pem, teamID: teamID ?? "", keyID: keyID ?? "")
-        case (nil, nil, let path?): .certificate(path: path, password: certificatePassword)
+        switch (keyFile, keyPEM, certificateFile, certificatePEM) {
+        case (let path?, nil, nil, nil): .keyFile(path: path, teamID: teamID ?? "", keyID: keyID ?? "")
+        case (nil, let pem?, nil, nil): .keyPEM(pem: pem, teamID: teamID ?? "", keyID: keyID ?? "")
+        case (nil, nil, let path?, nil): .certificate(path: path, password: certificatePassword)
+        case (nil, nil, nil, let pem?): .certificatePEM(pem: pem, password: certificatePassword)
         default: nil
         }
     }

@@ -13,8 +13,11 @@ extension Command {
     /// Loads and validates `file`, then parses its AMQP addresses as `herald
     /// run` connects to them (`amqpConfiguration()`, whose `AMQPURL` is the one
     /// rule for them); on failure prints every problem and returns nil (the
-    /// caller exits with `ExitStatus.failure`).
-    func loadConfig(_ file: String, environment: [String: String], console: any Console) -> LoadedConfig? {
+    /// caller exits with `ExitStatus.failure`). A command that uses no broker
+    /// (`herald send`) passes `broker: false`: its addresses are not parsed.
+    func loadConfig(
+        _ file: String, environment: [String: String], console: any Console, broker: Bool = true
+    ) -> LoadedConfig? {
         let loaded: LoadedConfig
         do {
             loaded = try ConfigLoader.load(file: file, environment: environment, providers: RegisteredProviders.all)
@@ -22,6 +25,7 @@ extension Command {
             console.err(error.description)
             return nil
         }
+        guard broker else { return loaded }
         do {
             _ = try loaded.amqpConfiguration()
         } catch {

@@ -21,7 +21,7 @@ public struct HeraldCommandLine: Sendable {
             "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary
         }
         return """
-            Herald delivers push notifications from RabbitMQ to APNs and FCM.
+            Herald delivers push notifications from RabbitMQ to APNs, FCM and Web Push.
 
             Usage: herald <command> [options]
 

@@ -18,9 +18,9 @@ public struct RunCommand: SimpleCommand {
         Declares the AMQP topology, consumes the events queue and, for every
         event: validates it (invalid → a rejected outcome and the dead-letter
         queue), applies the routing rules, delivers each target through its
-        app's APNs or FCM credentials, publishes one outcome per target to the
-        results exchange, schedules retries for transient failures, and acks
-        the event only once the broker confirmed all of it. With a registry:
+        app's APNs, FCM or Web Push credentials, publishes one outcome per
+        target to the results exchange, schedules retries for transient
+        failures, and acks the event only once the broker confirmed all of it. With a registry:
         section it also consumes the registry commands queue: each command is
         applied to the registry, its result published, and it is acked only
         after both (docs/registry.md).

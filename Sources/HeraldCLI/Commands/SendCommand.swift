@@ -7,7 +7,7 @@ import HeraldPipeline
 /// outcome as JSON — the credential smoke test.
 public struct SendCommand: SimpleCommand {
     public let providers: [any SendProviderFactory]
-    private let clock: @Sendable () -> Timestamp
+    let clock: @Sendable () -> Timestamp
 
     public init(
         providers: [any SendProviderFactory] = SendCommand.standardProviders,
@@ -32,7 +32,8 @@ public struct SendCommand: SimpleCommand {
         delivered, 1 otherwise.
 
         Options:
-          --config FILE          the config file (default: config.yaml, or $HERALD_CONFIG)
+          --config FILE          the config file (default: config.yaml, or $HERALD_CONFIG; no broker is used)
+          --event FILE           send every device target of the event in FILE (JSON), one outcome line each
           --app APP              the app whose credentials to use
           --provider NAME        \(providers.map(\.name).joined(separator: ", "))
         \(Self.addressHelp)
@@ -59,11 +60,12 @@ public struct SendCommand: SimpleCommand {
     static let addresses = SendAddressOptions.all
     var argumentSyntax: ArgumentSyntax {
         ArgumentSyntax(
-            options: ["config", "app", "provider"] + Self.addresses.map(\.option.field) + Self.stringOptions + [
-                "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
-            ],
+            options: ["config", "app", "provider", "event"] + Self.addresses.map(\.option.field) + Self.stringOptions
+                + [
+                    "badge", "push-type", "priority", "ttl", "collapse-id", "data", "apns-payload",
+                ],
             flags: ["content-available", "mutable-content", "silent"],
-            files: Set(["config"] + Self.addresses.filter(\.option.readsJSONFile).map(\.option.field)))
+            files: Set(["config", "event"] + Self.addresses.filter(\.option.readsJSONFile).map(\.option.field)))
     }
 
     /// The device options' help lines; one only some provider takes says which.
@@ -85,6 +87,9 @@ public struct SendCommand: SimpleCommand {
             parsed = try argumentSyntax.parse(arguments)
             if parsed.flags.contains("help") { console.out(help); return ExitStatus.success }
             try parsed.refusePositionals()
+            if let file = parsed.options["event"] {
+                return await sendEvent(file: file, parsed: parsed, environment: environment, console: console)
+            }
             for required in ["app", "provider"] where parsed.options[required] == nil {
                 throw UsageError("--\(required) is required")
             }
@@ -124,43 +129,23 @@ public struct SendCommand: SimpleCommand {
         }
         guard
             let config = loadConfig(
-                parsed.configFile(environment: environment), environment: environment, console: console)
+                parsed.configFile(environment: environment), environment: environment, console: console,
+                broker: false)
         else {
             return ExitStatus.failure
         }
         if let unknown = config.unknownApp(parsed.options["app"] ?? "") {
             return usageFailure(unknown, console: console)
         }
-        let logger = Logger.commandLine(label: "herald.send")
         guard let target = event.targets.first else { return ExitStatus.failure }
-        let report: DeliveryReport
+        let outcome: Outcome
         do {
-            report = try await factory.withProvider(
-                app: parsed.options["app"] ?? "", for: target, config: config, logger: logger
-            ) { provider in
-                // A transient failure (connection lost, 5xx, 429) is tried once more, as the
-                // providers' own SDKs do; a second one is reported as the outcome.
-                let sent: SentNotification
-                do throws(DeliveryRejection) {
-                    sent = try await provider.prepareAndSend(event, to: target, attempt: 1) { failure, attempt in
-                        guard attempt == 1 else { return nil }
-                        try? await Task.sleep(for: min(failure.retryAfter ?? .milliseconds(200), .seconds(5)))
-                        return attempt + 1
-                    }
-                } catch {
-                    return DeliveryReport(.rejected(error))
-                }
-                switch sent.answer {
-                case .success(let result): return DeliveryReport(.result(result), attempt: sent.attempt)
-                case .failure(let failure): return DeliveryReport(.failure(failure), attempt: sent.attempt)
-                }
-            }
+            outcome = try await deliver(
+                event, to: target, app: parsed.options["app"] ?? "", with: factory, config: config)
         } catch {
             console.err("herald send: \(ErrorText.forTerminal(error))")
             return ExitStatus.failure
         }
-        let send = EventPlan.Send(target: target, event: event, app: parsed.options["app"] ?? "")
-        let outcome = OutcomeBuilder.outcome(for: report.answer, of: send, attempt: report.attempt, at: clock())
         console.out(outcome.jsonValue.jsonString)
         return outcome.status == .delivered ? ExitStatus.success : ExitStatus.failure
     }

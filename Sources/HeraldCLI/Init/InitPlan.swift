@@ -56,7 +56,23 @@ struct InitPlan: Equatable, Sendable {
             if let endpoint { lines.append("      endpoint: \(endpoint)") }
             if let caFile { lines.append("      ca_file: \(Self.path(caFile, relativeTo: configDirectory))") }
         }
+        lines += webPushBlock
         return lines.joined(separator: "\n")
+    }
+
+    /// A Web Push section, commented out: browsers need no file from a
+    /// developer account, only a P-256 key of the deployment's own, which the
+    /// comment says how to make (docs/webpush.md).
+    var webPushBlock: [String] {
+        [
+            "    # Web Push to browsers (docs/webpush.md): make a key with",
+            "    #   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out vapid.pem && chmod 600 vapid.pem",
+            "    # then uncomment:",
+            "    # webpush:",
+            "    #   vapid:",
+            "    #     private_key_file: ${\(variablePrefix)WEBPUSH_VAPID_KEY_FILE:-vapid.pem}",
+            "    #     subject: ${\(variablePrefix)WEBPUSH_SUBJECT:-mailto:push@example.com}   # a contact push services accept",
+        ]
     }
 
     /// A whole new config.yaml with this app and a route sending every event to it.

@@ -28,8 +28,23 @@ struct ConfigSummary {
             "  retry: \(c.retry.maxAttempts) attempts, delays \(c.retry.delays.map(\.description).joined(separator: " "))"
         )
         lines.append("  outcomes published: \(c.outcomes.publish.joined(separator: ", "))")
+        lines.append("  registry: " + Self.registry(c.registry))
+        lines.append(
+            "  duplicate_window: "
+                + (c.duplicateWindow.milliseconds == 0 ? "off" : c.duplicateWindow.description))
         lines.append("  http: \(c.http.listen); log: \(c.log.level) \(c.log.format.rawValue)")
         for warning in loaded.warnings { lines.append(warning.description) }
         text = lines.joined(separator: "\n")
+    }
+
+    /// The registry's backend and where it is (a URL's password masked), or why there is none.
+    static func registry(_ registry: RegistrySettings?) -> String {
+        guard let registry else { return "none (channel targets fail)" }
+        let location: String
+        switch registry.backend {
+        case .sqlite: location = registry.path ?? "no path"
+        case .postgres: location = registry.url.map { URLSecrets.redacted($0) } ?? "no url"
+        }
+        return "\(registry.backend.rawValue) \(location)"
     }
 }

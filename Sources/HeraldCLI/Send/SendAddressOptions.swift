@@ -29,6 +29,11 @@ enum SendAddressOptions {
             SendAddressOption(
                 field: "fid", placeholder: "FID",
                 help: "the device's Firebase installation ID, instead of --token"),
+            SendAddressOption(
+                field: "topic", placeholder: "TOPIC", help: "an FCM topic name (without /topics/), instead of --token"),
+            SendAddressOption(
+                field: "condition", placeholder: "EXPR",
+                help: "an FCM condition ('a' in topics && 'b' in topics), instead of --token"),
         ],
         .webpush: [
             SendAddressOption(

@@ -2,8 +2,15 @@ import HeraldCore
 import HeraldProviderKit
 
 extension ConfigValidator {
-    func validateApps(_ apps: [String: AppSettings], into issues: inout [ConfigIssue]) {
+    /// With `unusable_credentials: not_ready`, an app's credential file that
+    /// cannot be read is a warning: that app alone is not ready at run time.
+    func validateApps(
+        _ apps: [String: AppSettings], unusableCredentials: Configuration.UnusableCredentials,
+        into issues: inout [ConfigIssue]
+    ) {
         let path = ConfigPath.root.key("apps")
+        var checks = checks
+        if unusableCredentials == .notReady { checks.unreadableSecret = .warning }
         if apps.isEmpty {
             issues.append(.init(.error, at: path, "no apps: define at least one app with \(sectionNames) credentials"))
         }

@@ -26,7 +26,7 @@ public struct ConfigValidator: Sendable {
         var issues: [ConfigIssue] = []
         validateAMQP(config.amqp, at: .root.key("amqp"), into: &issues)
         validateConsumerTimeout(config, into: &issues)
-        validateApps(config.apps, into: &issues)
+        validateApps(config.apps, unusableCredentials: config.unusableCredentials, into: &issues)
         let router = routingRules(config, into: &issues)
         validateRetry(config.retry, at: .root.key("retry"), into: &issues)
         validateOutcomes(config.outcomes, at: .root.key("outcomes"), into: &issues)

@@ -37,6 +37,9 @@ public final class SharedIdentifierRandom: Sendable {
     /// The next 64 random bits.
     public func next() -> UInt64 { generator.withLock { $0.next() } }
 
+    /// A number in [0, 1): a jitter draw (`EqualJitter`).
+    public func unit() -> Double { generator.withLock { $0.unit() } }
+
     /// Two draws under one lock (a UUID's 128 bits).
     public func nextPair() -> (UInt64, UInt64) { generator.withLock { ($0.next(), $0.next()) } }
 }

@@ -11,9 +11,15 @@ import HeraldSystem
 /// the config file, so a config works from any working directory.
 public struct ConfigChecks: Sendable {
     public let baseDirectory: String
+    /// How bad an unreadable `secret` file is: an error (Herald does not
+    /// start), or a warning for an app's credentials with
+    /// `unusable_credentials: not_ready`, where only that app is not ready
+    /// (its provider cannot be set up, `/readyz` names it).
+    public var unreadableSecret: ConfigIssue.Severity
 
-    public init(baseDirectory: String) {
+    public init(baseDirectory: String, unreadableSecret: ConfigIssue.Severity = .error) {
         self.baseDirectory = baseDirectory
+        self.unreadableSecret = unreadableSecret
     }
 
     /// `path` made absolute against the config file's directory.
@@ -33,7 +39,14 @@ public struct ConfigChecks: Sendable {
         do {
             file = try BoundedFile(path: resolved, limit: limit)
         } catch {
-            issues.append(.init(.error, at: location, "\(what) \(error)"))
+            if secret && unreadableSecret == .warning {
+                issues.append(
+                    .init(
+                        .warning, at: location,
+                        "\(what) \(error); this app will not be ready (unusable_credentials: not_ready)"))
+            } else {
+                issues.append(.init(.error, at: location, "\(what) \(error)"))
+            }
             return nil
         }
         if secret && file.isReadableByOthers {

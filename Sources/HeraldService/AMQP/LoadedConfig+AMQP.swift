@@ -1,6 +1,7 @@
 import HeraldAMQP
 import HeraldConfig
 import HeraldCore
+import HeraldPipeline
 import HeraldRegistry
 
 extension LoadedConfig {
@@ -40,14 +41,13 @@ extension LoadedConfig {
     }
 
     /// The exchanges and queues Herald declares: names from `amqp:`, one delay
-    /// queue per distinct `retry.delays` entry, and with a `registry:` section
-    /// the registry commands' exchange and queue.
+    /// queue per jitter slot of each `retry.delays` entry
+    /// (`RetryPolicy.queueDelays`), and with a `registry:` section the
+    /// registry commands' exchange and queue.
     public var topology: TopologyOptions {
         let amqp = configuration.amqp
-        var tiers: [RetryTier] = []
-        for delay in configuration.retry.delays.map(\.duration) where !tiers.contains(where: { $0.delay == delay }) {
-            tiers.append(RetryTier(delay: delay))
-        }
+        let retry = configuration.retry
+        let tiers = retry.delays.isEmpty ? [] : RetryPolicy(settings: retry).queueDelays.map { RetryTier(delay: $0) }
         var topology = TopologyOptions(
             queueType: amqp.queueType == .quorum ? .quorum : .classic, bindings: amqp.bindings,
             deliveryLimit: amqp.deliveryLimit,

@@ -7,7 +7,10 @@ import HeraldPipeline
 enum DeliveryFixture {
     static let now = Timestamp(seconds: 1_796_032_800)
     static let planner = EventPlanner(router: Router(rules: []), apps: ["chat": [.fcm]], providers: .registered)
-    static let topology = TopologyOptions(prefix: "unit")
+    /// The policy `record` decides by; the topology has a delay queue for each of its jitter slots.
+    static let retryPolicy = RetryPolicy(maxAttempts: 3, delays: [.seconds(5), .seconds(30)])
+    static let topology = TopologyOptions(
+        prefix: "unit", retryTiers: retryPolicy.queueDelays.map { RetryTier(delay: $0) })
 
     static func delivery(_ body: String, redelivered: Bool = false) -> AMQPDelivery {
         AMQPDelivery(
@@ -51,7 +54,7 @@ enum DeliveryFixture {
     /// Records `answer` for `send` as `TargetSender` does, with `policy`.
     static func record(
         _ answer: ProviderAnswer, for send: EventPlan.Send, into work: inout DeliveryWork,
-        policy: RetryPolicy = RetryPolicy(maxAttempts: 3, delays: [.seconds(5), .seconds(30)])
+        policy: RetryPolicy = DeliveryFixture.retryPolicy
     ) {
         work.record(answer, for: send, attempt: work.plan.attempt, policy: policy, invalidationGuard: nil, at: now)
     }

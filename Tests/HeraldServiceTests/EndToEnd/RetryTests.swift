@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldFCM
+import HeraldPipeline
 import HeraldProviders
 import Testing
 
@@ -51,6 +52,45 @@ import Testing
             delivered.allSatisfy { $0.outcome.attempt >= 2 },
             "delivered on a retry: \(delivered.map(\.outcome.attempt))")
         #expect(delivered.allSatisfy { $0.outcome.eventID.hasPrefix("storm-") })
+
+        try await running.stop()
+        await results.close(deleting: config.queues)
+    }
+
+    /// Targets that fail together do not all come back together: each draws
+    /// one of its delay's jitter slots, within [delay/2, delay], and waits in
+    /// that slot's delay queue.
+    @Test func targetsFailingTogetherRetryAtJitteredDelaysWithinTheBounds() async throws {
+        let simulator = try await SimulatorHarness()
+        defer { simulator.stop() }
+        let config = try ServiceConfig(simulator: simulator, maxAttempts: 2, delays: "[30s]")
+        let results = try await ResultsCollector(prefix: config.prefix)
+        let running = RunningService(try config.load())
+        #expect(await running.waitUntilConsuming())
+        let publisher = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
+
+        simulator.fcm.update {
+            $0.unavailableRate = 1
+            $0.retryAfter = nil
+        }
+        let count = 40
+        let targets = (0..<count).map { #"{"provider": "fcm", "token": "t\#($0)"}"# }.joined(separator: ", ")
+        try await publisher.publish(#"{"id": "outage", "app": "chat", "targets": [\#(targets)]}"#)
+
+        #expect(await results.wait { got in got.filter { $0.outcome.status == .retrying }.count == count })
+        let delays = results.all.filter { $0.outcome.status == .retrying }.compactMap { result in
+            result.outcome.nextAttemptAt.map { $0.millisecondsSinceEpoch - result.outcome.at.millisecondsSinceEpoch }
+        }
+        #expect(delays.count == count)
+        #expect(delays.allSatisfy { (15_000...30_000).contains($0) }, "\(delays)")
+        #expect(Set(delays).count > 1, "every target drew the same delay: \(delays)")
+        // One retry message per slot drawn, each in its slot's delay queue.
+        var waiting: [String: Int] = [:]
+        for queue in config.retryQueues {
+            waiting[queue] = try await results.connection.messageCount(queue: queue)
+        }
+        #expect(config.retryQueues.count == RetryPolicy.jitterSlots, "\(config.retryQueues)")
+        #expect(waiting.values.reduce(0, +) == Set(delays).count, "\(waiting)")
 
         try await running.stop()
         await results.close(deleting: config.queues)

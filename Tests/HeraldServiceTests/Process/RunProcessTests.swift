@@ -272,6 +272,40 @@ extension RunProcessTests {
         #expect(log.contains("the APNs signing key must be EC P-256 (a .p8 key), found RSA 2048-bit"), "\(log)")
     }
 
+    /// A key file that does not exist, with `not_ready`: `herald run` starts,
+    /// `/readyz` names that app, and the other app delivers.
+    @Test func aMissingKeyFileWithNotReadyMakesOnlyItsAppNotReady() async throws {
+        let simulator = try await SimulatorHarness()
+        defer { simulator.stop() }
+        let port = try freeLocalPort()
+        let missing = simulator.directory + "/missing-\(UInt32.random(in: 0...UInt32.max)).p8"
+        let broken = ServiceConfig.apnsApp("broken", topic: "com.example.broken", simulator: simulator)
+            .replacingOccurrences(of: simulator.apnsKeyFile, with: missing)
+        let config = try ServiceConfig(
+            simulator: simulator, extraAppsYAML: broken, httpListen: "127.0.0.1:\(port)", logLevel: "notice",
+            topLevelExtra: "unusable_credentials: not_ready")
+        try await ProcessFixture.with(simulator: simulator, config: config) { fixture in
+            let child = try fixture.start(config)
+            let connected = await eventually(timeout: .seconds(30)) {
+                httpGet(port: port, path: "/readyz").map { $0.body.contains("consumer_active ok") } ?? false
+            }
+            try #require(connected, "never consumed:\n\(child.tail())")
+            let ready = httpGet(port: port, path: "/readyz")
+            #expect(ready?.status == 503, "\(String(describing: ready))")
+            #expect(ready?.body.contains("credentials_broken_apns FAILING") == true, "\(ready?.body ?? "no answer")")
+            #expect(ready?.body.contains("credentials_chat") == false, "\(ready?.body ?? "no answer")")
+            let token = String(repeating: "ab", count: 32)
+            try await fixture.publisher.publish(
+                #"{"id": "to-chat", "app": "chat", "provider": "apns", "token": "\#(token)"}"#)
+            #expect(await fixture.results.wait { got in got.contains { $0.outcome.eventID == "to-chat" } })
+            #expect(fixture.results.all.first { $0.outcome.eventID == "to-chat" }?.outcome.status == .delivered)
+            #expect(child.tail().contains(missing), "the log names the missing file:\n\(child.tail())")
+            child.send(SIGTERM)
+            let exit = await child.waitForExit(timeout: .seconds(30))
+            #expect(exit == .exited(0), "\(exit.map(\.description) ?? "still running after 30 s")\n\(child.tail())")
+        }
+    }
+
     @Test func withUnusableCredentialsNotReadyTheOtherAppsRunAndReadyzNamesTheApp() async throws {
         let simulator = try await SimulatorHarness()
         defer { simulator.stop() }

@@ -2,6 +2,7 @@ import Foundation
 import HeraldBrokerTestSupport
 import HeraldConfig
 import HeraldProviders
+import HeraldService
 
 /// A Herald config for one test: names unique to the test (so tests share the
 /// broker without sharing queues), pointing at a `SimulatorHarness`.
@@ -108,7 +109,9 @@ struct ServiceConfig {
 
     /// Every queue the topology declares, for clean-up.
     var queues: [String] {
-        ["\(prefix).events", "\(prefix).dead", "\(prefix).registry"]
-            + ["200ms", "300ms", "500ms", "1s", "5s", "30s", "2m", "10m"].map { "\(prefix).retry.\($0)" }
+        (try? load().topology.queues) ?? ["\(prefix).events", "\(prefix).dead", "\(prefix).registry"]
     }
+
+    /// The delay queues of the topology (every jitter slot of every retry delay).
+    var retryQueues: [String] { queues.filter { $0.hasPrefix("\(prefix).retry.") } }
 }
