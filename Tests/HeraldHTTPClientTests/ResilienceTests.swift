@@ -406,10 +406,14 @@ func clientError(_ body: () async throws -> HTTPClientResponse) async -> HTTPCli
     }
 }
 
-/// Established TCP connections to `port` on this machine, as clients see them
-/// (/proc/net/tcp and tcp6, read line by line: procfs files report no size).
+/// Established TCP connections of this process to `port`, as its clients see
+/// them (/proc/net/tcp and tcp6, read line by line: procfs files report no
+/// size). Only this process's sockets count: a socket of another process (or
+/// of a server, whose remote port is its client's) is never one of ours,
+/// whatever port it happens to name.
 private func establishedConnections(toPort port: Int) -> Int {
     let wanted = String(port, radix: 16, uppercase: true)
+    let ours = socketInodesOfThisProcess()
     var count = 0
     for path in ["/proc/net/tcp", "/proc/net/tcp6"] {
         guard let file = fopen(path, "r") else { continue }
@@ -419,14 +423,32 @@ private func establishedConnections(toPort port: Int) -> Int {
         defer { free(line) }
         while getline(&line, &capacity, file) > 0, let line {
             let fields = String(cString: line).split(separator: " ")
-            // sl local_address rem_address st …: the remote side is the server's port; state 01 is ESTABLISHED.
-            guard fields.count > 3, let remotePort = fields[2].split(separator: ":").last else { continue }
-            if remotePort.drop(while: { $0 == "0" }) == wanted.drop(while: { $0 == "0" }) && fields[3] == "01" {
+            // sl local_address rem_address st … inode: the remote side is the server's port; state 01 is ESTABLISHED.
+            guard fields.count > 9, let remotePort = fields[2].split(separator: ":").last else { continue }
+            if remotePort.drop(while: { $0 == "0" }) == wanted.drop(while: { $0 == "0" }) && fields[3] == "01"
+                && ours.contains(String(fields[9]))
+            {
                 count += 1
             }
         }
     }
     return count
+}
+
+/// The inodes of this process's open sockets (`socket:[N]` links under /proc/self/fd).
+private func socketInodesOfThisProcess() -> Set<String> {
+    var inodes = Set<String>()
+    guard let directory = opendir("/proc/self/fd") else { return inodes }
+    defer { closedir(directory) }
+    var target = [CChar](repeating: 0, count: 64)
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let length = readlink("/proc/self/fd/" + name, &target, target.count - 1)
+        guard length > 0 else { continue }
+        let link = String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if link.hasPrefix("socket:["), link.hasSuffix("]") { inodes.insert(String(link.dropFirst(8).dropLast())) }
+    }
+    return inodes
 }
 
 extension NGHTTP2EngineTests {
