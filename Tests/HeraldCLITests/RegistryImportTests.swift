@@ -108,10 +108,11 @@ import Testing
             let store = try database.makeStore()
             defer { store.close() }
             // Killed once some batches are committed (and, for the test to mean anything, not all).
-            while try await store.count(app: "chat", channel: nil) == 0 {
-                #expect(child.poll() == nil, "the import ended before any batch was seen: \(child.tail())")
-                try await Task.sleep(for: .milliseconds(5))
+            try await eventually("a batch of the import is committed, or the import ended", timeout: .seconds(120)) {
+                if child.poll() != nil { return true }
+                return try await store.count(app: "chat", channel: nil) > 0
             }
+            #expect(child.poll() == nil, "the import ended before it was killed: \(child.tail())")
             child.send(SIGKILL)
             #expect(await child.waitForExit(timeout: .seconds(60)) == .signaled(SIGKILL))
             let partial = try await Self.registry(database)

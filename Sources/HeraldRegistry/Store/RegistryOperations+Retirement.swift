@@ -81,25 +81,13 @@ extension RegistryOperations {
     }
 
     /// Columns 0-3 of a device row (app, provider, address kind, address) as
-    /// the device they name; a provider or kind this Herald does not hold is
-    /// a row the store did not write.
+    /// the device they name (``deviceKey(app:provider:kind:address:_:_:)``).
     private func deviceKey(_ row: [String?], _ statement: SQLStatement, _ operation: String) throws(RegistryError)
         -> DeviceKey
     {
-        let providerName = try text(row, 1, statement, operation)
-        let kind = try text(row, 2, statement, operation)
-        let provider = Provider(rawValue: providerName)
-        guard catalog.rules(for: provider) != nil, let addressKind = catalog.addressKind(field: kind),
-            addressKind.isDevice
-        else {
-            throw RegistryError(
-                .internal, operation: operation,
-                message:
-                    "\(statement.table) has a device of provider \"\(providerName)\" and address kind \"\(kind)\", "
-                    + "which this Herald does not know")
-        }
-        return DeviceKey(
-            app: try text(row, 0, statement, operation), provider: provider,
-            address: Target.Address(addressKind, try text(row, 3, statement, operation)))
+        try deviceKey(
+            app: try text(row, 0, statement, operation), provider: try text(row, 1, statement, operation),
+            kind: try text(row, 2, statement, operation), address: try text(row, 3, statement, operation),
+            statement, operation)
     }
 }

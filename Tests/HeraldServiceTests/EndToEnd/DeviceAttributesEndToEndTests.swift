@@ -13,47 +13,10 @@ import Testing
     static let apns1 = String(repeating: "a1", count: 32)
     static let apns2 = String(repeating: "b2", count: 32)
 
-    /// A service with a registry (with `registry` settings), the test's own
-    /// store on it, the results, and publishers of commands and events.
-    struct Fixture {
-        let simulator: SimulatorHarness
-        let config: ServiceConfig
-        let store: any RegistryStore
-        let results: ResultsCollector
-        let running: RunningService
-        let commands: TestPublisher
-        let events: TestPublisher
-
-        init(
-            _ database: TestDatabase, registry: [String] = [],
-            clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
-            before: (any RegistryStore) async throws -> Void = { _ in }
-        ) async throws {
-            simulator = try await SimulatorHarness()
-            config = try ServiceConfig(
-                simulator: simulator, providerTimeout: "30s", topLevelExtra: database.configSection(registry))
-            store = try database.makeStore()
-            _ = try await store.migrate()
-            try await before(store)
-            results = try await ResultsCollector(prefix: config.prefix)
-            running = RunningService(try config.load(), clock: clock)
-            commands = TestPublisher(connection: results.connection, exchange: "\(config.prefix).registry")
-            events = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-            #expect(await running.waitUntilConsuming())
-        }
-
-        func stop() async throws {
-            try await running.stop()
-            store.close()
-            await results.close(deleting: config.queues)
-            simulator.stop()
-        }
-    }
-
     @Test(arguments: Backend.allCases)
     func attributesAreEchoedOnlyWhenTheEventAsks(backend: Backend) async throws {
         try await TestDatabase.with(backend) { database in
-            let f = try await Fixture(database)
+            let f = try await RegistryServiceFixture(database)
             // Set on user:42, read on room:1: the device's attributes are one, whatever the channel.
             try await f.commands.publish(
                 #"""
@@ -116,7 +79,8 @@ import Testing
         let stale = DeviceKey(app: "chat", provider: .apns, address: .token(Self.apns1))
         let kept = DeviceKey(app: "chat", provider: .fcm, address: .token("fcm-kept"))
         try await TestDatabase.with(backend) { database in
-            let f = try await Fixture(database, registry: ["expire_after: 2s"], clock: clock.read) { store in
+            let f = try await RegistryServiceFixture(database, registry: ["expire_after: 2s"], clock: clock.read) {
+                store in
                 _ = try await store.register(
                     stale, channels: ["user:42", "room:1"], environment: nil, topic: nil,
                     at: clock.start + .seconds(-10))

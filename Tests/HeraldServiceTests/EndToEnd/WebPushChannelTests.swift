@@ -16,35 +16,9 @@ import Testing
 
     /// A service with a registry and a `webpush:` section (`egress`: its
     /// `allowed_hosts` lines; nil lets it reach the simulator).
-    struct Fixture {
-        let simulator: SimulatorHarness
-        let config: ServiceConfig
-        let store: any RegistryStore
-        let results: ResultsCollector
-        let running: RunningService
-        let commands: TestPublisher
-        let events: TestPublisher
-
-        init(_ database: TestDatabase, egress: String? = nil) async throws {
-            simulator = try await SimulatorHarness()
-            config = try ServiceConfig(
-                simulator: simulator, extraAppsYAML: ServiceConfig.webPushSection(simulator: simulator, egress: egress),
-                providerTimeout: "30s", topLevelExtra: database.configSection())
-            store = try database.makeStore()
-            _ = try await store.migrate()
-            results = try await ResultsCollector(prefix: config.prefix)
-            running = RunningService(try config.load(), logLevel: .debug)
-            commands = TestPublisher(connection: results.connection, exchange: "\(config.prefix).registry")
-            events = TestPublisher(connection: results.connection, exchange: "\(config.prefix).events")
-            #expect(await running.waitUntilConsuming())
-        }
-
-        func stop() async throws {
-            try await running.stop()
-            store.close()
-            await results.close(deleting: config.queues)
-            simulator.stop()
-        }
+    static func fixture(_ database: TestDatabase, egress: String? = nil) async throws -> RegistryServiceFixture {
+        try await RegistryServiceFixture(
+            database, apps: { ServiceConfig.webPushSection(simulator: $0, egress: egress) }, logLevel: .debug)
     }
 
     /// `{"app": "chat", "provider": "webpush", "subscription": {…}, "channels": […]}`.
@@ -57,7 +31,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func aRegisteredSubscriptionReceivesAChannelPublishAndA410PrunesIt(backend: Backend) async throws {
         try await TestDatabase.with(backend) { database in
-            let f = try await Fixture(database)
+            let f = try await Self.fixture(database)
             let browser = try f.simulator.webPushSubscription()
             let json = try browser.jsonValue()
             let auth = try #require(json["keys"]?["auth"]?.stringValue)
@@ -112,7 +86,7 @@ import Testing
     /// a public address, and a host outside `allowed_hosts` is refused.
     @Test func aSubscriptionHeraldWouldNotSendToIsRejectedNamingTheRule() async throws {
         try await TestDatabase.with(.sqlite) { database in
-            let f = try await Fixture(database, egress: "\n      allowed_hosts: [push.example.net]")
+            let f = try await Self.fixture(database, egress: "\n      allowed_hosts: [push.example.net]")
             let json = try f.simulator.webPushSubscription().jsonValue()
             for endpoint in ["https://127.0.0.1:8443/push/abc", "https://fcm.googleapis.com/fcm/send/abc"] {
                 guard case .object(var object) = json else { return }
